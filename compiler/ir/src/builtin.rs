@@ -1,0 +1,213 @@
+//! The builtin ops every module uses: `builtin.module`, `func.func`,
+//! `func.return`, `func.call`. They live in the core crate (as in pliron)
+//! because parsing and printing a file needs them.
+
+use strata_diag::{Diagnostic, Result};
+
+use crate::attrs::AttrKind;
+use crate::context::{Context, OpId};
+use crate::registry::{OpDef, Traits};
+use crate::text::lexer::Tok;
+use crate::text::parser::{OpState, Parser};
+use crate::types::TypeKind;
+
+pub const MODULE: &str = "builtin.module";
+pub const FUNC: &str = "func.func";
+pub const RETURN: &str = "func.return";
+pub const CALL: &str = "func.call";
+
+pub fn register(ctx: &mut Context) {
+    let r = &mut ctx.registry;
+    r.add(OpDef::new(MODULE, Traits::ISOLATED));
+    r.add(OpDef::new(FUNC, Traits::ISOLATED.with(Traits::SYMBOL)).parser(parse_func).verifier(verify_func));
+    r.add(OpDef::new(RETURN, Traits::TERMINATOR).parser(parse_return).verifier(verify_return));
+    r.add(OpDef::new(CALL, Traits::NONE).parser(parse_call).verifier(verify_call));
+    r.alias("return", RETURN);
+    r.alias("call", CALL);
+    r.alias("func", FUNC);
+}
+
+/// Symbol name of a function op.
+pub fn func_name(ctx: &Context, op: OpId) -> Option<&str> {
+    match ctx.attr_of(op, "sym_name").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::String(s)) => Some(s),
+        _ => None,
+    }
+}
+
+/// `(inputs, results)` of a function op.
+pub fn func_signature(ctx: &Context, op: OpId) -> Option<(Vec<crate::Type>, Vec<crate::Type>)> {
+    match ctx.attr_of(op, "function_type").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::Type(t)) => match ctx.kind(*t) {
+            TypeKind::Function { inputs, results } => Some((inputs.clone(), results.clone())),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+pub fn is_private(ctx: &Context, op: OpId) -> bool {
+    matches!(ctx.attr_of(op, "sym_visibility").map(|a| ctx.attr_kind(a)), Some(AttrKind::String(s)) if s == "private")
+}
+
+/// The function named `name` in `module`.
+pub fn lookup_func(ctx: &Context, module: OpId, name: &str) -> Option<OpId> {
+    let b = ctx.entry_block(module, 0)?;
+    ctx.blocks[b].ops.iter().copied().find(|&o| ctx.op(o).name == FUNC && func_name(ctx, o) == Some(name))
+}
+
+fn parse_func(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    let mut visibility = None;
+    for v in ["public", "private", "nested"] {
+        if p.consume_keyword(v) {
+            visibility = Some(v);
+        }
+    }
+    let name = match p.peek().clone() {
+        Tok::At(n) => {
+            p.advance();
+            n
+        }
+        _ => return Err(p.error("expected function name like @main")),
+    };
+    let (args, results) = p.parse_function_signature()?;
+    let inputs: Vec<_> = args.iter().map(|a| a.1).collect();
+    let fty = p.ctx.function_ty(inputs, results);
+    let a = p.ctx.attr(AttrKind::String(name));
+    st.add_attr("sym_name", a);
+    let a = p.ctx.attr(AttrKind::Type(fty));
+    st.add_attr("function_type", a);
+    if let Some(v) = visibility.filter(|v| *v != "public") {
+        let a = p.ctx.attr(AttrKind::String(v.to_string()));
+        st.add_attr("sym_visibility", a);
+    }
+    if p.consume_keyword("attributes") {
+        p.parse_attr_dict(&mut st.attrs)?;
+    }
+    if p.is_punct("{") {
+        if args.iter().any(|a| a.0.is_empty()) {
+            return Err(p.error("function with a body needs named arguments"));
+        }
+        let region = p.parse_region(&args, true)?;
+        st.regions.push(region);
+    }
+    Ok(())
+}
+
+fn parse_return(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    st.operands = p.parse_operands()?;
+    p.parse_optional_attr_dict(st)?;
+    if !st.operands.is_empty() {
+        p.expect_punct(":")?;
+        let loc = p.loc();
+        let types = p.parse_type_list()?;
+        p.check_operand_types(&st.operands, &types, loc)?;
+    }
+    Ok(())
+}
+
+fn parse_call(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    let callee = match p.peek().clone() {
+        Tok::At(n) => {
+            p.advance();
+            n
+        }
+        _ => return Err(p.error("expected callee symbol like @f")),
+    };
+    p.expect_punct("(")?;
+    st.operands = p.parse_operands()?;
+    p.expect_punct(")")?;
+    p.parse_optional_attr_dict(st)?;
+    p.expect_punct(":")?;
+    let loc = p.loc();
+    let fty = p.parse_function_type()?;
+    let TypeKind::Function { inputs, results } = p.ctx.kind(fty).clone() else {
+        return Err(p.error("expected a function type"));
+    };
+    p.check_operand_types(&st.operands, &inputs, loc)?;
+    st.result_types = results;
+    let a = p.ctx.attr(AttrKind::SymbolRef(callee));
+    st.add_attr("callee", a);
+    Ok(())
+}
+
+fn verify_func(ctx: &Context, op: OpId) -> Result<()> {
+    if func_name(ctx, op).is_none() {
+        return Err(ctx.error(op, "requires a 'sym_name' string attribute"));
+    }
+    let Some((inputs, _)) = func_signature(ctx, op) else {
+        return Err(ctx.error(op, "requires a 'function_type' attribute of function type"));
+    };
+    if let Some(b) = ctx.entry_block(op, 0) {
+        let args: Vec<_> = ctx.blocks[b].args.iter().map(|&v| ctx.value_ty(v)).collect();
+        if args != inputs {
+            return Err(ctx.error(op, "entry block arguments do not match the function signature"));
+        }
+    }
+    Ok(())
+}
+
+fn enclosing_func(ctx: &Context, op: OpId) -> Option<OpId> {
+    let mut cur = op;
+    loop {
+        let b = ctx.op(cur).parent?;
+        let parent = ctx.block_parent_op(b)?;
+        if ctx.op(parent).name == FUNC {
+            return Some(parent);
+        }
+        cur = parent;
+    }
+}
+
+fn verify_return(ctx: &Context, op: OpId) -> Result<()> {
+    let Some(b) = ctx.op(op).parent else { return Ok(()) };
+    let Some(parent) = ctx.block_parent_op(b) else { return Ok(()) };
+    if ctx.op(parent).name != FUNC {
+        return Err(ctx.error(op, format!("expects parent op 'func.func', found '{}'", ctx.op(parent).name)));
+    }
+    let Some((_, results)) = func_signature(ctx, parent) else { return Ok(()) };
+    let got: Vec<_> = ctx.op(op).operands.iter().map(|&v| ctx.value_ty(v)).collect();
+    if got.len() != results.len() {
+        return Err(ctx.error(
+            op,
+            format!("has {} operands, but enclosing function (@{}) returns {}", got.len(), func_name(ctx, parent).unwrap_or("?"), results.len()),
+        ));
+    }
+    for (i, (g, r)) in got.iter().zip(&results).enumerate() {
+        if g != r {
+            return Err(ctx.error(
+                op,
+                format!(
+                    "type of return operand {i} ({}) doesn't match function result type ({}) in function @{}",
+                    crate::text::printer::type_to_string(ctx, *g),
+                    crate::text::printer::type_to_string(ctx, *r),
+                    func_name(ctx, parent).unwrap_or("?")
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn verify_call(ctx: &Context, op: OpId) -> Result<()> {
+    let callee = match ctx.attr_of(op, "callee").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::SymbolRef(s)) => s.clone(),
+        _ => return Err(ctx.error(op, "requires a 'callee' symbol reference attribute")),
+    };
+    let Some(func) = enclosing_func(ctx, op) else { return Ok(()) };
+    let Some(b) = ctx.op(func).parent else { return Ok(()) };
+    let Some(module) = ctx.block_parent_op(b) else { return Ok(()) };
+    let Some(target) = lookup_func(ctx, module, &callee) else {
+        return Err(ctx.error(op, format!("'@{callee}' does not reference a valid function")));
+    };
+    let Some((inputs, results)) = func_signature(ctx, target) else { return Ok(()) };
+    let got_in: Vec<_> = ctx.op(op).operands.iter().map(|&v| ctx.value_ty(v)).collect();
+    let got_out: Vec<_> = ctx.op(op).results.iter().map(|&v| ctx.value_ty(v)).collect();
+    if got_in != inputs || got_out != results {
+        return Err(Diagnostic::error(
+            ctx.op(op).loc,
+            format!("'func.call' op operand or result types do not match the signature of '@{callee}'"),
+        ));
+    }
+    Ok(())
+}

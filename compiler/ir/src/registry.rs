@@ -1,0 +1,88 @@
+//! The op registry: every op name the context accepts, with its traits, its
+//! verifier and an optional pretty-syntax parser. Dialects fill it from their
+//! `register(ctx)`; the pipeline lists every `register` call explicitly.
+
+use std::collections::HashMap;
+
+use strata_diag::Result;
+
+use crate::context::{Context, OpId};
+use crate::text::parser::{OpState, Parser};
+
+/// Verifies one op beyond the structural checks.
+pub type VerifyFn = fn(&Context, OpId) -> Result<()>;
+/// Parses the custom (pretty) form of an op after its name.
+pub type ParseFn = fn(&mut Parser<'_>, &mut OpState) -> Result<()>;
+
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Traits(pub u32);
+
+impl Traits {
+    pub const NONE: Traits = Traits(0);
+    /// Ends a block.
+    pub const TERMINATOR: Traits = Traits(1);
+    /// Regions may not use values defined outside the op.
+    pub const ISOLATED: Traits = Traits(2);
+    /// No side effects: dead results mean a dead op.
+    pub const PURE: Traits = Traits(4);
+    /// Defines a symbol (`sym_name`) in the enclosing table.
+    pub const SYMBOL: Traits = Traits(8);
+
+    pub const fn with(self, other: Traits) -> Traits {
+        Traits(self.0 | other.0)
+    }
+    pub fn has(self, other: Traits) -> bool {
+        self.0 & other.0 == other.0
+    }
+}
+
+#[derive(Clone)]
+pub struct OpDef {
+    pub name: &'static str,
+    pub traits: Traits,
+    pub verify: Option<VerifyFn>,
+    pub parse: Option<ParseFn>,
+}
+
+impl OpDef {
+    pub fn new(name: &'static str, traits: Traits) -> OpDef {
+        OpDef { name, traits, verify: None, parse: None }
+    }
+    pub fn verifier(mut self, f: VerifyFn) -> OpDef {
+        self.verify = Some(f);
+        self
+    }
+    pub fn parser(mut self, f: ParseFn) -> OpDef {
+        self.parse = Some(f);
+        self
+    }
+}
+
+#[derive(Default)]
+pub struct Registry {
+    ops: HashMap<&'static str, OpDef>,
+    /// Alternative spellings (`stablehlo.add` → `xla.add`).
+    aliases: HashMap<String, &'static str>,
+}
+
+impl Registry {
+    pub fn add(&mut self, def: OpDef) {
+        self.ops.insert(def.name, def);
+    }
+    pub fn alias(&mut self, spelling: impl Into<String>, canonical: &'static str) {
+        self.aliases.insert(spelling.into(), canonical);
+    }
+    pub fn get(&self, name: &str) -> Option<&OpDef> {
+        self.ops.get(name)
+    }
+    /// Canonical registered name for a spelling, following aliases.
+    pub fn resolve(&self, spelling: &str) -> Option<&OpDef> {
+        if let Some(d) = self.ops.get(spelling) {
+            return Some(d);
+        }
+        self.aliases.get(spelling).and_then(|c| self.ops.get(c))
+    }
+    pub fn traits(&self, name: &str) -> Traits {
+        self.ops.get(name).map(|d| d.traits).unwrap_or_default()
+    }
+}

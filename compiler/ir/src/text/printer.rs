@@ -1,0 +1,481 @@
+//! Printer: `builtin.module` and `func.func` in their pretty forms, every
+//! other op in the generic form, so that printed IR always parses back.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+
+use crate::attrs::{Attr, AttrKind};
+use crate::context::{BlockId, Context, OpId, RegionId, Value};
+use crate::dense;
+use crate::types::{FloatKind, Signedness, Type, TypeKind};
+
+pub fn type_to_string(ctx: &Context, t: Type) -> String {
+    let mut s = String::new();
+    write_type(ctx, t, &mut s);
+    s
+}
+
+fn write_type(ctx: &Context, t: Type, s: &mut String) {
+    match ctx.kind(t) {
+        TypeKind::Int { width, sign } => {
+            let p = match sign {
+                Signedness::Signless => "i",
+                Signedness::Signed => "si",
+                Signedness::Unsigned => "ui",
+            };
+            let _ = write!(s, "{p}{width}");
+        }
+        TypeKind::Float(k) => s.push_str(k.name()),
+        TypeKind::Index => s.push_str("index"),
+        TypeKind::Complex(e) => {
+            s.push_str("complex<");
+            write_type(ctx, *e, s);
+            s.push('>');
+        }
+        TypeKind::Tensor { shape, elem } | TypeKind::MemRef { shape, elem } => {
+            s.push_str(if matches!(ctx.kind(t), TypeKind::Tensor { .. }) { "tensor<" } else { "memref<" });
+            for d in shape {
+                if *d < 0 {
+                    s.push_str("?x");
+                } else {
+                    let _ = write!(s, "{d}x");
+                }
+            }
+            write_type(ctx, *elem, s);
+            s.push('>');
+        }
+        TypeKind::Tuple(elems) => {
+            s.push_str("tuple<");
+            write_list(ctx, elems, s);
+            s.push('>');
+        }
+        TypeKind::Token => s.push_str("!stablehlo.token"),
+        TypeKind::Function { inputs, results } => {
+            s.push('(');
+            write_list(ctx, inputs, s);
+            s.push_str(") -> ");
+            if results.len() == 1 && !matches!(ctx.kind(results[0]), TypeKind::Function { .. }) {
+                write_type(ctx, results[0], s);
+            } else {
+                s.push('(');
+                write_list(ctx, results, s);
+                s.push(')');
+            }
+        }
+    }
+}
+
+fn write_list(ctx: &Context, ts: &[Type], s: &mut String) {
+    for (i, t) in ts.iter().enumerate() {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        write_type(ctx, *t, s);
+    }
+}
+
+pub fn attr_to_string(ctx: &Context, a: Attr) -> String {
+    let mut s = String::new();
+    write_attr(ctx, a, &mut s);
+    s
+}
+
+fn write_float(v: f64, s: &mut String) {
+    if v.is_finite() {
+        let t = format!("{v:?}");
+        s.push_str(&t);
+    } else {
+        let _ = write!(s, "0x{:X}", v.to_bits());
+    }
+}
+
+fn write_attr(ctx: &Context, a: Attr, s: &mut String) {
+    match ctx.attr_kind(a) {
+        AttrKind::Unit => s.push_str("unit"),
+        AttrKind::Bool(b) => s.push_str(if *b { "true" } else { "false" }),
+        AttrKind::Int { value, ty } => {
+            let _ = write!(s, "{value} : {}", type_to_string(ctx, *ty));
+        }
+        AttrKind::Float { bits, ty } => {
+            write_float(f64::from_bits(*bits), s);
+            let _ = write!(s, " : {}", type_to_string(ctx, *ty));
+        }
+        AttrKind::String(v) => write_string(v, s),
+        AttrKind::Type(t) => write_type(ctx, *t, s),
+        AttrKind::Array(items) => {
+            s.push('[');
+            for (i, x) in items.iter().enumerate() {
+                if i > 0 {
+                    s.push_str(", ");
+                }
+                write_attr(ctx, *x, s);
+            }
+            s.push(']');
+        }
+        AttrKind::DenseArray { elem, values } => {
+            let _ = write!(s, "array<{}", type_to_string(ctx, *elem));
+            if !values.is_empty() {
+                s.push_str(": ");
+                let bool_elem = ctx.is_bool(*elem);
+                let items: Vec<String> = values
+                    .iter()
+                    .map(|v| if bool_elem { (if *v != 0 { "true" } else { "false" }).to_string() } else { v.to_string() })
+                    .collect();
+                s.push_str(&items.join(", "));
+            }
+            s.push('>');
+        }
+        AttrKind::Dense(d) => write_dense(ctx, d, s),
+        AttrKind::SymbolRef(n) => {
+            let _ = write!(s, "@{n}");
+        }
+        AttrKind::Dict(items) => write_dict(ctx, items, s),
+        AttrKind::Enum { dialect, name, value } => {
+            let _ = write!(s, "#{dialect}<{name} {value}>");
+        }
+        AttrKind::Struct { name, fields } => {
+            let _ = write!(s, "#{name}<");
+            for (i, (k, v)) in fields.iter().enumerate() {
+                if i > 0 {
+                    s.push_str(", ");
+                }
+                let _ = write!(s, "{k} = ");
+                write_attr(ctx, *v, s);
+            }
+            s.push('>');
+        }
+    }
+}
+
+fn write_string(v: &str, s: &mut String) {
+    s.push('"');
+    for c in v.chars() {
+        match c {
+            '"' => s.push_str("\\\""),
+            '\\' => s.push_str("\\\\"),
+            '\n' => s.push_str("\\n"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(s, "\\{:02X}", c as u32);
+            }
+            c => s.push(c),
+        }
+    }
+    s.push('"');
+}
+
+fn write_dict(ctx: &Context, items: &[(String, Attr)], s: &mut String) {
+    s.push('{');
+    for (i, (k, v)) in items.iter().enumerate() {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        s.push_str(k);
+        if !matches!(ctx.attr_kind(*v), AttrKind::Unit) {
+            s.push_str(" = ");
+            write_attr(ctx, *v, s);
+        }
+    }
+    s.push('}');
+}
+
+/// One scalar of a dense literal. f32/f64 print as shortest decimals that
+/// round-trip; other float formats print as exact hex bit patterns.
+fn write_scalar(ctx: &Context, bits: u64, ty: Type, s: &mut String) {
+    match ctx.kind(ty) {
+        TypeKind::Int { width: 1, .. } => s.push_str(if bits & 1 == 1 { "true" } else { "false" }),
+        TypeKind::Int { .. } | TypeKind::Index => {
+            let _ = write!(s, "{}", dense::int_value(ctx, bits, ty));
+        }
+        TypeKind::Float(FloatKind::F64) => write_float(f64::from_bits(bits), s),
+        TypeKind::Float(FloatKind::F32) => {
+            let v = f32::from_bits(bits as u32);
+            if v.is_finite() {
+                let _ = write!(s, "{v:?}");
+            } else {
+                let _ = write!(s, "0x{:08X}", bits);
+            }
+        }
+        TypeKind::Float(k) => {
+            let digits = (k.width() as usize).div_ceil(4);
+            let _ = write!(s, "0x{:0digits$X}", bits);
+        }
+        _ => s.push('?'),
+    }
+}
+
+fn write_element(ctx: &Context, d: &crate::attrs::DenseElements, i: usize, s: &mut String) {
+    let elem = ctx.elem(d.ty);
+    let bits = dense::element_bits(ctx, d, i);
+    match ctx.kind(elem) {
+        TypeKind::Complex(part) => {
+            s.push('(');
+            write_scalar(ctx, bits[0], *part, s);
+            s.push_str(", ");
+            write_scalar(ctx, bits[1], *part, s);
+            s.push(')');
+        }
+        _ => write_scalar(ctx, bits[0], elem, s),
+    }
+}
+
+fn write_dense(ctx: &Context, d: &crate::attrs::DenseElements, s: &mut String) {
+    s.push_str("dense<");
+    let shape = ctx.shape(d.ty).map(|x| x.to_vec()).unwrap_or_default();
+    if d.splat || shape.is_empty() {
+        if !d.bits.is_empty() {
+            write_element(ctx, d, 0, s);
+        }
+    } else {
+        let mut index = 0;
+        write_nested(ctx, d, &shape, &mut index, s);
+    }
+    let _ = write!(s, "> : {}", type_to_string(ctx, d.ty));
+}
+
+fn write_nested(ctx: &Context, d: &crate::attrs::DenseElements, shape: &[i64], index: &mut usize, s: &mut String) {
+    s.push('[');
+    for i in 0..shape[0] {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        if shape.len() == 1 {
+            write_element(ctx, d, *index, s);
+            *index += 1;
+        } else {
+            write_nested(ctx, d, &shape[1..], index, s);
+        }
+    }
+    s.push(']');
+}
+
+/// Prints an op (normally a module) and everything nested in it.
+pub fn print_op(ctx: &Context, op: OpId) -> String {
+    let mut p = Printer { ctx, out: String::new(), names: HashMap::new(), block_names: HashMap::new(), next: 0, next_arg: 0 };
+    p.op(op, 0);
+    p.out
+}
+
+struct Printer<'a> {
+    ctx: &'a Context,
+    out: String,
+    names: HashMap<Value, String>,
+    block_names: HashMap<BlockId, String>,
+    next: usize,
+    next_arg: usize,
+}
+
+impl Printer<'_> {
+    fn indent(&mut self, n: usize) {
+        for _ in 0..n {
+            self.out.push_str("  ");
+        }
+    }
+
+    fn name(&self, v: Value) -> String {
+        self.names.get(&v).cloned().unwrap_or_else(|| "%<<UNKNOWN>>".into())
+    }
+
+    fn op(&mut self, op: OpId, depth: usize) {
+        let o = self.ctx.op(op);
+        match o.name {
+            "builtin.module" => self.module(op, depth),
+            "func.func" => self.func(op, depth),
+            _ => self.generic(op, depth),
+        }
+    }
+
+    fn module(&mut self, op: OpId, depth: usize) {
+        self.indent(depth);
+        self.out.push_str("module");
+        if let Some(a) = self.ctx.attr_of(op, "sym_name")
+            && let AttrKind::String(n) = self.ctx.attr_kind(a)
+        {
+            let _ = write!(self.out, " @{n}");
+        }
+        let other: Vec<(String, Attr)> =
+            self.ctx.op(op).attrs.iter().filter(|(k, _)| k != "sym_name").cloned().collect();
+        if !other.is_empty() {
+            self.out.push_str(" attributes ");
+            write_dict(self.ctx, &other, &mut self.out);
+        }
+        self.out.push_str(" {\n");
+        if let Some(b) = self.ctx.entry_block(op, 0) {
+            for &o in &self.ctx.blocks[b].ops.clone() {
+                self.op(o, depth + 1);
+            }
+        }
+        self.indent(depth);
+        self.out.push_str("}\n");
+    }
+
+    fn func(&mut self, op: OpId, depth: usize) {
+        let ctx = self.ctx;
+        let sym = match ctx.attr_of(op, "sym_name").map(|a| ctx.attr_kind(a)) {
+            Some(AttrKind::String(s)) => s.clone(),
+            _ => "<<missing sym_name>>".into(),
+        };
+        let (inputs, results) = match ctx.attr_of(op, "function_type").map(|a| ctx.attr_kind(a)) {
+            Some(AttrKind::Type(t)) => match ctx.kind(*t) {
+                TypeKind::Function { inputs, results } => (inputs.clone(), results.clone()),
+                _ => (vec![], vec![]),
+            },
+            _ => (vec![], vec![]),
+        };
+        let vis = match ctx.attr_of(op, "sym_visibility").map(|a| ctx.attr_kind(a)) {
+            Some(AttrKind::String(s)) => format!("{s} "),
+            _ => String::new(),
+        };
+        self.indent(depth);
+        let _ = write!(self.out, "func.func {vis}@{sym}(");
+        let saved = (std::mem::take(&mut self.names), self.next, self.next_arg);
+        self.next = 0;
+        self.next_arg = 0;
+        let entry = ctx.entry_block(op, 0);
+        for (i, t) in inputs.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            match entry {
+                Some(b) => {
+                    let v = ctx.blocks[b].args[i];
+                    let n = format!("%arg{i}");
+                    self.names.insert(v, n.clone());
+                    let _ = write!(self.out, "{n}: {}", type_to_string(ctx, *t));
+                }
+                None => self.out.push_str(&type_to_string(ctx, *t)),
+            }
+        }
+        self.next_arg = inputs.len();
+        self.out.push(')');
+        if !results.is_empty() {
+            self.out.push_str(" -> ");
+            if results.len() == 1 {
+                self.out.push_str(&type_to_string(ctx, results[0]));
+            } else {
+                self.out.push('(');
+                let mut s = String::new();
+                write_list(ctx, &results, &mut s);
+                self.out.push_str(&s);
+                self.out.push(')');
+            }
+        }
+        let other: Vec<(String, Attr)> = ctx
+            .op(op)
+            .attrs
+            .iter()
+            .filter(|(k, _)| k != "sym_name" && k != "function_type" && k != "sym_visibility")
+            .cloned()
+            .collect();
+        if !other.is_empty() {
+            self.out.push_str(" attributes ");
+            write_dict(ctx, &other, &mut self.out);
+        }
+        if let Some(&r) = ctx.op(op).regions.first() {
+            self.out.push(' ');
+            self.region(r, depth, true);
+        }
+        self.out.push('\n');
+        (self.names, self.next, self.next_arg) = saved;
+    }
+
+    fn region(&mut self, r: RegionId, depth: usize, skip_entry_label: bool) {
+        let ctx = self.ctx;
+        self.out.push_str("{\n");
+        let blocks = ctx.regions[r].blocks.clone();
+        for &b in &blocks {
+            let n = format!("^bb{}", self.block_names.len());
+            self.block_names.insert(b, n);
+        }
+        for (i, &b) in blocks.iter().enumerate() {
+            let args = ctx.blocks[b].args.clone();
+            if !(i == 0 && skip_entry_label) {
+                self.indent(depth);
+                let label = self.block_names[&b].clone();
+                self.out.push_str(&label);
+                if !args.is_empty() {
+                    self.out.push('(');
+                    for (j, &a) in args.iter().enumerate() {
+                        if j > 0 {
+                            self.out.push_str(", ");
+                        }
+                        let n = format!("%arg{}", self.next_arg);
+                        self.next_arg += 1;
+                        self.names.insert(a, n.clone());
+                        let _ = write!(self.out, "{n}: {}", type_to_string(ctx, ctx.value_ty(a)));
+                    }
+                    self.out.push(')');
+                }
+                self.out.push_str(":\n");
+            }
+            for &o in &ctx.blocks[b].ops {
+                self.op(o, depth + 1);
+            }
+        }
+        self.indent(depth);
+        self.out.push('}');
+    }
+
+    fn generic(&mut self, op: OpId, depth: usize) {
+        let ctx = self.ctx;
+        let o = ctx.op(op);
+        self.indent(depth);
+        if !o.results.is_empty() {
+            let base = self.next;
+            self.next += 1;
+            if o.results.len() == 1 {
+                self.names.insert(o.results[0], format!("%{base}"));
+                let _ = write!(self.out, "%{base} = ");
+            } else {
+                for (i, &r) in o.results.iter().enumerate() {
+                    self.names.insert(r, format!("%{base}#{i}"));
+                }
+                let _ = write!(self.out, "%{base}:{} = ", o.results.len());
+            }
+        }
+        let _ = write!(self.out, "\"{}\"(", o.name);
+        let operands: Vec<String> = o.operands.iter().map(|&v| self.name(v)).collect();
+        self.out.push_str(&operands.join(", "));
+        self.out.push(')');
+        if !o.successors.is_empty() {
+            let succ: Vec<String> =
+                o.successors.iter().map(|b| self.block_names.get(b).cloned().unwrap_or_else(|| "^bb?".into())).collect();
+            let _ = write!(self.out, "[{}]", succ.join(", "));
+        }
+        if !o.regions.is_empty() {
+            self.out.push_str(" (");
+            for (i, &r) in o.regions.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.region_generic(r, depth + 1);
+            }
+            self.out.push(')');
+        }
+        if !o.attrs.is_empty() {
+            self.out.push(' ');
+            write_dict(ctx, &o.attrs, &mut self.out);
+        }
+        let ins: Vec<Type> = o.operands.iter().map(|&v| ctx.value_ty(v)).collect();
+        let outs: Vec<Type> = o.results.iter().map(|&v| ctx.value_ty(v)).collect();
+        self.out.push_str(" : (");
+        write_list(ctx, &ins, &mut self.out);
+        self.out.push_str(") -> ");
+        if outs.len() == 1 && !matches!(ctx.kind(outs[0]), TypeKind::Function { .. }) {
+            write_type(ctx, outs[0], &mut self.out);
+        } else {
+            self.out.push('(');
+            write_list(ctx, &outs, &mut self.out);
+            self.out.push(')');
+        }
+        self.out.push('\n');
+    }
+
+    /// Region of a generic op: always labels its blocks (the entry block
+    /// needs its arguments spelled).
+    fn region_generic(&mut self, r: RegionId, depth: usize) {
+        let ctx = self.ctx;
+        let entry_has_args = ctx.regions[r].blocks.first().is_some_and(|&b| !ctx.blocks[b].args.is_empty());
+        let multi = ctx.regions[r].blocks.len() > 1;
+        self.region(r, depth, !(entry_has_args || multi));
+    }
+}

@@ -1,0 +1,114 @@
+//! Types: interned by content in the [`Context`](crate::Context), so equality
+//! of two [`Type`] handles is equality of the types.
+
+/// Handle to an interned type.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Type(pub(crate) u32);
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Signedness {
+    /// `iN`: StableHLO treats it as signed two's complement.
+    Signless,
+    /// `siN`
+    Signed,
+    /// `uiN`
+    Unsigned,
+}
+
+/// Floating-point formats. Only the IEEE-like ones with hardware or LLVM support
+/// are lowered today; the small formats parse and verify but are reported as
+/// unsupported by the lowering.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FloatKind {
+    F16,
+    BF16,
+    F32,
+    F64,
+    F8E3M4,
+    F8E4M3,
+    F8E4M3FN,
+    F8E4M3FNUZ,
+    F8E4M3B11FNUZ,
+    F8E5M2,
+    F8E5M2FNUZ,
+    F8E8M0FNU,
+    F6E2M3FN,
+    F6E3M2FN,
+    F4E2M1FN,
+}
+
+impl FloatKind {
+    pub const ALL: [FloatKind; 15] = [
+        FloatKind::F16,
+        FloatKind::BF16,
+        FloatKind::F32,
+        FloatKind::F64,
+        FloatKind::F8E3M4,
+        FloatKind::F8E4M3,
+        FloatKind::F8E4M3FN,
+        FloatKind::F8E4M3FNUZ,
+        FloatKind::F8E4M3B11FNUZ,
+        FloatKind::F8E5M2,
+        FloatKind::F8E5M2FNUZ,
+        FloatKind::F8E8M0FNU,
+        FloatKind::F6E2M3FN,
+        FloatKind::F6E3M2FN,
+        FloatKind::F4E2M1FN,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FloatKind::F16 => "f16",
+            FloatKind::BF16 => "bf16",
+            FloatKind::F32 => "f32",
+            FloatKind::F64 => "f64",
+            FloatKind::F8E3M4 => "f8E3M4",
+            FloatKind::F8E4M3 => "f8E4M3",
+            FloatKind::F8E4M3FN => "f8E4M3FN",
+            FloatKind::F8E4M3FNUZ => "f8E4M3FNUZ",
+            FloatKind::F8E4M3B11FNUZ => "f8E4M3B11FNUZ",
+            FloatKind::F8E5M2 => "f8E5M2",
+            FloatKind::F8E5M2FNUZ => "f8E5M2FNUZ",
+            FloatKind::F8E8M0FNU => "f8E8M0FNU",
+            FloatKind::F6E2M3FN => "f6E2M3FN",
+            FloatKind::F6E3M2FN => "f6E3M2FN",
+            FloatKind::F4E2M1FN => "f4E2M1FN",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<FloatKind> {
+        FloatKind::ALL.into_iter().find(|k| k.name() == s)
+    }
+
+    /// Storage width in bits.
+    pub fn width(self) -> u32 {
+        match self {
+            FloatKind::F16 | FloatKind::BF16 => 16,
+            FloatKind::F32 => 32,
+            FloatKind::F64 => 64,
+            FloatKind::F6E2M3FN | FloatKind::F6E3M2FN => 6,
+            FloatKind::F4E2M1FN => 4,
+            _ => 8,
+        }
+    }
+
+    /// Whether the lowering can compute with this format.
+    pub fn is_lowered(self) -> bool {
+        matches!(self, FloatKind::F16 | FloatKind::BF16 | FloatKind::F32 | FloatKind::F64)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TypeKind {
+    Int { width: u32, sign: Signedness },
+    Float(FloatKind),
+    Index,
+    Complex(Type),
+    /// Ranked tensor with static dimensions.
+    Tensor { shape: Vec<i64>, elem: Type },
+    /// Dense row-major buffer with static dimensions.
+    MemRef { shape: Vec<i64>, elem: Type },
+    Tuple(Vec<Type>),
+    Token,
+    Function { inputs: Vec<Type>, results: Vec<Type> },
+}

@@ -1,0 +1,1 @@
+//! strata-dialect-xla
