@@ -1,1 +1,7 @@
-//! strata-conversion
+//! Conversions between dialects. Each lives in its own folder named
+//! `<from>_to_<to>` and exports its pass.
+
+pub mod builder;
+pub mod xla_to_loop;
+
+pub use xla_to_loop::ConvertXlaToLoopPass;

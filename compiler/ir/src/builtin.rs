@@ -203,7 +203,13 @@ fn verify_call(ctx: &Context, op: OpId) -> Result<()> {
     let Some((inputs, results)) = func_signature(ctx, target) else { return Ok(()) };
     let got_in: Vec<_> = ctx.op(op).operands.iter().map(|&v| ctx.value_ty(v)).collect();
     let got_out: Vec<_> = ctx.op(op).results.iter().map(|&v| ctx.value_ty(v)).collect();
-    if got_in != inputs || got_out != results {
+    // External (bodiless) functions take untyped buffers: any memref fits a
+    // memref parameter.
+    let external = ctx.op(target).regions.is_empty();
+    let is_memref = |t: crate::Type| matches!(ctx.kind(t), TypeKind::MemRef { .. });
+    let inputs_match = got_in.len() == inputs.len()
+        && got_in.iter().zip(&inputs).all(|(&g, &w)| g == w || (external && is_memref(g) && is_memref(w)));
+    if !inputs_match || got_out != results {
         return Err(Diagnostic::error(
             ctx.op(op).loc,
             format!("'func.call' op operand or result types do not match the signature of '@{callee}'"),

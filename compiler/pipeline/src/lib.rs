@@ -1,1 +1,42 @@
-//! strata-pipeline
+//! The fixed compilation sequence and the registry of passes by flag.
+//! Every dialect's `register` is listed here, explicitly.
+
+use strata_diag::Diagnostic;
+use strata_ir::{Context, OpId};
+use strata_pass::{Pass, PassManager};
+
+/// A context with every dialect registered.
+pub fn new_context() -> Context {
+    let mut ctx = Context::new();
+    strata_ir::builtin::register(&mut ctx);
+    strata_dialect_xla::register(&mut ctx);
+    strata_dialect_check::register(&mut ctx);
+    strata_dialect_mem::register(&mut ctx);
+    strata_dialect_loop::register(&mut ctx);
+    strata_dialect_arith::register(&mut ctx);
+    ctx
+}
+
+/// Every pass `strata opt` can run, in pipeline order.
+pub fn all_passes() -> Vec<Box<dyn Pass>> {
+    vec![Box::new(strata_conversion::ConvertXlaToLoopPass)]
+}
+
+pub fn pass_by_flag(flag: &str) -> Option<Box<dyn Pass>> {
+    all_passes().into_iter().find(|p| p.flag() == flag)
+}
+
+/// The passes from the front dialect down to `loop` + `mem` + `arith`.
+pub fn lowering_pipeline() -> PassManager {
+    let mut pm = PassManager::new();
+    for p in all_passes() {
+        pm.add(p);
+    }
+    pm
+}
+
+/// Verifies the parsed module, then lowers it to the loop level.
+pub fn lower(ctx: &mut Context, module: OpId) -> Result<(), Vec<Diagnostic>> {
+    strata_ir::verify::verify(ctx, module)?;
+    lowering_pipeline().run(ctx, module)
+}

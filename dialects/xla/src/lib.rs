@@ -1,1 +1,57 @@
-//! strata-dialect-xla
+//! The `xla` front dialect: XLA's operation semantics on tensors. The parser
+//! reads `stablehlo.*` (and `chlo.*`) spellings as their `xla` twins, so
+//! JAX exports compile unchanged.
+
+pub mod names;
+pub mod ops;
+pub mod parse;
+pub mod util;
+
+use strata_ir::{Context, OpDef, Traits};
+
+pub use names::*;
+
+/// Adds every `xla` op, its verifier and pretty syntax, and the
+/// `stablehlo.*` / `chlo.*` aliases.
+pub fn register(ctx: &mut Context) {
+    let pure = Traits::PURE;
+    let r = &mut ctx.registry;
+    for &name in names::UNARY_ELEMENTWISE {
+        r.add(OpDef::new(name, pure).verifier(ops::elementwise::verify_unary).parser(parse::parse_elementwise));
+    }
+    for &name in names::BINARY_ELEMENTWISE {
+        r.add(OpDef::new(name, pure).verifier(ops::elementwise::verify_binary).parser(parse::parse_elementwise));
+    }
+    r.add(OpDef::new(CONVERT, pure).verifier(ops::elementwise::verify_convert).parser(parse::parse_elementwise));
+    r.add(OpDef::new(BITCAST_CONVERT, pure).verifier(ops::elementwise::verify_bitcast_convert).parser(parse::parse_elementwise));
+    r.add(OpDef::new(IS_FINITE, pure).verifier(ops::elementwise::verify_is_finite).parser(parse::parse_elementwise));
+    r.add(OpDef::new(REAL, pure).verifier(ops::elementwise::verify_real_imag).parser(parse::parse_elementwise));
+    r.add(OpDef::new(IMAG, pure).verifier(ops::elementwise::verify_real_imag).parser(parse::parse_elementwise));
+    r.add(OpDef::new(COMPLEX, pure).verifier(ops::elementwise::verify_complex).parser(parse::parse_elementwise));
+    r.add(OpDef::new(SELECT, pure).verifier(ops::elementwise::verify_select).parser(parse::parse_select));
+    r.add(OpDef::new(CLAMP, pure).verifier(ops::elementwise::verify_clamp).parser(parse::parse_elementwise));
+    r.add(OpDef::new(COMPARE, pure).verifier(ops::elementwise::verify_compare).parser(parse::parse_compare));
+    r.add(OpDef::new(CONSTANT, pure).verifier(ops::misc::verify_constant).parser(parse::parse_constant));
+    r.add(OpDef::new(IOTA, pure).verifier(ops::shape::verify_iota).parser(parse::parse_iota));
+    r.add(OpDef::new(BROADCAST_IN_DIM, pure).verifier(ops::shape::verify_broadcast_in_dim).parser(parse::parse_broadcast_in_dim));
+    r.add(OpDef::new(RESHAPE, pure).verifier(ops::shape::verify_reshape).parser(parse::parse_elementwise));
+    r.add(OpDef::new(TRANSPOSE, pure).verifier(ops::shape::verify_transpose).parser(parse::parse_transpose));
+    r.add(OpDef::new(SLICE, pure).verifier(ops::shape::verify_slice).parser(parse::parse_slice));
+    r.add(OpDef::new(CONCATENATE, pure).verifier(ops::shape::verify_concatenate).parser(parse::parse_concatenate));
+    r.add(OpDef::new(REVERSE, pure).verifier(ops::shape::verify_reverse).parser(parse::parse_reverse));
+    r.add(OpDef::new(PAD, pure).verifier(ops::shape::verify_pad).parser(parse::parse_pad));
+    r.add(OpDef::new(DOT_GENERAL, pure).verifier(ops::dot::verify_dot_general).parser(parse::parse_dot_general));
+    r.add(OpDef::new(REDUCE, pure).verifier(ops::reduce::verify_reduce).parser(parse::parse_reduce));
+    r.add(OpDef::new(RETURN, Traits::TERMINATOR).parser(parse::parse_return));
+    r.add(OpDef::new(OPTIMIZATION_BARRIER, Traits::NONE).verifier(ops::misc::verify_optimization_barrier).parser(parse::parse_elementwise));
+    r.add(OpDef::new(CUSTOM_CALL, Traits::NONE).parser(parse::parse_custom_call));
+
+    for &name in names::ALL {
+        let suffix = &name["xla.".len()..];
+        r.alias(format!("stablehlo.{suffix}"), name);
+        r.alias(format!("mhlo.{suffix}"), name);
+    }
+    // StableHLO spellings that differ from XLA's op names.
+    r.alias("stablehlo.dot", DOT_GENERAL);
+    r.alias("chlo.broadcast_add", ADD);
+}

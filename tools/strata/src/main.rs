@@ -1,1 +1,88 @@
-fn main() {}
+//! `strata`: the driver. `compile` writes native artifacts, `opt` prints IR
+//! after passes, `check` runs conformance files natively, `run` calls a
+//! function on literal inputs.
+
+mod abi;
+mod check;
+mod compile;
+mod input;
+mod load;
+mod opt;
+mod run;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "strata", version, about = "Ahead-of-time compiler for XLA/StableHLO array programs")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Compile a module to a native artifact; OUT's extension picks the kind
+    /// (.so, .a, .o, .ll, .s, .mlir).
+    Compile {
+        /// Input file (StableHLO or xla dialect text).
+        input: PathBuf,
+        /// Output file.
+        #[arg(short = 'o')]
+        output: PathBuf,
+        /// Also write a C header for the library.
+        #[arg(long)]
+        header: Option<PathBuf>,
+        /// Symbol prefix (default: OUT's stem without a leading `lib`).
+        #[arg(long)]
+        name: Option<String>,
+        /// LLVM optimisation level.
+        #[arg(short = 'O', default_value_t = 3, value_parser = clap::value_parser!(u8).range(0..=3))]
+        opt_level: u8,
+    },
+    /// Print the IR after running the given passes (e.g. --convert-xla-to-loop).
+    Opt {
+        input: PathBuf,
+        /// Parse each `// -----` piece separately.
+        #[arg(long)]
+        split_input_file: bool,
+        /// Pass flags, in order; `--list-passes` prints them.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        passes: Vec<String>,
+    },
+    /// Compile and run every non-private zero-argument function of each
+    /// `// -----` piece, evaluating `check.*` assertions.
+    Check {
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+    },
+    /// Compile a module and run one function on literal inputs.
+    Run {
+        input: PathBuf,
+        /// Function to run.
+        #[arg(long, default_value = "main")]
+        function: String,
+        /// One literal per argument, e.g. `[[1.0, 2.0]]` or `3`.
+        #[arg(long = "input")]
+        inputs: Vec<String>,
+    },
+}
+
+fn main() -> ExitCode {
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_env("STRATA_LOG"))
+        .with_writer(std::io::stderr)
+        .try_init();
+    let cli = Cli::parse();
+    let ok = match cli.command {
+        Command::Compile { input, output, header, name, opt_level } => {
+            compile::run(&input, &output, header.as_deref(), name.as_deref(), opt_level)
+        }
+        Command::Opt { input, split_input_file, passes } => opt::run(&input, split_input_file, &passes),
+        Command::Check { inputs } => check::run(&inputs),
+        Command::Run { input, function, inputs } => run::run(&input, &function, &inputs),
+    };
+    if ok { ExitCode::SUCCESS } else { ExitCode::from(1) }
+}

@@ -51,6 +51,17 @@ pub fn parse_module(ctx: &mut Context, name: &str, text: &str) -> Result<OpId> {
     p.parse_top_level()
 }
 
+/// Parses one attribute (like `dense<[1, 2]> : tensor<2xi32>`) from `text`.
+pub fn parse_attribute(ctx: &mut Context, name: &str, text: &str) -> Result<Attr> {
+    let file = ctx.sources.add(name, text);
+    let mut p = Parser::new(ctx, text, file, 0);
+    let a = p.parse_attr()?;
+    if !matches!(p.peek(), Tok::Eof) {
+        return Err(p.expected("end of attribute"));
+    }
+    Ok(a)
+}
+
 impl<'a> Parser<'a> {
     fn new(ctx: &'a mut Context, src: &'a str, file: strata_diag::FileId, offset: usize) -> Parser<'a> {
         let lex = Lexer::new(src, file);

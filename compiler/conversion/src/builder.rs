@@ -1,0 +1,210 @@
+//! A small op builder with an insertion point, used by the conversions to
+//! emit `arith`, `mem` and `loop` ops.
+
+use strata_diag::{Location, Result};
+use strata_ir::{AttrKind, BlockId, Context, FloatKind, OpId, Type, TypeKind, Value};
+
+pub struct Builder<'c> {
+    pub ctx: &'c mut Context,
+    block: BlockId,
+    pos: usize,
+    /// Location given to every op built (the op being lowered).
+    pub loc: Location,
+}
+
+impl<'c> Builder<'c> {
+    /// Inserts at the end of `block`.
+    pub fn at_end(ctx: &'c mut Context, block: BlockId) -> Builder<'c> {
+        let pos = ctx.blocks[block].ops.len();
+        Builder { ctx, block, pos, loc: Location::unknown() }
+    }
+
+    pub fn insert(&mut self, name: &'static str, operands: Vec<Value>, results: &[Type], attrs: Vec<(String, strata_ir::Attr)>) -> OpId {
+        let op = self.ctx.create_op(name, operands, results, attrs, self.loc);
+        self.ctx.insert_op_at(self.block, self.pos, op);
+        self.pos += 1;
+        op
+    }
+
+    /// Builds a one-result op and returns the result.
+    pub fn op1(&mut self, name: &'static str, operands: Vec<Value>, result: Type, attrs: Vec<(String, strata_ir::Attr)>) -> Value {
+        let op = self.insert(name, operands, &[result], attrs);
+        self.ctx.op(op).results[0]
+    }
+
+    pub fn ty(&self, v: Value) -> Type {
+        self.ctx.value_ty(v)
+    }
+
+    pub fn index_ty(&mut self) -> Type {
+        self.ctx.index_ty()
+    }
+    pub fn i1(&mut self) -> Type {
+        self.ctx.int_ty(1)
+    }
+
+    pub fn const_index(&mut self, v: i64) -> Value {
+        let t = self.ctx.index_ty();
+        self.const_int(v as i128, t)
+    }
+
+    pub fn const_int(&mut self, v: i128, ty: Type) -> Value {
+        let a = self.ctx.attr(AttrKind::Int { value: v, ty });
+        self.op1("arith.constant", vec![], ty, vec![("value".into(), a)])
+    }
+
+    pub fn const_float(&mut self, v: f64, ty: Type) -> Value {
+        let a = self.ctx.attr(AttrKind::float(v, ty));
+        self.op1("arith.constant", vec![], ty, vec![("value".into(), a)])
+    }
+
+    /// A constant of scalar type `ty` from raw element bits.
+    pub fn const_bits(&mut self, bits: u64, ty: Type) -> Value {
+        match self.ctx.kind(ty).clone() {
+            TypeKind::Float(k) => {
+                let v = strata_ir::dense::bits_to_float(bits, k);
+                if v.is_nan() && k != FloatKind::F64 {
+                    // Keep the exact NaN payload: build it as an integer and bitcast.
+                    let it = self.ctx.int_ty(k.width());
+                    let i = self.const_int(bits as i128, it);
+                    return self.cast("arith.bitcast", i, ty);
+                }
+                if k == FloatKind::F64 && v.is_nan() {
+                    let it = self.ctx.int_ty(64);
+                    let i = self.const_int(bits as i64 as i128, it);
+                    return self.cast("arith.bitcast", i, ty);
+                }
+                self.const_float(v, ty)
+            }
+            _ => {
+                let v = strata_ir::dense::int_value(self.ctx, bits, ty);
+                self.const_int(v, ty)
+            }
+        }
+    }
+
+    /// All-zero constant of a scalar type.
+    pub fn zero(&mut self, ty: Type) -> Value {
+        self.const_bits(0, ty)
+    }
+
+    pub fn binary(&mut self, name: &'static str, a: Value, b: Value) -> Value {
+        let t = self.ty(a);
+        self.op1(name, vec![a, b], t, vec![])
+    }
+
+    pub fn unary(&mut self, name: &'static str, a: Value) -> Value {
+        let t = self.ty(a);
+        self.op1(name, vec![a], t, vec![])
+    }
+
+    pub fn cast(&mut self, name: &'static str, a: Value, to: Type) -> Value {
+        self.op1(name, vec![a], to, vec![])
+    }
+
+    fn cmp(&mut self, name: &'static str, pred: &str, a: Value, b: Value) -> Value {
+        let p = self.ctx.attr(AttrKind::String(pred.into()));
+        let i1 = self.i1();
+        self.op1(name, vec![a, b], i1, vec![("predicate".into(), p)])
+    }
+    pub fn cmpi(&mut self, pred: &str, a: Value, b: Value) -> Value {
+        self.cmp("arith.cmpi", pred, a, b)
+    }
+    pub fn cmpf(&mut self, pred: &str, a: Value, b: Value) -> Value {
+        self.cmp("arith.cmpf", pred, a, b)
+    }
+
+    pub fn select(&mut self, c: Value, a: Value, b: Value) -> Value {
+        let t = self.ty(a);
+        self.op1("arith.select", vec![c, a, b], t, vec![])
+    }
+
+    pub fn load(&mut self, mem: Value, idx: &[Value]) -> Value {
+        let elem = self.ctx.elem(self.ty(mem));
+        let mut ops = vec![mem];
+        ops.extend_from_slice(idx);
+        self.op1("mem.load", ops, elem, vec![])
+    }
+
+    pub fn store(&mut self, v: Value, mem: Value, idx: &[Value]) {
+        let mut ops = vec![v, mem];
+        ops.extend_from_slice(idx);
+        self.insert("mem.store", ops, &[], vec![]);
+    }
+
+    fn part_attr(&mut self, part: i64) -> (String, strata_ir::Attr) {
+        let i64t = self.ctx.int_ty(64);
+        ("part".into(), self.ctx.attr(AttrKind::Int { value: part as i128, ty: i64t }))
+    }
+
+    pub fn load_part(&mut self, mem: Value, idx: &[Value], part: i64) -> Value {
+        let TypeKind::Complex(p) = self.ctx.kind(self.ctx.elem(self.ty(mem))).clone() else {
+            return self.load(mem, idx);
+        };
+        let mut ops = vec![mem];
+        ops.extend_from_slice(idx);
+        let a = self.part_attr(part);
+        self.op1("mem.load_part", ops, p, vec![a])
+    }
+
+    pub fn store_part(&mut self, v: Value, mem: Value, idx: &[Value], part: i64) {
+        let mut ops = vec![v, mem];
+        ops.extend_from_slice(idx);
+        let a = self.part_attr(part);
+        self.insert("mem.store_part", ops, &[], vec![a]);
+    }
+
+    pub fn alloc(&mut self, ty: Type) -> Value {
+        self.op1("mem.alloc", vec![], ty, vec![])
+    }
+    pub fn alloca(&mut self, ty: Type) -> Value {
+        self.op1("mem.alloca", vec![], ty, vec![])
+    }
+
+    /// Emits `loop.for %iv = lb to ub step 1` and builds its body with `f`.
+    pub fn for_range(&mut self, lb: i64, ub: i64, f: &mut dyn FnMut(&mut Builder<'_>, Value) -> Result<()>) -> Result<()> {
+        let (l, u, s) = (self.const_index(lb), self.const_index(ub), self.const_index(1));
+        let op = self.insert("loop.for", vec![l, u, s], &[], vec![]);
+        let region = self.ctx.add_region(op);
+        let it = self.ctx.index_ty();
+        let body = self.ctx.add_block(region, &[it]);
+        let iv = self.ctx.blocks[body].args[0];
+        {
+            let mut inner = Builder { ctx: &mut *self.ctx, block: body, pos: 0, loc: self.loc };
+            f(&mut inner, iv)?;
+            inner.insert("loop.yield", vec![], &[], vec![]);
+        }
+        Ok(())
+    }
+
+    /// Loop nest over `shape` (row-major order); `f` gets the indices.
+    pub fn loop_nest(&mut self, shape: &[i64], f: &mut dyn FnMut(&mut Builder<'_>, &[Value]) -> Result<()>) -> Result<()> {
+        let mut ivs = Vec::new();
+        self.nest(shape, &mut ivs, f)
+    }
+
+    fn nest(&mut self, shape: &[i64], ivs: &mut Vec<Value>, f: &mut dyn FnMut(&mut Builder<'_>, &[Value]) -> Result<()>) -> Result<()> {
+        if ivs.len() == shape.len() {
+            return f(self, ivs);
+        }
+        let n = shape[ivs.len()];
+        self.for_range(0, n, &mut |b, iv| {
+            ivs.push(iv);
+            let r = b.nest(shape, ivs, f);
+            ivs.pop();
+            r
+        })
+    }
+
+    /// Emits `loop.if %c` with a then-block built by `f` (no else).
+    pub fn if_then(&mut self, c: Value, f: &mut dyn FnMut(&mut Builder<'_>) -> Result<()>) -> Result<()> {
+        let op = self.insert("loop.if", vec![c], &[], vec![]);
+        let then_r = self.ctx.add_region(op);
+        self.ctx.add_region(op);
+        let body = self.ctx.add_block(then_r, &[]);
+        let mut inner = Builder { ctx: &mut *self.ctx, block: body, pos: 0, loc: self.loc };
+        f(&mut inner)?;
+        inner.insert("loop.yield", vec![], &[], vec![]);
+        Ok(())
+    }
+}

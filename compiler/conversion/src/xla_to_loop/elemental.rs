@@ -1,0 +1,177 @@
+//! Element-at-index emission: the value of element `idx` of a tensor,
+//! either loaded from its buffer or computed from its producer (fusion).
+
+use strata_diag::{Diagnostic, Result};
+use strata_dialect_xla::names::*;
+use strata_ir::{Context, OpId, TypeKind, Value};
+
+use super::plan::{is_elementwise, is_index_only};
+use super::scalar::{self, Scalar};
+use super::{FuncLowering, Repr};
+use crate::builder::Builder;
+
+pub fn load_scalar(b: &mut Builder<'_>, mem: Value, idx: &[Value]) -> Scalar {
+    if b.ctx.is_complex(b.ctx.elem(b.ty(mem))) {
+        Scalar::Complex(b.load_part(mem, idx, 0), b.load_part(mem, idx, 1))
+    } else {
+        Scalar::Real(b.load(mem, idx))
+    }
+}
+
+pub fn store_scalar(b: &mut Builder<'_>, s: Scalar, mem: Value, idx: &[Value]) {
+    match s {
+        Scalar::Real(v) => b.store(v, mem, idx),
+        Scalar::Complex(re, im) => {
+            b.store_part(re, mem, idx, 0);
+            b.store_part(im, mem, idx, 1);
+        }
+    }
+}
+
+fn shape(ctx: &Context, v: Value) -> Vec<i64> {
+    ctx.shape(ctx.value_ty(v)).map(|s| s.to_vec()).unwrap_or_default()
+}
+
+/// Row-major strides of a shape.
+pub fn strides(shape: &[i64]) -> Vec<i64> {
+    let mut s = vec![1; shape.len()];
+    for i in (0..shape.len().saturating_sub(1)).rev() {
+        s[i] = s[i + 1] * shape[i + 1];
+    }
+    s
+}
+
+impl FuncLowering<'_> {
+    /// Element `idx` of original tensor value `v`.
+    pub fn element(&mut self, b: &mut Builder<'_>, v: Value, idx: &[Value]) -> Result<Scalar> {
+        match self.repr.get(&v).copied() {
+            Some(Repr::Buffer(m)) => Ok(load_scalar(b, m, idx)),
+            Some(Repr::Fused(op)) => self.compute(b, op, idx),
+            None => Err(Diagnostic::internal(b.loc, "use of a value that was not lowered")),
+        }
+    }
+
+    /// Element `idx` of `op`'s (single) result, computed from its operands.
+    pub fn compute(&mut self, b: &mut Builder<'_>, op: OpId, idx: &[Value]) -> Result<Scalar> {
+        let name = b.ctx.op(op).name;
+        let operands = b.ctx.op(op).operands.clone();
+        let result = b.ctx.op(op).results[0];
+        let rshape = shape(b.ctx, result);
+        let relem = b.ctx.elem(b.ctx.value_ty(result));
+        match name {
+            CONSTANT => {
+                let d = b.ctx.dense_attr(op, "value").cloned().ok_or_else(|| Diagnostic::internal(b.loc, "constant without value"))?;
+                let bits = strata_ir::dense::element_bits(b.ctx, &d, 0);
+                Ok(match b.ctx.kind(relem).clone() {
+                    TypeKind::Complex(p) => Scalar::Complex(b.const_bits(bits[0], p), b.const_bits(bits[1], p)),
+                    _ => Scalar::Real(b.const_bits(bits[0], relem)),
+                })
+            }
+            IOTA => {
+                let d = b.ctx.int_attr(op, "iota_dimension").unwrap_or(0) as usize;
+                let i64t = b.ctx.int_ty(64);
+                let i = b.cast("arith.index_cast", idx[d], i64t);
+                scalar::convert(b, Scalar::Real(i), i64t, relem)
+            }
+            _ if is_index_only(name) => {
+                let src = self.source_index(b, op, idx, &rshape)?;
+                self.element(b, operands[0], &src)
+            }
+            _ if is_elementwise(name) => {
+                let mut args = Vec::new();
+                for &x in &operands {
+                    // 0-d operands (select's predicate, clamp's bounds) broadcast.
+                    let xi: &[Value] = if shape(b.ctx, x).is_empty() { &[] } else { idx };
+                    args.push(self.element(b, x, xi)?);
+                }
+                let value_operand = if matches!(name, SELECT | CLAMP) { operands[1] } else { operands[0] };
+                let elem = b.ctx.elem(b.ctx.value_ty(value_operand));
+                scalar::emit(b, op, name, &args, elem, relem)
+            }
+            _ => Err(Diagnostic::internal(b.loc, format!("'{name}' cannot be computed per element"))),
+        }
+    }
+
+    /// Operand index for result index `idx` of an index-remapping op.
+    fn source_index(&mut self, b: &mut Builder<'_>, op: OpId, idx: &[Value], rshape: &[i64]) -> Result<Vec<Value>> {
+        let name = b.ctx.op(op).name;
+        let operand = b.ctx.op(op).operands[0];
+        let oshape = shape(b.ctx, operand);
+        let attr = |b: &Builder<'_>, n: &str| b.ctx.i64_array(op, n).unwrap_or_default();
+        Ok(match name {
+            BROADCAST_IN_DIM => {
+                let dims = attr(b, "broadcast_dimensions");
+                let mut out = Vec::new();
+                for (i, &d) in dims.iter().enumerate() {
+                    if oshape[i] == 1 && rshape[d as usize] != 1 {
+                        out.push(b.const_index(0));
+                    } else {
+                        out.push(idx[d as usize]);
+                    }
+                }
+                out
+            }
+            TRANSPOSE => {
+                let perm = attr(b, "permutation");
+                let mut out = vec![idx.first().copied().unwrap_or_else(|| b.const_index(0)); oshape.len()];
+                for (i, &p) in perm.iter().enumerate() {
+                    out[p as usize] = idx[i];
+                }
+                out
+            }
+            SLICE => {
+                let (start, strides) = (attr(b, "start_indices"), attr(b, "strides"));
+                let mut out = Vec::new();
+                for d in 0..oshape.len() {
+                    let s = b.const_index(start[d]);
+                    let st = b.const_index(strides[d]);
+                    let m = b.binary("arith.muli", idx[d], st);
+                    out.push(b.binary("arith.addi", m, s));
+                }
+                out
+            }
+            REVERSE => {
+                let dims = attr(b, "dimensions");
+                let mut out = idx.to_vec();
+                for d in dims {
+                    let last = b.const_index(oshape[d as usize] - 1);
+                    out[d as usize] = b.binary("arith.subi", last, idx[d as usize]);
+                }
+                out
+            }
+            RESHAPE => reshape_index(b, idx, rshape, &oshape),
+            _ => return Err(Diagnostic::internal(b.loc, format!("'{name}' does not remap indices"))),
+        })
+    }
+}
+
+/// Linearizes `idx` in `from` and delinearizes it in `to`.
+pub fn reshape_index(b: &mut Builder<'_>, idx: &[Value], from: &[i64], to: &[i64]) -> Vec<Value> {
+    if from == to {
+        return idx.to_vec();
+    }
+    let fs = strides(from);
+    let mut linear = b.const_index(0);
+    for (d, &i) in idx.iter().enumerate() {
+        if from[d] == 1 {
+            continue;
+        }
+        let s = b.const_index(fs[d]);
+        let m = b.binary("arith.muli", i, s);
+        linear = b.binary("arith.addi", linear, m);
+    }
+    let ts = strides(to);
+    let mut out = Vec::new();
+    for d in 0..to.len() {
+        if to[d] == 1 {
+            out.push(b.const_index(0));
+            continue;
+        }
+        let s = b.const_index(ts[d]);
+        let q = b.binary("arith.divui", linear, s);
+        let n = b.const_index(to[d]);
+        out.push(if d == 0 { q } else { b.binary("arith.remui", q, n) });
+    }
+    out
+}
+

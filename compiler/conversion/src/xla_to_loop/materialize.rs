@@ -1,0 +1,256 @@
+//! Loop nests that write a value into its buffer: element-wise and
+//! index-remapping ops, `xla.reduce`, `xla.dot_general`,
+//! `xla.concatenate`, `xla.pad`.
+
+use std::collections::HashMap;
+
+use strata_diag::{Diagnostic, Result};
+use strata_dialect_xla::names::*;
+use strata_dialect_xla::ops::dot;
+use strata_ir::{BlockId, Context, OpId, TypeKind, Value};
+
+use super::elemental::{load_scalar, store_scalar};
+use super::plan::{is_elementwise, is_index_only};
+use super::scalar::{self, Scalar};
+use super::FuncLowering;
+use crate::builder::Builder;
+
+fn shape_of(ctx: &Context, v: Value) -> Vec<i64> {
+    ctx.shape(ctx.value_ty(v)).map(|s| s.to_vec()).unwrap_or_default()
+}
+
+impl FuncLowering<'_> {
+    /// Writes every result of `op` into `bufs`.
+    pub fn materialize(&mut self, b: &mut Builder<'_>, op: OpId, bufs: &[Value]) -> Result<()> {
+        let name = b.ctx.op(op).name;
+        match name {
+            REDUCE => self.reduce(b, op, bufs),
+            DOT_GENERAL => self.dot_general(b, op, bufs[0]),
+            CONCATENATE => self.concatenate(b, op, bufs[0]),
+            PAD => self.pad(b, op, bufs[0]),
+            _ if is_elementwise(name) || is_index_only(name) || name == CONSTANT => {
+                let shape = shape_of(b.ctx, b.ctx.op(op).results[0]);
+                let out = bufs[0];
+                b.loop_nest(&shape, &mut |b, idx| {
+                    let s = self.compute(b, op, idx)?;
+                    store_scalar(b, s, out, idx);
+                    Ok(())
+                })
+            }
+            _ => Err(Diagnostic::unsupported(b.loc, format!("'{name}' is not supported by the lowering yet"))),
+        }
+    }
+
+    /// Outer loops over kept dimensions; per output element, accumulators
+    /// on the stack start at the init values and fold in the reduced
+    /// dimensions through the reducer body.
+    fn reduce(&mut self, b: &mut Builder<'_>, op: OpId, bufs: &[Value]) -> Result<()> {
+        let operands = b.ctx.op(op).operands.clone();
+        let k = operands.len() / 2;
+        let (inputs, inits) = (operands[..k].to_vec(), operands[k..].to_vec());
+        let in_shape = shape_of(b.ctx, inputs[0]);
+        let dims = b.ctx.i64_array(op, "dimensions").unwrap_or_default();
+        let kept: Vec<usize> = (0..in_shape.len()).filter(|d| !dims.contains(&(*d as i64))).collect();
+        let out_shape: Vec<i64> = kept.iter().map(|&d| in_shape[d]).collect();
+        let red_shape: Vec<i64> = dims.iter().map(|&d| in_shape[d as usize]).collect();
+        let body = b.ctx.entry_block(op, 0).ok_or_else(|| Diagnostic::internal(b.loc, "reduce without body"))?;
+        let mut accs = Vec::new();
+        for &init in &inits {
+            let t = b.ctx.value_ty(init);
+            let mt = b.ctx.memref_ty(&[], b.ctx.elem(t));
+            accs.push(b.alloca(mt));
+        }
+        b.loop_nest(&out_shape, &mut |b, oidx| {
+            for (i, &init) in inits.iter().enumerate() {
+                let s = self.element(b, init, &[])?;
+                store_scalar(b, s, accs[i], &[]);
+            }
+            b.loop_nest(&red_shape, &mut |b, ridx| {
+                let mut full = vec![ridx.first().copied().unwrap_or(oidx.first().copied().unwrap_or_else(|| b.const_index(0))); in_shape.len()];
+                for (j, &d) in kept.iter().enumerate() {
+                    full[d] = oidx[j];
+                }
+                for (j, &d) in dims.iter().enumerate() {
+                    full[d as usize] = ridx[j];
+                }
+                let mut args: Vec<Scalar> = accs.iter().map(|&a| load_scalar(b, a, &[])).collect();
+                for &x in &inputs {
+                    args.push(self.element(b, x, &full)?);
+                }
+                let new = emit_region(b, body, &args)?;
+                for (i, s) in new.into_iter().enumerate() {
+                    store_scalar(b, s, accs[i], &[]);
+                }
+                Ok(())
+            })?;
+            for (i, &acc) in accs.iter().enumerate() {
+                let s = load_scalar(b, acc, &[]);
+                store_scalar(b, s, bufs[i], oidx);
+            }
+            Ok(())
+        })
+    }
+
+    /// Loops over result elements; the contracting dimensions are summed in
+    /// a stack accumulator of the result element type.
+    fn dot_general(&mut self, b: &mut Builder<'_>, op: OpId, out: Value) -> Result<()> {
+        let (lhs, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
+        let (ls, rs) = (shape_of(b.ctx, lhs), shape_of(b.ctx, rhs));
+        let d = dot::dot_dims(b.ctx, op).ok_or_else(|| Diagnostic::internal(b.loc, "dot_general without dimension numbers"))?;
+        let result = b.ctx.op(op).results[0];
+        let out_shape = shape_of(b.ctx, result);
+        let relem = b.ctx.elem(b.ctx.value_ty(result));
+        let in_elem = b.ctx.elem(b.ctx.value_ty(lhs));
+        let lfree = dot::free_dims(ls.len(), &d.lhs_batch, &d.lhs_contract);
+        let rfree = dot::free_dims(rs.len(), &d.rhs_batch, &d.rhs_contract);
+        let csizes: Vec<i64> = d.lhs_contract.iter().map(|&c| ls[c as usize]).collect();
+        let mt = b.ctx.memref_ty(&[], relem);
+        let acc = b.alloca(mt);
+        let nb = d.lhs_batch.len();
+        b.loop_nest(&out_shape, &mut |b, oidx| {
+            let zero = match b.ctx.kind(relem).clone() {
+                TypeKind::Complex(p) => Scalar::Complex(b.zero(p), b.zero(p)),
+                _ => Scalar::Real(b.zero(relem)),
+            };
+            store_scalar(b, zero, acc, &[]);
+            b.loop_nest(&csizes, &mut |b, cidx| {
+                let filler = oidx.first().or(cidx.first()).copied().unwrap_or_else(|| b.const_index(0));
+                let mut li = vec![filler; ls.len()];
+                let mut ri = vec![filler; rs.len()];
+                for (j, (&lb, &rb)) in d.lhs_batch.iter().zip(&d.rhs_batch).enumerate() {
+                    li[lb as usize] = oidx[j];
+                    ri[rb as usize] = oidx[j];
+                }
+                for (j, &f) in lfree.iter().enumerate() {
+                    li[f] = oidx[nb + j];
+                }
+                for (j, &f) in rfree.iter().enumerate() {
+                    ri[f] = oidx[nb + lfree.len() + j];
+                }
+                for (j, (&lc, &rc)) in d.lhs_contract.iter().zip(&d.rhs_contract).enumerate() {
+                    li[lc as usize] = cidx[j];
+                    ri[rc as usize] = cidx[j];
+                }
+                let x = self.element(b, lhs, &li)?;
+                let y = self.element(b, rhs, &ri)?;
+                let x = scalar::convert(b, x, in_elem, relem)?;
+                let y = scalar::convert(b, y, in_elem, relem)?;
+                let p = scalar::emit(b, op, MULTIPLY, &[x, y], relem, relem)?;
+                let a = load_scalar(b, acc, &[]);
+                let s = scalar::emit(b, op, ADD, &[a, p], relem, relem)?;
+                store_scalar(b, s, acc, &[]);
+                Ok(())
+            })?;
+            let s = load_scalar(b, acc, &[]);
+            store_scalar(b, s, out, oidx);
+            Ok(())
+        })
+    }
+
+    /// Each operand is copied into its slot along the concatenation axis.
+    fn concatenate(&mut self, b: &mut Builder<'_>, op: OpId, out: Value) -> Result<()> {
+        let dim = b.ctx.int_attr(op, "dimension").unwrap_or(0) as usize;
+        let mut offset = 0;
+        for x in b.ctx.op(op).operands.clone() {
+            let s = shape_of(b.ctx, x);
+            let off = offset;
+            b.loop_nest(&s, &mut |b, idx| {
+                let v = self.element(b, x, idx)?;
+                let mut oidx = idx.to_vec();
+                let o = b.const_index(off);
+                oidx[dim] = b.binary("arith.addi", idx[dim], o);
+                store_scalar(b, v, out, &oidx);
+                Ok(())
+            })?;
+            offset += s[dim];
+        }
+        Ok(())
+    }
+
+    /// Fills with the padding value, then scatters the operand to
+    /// `low + i * (interior + 1)`, skipping positions cut by negative padding.
+    fn pad(&mut self, b: &mut Builder<'_>, op: OpId, out: Value) -> Result<()> {
+        let (x, pv) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
+        let xs = shape_of(b.ctx, x);
+        let os = shape_of(b.ctx, b.ctx.op(op).results[0]);
+        let lo = b.ctx.i64_array(op, "edge_padding_low").unwrap_or_default();
+        let interior = b.ctx.i64_array(op, "interior_padding").unwrap_or_default();
+        b.loop_nest(&os, &mut |b, idx| {
+            let v = self.element(b, pv, &[])?;
+            store_scalar(b, v, out, idx);
+            Ok(())
+        })?;
+        b.loop_nest(&xs, &mut |b, idx| {
+            let mut oidx = Vec::new();
+            let mut ok: Option<Value> = None;
+            for d in 0..xs.len() {
+                let step = b.const_index(interior[d] + 1);
+                let l = b.const_index(lo[d]);
+                let m = b.binary("arith.muli", idx[d], step);
+                let p = b.binary("arith.addi", m, l);
+                let zero = b.const_index(0);
+                let n = b.const_index(os[d]);
+                let ge = b.cmpi("sge", p, zero);
+                let lt = b.cmpi("slt", p, n);
+                let both = b.binary("arith.andi", ge, lt);
+                ok = Some(match ok {
+                    Some(o) => b.binary("arith.andi", o, both),
+                    None => both,
+                });
+                oidx.push(p);
+            }
+            let v = self.element(b, x, idx)?;
+            match ok {
+                Some(c) => b.if_then(c, &mut |b| {
+                    store_scalar(b, v, out, &oidx);
+                    Ok(())
+                }),
+                None => {
+                    store_scalar(b, v, out, &oidx);
+                    Ok(())
+                }
+            }
+        })
+    }
+}
+
+/// Emits a reducer body (ops on 0-d tensors) as scalar code on `args`;
+/// returns the values its `xla.return` yields.
+pub fn emit_region(b: &mut Builder<'_>, block: BlockId, args: &[Scalar]) -> Result<Vec<Scalar>> {
+    let mut env: HashMap<Value, Scalar> = HashMap::new();
+    for (a, s) in b.ctx.blocks[block].args.clone().into_iter().zip(args) {
+        env.insert(a, *s);
+    }
+    for op in b.ctx.blocks[block].ops.clone() {
+        let name = b.ctx.op(op).name;
+        let operands = b.ctx.op(op).operands.clone();
+        let get = |env: &HashMap<Value, Scalar>, v: &Value, b: &Builder<'_>| {
+            env.get(v).copied().ok_or_else(|| Diagnostic::unsupported(b.loc, "reducer bodies may only use their own arguments and values"))
+        };
+        if name == RETURN {
+            return operands.iter().map(|v| get(&env, v, b)).collect();
+        }
+        let result = b.ctx.op(op).results.first().copied().ok_or_else(|| Diagnostic::internal(b.loc, "op without result in reducer"))?;
+        let relem = b.ctx.elem(b.ctx.value_ty(result));
+        let saved = b.loc;
+        b.loc = b.ctx.op(op).loc;
+        let s = if name == CONSTANT {
+            let d = b.ctx.dense_attr(op, "value").cloned().ok_or_else(|| Diagnostic::internal(b.loc, "constant without value"))?;
+            let bits = strata_ir::dense::element_bits(b.ctx, &d, 0);
+            match b.ctx.kind(relem).clone() {
+                TypeKind::Complex(p) => Scalar::Complex(b.const_bits(bits[0], p), b.const_bits(bits[1], p)),
+                _ => Scalar::Real(b.const_bits(bits[0], relem)),
+            }
+        } else if is_elementwise(name) {
+            let vals = operands.iter().map(|v| get(&env, v, b)).collect::<Result<Vec<_>>>()?;
+            let value_operand = if matches!(name, SELECT | CLAMP) { operands[1] } else { operands[0] };
+            let elem = b.ctx.elem(b.ctx.value_ty(value_operand));
+            scalar::emit(b, op, name, &vals, elem, relem)?
+        } else {
+            return Err(Diagnostic::unsupported(b.loc, format!("'{name}' inside a reducer body is not supported yet")));
+        };
+        b.loc = saved;
+        env.insert(result, s);
+    }
+    Err(Diagnostic::internal(b.loc, "reducer body without a terminator"))
+}

@@ -1,0 +1,452 @@
+//! `convert-xla-to-loop`: bufferizes `xla` (and `check`) functions and
+//! lowers them to `loop` + `mem` + `arith`.
+//!
+//! Input: a verified module of `func.func`s over tensors using `xla`,
+//! `check` and builtin ops. Output: the same functions in destination-
+//! passing style — `func.func @f(%in..: memref, %out..: memref)` with no
+//! results — whose bodies are loop nests over buffers; constants become
+//! `mem.global`s; `check` ops become calls to the runtime's
+//! `strata_rt_check`.
+//!
+//! Values are either materialized in a buffer or fused into their consumers
+//! (see `plan`). Results are written straight into the caller's output
+//! buffers; intermediate buffers are reused once their last reader has run.
+
+mod elemental;
+mod materialize;
+pub mod plan;
+pub mod scalar;
+
+use std::collections::HashMap;
+
+use strata_diag::{Diagnostic, Result};
+use strata_ir::{builtin, AttrKind, BlockId, Context, OpId, Type, TypeKind, Value};
+
+use crate::builder::Builder;
+use plan::Mode;
+pub use scalar::Scalar;
+
+pub const FLAG: &str = "convert-xla-to-loop";
+
+pub struct ConvertXlaToLoopPass;
+
+impl strata_pass::Pass for ConvertXlaToLoopPass {
+    fn flag(&self) -> &'static str {
+        FLAG
+    }
+    fn summary(&self) -> &'static str {
+        "bufferize xla/check functions and lower them to loop + mem + arith"
+    }
+    fn run(&self, ctx: &mut Context, module: OpId) -> Result<()> {
+        convert_module(ctx, module)
+    }
+}
+
+/// Name of the runtime entry point for conformance checks.
+pub const RT_CHECK: &str = "strata_rt_check";
+
+/// Module-wide state: the globals and runtime declarations created so far.
+pub struct ModuleState {
+    pub module_block: BlockId,
+    next_global: usize,
+    has_check_decl: bool,
+}
+
+pub fn convert_module(ctx: &mut Context, module: OpId) -> Result<()> {
+    let block = ctx.entry_block(module, 0).ok_or_else(|| Diagnostic::internal(ctx.op(module).loc, "module without a body"))?;
+    let funcs: Vec<OpId> = ctx.blocks[block].ops.iter().copied().filter(|&o| ctx.op(o).name == builtin::FUNC).collect();
+    let mut state = ModuleState { module_block: block, next_global: 0, has_check_decl: false };
+    for f in funcs {
+        let span = tracing::debug_span!("lower_func", name = builtin::func_name(ctx, f).unwrap_or("?"));
+        let _e = span.enter();
+        let new = lower_func(ctx, &mut state, f)?;
+        let pos = ctx.blocks[block].ops.iter().position(|&o| o == f).unwrap_or(0);
+        ctx.detach_op(f);
+        ctx.insert_op_at(block, pos, new);
+    }
+    Ok(())
+}
+
+/// Buffer type for a tensor type.
+fn memref_of(ctx: &mut Context, t: Type) -> Result<Type> {
+    match ctx.kind(t).clone() {
+        TypeKind::Tensor { shape, elem } => Ok(ctx.memref_ty(&shape, elem)),
+        _ => Err(Diagnostic::unsupported(
+            strata_diag::Location::unknown(),
+            format!("values of type {} are not supported by the lowering yet", strata_ir::text::printer::type_to_string(ctx, t)),
+        )),
+    }
+}
+
+/// Lowers one function to a new `func.func` (returned detached).
+fn lower_func(ctx: &mut Context, state: &mut ModuleState, f: OpId) -> Result<OpId> {
+    let loc = ctx.op(f).loc;
+    let (inputs, results) =
+        builtin::func_signature(ctx, f).ok_or_else(|| Diagnostic::internal(loc, "function without a signature"))?;
+    let sig_err = |ctx: &Context, d: Diagnostic| {
+        Diagnostic::unsupported(loc, format!("function @{}: {}", builtin::func_name(ctx, f).unwrap_or("?"), d.message))
+    };
+    let mut params = Vec::new();
+    for &t in inputs.iter().chain(results.iter()) {
+        params.push(memref_of(ctx, t).map_err(|d| sig_err(ctx, d))?);
+    }
+    let fty = ctx.function_ty(params.clone(), vec![]);
+    let mut attrs: Vec<_> = ctx.op(f).attrs.iter().filter(|(k, _)| k != "function_type").cloned().collect();
+    attrs.push(("function_type".into(), ctx.attr(AttrKind::Type(fty))));
+    let new = ctx.create_op(builtin::FUNC, vec![], &[], attrs, loc);
+    let Some(old_body) = ctx.entry_block(f, 0) else {
+        return Ok(new); // a declaration stays a declaration
+    };
+    let region = ctx.add_region(new);
+    let entry = ctx.add_block(region, &params);
+    let new_args = ctx.blocks[entry].args.clone();
+    let old_args = ctx.blocks[old_body].args.clone();
+    let outputs = new_args[inputs.len()..].to_vec();
+
+    let body: Vec<OpId> = ctx.blocks[old_body].ops.clone();
+    let uses = plan::uses(ctx, &body);
+    let modes = plan::modes(ctx, &body, &uses);
+    let mut lw = FuncLowering { state, repr: HashMap::new(), allocs: Vec::new(), free: Vec::new(), outputs: outputs.clone(), output_taken: vec![false; outputs.len()] };
+    for (old, new) in old_args.iter().zip(&new_args) {
+        lw.repr.insert(*old, Repr::Buffer(*new));
+    }
+    let mut b = Builder::at_end(ctx, entry);
+    let last_read = lw.last_reads(b.ctx, &body, &modes);
+    // Values returned once go straight into the caller's output buffer.
+    let ret = body.last().copied().filter(|&o| b.ctx.op(o).name == builtin::RETURN);
+    let mut direct_out: HashMap<Value, usize> = HashMap::new();
+    if let Some(r) = ret {
+        let rets = b.ctx.op(r).operands.clone();
+        for (i, v) in rets.iter().enumerate() {
+            let once = rets.iter().filter(|&&x| x == *v).count() == 1;
+            let produced_here = b.ctx.defining_op(*v).is_some_and(|d| b.ctx.op(d).name != strata_dialect_xla::CONSTANT);
+            if once && produced_here && !direct_out.contains_key(v) {
+                direct_out.insert(*v, i);
+            }
+        }
+    }
+    for (pos, &op) in body.iter().enumerate() {
+        b.loc = b.ctx.op(op).loc;
+        lw.lower_op(&mut b, op, &modes, &direct_out)?;
+        lw.release_dead(pos, &last_read);
+    }
+    Ok(new)
+}
+
+/// How an original tensor value is available in the new function.
+#[derive(Copy, Clone, Debug)]
+pub enum Repr {
+    Buffer(Value),
+    Fused(OpId),
+}
+
+pub struct FuncLowering<'s> {
+    state: &'s mut ModuleState,
+    repr: HashMap<Value, Repr>,
+    /// Buffers this function allocated: (buffer, byte size, owner value).
+    allocs: Vec<(Value, i64)>,
+    /// Allocated buffers whose values are dead, by byte size.
+    free: Vec<(Value, i64)>,
+    outputs: Vec<Value>,
+    output_taken: Vec<bool>,
+}
+
+fn byte_size(ctx: &Context, t: Type) -> i64 {
+    let elem = ctx.elem(t);
+    let bytes = match ctx.kind(elem) {
+        TypeKind::Complex(p) => 2 * (ctx.bit_width(*p) as i64 / 8),
+        _ => (ctx.bit_width(elem).div_ceil(8) as i64).max(1),
+    };
+    bytes * ctx.num_elements(t)
+}
+
+impl FuncLowering<'_> {
+    /// For each buffered value, the body position of its last reader
+    /// (through chains of fused values).
+    fn last_reads(&self, ctx: &Context, body: &[OpId], modes: &HashMap<Value, Mode>) -> HashMap<Value, usize> {
+        let mut sources: HashMap<Value, Vec<Value>> = HashMap::new();
+        let mut last = HashMap::new();
+        for (pos, &op) in body.iter().enumerate() {
+            let mut read = Vec::new();
+            for &v in &ctx.op(op).operands {
+                match sources.get(&v) {
+                    Some(s) => read.extend(s.iter().copied()),
+                    None => read.push(v),
+                }
+            }
+            for &r in &ctx.op(op).results {
+                if modes.get(&r) == Some(&Mode::Fused) {
+                    sources.insert(r, read.clone());
+                }
+            }
+            for v in read {
+                last.insert(v, pos);
+            }
+        }
+        last
+    }
+
+    /// Returns buffers whose last reader was at `pos` to the free list.
+    fn release_dead(&mut self, pos: usize, last_read: &HashMap<Value, usize>) {
+        let dead: Vec<Value> = last_read.iter().filter(|&(_, &p)| p == pos).map(|(v, _)| *v).collect();
+        for v in dead {
+            if let Some(Repr::Buffer(buf)) = self.repr.get(&v).copied()
+                && let Some(&(_, size)) = self.allocs.iter().find(|(a, _)| *a == buf)
+                && !self.free.iter().any(|(f, _)| *f == buf)
+            {
+                self.free.push((buf, size));
+            }
+        }
+    }
+
+    /// A buffer for a new value of tensor type `t`: a dead buffer of the
+    /// same size if there is one, else a fresh allocation.
+    fn new_buffer(&mut self, b: &mut Builder<'_>, t: Type) -> Result<Value> {
+        let mt = memref_of(b.ctx, t)?;
+        let size = byte_size(b.ctx, t);
+        if let Some(i) = self.free.iter().position(|&(_, s)| s == size) {
+            let (buf, _) = self.free.remove(i);
+            if b.ty(buf) == mt {
+                return Ok(buf);
+            }
+            return Ok(b.op1("mem.view", vec![buf], mt, vec![]));
+        }
+        let buf = b.alloc(mt);
+        self.allocs.push((buf, size));
+        Ok(buf)
+    }
+
+    fn lower_op(&mut self, b: &mut Builder<'_>, op: OpId, modes: &HashMap<Value, Mode>, direct_out: &HashMap<Value, usize>) -> Result<()> {
+        let name = b.ctx.op(op).name;
+        match name {
+            builtin::RETURN => return self.lower_return(b, op),
+            builtin::CALL => return self.lower_call(b, op),
+            strata_dialect_check::EXPECT_EQ
+            | strata_dialect_check::EXPECT_EQ_CONST
+            | strata_dialect_check::EXPECT_ALMOST_EQ
+            | strata_dialect_check::EXPECT_ALMOST_EQ_CONST
+            | strata_dialect_check::EXPECT_CLOSE => return self.lower_check(b, op),
+            strata_dialect_xla::OPTIMIZATION_BARRIER => {
+                let (ins, outs) = (b.ctx.op(op).operands.clone(), b.ctx.op(op).results.clone());
+                for (i, o) in ins.into_iter().zip(outs) {
+                    let buf = self.buffer_of(b, i)?;
+                    self.repr.insert(o, Repr::Buffer(buf));
+                }
+                return Ok(());
+            }
+            strata_dialect_xla::CUSTOM_CALL => {
+                let target = b.ctx.str_attr(op, "call_target_name").unwrap_or("?").to_string();
+                return Err(Diagnostic::unsupported(b.loc, format!("custom_call target '{target}' is not supported")));
+            }
+            _ => {}
+        }
+        if !name.starts_with("xla.") {
+            return Err(Diagnostic::unsupported(b.loc, format!("'{name}' is not supported by {FLAG}")));
+        }
+        let results = b.ctx.op(op).results.clone();
+        for &r in &results {
+            let t = b.ctx.value_ty(r);
+            scalar::check_lowerable(b, b.ctx.elem(t))?;
+        }
+        if name == strata_dialect_xla::CONSTANT && modes.get(&results[0]) == Some(&Mode::Buffer) && !direct_out.contains_key(&results[0]) {
+            let g = self.global_for(b, op)?;
+            self.repr.insert(results[0], Repr::Buffer(g));
+            return Ok(());
+        }
+        let fused = results.iter().all(|r| modes.get(r) == Some(&Mode::Fused));
+        if fused {
+            for &r in &results {
+                self.repr.insert(r, Repr::Fused(op));
+            }
+            return Ok(());
+        }
+        let mut bufs = Vec::new();
+        for &r in &results {
+            let buf = match direct_out.get(&r) {
+                Some(&i) => {
+                    self.output_taken[i] = true;
+                    self.outputs[i]
+                }
+                None => {
+                    let t = b.ctx.value_ty(r);
+                    self.new_buffer(b, t)?
+                }
+            };
+            bufs.push(buf);
+        }
+        self.materialize(b, op, &bufs)?;
+        for (r, buf) in results.into_iter().zip(bufs) {
+            self.repr.insert(r, Repr::Buffer(buf));
+        }
+        Ok(())
+    }
+
+    /// A `mem.global` holding a constant's data, and its address.
+    fn global_for(&mut self, b: &mut Builder<'_>, op: OpId) -> Result<Value> {
+        let value = b.ctx.attr_of(op, "value").ok_or_else(|| Diagnostic::internal(b.loc, "constant without value"))?;
+        let t = b.ctx.value_ty(b.ctx.op(op).results[0]);
+        self.global_of_attr(b, value, t)
+    }
+
+    pub fn global_of_attr(&mut self, b: &mut Builder<'_>, value: strata_ir::Attr, t: Type) -> Result<Value> {
+        let mt = memref_of(b.ctx, t)?;
+        let name = format!("__strata_const_{}", self.state.next_global);
+        self.state.next_global += 1;
+        let sym = b.ctx.attr(AttrKind::String(name.clone()));
+        let g = b.ctx.create_op("mem.global", vec![], &[], vec![("sym_name".into(), sym), ("value".into(), value)], b.loc);
+        let mb = self.state.module_block;
+        b.ctx.insert_op_at(mb, 0, g);
+        let r = b.ctx.attr(AttrKind::SymbolRef(name));
+        Ok(b.op1("mem.get_global", vec![], mt, vec![("name".into(), r)]))
+    }
+
+    /// The buffer holding `v`, materializing a fused value if needed.
+    fn buffer_of(&mut self, b: &mut Builder<'_>, v: Value) -> Result<Value> {
+        match self.repr.get(&v).copied() {
+            Some(Repr::Buffer(m)) => Ok(m),
+            Some(Repr::Fused(op)) => {
+                let t = b.ctx.value_ty(v);
+                let buf = self.new_buffer(b, t)?;
+                self.materialize(b, op, &[buf])?;
+                self.repr.insert(v, Repr::Buffer(buf));
+                Ok(buf)
+            }
+            None => Err(Diagnostic::internal(b.loc, "use of a value that was not lowered")),
+        }
+    }
+
+    fn lower_return(&mut self, b: &mut Builder<'_>, op: OpId) -> Result<()> {
+        let rets = b.ctx.op(op).operands.clone();
+        for (i, v) in rets.into_iter().enumerate() {
+            let out = self.outputs[i];
+            let src = self.buffer_of(b, v)?;
+            if src != out {
+                b.insert("mem.copy", vec![src, out], &[], vec![]);
+            }
+        }
+        for (buf, _) in std::mem::take(&mut self.allocs) {
+            b.insert("mem.dealloc", vec![buf], &[], vec![]);
+        }
+        b.insert(builtin::RETURN, vec![], &[], vec![]);
+        Ok(())
+    }
+
+    fn lower_call(&mut self, b: &mut Builder<'_>, op: OpId) -> Result<()> {
+        let mut args = Vec::new();
+        for v in b.ctx.op(op).operands.clone() {
+            args.push(self.buffer_of(b, v)?);
+        }
+        let mut outs = Vec::new();
+        for r in b.ctx.op(op).results.clone() {
+            let t = b.ctx.value_ty(r);
+            let buf = self.new_buffer(b, t)?;
+            self.repr.insert(r, Repr::Buffer(buf));
+            outs.push(buf);
+        }
+        args.extend(outs);
+        let attrs = b.ctx.op(op).attrs.clone();
+        b.insert(builtin::CALL, args, &[], attrs);
+        Ok(())
+    }
+
+    fn lower_check(&mut self, b: &mut Builder<'_>, op: OpId) -> Result<()> {
+        use strata_dialect_check as check;
+        let name = b.ctx.op(op).name;
+        let operands = b.ctx.op(op).operands.clone();
+        let t = b.ctx.value_ty(operands[0]);
+        let actual = self.buffer_of(b, operands[0])?;
+        let expected = match name {
+            check::EXPECT_EQ_CONST | check::EXPECT_ALMOST_EQ_CONST => {
+                let value = b.ctx.attr_of(op, "value").ok_or_else(|| Diagnostic::internal(b.loc, "check without value"))?;
+                self.global_of_attr(b, value, t)?
+            }
+            _ => self.buffer_of(b, operands[1])?,
+        };
+        let kind = match name {
+            check::EXPECT_EQ | check::EXPECT_EQ_CONST => 0,
+            check::EXPECT_ALMOST_EQ | check::EXPECT_ALMOST_EQ_CONST => 1,
+            _ => 2,
+        };
+        let elem = b.ctx.elem(t);
+        let code = elem_code(b.ctx, elem).ok_or_else(|| {
+            Diagnostic::unsupported(b.loc, format!("checks on element type {} are not supported", strata_ir::text::printer::type_to_string(b.ctx, elem)))
+        })?;
+        let tolerance = b.ctx.float_attr(op, "tolerance").unwrap_or(check::DEFAULT_TOLERANCE);
+        let min_ulp = b.ctx.int_attr(op, "min_ulp_difference").unwrap_or(0) as i64;
+        let max_ulp = b.ctx.int_attr(op, "max_ulp_difference").unwrap_or(if kind == 2 { 3 } else { 0 }) as i64;
+        let count = b.ctx.num_elements(t);
+        let id = encode_check_id(b.loc);
+        self.declare_check(b);
+        let (i32t, i64t) = (b.ctx.int_ty(32), b.ctx.int_ty(64));
+        let f64t = b.ctx.float_ty(strata_ir::FloatKind::F64);
+        let args = vec![
+            b.const_int(kind, i32t),
+            b.const_int(code as i128, i32t),
+            actual,
+            expected,
+            b.const_int(count as i128, i64t),
+            b.const_float(tolerance, f64t),
+            b.const_int(min_ulp as i128, i64t),
+            b.const_int(max_ulp as i128, i64t),
+            b.const_int(id as i128, i64t),
+        ];
+        let callee = b.ctx.attr(AttrKind::SymbolRef(RT_CHECK.into()));
+        b.insert(builtin::CALL, args, &[i32t], vec![("callee".into(), callee)]);
+        Ok(())
+    }
+
+    /// Declares `strata_rt_check` once per module. Its buffer parameters
+    /// accept any memref (runtime functions take untyped pointers).
+    fn declare_check(&mut self, b: &mut Builder<'_>) {
+        if self.state.has_check_decl {
+            return;
+        }
+        self.state.has_check_decl = true;
+        let (i32t, i64t) = (b.ctx.int_ty(32), b.ctx.int_ty(64));
+        let f64t = b.ctx.float_ty(strata_ir::FloatKind::F64);
+        let i8t = b.ctx.int_ty(8);
+        let buf = b.ctx.memref_ty(&[0], i8t);
+        let fty = b.ctx.function_ty(vec![i32t, i32t, buf, buf, i64t, f64t, i64t, i64t, i64t], vec![i32t]);
+        let attrs = vec![
+            ("sym_name".into(), b.ctx.attr(AttrKind::String(RT_CHECK.into()))),
+            ("function_type".into(), b.ctx.attr(AttrKind::Type(fty))),
+            ("sym_visibility".into(), b.ctx.attr(AttrKind::String("private".into()))),
+        ];
+        let decl = b.ctx.create_op(builtin::FUNC, vec![], &[], attrs, strata_diag::Location::unknown());
+        let mb = self.state.module_block;
+        b.ctx.insert_op_at(mb, 0, decl);
+    }
+}
+
+/// Runtime element codes (see runtime/src/check.rs).
+pub fn elem_code(ctx: &Context, t: Type) -> Option<i32> {
+    use strata_ir::{FloatKind, Signedness};
+    Some(match ctx.kind(t) {
+        TypeKind::Int { width: 1, .. } => 0,
+        TypeKind::Int { width, sign } => {
+            let bytes = match *width {
+                0..=8 => 0,
+                9..=16 => 1,
+                17..=32 => 2,
+                _ => 3,
+            };
+            if *sign == Signedness::Unsigned { 5 + bytes } else { 1 + bytes }
+        }
+        TypeKind::Float(FloatKind::F16) => 9,
+        TypeKind::Float(FloatKind::BF16) => 10,
+        TypeKind::Float(FloatKind::F32) => 11,
+        TypeKind::Float(FloatKind::F64) => 12,
+        TypeKind::Complex(p) if matches!(ctx.kind(*p), TypeKind::Float(FloatKind::F32)) => 13,
+        TypeKind::Complex(_) => 14,
+        _ => return None,
+    })
+}
+
+/// Packs a source location into the check id the runtime reports back.
+pub fn encode_check_id(loc: strata_diag::Location) -> i64 {
+    ((loc.file.0 as i64) << 44) | ((loc.line as i64) << 20) | (loc.col as i64 & 0xFFFFF)
+}
+
+pub fn decode_check_id(id: i64) -> strata_diag::Location {
+    strata_diag::Location { file: strata_diag::FileId((id >> 44) as u32), line: ((id >> 20) & 0xFF_FFFF) as u32, col: (id & 0xFFFFF) as u32 }
+}

@@ -1,0 +1,75 @@
+//! Buffer planning: which tensor values get a buffer and which are fused
+//! into their consumers (recomputed per element inside the consumer's loop
+//! nest), and when each buffer is last read, so memory can be reused.
+
+use std::collections::HashMap;
+
+use strata_dialect_xla::names::*;
+use strata_ir::{builtin, Context, OpId, Value};
+
+/// How a tensor value is represented after lowering.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Computed element by element where it is used.
+    Fused,
+    /// Written to a buffer once, read by loads.
+    Buffer,
+}
+
+/// Ops that only remap indices (cheap to recompute at every use).
+pub fn is_index_only(name: &str) -> bool {
+    matches!(name, BROADCAST_IN_DIM | RESHAPE | TRANSPOSE | SLICE | REVERSE | IOTA)
+}
+
+/// Ops computed per element from operand elements at the same index.
+pub fn is_elementwise(name: &str) -> bool {
+    UNARY_ELEMENTWISE.contains(&name)
+        || BINARY_ELEMENTWISE.contains(&name)
+        || matches!(name, CONVERT | BITCAST_CONVERT | IS_FINITE | REAL | IMAG | COMPLEX | SELECT | CLAMP | COMPARE)
+}
+
+/// Consumers that read each operand element at most once per output element
+/// they write (so fusing an arithmetic producer costs nothing extra).
+fn reads_once(name: &str) -> bool {
+    is_elementwise(name) || matches!(name, RESHAPE | TRANSPOSE | SLICE | REVERSE | REDUCE | CONCATENATE | PAD)
+}
+
+/// Uses of every value in the function body (top-level ops only; nested
+/// regions of `xla.reduce` are isolated).
+pub fn uses(ctx: &Context, body: &[OpId]) -> HashMap<Value, Vec<OpId>> {
+    let mut m: HashMap<Value, Vec<OpId>> = HashMap::new();
+    for &op in body {
+        for &v in &ctx.op(op).operands {
+            m.entry(v).or_default().push(op);
+        }
+    }
+    m
+}
+
+/// Decides the mode of every op result in `body`.
+pub fn modes(ctx: &Context, body: &[OpId], uses: &HashMap<Value, Vec<OpId>>) -> HashMap<Value, Mode> {
+    let mut out = HashMap::new();
+    for &op in body {
+        let name = ctx.op(op).name;
+        for &r in &ctx.op(op).results {
+            let users = uses.get(&r).map(|u| u.as_slice()).unwrap_or(&[]);
+            let needs_buffer_user = users.iter().any(|&u| {
+                let n = ctx.op(u).name;
+                !(is_elementwise(n) || is_index_only(n) || matches!(n, REDUCE | DOT_GENERAL | CONCATENATE | PAD))
+                    || n == builtin::RETURN
+            });
+            let fusible = if name == CONSTANT {
+                ctx.dense_attr(op, "value").is_some_and(|d| d.splat || ctx.num_elements(d.ty) == 1)
+            } else if is_index_only(name) {
+                true
+            } else if is_elementwise(name) {
+                users.len() == 1 && reads_once(ctx.op(users[0]).name)
+            } else {
+                false
+            };
+            let mode = if fusible && !needs_buffer_user { Mode::Fused } else { Mode::Buffer };
+            out.insert(r, mode);
+        }
+    }
+    out
+}

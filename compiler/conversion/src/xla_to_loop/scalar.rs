@@ -1,0 +1,469 @@
+//! Scalar semantics of the element-wise `xla` ops, emitted as `arith` ops.
+//! This is where XLA's definitions of the corner cases live: integer
+//! division by zero, shifts past the width, NaN handling, rounding.
+
+use strata_diag::{Diagnostic, Result};
+use strata_dialect_xla::names::*;
+use strata_ir::{Context, FloatKind, OpId, Signedness, Type, TypeKind, Value};
+
+use crate::builder::Builder;
+
+/// One element: a real scalar, or a complex number as (re, im).
+#[derive(Copy, Clone, Debug)]
+pub enum Scalar {
+    Real(Value),
+    Complex(Value, Value),
+}
+
+impl Scalar {
+    pub fn real(self) -> Value {
+        match self {
+            Scalar::Real(v) | Scalar::Complex(v, _) => v,
+        }
+    }
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Class {
+    Bool,
+    Signed,
+    Unsigned,
+    Float,
+    Complex,
+}
+
+fn class(ctx: &Context, t: Type) -> Class {
+    match ctx.kind(t) {
+        TypeKind::Int { width: 1, .. } => Class::Bool,
+        TypeKind::Int { sign: Signedness::Unsigned, .. } => Class::Unsigned,
+        TypeKind::Int { .. } | TypeKind::Index => Class::Signed,
+        TypeKind::Complex(_) => Class::Complex,
+        _ => Class::Float,
+    }
+}
+
+fn unsupported(b: &Builder<'_>, what: String) -> Diagnostic {
+    Diagnostic::unsupported(b.loc, what)
+}
+
+fn type_name(ctx: &Context, t: Type) -> String {
+    strata_ir::text::printer::type_to_string(ctx, t)
+}
+
+/// Rejects element types the lowering cannot compute with yet.
+pub fn check_lowerable(b: &Builder<'_>, t: Type) -> Result<()> {
+    match b.ctx.kind(t) {
+        TypeKind::Float(k) if !k.is_lowered() => {
+            Err(unsupported(b, format!("element type {} is not supported by the lowering yet", k.name())))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Emits the element-wise op `name` on already-computed operand elements.
+/// `elem` is the operands' element type, `result` the result's.
+pub fn emit(b: &mut Builder<'_>, op: OpId, name: &str, args: &[Scalar], elem: Type, result: Type) -> Result<Scalar> {
+    check_lowerable(b, elem)?;
+    check_lowerable(b, result)?;
+    let c = class(b.ctx, elem);
+    if c == Class::Complex {
+        return emit_complex(b, op, name, args, elem, result);
+    }
+    let a = args.first().map(|s| s.real());
+    let x = a.ok_or_else(|| Diagnostic::internal(b.loc, "element-wise op without operands"))?;
+    let y = args.get(1).map(|s| s.real());
+    let two = |y: Option<Value>| y.ok_or_else(|| Diagnostic::internal(b.loc, "binary op with one operand"));
+    let v = match (name, c) {
+        (ADD, Class::Bool) | (MAXIMUM, Class::Bool) | (OR, _) => b.binary("arith.ori", x, two(y)?),
+        (MULTIPLY, Class::Bool) | (MINIMUM, Class::Bool) | (AND, _) => b.binary("arith.andi", x, two(y)?),
+        (XOR, _) => b.binary("arith.xori", x, two(y)?),
+        (ADD, Class::Float) => b.binary("arith.addf", x, two(y)?),
+        (ADD, _) => b.binary("arith.addi", x, two(y)?),
+        (SUBTRACT, Class::Float) => b.binary("arith.subf", x, two(y)?),
+        (SUBTRACT, _) => b.binary("arith.subi", x, two(y)?),
+        (MULTIPLY, Class::Float) => b.binary("arith.mulf", x, two(y)?),
+        (MULTIPLY, _) => b.binary("arith.muli", x, two(y)?),
+        (DIVIDE, Class::Float) => b.binary("arith.divf", x, two(y)?),
+        (DIVIDE, _) => int_div(b, x, two(y)?, c == Class::Signed, false),
+        (REMAINDER, Class::Float) => b.binary("arith.remf", x, two(y)?),
+        (REMAINDER, _) => int_div(b, x, two(y)?, c == Class::Signed, true),
+        (MAXIMUM, Class::Float) => b.binary("arith.maximumf", x, two(y)?),
+        (MAXIMUM, Class::Signed) => b.binary("arith.maxsi", x, two(y)?),
+        (MAXIMUM, _) => b.binary("arith.maxui", x, two(y)?),
+        (MINIMUM, Class::Float) => b.binary("arith.minimumf", x, two(y)?),
+        (MINIMUM, Class::Signed) => b.binary("arith.minsi", x, two(y)?),
+        (MINIMUM, _) => b.binary("arith.minui", x, two(y)?),
+        (POWER, Class::Float) => b.binary("arith.powf", x, two(y)?),
+        (POWER, _) => int_pow(b, x, two(y)?, c == Class::Signed),
+        (ATAN2, _) => b.binary("arith.atan2", x, two(y)?),
+        (SHIFT_LEFT, _) => shift(b, x, two(y)?, ShiftKind::Left),
+        (SHIFT_RIGHT_LOGICAL, _) => shift(b, x, two(y)?, ShiftKind::Logical),
+        (SHIFT_RIGHT_ARITHMETIC, _) => shift(b, x, two(y)?, ShiftKind::Arithmetic),
+        (NOT, _) => {
+            let ones = b.const_int(-1, elem);
+            let ones = if c == Class::Bool { b.const_int(1, elem) } else { ones };
+            b.binary("arith.xori", x, ones)
+        }
+        (NEGATE, Class::Float) => b.unary("arith.negf", x),
+        (NEGATE, _) => {
+            let z = b.zero(elem);
+            b.binary("arith.subi", z, x)
+        }
+        (ABS, Class::Float) => b.unary("arith.absf", x),
+        (ABS, _) => {
+            let z = b.zero(elem);
+            let neg = b.binary("arith.subi", z, x);
+            let lt = b.cmpi("slt", x, z);
+            b.select(lt, neg, x)
+        }
+        (SIGN, Class::Float) => {
+            let one = b.const_float(1.0, elem);
+            let s = b.binary("arith.copysign", one, x);
+            let z = b.zero(elem);
+            let keep = b.cmpf("ueq", x, z); // zero (either sign) or NaN
+            b.select(keep, x, s)
+        }
+        (SIGN, _) => {
+            let z = b.zero(elem);
+            let one = b.const_int(1, elem);
+            let m1 = b.const_int(-1, elem);
+            let gt = b.cmpi("sgt", x, z);
+            let lt = b.cmpi("slt", x, z);
+            let pos = b.select(gt, one, z);
+            b.select(lt, m1, pos)
+        }
+        (SQRT, _) => b.unary("arith.sqrt", x),
+        (RSQRT, _) => b.unary("arith.rsqrt", x),
+        (CBRT, _) => b.unary("arith.cbrt", x),
+        (EXP, _) => b.unary("arith.exp", x),
+        (EXPM1, _) => b.unary("arith.expm1", x),
+        (LOG, _) => b.unary("arith.log", x),
+        (LOG1P, _) => b.unary("arith.log1p", x),
+        (SINE, _) => b.unary("arith.sin", x),
+        (COSINE, _) => b.unary("arith.cos", x),
+        (TAN, _) => b.unary("arith.tan", x),
+        (TANH, _) => b.unary("arith.tanh", x),
+        (FLOOR, _) => b.unary("arith.floor", x),
+        (CEIL, _) => b.unary("arith.ceil", x),
+        (ROUND_AFZ, _) => b.unary("arith.round", x),
+        (ROUND_EVEN, _) => b.unary("arith.roundeven", x),
+        (LOGISTIC, _) => {
+            let n = b.unary("arith.negf", x);
+            let e = b.unary("arith.exp", n);
+            let one = b.const_float(1.0, elem);
+            let d = b.binary("arith.addf", one, e);
+            b.binary("arith.divf", one, d)
+        }
+        (POPCNT, _) => b.unary("arith.popcount", x),
+        (CLZ, _) => b.unary("arith.ctlz", x),
+        (IS_FINITE, _) => {
+            let inf = b.const_float(f64::INFINITY, elem);
+            let ax = b.unary("arith.absf", x);
+            b.cmpf("one", ax, inf)
+        }
+        (REAL, _) => x,
+        (IMAG, _) => b.zero(elem),
+        (SELECT, _) => {
+            let (t, f) = (two(y)?, args.get(2).map(|s| s.real()).ok_or_else(|| Diagnostic::internal(b.loc, "select arity"))?);
+            b.select(x, t, f)
+        }
+        (CLAMP, _) => {
+            // clamp(min, operand, max) = min(max(operand, min), max)
+            let (lo, v, hi) = (x, two(y)?, args.get(2).map(|s| s.real()).ok_or_else(|| Diagnostic::internal(b.loc, "clamp arity"))?);
+            let mx = emit(b, op, MAXIMUM, &[Scalar::Real(v), Scalar::Real(lo)], elem, elem)?.real();
+            return emit(b, op, MINIMUM, &[Scalar::Real(mx), Scalar::Real(hi)], elem, elem);
+        }
+        (COMPARE, _) => compare(b, op, x, two(y)?, elem)?,
+        (CONVERT, _) => return convert(b, Scalar::Real(x), elem, result),
+        (BITCAST_CONVERT, _) => {
+            if b.ctx.bit_width(elem) != b.ctx.bit_width(result) {
+                return Err(unsupported(b, "bitcast_convert between element types of different widths".into()));
+            }
+            b.cast("arith.bitcast", x, result)
+        }
+        (COMPLEX, _) => return Ok(Scalar::Complex(x, two(y)?)),
+        _ => {
+            return Err(unsupported(b, format!("'{name}' on element type {}", type_name(b.ctx, elem))));
+        }
+    };
+    Ok(Scalar::Real(v))
+}
+
+/// Integer division and remainder with XLA's definitions: `x / 0` is all
+/// ones, `x % 0` is `x`, and `MIN / -1` is `MIN` (`MIN % -1` is 0).
+fn int_div(b: &mut Builder<'_>, x: Value, y: Value, signed: bool, rem: bool) -> Value {
+    let t = b.ty(x);
+    let zero = b.zero(t);
+    let one = b.const_int(1, t);
+    let is_zero = b.cmpi("eq", y, zero);
+    let mut unsafe_div = is_zero;
+    if signed {
+        let width = b.ctx.bit_width(t);
+        let min = b.const_int(-(1i128 << (width - 1)), t);
+        let m1 = b.const_int(-1, t);
+        let is_min = b.cmpi("eq", x, min);
+        let is_m1 = b.cmpi("eq", y, m1);
+        let ovf = b.binary("arith.andi", is_min, is_m1);
+        unsafe_div = b.binary("arith.ori", is_zero, ovf);
+    }
+    let safe = b.select(unsafe_div, one, y);
+    if rem {
+        let r = b.binary(if signed { "arith.remsi" } else { "arith.remui" }, x, safe);
+        b.select(is_zero, x, r)
+    } else {
+        let q = b.binary(if signed { "arith.divsi" } else { "arith.divui" }, x, safe);
+        let ones = b.const_int(-1, t);
+        b.select(is_zero, ones, q)
+    }
+}
+
+/// Integer power by squaring over every exponent bit. Negative exponents
+/// give `1 / x^-n` truncated: 1 for x = 1, ±1 for x = -1, else 0.
+fn int_pow(b: &mut Builder<'_>, x: Value, n: Value, signed: bool) -> Value {
+    let t = b.ty(x);
+    let width = b.ctx.bit_width(t);
+    let one = b.const_int(1, t);
+    let zero = b.zero(t);
+    let mut acc = one;
+    let mut base = x;
+    for bit in 0..width {
+        let mask = b.const_int(1i128 << bit, t);
+        let has = b.binary("arith.andi", n, mask);
+        let set = b.cmpi("ne", has, zero);
+        let mul = b.binary("arith.muli", acc, base);
+        acc = b.select(set, mul, acc);
+        if bit + 1 < width {
+            base = b.binary("arith.muli", base, base);
+        }
+    }
+    if !signed {
+        return acc;
+    }
+    let neg = b.cmpi("slt", n, zero);
+    let m1 = b.const_int(-1, t);
+    let is_one = b.cmpi("eq", x, one);
+    let is_m1 = b.cmpi("eq", x, m1);
+    let low = b.binary("arith.andi", n, one);
+    let odd = b.cmpi("ne", low, zero);
+    let m1_result = b.select(odd, m1, one);
+    let r = b.select(is_m1, m1_result, zero);
+    let r = b.select(is_one, one, r);
+    b.select(neg, r, acc)
+}
+
+enum ShiftKind {
+    Left,
+    Logical,
+    Arithmetic,
+}
+
+/// Shifts by an amount >= the width (as unsigned) give 0, or the sign fill
+/// for arithmetic right shifts.
+fn shift(b: &mut Builder<'_>, x: Value, n: Value, kind: ShiftKind) -> Value {
+    let t = b.ty(x);
+    let width = b.ctx.bit_width(t);
+    let w = b.const_int(width as i128, t);
+    let in_range = b.cmpi("ult", n, w);
+    let zero = b.zero(t);
+    let safe = b.select(in_range, n, zero);
+    match kind {
+        ShiftKind::Left => {
+            let s = b.binary("arith.shli", x, safe);
+            b.select(in_range, s, zero)
+        }
+        ShiftKind::Logical => {
+            let s = b.binary("arith.shrui", x, safe);
+            b.select(in_range, s, zero)
+        }
+        ShiftKind::Arithmetic => {
+            let max = b.const_int(width as i128 - 1, t);
+            let amount = b.select(in_range, n, max);
+            b.binary("arith.shrsi", x, amount)
+        }
+    }
+}
+
+/// `xla.compare` with its direction and comparison type.
+fn compare(b: &mut Builder<'_>, op: OpId, x: Value, y: Value, elem: Type) -> Result<Value> {
+    let dir = b.ctx.str_attr(op, "comparison_direction").unwrap_or("EQ").to_string();
+    let ctype = b.ctx.str_attr(op, "compare_type").map(|s| s.to_string());
+    let c = class(b.ctx, elem);
+    let (x, y, c) = if ctype.as_deref() == Some("TOTALORDER") && c == Class::Float {
+        let (a, bb) = (total_order_key(b, x, elem), total_order_key(b, y, elem));
+        (a, bb, Class::Signed)
+    } else {
+        (x, y, c)
+    };
+    let unsigned = match ctype.as_deref() {
+        Some("UNSIGNED") => true,
+        Some("SIGNED") => false,
+        _ => matches!(c, Class::Unsigned | Class::Bool),
+    };
+    let v = match c {
+        Class::Float => {
+            let p = match dir.as_str() {
+                "EQ" => "oeq",
+                "NE" => "une",
+                "LT" => "olt",
+                "LE" => "ole",
+                "GT" => "ogt",
+                _ => "oge",
+            };
+            b.cmpf(p, x, y)
+        }
+        _ => {
+            let p = match (dir.as_str(), unsigned) {
+                ("EQ", _) => "eq",
+                ("NE", _) => "ne",
+                ("LT", false) => "slt",
+                ("LE", false) => "sle",
+                ("GT", false) => "sgt",
+                ("GE", false) => "sge",
+                ("LT", true) => "ult",
+                ("LE", true) => "ule",
+                ("GT", true) => "ugt",
+                _ => "uge",
+            };
+            b.cmpi(p, x, y)
+        }
+    };
+    Ok(v)
+}
+
+/// Maps float bits to a signed integer that orders like IEEE totalOrder:
+/// negative values get their magnitude bits flipped.
+fn total_order_key(b: &mut Builder<'_>, x: Value, elem: Type) -> Value {
+    let width = b.ctx.bit_width(elem);
+    let it = b.ctx.int_ty(width);
+    let bits = b.cast("arith.bitcast", x, it);
+    let sh = b.const_int(width as i128 - 1, it);
+    let sign = b.binary("arith.shrsi", bits, sh);
+    let one = b.const_int(1, it);
+    let mask = b.binary("arith.shrui", sign, one);
+    b.binary("arith.xori", bits, mask)
+}
+
+/// `xla.convert` between any two lowered element types.
+pub fn convert(b: &mut Builder<'_>, x: Scalar, from: Type, to: Type) -> Result<Scalar> {
+    let (cf, ct) = (class(b.ctx, from), class(b.ctx, to));
+    if cf == Class::Complex || ct == Class::Complex {
+        let part = |ctx: &Context, t: Type| match ctx.kind(t) {
+            TypeKind::Complex(p) => *p,
+            _ => t,
+        };
+        let (pf, pt) = (part(b.ctx, from), part(b.ctx, to));
+        let (re, im) = match x {
+            Scalar::Complex(r, i) => (r, Some(i)),
+            Scalar::Real(r) => (r, None),
+        };
+        let re2 = convert(b, Scalar::Real(re), pf, pt)?.real();
+        if ct != Class::Complex {
+            return Ok(Scalar::Real(re2));
+        }
+        let im2 = match im {
+            Some(i) => convert(b, Scalar::Real(i), pf, pt)?.real(),
+            None => b.zero(pt),
+        };
+        return Ok(Scalar::Complex(re2, im2));
+    }
+    let x = x.real();
+    if from == to {
+        return Ok(Scalar::Real(x));
+    }
+    let (wf, wt) = (b.ctx.bit_width(from), b.ctx.bit_width(to));
+    let v = match (cf, ct) {
+        (_, Class::Bool) if cf == Class::Float => {
+            let z = b.zero(from);
+            b.cmpf("une", x, z)
+        }
+        (_, Class::Bool) => {
+            let z = b.zero(from);
+            b.cmpi("ne", x, z)
+        }
+        (Class::Float, Class::Float) => match (b.ctx.kind(from), b.ctx.kind(to)) {
+            (TypeKind::Float(FloatKind::F16), TypeKind::Float(FloatKind::BF16))
+            | (TypeKind::Float(FloatKind::BF16), TypeKind::Float(FloatKind::F16)) => {
+                let f32t = b.ctx.float_ty(FloatKind::F32);
+                let wide = b.cast("arith.extf", x, f32t);
+                b.cast("arith.truncf", wide, to)
+            }
+            _ if wf < wt => b.cast("arith.extf", x, to),
+            _ => b.cast("arith.truncf", x, to),
+        },
+        (Class::Float, Class::Signed) => b.cast("arith.fptosi", x, to),
+        (Class::Float, Class::Unsigned) => b.cast("arith.fptoui", x, to),
+        (Class::Signed, Class::Float) => b.cast("arith.sitofp", x, to),
+        (Class::Unsigned | Class::Bool, Class::Float) => b.cast("arith.uitofp", x, to),
+        (_, _) if wf == wt => b.cast("arith.bitcast", x, to),
+        (_, _) if wf > wt => b.cast("arith.trunci", x, to),
+        (Class::Signed, _) => b.cast("arith.extsi", x, to),
+        (_, _) => b.cast("arith.extui", x, to),
+    };
+    Ok(Scalar::Real(v))
+}
+
+/// Complex arithmetic, split into real and imaginary parts.
+fn emit_complex(b: &mut Builder<'_>, op: OpId, name: &str, args: &[Scalar], elem: Type, result: Type) -> Result<Scalar> {
+    let parts = |s: &Scalar, b: &mut Builder<'_>, pt: Type| match *s {
+        Scalar::Complex(r, i) => (r, i),
+        Scalar::Real(r) => (r, b.zero(pt)),
+    };
+    let TypeKind::Complex(pt) = b.ctx.kind(elem).clone() else {
+        return Err(Diagnostic::internal(b.loc, "complex emission on a real type"));
+    };
+    let (a, c) = parts(&args[0], b, pt);
+    let second = args.get(1).map(|s| parts(s, b, pt));
+    let need = |x: Option<(Value, Value)>| x.ok_or_else(|| Diagnostic::internal(b.loc, "binary op with one operand"));
+    let v = match name {
+        ADD => {
+            let (d, e) = need(second)?;
+            Scalar::Complex(b.binary("arith.addf", a, d), b.binary("arith.addf", c, e))
+        }
+        SUBTRACT => {
+            let (d, e) = need(second)?;
+            Scalar::Complex(b.binary("arith.subf", a, d), b.binary("arith.subf", c, e))
+        }
+        MULTIPLY => {
+            let (d, e) = need(second)?;
+            let (ad, ce, ae, cd) = (b.binary("arith.mulf", a, d), b.binary("arith.mulf", c, e), b.binary("arith.mulf", a, e), b.binary("arith.mulf", c, d));
+            Scalar::Complex(b.binary("arith.subf", ad, ce), b.binary("arith.addf", ae, cd))
+        }
+        DIVIDE => {
+            // (a + ci) / (d + ei) = ((ad + ce) + (cd - ae)i) / (d² + e²)
+            let (d, e) = need(second)?;
+            let (dd, ee) = (b.binary("arith.mulf", d, d), b.binary("arith.mulf", e, e));
+            let den = b.binary("arith.addf", dd, ee);
+            let (ad, ce, cd, ae) = (b.binary("arith.mulf", a, d), b.binary("arith.mulf", c, e), b.binary("arith.mulf", c, d), b.binary("arith.mulf", a, e));
+            let re = b.binary("arith.addf", ad, ce);
+            let im = b.binary("arith.subf", cd, ae);
+            Scalar::Complex(b.binary("arith.divf", re, den), b.binary("arith.divf", im, den))
+        }
+        NEGATE => Scalar::Complex(b.unary("arith.negf", a), b.unary("arith.negf", c)),
+        REAL => Scalar::Real(a),
+        IMAG => Scalar::Real(c),
+        ABS => {
+            let (aa, cc) = (b.binary("arith.mulf", a, a), b.binary("arith.mulf", c, c));
+            let s = b.binary("arith.addf", aa, cc);
+            Scalar::Real(b.unary("arith.sqrt", s))
+        }
+        SELECT => {
+            let p = args[0].real();
+            let (t, f) = (parts(&args[1], b, pt), parts(&args[2], b, pt));
+            Scalar::Complex(b.select(p, t.0, f.0), b.select(p, t.1, f.1))
+        }
+        COMPARE => {
+            let (d, e) = need(second)?;
+            let dir = b.ctx.str_attr(op, "comparison_direction").unwrap_or("EQ").to_string();
+            let (p, join) = match dir.as_str() {
+                "EQ" => ("oeq", "arith.andi"),
+                "NE" => ("une", "arith.ori"),
+                _ => return Err(unsupported(b, format!("compare {dir} on complex numbers"))),
+            };
+            let (x, y) = (b.cmpf(p, a, d), b.cmpf(p, c, e));
+            Scalar::Real(b.binary(join, x, y))
+        }
+        CONVERT => return convert(b, args[0], elem, result),
+        _ => return Err(unsupported(b, format!("'{name}' on complex numbers"))),
+    };
+    Ok(v)
+}

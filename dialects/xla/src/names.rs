@@ -1,0 +1,95 @@
+//! Op names of the `xla` dialect, spelled once.
+
+pub const ABS: &str = "xla.abs";
+pub const NEGATE: &str = "xla.negate";
+pub const SQRT: &str = "xla.sqrt";
+pub const RSQRT: &str = "xla.rsqrt";
+pub const CBRT: &str = "xla.cbrt";
+pub const EXP: &str = "xla.exponential";
+pub const EXPM1: &str = "xla.exponential_minus_one";
+pub const LOG: &str = "xla.log";
+pub const LOG1P: &str = "xla.log_plus_one";
+pub const LOGISTIC: &str = "xla.logistic";
+pub const SINE: &str = "xla.sine";
+pub const COSINE: &str = "xla.cosine";
+pub const TAN: &str = "xla.tan";
+pub const TANH: &str = "xla.tanh";
+pub const FLOOR: &str = "xla.floor";
+pub const CEIL: &str = "xla.ceil";
+pub const ROUND_AFZ: &str = "xla.round_nearest_afz";
+pub const ROUND_EVEN: &str = "xla.round_nearest_even";
+pub const SIGN: &str = "xla.sign";
+pub const NOT: &str = "xla.not";
+pub const POPCNT: &str = "xla.popcnt";
+pub const CLZ: &str = "xla.count_leading_zeros";
+
+pub const ADD: &str = "xla.add";
+pub const SUBTRACT: &str = "xla.subtract";
+pub const MULTIPLY: &str = "xla.multiply";
+pub const DIVIDE: &str = "xla.divide";
+pub const REMAINDER: &str = "xla.remainder";
+pub const POWER: &str = "xla.power";
+pub const MAXIMUM: &str = "xla.maximum";
+pub const MINIMUM: &str = "xla.minimum";
+pub const AND: &str = "xla.and";
+pub const OR: &str = "xla.or";
+pub const XOR: &str = "xla.xor";
+pub const SHIFT_LEFT: &str = "xla.shift_left";
+pub const SHIFT_RIGHT_ARITHMETIC: &str = "xla.shift_right_arithmetic";
+pub const SHIFT_RIGHT_LOGICAL: &str = "xla.shift_right_logical";
+pub const ATAN2: &str = "xla.atan2";
+
+pub const CONVERT: &str = "xla.convert";
+pub const BITCAST_CONVERT: &str = "xla.bitcast_convert";
+pub const IS_FINITE: &str = "xla.is_finite";
+pub const REAL: &str = "xla.real";
+pub const IMAG: &str = "xla.imag";
+pub const COMPLEX: &str = "xla.complex";
+pub const SELECT: &str = "xla.select";
+pub const CLAMP: &str = "xla.clamp";
+pub const COMPARE: &str = "xla.compare";
+pub const CONSTANT: &str = "xla.constant";
+pub const IOTA: &str = "xla.iota";
+pub const BROADCAST_IN_DIM: &str = "xla.broadcast_in_dim";
+pub const RESHAPE: &str = "xla.reshape";
+pub const TRANSPOSE: &str = "xla.transpose";
+pub const SLICE: &str = "xla.slice";
+pub const CONCATENATE: &str = "xla.concatenate";
+pub const REVERSE: &str = "xla.reverse";
+pub const PAD: &str = "xla.pad";
+pub const DOT_GENERAL: &str = "xla.dot_general";
+pub const REDUCE: &str = "xla.reduce";
+pub const RETURN: &str = "xla.return";
+pub const OPTIMIZATION_BARRIER: &str = "xla.optimization_barrier";
+pub const CUSTOM_CALL: &str = "xla.custom_call";
+
+pub const UNARY_ELEMENTWISE: &[&str] = &[
+    ABS, NEGATE, SQRT, RSQRT, CBRT, EXP, EXPM1, LOG, LOG1P, LOGISTIC, SINE, COSINE, TAN, TANH, FLOOR, CEIL, ROUND_AFZ,
+    ROUND_EVEN, SIGN, NOT, POPCNT, CLZ,
+];
+
+pub const BINARY_ELEMENTWISE: &[&str] = &[
+    ADD,
+    SUBTRACT,
+    MULTIPLY,
+    DIVIDE,
+    REMAINDER,
+    POWER,
+    MAXIMUM,
+    MINIMUM,
+    AND,
+    OR,
+    XOR,
+    SHIFT_LEFT,
+    SHIFT_RIGHT_ARITHMETIC,
+    SHIFT_RIGHT_LOGICAL,
+    ATAN2,
+];
+
+pub const ALL: &[&str] = &[
+    ABS, NEGATE, SQRT, RSQRT, CBRT, EXP, EXPM1, LOG, LOG1P, LOGISTIC, SINE, COSINE, TAN, TANH, FLOOR, CEIL, ROUND_AFZ,
+    ROUND_EVEN, SIGN, NOT, POPCNT, CLZ, ADD, SUBTRACT, MULTIPLY, DIVIDE, REMAINDER, POWER, MAXIMUM, MINIMUM, AND, OR,
+    XOR, SHIFT_LEFT, SHIFT_RIGHT_ARITHMETIC, SHIFT_RIGHT_LOGICAL, ATAN2, CONVERT, BITCAST_CONVERT, IS_FINITE, REAL,
+    IMAG, COMPLEX, SELECT, CLAMP, COMPARE, CONSTANT, IOTA, BROADCAST_IN_DIM, RESHAPE, TRANSPOSE, SLICE, CONCATENATE,
+    REVERSE, PAD, DOT_GENERAL, REDUCE, RETURN, OPTIMIZATION_BARRIER, CUSTOM_CALL,
+];

@@ -1,0 +1,7 @@
+//! Verifiers (with shape inference) by op family.
+
+pub mod dot;
+pub mod elementwise;
+pub mod misc;
+pub mod reduce;
+pub mod shape;

@@ -1,0 +1,181 @@
+//! Shape ops: `xla.iota`, `xla.broadcast_in_dim`, `xla.reshape`,
+//! `xla.transpose`, `xla.slice`, `xla.concatenate`, `xla.reverse`, `xla.pad`.
+
+use strata_diag::Result;
+use strata_ir::{Context, OpId};
+
+use crate::util::*;
+
+pub fn verify_iota(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 0, 1)?;
+    let (shape, _) = result_tensor(ctx, op, 0)?;
+    let dim = ctx.int_attr(op, "iota_dimension").ok_or_else(|| ctx.error(op, "requires attribute 'iota_dimension'"))?;
+    if dim < 0 || dim as usize >= shape.len() {
+        return Err(ctx.error(op, format!("iota_dimension {dim} is out of range for rank {}", shape.len())));
+    }
+    Ok(())
+}
+
+pub fn verify_broadcast_in_dim(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 1, 1)?;
+    let (shape, elem) = operand_tensor(ctx, op, 0)?;
+    let (rshape, relem) = result_tensor(ctx, op, 0)?;
+    let dims = i64s(ctx, op, "broadcast_dimensions")?;
+    if relem != elem {
+        return Err(ctx.error(op, "requires the same element type for operand and result"));
+    }
+    if dims.len() != shape.len() {
+        return Err(ctx.error(
+            op,
+            format!("broadcast_dimensions size ({}) does not match operand rank ({})", dims.len(), shape.len()),
+        ));
+    }
+    for (i, &d) in dims.iter().enumerate() {
+        if d < 0 || d as usize >= rshape.len() {
+            return Err(ctx.error(op, format!("broadcast_dimensions contains {d}, out of range for result rank {}", rshape.len())));
+        }
+        if dims[..i].contains(&d) {
+            return Err(ctx.error(op, format!("broadcast_dimensions contains {d} twice")));
+        }
+        let (s, r) = (shape[i], rshape[d as usize]);
+        if s != 1 && s != r {
+            return Err(ctx.error(
+                op,
+                format!("size {s} of operand dimension {i} is incompatible with size {r} of result dimension {d}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+pub fn verify_reshape(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 1, 1)?;
+    let (shape, elem) = operand_tensor(ctx, op, 0)?;
+    let (rshape, relem) = result_tensor(ctx, op, 0)?;
+    let (n, m): (i64, i64) = (shape.iter().product(), rshape.iter().product());
+    if n != m || elem != relem {
+        return Err(ctx.error(
+            op,
+            format!(
+                "cannot reshape {} into {}: element counts {n} and {m} differ or element types differ",
+                ty_str(ctx, ctx.value_ty(ctx.op(op).operands[0])),
+                ty_str(ctx, ctx.value_ty(ctx.op(op).results[0]))
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks that `perm` is a permutation of `0..rank`.
+fn check_permutation(ctx: &Context, op: OpId, perm: &[i64], rank: usize) -> Result<()> {
+    let mut seen = vec![false; rank];
+    if perm.len() != rank {
+        return Err(ctx.error(op, format!("permutation {} must have {rank} entries", list(perm))));
+    }
+    for &p in perm {
+        if p < 0 || p as usize >= rank || seen[p as usize] {
+            return Err(ctx.error(op, format!("permutation {} is not a permutation of 0..{rank}", list(perm))));
+        }
+        seen[p as usize] = true;
+    }
+    Ok(())
+}
+
+pub fn verify_transpose(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 1, 1)?;
+    let (shape, elem) = operand_tensor(ctx, op, 0)?;
+    let perm = i64s(ctx, op, "permutation")?;
+    check_permutation(ctx, op, &perm, shape.len())?;
+    let out: Vec<i64> = perm.iter().map(|&p| shape[p as usize]).collect();
+    expect_result_type(ctx, op, 0, &out, elem)
+}
+
+pub fn verify_slice(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 1, 1)?;
+    let (shape, elem) = operand_tensor(ctx, op, 0)?;
+    let start = i64s(ctx, op, "start_indices")?;
+    let limit = i64s(ctx, op, "limit_indices")?;
+    let strides = i64s(ctx, op, "strides")?;
+    if start.len() != shape.len() || limit.len() != shape.len() || strides.len() != shape.len() {
+        return Err(ctx.error(op, format!("start_indices, limit_indices and strides must each have {} entries", shape.len())));
+    }
+    let mut out = Vec::new();
+    for d in 0..shape.len() {
+        let (s, l, st) = (start[d], limit[d], strides[d]);
+        if s < 0 || l > shape[d] || s > l {
+            return Err(ctx.error(op, format!("slice [{s}:{l}] is out of bounds for dimension {d} of size {}", shape[d])));
+        }
+        if st <= 0 {
+            return Err(ctx.error(op, format!("stride {st} of dimension {d} must be positive")));
+        }
+        out.push((l - s + st - 1) / st);
+    }
+    expect_result_type(ctx, op, 0, &out, elem)
+}
+
+pub fn verify_concatenate(ctx: &Context, op: OpId) -> Result<()> {
+    let n = ctx.op(op).operands.len();
+    if n == 0 {
+        return Err(ctx.error(op, "expects at least one operand"));
+    }
+    let (first, elem) = operand_tensor(ctx, op, 0)?;
+    let dim = ctx.int_attr(op, "dimension").ok_or_else(|| ctx.error(op, "requires attribute 'dimension'"))?;
+    if dim < 0 || dim as usize >= first.len() {
+        return Err(ctx.error(op, format!("dimension {dim} is out of range for rank {}", first.len())));
+    }
+    let dim = dim as usize;
+    let mut out = first.clone();
+    out[dim] = 0;
+    for i in 0..n {
+        let (s, e) = operand_tensor(ctx, op, i)?;
+        if e != elem || s.len() != first.len() {
+            return Err(ctx.error(op, format!("operand #{i} must have element type and rank of operand #0")));
+        }
+        for d in 0..s.len() {
+            if d != dim && s[d] != first[d] {
+                return Err(ctx.error(op, format!("operand #{i} has size {} in dimension {d}, expected {}", s[d], first[d])));
+            }
+        }
+        out[dim] += s[dim];
+    }
+    expect_result_type(ctx, op, 0, &out, elem)
+}
+
+pub fn verify_reverse(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 1, 1)?;
+    let (shape, elem) = operand_tensor(ctx, op, 0)?;
+    let dims = i64s(ctx, op, "dimensions")?;
+    for (i, &d) in dims.iter().enumerate() {
+        if d < 0 || d as usize >= shape.len() || dims[..i].contains(&d) {
+            return Err(ctx.error(op, format!("dimensions {} must be unique and in range for rank {}", list(&dims), shape.len())));
+        }
+    }
+    expect_result_type(ctx, op, 0, &shape, elem)
+}
+
+pub fn verify_pad(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 2, 1)?;
+    let (shape, elem) = operand_tensor(ctx, op, 0)?;
+    let (pshape, pelem) = operand_tensor(ctx, op, 1)?;
+    if !pshape.is_empty() || pelem != elem {
+        return Err(ctx.error(op, "padding value must be a 0-d tensor of the operand's element type"));
+    }
+    let lo = i64s(ctx, op, "edge_padding_low")?;
+    let hi = i64s(ctx, op, "edge_padding_high")?;
+    let interior = i64s(ctx, op, "interior_padding")?;
+    if lo.len() != shape.len() || hi.len() != shape.len() || interior.len() != shape.len() {
+        return Err(ctx.error(op, format!("padding attributes must each have {} entries", shape.len())));
+    }
+    let mut out = Vec::new();
+    for d in 0..shape.len() {
+        if interior[d] < 0 {
+            return Err(ctx.error(op, format!("interior padding {} of dimension {d} must be non-negative", interior[d])));
+        }
+        let size = lo[d] + hi[d] + shape[d] + (shape[d] - 1).max(0) * interior[d];
+        if size < 0 {
+            return Err(ctx.error(op, format!("padding makes dimension {d} negative")));
+        }
+        out.push(size);
+    }
+    expect_result_type(ctx, op, 0, &out, elem)
+}

@@ -1,0 +1,424 @@
+//! Pretty forms of the ops as StableHLO prints them (what JAX exports).
+
+use strata_diag::{Diagnostic, Result};
+use strata_ir::text::lexer::Tok;
+use strata_ir::text::parser::{OpState, Parser};
+use strata_ir::{AttrKind, Type, TypeKind};
+
+use crate::names::*;
+
+/// `: (a, b) -> c` or `: t` (one type for every operand and the result).
+/// `xla.complex` reads the single type as its result type.
+fn parse_signature(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    p.expect_punct(":")?;
+    let loc = p.loc();
+    if p.is_punct("(") {
+        let fty = p.parse_function_type()?;
+        let TypeKind::Function { inputs, results } = p.ctx.kind(fty).clone() else {
+            return Err(Diagnostic::error(loc, "expected a function type"));
+        };
+        p.check_operand_types(&st.operands, &inputs, loc)?;
+        st.result_types = results;
+        return Ok(());
+    }
+    let t = p.parse_type()?;
+    let operand_ty = if st.name == COMPLEX {
+        match p.ctx.kind(p.ctx.elem(t)).clone() {
+            TypeKind::Complex(part) => p.ctx.with_elem(t, part),
+            _ => return Err(Diagnostic::error(loc, "expected a tensor of complex type")),
+        }
+    } else {
+        t
+    };
+    let inputs = vec![operand_ty; st.operands.len()];
+    p.check_operand_types(&st.operands, &inputs, loc)?;
+    st.result_types = vec![t];
+    Ok(())
+}
+
+/// `op %a, %b {attrs} : type-or-signature`.
+pub fn parse_elementwise(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    st.operands = p.parse_operands()?;
+    p.parse_optional_attr_dict(st)?;
+    parse_signature(p, st)
+}
+
+/// `select %p, %a, %b : (P, T, T) -> T` or `: P, T`.
+pub fn parse_select(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    st.operands = p.parse_operands()?;
+    p.parse_optional_attr_dict(st)?;
+    if st.operands.len() != 3 {
+        return Err(p.error(format!("'xla.select' expects 3 operands, found {}", st.operands.len())));
+    }
+    p.expect_punct(":")?;
+    let loc = p.loc();
+    if p.is_punct("(") {
+        let fty = p.parse_function_type()?;
+        let TypeKind::Function { inputs, results } = p.ctx.kind(fty).clone() else { return Err(p.error("expected a function type")) };
+        p.check_operand_types(&st.operands, &inputs, loc)?;
+        st.result_types = results;
+    } else {
+        let pt = p.parse_type()?;
+        p.expect_punct(",")?;
+        let t = p.parse_type()?;
+        p.check_operand_types(&st.operands, &[pt, t, t], loc)?;
+        st.result_types = vec![t];
+    }
+    Ok(())
+}
+
+fn enum_attr(p: &mut Parser<'_>, kind: &str, value: String) -> strata_ir::Attr {
+    p.ctx.attr(AttrKind::Enum { dialect: "stablehlo".into(), name: kind.into(), value })
+}
+
+/// `compare GT, %a, %b[, FLOAT] : (T, T) -> R`.
+pub fn parse_compare(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    let dir = p.parse_ident()?;
+    let a = enum_attr(p, "comparison_direction", dir);
+    st.add_attr("comparison_direction", a);
+    p.expect_punct(",")?;
+    st.operands.push(p.parse_operand()?);
+    p.expect_punct(",")?;
+    st.operands.push(p.parse_operand()?);
+    if p.consume_punct(",") {
+        let ty = p.parse_ident()?;
+        let a = enum_attr(p, "comparison_type", ty);
+        st.add_attr("compare_type", a);
+    }
+    p.parse_optional_attr_dict(st)?;
+    parse_signature(p, st)
+}
+
+/// `constant dense<...> : T` (optionally preceded by an attribute dict).
+pub fn parse_constant(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    p.parse_optional_attr_dict(st)?;
+    let loc = p.loc();
+    let value = p.parse_attr()?;
+    let AttrKind::Dense(d) = p.ctx.attr_kind(value) else {
+        return Err(Diagnostic::error(loc, "expected a dense elements attribute like dense<[1, 2]> : tensor<2xi32>"));
+    };
+    st.result_types = vec![d.ty];
+    st.add_attr("value", value);
+    Ok(())
+}
+
+/// `iota dim = 0 : T`.
+pub fn parse_iota(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    p.expect_keyword("dim")?;
+    p.expect_punct("=")?;
+    let d = p.parse_i64()?;
+    let i64t = p.ctx.int_ty(64);
+    let a = p.ctx.attr(AttrKind::Int { value: d as i128, ty: i64t });
+    st.add_attr("iota_dimension", a);
+    p.parse_optional_attr_dict(st)?;
+    p.expect_punct(":")?;
+    st.result_types = vec![p.parse_type()?];
+    Ok(())
+}
+
+/// `, name = [..]` as an `array<i64>` attribute.
+fn parse_named_dims(p: &mut Parser<'_>, st: &mut OpState, keyword: &str, attr: &str) -> Result<()> {
+    p.expect_keyword(keyword)?;
+    p.expect_punct("=")?;
+    let v = p.parse_i64_list()?;
+    let a = p.i64_array_attr(v);
+    st.add_attr(attr, a);
+    Ok(())
+}
+
+/// `broadcast_in_dim %a, dims = [..] : (T) -> R`.
+pub fn parse_broadcast_in_dim(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    st.operands.push(p.parse_operand()?);
+    p.expect_punct(",")?;
+    parse_named_dims(p, st, "dims", "broadcast_dimensions")?;
+    p.parse_optional_attr_dict(st)?;
+    parse_signature(p, st)
+}
+
+/// `transpose %a, dims = [..] : (T) -> R`.
+pub fn parse_transpose(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    st.operands.push(p.parse_operand()?);
+    p.expect_punct(",")?;
+    parse_named_dims(p, st, "dims", "permutation")?;
+    p.parse_optional_attr_dict(st)?;
+    parse_signature(p, st)
+}
+
+/// `reverse %a, dims = [..] : T`.
+pub fn parse_reverse(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    st.operands.push(p.parse_operand()?);
+    p.expect_punct(",")?;
+    parse_named_dims(p, st, "dims", "dimensions")?;
+    p.parse_optional_attr_dict(st)?;
+    parse_signature(p, st)
+}
+
+/// `concatenate %a, %b, dim = 0 : (..) -> R`.
+pub fn parse_concatenate(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    loop {
+        st.operands.push(p.parse_operand()?);
+        p.expect_punct(",")?;
+        if p.is_keyword("dim") {
+            break;
+        }
+    }
+    p.expect_keyword("dim")?;
+    p.expect_punct("=")?;
+    let d = p.parse_i64()?;
+    let i64t = p.ctx.int_ty(64);
+    let a = p.ctx.attr(AttrKind::Int { value: d as i128, ty: i64t });
+    st.add_attr("dimension", a);
+    p.parse_optional_attr_dict(st)?;
+    parse_signature(p, st)
+}
+
+/// `pad %a, %v, low = [..], high = [..], interior = [..] : (T, P) -> R`.
+pub fn parse_pad(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    st.operands = p.parse_operands()?;
+    parse_named_dims(p, st, "low", "edge_padding_low")?;
+    p.expect_punct(",")?;
+    parse_named_dims(p, st, "high", "edge_padding_high")?;
+    p.expect_punct(",")?;
+    parse_named_dims(p, st, "interior", "interior_padding")?;
+    p.parse_optional_attr_dict(st)?;
+    parse_signature(p, st)
+}
+
+/// `slice %a [0:2, 1:4:2] : (T) -> R`.
+pub fn parse_slice(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    st.operands.push(p.parse_operand()?);
+    p.expect_punct("[")?;
+    let (mut start, mut limit, mut strides) = (Vec::new(), Vec::new(), Vec::new());
+    if !p.is_punct("]") {
+        loop {
+            start.push(p.parse_i64()?);
+            p.expect_punct(":")?;
+            limit.push(p.parse_i64()?);
+            strides.push(if p.consume_punct(":") { p.parse_i64()? } else { 1 });
+            if !p.consume_punct(",") {
+                break;
+            }
+        }
+    }
+    p.expect_punct("]")?;
+    for (name, v) in [("start_indices", start), ("limit_indices", limit), ("strides", strides)] {
+        let a = p.i64_array_attr(v);
+        st.add_attr(name, a);
+    }
+    p.parse_optional_attr_dict(st)?;
+    parse_signature(p, st)
+}
+
+fn int_list_attr(p: &mut Parser<'_>, v: Vec<i64>) -> strata_ir::Attr {
+    let i64t = p.ctx.int_ty(64);
+    let items = v.into_iter().map(|x| p.ctx.attr(AttrKind::Int { value: x as i128, ty: i64t })).collect();
+    p.ctx.attr(AttrKind::Array(items))
+}
+
+/// `[a] x [b]`.
+fn parse_dim_pair(p: &mut Parser<'_>) -> Result<(Vec<i64>, Vec<i64>)> {
+    let l = p.parse_i64_list()?;
+    p.expect_keyword("x")?;
+    let r = p.parse_i64_list()?;
+    Ok((l, r))
+}
+
+/// `dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1],
+/// precision = [..] : (..) -> R`; also `dot %a, %b : (..) -> R`.
+pub fn parse_dot_general(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    let start = p.loc();
+    st.operands.push(p.parse_operand()?);
+    p.expect_punct(",")?;
+    st.operands.push(p.parse_operand()?);
+    let (mut lb, mut rb, mut lc, mut rc) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut saw_contracting = false;
+    while p.consume_punct(",") {
+        let key = p.parse_ident()?;
+        p.expect_punct("=")?;
+        match key.as_str() {
+            "batching_dims" => (lb, rb) = parse_dim_pair(p)?,
+            "contracting_dims" => {
+                (lc, rc) = parse_dim_pair(p)?;
+                saw_contracting = true;
+            }
+            "precision" => {
+                let a = parse_precision(p)?;
+                st.add_attr("precision_config", a);
+            }
+            "algorithm" => {
+                let a = p.parse_attr()?;
+                st.add_attr("algorithm", a);
+            }
+            _ => return Err(p.error(format!("unknown dot_general keyword '{key}'"))),
+        }
+    }
+    p.parse_optional_attr_dict(st)?;
+    parse_signature(p, st)?;
+    if !saw_contracting && st.attrs.iter().all(|(k, _)| k != "dot_dimension_numbers") {
+        // `dot`: contract the last lhs dimension with the first rhs dimension.
+        let lrank = p.ctx.shape(p.ctx.value_ty(st.operands[0])).map(|s| s.len()).unwrap_or(0);
+        if lrank == 0 {
+            return Err(Diagnostic::error(start, "dot requires operands of rank 1 or 2"));
+        }
+        lc = vec![lrank as i64 - 1];
+        rc = vec![0];
+    }
+    if saw_contracting || st.attrs.iter().all(|(k, _)| k != "dot_dimension_numbers") {
+        let fields = vec![
+            ("lhs_batching_dimensions".to_string(), int_list_attr(p, lb)),
+            ("rhs_batching_dimensions".to_string(), int_list_attr(p, rb)),
+            ("lhs_contracting_dimensions".to_string(), int_list_attr(p, lc)),
+            ("rhs_contracting_dimensions".to_string(), int_list_attr(p, rc)),
+        ];
+        let a = p.ctx.attr(AttrKind::Struct { name: "stablehlo.dot".into(), fields });
+        st.add_attr("dot_dimension_numbers", a);
+    }
+    Ok(())
+}
+
+/// `[DEFAULT, HIGHEST]`.
+fn parse_precision(p: &mut Parser<'_>) -> Result<strata_ir::Attr> {
+    p.expect_punct("[")?;
+    let mut items = Vec::new();
+    if !p.is_punct("]") {
+        loop {
+            let v = p.parse_ident()?;
+            if !["DEFAULT", "HIGH", "HIGHEST"].contains(&v.as_str()) {
+                return Err(p.error(format!("unknown precision '{v}'")));
+            }
+            items.push(enum_attr(p, "precision", v));
+            if !p.consume_punct(",") {
+                break;
+            }
+        }
+    }
+    p.expect_punct("]")?;
+    Ok(p.ctx.attr(AttrKind::Array(items)))
+}
+
+/// `reduce(%a init: %i), ... applies stablehlo.add across dimensions = [1] : sig`
+/// or `... across dimensions = [1] : sig reducer(%x: t, %y: t) { body }`.
+pub fn parse_reduce(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    let (mut inputs, mut inits) = (Vec::new(), Vec::new());
+    loop {
+        p.expect_punct("(")?;
+        inputs.push(p.parse_operand()?);
+        p.expect_keyword("init")?;
+        p.expect_punct(":")?;
+        inits.push(p.parse_operand()?);
+        p.expect_punct(")")?;
+        if !p.consume_punct(",") {
+            break;
+        }
+    }
+    st.operands = inputs.iter().chain(inits.iter()).copied().collect();
+    let mut applies = None;
+    if p.consume_keyword("applies") {
+        let loc = p.loc();
+        let name = p.parse_ident()?;
+        let def = p.ctx.registry.resolve(&name).ok_or_else(|| Diagnostic::error(loc, format!("unknown operation '{name}'")))?;
+        if !BINARY_ELEMENTWISE.contains(&def.name) {
+            return Err(Diagnostic::error(loc, format!("'{name}' cannot be applied as a reducer; expected a binary element-wise op")));
+        }
+        applies = Some((def.name, loc));
+    }
+    p.expect_keyword("across")?;
+    parse_named_dims(p, st, "dimensions", "dimensions")?;
+    p.parse_optional_attr_dict(st)?;
+    parse_signature(p, st)?;
+    let elems: Vec<Type> = inits.iter().map(|&v| p.ctx.value_ty(v)).collect();
+    match applies {
+        Some((name, loc)) => {
+            if elems.len() != 1 {
+                return Err(Diagnostic::error(loc, "'applies' needs exactly one input"));
+            }
+            let t = elems[0];
+            let region = p.ctx.regions.alloc(strata_ir::Region::default());
+            let block = p.ctx.add_block(region, &[t, t]);
+            let args = p.ctx.blocks[block].args.clone();
+            let body = p.ctx.create_op(name, args, &[t], vec![], loc);
+            p.ctx.append_op(block, body);
+            let r = p.ctx.op(body).results[0];
+            let ret = p.ctx.create_op(RETURN, vec![r], &[], vec![], loc);
+            p.ctx.append_op(block, ret);
+            st.regions.push(region);
+        }
+        None => {
+            p.expect_keyword("reducer")?;
+            let mut lhs = Vec::new();
+            let mut rhs = Vec::new();
+            while p.is_punct("(") {
+                let pair = p.parse_region_args()?;
+                if pair.len() != 2 {
+                    return Err(p.error("each reducer argument group has two arguments"));
+                }
+                let mut it = pair.into_iter();
+                lhs.extend(it.next());
+                rhs.extend(it.next());
+            }
+            let args: Vec<_> = lhs.into_iter().chain(rhs).collect();
+            let region = p.parse_region(&args, false)?;
+            st.regions.push(region);
+        }
+    }
+    Ok(())
+}
+
+/// `return %a, %b : T, U`.
+pub fn parse_return(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    st.operands = p.parse_operands()?;
+    p.parse_optional_attr_dict(st)?;
+    if !st.operands.is_empty() {
+        p.expect_punct(":")?;
+        let loc = p.loc();
+        let types = p.parse_type_list()?;
+        p.check_operand_types(&st.operands, &types, loc)?;
+    }
+    Ok(())
+}
+
+/// `custom_call @target(%a, ...) {attrs} : (..) -> (..)`. The conformance
+/// checks spelled as custom calls become the `check` dialect's ops.
+pub fn parse_custom_call(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    let loc = p.loc();
+    let target = match p.peek().clone() {
+        Tok::At(t) => {
+            p.advance();
+            t
+        }
+        _ => return Err(p.error("expected a call target like @name")),
+    };
+    p.expect_punct("(")?;
+    st.operands = p.parse_operands()?;
+    p.expect_punct(")")?;
+    p.parse_optional_attr_dict(st)?;
+    parse_signature(p, st)?;
+    let check = match target.as_str() {
+        "check.expect_close" => Some(("check.expect_close", Some(("max_ulp_difference", 3.0)))),
+        "check.expect_eq" => Some(("check.expect_eq", None)),
+        "check.expect_almost_eq" => Some(("check.expect_almost_eq", Some(("tolerance", 0.001)))),
+        _ => None,
+    };
+    match check {
+        Some((name, extra)) => {
+            let def = p.ctx.registry.get(name).ok_or_else(|| Diagnostic::error(loc, format!("'{name}' is not registered")))?;
+            st.name = def.name;
+            st.attrs.retain(|(k, _)| k == "tolerance" || k.ends_with("ulp_difference"));
+            if let Some((k, v)) = extra {
+                let a = if k == "tolerance" {
+                    let f64t = p.ctx.float_ty(strata_ir::FloatKind::F64);
+                    p.ctx.attr(AttrKind::float(v, f64t))
+                } else {
+                    let i64t = p.ctx.int_ty(64);
+                    p.ctx.attr(AttrKind::Int { value: v as i128, ty: i64t })
+                };
+                st.add_attr(k, a);
+            }
+        }
+        None => {
+            let a = p.ctx.attr(AttrKind::String(target));
+            st.add_attr("call_target_name", a);
+        }
+    }
+    Ok(())
+}

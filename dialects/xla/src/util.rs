@@ -1,0 +1,93 @@
+//! Helpers shared by the verifiers.
+
+use strata_diag::Result;
+use strata_ir::text::printer::type_to_string;
+use strata_ir::{Context, OpId, Type, TypeKind, Value};
+
+/// Shape and element type of a ranked tensor value.
+pub fn tensor_of(ctx: &Context, v: Value) -> Option<(Vec<i64>, Type)> {
+    match ctx.kind(ctx.value_ty(v)) {
+        TypeKind::Tensor { shape, elem } => Some((shape.clone(), *elem)),
+        _ => None,
+    }
+}
+
+pub fn ty_str(ctx: &Context, t: Type) -> String {
+    type_to_string(ctx, t)
+}
+
+/// Checks operand and result counts.
+pub fn expect_counts(ctx: &Context, op: OpId, operands: usize, results: usize) -> Result<()> {
+    let o = ctx.op(op);
+    if o.operands.len() != operands {
+        return Err(ctx.error(op, format!("expects {operands} operands, found {}", o.operands.len())));
+    }
+    if o.results.len() != results {
+        return Err(ctx.error(op, format!("expects {results} results, found {}", o.results.len())));
+    }
+    Ok(())
+}
+
+/// Shape and element type of operand `i`, which must be a static tensor.
+pub fn operand_tensor(ctx: &Context, op: OpId, i: usize) -> Result<(Vec<i64>, Type)> {
+    let v = ctx.op(op).operands[i];
+    let t = tensor_of(ctx, v).ok_or_else(|| {
+        ctx.error(op, format!("operand #{i} must be a tensor, found {}", ty_str(ctx, ctx.value_ty(v))))
+    })?;
+    if t.0.iter().any(|&d| d < 0) {
+        return Err(ctx.error(op, format!("operand #{i} has a dynamic shape, which is not supported")));
+    }
+    Ok(t)
+}
+
+pub fn result_tensor(ctx: &Context, op: OpId, i: usize) -> Result<(Vec<i64>, Type)> {
+    let v = ctx.op(op).results[i];
+    let t = tensor_of(ctx, v).ok_or_else(|| {
+        ctx.error(op, format!("result #{i} must be a tensor, found {}", ty_str(ctx, ctx.value_ty(v))))
+    })?;
+    if t.0.iter().any(|&d| d < 0) {
+        return Err(ctx.error(op, format!("result #{i} has a dynamic shape, which is not supported")));
+    }
+    Ok(t)
+}
+
+/// Fails unless result `i` has exactly the inferred type.
+pub fn expect_result_type(ctx: &Context, op: OpId, i: usize, shape: &[i64], elem: Type) -> Result<()> {
+    let actual = ctx.value_ty(ctx.op(op).results[i]);
+    let ok = matches!(ctx.kind(actual), TypeKind::Tensor { shape: s, elem: e } if s == shape && *e == elem);
+    if !ok {
+        let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+        let inferred = if dims.is_empty() {
+            format!("tensor<{}>", ty_str(ctx, elem))
+        } else {
+            format!("tensor<{}x{}>", dims.join("x"), ty_str(ctx, elem))
+        };
+        return Err(ctx.error(op, format!("inferred type {inferred} does not match result type {}", ty_str(ctx, actual))));
+    }
+    Ok(())
+}
+
+/// A required i64 list attribute.
+pub fn i64s(ctx: &Context, op: OpId, name: &str) -> Result<Vec<i64>> {
+    ctx.i64_array(op, name).ok_or_else(|| ctx.error(op, format!("requires attribute '{name}' (array<i64: ...>)")))
+}
+
+/// Element type classes used in verifiers.
+pub fn is_int(ctx: &Context, t: Type) -> bool {
+    matches!(ctx.kind(t), TypeKind::Int { width, .. } if *width > 1)
+}
+pub fn is_bool(ctx: &Context, t: Type) -> bool {
+    ctx.is_bool(t)
+}
+pub fn is_float(ctx: &Context, t: Type) -> bool {
+    ctx.is_float(t)
+}
+pub fn is_complex(ctx: &Context, t: Type) -> bool {
+    ctx.is_complex(t)
+}
+
+/// `[0, 1, 2]` for messages.
+pub fn list(v: &[i64]) -> String {
+    let s: Vec<String> = v.iter().map(|d| d.to_string()).collect();
+    format!("[{}]", s.join(", "))
+}

@@ -1,0 +1,73 @@
+//! The C ABI of compiled functions: one buffer per argument and result,
+//! and the C types the header spells.
+
+use strata_aot::{CFunction, CParam};
+use strata_ir::{builtin, Context, FloatKind, OpId, Signedness, Type, TypeKind};
+
+/// C element type of a tensor element type.
+pub fn c_type(ctx: &Context, elem: Type) -> Option<&'static str> {
+    Some(match ctx.kind(elem) {
+        TypeKind::Int { width: 1, .. } => "uint8_t",
+        TypeKind::Int { width, sign } => {
+            let unsigned = *sign == Signedness::Unsigned;
+            match (*width, unsigned) {
+                (0..=8, false) => "int8_t",
+                (0..=8, true) => "uint8_t",
+                (9..=16, false) => "int16_t",
+                (9..=16, true) => "uint16_t",
+                (17..=32, false) => "int32_t",
+                (17..=32, true) => "uint32_t",
+                (_, false) => "int64_t",
+                (_, true) => "uint64_t",
+            }
+        }
+        TypeKind::Float(FloatKind::F16 | FloatKind::BF16) => "uint16_t",
+        TypeKind::Float(FloatKind::F32) => "float",
+        TypeKind::Float(FloatKind::F64) => "double",
+        TypeKind::Complex(p) => return c_type(ctx, *p),
+        _ => return None,
+    })
+}
+
+/// Bytes of one element in memory (complex: both parts).
+pub fn elem_bytes(ctx: &Context, elem: Type) -> usize {
+    match ctx.kind(elem) {
+        TypeKind::Complex(p) => 2 * elem_bytes(ctx, *p),
+        _ => ctx.bit_width(elem).div_ceil(8).max(1) as usize,
+    }
+}
+
+/// The exported (non-private, defined) functions of a module.
+pub fn public_functions(ctx: &Context, module: OpId) -> Vec<OpId> {
+    let Some(b) = ctx.entry_block(module, 0) else { return vec![] };
+    ctx.blocks[b]
+        .ops
+        .iter()
+        .copied()
+        .filter(|&f| ctx.op(f).name == builtin::FUNC && !builtin::is_private(ctx, f) && !ctx.op(f).regions.is_empty())
+        .collect()
+}
+
+/// Header description of a function, from its tensor signature.
+pub fn c_function(ctx: &Context, prefix: &str, f: OpId) -> Result<CFunction, String> {
+    let name = builtin::func_name(ctx, f).unwrap_or("?").to_string();
+    let (inputs, results) = builtin::func_signature(ctx, f).ok_or("function without signature")?;
+    let mut params = Vec::new();
+    for (i, (t, out)) in inputs.iter().map(|t| (t, false)).chain(results.iter().map(|t| (t, true))).enumerate() {
+        let TypeKind::Tensor { shape, elem } = ctx.kind(*t) else {
+            return Err(format!("@{name}: only tensor arguments and results have a C ABI so far"));
+        };
+        let ct = c_type(ctx, *elem).ok_or_else(|| {
+            format!("@{name}: element type {} has no C ABI yet", strata_ir::text::printer::type_to_string(ctx, *elem))
+        })?;
+        let pname = if out { format!("res{}", i - inputs.len()) } else { format!("arg{i}") };
+        params.push(CParam {
+            name: pname,
+            c_type: ct.to_string(),
+            shape: shape.clone(),
+            is_output: out,
+            elem_doc: strata_ir::text::printer::type_to_string(ctx, *elem),
+        });
+    }
+    Ok(CFunction { c_name: format!("{prefix}_{name}"), params })
+}

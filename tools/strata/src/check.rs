@@ -1,0 +1,185 @@
+//! `strata check`: conformance files, compiled natively and run.
+
+use std::ffi::{c_char, CStr};
+use std::path::Path;
+
+use strata_diag::Diagnostic;
+use strata_ir::text::{isolate_piece, split_pieces};
+use strata_ir::{builtin, Context, OpId};
+
+use crate::abi;
+use crate::input::{parse_and_verify, read_source};
+use crate::load;
+
+struct Piece {
+    module: OpId,
+    prefix: String,
+    entries: Vec<String>,
+}
+
+pub fn run(inputs: &[std::path::PathBuf]) -> bool {
+    let (mut passed, mut failed) = (0, 0);
+    for path in inputs {
+        let (p, f) = check_file(path);
+        passed += p;
+        failed += f;
+    }
+    println!("{passed} passed, {failed} failed");
+    failed == 0
+}
+
+fn print_diags(ctx: &Context, diags: &[Diagnostic]) {
+    for d in diags {
+        print!("{}", ctx.sources.render(d));
+    }
+}
+
+/// Returns (passed, failed) piece counts.
+fn check_file(path: &Path) -> (usize, usize) {
+    let text = match read_source(path) {
+        Ok(t) => t,
+        Err(e) => {
+            println!("{e}");
+            return (0, 1);
+        }
+    };
+    let name = path.display().to_string();
+    let mut ctx = strata_pipeline::new_context();
+    let mut ready = Vec::new();
+    let mut failed = 0;
+    for (i, piece) in split_pieces(&text).iter().enumerate() {
+        let isolated = isolate_piece(&text, piece);
+        if isolated.trim().is_empty() {
+            continue;
+        }
+        match prepare(&mut ctx, &name, &isolated, i) {
+            Ok(p) => ready.push(p),
+            Err(diags) => {
+                print_diags(&ctx, &diags);
+                failed += 1;
+            }
+        }
+    }
+    let (ready, build_failures) = build_isolating_failures(&ctx, ready);
+    failed += build_failures;
+    let Some((loaded, pieces)) = ready else { return (0, failed) };
+    let mut passed = 0;
+    for p in &pieces {
+        if run_piece(&ctx, &loaded.lib, p) {
+            passed += 1;
+        } else {
+            failed += 1;
+        }
+    }
+    (passed, failed)
+}
+
+fn prepare(ctx: &mut Context, name: &str, text: &str, index: usize) -> Result<Piece, Vec<Diagnostic>> {
+    let module = parse_and_verify(ctx, name, text)?;
+    let entries = abi::public_functions(ctx, module)
+        .into_iter()
+        .filter(|&f| builtin::func_signature(ctx, f).is_some_and(|(ins, _)| ins.is_empty()))
+        .filter_map(|f| builtin::func_name(ctx, f).map(str::to_string))
+        .collect();
+    strata_pipeline::lower(ctx, module)?;
+    Ok(Piece { module, prefix: format!("strata_p{index}"), entries })
+}
+
+/// Builds one library from all pieces; if that fails, compiles pieces one
+/// by one to find and report the failing ones, then builds the rest.
+fn build_isolating_failures(ctx: &Context, pieces: Vec<Piece>) -> (Option<(load::Loaded, Vec<Piece>)>, usize) {
+    if pieces.is_empty() {
+        return (None, 0);
+    }
+    let mods: Vec<_> = pieces.iter().map(|p| (p.module, p.prefix.clone())).collect();
+    match load::build_and_load(ctx, &mods) {
+        Ok(l) => (Some((l, pieces)), 0),
+        Err(_) => {
+            let mut good = Vec::new();
+            let mut failed = 0;
+            for p in pieces {
+                match strata_codegen::compile_many(ctx, &[(p.module, p.prefix.clone())], 0, strata_codegen::EmitKind::Object) {
+                    Ok(_) => good.push(p),
+                    Err(d) => {
+                        print!("{}", ctx.sources.render(&d));
+                        failed += 1;
+                    }
+                }
+            }
+            if good.is_empty() {
+                return (None, failed);
+            }
+            let mods: Vec<_> = good.iter().map(|p| (p.module, p.prefix.clone())).collect();
+            match load::build_and_load(ctx, &mods) {
+                Ok(l) => (Some((l, good)), failed),
+                Err(e) => {
+                    println!("error: {e}");
+                    (None, failed + good.len())
+                }
+            }
+        }
+    }
+}
+
+/// Runtime accessors for recorded check failures.
+struct Failures<'l> {
+    count: libloading::Symbol<'l, unsafe extern "C" fn() -> i64>,
+    id: libloading::Symbol<'l, unsafe extern "C" fn(i64) -> i64>,
+    message: libloading::Symbol<'l, unsafe extern "C" fn(i64) -> *const c_char>,
+    reset: libloading::Symbol<'l, unsafe extern "C" fn()>,
+}
+
+fn failures(lib: &libloading::Library) -> Result<Failures<'_>, libloading::Error> {
+    // SAFETY: these symbols are the runtime's, with these C signatures.
+    unsafe {
+        Ok(Failures {
+            count: lib.get(b"strata_rt_check_failure_count")?,
+            id: lib.get(b"strata_rt_check_failure_id")?,
+            message: lib.get(b"strata_rt_check_failure_message")?,
+            reset: lib.get(b"strata_rt_check_reset")?,
+        })
+    }
+}
+
+fn run_piece(ctx: &Context, lib: &libloading::Library, p: &Piece) -> bool {
+    let f = match failures(lib) {
+        Ok(f) => f,
+        Err(e) => {
+            println!("error: runtime check interface missing from the library: {e}");
+            return false;
+        }
+    };
+    let mut ok = true;
+    for entry in &p.entries {
+        // SAFETY: runtime accessors take no pointers from us.
+        unsafe { (f.reset)() };
+        let symbol = format!("{}_{entry}", p.prefix);
+        match load::call(lib, &symbol, &mut []) {
+            Ok(0) => {}
+            Ok(code) => {
+                println!("error: @{entry} returned status {code}");
+                ok = false;
+            }
+            Err(e) => {
+                println!("error: {e}");
+                ok = false;
+            }
+        }
+        let n = unsafe { (f.count)() };
+        for i in 0..n {
+            let id = unsafe { (f.id)(i) };
+            let msg_ptr = unsafe { (f.message)(i) };
+            let msg = if msg_ptr.is_null() {
+                String::new()
+            } else {
+                // SAFETY: the runtime returns a NUL-terminated string valid until reset.
+                unsafe { CStr::from_ptr(msg_ptr) }.to_string_lossy().into_owned()
+            };
+            let loc = strata_conversion::xla_to_loop::decode_check_id(id);
+            let d = Diagnostic::error(loc, format!("check failed in @{entry}: {msg}"));
+            print!("{}", ctx.sources.render(&d));
+            ok = false;
+        }
+    }
+    ok
+}

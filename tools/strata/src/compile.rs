@@ -1,0 +1,83 @@
+//! `strata compile`.
+
+use std::path::Path;
+
+use strata_codegen::{CodegenOptions, EmitKind};
+use strata_ir::Context;
+
+use crate::abi;
+use crate::input::{parse_and_verify, read_source, report, unknown_loc_error};
+
+/// Default symbol prefix: the output's stem without a leading `lib`.
+pub fn default_prefix(output: &Path) -> String {
+    let stem = output.file_stem().and_then(|s| s.to_str()).unwrap_or("strata");
+    let stem = stem.strip_prefix("lib").filter(|s| !s.is_empty()).unwrap_or(stem);
+    stem.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
+}
+
+pub fn run(input: &Path, output: &Path, header: Option<&Path>, name: Option<&str>, opt_level: u8) -> bool {
+    let text = match read_source(input) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{e}");
+            return false;
+        }
+    };
+    let mut ctx = strata_pipeline::new_context();
+    let prefix = name.map(str::to_string).unwrap_or_else(|| default_prefix(output));
+    match compile(&mut ctx, &input.display().to_string(), &text, output, header, &prefix, opt_level) {
+        Ok(()) => true,
+        Err(diags) => {
+            report(&ctx, &diags);
+            false
+        }
+    }
+}
+
+fn compile(
+    ctx: &mut Context,
+    name: &str,
+    text: &str,
+    output: &Path,
+    header: Option<&Path>,
+    prefix: &str,
+    opt_level: u8,
+) -> Result<(), Vec<strata_diag::Diagnostic>> {
+    let module = parse_and_verify(ctx, name, text)?;
+    let ext = output.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if !["so", "a", "o", "ll", "s", "mlir"].contains(&ext) {
+        return Err(vec![unknown_loc_error(format!(
+            "cannot tell the artifact kind from '{}': use .so, .a, .o, .ll, .s or .mlir",
+            output.display()
+        ))]);
+    }
+    let funcs: Vec<_> = abi::public_functions(ctx, module)
+        .into_iter()
+        .map(|f| abi::c_function(ctx, prefix, f).map_err(|m| vec![strata_diag::Diagnostic::unsupported(ctx.op(f).loc, m)]))
+        .collect::<Result<_, _>>()?;
+    strata_pipeline::lower(ctx, module)?;
+    let io = |r: Result<(), String>| r.map_err(|m| vec![unknown_loc_error(m)]);
+    if ext == "mlir" {
+        let printed = strata_ir::text::printer::print_op(ctx, module);
+        io(std::fs::write(output, printed).map_err(|e| format!("cannot write {}: {e}", output.display())))?;
+    } else {
+        let kind = match ext {
+            "ll" => EmitKind::LlvmIr,
+            "s" => EmitKind::Assembly,
+            _ => EmitKind::Object,
+        };
+        let opts = CodegenOptions { prefix: prefix.to_string(), opt_level };
+        let bytes = strata_codegen::compile(ctx, module, &opts, kind).map_err(|d| vec![d])?;
+        match ext {
+            "so" => io(strata_aot::link_shared(&bytes, output))?,
+            "a" => io(strata_aot::archive(&bytes, output))?,
+            _ => io(strata_aot::write_object(&bytes, output))?,
+        }
+    }
+    if let Some(h) = header {
+        let guard = format!("STRATA_{}_H", prefix.to_uppercase());
+        let text = strata_aot::header(prefix, &guard, &funcs);
+        io(std::fs::write(h, text).map_err(|e| format!("cannot write {}: {e}", h.display())))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,53 @@
+//! `strata opt`: parse, verify, run passes, print.
+
+use std::path::Path;
+
+use strata_ir::text::{isolate_piece, split_pieces};
+
+use crate::input::{parse_and_verify, read_source, report, unknown_loc_error};
+
+pub fn run(input: &Path, split: bool, flags: &[String]) -> bool {
+    if flags.iter().any(|f| f == "--list-passes") {
+        for p in strata_pipeline::all_passes() {
+            println!("--{:<24} {}", p.flag(), p.summary());
+        }
+        return true;
+    }
+    let text = match read_source(input) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{e}");
+            return false;
+        }
+    };
+    let name = input.display().to_string();
+    let pieces: Vec<String> =
+        if split { split_pieces(&text).iter().map(|p| isolate_piece(&text, p)).collect() } else { vec![text.clone()] };
+    let mut ok = true;
+    let mut outputs = Vec::new();
+    for piece in pieces {
+        let mut ctx = strata_pipeline::new_context();
+        match run_piece(&mut ctx, &name, &piece, flags) {
+            Ok(s) => outputs.push(s),
+            Err(diags) => {
+                report(&ctx, &diags);
+                ok = false;
+            }
+        }
+    }
+    print!("{}", outputs.join("// -----\n"));
+    ok
+}
+
+fn run_piece(ctx: &mut strata_ir::Context, name: &str, text: &str, flags: &[String]) -> Result<String, Vec<strata_diag::Diagnostic>> {
+    let module = parse_and_verify(ctx, name, text)?;
+    let mut pm = strata_pass::PassManager::new();
+    for f in flags {
+        let flag = f.trim_start_matches('-');
+        let pass = strata_pipeline::pass_by_flag(flag)
+            .ok_or_else(|| vec![unknown_loc_error(format!("unknown pass '{f}' (see `strata opt --list-passes x`)"))])?;
+        pm.add(pass);
+    }
+    pm.run(ctx, module)?;
+    Ok(strata_ir::text::printer::print_op(ctx, module))
+}
