@@ -48,7 +48,16 @@ impl<'c> Builder<'c> {
         self.const_int(v as i128, t)
     }
 
+    /// An integer constant; `v` is wrapped to the type's width (so -1 is
+    /// all ones for unsigned types too).
     pub fn const_int(&mut self, v: i128, ty: Type) -> Value {
+        let v = match self.ctx.kind(ty) {
+            TypeKind::Int { width, .. } => {
+                let bits = (v as u64) & if *width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+                strata_ir::dense::int_value(self.ctx, bits, ty)
+            }
+            _ => v,
+        };
         let a = self.ctx.attr(AttrKind::Int { value: v, ty });
         self.op1("arith.constant", vec![], ty, vec![("value".into(), a)])
     }

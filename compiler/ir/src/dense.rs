@@ -52,7 +52,7 @@ fn mask(width: u32) -> u64 {
 pub fn float_to_bits(v: f64, k: FloatKind) -> u64 {
     match k {
         FloatKind::F64 => v.to_bits(),
-        FloatKind::F32 => (v as f32).to_bits() as u64,
+        FloatKind::F32 | FloatKind::TF32 => (v as f32).to_bits() as u64,
         FloatKind::F16 => half::f16::from_f64(v).to_bits() as u64,
         FloatKind::BF16 => half::bf16::from_f64(v).to_bits() as u64,
         _ => minifloat::encode(v, k) as u64,
@@ -63,7 +63,7 @@ pub fn float_to_bits(v: f64, k: FloatKind) -> u64 {
 pub fn bits_to_float(bits: u64, k: FloatKind) -> f64 {
     match k {
         FloatKind::F64 => f64::from_bits(bits),
-        FloatKind::F32 => f32::from_bits(bits as u32) as f64,
+        FloatKind::F32 | FloatKind::TF32 => f32::from_bits(bits as u32) as f64,
         FloatKind::F16 => half::f16::from_bits(bits as u16).to_f64(),
         FloatKind::BF16 => half::bf16::from_bits(bits as u16).to_f64(),
         _ => minifloat::decode(bits as u8, k),

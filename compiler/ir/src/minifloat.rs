@@ -34,7 +34,7 @@ fn format(k: FloatKind) -> Format {
         FloatKind::F6E3M2FN => f(3, 2, 3, false, false, false),
         FloatKind::F4E2M1FN => f(2, 1, 1, false, false, false),
         // Not small formats; never called for these.
-        FloatKind::F16 | FloatKind::BF16 | FloatKind::F32 | FloatKind::F64 => f(5, 10, 15, true, false, false),
+        FloatKind::F16 | FloatKind::BF16 | FloatKind::F32 | FloatKind::F64 | FloatKind::TF32 => f(5, 10, 15, true, false, false),
     }
 }
 

@@ -35,10 +35,12 @@ pub enum FloatKind {
     F6E2M3FN,
     F6E3M2FN,
     F4E2M1FN,
+    /// 19-bit float (f32 range, 10-bit mantissa): only a precision hint.
+    TF32,
 }
 
 impl FloatKind {
-    pub const ALL: [FloatKind; 15] = [
+    pub const ALL: [FloatKind; 16] = [
         FloatKind::F16,
         FloatKind::BF16,
         FloatKind::F32,
@@ -54,6 +56,7 @@ impl FloatKind {
         FloatKind::F6E2M3FN,
         FloatKind::F6E3M2FN,
         FloatKind::F4E2M1FN,
+        FloatKind::TF32,
     ];
 
     pub fn name(self) -> &'static str {
@@ -73,6 +76,7 @@ impl FloatKind {
             FloatKind::F6E2M3FN => "f6E2M3FN",
             FloatKind::F6E3M2FN => "f6E3M2FN",
             FloatKind::F4E2M1FN => "f4E2M1FN",
+            FloatKind::TF32 => "tf32",
         }
     }
 
@@ -84,7 +88,7 @@ impl FloatKind {
     pub fn width(self) -> u32 {
         match self {
             FloatKind::F16 | FloatKind::BF16 => 16,
-            FloatKind::F32 => 32,
+            FloatKind::F32 | FloatKind::TF32 => 32,
             FloatKind::F64 => 64,
             FloatKind::F6E2M3FN | FloatKind::F6E3M2FN => 6,
             FloatKind::F4E2M1FN => 4,

@@ -39,7 +39,23 @@ fn parse_options(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
             return Err(p.error(format!("unknown check option '{key}'")));
         }
         p.expect_punct("=")?;
-        let v = p.parse_attr()?;
+        let loc = p.loc();
+        // A bare number: the type after the next colon is the operands'.
+        let v = match p.parse_scalar_literal()? {
+            strata_ir::dense::Literal::Float(f) if key == "tolerance" => {
+                let t = p.ctx.float_ty(strata_ir::FloatKind::F64);
+                p.ctx.attr(AttrKind::float(f, t))
+            }
+            strata_ir::dense::Literal::Int(i) if key == "tolerance" => {
+                let t = p.ctx.float_ty(strata_ir::FloatKind::F64);
+                p.ctx.attr(AttrKind::float(i as f64, t))
+            }
+            strata_ir::dense::Literal::Int(i) if key != "tolerance" => {
+                let t = p.ctx.int_ty(64);
+                p.ctx.attr(AttrKind::Int { value: i, ty: t })
+            }
+            _ => return Err(strata_diag::Diagnostic::error(loc, format!("invalid value for '{key}'"))),
+        };
         st.add_attr(&key, v);
     }
     Ok(())

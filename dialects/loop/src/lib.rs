@@ -1,1 +1,197 @@
-//! strata-dialect-loop
+//! strata-dialect-loop: structured control flow at the loop level (see
+//! `dialects/README.md`, section "loop").
+//!
+//! | op | operands → results | regions |
+//! |---|---|---|
+//! | `loop.for` | (index lb, index ub, index step) → () | one block with one `index` argument |
+//! | `loop.if` | (i1) → () | then, else (else may have no blocks) |
+//! | `loop.yield` | () → () | terminator |
+
+use strata_diag::Result;
+use strata_ir::text::printer::type_to_string;
+use strata_ir::{Context, OpDef, OpId, RegionId, Traits, TypeKind};
+
+pub const FOR: &str = "loop.for";
+pub const IF: &str = "loop.if";
+pub const YIELD: &str = "loop.yield";
+
+pub fn register(ctx: &mut Context) {
+    let r = &mut ctx.registry;
+    r.add(OpDef::new(FOR, Traits::NONE).verifier(verify_for));
+    r.add(OpDef::new(IF, Traits::NONE).verifier(verify_if));
+    r.add(OpDef::new(YIELD, Traits::TERMINATOR).verifier(verify_yield));
+}
+
+/// Whether a `loop.for` carries the unit attribute `parallel`.
+pub fn is_parallel(ctx: &Context, op: OpId) -> bool {
+    ctx.attr_of(op, "parallel").is_some()
+}
+
+fn expect_no_results(ctx: &Context, op: OpId) -> Result<()> {
+    let n = ctx.op(op).results.len();
+    if n != 0 {
+        return Err(ctx.error(op, format!("expects no results, found {n}")));
+    }
+    Ok(())
+}
+
+/// Checks that region `r` of `op` has at most `max_blocks` (and at least
+/// `min_blocks`) blocks, each ending with `loop.yield`.
+fn check_region(ctx: &Context, op: OpId, which: &str, r: RegionId, min_blocks: usize) -> Result<()> {
+    let blocks = &ctx.regions[r].blocks;
+    if blocks.len() < min_blocks || blocks.len() > 1 {
+        let expected = if min_blocks == 0 { "at most one block" } else { "exactly one block" };
+        return Err(ctx.error(op, format!("expects {expected} in its {which} region, found {}", blocks.len())));
+    }
+    for &b in blocks {
+        let last = ctx.blocks[b].ops.last().map(|&o| ctx.op(o).name);
+        if last != Some(YIELD) {
+            return Err(ctx.error(op, format!("expects its {which} region to end with 'loop.yield'")));
+        }
+    }
+    Ok(())
+}
+
+fn verify_for(ctx: &Context, op: OpId) -> Result<()> {
+    let o = ctx.op(op);
+    if o.operands.len() != 3 {
+        return Err(
+            ctx.error(op, format!("expects 3 operands (lower bound, upper bound, step), found {}", o.operands.len()))
+        );
+    }
+    for (i, &v) in o.operands.iter().enumerate() {
+        let t = ctx.value_ty(v);
+        if !matches!(ctx.kind(t), TypeKind::Index) {
+            return Err(ctx.error(op, format!("expects operand #{i} to be index, found {}", type_to_string(ctx, t))));
+        }
+    }
+    expect_no_results(ctx, op)?;
+    if o.regions.len() != 1 {
+        return Err(ctx.error(op, format!("expects one region, found {}", o.regions.len())));
+    }
+    check_region(ctx, op, "body", o.regions[0], 1)?;
+    let b = ctx.regions[o.regions[0]].blocks[0];
+    let args = &ctx.blocks[b].args;
+    if args.len() != 1 || !matches!(ctx.kind(ctx.value_ty(args[0])), TypeKind::Index) {
+        return Err(
+            ctx.error(op, format!("expects its body block to have one index argument, found {} arguments", args.len()))
+        );
+    }
+    Ok(())
+}
+
+fn verify_if(ctx: &Context, op: OpId) -> Result<()> {
+    let o = ctx.op(op);
+    if o.operands.len() != 1 {
+        return Err(ctx.error(op, format!("expects 1 operand (the condition), found {}", o.operands.len())));
+    }
+    let t = ctx.value_ty(o.operands[0]);
+    if !matches!(ctx.kind(t), TypeKind::Int { width: 1, .. }) {
+        return Err(ctx.error(op, format!("expects operand #0 to be i1, found {}", type_to_string(ctx, t))));
+    }
+    expect_no_results(ctx, op)?;
+    if o.regions.len() != 2 {
+        return Err(ctx.error(op, format!("expects two regions (then, else), found {}", o.regions.len())));
+    }
+    check_region(ctx, op, "then", o.regions[0], 1)?;
+    check_region(ctx, op, "else", o.regions[1], 0)?;
+    for (which, &r) in ["then", "else"].iter().zip(&o.regions) {
+        if ctx.regions[r].blocks.iter().any(|&b| !ctx.blocks[b].args.is_empty()) {
+            return Err(ctx.error(op, format!("expects its {which} block to have no arguments")));
+        }
+    }
+    Ok(())
+}
+
+fn verify_yield(ctx: &Context, op: OpId) -> Result<()> {
+    let o = ctx.op(op);
+    if !o.operands.is_empty() || !o.results.is_empty() {
+        return Err(ctx.error(op, "expects no operands and no results"));
+    }
+    let parent = o.parent.and_then(|b| ctx.block_parent_op(b)).map(|p| ctx.op(p).name);
+    match parent {
+        None | Some(FOR) | Some(IF) => Ok(()),
+        Some(p) => Err(ctx.error(op, format!("expects parent op 'loop.for' or 'loop.if', found '{p}'"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use strata_ir::text::parser::parse_module;
+    use strata_ir::{Context, verify::verify};
+
+    fn check(text: &str) -> String {
+        let mut ctx = Context::new();
+        strata_ir::builtin::register(&mut ctx);
+        crate::register(&mut ctx);
+        let m = match parse_module(&mut ctx, "t.mlir", text) {
+            Ok(m) => m,
+            Err(d) => return ctx.sources.render(&d),
+        };
+        match verify(&ctx, m) {
+            Ok(()) => String::new(),
+            Err(errs) => errs.iter().map(|d| ctx.sources.render(d)).collect(),
+        }
+    }
+
+    #[test]
+    fn accepts_for_and_if() {
+        let text = r#"func.func @f(%lb: index, %c: i1) {
+  "loop.for"(%lb, %lb, %lb) ({
+  ^bb0(%i: index):
+    "loop.if"(%c) ({
+      "loop.yield"() : () -> ()
+    }, {
+    }) : (i1) -> ()
+    "loop.yield"() : () -> ()
+  }) {parallel} : (index, index, index) -> ()
+  func.return
+}
+"#;
+        assert_eq!(check(text), "");
+    }
+
+    #[test]
+    fn rejects_bad_for() {
+        let text = r#"func.func @f(%lb: index, %x: i32) {
+  "loop.for"(%lb, %x, %lb) ({
+  ^bb0(%i: index):
+    "loop.yield"() : () -> ()
+  }) : (index, i32, index) -> ()
+  "loop.for"(%lb, %lb, %lb) ({
+  ^bb0(%i: index, %j: index):
+    "loop.yield"() : () -> ()
+  }) : (index, index, index) -> ()
+  func.return
+}
+"#;
+        let got = check(text);
+        assert!(got.contains("t.mlir:2:3: error: 'loop.for' op expects operand #1 to be index, found i32"), "{got}");
+        assert!(
+            got.contains(
+                "t.mlir:6:3: error: 'loop.for' op expects its body block to have one index argument, found 2 arguments"
+            ),
+            "{got}"
+        );
+    }
+
+    #[test]
+    fn rejects_bad_if_and_yield() {
+        let text = r#"func.func @f(%x: i32) {
+  "loop.if"(%x) ({
+    "loop.yield"() : () -> ()
+  }, {
+  }) : (i32) -> ()
+  "loop.yield"() : () -> ()
+}
+"#;
+        let got = check(text);
+        assert!(got.contains("t.mlir:2:3: error: 'loop.if' op expects operand #0 to be i1, found i32"), "{got}");
+        assert!(
+            got.contains(
+                "t.mlir:6:3: error: 'loop.yield' op expects parent op 'loop.for' or 'loop.if', found 'func.func'"
+            ),
+            "{got}"
+        );
+    }
+}

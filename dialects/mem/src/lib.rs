@@ -1,1 +1,59 @@
-//! strata-dialect-mem
+//! strata-dialect-mem: buffers at the loop level (see `dialects/README.md`,
+//! section "mem"). Memrefs are dense row-major buffers with static shapes.
+//!
+//! | op | operands → results |
+//! |---|---|
+//! | `mem.alloc` / `mem.alloca` | () → memref |
+//! | `mem.dealloc` | (memref) → () |
+//! | `mem.global` | () → () with `sym_name`, `value` |
+//! | `mem.get_global` | () → memref with `name` |
+//! | `mem.load` / `mem.store` | element access, one `index` per dimension |
+//! | `mem.load_part` / `mem.store_part` | one part of a complex element |
+//! | `mem.copy` | (src, dst) → () |
+//! | `mem.view` | (memref) → memref (reshape) |
+
+mod access;
+mod buffer;
+
+pub use buffer::lookup_global;
+
+use strata_ir::{Context, OpDef, Traits};
+
+pub const ALLOC: &str = "mem.alloc";
+pub const DEALLOC: &str = "mem.dealloc";
+pub const ALLOCA: &str = "mem.alloca";
+pub const GLOBAL: &str = "mem.global";
+pub const GET_GLOBAL: &str = "mem.get_global";
+pub const LOAD: &str = "mem.load";
+pub const STORE: &str = "mem.store";
+pub const LOAD_PART: &str = "mem.load_part";
+pub const STORE_PART: &str = "mem.store_part";
+pub const COPY: &str = "mem.copy";
+pub const VIEW: &str = "mem.view";
+
+pub fn register(ctx: &mut Context) {
+    let r = &mut ctx.registry;
+    r.add(OpDef::new(ALLOC, Traits::NONE).verifier(buffer::verify_alloc));
+    r.add(OpDef::new(ALLOCA, Traits::NONE).verifier(buffer::verify_alloc));
+    r.add(OpDef::new(DEALLOC, Traits::NONE).verifier(buffer::verify_dealloc));
+    r.add(OpDef::new(GLOBAL, Traits::SYMBOL).verifier(buffer::verify_global));
+    r.add(OpDef::new(GET_GLOBAL, Traits::PURE).verifier(buffer::verify_get_global));
+    r.add(OpDef::new(COPY, Traits::NONE).verifier(buffer::verify_copy));
+    r.add(OpDef::new(VIEW, Traits::PURE).verifier(buffer::verify_view));
+    r.add(OpDef::new(LOAD, Traits::PURE).verifier(access::verify_load));
+    r.add(OpDef::new(STORE, Traits::NONE).verifier(access::verify_store));
+    r.add(OpDef::new(LOAD_PART, Traits::PURE).verifier(access::verify_load_part));
+    r.add(OpDef::new(STORE_PART, Traits::NONE).verifier(access::verify_store_part));
+}
+
+/// The `part` attribute of `mem.load_part` / `mem.store_part` (0 re, 1 im).
+pub fn part(ctx: &Context, op: strata_ir::OpId) -> Option<u32> {
+    match ctx.int_attr(op, "part") {
+        Some(0) => Some(0),
+        Some(1) => Some(1),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -174,7 +174,10 @@ pub fn parse_concatenate(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 
 /// `pad %a, %v, low = [..], high = [..], interior = [..] : (T, P) -> R`.
 pub fn parse_pad(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
-    st.operands = p.parse_operands()?;
+    st.operands.push(p.parse_operand()?);
+    p.expect_punct(",")?;
+    st.operands.push(p.parse_operand()?);
+    p.expect_punct(",")?;
     parse_named_dims(p, st, "low", "edge_padding_low")?;
     p.expect_punct(",")?;
     parse_named_dims(p, st, "high", "edge_padding_high")?;
@@ -246,7 +249,7 @@ pub fn parse_dot_general(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
                 st.add_attr("precision_config", a);
             }
             "algorithm" => {
-                let a = p.parse_attr()?;
+                let a = parse_algorithm(p)?;
                 st.add_attr("algorithm", a);
             }
             _ => return Err(p.error(format!("unknown dot_general keyword '{key}'"))),
@@ -420,5 +423,41 @@ pub fn parse_custom_call(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
             st.add_attr("call_target_name", a);
         }
     }
+    Ok(())
+}
+
+/// `algorithm = <lhs_precision_type = tf32, ...>`: kept as a
+/// `#stablehlo.dot_algorithm` struct. Strata computes in the result type.
+fn parse_algorithm(p: &mut Parser<'_>) -> Result<strata_ir::Attr> {
+    p.expect_punct("<")?;
+    let mut fields = Vec::new();
+    loop {
+        let key = p.parse_ident()?;
+        p.expect_punct("=")?;
+        let v = p.parse_attr()?;
+        fields.push((key, v));
+        if !p.consume_punct(",") {
+            break;
+        }
+    }
+    p.expect_punct(">")?;
+    Ok(p.ctx.attr(AttrKind::Struct { name: "stablehlo.dot_algorithm".into(), fields }))
+}
+
+/// `optimization_barrier %a, %b : T, U` (results have the operands' types).
+pub fn parse_optimization_barrier(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    st.operands = p.parse_operands()?;
+    p.parse_optional_attr_dict(st)?;
+    p.expect_punct(":")?;
+    let loc = p.loc();
+    let types = if p.is_punct("(") {
+        let fty = p.parse_function_type()?;
+        let TypeKind::Function { inputs, .. } = p.ctx.kind(fty).clone() else { return Err(p.error("expected a function type")) };
+        inputs
+    } else {
+        p.parse_type_list()?
+    };
+    p.check_operand_types(&st.operands, &types, loc)?;
+    st.result_types = types;
     Ok(())
 }

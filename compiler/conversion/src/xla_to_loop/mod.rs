@@ -12,6 +12,7 @@
 //! (see `plan`). Results are written straight into the caller's output
 //! buffers; intermediate buffers are reused once their last reader has run.
 
+mod complex;
 mod elemental;
 mod materialize;
 pub mod plan;

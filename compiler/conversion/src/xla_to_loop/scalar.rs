@@ -6,7 +6,12 @@ use strata_diag::{Diagnostic, Result};
 use strata_dialect_xla::names::*;
 use strata_ir::{Context, FloatKind, OpId, Signedness, Type, TypeKind, Value};
 
+use super::complex as cx;
 use crate::builder::Builder;
+
+fn pair(c: cx::C) -> Scalar {
+    Scalar::Complex(c.0, c.1)
+}
 
 /// One element: a real scalar, or a complex number as (re, im).
 #[derive(Copy, Clone, Debug)]
@@ -419,10 +424,7 @@ fn emit_complex(b: &mut Builder<'_>, op: OpId, name: &str, args: &[Scalar], elem
             let (d, e) = need(second)?;
             Scalar::Complex(b.binary("arith.addf", a, d), b.binary("arith.addf", c, e))
         }
-        SUBTRACT => {
-            let (d, e) = need(second)?;
-            Scalar::Complex(b.binary("arith.subf", a, d), b.binary("arith.subf", c, e))
-        }
+        SUBTRACT => pair(cx::sub(b, (a, c), need(second)?)),
         MULTIPLY => {
             let (d, e) = need(second)?;
             let (ad, ce, ae, cd) = (b.binary("arith.mulf", a, d), b.binary("arith.mulf", c, e), b.binary("arith.mulf", a, e), b.binary("arith.mulf", c, d));
@@ -439,6 +441,46 @@ fn emit_complex(b: &mut Builder<'_>, op: OpId, name: &str, args: &[Scalar], elem
             Scalar::Complex(b.binary("arith.divf", re, den), b.binary("arith.divf", im, den))
         }
         NEGATE => Scalar::Complex(b.unary("arith.negf", a), b.unary("arith.negf", c)),
+        EXP => pair(cx::exp(b, (a, c))),
+        EXPM1 => pair(cx::expm1(b, (a, c))),
+        LOG => pair(cx::log(b, (a, c))),
+        LOG1P => pair(cx::log1p(b, (a, c))),
+        SINE => pair(cx::sin(b, (a, c))),
+        COSINE => pair(cx::cos(b, (a, c))),
+        TAN => pair(cx::tan(b, (a, c))),
+        TANH => pair(cx::tanh(b, (a, c))),
+        SQRT => pair(cx::sqrt(b, (a, c))),
+        RSQRT => {
+            let s = cx::sqrt(b, (a, c));
+            let one = cx::one(b, a);
+            pair(cx::div(b, one, s))
+        }
+        CBRT => {
+            let l = cx::log(b, (a, c));
+            let third = b.const_float(1.0 / 3.0, pt);
+            let l = (b.binary("arith.mulf", l.0, third), b.binary("arith.mulf", l.1, third));
+            pair(cx::exp(b, l))
+        }
+        LOGISTIC => {
+            let n = (b.unary("arith.negf", a), b.unary("arith.negf", c));
+            let e = cx::exp(b, n);
+            let one = cx::one(b, a);
+            let d = cx::add(b, one, e);
+            pair(cx::div(b, one, d))
+        }
+        POWER => pair(cx::pow(b, (a, c), need(second)?)),
+        ATAN2 => pair(cx::atan2(b, (a, c), need(second)?)),
+        SIGN => pair(cx::sign(b, (a, c))),
+        MAXIMUM | MINIMUM => {
+            let y = need(second)?;
+            let gt = cx::greater(b, (a, c), y);
+            let (x_wins_re, x_wins_im) = if name == MAXIMUM {
+                (b.select(gt, a, y.0), b.select(gt, c, y.1))
+            } else {
+                (b.select(gt, y.0, a), b.select(gt, y.1, c))
+            };
+            Scalar::Complex(x_wins_re, x_wins_im)
+        }
         REAL => Scalar::Real(a),
         IMAG => Scalar::Real(c),
         ABS => {

@@ -15,8 +15,8 @@ fn accepts(ctx: &Context, name: &str, elem: Type) -> bool {
     match name {
         NOT | AND | OR | XOR => int || boolean,
         POPCNT | CLZ | SHIFT_LEFT | SHIFT_RIGHT_ARITHMETIC | SHIFT_RIGHT_LOGICAL => int,
-        FLOOR | CEIL | ROUND_AFZ | ROUND_EVEN | CBRT | ATAN2 => float || (name == ATAN2 && complex),
-        SQRT | RSQRT | EXP | EXPM1 | LOG | LOG1P | LOGISTIC | SINE | COSINE | TAN | TANH => float || complex,
+        FLOOR | CEIL | ROUND_AFZ | ROUND_EVEN => float,
+        CBRT | ATAN2 | SQRT | RSQRT | EXP | EXPM1 | LOG | LOG1P | LOGISTIC | SINE | COSINE | TAN | TANH => float || complex,
         ABS | NEGATE | SIGN => int || float || complex,
         ADD | MULTIPLY | MAXIMUM | MINIMUM => int || boolean || float || complex,
         SUBTRACT | DIVIDE | POWER => int || float || complex,

@@ -1,0 +1,213 @@
+//! `builtin.module`, `func.func`, `func.call`, `func.return`: the module
+//! driver, function declarations, bodies, exported wrappers and
+//! `P_last_error`.
+
+use inkwell::AddressSpace;
+use inkwell::attributes::{Attribute, AttributeLoc};
+use inkwell::context::Context as LlContext;
+use inkwell::module::{Linkage, Module};
+use inkwell::types::{BasicMetadataTypeEnum, BasicType, FunctionType};
+use inkwell::values::{BasicMetadataValueEnum, FunctionValue};
+use strata_diag::{Diagnostic, Result};
+use strata_ir::builtin::{self, CALL, FUNC, RETURN};
+use strata_ir::{Context, OpId, Signedness, TypeKind};
+
+use crate::ice;
+use crate::state::Lowerer;
+
+/// Lowers one module to a fresh LLVM module with symbols prefixed `prefix`.
+pub(crate) fn lower_module<'ctx>(
+    ir: &Context,
+    cx: &'ctx LlContext,
+    module: OpId,
+    prefix: &str,
+) -> Result<Module<'ctx>> {
+    let mut l = Lowerer::new(ir, cx, prefix);
+    let Some(body) = ir.entry_block(module, 0) else {
+        return Ok(l.module);
+    };
+    let ops = ir.blocks[body].ops.clone();
+    for &op in &ops {
+        match ir.op(op).name {
+            FUNC => l.declare_func(op)?,
+            strata_dialect_mem::GLOBAL => l.lower_global(op)?,
+            name => {
+                return Err(Diagnostic::unsupported(
+                    ir.op(op).loc,
+                    format!("'{name}' op cannot appear at module level in codegen"),
+                ));
+            }
+        }
+    }
+    for &op in ops.iter().filter(|&&o| ir.op(o).name == FUNC) {
+        if ir.entry_block(op, 0).is_some() {
+            l.define_func(op)?;
+            if !builtin::is_private(ir, op) {
+                l.export_wrapper(op)?;
+            }
+        }
+    }
+    l.last_error_fn()?;
+    Ok(l.module)
+}
+
+fn nounwind(cx: &LlContext) -> Attribute {
+    cx.create_enum_attribute(Attribute::get_named_enum_kind_id("nounwind"), 0)
+}
+
+impl<'ctx> Lowerer<'ctx, '_> {
+    fn func_name(&self, op: OpId) -> Result<String> {
+        builtin::func_name(self.ir, op).map(str::to_string).ok_or_else(|| self.internal(op, "has no 'sym_name'"))
+    }
+
+    /// LLVM type of a function: memrefs as pointers, at most one result.
+    fn func_type(&self, op: OpId) -> Result<FunctionType<'ctx>> {
+        let (inputs, results) =
+            builtin::func_signature(self.ir, op).ok_or_else(|| self.internal(op, "has no signature"))?;
+        let params = inputs
+            .iter()
+            .map(|&t| self.value_type(t, op).map(BasicMetadataTypeEnum::from))
+            .collect::<Result<Vec<_>>>()?;
+        match results.as_slice() {
+            [] => Ok(self.cx.void_type().fn_type(&params, false)),
+            [r] if !matches!(self.ir.kind(*r), TypeKind::MemRef { .. }) => {
+                Ok(self.value_type(*r, op)?.fn_type(&params, false))
+            }
+            _ => Err(Diagnostic::unsupported(
+                self.loc(op),
+                "functions at the loop level return at most one scalar; results must be passed as output buffers",
+            )),
+        }
+    }
+
+    fn declare_func(&mut self, op: OpId) -> Result<()> {
+        let name = self.func_name(op)?;
+        let ty = self.func_type(op)?;
+        let f = if self.ir.entry_block(op, 0).is_some() {
+            let f = self.module.add_function(&format!("{}__{name}", self.prefix), ty, Some(Linkage::Internal));
+            f.add_attribute(AttributeLoc::Function, nounwind(self.cx));
+            f
+        } else {
+            let f = self.external(&name, ty);
+            self.add_extension_attrs(op, f);
+            f
+        };
+        self.funcs.insert(name, f);
+        Ok(())
+    }
+
+    /// `signext` / `zeroext` on narrow integer parameters and results of an
+    /// external function, as the C ABI expects.
+    fn add_extension_attrs(&self, op: OpId, f: FunctionValue<'ctx>) {
+        let Some((inputs, results)) = builtin::func_signature(self.ir, op) else { return };
+        let attr = |t| match self.ir.kind(t) {
+            TypeKind::Int { width, sign } if *width < 32 => {
+                let kind = if *sign == Signedness::Unsigned || *width == 1 { "zeroext" } else { "signext" };
+                Some(self.cx.create_enum_attribute(Attribute::get_named_enum_kind_id(kind), 0))
+            }
+            _ => None,
+        };
+        for (i, &t) in inputs.iter().enumerate() {
+            if let Some(a) = attr(t) {
+                f.add_attribute(AttributeLoc::Param(i as u32), a);
+            }
+        }
+        if let Some(a) = results.first().and_then(|&t| attr(t)) {
+            f.add_attribute(AttributeLoc::Return, a);
+        }
+    }
+
+    fn define_func(&mut self, op: OpId) -> Result<()> {
+        let name = self.func_name(op)?;
+        let f = self.funcs[&name];
+        let region = self.ir.op(op).regions[0];
+        let blocks = &self.ir.regions[region].blocks;
+        if blocks.len() != 1 {
+            return Err(Diagnostic::unsupported(self.loc(op), "functions with more than one block cannot be lowered"));
+        }
+        let block = blocks[0];
+        let entry = self.cx.append_basic_block(f, "entry");
+        let body = self.cx.append_basic_block(f, "body");
+        self.alloca_block = Some(entry);
+        for (i, &arg) in self.ir.blocks[block].args.iter().enumerate() {
+            let p = f.get_nth_param(i as u32).ok_or_else(|| self.internal(op, "parameter count mismatch"))?;
+            self.values.insert(arg, p);
+        }
+        self.b.position_at_end(body);
+        self.lower_block(block)?;
+        if self.b.get_insert_block().is_some_and(|bb| bb.get_terminator().is_none()) {
+            return Err(self.internal(op, "body does not end with 'func.return'"));
+        }
+        self.b.position_at_end(entry);
+        self.b.build_unconditional_branch(body).map_err(ice)?;
+        self.alloca_block = None;
+        Ok(())
+    }
+
+    /// `int32_t P_f(args...)`: calls `P__f` and returns 0.
+    fn export_wrapper(&mut self, op: OpId) -> Result<()> {
+        let name = self.func_name(op)?;
+        let inner = self.funcs[&name];
+        if inner.get_type().get_return_type().is_some() {
+            return Err(Diagnostic::unsupported(
+                self.loc(op),
+                format!("exported function '@{name}' returns a value; results must be passed as output buffers"),
+            ));
+        }
+        let i32t = self.cx.i32_type();
+        let params: Vec<BasicMetadataTypeEnum> = inner.get_type().get_param_types();
+        let f = self.module.add_function(&format!("{}_{name}", self.prefix), i32t.fn_type(&params, false), None);
+        f.add_attribute(AttributeLoc::Function, nounwind(self.cx));
+        let bb = self.cx.append_basic_block(f, "entry");
+        self.b.position_at_end(bb);
+        let args: Vec<BasicMetadataValueEnum> = f.get_params().into_iter().map(|p| p.into()).collect();
+        self.call(inner, &args)?;
+        self.b.build_return(Some(&i32t.const_zero())).map_err(ice)?;
+        Ok(())
+    }
+
+    /// `const char *P_last_error(void)` forwarding to `strata_rt_last_error`.
+    fn last_error_fn(&mut self) -> Result<()> {
+        let ptr = self.cx.ptr_type(AddressSpace::default());
+        let rt = self.external("strata_rt_last_error", ptr.fn_type(&[], false));
+        let f = self.module.add_function(&format!("{}_last_error", self.prefix), ptr.fn_type(&[], false), None);
+        let bb = self.cx.append_basic_block(f, "entry");
+        self.b.position_at_end(bb);
+        let msg = self.call(rt, &[])?.ok_or_else(|| ice("strata_rt_last_error returns nothing"))?;
+        self.b.build_return(Some(&msg)).map_err(ice)?;
+        Ok(())
+    }
+
+    /// `func.call` and `func.return` inside a function body.
+    pub(crate) fn lower_func_op(&mut self, op: OpId) -> Result<()> {
+        let n = self.ir.op(op).operands.len();
+        let args = (0..n).map(|i| self.val(op, i)).collect::<Result<Vec<_>>>()?;
+        match self.ir.op(op).name {
+            CALL => {
+                let callee = match self.ir.attr_of(op, "callee").map(|a| self.ir.attr_kind(a)) {
+                    Some(strata_ir::AttrKind::SymbolRef(s)) => s.clone(),
+                    _ => return Err(self.internal(op, "has no 'callee'")),
+                };
+                let f =
+                    *self.funcs.get(&callee).ok_or_else(|| self.internal(op, format!("calls unknown '@{callee}'")))?;
+                let args: Vec<BasicMetadataValueEnum> = args.into_iter().map(|a| a.into()).collect();
+                let r = self.call(f, &args)?;
+                match (r, self.ir.op(op).results.len()) {
+                    (_, 0) => Ok(()),
+                    (Some(v), 1) => self.bind(op, 0, v),
+                    _ => Err(self.internal(op, "result count does not match the callee")),
+                }
+            }
+            RETURN => {
+                match args.as_slice() {
+                    [] => self.b.build_return(None),
+                    [v] => self.b.build_return(Some(v)),
+                    _ => return Err(Diagnostic::unsupported(self.loc(op), "returning more than one value")),
+                }
+                .map_err(ice)?;
+                Ok(())
+            }
+            name => Err(Diagnostic::unsupported(self.loc(op), format!("'{name}' op cannot be lowered to LLVM IR"))),
+        }
+    }
+}

@@ -1,0 +1,194 @@
+//! `mem` ops: buffers (malloc/free, entry-block allocas, private constant
+//! globals) and row-major element access with `getelementptr inbounds`.
+
+use inkwell::AddressSpace;
+use inkwell::module::Linkage;
+use inkwell::values::{BasicValue, BasicValueEnum, IntValue, PointerValue};
+use strata_diag::{Diagnostic, Result};
+use strata_dialect_mem as mem;
+use strata_ir::{AttrKind, OpId, Signedness, Type, TypeKind, dense};
+
+use crate::ice;
+use crate::state::Lowerer;
+use crate::types::{memref_bytes, storage_int_width, storage_type, unit_bytes};
+
+/// Alignment of allocations and globals (a cache line).
+const BUFFER_ALIGN: u32 = 64;
+
+impl<'ctx> Lowerer<'ctx, '_> {
+    pub(crate) fn lower_mem(&mut self, op: OpId) -> Result<()> {
+        match self.ir.op(op).name {
+            mem::ALLOC => self.lower_alloc(op),
+            mem::ALLOCA => self.lower_alloca(op),
+            mem::DEALLOC => {
+                let ptr = self.cx.ptr_type(AddressSpace::default());
+                let free = self.external("free", self.cx.void_type().fn_type(&[ptr.into()], false));
+                self.call(free, &[self.ptr(op, 0)?.into()]).map(|_| ())
+            }
+            mem::GET_GLOBAL => {
+                let name = match self.ir.attr_of(op, "name").map(|a| self.ir.attr_kind(a)) {
+                    Some(AttrKind::SymbolRef(s)) => s.clone(),
+                    _ => return Err(self.internal(op, "has no 'name'")),
+                };
+                let g = *self
+                    .globals
+                    .get(&name)
+                    .ok_or_else(|| self.internal(op, format!("refers to unknown '@{name}'")))?;
+                self.bind(op, 0, g.into())
+            }
+            mem::VIEW => {
+                let p = self.ptr(op, 0)?;
+                self.bind(op, 0, p.into())
+            }
+            mem::COPY => self.lower_copy(op),
+            mem::LOAD => self.lower_load(op, None),
+            mem::LOAD_PART => self.lower_load(op, Some(self.part(op)?)),
+            mem::STORE => self.lower_store(op, None),
+            mem::STORE_PART => self.lower_store(op, Some(self.part(op)?)),
+            name => Err(Diagnostic::unsupported(self.loc(op), format!("'{name}' op cannot be lowered to LLVM IR"))),
+        }
+    }
+
+    fn part(&self, op: OpId) -> Result<u64> {
+        mem::part(self.ir, op).map(u64::from).ok_or_else(|| self.internal(op, "has no valid 'part'"))
+    }
+
+    fn lower_alloc(&mut self, op: OpId) -> Result<()> {
+        let bytes = memref_bytes(self.ir, self.result_ty(op)?).max(1);
+        let ptr = self.cx.ptr_type(AddressSpace::default());
+        let malloc = self.external("malloc", ptr.fn_type(&[self.cx.i64_type().into()], false));
+        let p = self.call(malloc, &[self.i64(bytes).into()])?.ok_or_else(|| ice("malloc returns nothing"))?;
+        self.bind(op, 0, p)
+    }
+
+    /// An alloca in the function's entry block, whatever loop `op` is in.
+    fn lower_alloca(&mut self, op: OpId) -> Result<()> {
+        let ty = self.result_ty(op)?;
+        let entry = self.alloca_block.ok_or_else(|| self.internal(op, "is outside a function"))?;
+        let bytes = memref_bytes(self.ir, ty);
+        let eb = self.cx.create_builder();
+        eb.position_at_end(entry);
+        let arr = self.cx.i8_type().array_type(bytes.max(1) as u32);
+        let p = eb.build_alloca(arr, "buf").map_err(ice)?;
+        if let Some(inst) = p.as_instruction_value() {
+            inst.set_alignment(BUFFER_ALIGN.min(16.max(bytes.next_power_of_two() as u32))).map_err(ice)?;
+        }
+        self.bind(op, 0, p.into())
+    }
+
+    /// `mem.global`: a private constant global holding the raw element bytes.
+    pub(crate) fn lower_global(&mut self, op: OpId) -> Result<()> {
+        let name = self.ir.str_attr(op, "sym_name").ok_or_else(|| self.internal(op, "has no 'sym_name'"))?.to_string();
+        let d = self.ir.dense_attr(op, "value").ok_or_else(|| self.internal(op, "has no 'value'"))?;
+        let elem = self.ir.elem(d.ty);
+        storage_type(self.ir, self.cx, elem, self.loc(op))?;
+        let count = self.ir.num_elements(d.ty).max(0) as usize;
+        let mut bytes = Vec::with_capacity(count * unit_bytes(self.ir, elem) as usize);
+        for i in 0..count {
+            if !d.splat && (i + 1) * dense::parts(self.ir, elem) > d.bits.len() {
+                return Err(self.internal(op, "has fewer values than elements"));
+            }
+            for bits in dense::element_bits(self.ir, d, i) {
+                push_unit(self.ir, elem, bits, &mut bytes);
+            }
+        }
+        let init = self.cx.const_string(&bytes, false);
+        let g = self.module.add_global(init.get_type(), None, &format!("{}.{name}", self.prefix));
+        g.set_initializer(&init);
+        g.set_constant(true);
+        g.set_linkage(Linkage::Private);
+        g.set_unnamed_addr(true);
+        g.set_alignment(BUFFER_ALIGN);
+        self.globals.insert(name, g.as_pointer_value());
+        Ok(())
+    }
+
+    fn lower_copy(&mut self, op: OpId) -> Result<()> {
+        let (src, dst) = (self.ptr(op, 0)?, self.ptr(op, 1)?);
+        let ty = self.operand_ty(op, 0)?;
+        let align = unit_bytes(self.ir, self.ir.elem(ty)).clamp(1, 16) as u32;
+        let bytes = memref_bytes(self.ir, ty);
+        if bytes > 0 {
+            self.b.build_memcpy(dst, align, src, align, self.i64(bytes)).map_err(ice)?;
+        }
+        Ok(())
+    }
+
+    /// Address of the element (or part) that operands `first..` index in
+    /// the memref operand `first - 1`.
+    fn element_ptr(&self, op: OpId, first: usize, part: Option<u64>) -> Result<(PointerValue<'ctx>, Type)> {
+        let base = self.ptr(op, first - 1)?;
+        let mty = self.operand_ty(op, first - 1)?;
+        let shape = self.ir.shape(mty).ok_or_else(|| self.internal(op, "expects a memref"))?.to_vec();
+        let mut lin: Option<IntValue> = None;
+        for (k, &dim) in shape.iter().enumerate() {
+            let idx = self.int(op, first + k)?;
+            lin = Some(match lin {
+                None => idx,
+                Some(acc) => {
+                    let scaled = self.b.build_int_nsw_mul(acc, self.i64(dim as u64), "").map_err(ice)?;
+                    self.b.build_int_nsw_add(scaled, idx, "").map_err(ice)?
+                }
+            });
+        }
+        let elem = self.ir.elem(mty);
+        let mut lin = lin.unwrap_or(self.i64(0));
+        if let Some(p) = part {
+            let twice = self.b.build_int_nsw_mul(lin, self.i64(2), "").map_err(ice)?;
+            lin = self.b.build_int_nsw_add(twice, self.i64(p), "").map_err(ice)?;
+        }
+        let unit = storage_type(self.ir, self.cx, elem, self.loc(op))?;
+        // SAFETY: the index is in bounds of the buffer for verified input.
+        let p = unsafe { self.b.build_in_bounds_gep(unit, base, &[lin], "") }.map_err(ice)?;
+        Ok((p, elem))
+    }
+
+    fn lower_load(&mut self, op: OpId, part: Option<u64>) -> Result<()> {
+        let (p, elem) = self.element_ptr(op, 1, part)?;
+        let unit = storage_type(self.ir, self.cx, elem, self.loc(op))?;
+        let raw = self.b.build_load(unit, p, "").map_err(ice)?;
+        let v = match self.ir.kind(elem) {
+            TypeKind::Int { width, .. } if storage_int_width(*width) != *width => {
+                let t = crate::types::int_type(self.cx, *width);
+                self.b.build_int_truncate(raw.into_int_value(), t, "").map_err(ice)?.as_basic_value_enum()
+            }
+            _ => raw,
+        };
+        self.bind(op, 0, v)
+    }
+
+    fn lower_store(&mut self, op: OpId, part: Option<u64>) -> Result<()> {
+        let (p, elem) = self.element_ptr(op, 2, part)?;
+        let v = self.val(op, 0)?;
+        let v: BasicValueEnum = match self.ir.kind(elem) {
+            TypeKind::Int { width, sign } if storage_int_width(*width) != *width => {
+                let t = crate::types::int_type(self.cx, storage_int_width(*width));
+                let iv = self.int(op, 0)?;
+                if *sign == Signedness::Unsigned || *width == 1 {
+                    self.b.build_int_z_extend(iv, t, "").map_err(ice)?.into()
+                } else {
+                    self.b.build_int_s_extend(iv, t, "").map_err(ice)?.into()
+                }
+            }
+            _ => v,
+        };
+        self.b.build_store(p, v).map_err(ice)?;
+        Ok(())
+    }
+}
+
+/// Appends the in-memory bytes of one addressing unit holding `bits`.
+fn push_unit(ir: &strata_ir::Context, elem: Type, bits: u64, out: &mut Vec<u8>) {
+    let n = unit_bytes(ir, elem) as usize;
+    let v = match ir.kind(elem) {
+        TypeKind::Int { width, sign } if storage_int_width(*width) != *width => {
+            if *sign == Signedness::Unsigned || *width == 1 {
+                bits & ((1u64 << width) - 1)
+            } else {
+                dense::int_value(ir, bits, elem) as u64
+            }
+        }
+        _ => bits,
+    };
+    out.extend_from_slice(&v.to_le_bytes()[..n]);
+}

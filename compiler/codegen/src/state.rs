@@ -1,0 +1,152 @@
+//! The lowering state shared by the per-dialect files: the LLVM module and
+//! builder, the map from IR values to LLVM values, and small helpers.
+
+use std::collections::HashMap;
+
+use inkwell::basic_block::BasicBlock;
+use inkwell::builder::Builder;
+use inkwell::context::Context as LlContext;
+use inkwell::module::{Linkage, Module};
+use inkwell::types::{BasicTypeEnum, FunctionType};
+use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FloatValue, FunctionValue, IntValue, PointerValue};
+use strata_diag::{Diagnostic, Location, Result};
+use strata_ir::{Context, OpId, Type, Value};
+
+use crate::ice;
+
+pub(crate) struct Lowerer<'ctx, 'a> {
+    pub ir: &'a Context,
+    pub cx: &'ctx LlContext,
+    pub module: Module<'ctx>,
+    pub b: Builder<'ctx>,
+    pub prefix: &'a str,
+    /// LLVM value of every IR value lowered so far.
+    pub values: HashMap<Value, BasicValueEnum<'ctx>>,
+    /// LLVM function of every `func.func` of the module, by symbol name.
+    pub funcs: HashMap<String, FunctionValue<'ctx>>,
+    /// Address of every `mem.global`, by symbol name.
+    pub globals: HashMap<String, PointerValue<'ctx>>,
+    /// The entry block of the function being lowered, which holds its allocas.
+    pub alloca_block: Option<BasicBlock<'ctx>>,
+}
+
+impl<'ctx, 'a> Lowerer<'ctx, 'a> {
+    pub fn new(ir: &'a Context, cx: &'ctx LlContext, prefix: &'a str) -> Self {
+        Lowerer {
+            ir,
+            cx,
+            module: cx.create_module(prefix),
+            b: cx.create_builder(),
+            prefix,
+            values: HashMap::new(),
+            funcs: HashMap::new(),
+            globals: HashMap::new(),
+            alloca_block: None,
+        }
+    }
+
+    pub fn loc(&self, op: OpId) -> Location {
+        self.ir.op(op).loc
+    }
+
+    /// A violated contract (the verifier should have caught it).
+    pub fn internal(&self, op: OpId, msg: impl Into<String>) -> Diagnostic {
+        Diagnostic::internal(self.loc(op), format!("'{}' op {}", self.ir.op(op).name, msg.into()))
+    }
+
+    pub fn operand(&self, op: OpId, i: usize) -> Result<Value> {
+        self.ir.op(op).operands.get(i).copied().ok_or_else(|| self.internal(op, format!("has no operand #{i}")))
+    }
+
+    pub fn operand_ty(&self, op: OpId, i: usize) -> Result<Type> {
+        Ok(self.ir.value_ty(self.operand(op, i)?))
+    }
+
+    pub fn result_ty(&self, op: OpId) -> Result<Type> {
+        let r = self.ir.op(op).results.first().copied().ok_or_else(|| self.internal(op, "has no result"))?;
+        Ok(self.ir.value_ty(r))
+    }
+
+    /// LLVM value of operand `i`.
+    pub fn val(&self, op: OpId, i: usize) -> Result<BasicValueEnum<'ctx>> {
+        let v = self.operand(op, i)?;
+        self.values.get(&v).copied().ok_or_else(|| self.internal(op, format!("operand #{i} has not been lowered")))
+    }
+
+    pub fn int(&self, op: OpId, i: usize) -> Result<IntValue<'ctx>> {
+        match self.val(op, i)? {
+            BasicValueEnum::IntValue(v) => Ok(v),
+            _ => Err(self.internal(op, format!("expects operand #{i} to be an integer"))),
+        }
+    }
+
+    pub fn float(&self, op: OpId, i: usize) -> Result<FloatValue<'ctx>> {
+        match self.val(op, i)? {
+            BasicValueEnum::FloatValue(v) => Ok(v),
+            _ => Err(self.internal(op, format!("expects operand #{i} to be a float"))),
+        }
+    }
+
+    pub fn ptr(&self, op: OpId, i: usize) -> Result<PointerValue<'ctx>> {
+        match self.val(op, i)? {
+            BasicValueEnum::PointerValue(v) => Ok(v),
+            _ => Err(self.internal(op, format!("expects operand #{i} to be a memref"))),
+        }
+    }
+
+    /// Binds result `i` of `op` to `v`.
+    pub fn bind(&mut self, op: OpId, i: usize, v: BasicValueEnum<'ctx>) -> Result<()> {
+        let r =
+            self.ir.op(op).results.get(i).copied().ok_or_else(|| self.internal(op, format!("has no result #{i}")))?;
+        self.values.insert(r, v);
+        Ok(())
+    }
+
+    pub fn value_type(&self, t: Type, op: OpId) -> Result<BasicTypeEnum<'ctx>> {
+        crate::types::value_type(self.ir, self.cx, t, self.loc(op))
+    }
+
+    /// The function being lowered.
+    pub fn current_fn(&self) -> Result<FunctionValue<'ctx>> {
+        self.b.get_insert_block().and_then(|b| b.get_parent()).ok_or_else(|| ice("builder is not inside a function"))
+    }
+
+    /// An external function named `name`, declared on first use.
+    pub fn external(&self, name: &str, ty: FunctionType<'ctx>) -> FunctionValue<'ctx> {
+        self.module.get_function(name).unwrap_or_else(|| self.module.add_function(name, ty, Some(Linkage::External)))
+    }
+
+    /// Calls `f` and returns its result (if it has one).
+    pub fn call(
+        &self,
+        f: FunctionValue<'ctx>,
+        args: &[BasicMetadataValueEnum<'ctx>],
+    ) -> Result<Option<BasicValueEnum<'ctx>>> {
+        let site = self.b.build_call(f, args, "").map_err(ice)?;
+        Ok(site.try_as_basic_value().basic())
+    }
+
+    pub fn i64(&self, v: u64) -> IntValue<'ctx> {
+        self.cx.i64_type().const_int(v, false)
+    }
+
+    /// Lowers every op of `block` in order.
+    pub fn lower_block(&mut self, block: strata_ir::BlockId) -> Result<()> {
+        let ops = self.ir.blocks[block].ops.clone();
+        for op in ops {
+            self.lower_op(op)?;
+        }
+        Ok(())
+    }
+
+    fn lower_op(&mut self, op: OpId) -> Result<()> {
+        let name = self.ir.op(op).name;
+        match name.split_once('.').map(|p| p.0) {
+            Some("mem") => self.lower_mem(op),
+            Some("loop") => self.lower_loop(op),
+            Some("arith") => self.lower_arith(op),
+            Some("func") => self.lower_func_op(op),
+            _ => Err(Diagnostic::unsupported(self.loc(op), format!("'{name}' op cannot be lowered to LLVM IR"))),
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! Complex elementary functions on (re, im) pairs, by the textbook
+//! identities (principal branches).
+
+use crate::builder::Builder;
+use strata_ir::Value;
+
+pub type C = (Value, Value);
+
+pub fn add(b: &mut Builder<'_>, x: C, y: C) -> C {
+    (b.binary("arith.addf", x.0, y.0), b.binary("arith.addf", x.1, y.1))
+}
+
+pub fn sub(b: &mut Builder<'_>, x: C, y: C) -> C {
+    (b.binary("arith.subf", x.0, y.0), b.binary("arith.subf", x.1, y.1))
+}
+
+pub fn mul(b: &mut Builder<'_>, x: C, y: C) -> C {
+    let (ac, bd) = (b.binary("arith.mulf", x.0, y.0), b.binary("arith.mulf", x.1, y.1));
+    let (ad, bc) = (b.binary("arith.mulf", x.0, y.1), b.binary("arith.mulf", x.1, y.0));
+    (b.binary("arith.subf", ac, bd), b.binary("arith.addf", ad, bc))
+}
+
+pub fn div(b: &mut Builder<'_>, x: C, y: C) -> C {
+    let (cc, dd) = (b.binary("arith.mulf", y.0, y.0), b.binary("arith.mulf", y.1, y.1));
+    let den = b.binary("arith.addf", cc, dd);
+    let (ac, bd) = (b.binary("arith.mulf", x.0, y.0), b.binary("arith.mulf", x.1, y.1));
+    let (bc, ad) = (b.binary("arith.mulf", x.1, y.0), b.binary("arith.mulf", x.0, y.1));
+    let re = b.binary("arith.addf", ac, bd);
+    let im = b.binary("arith.subf", bc, ad);
+    (b.binary("arith.divf", re, den), b.binary("arith.divf", im, den))
+}
+
+pub fn abs(b: &mut Builder<'_>, x: C) -> Value {
+    let (aa, bb) = (b.binary("arith.mulf", x.0, x.0), b.binary("arith.mulf", x.1, x.1));
+    let s = b.binary("arith.addf", aa, bb);
+    b.unary("arith.sqrt", s)
+}
+
+pub fn exp(b: &mut Builder<'_>, x: C) -> C {
+    let e = b.unary("arith.exp", x.0);
+    let (c, s) = (b.unary("arith.cos", x.1), b.unary("arith.sin", x.1));
+    (b.binary("arith.mulf", e, c), b.binary("arith.mulf", e, s))
+}
+
+pub fn log(b: &mut Builder<'_>, x: C) -> C {
+    let r = abs(b, x);
+    (b.unary("arith.log", r), b.binary("arith.atan2", x.1, x.0))
+}
+
+/// exp(z) - 1, accurate near zero: re = expm1(a)·cos(b) - 2·sin²(b/2).
+pub fn expm1(b: &mut Builder<'_>, x: C) -> C {
+    let t = b.ty(x.0);
+    let em1 = b.unary("arith.expm1", x.0);
+    let c = b.unary("arith.cos", x.1);
+    let half = b.const_float(0.5, t);
+    let hb = b.binary("arith.mulf", x.1, half);
+    let s = b.unary("arith.sin", hb);
+    let s2 = b.binary("arith.mulf", s, s);
+    let two = b.const_float(2.0, t);
+    let s2x2 = b.binary("arith.mulf", s2, two);
+    let p = b.binary("arith.mulf", em1, c);
+    let re = b.binary("arith.subf", p, s2x2);
+    let e = b.unary("arith.exp", x.0);
+    let sb = b.unary("arith.sin", x.1);
+    (re, b.binary("arith.mulf", e, sb))
+}
+
+/// log(1 + z): re = log1p(a·(2 + a) + b²) / 2, im = atan2(b, 1 + a).
+pub fn log1p(b: &mut Builder<'_>, x: C) -> C {
+    let t = b.ty(x.0);
+    let two = b.const_float(2.0, t);
+    let one = b.const_float(1.0, t);
+    let half = b.const_float(0.5, t);
+    let a2 = b.binary("arith.addf", x.0, two);
+    let aa = b.binary("arith.mulf", x.0, a2);
+    let bb = b.binary("arith.mulf", x.1, x.1);
+    let s = b.binary("arith.addf", aa, bb);
+    let l = b.unary("arith.log1p", s);
+    let re = b.binary("arith.mulf", l, half);
+    let ap1 = b.binary("arith.addf", x.0, one);
+    (re, b.binary("arith.atan2", x.1, ap1))
+}
+
+/// (cosh v, sinh v) of a real v.
+fn cosh_sinh(b: &mut Builder<'_>, v: Value) -> (Value, Value) {
+    let t = b.ty(v);
+    let half = b.const_float(0.5, t);
+    let e = b.unary("arith.exp", v);
+    let n = b.unary("arith.negf", v);
+    let en = b.unary("arith.exp", n);
+    let c = b.binary("arith.addf", e, en);
+    let s = b.binary("arith.subf", e, en);
+    (b.binary("arith.mulf", c, half), b.binary("arith.mulf", s, half))
+}
+
+pub fn sin(b: &mut Builder<'_>, x: C) -> C {
+    let (ch, sh) = cosh_sinh(b, x.1);
+    let (s, c) = (b.unary("arith.sin", x.0), b.unary("arith.cos", x.0));
+    (b.binary("arith.mulf", s, ch), b.binary("arith.mulf", c, sh))
+}
+
+pub fn cos(b: &mut Builder<'_>, x: C) -> C {
+    let (ch, sh) = cosh_sinh(b, x.1);
+    let (s, c) = (b.unary("arith.sin", x.0), b.unary("arith.cos", x.0));
+    let im = b.binary("arith.mulf", s, sh);
+    (b.binary("arith.mulf", c, ch), b.unary("arith.negf", im))
+}
+
+pub fn tan(b: &mut Builder<'_>, x: C) -> C {
+    let (s, c) = (sin(b, x), cos(b, x));
+    div(b, s, c)
+}
+
+/// tanh(z) = -i·tan(i·z).
+pub fn tanh(b: &mut Builder<'_>, x: C) -> C {
+    let nb = b.unary("arith.negf", x.1);
+    let t = tan(b, (nb, x.0));
+    let ni = b.unary("arith.negf", t.0);
+    (t.1, ni)
+}
+
+/// Principal square root: re = sqrt((|z| + a) / 2), im = copysign(sqrt((|z| - a) / 2), b).
+pub fn sqrt(b: &mut Builder<'_>, x: C) -> C {
+    let t = b.ty(x.0);
+    let r = abs(b, x);
+    let half = b.const_float(0.5, t);
+    let p = b.binary("arith.addf", r, x.0);
+    let m = b.binary("arith.subf", r, x.0);
+    let ph = b.binary("arith.mulf", p, half);
+    let mh = b.binary("arith.mulf", m, half);
+    let re = b.unary("arith.sqrt", ph);
+    let im = b.unary("arith.sqrt", mh);
+    (re, b.binary("arith.copysign", im, x.1))
+}
+
+pub fn one(b: &mut Builder<'_>, like: Value) -> C {
+    let t = b.ty(like);
+    (b.const_float(1.0, t), b.const_float(0.0, t))
+}
+
+pub fn pow(b: &mut Builder<'_>, x: C, y: C) -> C {
+    let l = log(b, x);
+    let p = mul(b, y, l);
+    exp(b, p)
+}
+
+/// atan2(x, y) = -i·log((y + i·x) / sqrt(x² + y²)).
+pub fn atan2(b: &mut Builder<'_>, x: C, y: C) -> C {
+    let ix = (b.unary("arith.negf", x.1), x.0);
+    let num = add(b, y, ix);
+    let xx = mul(b, x, x);
+    let yy = mul(b, y, y);
+    let s = add(b, xx, yy);
+    let den = sqrt(b, s);
+    let q = div(b, num, den);
+    let l = log(b, q);
+    (l.1, b.unary("arith.negf", l.0))
+}
+
+/// z / |z|; zero stays zero and NaN parts give NaN.
+pub fn sign(b: &mut Builder<'_>, x: C) -> C {
+    let t = b.ty(x.0);
+    let r = abs(b, x);
+    let zero = b.const_float(0.0, t);
+    let is_zero = b.cmpf("oeq", r, zero);
+    let (qr, qi) = (b.binary("arith.divf", x.0, r), b.binary("arith.divf", x.1, r));
+    (b.select(is_zero, x.0, qr), b.select(is_zero, x.1, qi))
+}
+
+/// Lexicographic order on (re, im): true when x > y.
+pub fn greater(b: &mut Builder<'_>, x: C, y: C) -> Value {
+    let gt_re = b.cmpf("ogt", x.0, y.0);
+    let eq_re = b.cmpf("oeq", x.0, y.0);
+    let gt_im = b.cmpf("ogt", x.1, y.1);
+    let tie = b.binary("arith.andi", eq_re, gt_im);
+    b.binary("arith.ori", gt_re, tie)
+}

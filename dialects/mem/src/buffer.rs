@@ -1,0 +1,136 @@
+//! Verifiers of the buffer ops: `mem.alloc`, `mem.alloca`, `mem.dealloc`,
+//! `mem.global`, `mem.get_global`, `mem.copy`, `mem.view`.
+
+use strata_diag::Result;
+use strata_ir::text::printer::type_to_string;
+use strata_ir::{AttrKind, Context, OpId, Type, TypeKind};
+
+use crate::GLOBAL;
+
+pub(crate) fn expect_counts(ctx: &Context, op: OpId, operands: usize, results: usize) -> Result<()> {
+    let o = ctx.op(op);
+    if o.operands.len() != operands {
+        return Err(ctx.error(op, format!("expects {operands} operands, found {}", o.operands.len())));
+    }
+    if o.results.len() != results {
+        return Err(ctx.error(op, format!("expects {results} results, found {}", o.results.len())));
+    }
+    Ok(())
+}
+
+pub(crate) fn is_memref(ctx: &Context, t: Type) -> bool {
+    matches!(ctx.kind(t), TypeKind::MemRef { .. })
+}
+
+/// Checks that `t` (of the operand or result named `what`) is a memref with
+/// static, non-negative dimensions.
+pub(crate) fn expect_memref(ctx: &Context, op: OpId, t: Type, what: &str) -> Result<()> {
+    if !is_memref(ctx, t) {
+        return Err(ctx.error(op, format!("expects {what} to be a memref, found {}", type_to_string(ctx, t))));
+    }
+    if ctx.shape(t).is_some_and(|s| s.iter().any(|&d| d < 0)) {
+        return Err(ctx.error(op, format!("expects {what} to have a static shape, found {}", type_to_string(ctx, t))));
+    }
+    Ok(())
+}
+
+pub(crate) fn verify_alloc(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 0, 1)?;
+    expect_memref(ctx, op, ctx.value_ty(ctx.op(op).results[0]), "result")
+}
+
+pub(crate) fn verify_dealloc(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 1, 0)?;
+    expect_memref(ctx, op, ctx.value_ty(ctx.op(op).operands[0]), "operand #0")
+}
+
+pub(crate) fn verify_global(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 0, 0)?;
+    if ctx.str_attr(op, "sym_name").is_none() {
+        return Err(ctx.error(op, "requires a 'sym_name' string attribute"));
+    }
+    if ctx.dense_attr(op, "value").is_none() {
+        return Err(ctx.error(op, "requires a 'value' dense elements attribute"));
+    }
+    Ok(())
+}
+
+/// The `mem.global` named `name` in the module enclosing `op`.
+pub fn lookup_global(ctx: &Context, op: OpId, name: &str) -> Option<OpId> {
+    let mut cur = op;
+    loop {
+        let b = ctx.op(cur).parent?;
+        let parent = ctx.block_parent_op(b)?;
+        if ctx.op(parent).name == strata_ir::builtin::MODULE {
+            let body = ctx.entry_block(parent, 0)?;
+            return ctx.blocks[body]
+                .ops
+                .iter()
+                .copied()
+                .find(|&o| ctx.op(o).name == GLOBAL && ctx.str_attr(o, "sym_name") == Some(name));
+        }
+        cur = parent;
+    }
+}
+
+pub(crate) fn verify_get_global(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 0, 1)?;
+    let ty = ctx.value_ty(ctx.op(op).results[0]);
+    expect_memref(ctx, op, ty, "result")?;
+    let name = match ctx.attr_of(op, "name").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::SymbolRef(s)) => s.clone(),
+        _ => return Err(ctx.error(op, "requires a 'name' symbol reference attribute")),
+    };
+    let Some(global) = lookup_global(ctx, op, &name) else {
+        // Detached ops (being built) have no module to look in.
+        if ctx.op(op).parent.is_none() {
+            return Ok(());
+        }
+        return Err(ctx.error(op, format!("'@{name}' does not reference a valid 'mem.global'")));
+    };
+    let Some(d) = ctx.dense_attr(global, "value") else { return Ok(()) };
+    if ctx.elem(d.ty) != ctx.elem(ty) || ctx.num_elements(d.ty) != ctx.num_elements(ty) {
+        return Err(ctx.error(
+            op,
+            format!(
+                "result type {} does not match the type {} of global '@{name}'",
+                type_to_string(ctx, ty),
+                type_to_string(ctx, d.ty)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Same element type and element count.
+fn expect_compatible(ctx: &Context, op: OpId, a: Type, b: Type) -> Result<()> {
+    if ctx.elem(a) != ctx.elem(b) || ctx.num_elements(a) != ctx.num_elements(b) {
+        return Err(ctx.error(
+            op,
+            format!(
+                "expects the same element type and element count, found {} and {}",
+                type_to_string(ctx, a),
+                type_to_string(ctx, b)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+pub(crate) fn verify_copy(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 2, 0)?;
+    let src = ctx.value_ty(ctx.op(op).operands[0]);
+    let dst = ctx.value_ty(ctx.op(op).operands[1]);
+    expect_memref(ctx, op, src, "operand #0")?;
+    expect_memref(ctx, op, dst, "operand #1")?;
+    expect_compatible(ctx, op, src, dst)
+}
+
+pub(crate) fn verify_view(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 1, 1)?;
+    let src = ctx.value_ty(ctx.op(op).operands[0]);
+    let dst = ctx.value_ty(ctx.op(op).results[0]);
+    expect_memref(ctx, op, src, "operand #0")?;
+    expect_memref(ctx, op, dst, "result")?;
+    expect_compatible(ctx, op, src, dst)
+}
