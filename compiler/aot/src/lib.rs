@@ -1,1 +1,25 @@
-//! strata-aot
+//! strata-aot: turns the object code that `strata-codegen` emits into the artifacts the driver
+//! writes — object files, static archives and shared libraries with the runtime linked in — and
+//! writes the C header that describes the exported functions.
+//!
+//! Linking uses the system toolchain (`cc`, `ar`, `nm`, `strip` from binutils / build-essential);
+//! `CC` overrides the compiler driver.
+//!
+//! The runtime (`libstrata_runtime.a`, the static library of the `strata-runtime` crate) is found
+//! by [`find_runtime`]:
+//! 1. the file named by the environment variable `STRATA_RUNTIME_LIB`, if set;
+//! 2. otherwise the most recently built of: `libstrata_runtime.a` next to the running
+//!    executable, in its parent directory (cargo puts test binaries in `target/<profile>/deps`)
+//!    or in `../lib` (an installed layout), and the `libstrata_runtime-<hash>.a` copies cargo
+//!    leaves in those directories' `deps/` (built whenever a crate depending on `strata-aot`
+//!    is built, since `strata-aot` depends on `strata-runtime`).
+
+mod header;
+mod link;
+
+pub use header::{CFunction, CParam, header};
+pub use link::{RUNTIME_LIB_ENV, archive, find_runtime, link_shared, write_object};
+
+/// Runtime symbols every shared library keeps exported (looked up with `dlsym` by `strata check`,
+/// or forwarded to by `P_last_error`).
+pub use strata_runtime::EXPORTED_SYMBOLS as RUNTIME_EXPORTS;

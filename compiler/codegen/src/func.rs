@@ -86,6 +86,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let f = if self.ir.entry_block(op, 0).is_some() {
             let f = self.module.add_function(&format!("{}__{name}", self.prefix), ty, Some(Linkage::Internal));
             f.add_attribute(AttributeLoc::Function, nounwind(self.cx));
+            self.add_noalias_attrs(op, f);
             f
         } else {
             let f = self.external(&name, ty);
@@ -94,6 +95,20 @@ impl<'ctx> Lowerer<'ctx, '_> {
         };
         self.funcs.insert(name, f);
         Ok(())
+    }
+
+    /// `noalias` on the buffer parameters of a defined function. Sound
+    /// because the C ABI requires output buffers not to overlap any other
+    /// buffer argument, and internal calls pass distinct allocations for
+    /// outputs (inputs may repeat, but are only read).
+    fn add_noalias_attrs(&self, op: OpId, f: FunctionValue<'ctx>) {
+        let Some((inputs, _)) = builtin::func_signature(self.ir, op) else { return };
+        for (i, &t) in inputs.iter().enumerate() {
+            if matches!(self.ir.kind(t), TypeKind::MemRef { .. }) {
+                let a = self.cx.create_enum_attribute(Attribute::get_named_enum_kind_id("noalias"), 0);
+                f.add_attribute(AttributeLoc::Param(i as u32), a);
+            }
+        }
     }
 
     /// `signext` / `zeroext` on narrow integer parameters and results of an

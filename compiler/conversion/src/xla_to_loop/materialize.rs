@@ -91,8 +91,11 @@ impl FuncLowering<'_> {
         })
     }
 
-    /// Loops over result elements; the contracting dimensions are summed in
-    /// a stack accumulator of the result element type.
+    /// Zero-fills the result, then accumulates into it with the loops
+    /// ordered batch, lhs-free, contracting, rhs-free: the innermost loop
+    /// walks rows of the rhs and of the result contiguously (so it
+    /// vectorizes), while each result element still sums its products in
+    /// contracting-index order.
     fn dot_general(&mut self, b: &mut Builder<'_>, op: OpId, out: Value) -> Result<()> {
         let (lhs, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
         let (ls, rs) = (shape_of(b.ctx, lhs), shape_of(b.ctx, rhs));
@@ -103,46 +106,49 @@ impl FuncLowering<'_> {
         let in_elem = b.ctx.elem(b.ctx.value_ty(lhs));
         let lfree = dot::free_dims(ls.len(), &d.lhs_batch, &d.lhs_contract);
         let rfree = dot::free_dims(rs.len(), &d.rhs_batch, &d.rhs_contract);
-        let csizes: Vec<i64> = d.lhs_contract.iter().map(|&c| ls[c as usize]).collect();
-        let mt = b.ctx.memref_ty(&[], relem);
-        let acc = b.alloca(mt);
-        let nb = d.lhs_batch.len();
         b.loop_nest(&out_shape, &mut |b, oidx| {
             let zero = match b.ctx.kind(relem).clone() {
                 TypeKind::Complex(p) => Scalar::Complex(b.zero(p), b.zero(p)),
                 _ => Scalar::Real(b.zero(relem)),
             };
-            store_scalar(b, zero, acc, &[]);
-            b.loop_nest(&csizes, &mut |b, cidx| {
-                let filler = oidx.first().or(cidx.first()).copied().unwrap_or_else(|| b.const_index(0));
-                let mut li = vec![filler; ls.len()];
-                let mut ri = vec![filler; rs.len()];
-                for (j, (&lb, &rb)) in d.lhs_batch.iter().zip(&d.rhs_batch).enumerate() {
-                    li[lb as usize] = oidx[j];
-                    ri[rb as usize] = oidx[j];
-                }
-                for (j, &f) in lfree.iter().enumerate() {
-                    li[f] = oidx[nb + j];
-                }
-                for (j, &f) in rfree.iter().enumerate() {
-                    ri[f] = oidx[nb + lfree.len() + j];
-                }
-                for (j, (&lc, &rc)) in d.lhs_contract.iter().zip(&d.rhs_contract).enumerate() {
-                    li[lc as usize] = cidx[j];
-                    ri[rc as usize] = cidx[j];
-                }
-                let x = self.element(b, lhs, &li)?;
-                let y = self.element(b, rhs, &ri)?;
-                let x = scalar::convert(b, x, in_elem, relem)?;
-                let y = scalar::convert(b, y, in_elem, relem)?;
-                let p = scalar::emit(b, op, MULTIPLY, &[x, y], relem, relem)?;
-                let a = load_scalar(b, acc, &[]);
-                let s = scalar::emit(b, op, ADD, &[a, p], relem, relem)?;
-                store_scalar(b, s, acc, &[]);
-                Ok(())
-            })?;
-            let s = load_scalar(b, acc, &[]);
-            store_scalar(b, s, out, oidx);
+            store_scalar(b, zero, out, oidx);
+            Ok(())
+        })?;
+        let (nb, nl, nc) = (d.lhs_batch.len(), lfree.len(), d.lhs_contract.len());
+        let mut space: Vec<i64> = d.lhs_batch.iter().map(|&i| ls[i as usize]).collect();
+        space.extend(lfree.iter().map(|&i| ls[i]));
+        space.extend(d.lhs_contract.iter().map(|&i| ls[i as usize]));
+        space.extend(rfree.iter().map(|&i| rs[i]));
+        b.loop_nest(&space, &mut |b, ivs| {
+            let (batch, rest) = ivs.split_at(nb);
+            let (lf, rest) = rest.split_at(nl);
+            let (con, rf) = rest.split_at(nc);
+            let filler = ivs.first().copied().unwrap_or_else(|| b.const_index(0));
+            let mut li = vec![filler; ls.len()];
+            let mut ri = vec![filler; rs.len()];
+            for (j, (&lb, &rb)) in d.lhs_batch.iter().zip(&d.rhs_batch).enumerate() {
+                li[lb as usize] = batch[j];
+                ri[rb as usize] = batch[j];
+            }
+            for (j, &f) in lfree.iter().enumerate() {
+                li[f] = lf[j];
+            }
+            for (j, &f) in rfree.iter().enumerate() {
+                ri[f] = rf[j];
+            }
+            for (j, (&lc, &rc)) in d.lhs_contract.iter().zip(&d.rhs_contract).enumerate() {
+                li[lc as usize] = con[j];
+                ri[rc as usize] = con[j];
+            }
+            let oidx: Vec<Value> = batch.iter().chain(lf).chain(rf).copied().collect();
+            let x = self.element(b, lhs, &li)?;
+            let y = self.element(b, rhs, &ri)?;
+            let x = scalar::convert(b, x, in_elem, relem)?;
+            let y = scalar::convert(b, y, in_elem, relem)?;
+            let p = scalar::emit(b, op, MULTIPLY, &[x, y], relem, relem)?;
+            let a = load_scalar(b, out, &oidx);
+            let s = scalar::emit(b, op, ADD, &[a, p], relem, relem)?;
+            store_scalar(b, s, out, &oidx);
             Ok(())
         })
     }

@@ -1,0 +1,497 @@
+//! Object, archive and shared-library output.
+
+use std::ffi::OsString;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::RUNTIME_EXPORTS;
+
+/// Environment variable naming the runtime static library explicitly.
+pub const RUNTIME_LIB_ENV: &str = "STRATA_RUNTIME_LIB";
+
+const RUNTIME_FILE: &str = "libstrata_runtime.a";
+
+fn not_found() -> String {
+    format!(
+        "runtime library {RUNTIME_FILE} not found; build the workspace with `cargo build --release` \
+         (or set {RUNTIME_LIB_ENV} to its path)"
+    )
+}
+
+/// Locates the runtime static library (see the crate documentation for the search order).
+pub fn find_runtime() -> Result<PathBuf, String> {
+    if let Some(p) = std::env::var_os(RUNTIME_LIB_ENV).filter(|p| !p.is_empty()) {
+        let p = PathBuf::from(p);
+        return if p.is_file() {
+            Ok(p)
+        } else {
+            Err(format!("runtime library {} (from {RUNTIME_LIB_ENV}) does not exist", p.display()))
+        };
+    }
+    let exe = std::env::current_exe().map_err(|e| format!("{}: {e}", not_found()))?;
+    let exe = exe.canonicalize().unwrap_or(exe);
+    let dir = exe.parent().ok_or_else(not_found)?;
+    find_runtime_near(dir).ok_or_else(not_found)
+}
+
+/// The search of [`find_runtime`] after the environment variable, starting at `dir`: every
+/// `libstrata_runtime.a` next to the executable, in its parent or in `../lib`, and every
+/// `libstrata_runtime-<hash>.a` cargo left in those directories or their `deps/`; the most
+/// recently modified wins (cargo rebuilds the hashed copy in `deps/` without refreshing the
+/// plain name unless the runtime itself was a build target, so the plain name can be stale).
+/// On equal times the earlier candidate in that order wins.
+fn find_runtime_near(dir: &Path) -> Option<PathBuf> {
+    let mut dirs = vec![dir.to_path_buf()];
+    if let Some(parent) = dir.parent() {
+        dirs.push(parent.to_path_buf());
+        dirs.push(parent.join("lib"));
+    }
+    let mut candidates: Vec<PathBuf> = dirs.iter().map(|d| d.join(RUNTIME_FILE)).filter(|p| p.is_file()).collect();
+    for d in dirs.iter().flat_map(|d| [d.clone(), d.join("deps")]) {
+        let Ok(entries) = fs::read_dir(&d) else { continue };
+        let mut hashed: Vec<PathBuf> = entries
+            .flatten()
+            .filter(|e| {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                name.starts_with("libstrata_runtime-") && name.ends_with(".a")
+            })
+            .map(|e| e.path())
+            .collect();
+        hashed.sort();
+        candidates.extend(hashed);
+    }
+    let mut best: Option<(std::time::SystemTime, PathBuf)> = None;
+    for p in candidates {
+        let Ok(mtime) = fs::metadata(&p).and_then(|m| m.modified()) else { continue };
+        if best.as_ref().is_none_or(|(t, _)| mtime > *t) {
+            best = Some((mtime, p));
+        }
+    }
+    best.map(|(_, p)| p)
+}
+
+/// Writes the object file as is.
+pub fn write_object(object: &[u8], out: &Path) -> Result<(), String> {
+    fs::write(out, object).map_err(|e| format!("cannot write {}: {e}", out.display()))
+}
+
+/// The C compiler driver used for linking: `$CC` (may include arguments) or `cc`.
+fn cc_command() -> Command {
+    let cc = std::env::var("CC").ok().filter(|s| !s.trim().is_empty()).unwrap_or_else(|| "cc".into());
+    let mut words = cc.split_whitespace();
+    let mut cmd = Command::new(words.next().unwrap_or("cc"));
+    cmd.args(words);
+    cmd
+}
+
+/// Runs `cmd`, turning a spawn failure or a non-zero exit into an error that shows the command
+/// and its output.
+fn run(mut cmd: Command, what: &str) -> Result<Vec<u8>, String> {
+    let shown = format!("{cmd:?}");
+    let out = cmd.output().map_err(|e| format!("{what}: cannot run {shown}: {e}"))?;
+    if !out.status.success() {
+        let mut msg = format!("{what}: {shown} failed ({})", out.status);
+        for stream in [&out.stderr, &out.stdout] {
+            let text = String::from_utf8_lossy(stream);
+            if !text.trim().is_empty() {
+                msg.push('\n');
+                msg.push_str(text.trim_end());
+            }
+        }
+        return Err(msg);
+    }
+    Ok(out.stdout)
+}
+
+fn check_out_dir(out: &Path) -> Result<(), String> {
+    match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() && !p.is_dir() => {
+            Err(format!("cannot write {}: directory {} does not exist", out.display(), p.display()))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Absolute form of `p` (relative paths are resolved against the current directory) so that
+/// commands run in a temporary directory still find it.
+fn absolute(p: &Path) -> Result<PathBuf, String> {
+    std::path::absolute(p).map_err(|e| format!("cannot resolve {}: {e}", p.display()))
+}
+
+/// The global symbols the object defines (these are the library's public functions).
+fn defined_globals(object: &Path) -> Result<Vec<String>, String> {
+    let mut nm = Command::new("nm");
+    nm.args(["-g", "--defined-only", "--format=posix"]).arg(object);
+    let stdout = run(nm, "listing the object's symbols")?;
+    Ok(String::from_utf8_lossy(&stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect())
+}
+
+/// Links `object` with the runtime into a shared library at `out`.
+///
+/// The library stands alone: the runtime is linked statically (`ldd` shows only libc, libm,
+/// libgcc_s and the dynamic loader), undefined references are link errors (`-z defs`), and
+/// references inside the library bind to its own definitions (`-Bsymbolic`), so several Strata
+/// libraries can be loaded into one process. Only the object's own global symbols and the
+/// runtime's C API ([`crate::RUNTIME_EXPORTS`], forced in with `-u`) are exported; the Rust
+/// standard library inside the runtime stays hidden. Unused sections are dropped and debug
+/// information is stripped.
+pub fn link_shared(object: &[u8], out: &Path) -> Result<(), String> {
+    check_out_dir(out)?;
+    let out = absolute(out)?;
+    let runtime = find_runtime()?;
+    let tmp = tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+    let obj = tmp.path().join("strata_module.o");
+    fs::write(&obj, object).map_err(|e| format!("cannot write {}: {e}", obj.display()))?;
+
+    let mut script = String::from("{\n  global:\n");
+    for s in defined_globals(&obj)? {
+        // Quoted names match literally (no glob).
+        script.push_str(&format!("    \"{s}\";\n"));
+    }
+    for s in RUNTIME_EXPORTS {
+        script.push_str(&format!("    {s};\n"));
+    }
+    script.push_str("  local: *;\n};\n");
+    let map = tmp.path().join("exports.map");
+    fs::write(&map, script).map_err(|e| format!("cannot write {}: {e}", map.display()))?;
+
+    let mut cc = cc_command();
+    cc.arg("-shared").arg("-o").arg(&out).arg(&obj).arg(&runtime);
+    let mut vs = OsString::from("-Wl,--version-script=");
+    vs.push(&map);
+    cc.arg(vs);
+    for s in RUNTIME_EXPORTS {
+        cc.arg(format!("-Wl,-u,{s}"));
+    }
+    cc.args(["-Wl,--gc-sections", "-Wl,-Bsymbolic", "-Wl,-z,defs", "-Wl,-S"]);
+    cc.args(["-lm", "-lpthread", "-ldl"]);
+    run(cc, &format!("linking {}", out.display())).map(|_| ())
+}
+
+/// Writes a static archive at `out` holding the object and all of the runtime's members, so a C
+/// program links it with nothing more than `-lm -lpthread -ldl`. Debug information is stripped.
+pub fn archive(object: &[u8], out: &Path) -> Result<(), String> {
+    check_out_dir(out)?;
+    let out = absolute(out)?;
+    let runtime = find_runtime()?;
+    let tmp = tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+    // The member name must not clash with the runtime's members (rustc names those
+    // `<crate>-<hash>.<crate>.<cgu>.rcgu.o`).
+    let obj = tmp.path().join("strata_module.o");
+    fs::write(&obj, object).map_err(|e| format!("cannot write {}: {e}", obj.display()))?;
+    let lib = tmp.path().join("out.a");
+    fs::copy(&runtime, &lib).map_err(|e| format!("cannot copy {}: {e}", runtime.display()))?;
+
+    let mut ar = Command::new("ar");
+    ar.arg("rs").arg(&lib).arg(&obj);
+    run(ar, &format!("writing {}", out.display()))?;
+    let mut strip = Command::new("strip");
+    strip.arg("--strip-debug").arg(&lib);
+    run(strip, &format!("writing {}", out.display()))?;
+    fs::copy(&lib, &out).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::{CStr, c_char};
+
+    /// A stand-in for generated code: two public functions, an internal helper, and calls into
+    /// the runtime, compiled from C with the system compiler.
+    const MODULE_C: &str = r#"
+#include <stdint.h>
+extern int32_t strata_rt_check(int32_t, int32_t, const void *, const void *, int64_t, double,
+                               int64_t, int64_t, int64_t);
+extern const char *strata_rt_last_error(void);
+extern void strata_rt_set_error(const char *);
+__attribute__((visibility("hidden"))) float helper(float x) { return 2.0f * x; }
+int32_t tm_main(const float *arg0, float *res0) {
+  for (int i = 0; i < 4; i++) res0[i] = helper(arg0[i]);
+  if (arg0[0] < 0) { strata_rt_set_error("negative input"); return 1; }
+  return 0;
+}
+const char *tm_last_error(void) { return strata_rt_last_error(); }
+int32_t tm_selfcheck(void) {
+  float a[2] = {1.0f, 2.0f}, e[2] = {1.0f, 3.0f};
+  return strata_rt_check(0, 11, a, e, 2, 0.0, 0, 0, 7);
+}
+"#;
+
+    fn compile_module(dir: &Path) -> Vec<u8> {
+        let src = dir.join("module.c");
+        let obj = dir.join("module.o");
+        fs::write(&src, MODULE_C).unwrap();
+        let st = Command::new("cc").args(["-c", "-fPIC", "-O2", "-o"]).arg(&obj).arg(&src).status().unwrap();
+        assert!(st.success());
+        fs::read(&obj).unwrap()
+    }
+
+    fn dynamic_symbols(lib: &Path) -> Vec<String> {
+        let out = Command::new("nm").args(["-D", "--defined-only", "--format=posix"]).arg(lib).output().unwrap();
+        assert!(out.status.success());
+        String::from_utf8_lossy(&out.stdout).lines().filter_map(|l| l.split_whitespace().next()).map(str::to_string).collect()
+    }
+
+    #[test]
+    fn runtime_is_found_and_defines_the_exports() {
+        let rt = find_runtime().expect("runtime");
+        let out = Command::new("nm").args(["-g", "--defined-only", "--format=posix"]).arg(&rt).output().unwrap();
+        let syms = String::from_utf8_lossy(&out.stdout);
+        for s in RUNTIME_EXPORTS {
+            assert!(syms.lines().any(|l| l.starts_with(&format!("{s} T"))), "{s} missing in {}", rt.display());
+        }
+    }
+
+    #[test]
+    fn runtime_search_order() {
+        use std::time::{Duration, SystemTime};
+        let tmp = tempfile::tempdir().unwrap();
+        let release = tmp.path().join("release");
+        let deps = release.join("deps");
+        fs::create_dir_all(&deps).unwrap();
+        let t0 = SystemTime::now() - Duration::from_secs(1000);
+        let put = |p: &Path, age: u64| {
+            fs::write(p, b"!<arch>\n").unwrap();
+            fs::File::options().write(true).open(p).unwrap().set_modified(t0 + Duration::from_secs(age)).unwrap();
+        };
+        assert_eq!(find_runtime_near(&deps), None);
+        // A hashed copy in deps/ is found.
+        put(&deps.join("libstrata_runtime-0123.a"), 10);
+        assert_eq!(find_runtime_near(&deps), Some(deps.join("libstrata_runtime-0123.a")));
+        // The plain name in the parent directory, if newer, wins ...
+        put(&release.join(RUNTIME_FILE), 20);
+        assert_eq!(find_runtime_near(&deps), Some(release.join(RUNTIME_FILE)));
+        // ... and loses to a newer hashed copy (a stale uplifted archive).
+        put(&deps.join("libstrata_runtime-4567.a"), 30);
+        assert_eq!(find_runtime_near(&deps), Some(deps.join("libstrata_runtime-4567.a")));
+        // On equal times, the plain name next to the executable comes first.
+        put(&deps.join(RUNTIME_FILE), 30);
+        assert_eq!(find_runtime_near(&deps), Some(deps.join(RUNTIME_FILE)));
+        // From the driver's directory (target/release), deps/ is searched for hashed copies.
+        assert_eq!(find_runtime_near(&release), Some(deps.join("libstrata_runtime-4567.a")));
+    }
+
+    #[test]
+    fn missing_runtime_message() {
+        assert!(not_found().starts_with("runtime library libstrata_runtime.a not found; build the workspace with `cargo build --release`"));
+    }
+
+    #[test]
+    fn shared_library_stands_alone_and_exports_the_api() {
+        let tmp = tempfile::tempdir().unwrap();
+        let object = compile_module(tmp.path());
+        let so = tmp.path().join("libtm.so");
+        link_shared(&object, &so).unwrap();
+
+        let mut syms = dynamic_symbols(&so);
+        syms.sort();
+        let mut want: Vec<String> = ["tm_main", "tm_last_error", "tm_selfcheck"].iter().map(|s| s.to_string()).collect();
+        want.extend(RUNTIME_EXPORTS.iter().map(|s| s.to_string()));
+        want.sort();
+        assert_eq!(syms, want, "exactly the module's functions and the runtime API are exported");
+
+        // Only system libraries are needed.
+        let out = Command::new("readelf").arg("-d").arg(&so).output().unwrap();
+        let dynamic = String::from_utf8_lossy(&out.stdout);
+        for line in dynamic.lines().filter(|l| l.contains("(NEEDED)")) {
+            let lib = line.split('[').nth(1).unwrap().trim_end_matches(']');
+            assert!(
+                ["libc.so", "libm.so", "libgcc_s.so", "ld-linux", "libpthread.so", "libdl.so"].iter().any(|p| lib.starts_with(p)),
+                "unexpected dependency {lib}"
+            );
+        }
+
+        // Load it and use the functions and the runtime API.
+        unsafe {
+            let lib = libloading::Library::new(&so).unwrap();
+            let main: libloading::Symbol<unsafe extern "C" fn(*const f32, *mut f32) -> i32> = lib.get(b"tm_main").unwrap();
+            let last_error: libloading::Symbol<unsafe extern "C" fn() -> *const c_char> = lib.get(b"tm_last_error").unwrap();
+            let selfcheck: libloading::Symbol<unsafe extern "C" fn() -> i32> = lib.get(b"tm_selfcheck").unwrap();
+            let count: libloading::Symbol<unsafe extern "C" fn() -> i64> = lib.get(b"strata_rt_check_failure_count").unwrap();
+            let id: libloading::Symbol<unsafe extern "C" fn(i64) -> i64> = lib.get(b"strata_rt_check_failure_id").unwrap();
+            let msg: libloading::Symbol<unsafe extern "C" fn(i64) -> *const c_char> = lib.get(b"strata_rt_check_failure_message").unwrap();
+            let reset: libloading::Symbol<unsafe extern "C" fn()> = lib.get(b"strata_rt_check_reset").unwrap();
+            let rt_last: libloading::Symbol<unsafe extern "C" fn() -> *const c_char> = lib.get(b"strata_rt_last_error").unwrap();
+
+            let x = [1.0f32, 2.0, 3.0, 4.0];
+            let mut y = [0.0f32; 4];
+            assert_eq!(main(x.as_ptr(), y.as_mut_ptr()), 0);
+            assert_eq!(y, [2.0, 4.0, 6.0, 8.0]);
+            assert_eq!(CStr::from_ptr(last_error()).to_str().unwrap(), "");
+            let x = [-1.0f32, 2.0, 3.0, 4.0];
+            assert_eq!(main(x.as_ptr(), y.as_mut_ptr()), 1);
+            assert_eq!(CStr::from_ptr(last_error()).to_str().unwrap(), "negative input");
+            assert_eq!(CStr::from_ptr(rt_last()).to_str().unwrap(), "negative input");
+
+            reset();
+            assert_eq!(selfcheck(), 1);
+            assert_eq!(count(), 1);
+            assert_eq!(id(0), 7);
+            assert_eq!(CStr::from_ptr(msg(0)).to_str().unwrap(), "element 1: expected 3, got 2");
+            reset();
+            assert_eq!(count(), 0);
+        }
+    }
+
+    #[test]
+    fn two_libraries_keep_separate_runtime_state() {
+        let tmp = tempfile::tempdir().unwrap();
+        let object = compile_module(tmp.path());
+        let (a, b) = (tmp.path().join("liba.so"), tmp.path().join("libb.so"));
+        link_shared(&object, &a).unwrap();
+        link_shared(&object, &b).unwrap();
+        unsafe {
+            let la = libloading::Library::new(&a).unwrap();
+            let lb = libloading::Library::new(&b).unwrap();
+            let check_a: libloading::Symbol<unsafe extern "C" fn() -> i32> = la.get(b"tm_selfcheck").unwrap();
+            let count_a: libloading::Symbol<unsafe extern "C" fn() -> i64> = la.get(b"strata_rt_check_failure_count").unwrap();
+            let count_b: libloading::Symbol<unsafe extern "C" fn() -> i64> = lb.get(b"strata_rt_check_failure_count").unwrap();
+            let before_b = count_b();
+            assert_eq!(check_a(), 1);
+            assert!(count_a() >= 1);
+            assert_eq!(count_b(), before_b);
+        }
+    }
+
+    #[test]
+    fn shared_library_link_errors_are_reported() {
+        let tmp = tempfile::tempdir().unwrap();
+        // Undefined reference: `-z defs` turns it into a link error.
+        let src = tmp.path().join("bad.c");
+        fs::write(&src, "extern int nowhere(void); int bad_main(void) { return nowhere(); }\n").unwrap();
+        let obj = tmp.path().join("bad.o");
+        assert!(Command::new("cc").args(["-c", "-fPIC", "-o"]).arg(&obj).arg(&src).status().unwrap().success());
+        let err = link_shared(&fs::read(&obj).unwrap(), &tmp.path().join("libbad.so")).unwrap_err();
+        assert!(err.contains("nowhere"), "{err}");
+        // Not an object at all.
+        let err = link_shared(b"not an object", &tmp.path().join("libjunk.so")).unwrap_err();
+        assert!(!err.is_empty());
+        // Missing output directory.
+        let err = link_shared(b"", &tmp.path().join("no/such/dir/lib.so")).unwrap_err();
+        assert!(err.contains("does not exist"), "{err}");
+    }
+
+    #[test]
+    fn archive_links_into_a_c_program() {
+        let tmp = tempfile::tempdir().unwrap();
+        let object = compile_module(tmp.path());
+        let lib = tmp.path().join("libtm.a");
+        archive(&object, &lib).unwrap();
+        let main_c = tmp.path().join("main.c");
+        fs::write(
+            &main_c,
+            r#"#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+int32_t tm_main(const float *, float *);
+const char *tm_last_error(void);
+int main(void) {
+  float x[4] = {1, 2, 3, 4}, y[4];
+  if (tm_main(x, y) != 0) return 1;
+  printf("%g %g %g %g\n", y[0], y[1], y[2], y[3]);
+  x[0] = -1;
+  if (tm_main(x, y) != 1 || strcmp(tm_last_error(), "negative input") != 0) return 2;
+  return 0;
+}
+"#,
+        )
+        .unwrap();
+        let exe = tmp.path().join("main");
+        let st = Command::new("cc")
+            .arg("-o")
+            .arg(&exe)
+            .arg(&main_c)
+            .arg(format!("-L{}", tmp.path().display()))
+            .args(["-ltm", "-lm", "-lpthread", "-ldl"])
+            .status()
+            .unwrap();
+        assert!(st.success());
+        let out = Command::new(&exe).output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "2 4 6 8\n");
+    }
+
+    /// LLVM lowers half/bfloat truncations to libcalls (`__truncsfbf2`, `__truncsfhf2`, ...)
+    /// on CPUs without native support; the linked library must resolve them (the bf16 ones come
+    /// from the runtime, Debian 12's libgcc lacks them) with the right calling convention.
+    #[test]
+    fn llvm_float_libcalls_resolve() {
+        let llc = Path::new("/usr/lib/llvm-22/bin/llc");
+        if !llc.exists() {
+            eprintln!("skipped: {} not found", llc.display());
+            return;
+        }
+        let tmp = tempfile::tempdir().unwrap();
+        let ll = tmp.path().join("m.ll");
+        fs::write(
+            &ll,
+            r#"
+define i16 @to_bf16(float %x) {
+  %b = fptrunc float %x to bfloat
+  %i = bitcast bfloat %b to i16
+  ret i16 %i
+}
+define i16 @d_to_bf16(double %x) {
+  %b = fptrunc double %x to bfloat
+  %i = bitcast bfloat %b to i16
+  ret i16 %i
+}
+define i16 @to_f16(float %x) {
+  %b = fptrunc float %x to half
+  %i = bitcast half %b to i16
+  ret i16 %i
+}
+define i16 @d_to_f16(double %x) {
+  %b = fptrunc double %x to half
+  %i = bitcast half %b to i16
+  ret i16 %i
+}
+define float @from_f16(i16 %x) {
+  %b = bitcast i16 %x to half
+  %f = fpext half %b to float
+  ret float %f
+}
+"#,
+        )
+        .unwrap();
+        let obj = tmp.path().join("m.o");
+        // Generic x86-64 / AArch64: no native bf16 conversions, so libcalls are emitted.
+        let st = Command::new(llc).args(["-O2", "-filetype=obj", "-relocation-model=pic", "-o"]).arg(&obj).arg(&ll).status().unwrap();
+        assert!(st.success());
+        let so = tmp.path().join("libcalls.so");
+        link_shared(&fs::read(&obj).unwrap(), &so).unwrap();
+        unsafe {
+            let lib = libloading::Library::new(&so).unwrap();
+            let to_bf16: libloading::Symbol<unsafe extern "C" fn(f32) -> u16> = lib.get(b"to_bf16").unwrap();
+            let d_to_bf16: libloading::Symbol<unsafe extern "C" fn(f64) -> u16> = lib.get(b"d_to_bf16").unwrap();
+            let to_f16: libloading::Symbol<unsafe extern "C" fn(f32) -> u16> = lib.get(b"to_f16").unwrap();
+            let d_to_f16: libloading::Symbol<unsafe extern "C" fn(f64) -> u16> = lib.get(b"d_to_f16").unwrap();
+            let from_f16: libloading::Symbol<unsafe extern "C" fn(u16) -> f32> = lib.get(b"from_f16").unwrap();
+            assert_eq!(to_bf16(1.0), 0x3f80);
+            assert_eq!(to_bf16(-3.140625), 0xc049);
+            assert_eq!(to_bf16(f32::from_bits(0x3f81_8000)), 0x3f82);
+            assert_eq!(d_to_bf16(1.0 + 2f64.powi(-8) + 2f64.powi(-30)), 0x3f81);
+            assert_eq!(to_f16(1.0), 0x3c00);
+            assert_eq!(to_f16(-2.5), 0xc100);
+            assert_eq!(d_to_f16(65504.0), 0x7bff);
+            assert_eq!(from_f16(0x3555), 0.333_251_95);
+        }
+    }
+
+    #[test]
+    fn object_is_written_verbatim() {
+        let tmp = tempfile::tempdir().unwrap();
+        let p = tmp.path().join("x.o");
+        write_object(b"\x7fELF...", &p).unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"\x7fELF...");
+        assert!(write_object(b"", &tmp.path().join("no/x.o")).is_err());
+    }
+}
