@@ -1,1 +1,59 @@
-//! runtime
+//! Strata runtime: the small C-ABI library that is linked statically into every artifact Strata
+//! produces (`.so`, `.a`), so that the artifact stands alone.
+//!
+//! Everything exported here is `extern "C"` with an unmangled `strata_rt_` name. No Rust panic
+//! may cross the FFI boundary: every exported function runs its body under [`ffi_guard`], which
+//! catches a panic and turns it into a default return value plus a last-error message.
+//!
+//! The crate deliberately has no dependencies besides `std`: the static archive is linked into
+//! every output, so it should stay small and self-contained.
+//!
+//! Contents:
+//! - [`error`]: the thread-local "last error" message behind `P_last_error()`.
+//! - [`check`]: the conformance checks (`check.expect_*`) that generated code calls and that
+//!   `strata check` reads back through `dlsym`.
+//! - [`float`]: hand-written f16/bf16 decoding used by the checks.
+//! - [`builtins`]: `__truncsfbf2`/`__truncdfbf2`, which LLVM calls and Debian 12's libgcc lacks.
+
+pub mod builtins;
+pub mod check;
+pub mod error;
+pub mod float;
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+/// Runs `body`, converting a panic into `on_panic` and a last-error message.
+///
+/// Used by every exported function so that unwinding never crosses the C ABI.
+pub(crate) fn ffi_guard<T>(on_panic: T, body: impl FnOnce() -> T) -> T {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(v) => v,
+        Err(payload) => {
+            let msg = if let Some(s) = payload.downcast_ref::<&str>() {
+                (*s).to_string()
+            } else if let Some(s) = payload.downcast_ref::<String>() {
+                s.clone()
+            } else {
+                "unknown panic".to_string()
+            };
+            // Setting the error cannot itself panic (see `error::set_error`).
+            error::set_error(&format!("internal runtime error: {msg}"));
+            on_panic
+        }
+    }
+}
+
+/// The names of the runtime functions that must stay visible (dynamic symbols) in every shared
+/// library Strata links, because the driver looks them up with `dlsym` or generated code's
+/// `P_last_error` forwards to them. `strata-aot` keeps its own copy of this list; a test there
+/// checks that every name is defined in the built archive.
+pub const EXPORTED_SYMBOLS: &[&str] = &[
+    "strata_rt_last_error",
+    "strata_rt_set_error",
+    "strata_rt_clear_error",
+    "strata_rt_check",
+    "strata_rt_check_failure_count",
+    "strata_rt_check_failure_id",
+    "strata_rt_check_failure_message",
+    "strata_rt_check_reset",
+];

@@ -1,0 +1,134 @@
+//! Thread-local last-error message.
+//!
+//! Generated functions return a non-zero status on a runtime error after storing a message with
+//! `strata_rt_set_error`; the public `P_last_error()` of an artifact returns
+//! `strata_rt_last_error()`. The message is per thread, so concurrent callers do not see each
+//! other's errors.
+
+use std::cell::RefCell;
+use std::ffi::{CStr, CString, c_char};
+
+use crate::ffi_guard;
+
+thread_local! {
+    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+}
+
+/// Returned when the thread-local storage is unavailable (thread teardown) or on a panic.
+static EMPTY: &CStr = c"";
+
+/// Stores `msg` as this thread's last error. Interior NUL bytes are replaced by spaces.
+/// Never panics (silently does nothing during thread teardown).
+pub fn set_error(msg: &str) {
+    let bytes: Vec<u8> = msg.bytes().map(|b| if b == 0 { b' ' } else { b }).collect();
+    // Cannot fail: all NUL bytes were replaced above.
+    let c = CString::new(bytes).unwrap_or_default();
+    let _ = LAST_ERROR.try_with(|e| {
+        if let Ok(mut slot) = e.try_borrow_mut() {
+            *slot = c;
+        }
+    });
+}
+
+/// Clears this thread's last error.
+pub fn clear_error() {
+    set_error("");
+}
+
+/// This thread's last error message (empty when none), as an owned string.
+pub fn last_error() -> String {
+    LAST_ERROR
+        .try_with(|e| e.try_borrow().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default())
+        .unwrap_or_default()
+}
+
+/// `const char *strata_rt_last_error(void)`: this thread's last error message, NUL-terminated;
+/// the empty string when there is none. The pointer stays valid until the next
+/// `strata_rt_set_error`/`strata_rt_clear_error` on the same thread.
+#[unsafe(no_mangle)]
+pub extern "C" fn strata_rt_last_error() -> *const c_char {
+    ffi_guard(EMPTY.as_ptr(), || {
+        LAST_ERROR
+            .try_with(|e| e.try_borrow().map(|s| s.as_ptr()).unwrap_or(EMPTY.as_ptr()))
+            .unwrap_or(EMPTY.as_ptr())
+    })
+}
+
+/// `void strata_rt_set_error(const char *msg)`: stores a copy of `msg` as this thread's last
+/// error. A null `msg` clears the error.
+///
+/// # Safety
+/// `msg` must be null or point to a NUL-terminated string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn strata_rt_set_error(msg: *const c_char) {
+    ffi_guard((), || {
+        if msg.is_null() {
+            clear_error();
+        } else {
+            // SAFETY: the caller guarantees a NUL-terminated string.
+            let s = unsafe { CStr::from_ptr(msg) };
+            set_error(&s.to_string_lossy());
+        }
+    })
+}
+
+/// `void strata_rt_clear_error(void)`: clears this thread's last error.
+#[unsafe(no_mangle)]
+pub extern "C" fn strata_rt_clear_error() {
+    ffi_guard((), clear_error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_last() -> String {
+        // SAFETY: strata_rt_last_error always returns a valid NUL-terminated string.
+        unsafe { CStr::from_ptr(strata_rt_last_error()) }.to_string_lossy().into_owned()
+    }
+
+    #[test]
+    fn empty_by_default() {
+        std::thread::spawn(|| assert_eq!(read_last(), "")).join().unwrap();
+    }
+
+    #[test]
+    fn set_and_read_back() {
+        let msg = c"division by zero in @main";
+        unsafe { strata_rt_set_error(msg.as_ptr()) };
+        assert_eq!(read_last(), "division by zero in @main");
+        assert_eq!(last_error(), "division by zero in @main");
+        unsafe { strata_rt_set_error(std::ptr::null()) };
+        assert_eq!(read_last(), "");
+        set_error("again");
+        assert_eq!(read_last(), "again");
+        strata_rt_clear_error();
+        assert_eq!(read_last(), "");
+    }
+
+    #[test]
+    fn interior_nul_is_replaced() {
+        set_error("a\0b");
+        assert_eq!(read_last(), "a b");
+    }
+
+    #[test]
+    fn errors_are_per_thread() {
+        set_error("main thread");
+        std::thread::spawn(|| {
+            assert_eq!(read_last(), "");
+            set_error("other thread");
+            assert_eq!(read_last(), "other thread");
+        })
+        .join()
+        .unwrap();
+        assert_eq!(read_last(), "main thread");
+    }
+
+    #[test]
+    fn panics_are_caught() {
+        let r = ffi_guard(7, || -> i32 { panic!("boom") });
+        assert_eq!(r, 7);
+        assert!(read_last().contains("boom"), "{}", read_last());
+    }
+}

@@ -1,0 +1,320 @@
+//! A small lit-style runner for the IR tests under the top-level `tests/` directory.
+//!
+//! Every `*.mlir` file below `tests/` (recursively) is a test if it has at least one
+//! `// RUN: <shell pipeline>` line (a trailing `\` continues a RUN line on the next one). Each
+//! RUN line runs with `bash -o pipefail -c` in a fresh temporary directory, after these
+//! substitutions:
+//! - `%s` → the test file's path, `%S` → its directory, `%t` → a per-test temporary path
+//!   (`%t` itself does not exist; use it as a file name or `mkdir %t`), `%T` → the temporary
+//!   directory, `%%` → `%`;
+//! - the command words `strata`, `FileCheck`, `not` and `count` (words in command position:
+//!   at the start of the line or after `|`, `||`, `&&`, `;`, `!` or `not`) → the driver under
+//!   test and LLVM 22's `FileCheck`, `not` and `count` (`/usr/lib/llvm-22/bin`, or
+//!   `$STRATA_LLVM_BIN`).
+//!
+//! A test passes when all its RUN lines exit 0. Files without RUN lines are skipped. All tests
+//! run (in parallel); the one `#[test]` fails listing every failing file with its command and
+//! output, after printing `N passed, M failed`.
+//!
+//! `STRATA_LIT_FILTER=substr` runs only the files whose path contains `substr`;
+//! `STRATA_LIT_TIMEOUT=secs` sets the per-RUN-line time limit (default 300).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+const STRATA: &str = env!("CARGO_BIN_EXE_strata");
+
+fn tests_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests").canonicalize().expect("tests/ directory")
+}
+
+fn llvm_bin() -> PathBuf {
+    std::env::var_os("STRATA_LLVM_BIN").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/usr/lib/llvm-22/bin"))
+}
+
+fn collect_mlir(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect_mlir(&p, out);
+        } else if p.extension().is_some_and(|x| x == "mlir") {
+            out.push(p);
+        }
+    }
+}
+
+/// The RUN commands of a test file (continuation lines joined).
+fn run_lines(text: &str) -> Vec<String> {
+    let mut cmds = Vec::new();
+    let mut pending: Option<String> = None;
+    for line in text.lines() {
+        let Some(pos) = line.find("RUN:") else {
+            if let Some(p) = pending.take() {
+                cmds.push(p); // a continuation that never came
+            }
+            continue;
+        };
+        // Only `//`-comment RUN lines count.
+        if !line[..pos].trim_end().ends_with("//") {
+            continue;
+        }
+        let body = line[pos + 4..].trim();
+        let mut acc = pending.take().unwrap_or_default();
+        if let Some(stripped) = body.strip_suffix('\\') {
+            acc.push_str(stripped);
+            acc.push(' ');
+            pending = Some(acc);
+        } else {
+            acc.push_str(body);
+            cmds.push(acc);
+        }
+    }
+    if let Some(p) = pending {
+        cmds.push(p);
+    }
+    cmds
+}
+
+fn shell_quote(p: &Path) -> String {
+    let s = p.to_string_lossy();
+    if s.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+:@".contains(c)) {
+        s.into_owned()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// Applies the `%` substitutions.
+fn substitute_percent(cmd: &str, file: &Path, tmp: &Path) -> String {
+    let t = tmp.join("t");
+    let mut out = String::new();
+    let mut chars = cmd.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        match chars.peek() {
+            Some('s') => out.push_str(&shell_quote(file)),
+            Some('S') => out.push_str(&shell_quote(file.parent().unwrap())),
+            Some('t') => out.push_str(&shell_quote(&t)),
+            Some('T') => out.push_str(&shell_quote(tmp)),
+            Some('%') => out.push('%'),
+            _ => {
+                out.push('%');
+                continue;
+            }
+        }
+        chars.next();
+    }
+    out
+}
+
+/// Replaces tool names in command position.
+fn substitute_tools(cmd: &str) -> String {
+    let llvm = llvm_bin();
+    let tool = |w: &str| -> Option<String> {
+        match w {
+            "strata" => Some(shell_quote(Path::new(STRATA))),
+            "FileCheck" | "not" | "count" => Some(shell_quote(&llvm.join(w))),
+            _ => None,
+        }
+    };
+    let mut out = String::new();
+    let mut command_position = true;
+    let mut rest = cmd;
+    loop {
+        let ws = rest.len() - rest.trim_start().len();
+        out.push_str(&rest[..ws]);
+        rest = &rest[ws..];
+        if rest.is_empty() {
+            break;
+        }
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let word = &rest[..end];
+        rest = &rest[end..];
+        match (command_position, tool(word)) {
+            (true, Some(replacement)) => {
+                out.push_str(&replacement);
+                // `not strata ...`: the word after `not` is a command too.
+                command_position = word == "not";
+            }
+            _ => {
+                out.push_str(word);
+                command_position = matches!(word, "|" | "||" | "&&" | ";" | "!" | "|&");
+            }
+        }
+    }
+    out
+}
+
+struct Outcome {
+    file: PathBuf,
+    failure: Option<String>,
+}
+
+fn run_command(script: &str, cwd: &Path, timeout: Duration) -> Result<(), String> {
+    let stdout_path = cwd.join(".lit.stdout");
+    let stderr_path = cwd.join(".lit.stderr");
+    let mut child = Command::new("bash")
+        .args(["-o", "pipefail", "-c", script])
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&stdout_path).map_err(|e| e.to_string())?)
+        .stderr(std::fs::File::create(&stderr_path).map_err(|e| e.to_string())?)
+        .env("STRATA_TEST_DIR", tests_root())
+        .spawn()
+        .map_err(|e| format!("cannot run bash: {e}"))?;
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(st)) => break Some(st),
+            Ok(None) if start.elapsed() > timeout => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(e) => return Err(format!("waiting for bash: {e}")),
+        }
+    };
+    let stdout = std::fs::read_to_string(&stdout_path).unwrap_or_default();
+    let stderr = std::fs::read_to_string(&stderr_path).unwrap_or_default();
+    match status {
+        Some(st) if st.success() => Ok(()),
+        other => {
+            let mut msg = match other {
+                Some(st) => format!("exit status {}", st.code().map_or("signal".to_string(), |c| c.to_string())),
+                None => format!("timed out after {}s", timeout.as_secs()),
+            };
+            for (name, text) in [("stdout", stdout), ("stderr", stderr)] {
+                if !text.trim().is_empty() {
+                    const LIMIT: usize = 6000;
+                    let shown = if text.len() > LIMIT {
+                        let mut cut = LIMIT;
+                        while !text.is_char_boundary(cut) {
+                            cut -= 1;
+                        }
+                        format!("{}\n[... {} more bytes]", &text[..cut], text.len() - cut)
+                    } else {
+                        text
+                    };
+                    let _ = write!(msg, "\n--- {name} ---\n{}", shown.trim_end());
+                }
+            }
+            Err(msg)
+        }
+    }
+}
+
+fn run_test(file: &Path, cmds: &[String], timeout: Duration) -> Option<String> {
+    let tmp = match tempfile::Builder::new().prefix("strata-lit-").tempdir() {
+        Ok(t) => t,
+        Err(e) => return Some(format!("cannot create a temporary directory: {e}")),
+    };
+    for raw in cmds {
+        let cmd = substitute_tools(&substitute_percent(raw, file, tmp.path()));
+        if let Err(msg) = run_command(&cmd, tmp.path(), timeout) {
+            return Some(format!("RUN: {raw}\n$ {cmd}\n{msg}"));
+        }
+    }
+    None
+}
+
+#[test]
+fn lit() {
+    let root = tests_root();
+    let mut files = Vec::new();
+    collect_mlir(&root, &mut files);
+    files.sort();
+    let filter = std::env::var("STRATA_LIT_FILTER").unwrap_or_default();
+    let timeout = Duration::from_secs(
+        std::env::var("STRATA_LIT_TIMEOUT").ok().and_then(|s| s.parse().ok()).unwrap_or(300),
+    );
+
+    let mut work: Vec<(PathBuf, Vec<String>)> = Vec::new();
+    for f in files {
+        if !filter.is_empty() && !f.to_string_lossy().contains(&filter) {
+            continue;
+        }
+        let text = match std::fs::read_to_string(&f) {
+            Ok(t) => t,
+            Err(e) => panic!("cannot read {}: {e}", f.display()),
+        };
+        let cmds = run_lines(&text);
+        if !cmds.is_empty() {
+            work.push((f, cmds));
+        }
+    }
+
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Outcome>> = Mutex::new(Vec::new());
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8);
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    let Some((file, cmds)) = work.get(i) else { break };
+                    let failure = run_test(file, cmds, timeout);
+                    results.lock().unwrap().push(Outcome { file: file.clone(), failure });
+                }
+            });
+        }
+    });
+
+    let mut results = results.into_inner().unwrap();
+    results.sort_by(|a, b| a.file.cmp(&b.file));
+    let rel = |p: &Path| p.strip_prefix(&root).unwrap_or(p).display().to_string();
+    let failed: Vec<&Outcome> = results.iter().filter(|r| r.failure.is_some()).collect();
+    let mut report = String::new();
+    for r in &failed {
+        let _ = writeln!(report, "FAIL: tests/{}\n{}\n", rel(&r.file), r.failure.as_deref().unwrap());
+    }
+    let summary = format!("{} passed, {} failed", results.len() - failed.len(), failed.len());
+    if failed.is_empty() {
+        println!("{summary}");
+    } else {
+        let names: Vec<String> = failed.iter().map(|r| format!("  tests/{}", rel(&r.file))).collect();
+        panic!("{report}failing files:\n{}\n{summary}", names.join("\n"));
+    }
+}
+
+#[cfg(test)]
+mod unit {
+    use super::*;
+
+    #[test]
+    fn parses_run_lines() {
+        let text = "// RUN: strata opt %s | FileCheck %s\n\
+                    // CHECK: foo\n\
+                    //RUN: not strata \\\n\
+                    // RUN:   compile %s -o %t.so\n\
+                    %x = \"RUN: not a comment\"\n\
+                    func.func @f() // no run here\n";
+        assert_eq!(run_lines(text), vec!["strata opt %s | FileCheck %s".to_string(), "not strata  compile %s -o %t.so".to_string()]);
+        assert!(run_lines("// CHECK: x\n").is_empty());
+    }
+
+    #[test]
+    fn substitutes_tools_in_command_position_only() {
+        let s = substitute_tools("strata opt x.mlir --pass strata | FileCheck x.mlir && not strata check y");
+        let strata = shell_quote(Path::new(STRATA));
+        let fc = shell_quote(&llvm_bin().join("FileCheck"));
+        let not = shell_quote(&llvm_bin().join("not"));
+        assert_eq!(s, format!("{strata} opt x.mlir --pass strata | {fc} x.mlir && {not} {strata} check y"));
+        assert_eq!(substitute_tools("  echo not"), "  echo not");
+    }
+
+    #[test]
+    fn substitutes_percent() {
+        let s = substitute_percent("a %s %S %t.so %T 100%% %d", Path::new("/x/y.mlir"), Path::new("/tmp/q"));
+        assert_eq!(s, "a /x/y.mlir /x /tmp/q/t.so /tmp/q 100% %d");
+        assert_eq!(shell_quote(Path::new("/a b/c")), "'/a b/c'");
+    }
+}
