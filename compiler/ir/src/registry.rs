@@ -13,6 +13,9 @@ use crate::text::parser::{OpState, Parser};
 pub type VerifyFn = fn(&Context, OpId) -> Result<()>;
 /// Parses the custom (pretty) form of an op after its name.
 pub type ParseFn = fn(&mut Parser<'_>, &mut OpState) -> Result<()>;
+/// Adjusts an op parsed under an alternative spelling (defaults that the
+/// spelling implies), in either syntax.
+pub type FixupFn = fn(&mut Context, &mut OpState);
 
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Traits(pub u32);
@@ -63,6 +66,7 @@ pub struct Registry {
     ops: HashMap<&'static str, OpDef>,
     /// Alternative spellings (`stablehlo.add` → `xla.add`).
     aliases: HashMap<String, &'static str>,
+    fixups: HashMap<String, FixupFn>,
 }
 
 impl Registry {
@@ -71,6 +75,13 @@ impl Registry {
     }
     pub fn alias(&mut self, spelling: impl Into<String>, canonical: &'static str) {
         self.aliases.insert(spelling.into(), canonical);
+    }
+    pub fn alias_with_fixup(&mut self, spelling: &str, canonical: &'static str, fixup: FixupFn) {
+        self.aliases.insert(spelling.to_string(), canonical);
+        self.fixups.insert(spelling.to_string(), fixup);
+    }
+    pub fn fixup(&self, spelling: &str) -> Option<FixupFn> {
+        self.fixups.get(spelling).copied()
     }
     pub fn get(&self, name: &str) -> Option<&OpDef> {
         self.ops.get(name)

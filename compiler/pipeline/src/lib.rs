@@ -19,7 +19,10 @@ pub fn new_context() -> Context {
 
 /// Every pass `strata opt` can run, in pipeline order.
 pub fn all_passes() -> Vec<Box<dyn Pass>> {
-    vec![Box::new(strata_conversion::ConvertXlaToLoopPass)]
+    vec![
+        Box::new(strata_dialect_xla::transforms::legalize_broadcast::XlaLegalizeBroadcastPass),
+        Box::new(strata_conversion::ConvertXlaToLoopPass),
+    ]
 }
 
 pub fn pass_by_flag(flag: &str) -> Option<Box<dyn Pass>> {

@@ -2,9 +2,11 @@
 //! reads `stablehlo.*` (and `chlo.*`) spellings as their `xla` twins, so
 //! JAX exports compile unchanged.
 
+pub mod broadcast;
 pub mod names;
 pub mod ops;
 pub mod parse;
+pub mod transforms;
 pub mod util;
 
 use strata_ir::{Context, OpDef, Traits};
@@ -34,6 +36,7 @@ pub fn register(ctx: &mut Context) {
     r.add(OpDef::new(CONSTANT, pure).verifier(ops::misc::verify_constant).parser(parse::parse_constant));
     r.add(OpDef::new(IOTA, pure).verifier(ops::shape::verify_iota).parser(parse::parse_iota));
     r.add(OpDef::new(BROADCAST_IN_DIM, pure).verifier(ops::shape::verify_broadcast_in_dim).parser(parse::parse_broadcast_in_dim));
+    r.add(OpDef::new(BROADCAST_TO, pure).verifier(ops::shape::verify_broadcast_to).parser(parse::parse_elementwise));
     r.add(OpDef::new(RESHAPE, pure).verifier(ops::shape::verify_reshape).parser(parse::parse_elementwise));
     r.add(OpDef::new(TRANSPOSE, pure).verifier(ops::shape::verify_transpose).parser(parse::parse_transpose));
     r.add(OpDef::new(SLICE, pure).verifier(ops::shape::verify_slice).parser(parse::parse_slice));
@@ -53,5 +56,17 @@ pub fn register(ctx: &mut Context) {
     }
     // StableHLO spellings that differ from XLA's op names.
     r.alias("stablehlo.dot", DOT_GENERAL);
-    r.alias("chlo.broadcast_add", ADD);
+    // CHLO's broadcasting ops are the same ops; without broadcast_dimensions
+    // they broadcast numpy-style.
+    for (chlo, name) in names::CHLO_BROADCASTING {
+        r.alias_with_fixup(*chlo, name, chlo_default_numpy);
+    }
+}
+
+/// CHLO ops without `broadcast_dimensions` broadcast numpy-style.
+fn chlo_default_numpy(ctx: &mut Context, st: &mut strata_ir::text::parser::OpState) {
+    if st.attrs.iter().all(|(k, _)| k != "broadcast_dimensions" && k != "auto_broadcast") {
+        let a = ctx.attr(strata_ir::AttrKind::String("numpy".into()));
+        st.add_attr("auto_broadcast", a);
+    }
 }

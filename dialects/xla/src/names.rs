@@ -62,6 +62,28 @@ pub const REDUCE: &str = "xla.reduce";
 pub const RETURN: &str = "xla.return";
 pub const OPTIMIZATION_BARRIER: &str = "xla.optimization_barrier";
 pub const CUSTOM_CALL: &str = "xla.custom_call";
+pub const BROADCAST_TO: &str = "xla.broadcast_to";
+
+/// `chlo.broadcast_*` spellings of the binary ops.
+pub const CHLO_BROADCASTING: &[(&str, &str)] = &[
+    ("chlo.broadcast_add", ADD),
+    ("chlo.broadcast_subtract", SUBTRACT),
+    ("chlo.broadcast_multiply", MULTIPLY),
+    ("chlo.broadcast_divide", DIVIDE),
+    ("chlo.broadcast_remainder", REMAINDER),
+    ("chlo.broadcast_power", POWER),
+    ("chlo.broadcast_maximum", MAXIMUM),
+    ("chlo.broadcast_minimum", MINIMUM),
+    ("chlo.broadcast_and", AND),
+    ("chlo.broadcast_or", OR),
+    ("chlo.broadcast_xor", XOR),
+    ("chlo.broadcast_shift_left", SHIFT_LEFT),
+    ("chlo.broadcast_shift_right_arithmetic", SHIFT_RIGHT_ARITHMETIC),
+    ("chlo.broadcast_shift_right_logical", SHIFT_RIGHT_LOGICAL),
+    ("chlo.broadcast_atan2", ATAN2),
+    ("chlo.broadcast_compare", COMPARE),
+    ("chlo.broadcast_complex", COMPLEX),
+];
 
 pub const UNARY_ELEMENTWISE: &[&str] = &[
     ABS, NEGATE, SQRT, RSQRT, CBRT, EXP, EXPM1, LOG, LOG1P, LOGISTIC, SINE, COSINE, TAN, TANH, FLOOR, CEIL, ROUND_AFZ,
@@ -91,5 +113,5 @@ pub const ALL: &[&str] = &[
     ROUND_EVEN, SIGN, NOT, POPCNT, CLZ, ADD, SUBTRACT, MULTIPLY, DIVIDE, REMAINDER, POWER, MAXIMUM, MINIMUM, AND, OR,
     XOR, SHIFT_LEFT, SHIFT_RIGHT_ARITHMETIC, SHIFT_RIGHT_LOGICAL, ATAN2, CONVERT, BITCAST_CONVERT, IS_FINITE, REAL,
     IMAG, COMPLEX, SELECT, CLAMP, COMPARE, CONSTANT, IOTA, BROADCAST_IN_DIM, RESHAPE, TRANSPOSE, SLICE, CONCATENATE,
-    REVERSE, PAD, DOT_GENERAL, REDUCE, RETURN, OPTIMIZATION_BARRIER, CUSTOM_CALL,
+    REVERSE, PAD, DOT_GENERAL, REDUCE, RETURN, OPTIMIZATION_BARRIER, CUSTOM_CALL, BROADCAST_TO,
 ];

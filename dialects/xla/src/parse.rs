@@ -73,6 +73,10 @@ fn enum_attr(p: &mut Parser<'_>, kind: &str, value: String) -> strata_ir::Attr {
 
 /// `compare GT, %a, %b[, FLOAT] : (T, T) -> R`.
 pub fn parse_compare(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    if matches!(p.peek(), Tok::Percent(_)) {
+        // `chlo.broadcast_compare %a, %b {comparison_direction = ...} : ...`
+        return parse_elementwise(p, st);
+    }
     let dir = p.parse_ident()?;
     let a = enum_attr(p, "comparison_direction", dir);
     st.add_attr("comparison_direction", a);

@@ -249,6 +249,15 @@ impl FuncLowering<'_> {
             let t = b.ctx.value_ty(r);
             scalar::check_lowerable(b, b.ctx.elem(t))?;
         }
+        if plan::is_elementwise(name) && !self.operands_match_result(b.ctx, op) {
+            return Err(Diagnostic::error(
+                b.loc,
+                format!("'{name}' broadcasts implicitly; run --xla-legalize-broadcast before --{FLAG}"),
+            ));
+        }
+        if name == strata_dialect_xla::BROADCAST_TO {
+            return Err(Diagnostic::error(b.loc, format!("'{name}' must be legalized by --xla-legalize-broadcast first")));
+        }
         if name == strata_dialect_xla::CONSTANT && modes.get(&results[0]) == Some(&Mode::Buffer) && !direct_out.contains_key(&results[0]) {
             let g = self.global_for(b, op)?;
             self.repr.insert(results[0], Repr::Buffer(g));
@@ -280,6 +289,17 @@ impl FuncLowering<'_> {
             self.repr.insert(r, Repr::Buffer(buf));
         }
         Ok(())
+    }
+
+    /// Element-wise operands have the result's shape (0-d select predicates
+    /// and clamp bounds excepted).
+    fn operands_match_result(&self, ctx: &Context, op: OpId) -> bool {
+        let rshape = ctx.shape(ctx.value_ty(ctx.op(op).results[0])).unwrap_or(&[]);
+        let scalar_ok = matches!(ctx.op(op).name, strata_dialect_xla::SELECT | strata_dialect_xla::CLAMP);
+        ctx.op(op).operands.iter().all(|&v| {
+            let s = ctx.shape(ctx.value_ty(v)).unwrap_or(&[]);
+            s == rshape || (scalar_ok && s.is_empty())
+        }) && !strata_dialect_xla::ops::elementwise::has_broadcast_attrs(ctx, op)
     }
 
     /// A `mem.global` holding a constant's data, and its address.

@@ -320,17 +320,22 @@ impl<'a> Parser<'a> {
             }
         }
         let loc = self.loc();
-        let state = match self.peek().clone() {
+        let (spelling, mut state) = match self.peek().clone() {
             Tok::Str(name) => {
                 self.advance();
-                self.parse_generic_op(&name, loc)?
+                let st = self.parse_generic_op(&name, loc)?;
+                (name, st)
             }
             Tok::Ident(name) => {
                 self.advance();
-                self.parse_custom_op(&name, loc)?
+                let st = self.parse_custom_op(&name, loc)?;
+                (name, st)
             }
             _ => return Err(self.expected("operation name")),
         };
+        if let Some(fixup) = self.ctx.registry.fixup(&spelling) {
+            fixup(self.ctx, &mut state);
+        }
         self.skip_loc()?;
         if !result_names.is_empty() && result_names.len() != state.result_types.len() {
             return Err(Diagnostic::error(

@@ -6,6 +6,7 @@
 use strata_diag::Result;
 use strata_ir::{Context, OpId, Type, TypeKind};
 
+use crate::broadcast::{self, Broadcast};
 use crate::names::*;
 use crate::util::*;
 
@@ -44,28 +45,61 @@ pub fn verify_unary(ctx: &Context, op: OpId) -> Result<()> {
     expect_result_type(ctx, op, 0, &shape, result_elem)
 }
 
-/// Operands `0..n` must all have the same tensor type; returns it.
-fn same_operand_types(ctx: &Context, op: OpId) -> Result<(Vec<i64>, Type)> {
-    let first = operand_tensor(ctx, op, 0)?;
-    for i in 1..ctx.op(op).operands.len() {
-        let t = operand_tensor(ctx, op, i)?;
-        if t != first {
-            let a = ctx.value_ty(ctx.op(op).operands[0]);
-            let b = ctx.value_ty(ctx.op(op).operands[i]);
-            return Err(ctx.error(
-                op,
-                format!("requires operands of the same type, but operand #0 is {} and operand #{i} is {}", ty_str(ctx, a), ty_str(ctx, b)),
-            ));
-        }
+/// Whether a binary op asks for any broadcasting.
+pub fn has_broadcast_attrs(ctx: &Context, op: OpId) -> bool {
+    ctx.attr_of(op, "broadcast_dimensions").is_some() || ctx.attr_of(op, "auto_broadcast").is_some()
+}
+
+/// The broadcast a binary op (element-wise, compare, complex) performs:
+/// explicit `broadcast_dimensions`, an `auto_broadcast` mode, or XLA's
+/// implicit scalar and degenerate-dimension rules.
+pub fn binary_broadcast(ctx: &Context, op: OpId) -> Result<Broadcast> {
+    let (lhs, le) = operand_tensor(ctx, op, 0)?;
+    let (rhs, re) = operand_tensor(ctx, op, 1)?;
+    if le != re {
+        return Err(ctx.error(op, format!("requires operands of the same element type, found {} and {}", ty_str(ctx, le), ty_str(ctx, re))));
     }
-    Ok(first)
+    let dims = ctx.i64_array(op, "broadcast_dimensions");
+    if ctx.attr_of(op, "broadcast_dimensions").is_some() && dims.is_none() {
+        return Err(ctx.error(op, "broadcast_dimensions must be an array<i64: ...>"));
+    }
+    let mode = match ctx.attr_of(op, "auto_broadcast") {
+        None => None,
+        Some(_) => Some(ctx.str_attr(op, "auto_broadcast").ok_or_else(|| ctx.error(op, "auto_broadcast must be a string"))?),
+    };
+    if dims.is_some() && mode.is_some_and(|m| m != "none") {
+        return Err(ctx.error(op, "broadcast_dimensions and auto_broadcast cannot be combined"));
+    }
+    if ctx.attr_of(op, "axis").is_some() && mode != Some("pdpd") {
+        return Err(ctx.error(op, "'axis' is only meaningful with auto_broadcast = \"pdpd\""));
+    }
+    let r = match mode {
+        Some("numpy") => broadcast::numpy(&lhs, &rhs),
+        Some("pdpd") => {
+            let axis = match ctx.attr_of(op, "axis") {
+                None => -1,
+                Some(_) => ctx.int_attr(op, "axis").ok_or_else(|| ctx.error(op, "axis must be an integer"))? as i64,
+            };
+            broadcast::pdpd(&lhs, &rhs, axis)
+        }
+        Some("none") if lhs != rhs => Err(format!(
+            "auto_broadcast = \"none\" requires equal shapes, found {} and {}",
+            broadcast::shape_str(&lhs),
+            broadcast::shape_str(&rhs)
+        )),
+        Some("none") => broadcast::xla(&lhs, &rhs, None),
+        Some(m) => Err(format!("unknown auto_broadcast mode \"{m}\" (expected \"numpy\", \"pdpd\" or \"none\")")),
+        None => broadcast::xla(&lhs, &rhs, dims.as_deref()),
+    };
+    r.map_err(|m| ctx.error(op, m))
 }
 
 pub fn verify_binary(ctx: &Context, op: OpId) -> Result<()> {
     expect_counts(ctx, op, 2, 1)?;
-    let (shape, elem) = same_operand_types(ctx, op)?;
+    let elem = operand_tensor(ctx, op, 0)?.1;
+    let b = binary_broadcast(ctx, op)?;
     check_elem(ctx, op, elem)?;
-    expect_result_type(ctx, op, 0, &shape, elem)
+    expect_result_type(ctx, op, 0, &b.shape, elem)
 }
 
 pub fn verify_convert(ctx: &Context, op: OpId) -> Result<()> {
@@ -128,7 +162,8 @@ pub fn verify_real_imag(ctx: &Context, op: OpId) -> Result<()> {
 
 pub fn verify_complex(ctx: &Context, op: OpId) -> Result<()> {
     expect_counts(ctx, op, 2, 1)?;
-    let (shape, elem) = same_operand_types(ctx, op)?;
+    let elem = operand_tensor(ctx, op, 0)?.1;
+    let shape = binary_broadcast(ctx, op)?.shape;
     let (rshape, relem) = result_tensor(ctx, op, 0)?;
     let ok = matches!(ctx.kind(relem), TypeKind::Complex(p) if *p == elem) && rshape == shape;
     if !ok {
@@ -170,7 +205,8 @@ pub const COMPARE_TYPES: [&str; 5] = ["SIGNED", "UNSIGNED", "FLOAT", "TOTALORDER
 
 pub fn verify_compare(ctx: &Context, op: OpId) -> Result<()> {
     expect_counts(ctx, op, 2, 1)?;
-    let (shape, elem) = same_operand_types(ctx, op)?;
+    let elem = operand_tensor(ctx, op, 0)?.1;
+    let shape = binary_broadcast(ctx, op)?.shape;
     match ctx.str_attr(op, "comparison_direction") {
         Some(d) if DIRECTIONS.contains(&d) => {}
         Some(d) => return Err(ctx.error(op, format!("unknown comparison direction '{d}'"))),

@@ -179,3 +179,31 @@ pub fn verify_pad(ctx: &Context, op: OpId) -> Result<()> {
     }
     expect_result_type(ctx, op, 0, &out, elem)
 }
+
+/// `xla.broadcast_to {mode, target_shape}`: "numpy" broadcasts the operand
+/// to exactly `target_shape`; "bidirectional" gives the numpy broadcast of
+/// the operand's shape and `target_shape` (which may differ from both).
+pub fn verify_broadcast_to(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 1, 1)?;
+    let (shape, elem) = operand_tensor(ctx, op, 0)?;
+    let target = i64s(ctx, op, "target_shape")?;
+    if target.iter().any(|&d| d < 0) {
+        return Err(ctx.error(op, format!("target_shape {} must not have negative sizes", list(&target))));
+    }
+    let mode = ctx.str_attr(op, "mode").unwrap_or("numpy");
+    let out = match mode {
+        "bidirectional" => crate::broadcast::numpy(&shape, &target).map_err(|m| ctx.error(op, m))?.shape,
+        "numpy" => {
+            let b = crate::broadcast::numpy(&shape, &target).map_err(|m| ctx.error(op, m))?;
+            if b.shape != target {
+                return Err(ctx.error(
+                    op,
+                    format!("cannot broadcast shape {} to target shape {} (use mode = \"bidirectional\" to allow a larger result)", crate::broadcast::shape_str(&shape), crate::broadcast::shape_str(&target)),
+                ));
+            }
+            target
+        }
+        m => return Err(ctx.error(op, format!("unknown broadcast_to mode \"{m}\" (expected \"numpy\" or \"bidirectional\")"))),
+    };
+    expect_result_type(ctx, op, 0, &out, elem)
+}

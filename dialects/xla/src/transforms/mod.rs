@@ -1,0 +1,3 @@
+//! Passes that stay inside the `xla` dialect.
+
+pub mod legalize_broadcast;
