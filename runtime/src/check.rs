@@ -52,6 +52,8 @@ pub mod elem {
     pub const F64: i32 = 12;
     pub const C64: i32 = 13;
     pub const C128: i32 = 14;
+    /// Small floats: 15 + the `strata_minifloat::FloatKind` code (one byte each).
+    pub const MINIFLOAT_BASE: i32 = 15;
 }
 
 /// How many mismatching elements a failure message lists before "(N more)".
@@ -125,6 +127,7 @@ fn elem_size(elem: i32) -> Option<usize> {
         elem::S32 | elem::U32 | elem::F32 => 4,
         elem::S64 | elem::U64 | elem::F64 | elem::C64 => 8,
         elem::C128 => 16,
+        e if strata_minifloat::FloatKind::from_code(e - elem::MINIFLOAT_BASE).is_some() => 1,
         _ => return None,
     })
 }
@@ -180,7 +183,14 @@ unsafe fn read(elem: i32, base: *const u8, i: usize) -> Value {
                     Float::wide(p.add(2 * i + 1).read_unaligned()),
                 )
             }
-            _ => unreachable!("element code validated by the caller"),
+            e => match strata_minifloat::FloatKind::from_code(e - elem::MINIFLOAT_BASE) {
+                Some(k) => {
+                    let b = rd!(u8);
+                    let width = if (k as i32) >= 8 { if k == strata_minifloat::FloatKind::F4E2M1FN { 4 } else { 6 } } else { 8 };
+                    Value::Float(Float::narrow(strata_minifloat::decode(b, k) as f32, b as u64, width))
+                }
+                None => unreachable!("element code validated by the caller"),
+            },
         }
     }
 }

@@ -36,6 +36,13 @@ pub(crate) fn float_type(cx: &LlContext, k: FloatKind) -> Option<FloatType<'_>> 
     }
 }
 
+/// The f8/f6/f4 formats: held as their bit pattern in an `i8`, in
+/// registers and in memory; only `arith.extf` / `arith.truncf` (through the
+/// runtime's codec) and loads, stores and constants apply to them.
+pub(crate) fn is_small_float(k: FloatKind) -> bool {
+    strata_ir::minifloat::format(k).is_some()
+}
+
 /// Register type of a scalar or memref (memrefs are pointers).
 pub(crate) fn value_type<'ctx>(
     ir: &Context,
@@ -46,6 +53,7 @@ pub(crate) fn value_type<'ctx>(
     match ir.kind(t) {
         TypeKind::Int { width, .. } if (1..=64).contains(width) => Ok(int_type(cx, *width).as_basic_type_enum()),
         TypeKind::Index => Ok(cx.i64_type().as_basic_type_enum()),
+        TypeKind::Float(k) if is_small_float(*k) => Ok(cx.i8_type().as_basic_type_enum()),
         TypeKind::Float(k) => float_type(cx, *k).map(|f| f.as_basic_type_enum()).ok_or_else(|| unsupported(ir, t, loc)),
         TypeKind::MemRef { elem, .. } => {
             storage_type(ir, cx, *elem, loc)?;
@@ -73,6 +81,7 @@ pub(crate) fn storage_type<'ctx>(
             Ok(int_type(cx, storage_int_width(*width)).as_basic_type_enum())
         }
         TypeKind::Index => Ok(cx.i64_type().as_basic_type_enum()),
+        TypeKind::Float(k) if is_small_float(*k) => Ok(cx.i8_type().as_basic_type_enum()),
         TypeKind::Float(k) => {
             float_type(cx, *k).map(|f| f.as_basic_type_enum()).ok_or_else(|| unsupported(ir, elem, loc))
         }

@@ -22,6 +22,7 @@ pub fn c_type(ctx: &Context, elem: Type) -> Option<&'static str> {
             }
         }
         TypeKind::Float(FloatKind::F16 | FloatKind::BF16) => "uint16_t",
+        TypeKind::Float(k) if strata_ir::minifloat::format(*k).is_some() => "uint8_t",
         TypeKind::Float(FloatKind::F32) => "float",
         TypeKind::Float(FloatKind::F64) => "double",
         TypeKind::Complex(p) => return c_type(ctx, *p),

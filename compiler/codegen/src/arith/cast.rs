@@ -29,6 +29,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 let intr = if name == a::FPTOSI { "llvm.fptosi.sat" } else { "llvm.fptoui.sat" };
                 self.intrinsic(intr, &[to, x.get_type().into()], &[x.into()])?
             }
+            a::EXTF | a::TRUNCF if self.small_float_cast(op).is_some() => self.minifloat_cast(op, name, to)?,
             a::EXTF | a::TRUNCF => self.convert_float(self.float(op, 0)?, to.into_float_type())?.into(),
             a::BITCAST => {
                 let x = self.val(op, 0)?;
@@ -38,6 +39,43 @@ impl<'ctx> Lowerer<'ctx, '_> {
             _ => return Err(super::unknown(self, op, name)),
         };
         Ok(v)
+    }
+
+    /// The small-float format code when `op` converts from or to one.
+    fn small_float_cast(&self, op: OpId) -> Option<i32> {
+        let from = self.ir.value_ty(self.ir.op(op).operands[0]);
+        let to = self.ir.value_ty(*self.ir.op(op).results.first()?);
+        [from, to].into_iter().find_map(|t| match self.ir.kind(t) {
+            TypeKind::Float(k) => strata_ir::minifloat::format(*k).map(|f| f.code()),
+            _ => None,
+        })
+    }
+
+    /// `extf` from a small float decodes its bits with the runtime (to f64,
+    /// then to the target); `truncf` to one rounds from f64 with the runtime.
+    fn minifloat_cast(&self, op: OpId, name: &str, to: BasicTypeEnum<'ctx>) -> Result<BasicValueEnum<'ctx>> {
+        let code = self.small_float_cast(op).ok_or_else(|| self.internal(op, "not a small-float cast"))?;
+        let (f64t, i8t, i32t) = (self.cx.f64_type(), self.cx.i8_type(), self.cx.i32_type());
+        let fmt = i32t.const_int(code as u64, false);
+        if name == a::EXTF {
+            let from_small = self.val(op, 0)?.is_int_value();
+            if !from_small {
+                return Err(self.internal(op, "extf to a small float"));
+            }
+            let f = self.external("strata_rt_minifloat_decode", f64t.fn_type(&[i32t.into(), i8t.into()], false));
+            let v = self.call(f, &[fmt.into(), self.int(op, 0)?.into()])?.ok_or_else(|| ice("decode without result"))?;
+            if to.is_int_type() {
+                // small float to small float: re-encode.
+                let e = self.external("strata_rt_minifloat_encode", i8t.fn_type(&[i32t.into(), f64t.into()], false));
+                let r = self.call(e, &[fmt.into(), v.into()])?.ok_or_else(|| ice("encode without result"))?;
+                return Ok(r);
+            }
+            return Ok(self.convert_float(v.into_float_value(), to.into_float_type())?.into());
+        }
+        let x = self.float(op, 0)?;
+        let wide = self.convert_float(x, f64t)?;
+        let e = self.external("strata_rt_minifloat_encode", i8t.fn_type(&[i32t.into(), f64t.into()], false));
+        self.call(e, &[fmt.into(), wide.into()])?.ok_or_else(|| ice("encode without result"))
     }
 
     /// Integer to float. 16-bit targets go through `f64` (exact for
@@ -78,6 +116,10 @@ impl<'ctx> Lowerer<'ctx, '_> {
             let TypeKind::Float(k) = self.ir.kind(ty) else {
                 return Err(self.internal(op, "expects a float result"));
             };
+            if value_ty.is_int_type() {
+                // A small float: its bit pattern in an i8.
+                return Ok(self.cx.i8_type().const_int(dense::float_to_bits(v, *k), false).into());
+            }
             let bits = int_bits(dense::float_to_bits(v, *k));
             self.b.build_bit_cast(bits, value_ty, "").map_err(ice)
         };

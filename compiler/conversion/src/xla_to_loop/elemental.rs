@@ -11,15 +11,25 @@ use super::{FuncLowering, Repr};
 use crate::builder::Builder;
 
 pub fn load_scalar(b: &mut Builder<'_>, mem: Value, idx: &[Value]) -> Scalar {
-    if b.ctx.is_complex(b.ctx.elem(b.ty(mem))) {
+    let elem = b.ctx.elem(b.ty(mem));
+    if b.ctx.is_complex(elem) {
         Scalar::Complex(b.load_part(mem, idx, 0), b.load_part(mem, idx, 1))
+    } else if scalar::is_small_float(b.ctx, elem) {
+        let v = b.load(mem, idx);
+        let f64t = b.ctx.float_ty(strata_ir::FloatKind::F64);
+        Scalar::Real(b.cast("arith.extf", v, f64t))
     } else {
         Scalar::Real(b.load(mem, idx))
     }
 }
 
 pub fn store_scalar(b: &mut Builder<'_>, s: Scalar, mem: Value, idx: &[Value]) {
+    let elem = b.ctx.elem(b.ty(mem));
     match s {
+        Scalar::Real(v) if scalar::is_small_float(b.ctx, elem) => {
+            let n = b.cast("arith.truncf", v, elem);
+            b.store(n, mem, idx)
+        }
         Scalar::Real(v) => b.store(v, mem, idx),
         Scalar::Complex(re, im) => {
             b.store_part(re, mem, idx, 0);
@@ -57,15 +67,12 @@ impl FuncLowering<'_> {
         let operands = b.ctx.op(op).operands.clone();
         let result = b.ctx.op(op).results[0];
         let rshape = shape(b.ctx, result);
-        let relem = b.ctx.elem(b.ctx.value_ty(result));
+        let stored = b.ctx.elem(b.ctx.value_ty(result));
+        let relem = scalar::compute_type(b.ctx, stored);
         match name {
             CONSTANT => {
                 let d = b.ctx.dense_attr(op, "value").cloned().ok_or_else(|| Diagnostic::internal(b.loc, "constant without value"))?;
-                let bits = strata_ir::dense::element_bits(b.ctx, &d, 0);
-                Ok(match b.ctx.kind(relem).clone() {
-                    TypeKind::Complex(p) => Scalar::Complex(b.const_bits(bits[0], p), b.const_bits(bits[1], p)),
-                    _ => Scalar::Real(b.const_bits(bits[0], relem)),
-                })
+                Ok(constant_element(b, &d, stored))
             }
             IOTA => {
                 let d = b.ctx.int_attr(op, "iota_dimension").unwrap_or(0) as usize;
@@ -86,6 +93,7 @@ impl FuncLowering<'_> {
                 }
                 let value_operand = if matches!(name, SELECT | CLAMP) { operands[1] } else { operands[0] };
                 let elem = b.ctx.elem(b.ctx.value_ty(value_operand));
+                let elem = scalar::compute_type(b.ctx, elem);
                 scalar::emit(b, op, name, &args, elem, relem)
             }
             _ => Err(Diagnostic::internal(b.loc, format!("'{name}' cannot be computed per element"))),
@@ -175,3 +183,16 @@ pub fn reshape_index(b: &mut Builder<'_>, idx: &[Value], from: &[i64], to: &[i64
     out
 }
 
+
+/// Element 0 of a splat constant, in its compute type.
+pub fn constant_element(b: &mut Builder<'_>, d: &strata_ir::DenseElements, stored: strata_ir::Type) -> Scalar {
+    let bits = strata_ir::dense::element_bits(b.ctx, d, 0);
+    match b.ctx.kind(stored).clone() {
+        TypeKind::Complex(p) => Scalar::Complex(b.const_bits(bits[0], p), b.const_bits(bits[1], p)),
+        TypeKind::Float(k) if scalar::is_small_float(b.ctx, stored) => {
+            let f64t = b.ctx.float_ty(strata_ir::FloatKind::F64);
+            Scalar::Real(b.const_float(strata_ir::dense::bits_to_float(bits[0], k), f64t))
+        }
+        _ => Scalar::Real(b.const_bits(bits[0], stored)),
+    }
+}

@@ -103,7 +103,9 @@ impl FuncLowering<'_> {
         let result = b.ctx.op(op).results[0];
         let out_shape = shape_of(b.ctx, result);
         let relem = b.ctx.elem(b.ctx.value_ty(result));
+        let relem = scalar::compute_type(b.ctx, relem);
         let in_elem = b.ctx.elem(b.ctx.value_ty(lhs));
+        let in_elem = scalar::compute_type(b.ctx, in_elem);
         let lfree = dot::free_dims(ls.len(), &d.lhs_batch, &d.lhs_contract);
         let rfree = dot::free_dims(rs.len(), &d.rhs_batch, &d.rhs_contract);
         b.loop_nest(&out_shape, &mut |b, oidx| {
@@ -237,20 +239,18 @@ pub fn emit_region(b: &mut Builder<'_>, block: BlockId, args: &[Scalar]) -> Resu
             return operands.iter().map(|v| get(&env, v, b)).collect();
         }
         let result = b.ctx.op(op).results.first().copied().ok_or_else(|| Diagnostic::internal(b.loc, "op without result in reducer"))?;
-        let relem = b.ctx.elem(b.ctx.value_ty(result));
+        let stored = b.ctx.elem(b.ctx.value_ty(result));
+        let relem = scalar::compute_type(b.ctx, stored);
         let saved = b.loc;
         b.loc = b.ctx.op(op).loc;
         let s = if name == CONSTANT {
             let d = b.ctx.dense_attr(op, "value").cloned().ok_or_else(|| Diagnostic::internal(b.loc, "constant without value"))?;
-            let bits = strata_ir::dense::element_bits(b.ctx, &d, 0);
-            match b.ctx.kind(relem).clone() {
-                TypeKind::Complex(p) => Scalar::Complex(b.const_bits(bits[0], p), b.const_bits(bits[1], p)),
-                _ => Scalar::Real(b.const_bits(bits[0], relem)),
-            }
+            super::elemental::constant_element(b, &d, stored)
         } else if is_elementwise(name) {
             let vals = operands.iter().map(|v| get(&env, v, b)).collect::<Result<Vec<_>>>()?;
             let value_operand = if matches!(name, SELECT | CLAMP) { operands[1] } else { operands[0] };
             let elem = b.ctx.elem(b.ctx.value_ty(value_operand));
+            let elem = scalar::compute_type(b.ctx, elem);
             scalar::emit(b, op, name, &vals, elem, relem)?
         } else {
             return Err(Diagnostic::unsupported(b.loc, format!("'{name}' inside a reducer body is not supported yet")));

@@ -457,6 +457,9 @@ pub fn elem_code(ctx: &Context, t: Type) -> Option<i32> {
         TypeKind::Float(FloatKind::BF16) => 10,
         TypeKind::Float(FloatKind::F32) => 11,
         TypeKind::Float(FloatKind::F64) => 12,
+        TypeKind::Float(k) if strata_ir::minifloat::format(*k).is_some() => {
+            15 + strata_ir::minifloat::format(*k).map(|f| f.code()).unwrap_or(0)
+        }
         TypeKind::Complex(p) if matches!(ctx.kind(*p), TypeKind::Float(FloatKind::F32)) => 13,
         TypeKind::Complex(_) => 14,
         _ => return None,

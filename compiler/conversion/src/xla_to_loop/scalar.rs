@@ -58,11 +58,22 @@ fn type_name(ctx: &Context, t: Type) -> String {
 /// Rejects element types the lowering cannot compute with yet.
 pub fn check_lowerable(b: &Builder<'_>, t: Type) -> Result<()> {
     match b.ctx.kind(t) {
-        TypeKind::Float(k) if !k.is_lowered() => {
+        TypeKind::Float(k) if !k.is_lowered() && strata_ir::minifloat::format(*k).is_none() => {
             Err(unsupported(b, format!("element type {} is not supported by the lowering yet", k.name())))
         }
         _ => Ok(()),
     }
+}
+
+/// Whether `t` is one of the f8/f6/f4 formats, which are stored as bytes
+/// and computed on in f64.
+pub fn is_small_float(ctx: &Context, t: Type) -> bool {
+    matches!(ctx.kind(t), TypeKind::Float(k) if strata_ir::minifloat::format(*k).is_some())
+}
+
+/// The type scalar code computes in for elements of type `t`.
+pub fn compute_type(ctx: &mut Context, t: Type) -> Type {
+    if is_small_float(ctx, t) { ctx.float_ty(FloatKind::F64) } else { t }
 }
 
 /// Emits the element-wise op `name` on already-computed operand elements.

@@ -51,6 +51,13 @@ pub fn parse_module(ctx: &mut Context, name: &str, text: &str) -> Result<OpId> {
     p.parse_top_level()
 }
 
+/// The f64 bits holding a float attribute's value. NaN payloads of the
+/// attribute's type are carried in the f64 NaN's low mantissa bits, so that
+/// printing gives back the same pattern.
+fn f64_bits_preserving_nan(v: f64, bits: u64, k: FloatKind) -> u64 {
+    if v.is_nan() && k != FloatKind::F64 { 0x7FF8_0000_0000_0000 | (1 << 50) | bits } else { v.to_bits() }
+}
+
 /// Parses one attribute (like `dense<[1, 2]> : tensor<2xi32>`) from `text`.
 pub fn parse_attribute(ctx: &mut Context, name: &str, text: &str) -> Result<Attr> {
     let file = ctx.sources.add(name, text);
@@ -866,6 +873,19 @@ impl<'a> Parser<'a> {
         match (self.ctx.kind(ty).clone(), lit) {
             (TypeKind::Float(_), Literal::Float(v)) => Ok(self.ctx.attr(AttrKind::float(v, ty))),
             (TypeKind::Float(_), Literal::Int(v)) => Ok(self.ctx.attr(AttrKind::float(v as f64, ty))),
+            (TypeKind::Float(k), Literal::Hex(bits)) => {
+                // A hex float is the bit pattern of the attribute's own type.
+                if k.width() < 64 && bits >> k.width() != 0 {
+                    return Err(Diagnostic::error(loc, format!("hexadecimal float 0x{bits:X} does not fit in {} bits", k.width())));
+                }
+                let v = dense::bits_to_float(bits, k);
+                Ok(self.ctx.attr(AttrKind::Float { bits: f64_bits_preserving_nan(v, bits, k), ty }))
+            }
+            (TypeKind::Int { .. } | TypeKind::Index, Literal::Hex(v)) => {
+                let v = v as i128;
+                dense::check_int_range(self.ctx, v, ty).map_err(|m| Diagnostic::error(loc, m))?;
+                Ok(self.ctx.attr(AttrKind::Int { value: v, ty }))
+            }
             (TypeKind::Int { .. } | TypeKind::Index, Literal::Int(v)) => {
                 dense::check_int_range(self.ctx, v, ty).map_err(|m| Diagnostic::error(loc, m))?;
                 Ok(self.ctx.attr(AttrKind::Int { value: v, ty }))

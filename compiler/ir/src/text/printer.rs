@@ -97,7 +97,19 @@ fn write_attr(ctx: &Context, a: Attr, s: &mut String) {
             let _ = write!(s, "{value} : {}", type_to_string(ctx, *ty));
         }
         AttrKind::Float { bits, ty } => {
-            write_float(f64::from_bits(*bits), s);
+            let v = f64::from_bits(*bits);
+            match ctx.kind(*ty) {
+                TypeKind::Float(k) if !v.is_finite() && *k != FloatKind::F64 => {
+                    let digits = (k.width() as usize).div_ceil(4);
+                    let own = if v.is_nan() && bits & (1 << 50) != 0 {
+                        bits & ((1u64 << k.width()) - 1)
+                    } else {
+                        dense::float_to_bits(v, *k)
+                    };
+                    let _ = write!(s, "0x{own:0digits$X}");
+                }
+                _ => write_float(v, s),
+            }
             let _ = write!(s, " : {}", type_to_string(ctx, *ty));
         }
         AttrKind::String(v) => write_string(v, s),
