@@ -258,7 +258,12 @@ impl FuncLowering<'_> {
         if name == strata_dialect_xla::BROADCAST_TO {
             return Err(Diagnostic::error(b.loc, format!("'{name}' must be legalized by --xla-legalize-broadcast first")));
         }
-        if name == strata_dialect_xla::CONSTANT && modes.get(&results[0]) == Some(&Mode::Buffer) && !direct_out.contains_key(&results[0]) {
+        let is_splat = b.ctx.dense_attr(op, "value").is_some_and(|d| d.splat);
+        if name == strata_dialect_xla::CONSTANT
+            && !is_splat
+            && modes.get(&results[0]) == Some(&Mode::Buffer)
+            && !direct_out.contains_key(&results[0])
+        {
             let g = self.global_for(b, op)?;
             self.repr.insert(results[0], Repr::Buffer(g));
             return Ok(());
@@ -311,6 +316,20 @@ impl FuncLowering<'_> {
 
     pub fn global_of_attr(&mut self, b: &mut Builder<'_>, value: strata_ir::Attr, t: Type) -> Result<Value> {
         let mt = memref_of(b.ctx, t)?;
+        if let AttrKind::Dense(d) = b.ctx.attr_kind(value).clone()
+            && d.splat
+        {
+            // A splat is filled by a loop rather than stored element by element.
+            let buf = self.new_buffer(b, t)?;
+            let shape = b.ctx.shape(t).map(|s| s.to_vec()).unwrap_or_default();
+            let elem = b.ctx.elem(t);
+            b.loop_nest(&shape, &mut |b, idx| {
+                let s = elemental::constant_element(b, &d, elem);
+                elemental::store_scalar(b, s, buf, idx);
+                Ok(())
+            })?;
+            return Ok(buf);
+        }
         let name = format!("__strata_const_{}", self.state.next_global);
         self.state.next_global += 1;
         let sym = b.ctx.attr(AttrKind::String(name.clone()));

@@ -12,6 +12,10 @@ use crate::registry::Traits;
 use crate::text::lexer::{Lexer, Tok};
 use crate::types::{FloatKind, Signedness, Type, TypeKind};
 
+/// Largest element count of a shaped type (keeps every byte size and
+/// linearized index far from overflowing 64 bits).
+pub const MAX_ELEMENTS: i64 = 1 << 48;
+
 /// An op being parsed: what a pretty-form hook fills in.
 pub struct OpState {
     pub name: &'static str,
@@ -635,6 +639,13 @@ impl<'a> Parser<'a> {
                     return Err(self.error("tensor encodings and memref layouts are not supported"));
                 }
                 self.expect_punct(">")?;
+                let count = shape.iter().filter(|&&d| d >= 0).try_fold(1i64, |n, &d| n.checked_mul(d));
+                if count.is_none_or(|n| n > MAX_ELEMENTS) {
+                    return Err(Diagnostic::error(
+                        loc,
+                        format!("shaped type has too many elements (the limit is 2^{})", MAX_ELEMENTS.trailing_zeros()),
+                    ));
+                }
                 let kind = if name == "tensor" { TypeKind::Tensor { shape, elem } } else { TypeKind::MemRef { shape, elem } };
                 Ok(self.ctx.ty(kind))
             }
