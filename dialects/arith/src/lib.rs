@@ -62,6 +62,15 @@ pub const CEIL: &str = "arith.ceil";
 pub const ROUND: &str = "arith.round";
 pub const ROUNDEVEN: &str = "arith.roundeven";
 pub const CBRT: &str = "arith.cbrt";
+pub const ERF: &str = "arith.erf";
+pub const ASIN: &str = "arith.asin";
+pub const ACOS: &str = "arith.acos";
+pub const ATAN: &str = "arith.atan";
+pub const SINH: &str = "arith.sinh";
+pub const COSH: &str = "arith.cosh";
+pub const ASINH: &str = "arith.asinh";
+pub const ACOSH: &str = "arith.acosh";
+pub const ATANH: &str = "arith.atanh";
 
 // ---- integer unary ----
 pub const CTLZ: &str = "arith.ctlz";
@@ -83,8 +92,10 @@ pub const INDEX_CAST: &str = "arith.index_cast";
 pub const INT_BINARY: [&str; 17] =
     [ADDI, SUBI, MULI, DIVSI, DIVUI, REMSI, REMUI, ANDI, ORI, XORI, SHLI, SHRSI, SHRUI, MAXSI, MINSI, MAXUI, MINUI];
 pub const FLOAT_BINARY: [&str; 10] = [ADDF, SUBF, MULF, DIVF, REMF, POWF, ATAN2, MAXIMUMF, MINIMUMF, COPYSIGN];
-pub const FLOAT_UNARY: [&str; 17] =
-    [NEGF, ABSF, SQRT, RSQRT, EXP, EXPM1, LOG, LOG1P, SIN, COS, TAN, TANH, FLOOR, CEIL, ROUND, ROUNDEVEN, CBRT];
+pub const FLOAT_UNARY: [&str; 26] = [
+    NEGF, ABSF, SQRT, RSQRT, EXP, EXPM1, LOG, LOG1P, SIN, COS, TAN, TANH, FLOOR, CEIL, ROUND, ROUNDEVEN, CBRT, ERF, ASIN,
+    ACOS, ATAN, SINH, COSH, ASINH, ACOSH, ATANH,
+];
 pub const INT_UNARY: [&str; 2] = [CTLZ, POPCOUNT];
 
 /// Predicates of `arith.cmpi`.

@@ -27,6 +27,9 @@ pub fn register(ctx: &mut Context) {
     r.add(OpDef::new(CONVERT, pure).verifier(ops::elementwise::verify_convert).parser(parse::parse_elementwise));
     r.add(OpDef::new(BITCAST_CONVERT, pure).verifier(ops::elementwise::verify_bitcast_convert).parser(parse::parse_elementwise));
     r.add(OpDef::new(IS_FINITE, pure).verifier(ops::elementwise::verify_is_finite).parser(parse::parse_elementwise));
+    for &name in names::FLOAT_PREDICATES {
+        r.add(OpDef::new(name, pure).verifier(ops::elementwise::verify_is_finite).parser(parse::parse_elementwise));
+    }
     r.add(OpDef::new(REAL, pure).verifier(ops::elementwise::verify_real_imag).parser(parse::parse_elementwise));
     r.add(OpDef::new(IMAG, pure).verifier(ops::elementwise::verify_real_imag).parser(parse::parse_elementwise));
     r.add(OpDef::new(COMPLEX, pure).verifier(ops::elementwise::verify_complex).parser(parse::parse_elementwise));
@@ -53,6 +56,7 @@ pub fn register(ctx: &mut Context) {
         let suffix = &name["xla.".len()..];
         r.alias(format!("stablehlo.{suffix}"), name);
         r.alias(format!("mhlo.{suffix}"), name);
+        r.alias(format!("chlo.{suffix}"), name);
     }
     // StableHLO spellings that differ from XLA's op names.
     r.alias("stablehlo.dot", DOT_GENERAL);

@@ -22,6 +22,20 @@ pub const SIGN: &str = "xla.sign";
 pub const NOT: &str = "xla.not";
 pub const POPCNT: &str = "xla.popcnt";
 pub const CLZ: &str = "xla.count_leading_zeros";
+// CHLO's element-wise ops (client-level in XLA), parsed from `chlo.*`.
+pub const SQUARE: &str = "xla.square";
+pub const ERF: &str = "xla.erf";
+pub const ASIN: &str = "xla.asin";
+pub const ACOS: &str = "xla.acos";
+pub const ATAN: &str = "xla.atan";
+pub const SINH: &str = "xla.sinh";
+pub const COSH: &str = "xla.cosh";
+pub const ASINH: &str = "xla.asinh";
+pub const ACOSH: &str = "xla.acosh";
+pub const ATANH: &str = "xla.atanh";
+pub const IS_INF: &str = "xla.is_inf";
+pub const IS_POS_INF: &str = "xla.is_pos_inf";
+pub const IS_NEG_INF: &str = "xla.is_neg_inf";
 
 pub const ADD: &str = "xla.add";
 pub const SUBTRACT: &str = "xla.subtract";
@@ -87,8 +101,11 @@ pub const CHLO_BROADCASTING: &[(&str, &str)] = &[
 
 pub const UNARY_ELEMENTWISE: &[&str] = &[
     ABS, NEGATE, SQRT, RSQRT, CBRT, EXP, EXPM1, LOG, LOG1P, LOGISTIC, SINE, COSINE, TAN, TANH, FLOOR, CEIL, ROUND_AFZ,
-    ROUND_EVEN, SIGN, NOT, POPCNT, CLZ,
+    ROUND_EVEN, SIGN, NOT, POPCNT, CLZ, SQUARE, ERF, ASIN, ACOS, ATAN, SINH, COSH, ASINH, ACOSH, ATANH,
 ];
+
+/// Float predicates with an i1 result (like `xla.is_finite`).
+pub const FLOAT_PREDICATES: &[&str] = &[IS_INF, IS_POS_INF, IS_NEG_INF];
 
 pub const BINARY_ELEMENTWISE: &[&str] = &[
     ADD,
@@ -113,5 +130,6 @@ pub const ALL: &[&str] = &[
     ROUND_EVEN, SIGN, NOT, POPCNT, CLZ, ADD, SUBTRACT, MULTIPLY, DIVIDE, REMAINDER, POWER, MAXIMUM, MINIMUM, AND, OR,
     XOR, SHIFT_LEFT, SHIFT_RIGHT_ARITHMETIC, SHIFT_RIGHT_LOGICAL, ATAN2, CONVERT, BITCAST_CONVERT, IS_FINITE, REAL,
     IMAG, COMPLEX, SELECT, CLAMP, COMPARE, CONSTANT, IOTA, BROADCAST_IN_DIM, RESHAPE, TRANSPOSE, SLICE, CONCATENATE,
-    REVERSE, PAD, DOT_GENERAL, REDUCE, RETURN, OPTIMIZATION_BARRIER, CUSTOM_CALL, BROADCAST_TO,
+    REVERSE, PAD, DOT_GENERAL, REDUCE, RETURN, OPTIMIZATION_BARRIER, CUSTOM_CALL, BROADCAST_TO, SQUARE, ERF, ASIN, ACOS,
+    ATAN, SINH, COSH, ASINH, ACOSH, ATANH, IS_INF, IS_POS_INF, IS_NEG_INF,
 ];

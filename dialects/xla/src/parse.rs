@@ -22,6 +22,13 @@ fn parse_signature(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
         return Ok(());
     }
     let t = p.parse_type()?;
+    if p.consume_punct("->") {
+        // CHLO's `: T -> R` form of a unary op.
+        let r = p.parse_type()?;
+        p.check_operand_types(&st.operands, &[t], loc)?;
+        st.result_types = vec![r];
+        return Ok(());
+    }
     let operand_ty = if st.name == COMPLEX {
         match p.ctx.kind(p.ctx.elem(t)).clone() {
             TypeKind::Complex(part) => p.ctx.with_elem(t, part),

@@ -200,6 +200,15 @@ impl<'ctx> Lowerer<'ctx, '_> {
             a::ROUND => self.float_intrinsic("llvm.round", &[x])?,
             a::ROUNDEVEN => self.float_intrinsic("llvm.roundeven", &[x])?,
             a::CBRT => self.libm("cbrt", &[x])?,
+            a::ERF => self.libm("erf", &[x])?,
+            a::ASIN => self.libm("asin", &[x])?,
+            a::ACOS => self.libm("acos", &[x])?,
+            a::ATAN => self.libm("atan", &[x])?,
+            a::SINH => self.libm("sinh", &[x])?,
+            a::COSH => self.libm("cosh", &[x])?,
+            a::ASINH => self.libm("asinh", &[x])?,
+            a::ACOSH => self.libm("acosh", &[x])?,
+            a::ATANH => self.libm("atanh", &[x])?,
             _ => return Err(super::unknown(self, op, name)),
         };
         self.finish(r, ty)

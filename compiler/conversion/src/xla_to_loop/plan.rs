@@ -25,6 +25,7 @@ pub fn is_index_only(name: &str) -> bool {
 pub fn is_elementwise(name: &str) -> bool {
     UNARY_ELEMENTWISE.contains(&name)
         || BINARY_ELEMENTWISE.contains(&name)
+        || FLOAT_PREDICATES.contains(&name)
         || matches!(name, CONVERT | BITCAST_CONVERT | IS_FINITE | REAL | IMAG | COMPLEX | SELECT | CLAMP | COMPARE)
 }
 

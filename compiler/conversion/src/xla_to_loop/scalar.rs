@@ -170,6 +170,30 @@ pub fn emit(b: &mut Builder<'_>, op: OpId, name: &str, args: &[Scalar], elem: Ty
             let d = b.binary("arith.addf", one, e);
             b.binary("arith.divf", one, d)
         }
+        (SQUARE, Class::Float) => b.binary("arith.mulf", x, x),
+        (SQUARE, _) => b.binary("arith.muli", x, x),
+        (ERF, _) => b.unary("arith.erf", x),
+        (ASIN, _) => b.unary("arith.asin", x),
+        (ACOS, _) => b.unary("arith.acos", x),
+        (ATAN, _) => b.unary("arith.atan", x),
+        (SINH, _) => b.unary("arith.sinh", x),
+        (COSH, _) => b.unary("arith.cosh", x),
+        (ASINH, _) => b.unary("arith.asinh", x),
+        (ACOSH, _) => b.unary("arith.acosh", x),
+        (ATANH, _) => b.unary("arith.atanh", x),
+        (IS_INF, _) => {
+            let inf = b.const_float(f64::INFINITY, elem);
+            let ax = b.unary("arith.absf", x);
+            b.cmpf("oeq", ax, inf)
+        }
+        (IS_POS_INF, _) => {
+            let inf = b.const_float(f64::INFINITY, elem);
+            b.cmpf("oeq", x, inf)
+        }
+        (IS_NEG_INF, _) => {
+            let inf = b.const_float(f64::NEG_INFINITY, elem);
+            b.cmpf("oeq", x, inf)
+        }
         (POPCNT, _) => b.unary("arith.popcount", x),
         (CLZ, _) => b.unary("arith.ctlz", x),
         (IS_FINITE, _) => {
@@ -452,6 +476,7 @@ fn emit_complex(b: &mut Builder<'_>, op: OpId, name: &str, args: &[Scalar], elem
             Scalar::Complex(b.binary("arith.divf", re, den), b.binary("arith.divf", im, den))
         }
         NEGATE => Scalar::Complex(b.unary("arith.negf", a), b.unary("arith.negf", c)),
+        SQUARE => pair(cx::mul(b, (a, c), (a, c))),
         EXP => pair(cx::exp(b, (a, c))),
         EXPM1 => pair(cx::expm1(b, (a, c))),
         LOG => pair(cx::log(b, (a, c))),
