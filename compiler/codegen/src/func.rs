@@ -69,6 +69,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
             .map(|&t| self.value_type(t, op).map(BasicMetadataTypeEnum::from))
             .collect::<Result<Vec<_>>>()?;
         match results.as_slice() {
+            [] if self.ir.entry_block(op, 0).is_some() => Ok(self.cx.i32_type().fn_type(&params, false)),
             [] => Ok(self.cx.void_type().fn_type(&params, false)),
             [r] if !matches!(self.ir.kind(*r), TypeKind::MemRef { .. }) => {
                 Ok(self.value_type(*r, op)?.fn_type(&params, false))
@@ -144,6 +145,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let entry = self.cx.append_basic_block(f, "entry");
         let body = self.cx.append_basic_block(f, "body");
         self.alloca_block = Some(entry);
+        self.returns_status = builtin::func_signature(self.ir, op).is_some_and(|(_, r)| r.is_empty());
         for (i, &arg) in self.ir.blocks[block].args.iter().enumerate() {
             let p = f.get_nth_param(i as u32).ok_or_else(|| self.internal(op, "parameter count mismatch"))?;
             self.values.insert(arg, p);
@@ -159,11 +161,13 @@ impl<'ctx> Lowerer<'ctx, '_> {
         Ok(())
     }
 
-    /// `int32_t P_f(args...)`: calls `P__f` and returns 0.
+    /// `int32_t P_f(args...)`: clears the last error, calls `P__f` and
+    /// returns its status (0 on success).
     fn export_wrapper(&mut self, op: OpId) -> Result<()> {
         let name = self.func_name(op)?;
         let inner = self.funcs[&name];
-        if inner.get_type().get_return_type().is_some() {
+        let has_results = builtin::func_signature(self.ir, op).is_some_and(|(_, r)| !r.is_empty());
+        if has_results {
             return Err(Diagnostic::unsupported(
                 self.loc(op),
                 format!("exported function '@{name}' returns a value; results must be passed as output buffers"),
@@ -176,8 +180,10 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let bb = self.cx.append_basic_block(f, "entry");
         self.b.position_at_end(bb);
         let args: Vec<BasicMetadataValueEnum> = f.get_params().into_iter().map(|p| p.into()).collect();
-        self.call(inner, &args)?;
-        self.b.build_return(Some(&i32t.const_zero())).map_err(ice)?;
+        let clear = self.external("strata_rt_clear_error", self.cx.void_type().fn_type(&[], false));
+        self.call(clear, &[])?;
+        let status = self.call(inner, &args)?.ok_or_else(|| ice("internal function returns no status"))?;
+        self.b.build_return(Some(&status)).map_err(ice)?;
         Ok(())
     }
 
@@ -207,6 +213,18 @@ impl<'ctx> Lowerer<'ctx, '_> {
                     *self.funcs.get(&callee).ok_or_else(|| self.internal(op, format!("calls unknown '@{callee}'")))?;
                 let args: Vec<BasicMetadataValueEnum> = args.into_iter().map(|a| a.into()).collect();
                 let r = self.call(f, &args)?;
+                let callee_defined = self.ir.op(op).results.is_empty()
+                    && f.get_first_basic_block().is_some()
+                    && f.get_type().get_return_type().is_some();
+                if callee_defined && self.returns_status {
+                    // Propagate a failed callee's status.
+                    let status = r.ok_or_else(|| ice("internal function returns no status"))?.into_int_value();
+                    let failed = self
+                        .b
+                        .build_int_compare(inkwell::IntPredicate::NE, status, self.cx.i32_type().const_zero(), "")
+                        .map_err(ice)?;
+                    return self.return_status_if(failed, status);
+                }
                 match (r, self.ir.op(op).results.len()) {
                     (_, 0) => Ok(()),
                     (Some(v), 1) => self.bind(op, 0, v),
@@ -215,6 +233,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
             }
             RETURN => {
                 match args.as_slice() {
+                    [] if self.returns_status => self.b.build_return(Some(&self.cx.i32_type().const_zero())),
                     [] => self.b.build_return(None),
                     [v] => self.b.build_return(Some(v)),
                     _ => return Err(Diagnostic::unsupported(self.loc(op), "returning more than one value")),

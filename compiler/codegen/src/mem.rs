@@ -58,6 +58,21 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let ptr = self.cx.ptr_type(AddressSpace::default());
         let malloc = self.external("malloc", ptr.fn_type(&[self.cx.i64_type().into()], false));
         let p = self.call(malloc, &[self.i64(bytes).into()])?.ok_or_else(|| ice("malloc returns nothing"))?;
+        if self.returns_status {
+            // Out of memory is a runtime error: set the message, return 1.
+            let null = self.b.build_is_null(p.into_pointer_value(), "").map_err(ice)?;
+            let f = self.current_fn()?;
+            let fail = self.cx.append_basic_block(f, "oom");
+            let ok = self.cx.append_basic_block(f, "allocated");
+            self.b.build_conditional_branch(null, fail, ok).map_err(ice)?;
+            self.b.position_at_end(fail);
+            let msg = format!("out of memory: cannot allocate {bytes} bytes");
+            let text = self.b.build_global_string_ptr(&msg, "oom_msg").map_err(ice)?;
+            let set = self.external("strata_rt_set_error", self.cx.void_type().fn_type(&[ptr.into()], false));
+            self.call(set, &[text.as_pointer_value().into()])?;
+            self.b.build_return(Some(&self.cx.i32_type().const_int(1, false))).map_err(ice)?;
+            self.b.position_at_end(ok);
+        }
         self.bind(op, 0, p)
     }
 

@@ -28,6 +28,10 @@ pub(crate) struct Lowerer<'ctx, 'a> {
     pub globals: HashMap<String, PointerValue<'ctx>>,
     /// The entry block of the function being lowered, which holds its allocas.
     pub alloca_block: Option<BasicBlock<'ctx>>,
+    /// Defined functions without results return an `i32` status (0 = ok)
+    /// so that runtime errors (a failed allocation) unwind to the exported
+    /// wrapper. True while lowering such a function.
+    pub returns_status: bool,
 }
 
 impl<'ctx, 'a> Lowerer<'ctx, 'a> {
@@ -42,6 +46,7 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
             funcs: HashMap::new(),
             globals: HashMap::new(),
             alloca_block: None,
+            returns_status: false,
         }
     }
 
@@ -148,5 +153,20 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
             Some("func") => self.lower_func_op(op),
             _ => Err(Diagnostic::unsupported(self.loc(op), format!("'{name}' op cannot be lowered to LLVM IR"))),
         }
+    }
+}
+
+impl<'ctx> Lowerer<'ctx, '_> {
+    /// Returns `status` from the current function when `failed` holds
+    /// (only in status-returning functions); continues in a new block.
+    pub fn return_status_if(&mut self, failed: inkwell::values::IntValue<'ctx>, status: inkwell::values::IntValue<'ctx>) -> strata_diag::Result<()> {
+        let f = self.current_fn()?;
+        let fail = self.cx.append_basic_block(f, "fail");
+        let ok = self.cx.append_basic_block(f, "ok");
+        self.b.build_conditional_branch(failed, fail, ok).map_err(crate::ice)?;
+        self.b.position_at_end(fail);
+        self.b.build_return(Some(&status)).map_err(crate::ice)?;
+        self.b.position_at_end(ok);
+        Ok(())
     }
 }

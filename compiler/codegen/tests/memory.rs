@@ -73,7 +73,7 @@ fn sum_reduction_with_alloca() {
 #[test]
 fn alloca_is_hoisted_to_entry_block() {
     let ir = emit(ROW_SUM, 0, EmitKind::LlvmIr);
-    let func = &ir[ir.find("define internal void @p__rowsum").expect("internal function")..];
+    let func = &ir[ir.find("define internal i32 @p__rowsum").expect("internal function")..];
     let entry_end = func.find("br label %body").expect("entry branch");
     let alloca = func.find("alloca").expect("an alloca");
     assert!(alloca < entry_end, "alloca not in the entry block:\n{func}");
@@ -242,7 +242,7 @@ fn emits_ir_and_assembly() {
     let text = "func.func @nop(%a: memref<2xf32>) {\n  func.return\n}\n";
     let ir = emit(text, 0, EmitKind::LlvmIr);
     assert!(ir.contains("define i32 @p_nop(ptr"), "{ir}");
-    assert!(ir.contains("define internal void @p__nop(ptr"), "{ir}");
+    assert!(ir.contains("define internal i32 @p__nop(ptr"), "{ir}");
     assert!(ir.contains("define ptr @p_last_error()"), "{ir}");
     assert!(ir.contains("declare ptr @strata_rt_last_error()"), "{ir}");
     let asm = emit(text, 2, EmitKind::Assembly);
@@ -252,11 +252,11 @@ fn emits_ir_and_assembly() {
 #[test]
 fn unsupported_element_type_is_reported() {
     let mut ctx = common::context();
-    let m = common::parse(&mut ctx, "func.func @f(%a: memref<4xf8E4M3FN>) {\n  func.return\n}\n");
+    let m = common::parse(&mut ctx, "func.func @f(%a: memref<4xtf32>) {\n  func.return\n}\n");
     let opts = strata_codegen::CodegenOptions { prefix: "p".into(), opt_level: 0 };
-    let err = strata_codegen::compile(&ctx, m, &opts, EmitKind::Object).expect_err("f8 is unsupported");
+    let err = strata_codegen::compile(&ctx, m, &opts, EmitKind::Object).expect_err("tf32 is unsupported");
     assert_eq!(err.kind, strata_diag::Kind::Unsupported);
-    assert!(err.message.contains("f8E4M3FN"), "{}", err.message);
+    assert!(err.message.contains("tf32"), "{}", err.message);
     assert!(err.loc.is_known());
 }
 

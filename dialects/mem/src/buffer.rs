@@ -132,5 +132,30 @@ pub(crate) fn verify_view(ctx: &Context, op: OpId) -> Result<()> {
     let dst = ctx.value_ty(ctx.op(op).results[0]);
     expect_memref(ctx, op, src, "operand #0")?;
     expect_memref(ctx, op, dst, "result")?;
-    expect_compatible(ctx, op, src, dst)
+    // A view reinterprets the same bytes: any element type of the same
+    // total size (buffer reuse hands a dead f32 buffer to an i32 value).
+    if storage_bytes(ctx, src) != storage_bytes(ctx, dst) {
+        return Err(ctx.error(
+            op,
+            format!(
+                "expects a view of the same byte size, found {} ({} bytes) and {} ({} bytes)",
+                type_to_string(ctx, src),
+                storage_bytes(ctx, src),
+                type_to_string(ctx, dst),
+                storage_bytes(ctx, dst)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Bytes a memref occupies in the contract's memory representation.
+pub fn storage_bytes(ctx: &Context, t: Type) -> i64 {
+    fn elem_bytes(ctx: &Context, e: Type) -> i64 {
+        match ctx.kind(e) {
+            strata_ir::TypeKind::Complex(p) => 2 * elem_bytes(ctx, *p),
+            _ => (ctx.bit_width(e).next_power_of_two().max(8) / 8) as i64,
+        }
+    }
+    elem_bytes(ctx, ctx.elem(t)) * ctx.num_elements(t)
 }

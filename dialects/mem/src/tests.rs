@@ -67,7 +67,7 @@ fn rejects_bad_store_and_view() {
     assert!(got.contains("t.mlir:2:3: error: 'mem.store' op expects a stored value of type f32, found f64"), "{got}");
     assert!(
         got.contains(
-            "'mem.view' op expects the same element type and element count, found memref<4xf32> and memref<5xf32>"
+            "'mem.view' op expects a view of the same byte size, found memref<4xf32> (16 bytes) and memref<5xf32> (20 bytes)"
         ),
         "{got}"
     );

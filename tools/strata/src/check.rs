@@ -157,7 +157,7 @@ fn run_piece(ctx: &Context, lib: &libloading::Library, p: &Piece) -> bool {
         match load::call(lib, &symbol, &mut []) {
             Ok(0) => {}
             Ok(code) => {
-                println!("error: @{entry} returned status {code}");
+                println!("error: @{entry} failed at run time (status {code}): {}", last_error(lib, &p.prefix));
                 ok = false;
             }
             Err(e) => {
@@ -182,4 +182,20 @@ fn run_piece(ctx: &Context, lib: &libloading::Library, p: &Piece) -> bool {
         }
     }
     ok
+}
+
+/// The library's `P_last_error()` message.
+fn last_error(lib: &libloading::Library, prefix: &str) -> String {
+    let symbol = format!("{prefix}_last_error");
+    // SAFETY: `P_last_error` is generated with this signature and returns a
+    // NUL-terminated string owned by the runtime.
+    unsafe {
+        match lib.get::<unsafe extern "C" fn() -> *const c_char>(symbol.as_bytes()) {
+            Ok(f) => {
+                let p = f();
+                if p.is_null() { String::new() } else { CStr::from_ptr(p).to_string_lossy().into_owned() }
+            }
+            Err(e) => format!("(no {symbol}: {e})"),
+        }
+    }
 }

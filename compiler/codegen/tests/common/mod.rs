@@ -14,6 +14,8 @@ use strata_ir::{Context, OpId};
 const STUB_C: &str = r#"
 #include <stdint.h>
 const char *strata_rt_last_error(void) { return "stub error"; }
+void strata_rt_clear_error(void) {}
+void strata_rt_set_error(const char *m) { (void)m; }
 int32_t ext_twice(int32_t x) { return 2 * x; }
 double ext_scale(double x, int8_t k) { return x * k; }
 "#;

@@ -45,7 +45,12 @@ pub struct Parser<'a> {
     /// Block labels of the regions being parsed, innermost last.
     block_scopes: Vec<HashMap<String, BlockId>>,
     attr_aliases: HashMap<String, Attr>,
+    /// Current nesting of types, literals, attributes and regions.
+    depth: usize,
 }
+
+/// Deepest nesting the parser accepts (types, literals, attributes, regions).
+pub const MAX_NESTING: usize = 256;
 
 /// Parses a whole file into a `builtin.module` op. A file without a
 /// top-level `module` gets one wrapped around its ops.
@@ -86,7 +91,19 @@ impl<'a> Parser<'a> {
             scopes: vec![Some(HashMap::new())],
             block_scopes: Vec::new(),
             attr_aliases: HashMap::new(),
+            depth: 0,
         }
+    }
+
+    /// Runs `f` one nesting level deeper, failing past `MAX_NESTING`.
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        if self.depth >= MAX_NESTING {
+            return Err(self.error(format!("nesting is too deep (more than {MAX_NESTING} levels)")));
+        }
+        self.depth += 1;
+        let r = f(self);
+        self.depth -= 1;
+        r
     }
 
     // ---- token plumbing ----
@@ -321,15 +338,6 @@ impl<'a> Parser<'a> {
             }
             self.expect_punct("=")?;
         }
-        for (name, count, loc) in &result_groups {
-            if *count == 1 {
-                result_names.push((name.clone(), *loc));
-            } else {
-                for i in 0..*count {
-                    result_names.push((format!("{name}#{i}"), *loc));
-                }
-            }
-        }
         let loc = self.loc();
         let (spelling, mut state) = match self.peek().clone() {
             Tok::Str(name) => {
@@ -348,15 +356,21 @@ impl<'a> Parser<'a> {
             fixup(self.ctx, &mut state);
         }
         self.skip_loc()?;
-        if !result_names.is_empty() && result_names.len() != state.result_types.len() {
+        let named: usize = result_groups.iter().fold(0usize, |n, g| n.saturating_add(g.1));
+        if !result_groups.is_empty() && named != state.result_types.len() {
             return Err(Diagnostic::error(
                 loc,
-                format!(
-                    "operation defines {} results but was provided {} to bind",
-                    state.result_types.len(),
-                    result_names.len()
-                ),
+                format!("operation defines {} results but was provided {named} to bind", state.result_types.len()),
             ));
+        }
+        for (name, count, gloc) in &result_groups {
+            if *count == 1 {
+                result_names.push((name.clone(), *gloc));
+            } else {
+                for i in 0..*count {
+                    result_names.push((format!("{name}#{i}"), *gloc));
+                }
+            }
         }
         let op = self.ctx.create_op(state.name, state.operands, &state.result_types, state.attrs, state.loc);
         for r in &state.regions {
@@ -495,6 +509,10 @@ impl<'a> Parser<'a> {
     /// block (pretty forms like `reducer(%a: t, %b: t) {...}` and function
     /// signatures). `isolated` hides outer values.
     pub fn parse_region(&mut self, entry_args: &[(String, Type, Location)], isolated: bool) -> Result<RegionId> {
+        self.nested(|p| p.parse_region_nested(entry_args, isolated))
+    }
+
+    fn parse_region_nested(&mut self, entry_args: &[(String, Type, Location)], isolated: bool) -> Result<RegionId> {
         self.expect_punct("{")?;
         let region = self.ctx.regions.alloc(crate::context::Region::default());
         if isolated {
@@ -583,6 +601,10 @@ impl<'a> Parser<'a> {
     // ---- types ----
 
     pub fn parse_type(&mut self) -> Result<Type> {
+        self.nested(|p| p.parse_type_inner())
+    }
+
+    fn parse_type_inner(&mut self) -> Result<Type> {
         let loc = self.loc();
         match self.peek().clone() {
             Tok::Punct("(") => self.parse_function_type(),
@@ -792,6 +814,10 @@ impl<'a> Parser<'a> {
     }
 
     pub fn parse_attr(&mut self) -> Result<Attr> {
+        self.nested(|p| p.parse_attr_inner())
+    }
+
+    fn parse_attr_inner(&mut self) -> Result<Attr> {
         let loc = self.loc();
         match self.peek().clone() {
             Tok::Ident(s) => match s.as_str() {
@@ -980,6 +1006,10 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_dense_literal(&mut self) -> Result<Literal> {
+        self.nested(|p| p.parse_dense_literal_inner())
+    }
+
+    fn parse_dense_literal_inner(&mut self) -> Result<Literal> {
         match self.peek().clone() {
             Tok::Punct("[") => {
                 self.advance();

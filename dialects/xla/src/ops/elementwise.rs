@@ -127,10 +127,11 @@ pub fn verify_bitcast_convert(ctx: &Context, op: OpId) -> Result<()> {
         return Ok(());
     }
     // Different widths add or drop a trailing dimension of size ratio.
+    let (w_in, w_out) = (w_in as i128, w_out as i128);
     let ok = if w_in > w_out {
-        rshape.len() == shape.len() + 1 && rshape[..shape.len()] == shape[..] && rshape[shape.len()] as u32 * w_out == w_in
+        rshape.len() == shape.len() + 1 && rshape[..shape.len()] == shape[..] && rshape[shape.len()] as i128 * w_out == w_in
     } else {
-        shape.len() == rshape.len() + 1 && shape[..rshape.len()] == rshape[..] && shape[rshape.len()] as u32 * w_in == w_out
+        shape.len() == rshape.len() + 1 && shape[..rshape.len()] == rshape[..] && shape[rshape.len()] as i128 * w_in == w_out
     };
     if !ok {
         return Err(ctx.error(op, format!("cannot bitcast {} to {}", ty_str(ctx, ctx.value_ty(ctx.op(op).operands[0])), ty_str(ctx, ctx.value_ty(ctx.op(op).results[0])))));

@@ -108,7 +108,7 @@ pub fn verify_slice(ctx: &Context, op: OpId) -> Result<()> {
         if st <= 0 {
             return Err(ctx.error(op, format!("stride {st} of dimension {d} must be positive")));
         }
-        out.push((l - s + st - 1) / st);
+        out.push(((l as i128 - s as i128 + st as i128 - 1) / st as i128) as i64);
     }
     expect_result_type(ctx, op, 0, &out, elem)
 }
@@ -171,11 +171,14 @@ pub fn verify_pad(ctx: &Context, op: OpId) -> Result<()> {
         if interior[d] < 0 {
             return Err(ctx.error(op, format!("interior padding {} of dimension {d} must be non-negative", interior[d])));
         }
-        let size = lo[d] + hi[d] + shape[d] + (shape[d] - 1).max(0) * interior[d];
+        let size = lo[d] as i128 + hi[d] as i128 + shape[d] as i128 + (shape[d] as i128 - 1).max(0) * interior[d] as i128;
         if size < 0 {
             return Err(ctx.error(op, format!("padding makes dimension {d} negative")));
         }
-        out.push(size);
+        if size > strata_ir::text::parser::MAX_ELEMENTS as i128 {
+            return Err(ctx.error(op, format!("padding makes dimension {d} too large ({size})")));
+        }
+        out.push(size as i64);
     }
     expect_result_type(ctx, op, 0, &out, elem)
 }

@@ -1,0 +1,23 @@
+// RUN: strata opt %s --convert-xla-to-loop | FileCheck %s
+// RUN: strata run %s --function f --input '[1, -2, 3, 0]' | FileCheck %s --check-prefix=RESULT
+
+// Regression (fuzz-notes.md): a dead i32 buffer is reused for an f32 value
+// of the same byte size through a mem.view, which must verify (a view
+// reinterprets the same bytes) and compute the right values.
+
+// CHECK-LABEL: func.func @f
+// CHECK-SAME: (%[[A:.*]]: memref<4xi32>, %[[OUT:.*]]: memref<4xf32>)
+// CHECK: %[[I:.*]] = "mem.alloc"() : () -> memref<4xi32>
+// CHECK: "arith.sitofp"
+// CHECK: "mem.view"(%[[I]]) : (memref<4xi32>) -> memref<4xf32>
+// CHECK: "mem.store"(%{{.*}}, %[[OUT]]
+// ((2a)^2 as f32, doubled, then squared): a = -2 gives (16 + 16)^2 = 1024.
+// RESULT: dense<[64.0, 1024.0, 5184.0, 0.0]> : tensor<4xf32>
+func.func @f(%a: tensor<4xi32>) -> tensor<4xf32> {
+  %0 = stablehlo.add %a, %a : tensor<4xi32>
+  %1 = stablehlo.multiply %0, %0 : tensor<4xi32>
+  %2 = stablehlo.convert %1 : (tensor<4xi32>) -> tensor<4xf32>
+  %3 = stablehlo.add %2, %2 : tensor<4xf32>
+  %4 = stablehlo.multiply %3, %3 : tensor<4xf32>
+  return %4 : tensor<4xf32>
+}

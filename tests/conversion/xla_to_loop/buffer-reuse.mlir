@@ -1,0 +1,55 @@
+// RUN: strata opt %s --split-input-file --convert-xla-to-loop | FileCheck %s
+
+// Intermediate buffers are reused once their last reader has run, and every
+// buffer is freed before the function returns.
+
+// %0 (exp) is dead after %1 (add+log) is computed, so %3 (mul+sqrt) reuses
+// its buffer; the final result goes straight to the output.
+
+// CHECK-LABEL: func.func @reuse
+// CHECK-SAME: (%[[A:.*]]: memref<16xf32>, %[[OUT:.*]]: memref<16xf32>)
+// CHECK: %[[B0:.*]] = "mem.alloc"() : () -> memref<16xf32>
+// CHECK: "arith.exp"
+// CHECK: "mem.store"(%{{.*}}, %[[B0]]
+// CHECK: %[[B1:.*]] = "mem.alloc"() : () -> memref<16xf32>
+// CHECK: "arith.log"
+// CHECK: "mem.store"(%{{.*}}, %[[B1]]
+// CHECK-NOT: "mem.alloc"
+// CHECK: "arith.sqrt"
+// CHECK: "mem.store"(%{{.*}}, %[[B0]]
+// CHECK: "arith.mulf"
+// CHECK: "mem.store"(%{{.*}}, %[[OUT]]
+// CHECK-DAG: "mem.dealloc"(%[[B0]])
+// CHECK-DAG: "mem.dealloc"(%[[B1]])
+// CHECK: "func.return"
+func.func @reuse(%a: tensor<16xf32>) -> tensor<16xf32> {
+  %0 = stablehlo.exponential %a : tensor<16xf32>
+  %1 = stablehlo.add %0, %0 : tensor<16xf32>
+  %2 = stablehlo.log %1 : tensor<16xf32>
+  %3 = stablehlo.multiply %2, %2 : tensor<16xf32>
+  %4 = stablehlo.sqrt %3 : tensor<16xf32>
+  %5 = stablehlo.multiply %4, %4 : tensor<16xf32>
+  return %5 : tensor<16xf32>
+}
+
+// -----
+
+// A dead buffer of the same byte size but another shape is reused through a
+// mem.view.
+
+// CHECK-LABEL: func.func @reuse_view
+// CHECK: %[[B0:.*]] = "mem.alloc"() : () -> memref<16xf32>
+// CHECK: %[[B1:.*]] = "mem.alloc"() : () -> memref<16xf32>
+// CHECK: %[[V:.*]] = "mem.view"(%[[B0]]) : (memref<16xf32>) -> memref<4x4xf32>
+// CHECK: "mem.store"(%{{.*}}, %[[V]]
+// CHECK-NOT: "mem.alloc"
+func.func @reuse_view(%a: tensor<16xf32>) -> tensor<4x4xf32> {
+  %0 = stablehlo.exponential %a : tensor<16xf32>
+  %1 = stablehlo.add %0, %0 : tensor<16xf32>
+  %2 = stablehlo.multiply %1, %1 : tensor<16xf32>
+  %3 = stablehlo.reshape %2 : (tensor<16xf32>) -> tensor<4x4xf32>
+  %4 = stablehlo.transpose %3, dims = [1, 0] : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  %5 = stablehlo.exponential %4 : tensor<4x4xf32>
+  %6 = stablehlo.add %5, %5 : tensor<4x4xf32>
+  return %6 : tensor<4x4xf32>
+}

@@ -1,0 +1,92 @@
+// RUN: strata opt %s --split-input-file --convert-xla-to-loop | FileCheck %s
+
+// xla.reduce: one loop nest over the kept dimensions, an accumulator in a
+// stack slot initialized from the init value, an inner loop nest over the
+// reduced dimensions running the reducer body, then one store per result
+// element. Element-wise producers fuse into the inner loop.
+
+// CHECK-LABEL: func.func @sum_rows
+// CHECK-SAME: (%[[A:.*]]: memref<4x8xf32>, %[[OUT:.*]]: memref<4xf32>)
+// CHECK-NOT: "mem.alloc"
+// CHECK: %[[ACC:.*]] = "mem.alloca"() : () -> memref<f32>
+// CHECK: "loop.for"
+// CHECK-NEXT: ^{{.*}}(%[[I:.*]]: index):
+// CHECK: %[[INIT:.*]] = "arith.constant"() {value = 0.0 : f32}
+// CHECK: "mem.store"(%[[INIT]], %[[ACC]])
+// CHECK: "loop.for"
+// CHECK-NEXT: ^{{.*}}(%[[J:.*]]: index):
+// CHECK: %[[OLD:.*]] = "mem.load"(%[[ACC]])
+// CHECK: %[[X:.*]] = "mem.load"(%[[A]], %[[I]], %[[J]])
+// CHECK: %[[E:.*]] = "arith.exp"(%[[X]])
+// CHECK: %[[NEW:.*]] = "arith.addf"(%[[OLD]], %[[E]])
+// CHECK: "mem.store"(%[[NEW]], %[[ACC]])
+// CHECK: "loop.yield"
+// CHECK: %[[RES:.*]] = "mem.load"(%[[ACC]])
+// CHECK: "mem.store"(%[[RES]], %[[OUT]], %[[I]])
+func.func @sum_rows(%a: tensor<4x8xf32>) -> tensor<4xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %e = stablehlo.exponential %a : tensor<4x8xf32>
+  %0 = stablehlo.reduce(%e init: %z) applies stablehlo.add across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Reducing every dimension gives a 0-d result and a two-deep inner nest.
+
+// CHECK-LABEL: func.func @max_all
+// CHECK-SAME: (%[[A:.*]]: memref<3x5xi32>, %[[OUT:.*]]: memref<i32>)
+// CHECK: %[[ACC:.*]] = "mem.alloca"() : () -> memref<i32>
+// CHECK: "mem.store"(%{{.*}}, %[[ACC]])
+// CHECK: "loop.for"
+// CHECK-NEXT: ^{{.*}}(%[[I:.*]]: index):
+// CHECK: "loop.for"
+// CHECK-NEXT: ^{{.*}}(%[[J:.*]]: index):
+// CHECK: %[[OLD:.*]] = "mem.load"(%[[ACC]])
+// CHECK: %[[X:.*]] = "mem.load"(%[[A]], %[[I]], %[[J]])
+// CHECK: %[[NEW:.*]] = "arith.maxsi"(%[[OLD]], %[[X]])
+// CHECK: "mem.store"(%[[NEW]], %[[ACC]])
+// CHECK: %[[RES:.*]] = "mem.load"(%[[ACC]])
+// CHECK: "mem.store"(%[[RES]], %[[OUT]]) : (i32, memref<i32>) -> ()
+func.func @max_all(%a: tensor<3x5xi32>) -> tensor<i32> {
+  %z = stablehlo.constant dense<-2147483648> : tensor<i32>
+  %0 = stablehlo.reduce(%a init: %z) applies stablehlo.maximum across dimensions = [0, 1] : (tensor<3x5xi32>, tensor<i32>) -> tensor<i32>
+  return %0 : tensor<i32>
+}
+
+// -----
+
+// Multi-input reduce (argmax): one accumulator per input, the region's ops
+// inlined on scalars, each result stored to its own output.
+
+// CHECK-LABEL: func.func @argmax
+// CHECK-SAME: (%[[V:.*]]: memref<4x8xf32>, %[[IX:.*]]: memref<4x8xi32>, %[[OV:.*]]: memref<8xf32>, %[[OI:.*]]: memref<8xi32>)
+// CHECK-DAG: %[[AV:.*]] = "mem.alloca"() : () -> memref<f32>
+// CHECK-DAG: %[[AI:.*]] = "mem.alloca"() : () -> memref<i32>
+// CHECK: "loop.for"
+// CHECK-NEXT: ^{{.*}}(%[[J:.*]]: index):
+// CHECK: "loop.for"
+// CHECK-NEXT: ^{{.*}}(%[[I:.*]]: index):
+// CHECK-DAG: %[[BV:.*]] = "mem.load"(%[[AV]])
+// CHECK-DAG: %[[BI:.*]] = "mem.load"(%[[AI]])
+// CHECK-DAG: %[[XV:.*]] = "mem.load"(%[[V]], %[[I]], %[[J]])
+// CHECK-DAG: %[[XI:.*]] = "mem.load"(%[[IX]], %[[I]], %[[J]])
+// CHECK: %[[GE:.*]] = "arith.cmpf"(%[[BV]], %[[XV]]) {predicate = "oge"}
+// CHECK: %[[SV:.*]] = "arith.select"(%[[GE]], %[[BV]], %[[XV]])
+// CHECK: %[[SI:.*]] = "arith.select"(%[[GE]], %[[BI]], %[[XI]])
+// CHECK-DAG: "mem.store"(%[[SV]], %[[AV]])
+// CHECK-DAG: "mem.store"(%[[SI]], %[[AI]])
+// CHECK: "mem.store"(%{{.*}}, %[[OV]], %[[J]])
+// CHECK: "mem.store"(%{{.*}}, %[[OI]], %[[J]])
+func.func @argmax(%a: tensor<4x8xf32>, %i: tensor<4x8xi32>) -> (tensor<8xf32>, tensor<8xi32>) {
+  %z = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %zi = stablehlo.constant dense<0> : tensor<i32>
+  %0:2 = stablehlo.reduce(%a init: %z), (%i init: %zi) across dimensions = [0] : (tensor<4x8xf32>, tensor<4x8xi32>, tensor<f32>, tensor<i32>) -> (tensor<8xf32>, tensor<8xi32>)
+    reducer(%x: tensor<f32>, %y: tensor<f32>) (%p: tensor<i32>, %q: tensor<i32>)  {
+      %c = stablehlo.compare GE, %x, %y : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %s = stablehlo.select %c, %x, %y : tensor<i1>, tensor<f32>
+      %t = stablehlo.select %c, %p, %q : tensor<i1>, tensor<i32>
+      stablehlo.return %s, %t : tensor<f32>, tensor<i32>
+    }
+  return %0#0, %0#1 : tensor<8xf32>, tensor<8xi32>
+}
