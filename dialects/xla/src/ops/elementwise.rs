@@ -93,7 +93,10 @@ pub fn binary_broadcast(ctx: &Context, op: OpId) -> Result<Broadcast> {
         Some(m) => Err(format!("unknown auto_broadcast mode \"{m}\" (expected \"numpy\", \"pdpd\" or \"none\")")),
         None => broadcast::xla(&lhs, &rhs, dims.as_deref()),
     };
-    r.map_err(|m| ctx.error(op, m))
+    r.map_err(|m| {
+        let (a, b) = (ctx.value_ty(ctx.op(op).operands[0]), ctx.value_ty(ctx.op(op).operands[1]));
+        ctx.error(op, format!("{m}; operands are {} and {}", ty_str(ctx, a), ty_str(ctx, b)))
+    })
 }
 
 pub fn verify_binary(ctx: &Context, op: OpId) -> Result<()> {
