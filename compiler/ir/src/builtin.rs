@@ -7,7 +7,6 @@ use strata_diag::{Diagnostic, Result};
 use crate::attrs::AttrKind;
 use crate::context::{Context, OpId};
 use crate::registry::{OpDef, Traits};
-use crate::text::lexer::Tok;
 use crate::text::parser::{OpState, Parser};
 use crate::types::TypeKind;
 
@@ -63,13 +62,7 @@ fn parse_func(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
             visibility = Some(v);
         }
     }
-    let name = match p.peek().clone() {
-        Tok::At(n) => {
-            p.advance();
-            n
-        }
-        _ => return Err(p.error("expected function name like @main")),
-    };
+    let name = p.parse_symbol("function name like @main")?;
     let (args, results) = p.parse_function_signature()?;
     let inputs: Vec<_> = args.iter().map(|a| a.1).collect();
     let fty = p.ctx.function_ty(inputs, results);
@@ -95,25 +88,11 @@ fn parse_func(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 }
 
 fn parse_return(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
-    st.operands = p.parse_operands()?;
-    p.parse_optional_attr_dict(st)?;
-    if !st.operands.is_empty() {
-        p.expect_punct(":")?;
-        let loc = p.loc();
-        let types = p.parse_type_list()?;
-        p.check_operand_types(&st.operands, &types, loc)?;
-    }
-    Ok(())
+    p.parse_operands_colon_types(st)
 }
 
 fn parse_call(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
-    let callee = match p.peek().clone() {
-        Tok::At(n) => {
-            p.advance();
-            n
-        }
-        _ => return Err(p.error("expected callee symbol like @f")),
-    };
+    let callee = p.parse_symbol("callee symbol like @f")?;
     p.expect_punct("(")?;
     st.operands = p.parse_operands()?;
     p.expect_punct(")")?;

@@ -380,28 +380,14 @@ pub fn parse_reduce(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 
 /// `return %a, %b : T, U`.
 pub fn parse_return(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
-    st.operands = p.parse_operands()?;
-    p.parse_optional_attr_dict(st)?;
-    if !st.operands.is_empty() {
-        p.expect_punct(":")?;
-        let loc = p.loc();
-        let types = p.parse_type_list()?;
-        p.check_operand_types(&st.operands, &types, loc)?;
-    }
-    Ok(())
+    p.parse_operands_colon_types(st)
 }
 
 /// `custom_call @target(%a, ...) {attrs} : (..) -> (..)`. The conformance
 /// checks spelled as custom calls become the `check` dialect's ops.
 pub fn parse_custom_call(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     let loc = p.loc();
-    let target = match p.peek().clone() {
-        Tok::At(t) => {
-            p.advance();
-            t
-        }
-        _ => return Err(p.error("expected a call target like @name")),
-    };
+    let target = p.parse_symbol("a call target like @name")?;
     p.expect_punct("(")?;
     st.operands = p.parse_operands()?;
     p.expect_punct(")")?;

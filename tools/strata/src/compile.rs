@@ -6,7 +6,7 @@ use strata_codegen::{CodegenOptions, EmitKind};
 use strata_ir::Context;
 
 use crate::abi;
-use crate::input::{parse_and_verify, read_source, report, unknown_loc_error};
+use crate::input::{parse_and_verify, read_or_report, report, unknown_loc_error};
 
 /// Default symbol prefix: the output's stem without a leading `lib`.
 pub fn default_prefix(output: &Path) -> String {
@@ -16,13 +16,7 @@ pub fn default_prefix(output: &Path) -> String {
 }
 
 pub fn run(input: &Path, output: &Path, header: Option<&Path>, name: Option<&str>, opt_level: u8) -> bool {
-    let text = match read_source(input) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("{e}");
-            return false;
-        }
-    };
+    let Some(text) = read_or_report(input) else { return false };
     let mut ctx = strata_pipeline::new_context();
     let prefix = name.map(str::to_string).unwrap_or_else(|| default_prefix(output));
     match compile(&mut ctx, &input.display().to_string(), &text, output, header, &prefix, opt_level) {

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use strata_ir::text::{isolate_piece, split_pieces};
 
-use crate::input::{parse_and_verify, read_source, report, unknown_loc_error};
+use crate::input::{parse_and_verify, read_or_report, report, unknown_loc_error};
 
 pub fn run(input: &Path, split: bool, flags: &[String]) -> bool {
     if flags.iter().any(|f| f == "--list-passes") {
@@ -13,13 +13,7 @@ pub fn run(input: &Path, split: bool, flags: &[String]) -> bool {
         }
         return true;
     }
-    let text = match read_source(input) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("{e}");
-            return false;
-        }
-    };
+    let Some(text) = read_or_report(input) else { return false };
     let name = input.display().to_string();
     let pieces: Vec<String> =
         if split { split_pieces(&text).iter().map(|p| isolate_piece(&text, p)).collect() } else { vec![text.clone()] };

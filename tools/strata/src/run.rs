@@ -5,17 +5,11 @@ use std::path::Path;
 use strata_ir::{builtin, AttrKind, Context, DenseElements, Type, TypeKind};
 
 use crate::abi::elem_bytes;
-use crate::input::{parse_and_verify, read_source, report, unknown_loc_error};
+use crate::input::{parse_and_verify, read_or_report, report, unknown_loc_error};
 use crate::load;
 
 pub fn run(input: &Path, function: &str, literals: &[String]) -> bool {
-    let text = match read_source(input) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("{e}");
-            return false;
-        }
-    };
+    let Some(text) = read_or_report(input) else { return false };
     let mut ctx = strata_pipeline::new_context();
     match run_in(&mut ctx, &input.display().to_string(), &text, function, literals) {
         Ok(lines) => {

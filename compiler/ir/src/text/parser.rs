@@ -1084,6 +1084,31 @@ impl<'a> Parser<'a> {
 
     // ---- small helpers for pretty forms ----
 
+    /// `@name`, or an error saying what was expected (`what`).
+    pub fn parse_symbol(&mut self, what: &str) -> Result<String> {
+        match self.peek().clone() {
+            Tok::At(n) => {
+                self.advance();
+                Ok(n)
+            }
+            _ => Err(self.expected(what)),
+        }
+    }
+
+    /// `%a, %b {attrs} : T, U` (the terminator forms `return` and
+    /// `stablehlo.return`): operands whose types are listed after a colon.
+    pub fn parse_operands_colon_types(&mut self, st: &mut OpState) -> Result<()> {
+        st.operands = self.parse_operands()?;
+        self.parse_optional_attr_dict(st)?;
+        if !st.operands.is_empty() {
+            self.expect_punct(":")?;
+            let loc = self.loc();
+            let types = self.parse_type_list()?;
+            self.check_operand_types(&st.operands, &types, loc)?;
+        }
+        Ok(())
+    }
+
     pub fn parse_usize(&mut self) -> Result<usize> {
         let loc = self.loc();
         match self.advance() {
