@@ -59,7 +59,12 @@ pub fn modes(ctx: &Context, body: &[OpId], uses: &HashMap<Value, Vec<OpId>>) -> 
                 !(is_elementwise(n) || is_index_only(n) || matches!(n, REDUCE | DOT_GENERAL | CONCATENATE | PAD))
                     || n == builtin::RETURN
             });
-            let fusible = if name == CONSTANT {
+            // A transpose read by a dot or a reduce would make their inner
+            // loops stride through memory; it is cheaper to write it once.
+            let strided_reader = name == TRANSPOSE && users.iter().any(|&u| matches!(ctx.op(u).name, DOT_GENERAL | REDUCE));
+            let fusible = if strided_reader {
+                false
+            } else if name == CONSTANT {
                 ctx.dense_attr(op, "value").is_some_and(|d| d.splat || ctx.num_elements(d.ty) == 1)
             } else if is_index_only(name) {
                 true
