@@ -30,10 +30,25 @@ pub fn div(b: &mut Builder<'_>, x: C, y: C) -> C {
     (b.binary("arith.divf", re, den), b.binary("arith.divf", im, den))
 }
 
+/// |z| without overflow or underflow in the squares: m·sqrt(1 + (n/m)²)
+/// with m = max(|re|, |im|), n = min(...); 0 when m is 0, inf when m is.
 pub fn abs(b: &mut Builder<'_>, x: C) -> Value {
-    let (aa, bb) = (b.binary("arith.mulf", x.0, x.0), b.binary("arith.mulf", x.1, x.1));
-    let s = b.binary("arith.addf", aa, bb);
-    b.unary("arith.sqrt", s)
+    let t = b.ty(x.0);
+    let (ar, ai) = (b.unary("arith.absf", x.0), b.unary("arith.absf", x.1));
+    let m = b.binary("arith.maximumf", ar, ai);
+    let n = b.binary("arith.minimumf", ar, ai);
+    let q = b.binary("arith.divf", n, m);
+    let qq = b.binary("arith.mulf", q, q);
+    let one = b.const_float(1.0, t);
+    let s = b.binary("arith.addf", one, qq);
+    let root = b.unary("arith.sqrt", s);
+    let r = b.binary("arith.mulf", m, root);
+    let zero = b.const_float(0.0, t);
+    let inf = b.const_float(f64::INFINITY, t);
+    let is_zero = b.cmpf("oeq", m, zero);
+    let is_inf = b.cmpf("oeq", m, inf);
+    let r = b.select(is_zero, zero, r);
+    b.select(is_inf, inf, r)
 }
 
 pub fn exp(b: &mut Builder<'_>, x: C) -> C {

@@ -54,6 +54,10 @@ impl FuncLowering<'_> {
         let out_shape: Vec<i64> = kept.iter().map(|&d| in_shape[d]).collect();
         let red_shape: Vec<i64> = dims.iter().map(|&d| in_shape[d as usize]).collect();
         let body = b.ctx.entry_block(op, 0).ok_or_else(|| Diagnostic::internal(b.loc, "reduce without body"))?;
+        let innermost_kept = in_shape.last().is_some() && !dims.contains(&(in_shape.len() as i64 - 1));
+        if innermost_kept {
+            return self.reduce_in_memory_order(b, op, bufs, &kept, body);
+        }
         let mut accs = Vec::new();
         for &init in &inits {
             let t = b.ctx.value_ty(init);
@@ -86,6 +90,37 @@ impl FuncLowering<'_> {
             for (i, &acc) in accs.iter().enumerate() {
                 let s = load_scalar(b, acc, &[]);
                 store_scalar(b, s, bufs[i], oidx);
+            }
+            Ok(())
+        })
+    }
+
+    /// Reduction over outer dimensions only: the results start at the init
+    /// values and the input is read once in memory order, each element
+    /// folded into its result. Every result still folds its inputs in
+    /// increasing index order.
+    fn reduce_in_memory_order(&mut self, b: &mut Builder<'_>, op: OpId, bufs: &[Value], kept: &[usize], body: BlockId) -> Result<()> {
+        let operands = b.ctx.op(op).operands.clone();
+        let k = operands.len() / 2;
+        let (inputs, inits) = (operands[..k].to_vec(), operands[k..].to_vec());
+        let in_shape = shape_of(b.ctx, inputs[0]);
+        let out_shape: Vec<i64> = kept.iter().map(|&d| in_shape[d]).collect();
+        b.loop_nest(&out_shape, &mut |b, oidx| {
+            for (i, &init) in inits.iter().enumerate() {
+                let s = self.element(b, init, &[])?;
+                store_scalar(b, s, bufs[i], oidx);
+            }
+            Ok(())
+        })?;
+        b.loop_nest(&in_shape, &mut |b, idx| {
+            let oidx: Vec<Value> = kept.iter().map(|&d| idx[d]).collect();
+            let mut args: Vec<Scalar> = bufs.iter().map(|&o| load_scalar(b, o, &oidx)).collect();
+            for &x in &inputs {
+                args.push(self.element(b, x, idx)?);
+            }
+            let new = emit_region(b, body, &args)?;
+            for (i, s) in new.into_iter().enumerate() {
+                store_scalar(b, s, bufs[i], &oidx);
             }
             Ok(())
         })

@@ -519,11 +519,7 @@ fn emit_complex(b: &mut Builder<'_>, op: OpId, name: &str, args: &[Scalar], elem
         }
         REAL => Scalar::Real(a),
         IMAG => Scalar::Real(c),
-        ABS => {
-            let (aa, cc) = (b.binary("arith.mulf", a, a), b.binary("arith.mulf", c, c));
-            let s = b.binary("arith.addf", aa, cc);
-            Scalar::Real(b.unary("arith.sqrt", s))
-        }
+        ABS => Scalar::Real(cx::abs(b, (a, c))),
         SELECT => {
             let p = args[0].real();
             let (t, f) = (parts(&args[1], b, pt), parts(&args[2], b, pt));
