@@ -14,9 +14,9 @@
 // status of an internal body (0, or non-zero on a runtime error such as a
 // failed allocation) whose buffer parameters are noalias.
 // O0-DAG: define i32 @t_main(ptr %0, ptr %1, ptr %2, ptr %3)
-// O0-DAG: define internal i32 @t__main(ptr noalias %0, ptr noalias %1, ptr noalias %2, ptr noalias %3)
+// O0-DAG: define internal i32 @t.main(ptr noalias %0, ptr noalias %1, ptr noalias %2, ptr noalias %3)
 // O0-DAG: call void @strata_rt_clear_error()
-// O0-DAG: %[[S:.*]] = call i32 @t__main(ptr %0, ptr %1, ptr %2, ptr %3)
+// O0-DAG: %[[S:.*]] = call i32 @t.main(ptr %0, ptr %1, ptr %2, ptr %3)
 // O0-DAG: ret i32 %[[S]]
 
 func.func @main(%a: tensor<2x3xf32>, %p: tensor<4xi1>) -> (tensor<2x3xf32>, tensor<4xi1>) {

@@ -85,7 +85,8 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let name = self.func_name(op)?;
         let ty = self.func_type(op)?;
         let f = if self.ir.entry_block(op, 0).is_some() {
-            let f = self.module.add_function(&format!("{}__{name}", self.prefix), ty, Some(Linkage::Internal));
+            // `P.f`: a '.' never appears in the C names `P_f` exports.
+            let f = self.module.add_function(&format!("{}.{name}", self.prefix), ty, Some(Linkage::Internal));
             f.add_attribute(AttributeLoc::Function, nounwind(self.cx));
             self.add_noalias_attrs(op, f);
             f
@@ -161,11 +162,17 @@ impl<'ctx> Lowerer<'ctx, '_> {
         Ok(())
     }
 
-    /// `int32_t P_f(args...)`: clears the last error, calls `P__f` and
+    /// `int32_t P_f(args...)`: clears the last error, calls `P.f` and
     /// returns its status (0 on success).
     fn export_wrapper(&mut self, op: OpId) -> Result<()> {
         let name = self.func_name(op)?;
         let inner = self.funcs[&name];
+        if name == "last_error" {
+            return Err(Diagnostic::error(
+                self.loc(op),
+                format!("a public function cannot be named @last_error: its C name {}_last_error is the error accessor", self.prefix),
+            ));
+        }
         let has_results = builtin::func_signature(self.ir, op).is_some_and(|(_, r)| !r.is_empty());
         if has_results {
             return Err(Diagnostic::unsupported(

@@ -5,9 +5,9 @@
 //!
 //! Symbols, for a module compiled with prefix `P`:
 //! - every `func.func @f` with a body becomes the internal LLVM function
-//!   `P__f` (one `ptr` per memref argument, scalars by value);
+//!   `P.f` (one `ptr` per memref argument, scalars by value);
 //! - every non-private one also gets the exported wrapper
-//!   `int32_t P_f(ptr...)` that calls `P__f` and returns 0;
+//!   `int32_t P_f(ptr...)` that calls `P.f` and returns 0;
 //! - `const char *P_last_error(void)` forwards to the runtime's
 //!   `strata_rt_last_error`;
 //! - a bodiless `func.func private @x` is the external symbol `x`.

@@ -24,7 +24,7 @@ fn elementwise_add() {
     let (a, b, mut out) = ([1.0f32, 2.0, 3.0, 4.0], [10.0f32, 20.0, 30.0, 40.5], [0f32; 4]);
     assert_eq!(unsafe { f(a.as_ptr(), b.as_ptr(), out.as_mut_ptr()) }, 0);
     assert_eq!(out, [11.0, 22.0, 33.0, 44.5]);
-    assert!(!lib.has("p__add"), "the internal function is not exported");
+    assert!(!lib.has("p.add"), "the internal function is not exported");
     let err: unsafe extern "C" fn() -> *const std::ffi::c_char = lib.func("p_last_error");
     let msg = unsafe { std::ffi::CStr::from_ptr(err()) };
     assert_eq!(msg.to_str().unwrap(), "stub error");
@@ -73,7 +73,7 @@ fn sum_reduction_with_alloca() {
 #[test]
 fn alloca_is_hoisted_to_entry_block() {
     let ir = emit(ROW_SUM, 0, EmitKind::LlvmIr);
-    let func = &ir[ir.find("define internal i32 @p__rowsum").expect("internal function")..];
+    let func = &ir[ir.find("define internal i32 @p.rowsum").expect("internal function")..];
     let entry_end = func.find("br label %body").expect("entry branch");
     let alloca = func.find("alloca").expect("an alloca");
     assert!(alloca < entry_end, "alloca not in the entry block:\n{func}");
@@ -242,7 +242,7 @@ fn emits_ir_and_assembly() {
     let text = "func.func @nop(%a: memref<2xf32>) {\n  func.return\n}\n";
     let ir = emit(text, 0, EmitKind::LlvmIr);
     assert!(ir.contains("define i32 @p_nop(ptr"), "{ir}");
-    assert!(ir.contains("define internal i32 @p__nop(ptr"), "{ir}");
+    assert!(ir.contains("define internal i32 @p.nop(ptr"), "{ir}");
     assert!(ir.contains("define ptr @p_last_error()"), "{ir}");
     assert!(ir.contains("declare ptr @strata_rt_last_error()"), "{ir}");
     let asm = emit(text, 2, EmitKind::Assembly);

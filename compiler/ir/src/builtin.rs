@@ -17,7 +17,7 @@ pub const CALL: &str = "func.call";
 
 pub fn register(ctx: &mut Context) {
     let r = &mut ctx.registry;
-    r.add(OpDef::new(MODULE, Traits::ISOLATED));
+    r.add(OpDef::new(MODULE, Traits::ISOLATED).verifier(verify_module));
     r.add(OpDef::new(FUNC, Traits::ISOLATED.with(Traits::SYMBOL)).parser(parse_func).verifier(verify_func));
     r.add(OpDef::new(RETURN, Traits::TERMINATOR).parser(parse_return).verifier(verify_return));
     r.add(OpDef::new(CALL, Traits::NONE).parser(parse_call).verifier(verify_call));
@@ -107,6 +107,20 @@ fn parse_call(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     st.result_types = results;
     let a = p.ctx.attr(AttrKind::SymbolRef(callee));
     st.add_attr("callee", a);
+    Ok(())
+}
+
+/// Symbols (function names) are unique within a module.
+fn verify_module(ctx: &Context, op: OpId) -> Result<()> {
+    let Some(b) = ctx.entry_block(op, 0) else { return Ok(()) };
+    let mut seen: std::collections::HashMap<&str, OpId> = std::collections::HashMap::new();
+    for &f in &ctx.blocks[b].ops {
+        let Some(name) = (ctx.op(f).name == FUNC).then(|| func_name(ctx, f)).flatten() else { continue };
+        if let Some(&first) = seen.get(name) {
+            return Err(ctx.error(f, format!("redefinition of symbol '@{name}'")).note(ctx.op(first).loc, "previous definition is here"));
+        }
+        seen.insert(name, f);
+    }
     Ok(())
 }
 

@@ -14,7 +14,8 @@ use crate::load;
 struct Piece {
     module: OpId,
     prefix: String,
-    entries: Vec<String>,
+    /// Functions to run, with the byte sizes of their result buffers.
+    entries: Vec<(String, Vec<usize>)>,
 }
 
 pub fn run(inputs: &[std::path::PathBuf]) -> bool {
@@ -78,8 +79,12 @@ fn prepare(ctx: &mut Context, name: &str, text: &str, index: usize) -> Result<Pi
     let module = parse_and_verify(ctx, name, text)?;
     let entries = abi::public_functions(ctx, module)
         .into_iter()
-        .filter(|&f| builtin::func_signature(ctx, f).is_some_and(|(ins, _)| ins.is_empty()))
-        .filter_map(|f| builtin::func_name(ctx, f).map(str::to_string))
+        .filter_map(|f| {
+            let (ins, outs) = builtin::func_signature(ctx, f)?;
+            let name = builtin::func_name(ctx, f)?.to_string();
+            let sizes = outs.iter().map(|&t| ctx.num_elements(t) as usize * abi::elem_bytes(ctx, ctx.elem(t))).collect();
+            ins.is_empty().then_some((name, sizes))
+        })
         .collect();
     strata_pipeline::lower(ctx, module)?;
     Ok(Piece { module, prefix: format!("strata_p{index}"), entries })
@@ -150,11 +155,14 @@ fn run_piece(ctx: &Context, lib: &libloading::Library, p: &Piece) -> bool {
         }
     };
     let mut ok = true;
-    for entry in &p.entries {
+    for (entry, result_sizes) in &p.entries {
         // SAFETY: runtime accessors take no pointers from us.
         unsafe { (f.reset)() };
         let symbol = format!("{}_{entry}", p.prefix);
-        match load::call(lib, &symbol, &mut []) {
+        // Results go to scratch buffers (8-byte aligned); only checks count.
+        let mut scratch: Vec<Vec<u64>> = result_sizes.iter().map(|&n| vec![0u64; n.div_ceil(8).max(1)]).collect();
+        let mut ptrs: Vec<*mut u8> = scratch.iter_mut().map(|b| b.as_mut_ptr() as *mut u8).collect();
+        match load::call(lib, &symbol, &mut ptrs) {
             Ok(0) => {}
             Ok(code) => {
                 println!("error: @{entry} failed at run time (status {code}): {}", last_error(lib, &p.prefix));

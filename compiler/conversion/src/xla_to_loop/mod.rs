@@ -96,7 +96,13 @@ fn lower_func(ctx: &mut Context, state: &mut ModuleState, f: OpId) -> Result<OpI
     attrs.push(("function_type".into(), ctx.attr(AttrKind::Type(fty))));
     let new = ctx.create_op(builtin::FUNC, vec![], &[], attrs, loc);
     let Some(old_body) = ctx.entry_block(f, 0) else {
-        return Ok(new); // a declaration stays a declaration
+        return Err(Diagnostic::unsupported(
+            loc,
+            format!(
+                "function @{} has no body; external functions are not supported",
+                builtin::func_name(ctx, f).unwrap_or("?")
+            ),
+        ));
     };
     let region = ctx.add_region(new);
     let entry = ctx.add_block(region, &params);

@@ -8,7 +8,10 @@ use crate::util::*;
 
 pub fn verify_iota(ctx: &Context, op: OpId) -> Result<()> {
     expect_counts(ctx, op, 0, 1)?;
-    let (shape, _) = result_tensor(ctx, op, 0)?;
+    let (shape, elem) = result_tensor(ctx, op, 0)?;
+    if is_bool(ctx, elem) {
+        return Err(ctx.error(op, "requires an integer, float or complex result, found element type i1"));
+    }
     let dim = ctx.int_attr(op, "iota_dimension").ok_or_else(|| ctx.error(op, "requires attribute 'iota_dimension'"))?;
     if dim < 0 || dim as usize >= shape.len() {
         return Err(ctx.error(op, format!("iota_dimension {dim} is out of range for rank {}", shape.len())));
