@@ -3,6 +3,7 @@
 //! constants in `arith/cast.rs`.
 
 mod cast;
+mod approx;
 mod float;
 
 use inkwell::intrinsics::Intrinsic;

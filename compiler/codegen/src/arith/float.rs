@@ -113,7 +113,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
         Ok(self.convert_float(v, to)?.into())
     }
 
-    fn float_intrinsic(&self, name: &str, args: &[FloatValue<'ctx>]) -> Result<FloatValue<'ctx>> {
+    pub(crate) fn float_intrinsic(&self, name: &str, args: &[FloatValue<'ctx>]) -> Result<FloatValue<'ctx>> {
         let t = args[0].get_type().as_basic_type_enum();
         let args: Vec<BasicMetadataValueEnum> = args.iter().map(|&x| x.into()).collect();
         Ok(self.intrinsic(name, &[t], &args)?.into_float_value())
@@ -187,6 +187,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 let s = self.float_intrinsic("llvm.sqrt", &[x])?;
                 self.b.build_float_div(x.get_type().const_float(1.0), s, "").map_err(ice)?
             }
+            a::EXP if x.get_type() == self.cx.f32_type() => self.exp_f32(x)?,
             a::EXP => self.float_intrinsic("llvm.exp", &[x])?,
             a::EXPM1 => self.libm("expm1", &[x])?,
             a::LOG => self.float_intrinsic("llvm.log", &[x])?,
@@ -194,6 +195,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
             a::SIN => self.float_intrinsic("llvm.sin", &[x])?,
             a::COS => self.float_intrinsic("llvm.cos", &[x])?,
             a::TAN => self.libm("tan", &[x])?,
+            a::TANH if x.get_type() == self.cx.f32_type() => self.tanh_f32(x)?,
             a::TANH => self.libm("tanh", &[x])?,
             a::FLOOR => self.float_intrinsic("llvm.floor", &[x])?,
             a::CEIL => self.float_intrinsic("llvm.ceil", &[x])?,
