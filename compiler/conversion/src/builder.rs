@@ -10,13 +10,17 @@ pub struct Builder<'c> {
     pos: usize,
     /// Location given to every op built (the op being lowered).
     pub loc: Location,
+    /// Mark float add/mul/max/min built now as reassociable (`reassoc`):
+    /// set while emitting a reduction's body, whose order StableHLO leaves
+    /// to the implementation.
+    pub reassoc: bool,
 }
 
 impl<'c> Builder<'c> {
     /// Inserts at the end of `block`.
     pub fn at_end(ctx: &'c mut Context, block: BlockId) -> Builder<'c> {
         let pos = ctx.blocks[block].ops.len();
-        Builder { ctx, block, pos, loc: Location::unknown() }
+        Builder { ctx, block, pos, loc: Location::unknown(), reassoc: false }
     }
 
     pub fn insert(&mut self, name: &'static str, operands: Vec<Value>, results: &[Type], attrs: Vec<(String, strata_ir::Attr)>) -> OpId {
@@ -99,7 +103,11 @@ impl<'c> Builder<'c> {
 
     pub fn binary(&mut self, name: &'static str, a: Value, b: Value) -> Value {
         let t = self.ty(a);
-        self.op1(name, vec![a, b], t, vec![])
+        let mut attrs = vec![];
+        if self.reassoc && matches!(name, "arith.addf" | "arith.mulf" | "arith.maximumf" | "arith.minimumf") {
+            attrs.push(("reassoc".to_string(), self.ctx.attr(AttrKind::Unit)));
+        }
+        self.op1(name, vec![a, b], t, attrs)
     }
 
     pub fn unary(&mut self, name: &'static str, a: Value) -> Value {
@@ -179,7 +187,7 @@ impl<'c> Builder<'c> {
         let body = self.ctx.add_block(region, &[it]);
         let iv = self.ctx.blocks[body].args[0];
         {
-            let mut inner = Builder { ctx: &mut *self.ctx, block: body, pos: 0, loc: self.loc };
+            let mut inner = Builder { ctx: &mut *self.ctx, block: body, pos: 0, loc: self.loc, reassoc: self.reassoc };
             f(&mut inner, iv)?;
             inner.insert("loop.yield", vec![], &[], vec![]);
         }
@@ -211,7 +219,7 @@ impl<'c> Builder<'c> {
         let then_r = self.ctx.add_region(op);
         self.ctx.add_region(op);
         let body = self.ctx.add_block(then_r, &[]);
-        let mut inner = Builder { ctx: &mut *self.ctx, block: body, pos: 0, loc: self.loc };
+        let mut inner = Builder { ctx: &mut *self.ctx, block: body, pos: 0, loc: self.loc, reassoc: self.reassoc };
         f(&mut inner)?;
         inner.insert("loop.yield", vec![], &[], vec![]);
         Ok(())

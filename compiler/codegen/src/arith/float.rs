@@ -150,6 +150,13 @@ impl<'ctx> Lowerer<'ctx, '_> {
             a::COPYSIGN => self.float_intrinsic("llvm.copysign", &[x, y])?,
             _ => return Err(super::unknown(self, op, name)),
         };
+        if self.ir.attr_of(op, "reassoc").is_some()
+            && let Some(inst) = r.as_instruction()
+        {
+            // A reduction step: its order is the implementation's choice,
+            // so LLVM may reassociate (and vectorize) the chain.
+            let _ = inst.set_fast_math_flags(inkwell::values::FastMathFlags::AllowReassoc);
+        }
         self.finish(r, ty)
     }
 

@@ -260,6 +260,14 @@ impl FuncLowering<'_> {
 /// Emits a reducer body (ops on 0-d tensors) as scalar code on `args`;
 /// returns the values its `xla.return` yields.
 pub fn emit_region(b: &mut Builder<'_>, block: BlockId, args: &[Scalar]) -> Result<Vec<Scalar>> {
+    let saved = b.reassoc;
+    b.reassoc = true;
+    let r = emit_region_ops(b, block, args);
+    b.reassoc = saved;
+    r
+}
+
+fn emit_region_ops(b: &mut Builder<'_>, block: BlockId, args: &[Scalar]) -> Result<Vec<Scalar>> {
     let mut env: HashMap<Value, Scalar> = HashMap::new();
     for (a, s) in b.ctx.blocks[block].args.clone().into_iter().zip(args) {
         env.insert(a, *s);
