@@ -19,6 +19,7 @@ pub mod builtins;
 pub mod check;
 pub mod error;
 pub mod float;
+pub mod gemm;
 pub mod minifloat;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -180,7 +180,12 @@ impl<'c> Builder<'c> {
 
     /// Emits `loop.for %iv = lb to ub step 1` and builds its body with `f`.
     pub fn for_range(&mut self, lb: i64, ub: i64, f: &mut dyn FnMut(&mut Builder<'_>, Value) -> Result<()>) -> Result<()> {
-        let (l, u, s) = (self.const_index(lb), self.const_index(ub), self.const_index(1));
+        self.for_step(lb, ub, 1, f)
+    }
+
+    /// `loop.for %iv = lb to ub step step`.
+    pub fn for_step(&mut self, lb: i64, ub: i64, step: i64, f: &mut dyn FnMut(&mut Builder<'_>, Value) -> Result<()>) -> Result<()> {
+        let (l, u, s) = (self.const_index(lb), self.const_index(ub), self.const_index(step));
         let op = self.insert("loop.for", vec![l, u, s], &[], vec![]);
         let region = self.ctx.add_region(op);
         let it = self.ctx.index_ty();

@@ -9,7 +9,7 @@ use strata_dialect_xla::names::*;
 use strata_dialect_xla::ops::dot;
 use strata_ir::{BlockId, Context, OpId, TypeKind, Value};
 
-use super::elemental::{load_scalar, store_scalar};
+use super::elemental::{load_scalar, store_scalar, strides};
 use super::plan::{is_elementwise, is_index_only};
 use super::scalar::{self, Scalar};
 use super::FuncLowering;
@@ -143,6 +143,20 @@ impl FuncLowering<'_> {
         let in_elem = scalar::compute_type(b.ctx, in_elem);
         let lfree = dot::free_dims(ls.len(), &d.lhs_batch, &d.lhs_contract);
         let rfree = dot::free_dims(rs.len(), &d.rhs_batch, &d.rhs_contract);
+        let stored = b.ctx.elem(b.ctx.value_ty(result));
+        let stored_in = b.ctx.elem(b.ctx.value_ty(lhs));
+        let float_kind = match b.ctx.kind(stored) {
+            TypeKind::Float(k @ (strata_ir::FloatKind::F32 | strata_ir::FloatKind::F64)) => Some(*k),
+            _ => None,
+        };
+        if let Some(kind) = float_kind
+            && stored_in == stored
+            && d.lhs_contract.len() == 1
+            && lfree.len() <= 1
+            && rfree.len() <= 1
+        {
+            return self.dot_with_runtime_gemm(b, op, out, kind, &lfree, &rfree);
+        }
         b.loop_nest(&out_shape, &mut |b, oidx| {
             let zero = match b.ctx.kind(relem).clone() {
                 TypeKind::Complex(p) => Scalar::Complex(b.zero(p), b.zero(p)),
@@ -152,42 +166,116 @@ impl FuncLowering<'_> {
             Ok(())
         })?;
         let (nb, nl, nc) = (d.lhs_batch.len(), lfree.len(), d.lhs_contract.len());
-        let mut space: Vec<i64> = d.lhs_batch.iter().map(|&i| ls[i as usize]).collect();
-        space.extend(lfree.iter().map(|&i| ls[i]));
-        space.extend(d.lhs_contract.iter().map(|&i| ls[i as usize]));
-        space.extend(rfree.iter().map(|&i| rs[i]));
-        b.loop_nest(&space, &mut |b, ivs| {
-            let (batch, rest) = ivs.split_at(nb);
-            let (lf, rest) = rest.split_at(nl);
-            let (con, rf) = rest.split_at(nc);
-            let filler = ivs.first().copied().unwrap_or_else(|| b.const_index(0));
-            let mut li = vec![filler; ls.len()];
-            let mut ri = vec![filler; rs.len()];
-            for (j, (&lb, &rb)) in d.lhs_batch.iter().zip(&d.rhs_batch).enumerate() {
-                li[lb as usize] = batch[j];
-                ri[rb as usize] = batch[j];
-            }
-            for (j, &f) in lfree.iter().enumerate() {
-                li[f] = lf[j];
-            }
-            for (j, &f) in rfree.iter().enumerate() {
-                ri[f] = rf[j];
-            }
-            for (j, (&lc, &rc)) in d.lhs_contract.iter().zip(&d.rhs_contract).enumerate() {
-                li[lc as usize] = con[j];
-                ri[rc as usize] = con[j];
-            }
+        let outer: Vec<i64> =
+            d.lhs_batch.iter().map(|&i| ls[i as usize]).chain(lfree.iter().map(|&i| ls[i])).collect();
+        let csizes: Vec<i64> = d.lhs_contract.iter().map(|&i| ls[i as usize]).collect();
+        let rsizes: Vec<i64> = rfree.iter().map(|&i| rs[i]).collect();
+        // One step: out[o] += Σ_u lhs[.., k_u, ..] * rhs[.., k_u, ..] for the
+        // contracting indices `ks` in order (the sum order per element is
+        // unchanged; unrolling only saves loads and stores of out).
+        let step = |this: &mut Self, b: &mut Builder<'_>, ivs: &[Value], ks: &[Vec<Value>], rf: &[Value]| -> Result<()> {
+            let (batch, lf) = ivs.split_at(nb);
+            let filler = ivs.first().or(rf.first()).copied().unwrap_or_else(|| b.const_index(0));
             let oidx: Vec<Value> = batch.iter().chain(lf).chain(rf).copied().collect();
-            let x = self.element(b, lhs, &li)?;
-            let y = self.element(b, rhs, &ri)?;
-            let x = scalar::convert(b, x, in_elem, relem)?;
-            let y = scalar::convert(b, y, in_elem, relem)?;
-            let p = scalar::emit(b, op, MULTIPLY, &[x, y], relem, relem)?;
-            let a = load_scalar(b, out, &oidx);
-            let s = scalar::emit(b, op, ADD, &[a, p], relem, relem)?;
-            store_scalar(b, s, out, &oidx);
+            let mut acc = load_scalar(b, out, &oidx);
+            for con in ks {
+                let mut li = vec![filler; ls.len()];
+                let mut ri = vec![filler; rs.len()];
+                for (j, (&lb, &rb)) in d.lhs_batch.iter().zip(&d.rhs_batch).enumerate() {
+                    li[lb as usize] = batch[j];
+                    ri[rb as usize] = batch[j];
+                }
+                for (j, &f) in lfree.iter().enumerate() {
+                    li[f] = lf[j];
+                }
+                for (j, &f) in rfree.iter().enumerate() {
+                    ri[f] = rf[j];
+                }
+                for (j, (&lc, &rc)) in d.lhs_contract.iter().zip(&d.rhs_contract).enumerate() {
+                    li[lc as usize] = con[j];
+                    ri[rc as usize] = con[j];
+                }
+                let x = this.element(b, lhs, &li)?;
+                let y = this.element(b, rhs, &ri)?;
+                let x = scalar::convert(b, x, in_elem, relem)?;
+                let y = scalar::convert(b, y, in_elem, relem)?;
+                let p = scalar::emit(b, op, MULTIPLY, &[x, y], relem, relem)?;
+                acc = scalar::emit(b, op, ADD, &[acc, p], relem, relem)?;
+            }
+            store_scalar(b, acc, out, &oidx);
             Ok(())
-        })
+        };
+        const UNROLL: i64 = 4;
+        if nc == 1 && !rfree.is_empty() && csizes[0] >= UNROLL {
+            let k = csizes[0];
+            let main = k - k % UNROLL;
+            b.loop_nest(&outer, &mut |b, ivs| {
+                b.for_step(0, main, UNROLL, &mut |b, k0| {
+                    let ks: Vec<Vec<Value>> = (0..UNROLL)
+                        .map(|u| {
+                            let c = b.const_index(u);
+                            vec![b.binary("arith.addi", k0, c)]
+                        })
+                        .collect();
+                    b.loop_nest(&rsizes, &mut |b, rf| step(self, b, ivs, &ks, rf))
+                })?;
+                b.for_range(main, k, &mut |b, kk| b.loop_nest(&rsizes, &mut |b, rf| step(self, b, ivs, &[vec![kk]], rf)))
+            })
+        } else {
+            let mut space = outer.clone();
+            space.extend(&csizes);
+            space.extend(&rsizes);
+            b.loop_nest(&space, &mut |b, all| {
+                let (ivs, rest) = all.split_at(nb + nl);
+                let (con, rf) = rest.split_at(nc);
+                step(self, b, ivs, &[con.to_vec()], rf)
+            })
+        }
+    }
+
+    /// f32/f64 products with one contracting dimension and at most one free
+    /// dimension per side (plus any batch dimensions): the runtime's blocked
+    /// SIMD GEMM, given the operands' strides, so transposed layouts need no
+    /// copy. The summation order within a product is the GEMM's.
+    fn dot_with_runtime_gemm(
+        &mut self,
+        b: &mut Builder<'_>,
+        op: OpId,
+        out: Value,
+        kind: strata_ir::FloatKind,
+        lfree: &[usize],
+        rfree: &[usize],
+    ) -> Result<()> {
+        let (lhs, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
+        let (ls, rs) = (shape_of(b.ctx, lhs), shape_of(b.ctx, rhs));
+        let os = shape_of(b.ctx, b.ctx.op(op).results[0]);
+        let d = dot::dot_dims(b.ctx, op).ok_or_else(|| Diagnostic::internal(b.loc, "dot_general without dimension numbers"))?;
+        let (lst, rst, ost) = (strides(&ls), strides(&rs), strides(&os));
+        let nb = d.lhs_batch.len();
+        let (lc, rc) = (d.lhs_contract[0] as usize, d.rhs_contract[0] as usize);
+        let mut desc = vec![nb as i64];
+        desc.extend(d.lhs_batch.iter().map(|&i| ls[i as usize]));
+        desc.extend(d.lhs_batch.iter().map(|&i| lst[i as usize]));
+        desc.extend(d.rhs_batch.iter().map(|&i| rst[i as usize]));
+        desc.extend((0..nb).map(|i| ost[i]));
+        let (m, rsa) = lfree.first().map(|&f| (ls[f], lst[f])).unwrap_or((1, 0));
+        let (n, csb) = rfree.first().map(|&f| (rs[f], rst[f])).unwrap_or((1, 0));
+        let rsc = if lfree.is_empty() { 0 } else { ost[nb] };
+        let csc = if rfree.is_empty() { 0 } else { ost[nb + lfree.len()] };
+        desc.extend([m, ls[lc], n, rsa, lst[lc], rst[rc], csb, rsc, csc]);
+        let i64t = b.ctx.int_ty(64);
+        let dt = b.ctx.tensor_ty(&[desc.len() as i64], i64t);
+        let bits = desc.iter().map(|&x| x as u64).collect();
+        let attr = b.ctx.attr(strata_ir::AttrKind::Dense(strata_ir::DenseElements { ty: dt, splat: false, bits }));
+        let desc_buf = self.global_of_attr(b, attr, dt)?;
+        let (lb, rb) = (self.buffer_of(b, lhs)?, self.buffer_of(b, rhs)?);
+        let name = if kind == strata_ir::FloatKind::F32 { "strata_rt_gemm_f32" } else { "strata_rt_gemm_f64" };
+        let buf = super::untyped_buffer(b.ctx);
+        let fty = b.ctx.function_ty(vec![buf, buf, buf, buf], vec![]);
+        self.declare_runtime(b, name, fty);
+        let callee = b.ctx.attr(strata_ir::AttrKind::SymbolRef(name.into()));
+        b.insert(strata_ir::builtin::CALL, vec![desc_buf, lb, rb, out], &[], vec![("callee".into(), callee)]);
+        Ok(())
     }
 
     /// Each operand is copied into its slot along the concatenation axis.

@@ -50,13 +50,14 @@ pub const RT_CHECK: &str = "strata_rt_check";
 pub struct ModuleState {
     pub module_block: BlockId,
     next_global: usize,
-    has_check_decl: bool,
+    /// Runtime functions declared in the module so far.
+    declared: std::collections::HashSet<&'static str>,
 }
 
 pub fn convert_module(ctx: &mut Context, module: OpId) -> Result<()> {
     let block = ctx.entry_block(module, 0).ok_or_else(|| Diagnostic::internal(ctx.op(module).loc, "module without a body"))?;
     let funcs: Vec<OpId> = ctx.blocks[block].ops.iter().copied().filter(|&o| ctx.op(o).name == builtin::FUNC).collect();
-    let mut state = ModuleState { module_block: block, next_global: 0, has_check_decl: false };
+    let mut state = ModuleState { module_block: block, next_global: 0, declared: Default::default() };
     for f in funcs {
         let span = tracing::debug_span!("lower_func", name = builtin::func_name(ctx, f).unwrap_or("?"));
         let _e = span.enter();
@@ -441,20 +442,24 @@ impl FuncLowering<'_> {
         Ok(())
     }
 
-    /// Declares `strata_rt_check` once per module. Its buffer parameters
-    /// accept any memref (runtime functions take untyped pointers).
+    /// Declares `strata_rt_check` once per module.
     fn declare_check(&mut self, b: &mut Builder<'_>) {
-        if self.state.has_check_decl {
-            return;
-        }
-        self.state.has_check_decl = true;
         let (i32t, i64t) = (b.ctx.int_ty(32), b.ctx.int_ty(64));
         let f64t = b.ctx.float_ty(strata_ir::FloatKind::F64);
-        let i8t = b.ctx.int_ty(8);
-        let buf = b.ctx.memref_ty(&[0], i8t);
+        let buf = untyped_buffer(b.ctx);
         let fty = b.ctx.function_ty(vec![i32t, i32t, buf, buf, i64t, f64t, i64t, i64t, i64t], vec![i32t]);
+        self.declare_runtime(b, RT_CHECK, fty);
+    }
+
+    /// Declares the runtime function `name` once per module, as a bodiless
+    /// private `func.func`. Its buffer parameters accept any memref
+    /// (runtime functions take untyped pointers).
+    pub fn declare_runtime(&mut self, b: &mut Builder<'_>, name: &'static str, fty: Type) {
+        if !self.state.declared.insert(name) {
+            return;
+        }
         let attrs = vec![
-            ("sym_name".into(), b.ctx.attr(AttrKind::String(RT_CHECK.into()))),
+            ("sym_name".into(), b.ctx.attr(AttrKind::String(name.into()))),
             ("function_type".into(), b.ctx.attr(AttrKind::Type(fty))),
             ("sym_visibility".into(), b.ctx.attr(AttrKind::String("private".into()))),
         ];
@@ -462,6 +467,12 @@ impl FuncLowering<'_> {
         let mb = self.state.module_block;
         b.ctx.insert_op_at(mb, 0, decl);
     }
+}
+
+/// The memref type runtime declarations use for buffers of any type.
+pub fn untyped_buffer(ctx: &mut Context) -> Type {
+    let i8t = ctx.int_ty(8);
+    ctx.memref_ty(&[0], i8t)
 }
 
 /// Runtime element codes (see runtime/src/check.rs).
