@@ -1,27 +1,16 @@
 // RUN: strata opt %s --split-input-file --convert-xla-to-loop | FileCheck %s
 
-// xla.dot_general: the output is zeroed, then accumulated in place by a loop
-// nest over (batch, lhs free, contracting, rhs free), innermost over the rhs
-// free dimension so the inner loop is contiguous in rhs and the output.
+// xla.dot_general on f32/f64 with one contracting dimension calls the
+// runtime's GEMM with a descriptor of the operands' strides:
+// [batch rank, batch sizes, lhs/rhs/out batch strides, m, k, n,
+//  lhs row/col strides, rhs row/col strides, out row/col strides].
 
+// CHECK: func.func private @strata_rt_gemm_f32(memref<0xi8>, memref<0xi8>, memref<0xi8>, memref<0xi8>)
+// CHECK: "mem.global"() {sym_name = "[[D:.*]]", value = dense<[0, 2, 3, 4, 3, 1, 4, 1, 4, 1]> : tensor<10xi64>}
 // CHECK-LABEL: func.func @matmul
 // CHECK-SAME: (%[[A:.*]]: memref<2x3xf32>, %[[B:.*]]: memref<3x4xf32>, %[[C:.*]]: memref<2x4xf32>)
-// CHECK-NOT: "mem.alloc"
-// The output is zeroed first.
-// CHECK: %[[Z:.*]] = "arith.constant"() {value = 0.0 : f32}
-// CHECK: "mem.store"(%[[Z]], %[[C]]
-// CHECK: "loop.for"
-// CHECK-NEXT: ^{{.*}}(%[[I:.*]]: index):
-// CHECK: "loop.for"
-// CHECK-NEXT: ^{{.*}}(%[[K:.*]]: index):
-// CHECK: "loop.for"
-// CHECK-NEXT: ^{{.*}}(%[[J:.*]]: index):
-// CHECK: %[[X:.*]] = "mem.load"(%[[A]], %[[I]], %[[K]])
-// CHECK: %[[Y:.*]] = "mem.load"(%[[B]], %[[K]], %[[J]])
-// CHECK: %[[P:.*]] = "arith.mulf"(%[[X]], %[[Y]])
-// CHECK: %[[OLD:.*]] = "mem.load"(%[[C]], %[[I]], %[[J]])
-// CHECK: %[[NEW:.*]] = "arith.addf"(%[[OLD]], %[[P]])
-// CHECK: "mem.store"(%[[NEW]], %[[C]], %[[I]], %[[J]])
+// CHECK: %[[DESC:.*]] = "mem.get_global"() {name = @[[D]]}
+// CHECK: "func.call"(%[[DESC]], %[[A]], %[[B]], %[[C]]) {callee = @strata_rt_gemm_f32}
 func.func @matmul(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32> {
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
@@ -29,24 +18,40 @@ func.func @matmul(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32> {
 
 // -----
 
+// Batch dimensions are described by their sizes and strides.
+// CHECK: "mem.global"() {sym_name = "[[D:.*]]", value = dense<[1, 5, 6, 12, 8, 2, 3, 4, 3, 1, 4, 1, 4, 1]> : tensor<14xi64>}
 // CHECK-LABEL: func.func @batched
-// CHECK-SAME: (%[[A:.*]]: memref<5x2x3xf32>, %[[B:.*]]: memref<5x3x4xf32>, %[[C:.*]]: memref<5x2x4xf32>)
-// CHECK: "arith.constant"() {value = 0.0 : f32}
-// CHECK-NEXT: "mem.store"(%{{.*}}, %[[C]],
-// CHECK: "loop.for"
-// CHECK-NEXT: ^{{.*}}(%[[N:.*]]: index):
+// CHECK: "func.call"(%{{.*}}, %arg0, %arg1, %arg2) {callee = @strata_rt_gemm_f32}
+func.func @batched(%a: tensor<5x2x3xf32>, %b: tensor<5x3x4xf32>) -> tensor<5x2x4xf32> {
+  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<5x2x3xf32>, tensor<5x3x4xf32>) -> tensor<5x2x4xf32>
+  return %0 : tensor<5x2x4xf32>
+}
+
+// -----
+
+// Other element types: the output is zeroed, then accumulated in place by
+// a loop nest over (batch, lhs free, contracting, rhs free), innermost over
+// the rhs free dimension, so the inner loop is contiguous in rhs and output.
+
+// CHECK-LABEL: func.func @matmul_f16
+// CHECK-SAME: (%[[A:.*]]: memref<2x3xf16>, %[[B:.*]]: memref<3x4xf16>, %[[C:.*]]: memref<2x4xf16>)
+// CHECK-NOT: "mem.alloc"
+// CHECK: "mem.store"(%{{.*}}, %[[C]]
 // CHECK: "loop.for"
 // CHECK-NEXT: ^{{.*}}(%[[I:.*]]: index):
 // CHECK: "loop.for"
 // CHECK-NEXT: ^{{.*}}(%[[K:.*]]: index):
 // CHECK: "loop.for"
 // CHECK-NEXT: ^{{.*}}(%[[J:.*]]: index):
-// CHECK: "mem.load"(%[[A]], %[[N]], %[[I]], %[[K]])
-// CHECK: "mem.load"(%[[B]], %[[N]], %[[K]], %[[J]])
-// CHECK: "mem.store"(%{{.*}}, %[[C]], %[[N]], %[[I]], %[[J]])
-func.func @batched(%a: tensor<5x2x3xf32>, %b: tensor<5x3x4xf32>) -> tensor<5x2x4xf32> {
-  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<5x2x3xf32>, tensor<5x3x4xf32>) -> tensor<5x2x4xf32>
-  return %0 : tensor<5x2x4xf32>
+// CHECK: %[[OLD:.*]] = "mem.load"(%[[C]], %[[I]], %[[J]])
+// CHECK: %[[X:.*]] = "mem.load"(%[[A]], %[[I]], %[[K]])
+// CHECK: %[[Y:.*]] = "mem.load"(%[[B]], %[[K]], %[[J]])
+// CHECK: %[[P:.*]] = "arith.mulf"(%[[X]], %[[Y]])
+// CHECK: %[[NEW:.*]] = "arith.addf"(%[[OLD]], %[[P]])
+// CHECK: "mem.store"(%[[NEW]], %[[C]], %[[I]], %[[J]])
+func.func @matmul_f16(%a: tensor<2x3xf16>, %b: tensor<3x4xf16>) -> tensor<2x4xf16> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf16>, tensor<3x4xf16>) -> tensor<2x4xf16>
+  return %0 : tensor<2x4xf16>
 }
 
 // -----
