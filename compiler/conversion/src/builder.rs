@@ -205,6 +205,29 @@ impl<'c> Builder<'c> {
         self.nest(shape, &mut ivs, f)
     }
 
+    /// Loop nest over `shape` whose two innermost dimensions are walked in
+    /// `tile`×`tile` blocks (both must be multiples of `tile`).
+    pub fn tiled_nest(&mut self, shape: &[i64], tile: i64, f: &mut dyn FnMut(&mut Builder<'_>, &[Value]) -> Result<()>) -> Result<()> {
+        let r = shape.len();
+        let (rows, cols) = (shape[r - 2], shape[r - 1]);
+        self.loop_nest(&shape[..r - 2], &mut |b, outer| {
+            b.for_step(0, rows, tile, &mut |b, i0| {
+                b.for_step(0, cols, tile, &mut |b, j0| {
+                    b.for_range(0, tile, &mut |b, di| {
+                        b.for_range(0, tile, &mut |b, dj| {
+                            let i = b.binary("arith.addi", i0, di);
+                            let j = b.binary("arith.addi", j0, dj);
+                            let mut idx = outer.to_vec();
+                            idx.push(i);
+                            idx.push(j);
+                            f(b, &idx)
+                        })
+                    })
+                })
+            })
+        })
+    }
+
     fn nest(&mut self, shape: &[i64], ivs: &mut Vec<Value>, f: &mut dyn FnMut(&mut Builder<'_>, &[Value]) -> Result<()>) -> Result<()> {
         if ivs.len() == shape.len() {
             return f(self, ivs);

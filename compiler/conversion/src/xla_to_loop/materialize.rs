@@ -15,6 +15,21 @@ use super::scalar::{self, Scalar};
 use super::FuncLowering;
 use crate::builder::Builder;
 
+/// Tile edge for transposes: reads and writes both stay within a few
+/// cache lines per row of the tile.
+const TILE: i64 = 32;
+
+/// A transpose whose innermost result dimension is not the operand's.
+fn swaps_innermost(ctx: &Context, op: OpId) -> bool {
+    let perm = ctx.i64_array(op, "permutation").unwrap_or_default();
+    perm.last().is_some_and(|&p| p as usize + 1 != perm.len())
+}
+
+/// The two innermost dimensions split evenly into tiles.
+fn tileable(shape: &[i64]) -> bool {
+    shape.len() >= 2 && shape[shape.len() - 2..].iter().all(|&d| d >= TILE && d % TILE == 0)
+}
+
 fn shape_of(ctx: &Context, v: Value) -> Vec<i64> {
     ctx.shape(ctx.value_ty(v)).map(|s| s.to_vec()).unwrap_or_default()
 }
@@ -31,11 +46,15 @@ impl FuncLowering<'_> {
             _ if is_elementwise(name) || is_index_only(name) || name == CONSTANT => {
                 let shape = shape_of(b.ctx, b.ctx.op(op).results[0]);
                 let out = bufs[0];
-                b.loop_nest(&shape, &mut |b, idx| {
-                    let s = self.compute(b, op, idx)?;
+                let body = |this: &mut Self, b: &mut Builder<'_>, idx: &[Value]| -> Result<()> {
+                    let s = this.compute(b, op, idx)?;
                     store_scalar(b, s, out, idx);
                     Ok(())
-                })
+                };
+                if name == TRANSPOSE && swaps_innermost(b.ctx, op) && tileable(&shape) {
+                    return b.tiled_nest(&shape, TILE, &mut |b, idx| body(self, b, idx));
+                }
+                b.loop_nest(&shape, &mut |b, idx| body(self, b, idx))
             }
             _ => Err(Diagnostic::unsupported(b.loc, format!("'{name}' is not supported by the lowering yet"))),
         }
