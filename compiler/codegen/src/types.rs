@@ -51,7 +51,9 @@ pub(crate) fn value_type<'ctx>(
     loc: Location,
 ) -> Result<BasicTypeEnum<'ctx>> {
     match ir.kind(t) {
-        TypeKind::Int { width, .. } if (1..=64).contains(width) => Ok(int_type(cx, *width).as_basic_type_enum()),
+        // Registers may hold up to 128 bits (the lowering's bit shuffling of
+        // complex<f64>); memory holds at most 64-bit integers.
+        TypeKind::Int { width, .. } if (1..=128).contains(width) => Ok(int_type(cx, *width).as_basic_type_enum()),
         TypeKind::Index => Ok(cx.i64_type().as_basic_type_enum()),
         TypeKind::Float(k) if is_small_float(*k) => Ok(cx.i8_type().as_basic_type_enum()),
         TypeKind::Float(k) => float_type(cx, *k).map(|f| f.as_basic_type_enum()).ok_or_else(|| unsupported(ir, t, loc)),

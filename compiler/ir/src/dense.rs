@@ -28,6 +28,9 @@ pub fn check_int_range(ctx: &Context, v: i128, ty: Type) -> Result<(), String> {
         TypeKind::Index => (64, Signedness::Signless),
         _ => return Err("integer literal for a non-integer type".into()),
     };
+    if width > 64 {
+        return Ok(()); // internal wide integers (i128) take any literal
+    }
     let w = width as i128;
     let (lo, hi) = match sign {
         Signedness::Unsigned => (0, (1i128 << w) - 1),
@@ -210,6 +213,10 @@ pub fn int_value(ctx: &Context, bits: u64, ty: Type) -> i128 {
     match ctx.kind(ty) {
         TypeKind::Int { width, sign } => {
             let w = *width;
+            if w >= 64 {
+                // Wider types (internal i128) hold at most 64 literal bits.
+                return if *sign == Signedness::Unsigned { bits as i128 } else { bits as i64 as i128 };
+            }
             if *sign == Signedness::Unsigned || w == 1 {
                 (bits & mask(w)) as i128
             } else {

@@ -51,7 +51,88 @@ pub fn strides(shape: &[i64]) -> Vec<i64> {
     s
 }
 
+/// Bits of one element (both parts of a complex number).
+fn total_bits(ctx: &Context, t: strata_ir::Type) -> u32 {
+    ctx.bit_width(t) * if ctx.is_complex(t) { 2 } else { 1 }
+}
+
+/// The element as an integer of all its bits (complex: re in the low half).
+fn to_bits(b: &mut Builder<'_>, s: Scalar, elem: strata_ir::Type) -> Value {
+    let w = total_bits(b.ctx, elem);
+    let it = b.ctx.int_ty(w);
+    match s {
+        Scalar::Complex(re, im) => {
+            let pw = w / 2;
+            let pt = b.ctx.int_ty(pw);
+            let (r, i) = (b.cast("arith.bitcast", re, pt), b.cast("arith.bitcast", im, pt));
+            let (r, i) = (b.cast("arith.extui", r, it), b.cast("arith.extui", i, it));
+            let sh = b.const_int(pw as i128, it);
+            let hi = b.binary("arith.shli", i, sh);
+            b.binary("arith.ori", r, hi)
+        }
+        Scalar::Real(v) if b.ctx.is_float(elem) => b.cast("arith.bitcast", v, it),
+        Scalar::Real(v) if b.ty(v) == it => v,
+        Scalar::Real(v) => b.cast("arith.bitcast", v, it),
+    }
+}
+
+/// An integer holding all of an element's bits, as an element of `elem`.
+fn from_bits(b: &mut Builder<'_>, bits: Value, elem: strata_ir::Type) -> Scalar {
+    match b.ctx.kind(elem).clone() {
+        TypeKind::Complex(p) => {
+            let pw = b.ctx.bit_width(p);
+            let pt = b.ctx.int_ty(pw);
+            let lo = b.cast("arith.trunci", bits, pt);
+            let sh = b.const_int(pw as i128, b.ty(bits));
+            let hi = b.binary("arith.shrui", bits, sh);
+            let hi = b.cast("arith.trunci", hi, pt);
+            Scalar::Complex(b.cast("arith.bitcast", lo, p), b.cast("arith.bitcast", hi, p))
+        }
+        TypeKind::Float(_) => Scalar::Real(b.cast("arith.bitcast", bits, elem)),
+        _ if b.ty(bits) == elem => Scalar::Real(bits),
+        _ => Scalar::Real(b.cast("arith.bitcast", bits, elem)),
+    }
+}
+
 impl FuncLowering<'_> {
+    /// `xla.bitcast_convert` between element types of different widths:
+    /// a wide element is the narrow ones of the last dimension, the first
+    /// in its lowest bits (little-endian).
+    fn bitcast_resize(&mut self, b: &mut Builder<'_>, operand: Value, to: strata_ir::Type, idx: &[Value]) -> Result<Scalar> {
+        let from = b.ctx.elem(b.ctx.value_ty(operand));
+        let (wf, wt) = (total_bits(b.ctx, from), total_bits(b.ctx, to));
+        if wf > wt {
+            // Narrowing: result[.., j] = bits [j·wt, (j+1)·wt) of operand[..].
+            let (outer, j) = idx.split_at(idx.len() - 1);
+            let x = self.element(b, operand, outer)?;
+            let bits = to_bits(b, x, from);
+            let it = b.ty(bits);
+            let j = b.cast("arith.index_cast", j[0], it);
+            let w = b.const_int(wt as i128, it);
+            let sh = b.binary("arith.muli", j, w);
+            let shifted = b.binary("arith.shrui", bits, sh);
+            let nt = b.ctx.int_ty(wt);
+            let narrow = b.cast("arith.trunci", shifted, nt);
+            Ok(from_bits(b, narrow, to))
+        } else {
+            // Widening: the operand's last dimension holds the pieces.
+            let n = b.ctx.shape(b.ctx.value_ty(operand)).and_then(|s| s.last().copied()).unwrap_or(1);
+            let wide = b.ctx.int_ty(wt);
+            let mut acc = b.const_int(0, wide);
+            for j in 0..n {
+                let mut full = idx.to_vec();
+                full.push(b.const_index(j));
+                let x = self.element(b, operand, &full)?;
+                let bits = to_bits(b, x, from);
+                let ext = b.cast("arith.extui", bits, wide);
+                let sh = b.const_int((j as i128) * wf as i128, wide);
+                let part = b.binary("arith.shli", ext, sh);
+                acc = b.binary("arith.ori", acc, part);
+            }
+            Ok(from_bits(b, acc, to))
+        }
+    }
+
     /// Element `idx` of original tensor value `v`.
     pub fn element(&mut self, b: &mut Builder<'_>, v: Value, idx: &[Value]) -> Result<Scalar> {
         match self.repr.get(&v).copied() {
@@ -79,6 +160,9 @@ impl FuncLowering<'_> {
                 let i64t = b.ctx.int_ty(64);
                 let i = b.cast("arith.index_cast", idx[d], i64t);
                 scalar::convert(b, Scalar::Real(i), i64t, relem)
+            }
+            BITCAST_CONVERT if total_bits(b.ctx, b.ctx.elem(b.ctx.value_ty(operands[0]))) != total_bits(b.ctx, stored) => {
+                self.bitcast_resize(b, operands[0], stored, idx)
             }
             _ if is_index_only(name) => {
                 let src = self.source_index(b, op, idx, &rshape)?;

@@ -307,6 +307,9 @@ impl FuncLowering<'_> {
     /// and clamp bounds excepted).
     fn operands_match_result(&self, ctx: &Context, op: OpId) -> bool {
         let rshape = ctx.shape(ctx.value_ty(ctx.op(op).results[0])).unwrap_or(&[]);
+        if ctx.op(op).name == strata_dialect_xla::BITCAST_CONVERT {
+            return true; // a width change adds or drops the last dimension
+        }
         let scalar_ok = matches!(ctx.op(op).name, strata_dialect_xla::SELECT | strata_dialect_xla::CLAMP);
         ctx.op(op).operands.iter().all(|&v| {
             let s = ctx.shape(ctx.value_ty(v)).unwrap_or(&[]);
