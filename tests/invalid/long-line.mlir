@@ -1,6 +1,6 @@
 // RUN: { echo -n 'func.func @main() -> tensor<500000xf32> { %%0 = stablehlo.constant dense<['; \
 // RUN:   seq 1 500000 | sed 's/$/.0/' | paste -sd, | tr -d '\n'; \
-// RUN:   echo '> : tensor<500000xf32> return %%0 : tensor<500000xf32> }'; } > %t.mlir
+// RUN:   echo ']> : tensor<500000xf32> return %%0 : tensor<500000xf32> }'; } > %t.mlir
 // RUN: ulimit -t 60 && strata opt %t.mlir --convert-xla-to-loop | FileCheck %s
 
 // Regression (fuzz-notes.md): the lexer computed every token's column by

@@ -55,6 +55,9 @@ pub struct Lexer<'a> {
     pub src: &'a str,
     file: FileId,
     line_starts: Vec<usize>,
+    /// Per line: all ASCII, so a column is a byte offset (O(1) locations on
+    /// the very long lines JAX prints for constants).
+    ascii_lines: Vec<bool>,
 }
 
 fn is_id_start(c: u8) -> bool {
@@ -70,12 +73,18 @@ fn is_suffix_char(c: u8) -> bool {
 impl<'a> Lexer<'a> {
     pub fn new(src: &'a str, file: FileId) -> Lexer<'a> {
         let mut line_starts = vec![0];
+        let mut ascii_lines = vec![true];
         for (i, b) in src.bytes().enumerate() {
             if b == b'\n' {
                 line_starts.push(i + 1);
+                ascii_lines.push(true);
+            } else if !b.is_ascii()
+                && let Some(last) = ascii_lines.last_mut()
+            {
+                *last = false;
             }
         }
-        Lexer { src, file, line_starts }
+        Lexer { src, file, line_starts, ascii_lines }
     }
 
     pub fn location(&self, offset: usize) -> Location {
@@ -84,7 +93,11 @@ impl<'a> Lexer<'a> {
             Err(i) => i - 1,
         };
         let start = self.line_starts[line];
-        let col = self.src.get(start..offset).map(|s| s.chars().count()).unwrap_or(offset - start);
+        let col = if self.ascii_lines[line] {
+            offset - start
+        } else {
+            self.src.get(start..offset).map(|s| s.chars().count()).unwrap_or(offset - start)
+        };
         Location { file: self.file, line: line as u32 + 1, col: col as u32 + 1 }
     }
 
