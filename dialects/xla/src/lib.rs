@@ -40,6 +40,8 @@ pub fn register(ctx: &mut Context) {
     r.add(OpDef::new(IOTA, pure).verifier(ops::shape::verify_iota).parser(parse::parse_iota));
     r.add(OpDef::new(BROADCAST_IN_DIM, pure).verifier(ops::shape::verify_broadcast_in_dim).parser(parse::parse_broadcast_in_dim));
     r.add(OpDef::new(BROADCAST_TO, pure).verifier(ops::shape::verify_broadcast_to).parser(parse::parse_elementwise));
+    r.add(OpDef::new(DYNAMIC_SLICE, pure).verifier(ops::shape::verify_dynamic_slice).parser(parse::parse_dynamic_slice));
+    r.add(OpDef::new(DYNAMIC_UPDATE_SLICE, pure).verifier(ops::shape::verify_dynamic_update_slice).parser(parse::parse_elementwise));
     r.add(OpDef::new(RESHAPE, pure).verifier(ops::shape::verify_reshape).parser(parse::parse_elementwise));
     r.add(OpDef::new(TRANSPOSE, pure).verifier(ops::shape::verify_transpose).parser(parse::parse_transpose));
     r.add(OpDef::new(SLICE, pure).verifier(ops::shape::verify_slice).parser(parse::parse_slice));

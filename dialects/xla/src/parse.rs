@@ -458,3 +458,17 @@ pub fn parse_optimization_barrier(p: &mut Parser<'_>, st: &mut OpState) -> Resul
     st.result_types = types;
     Ok(())
 }
+
+/// `dynamic_slice %a, %i, %j, sizes = [2, 3] : (..) -> R`.
+pub fn parse_dynamic_slice(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    st.operands.push(p.parse_operand()?);
+    while p.consume_punct(",") {
+        if p.is_keyword("sizes") {
+            parse_named_dims(p, st, "sizes", "slice_sizes")?;
+            break;
+        }
+        st.operands.push(p.parse_operand()?);
+    }
+    p.parse_optional_attr_dict(st)?;
+    parse_signature(p, st)
+}

@@ -133,6 +133,25 @@ impl FuncLowering<'_> {
         }
     }
 
+    /// Start indices clamped to `[0, dim - size]` per dimension, as
+    /// `index` values (StableHLO's dynamic_slice / dynamic_update_slice).
+    pub fn clamped_starts(&mut self, b: &mut Builder<'_>, starts: &[Value], dims: &[i64], sizes: &[i64]) -> Result<Vec<Value>> {
+        let i64t = b.ctx.int_ty(64);
+        let mut out = Vec::new();
+        for (d, &s) in starts.iter().enumerate() {
+            let elem = b.ctx.elem(b.ctx.value_ty(s));
+            let v = self.element(b, s, &[])?;
+            let v = scalar::convert(b, v, elem, i64t)?.real();
+            let it = b.ctx.index_ty();
+            let v = b.cast("arith.index_cast", v, it);
+            let zero = b.const_index(0);
+            let hi = b.const_index(dims[d] - sizes[d]);
+            let v = b.binary("arith.minsi", v, hi);
+            out.push(b.binary("arith.maxsi", v, zero));
+        }
+        Ok(out)
+    }
+
     /// Element `idx` of original tensor value `v`.
     pub fn element(&mut self, b: &mut Builder<'_>, v: Value, idx: &[Value]) -> Result<Scalar> {
         match self.repr.get(&v).copied() {
@@ -232,6 +251,11 @@ impl FuncLowering<'_> {
                 out
             }
             RESHAPE => reshape_index(b, idx, rshape, &oshape),
+            DYNAMIC_SLICE => {
+                let starts = b.ctx.op(op).operands[1..].to_vec();
+                let starts = self.clamped_starts(b, &starts, &oshape, rshape)?;
+                idx.iter().zip(starts).map(|(&i, s)| b.binary("arith.addi", i, s)).collect()
+            }
             _ => return Err(Diagnostic::internal(b.loc, format!("'{name}' does not remap indices"))),
         })
     }

@@ -43,6 +43,7 @@ impl FuncLowering<'_> {
             DOT_GENERAL => self.dot_general(b, op, bufs[0]),
             CONCATENATE => self.concatenate(b, op, bufs[0]),
             PAD => self.pad(b, op, bufs[0]),
+            DYNAMIC_UPDATE_SLICE => self.dynamic_update_slice(b, op, bufs[0]),
             _ if is_elementwise(name) || is_index_only(name) || name == CONSTANT => {
                 let shape = shape_of(b.ctx, b.ctx.op(op).results[0]);
                 let out = bufs[0];
@@ -295,6 +296,25 @@ impl FuncLowering<'_> {
         let callee = b.ctx.attr(strata_ir::AttrKind::SymbolRef(name.into()));
         b.insert(strata_ir::builtin::CALL, vec![desc_buf, lb, rb, out], &[], vec![("callee".into(), callee)]);
         Ok(())
+    }
+
+    /// Copies the operand, then writes the update at the clamped start.
+    fn dynamic_update_slice(&mut self, b: &mut Builder<'_>, op: OpId, out: Value) -> Result<()> {
+        let operands = b.ctx.op(op).operands.clone();
+        let (x, u) = (operands[0], operands[1]);
+        let (xs, us) = (shape_of(b.ctx, x), shape_of(b.ctx, u));
+        b.loop_nest(&xs, &mut |b, idx| {
+            let v = self.element(b, x, idx)?;
+            store_scalar(b, v, out, idx);
+            Ok(())
+        })?;
+        let starts = self.clamped_starts(b, &operands[2..], &xs, &us)?;
+        b.loop_nest(&us, &mut |b, idx| {
+            let v = self.element(b, u, idx)?;
+            let oidx: Vec<Value> = idx.iter().zip(&starts).map(|(&i, &s)| b.binary("arith.addi", i, s)).collect();
+            store_scalar(b, v, out, &oidx);
+            Ok(())
+        })
     }
 
     /// Each operand is copied into its slot along the concatenation axis.

@@ -18,7 +18,7 @@ pub enum Mode {
 
 /// Ops that only remap indices (cheap to recompute at every use).
 pub fn is_index_only(name: &str) -> bool {
-    matches!(name, BROADCAST_IN_DIM | RESHAPE | TRANSPOSE | SLICE | REVERSE | IOTA)
+    matches!(name, BROADCAST_IN_DIM | RESHAPE | TRANSPOSE | SLICE | REVERSE | IOTA | DYNAMIC_SLICE)
 }
 
 /// Ops computed per element from operand elements at the same index.
@@ -32,7 +32,8 @@ pub fn is_elementwise(name: &str) -> bool {
 /// Consumers that read each operand element at most once per output element
 /// they write (so fusing an arithmetic producer costs nothing extra).
 fn reads_once(name: &str) -> bool {
-    is_elementwise(name) || matches!(name, RESHAPE | TRANSPOSE | SLICE | REVERSE | REDUCE | CONCATENATE | PAD)
+    is_elementwise(name)
+        || matches!(name, RESHAPE | TRANSPOSE | SLICE | REVERSE | REDUCE | CONCATENATE | PAD | DYNAMIC_SLICE | DYNAMIC_UPDATE_SLICE)
 }
 
 /// Uses of every value in the function body (top-level ops only; nested
@@ -56,7 +57,9 @@ pub fn modes(ctx: &Context, body: &[OpId], uses: &HashMap<Value, Vec<OpId>>) -> 
             let users = uses.get(&r).map(|u| u.as_slice()).unwrap_or(&[]);
             let needs_buffer_user = users.iter().any(|&u| {
                 let n = ctx.op(u).name;
-                !(is_elementwise(n) || is_index_only(n) || matches!(n, REDUCE | DOT_GENERAL | CONCATENATE | PAD))
+                !(is_elementwise(n)
+                    || is_index_only(n)
+                    || matches!(n, REDUCE | DOT_GENERAL | CONCATENATE | PAD | DYNAMIC_UPDATE_SLICE))
                     || n == builtin::RETURN
             });
             // A transpose read by a dot or a reduce would make their inner

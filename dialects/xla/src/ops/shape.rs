@@ -213,3 +213,63 @@ pub fn verify_broadcast_to(ctx: &Context, op: OpId) -> Result<()> {
     };
     expect_result_type(ctx, op, 0, &out, elem)
 }
+
+/// Start indices `operands[first..]`: one 0-d integer tensor per dimension,
+/// all of one type.
+fn check_start_indices(ctx: &Context, op: OpId, first: usize, rank: usize) -> Result<()> {
+    let n = ctx.op(op).operands.len() - first;
+    if n != rank {
+        return Err(ctx.error(op, format!("expects {rank} start indices (one per dimension), found {n}")));
+    }
+    let mut ty = None;
+    for i in first..ctx.op(op).operands.len() {
+        let (s, e) = operand_tensor(ctx, op, i)?;
+        if !s.is_empty() || !is_int(ctx, e) {
+            return Err(ctx.error(op, format!("start index #{} must be a 0-d integer tensor", i - first)));
+        }
+        if ty.is_some_and(|t| t != e) {
+            return Err(ctx.error(op, "start indices must all have the same type"));
+        }
+        ty = Some(e);
+    }
+    Ok(())
+}
+
+/// `xla.dynamic_slice`: `slice_sizes` from clamped start indices.
+pub fn verify_dynamic_slice(ctx: &Context, op: OpId) -> Result<()> {
+    if ctx.op(op).operands.is_empty() || ctx.op(op).results.len() != 1 {
+        return Err(ctx.error(op, "expects an operand, start indices and one result"));
+    }
+    let (shape, elem) = operand_tensor(ctx, op, 0)?;
+    check_start_indices(ctx, op, 1, shape.len())?;
+    let sizes = i64s(ctx, op, "slice_sizes")?;
+    if sizes.len() != shape.len() {
+        return Err(ctx.error(op, format!("slice_sizes {} must have {} entries", list(&sizes), shape.len())));
+    }
+    for (d, (&s, &n)) in sizes.iter().zip(&shape).enumerate() {
+        if s < 0 || s > n {
+            return Err(ctx.error(op, format!("slice size {s} of dimension {d} must be in [0, {n}]")));
+        }
+    }
+    expect_result_type(ctx, op, 0, &sizes, elem)
+}
+
+/// `xla.dynamic_update_slice`: the operand with `update` written at the
+/// clamped start indices.
+pub fn verify_dynamic_update_slice(ctx: &Context, op: OpId) -> Result<()> {
+    if ctx.op(op).operands.len() < 2 || ctx.op(op).results.len() != 1 {
+        return Err(ctx.error(op, "expects an operand, an update, start indices and one result"));
+    }
+    let (shape, elem) = operand_tensor(ctx, op, 0)?;
+    let (ushape, uelem) = operand_tensor(ctx, op, 1)?;
+    if uelem != elem || ushape.len() != shape.len() {
+        return Err(ctx.error(op, "update must have the operand's element type and rank"));
+    }
+    for (d, (&u, &n)) in ushape.iter().zip(&shape).enumerate() {
+        if u > n {
+            return Err(ctx.error(op, format!("update size {u} of dimension {d} exceeds the operand's {n}")));
+        }
+    }
+    check_start_indices(ctx, op, 2, shape.len())?;
+    expect_result_type(ctx, op, 0, &shape, elem)
+}
