@@ -133,6 +133,65 @@ impl FuncLowering<'_> {
         }
     }
 
+    /// One start index (from `indices` at `at`) as a signed `index` value.
+    fn index_at(&mut self, b: &mut Builder<'_>, indices: Value, at: &[Value]) -> Result<Value> {
+        let i64t = b.ctx.int_ty(64);
+        let elem = b.ctx.elem(b.ctx.value_ty(indices));
+        let v = self.element(b, indices, at)?;
+        let v = scalar::convert(b, v, elem, i64t)?.real();
+        let it = b.ctx.index_ty();
+        Ok(b.cast("arith.index_cast", v, it))
+    }
+
+    /// The start-index vector for batch position `batch` (the indices
+    /// tensor's dimensions other than `index_vector_dim`).
+    pub fn index_vector(&mut self, b: &mut Builder<'_>, indices: Value, batch: &[Value], vector_dim: usize) -> Result<Vec<Value>> {
+        let ishape = b.ctx.shape(b.ctx.value_ty(indices)).map(|s| s.to_vec()).unwrap_or_default();
+        if vector_dim >= ishape.len() {
+            return Ok(vec![self.index_at(b, indices, batch)?]);
+        }
+        let mut out = Vec::new();
+        for k in 0..ishape[vector_dim] {
+            let mut at = batch.to_vec();
+            let kv = b.const_index(k);
+            at.insert(vector_dim, kv);
+            out.push(self.index_at(b, indices, &at)?);
+        }
+        Ok(out)
+    }
+
+    /// Operand index of result element `idx` of `xla.gather` (StableHLO's
+    /// definition: clamped start + batching + offset within the slice).
+    fn gather_index(&mut self, b: &mut Builder<'_>, op: OpId, idx: &[Value], oshape: &[i64]) -> Result<Vec<Value>> {
+        let d = strata_dialect_xla::ops::gather::gather_dims(b.ctx, op).ok_or_else(|| Diagnostic::internal(b.loc, "gather without dimension numbers"))?;
+        let sizes = b.ctx.i64_array(op, "slice_sizes").unwrap_or_default();
+        let indices = b.ctx.op(op).operands[1];
+        let batch: Vec<Value> = (0..idx.len()).filter(|r| !d.offset_dims.contains(&(*r as i64))).map(|r| idx[r]).collect();
+        let offsets: Vec<Value> = d.offset_dims.iter().map(|&r| idx[r as usize]).collect();
+        let ivd = d.index_vector_dim as usize;
+        let starts = self.index_vector(b, indices, &batch, ivd)?;
+        let zero = b.const_index(0);
+        let mut out = vec![zero; oshape.len()];
+        for (k, &dim) in d.start_index_map.iter().enumerate() {
+            let dim = dim as usize;
+            let hi = b.const_index(oshape[dim] - sizes[dim]);
+            let v = b.binary("arith.minsi", starts[k], hi);
+            out[dim] = b.binary("arith.maxsi", v, zero);
+        }
+        for (&od, &sd) in d.operand_batching_dims.iter().zip(&d.start_indices_batching_dims) {
+            let pos = if sd < d.index_vector_dim { sd } else { sd - 1 } as usize;
+            out[od as usize] = b.binary("arith.addi", out[od as usize], batch[pos]);
+        }
+        let mut next = offsets.into_iter();
+        for dim in 0..oshape.len() {
+            let skipped = d.collapsed_slice_dims.contains(&(dim as i64)) || d.operand_batching_dims.contains(&(dim as i64));
+            if !skipped && let Some(o) = next.next() {
+                out[dim] = b.binary("arith.addi", out[dim], o);
+            }
+        }
+        Ok(out)
+    }
+
     /// Start indices clamped to `[0, dim - size]` per dimension, as
     /// `index` values (StableHLO's dynamic_slice / dynamic_update_slice).
     pub fn clamped_starts(&mut self, b: &mut Builder<'_>, starts: &[Value], dims: &[i64], sizes: &[i64]) -> Result<Vec<Value>> {
@@ -251,6 +310,7 @@ impl FuncLowering<'_> {
                 out
             }
             RESHAPE => reshape_index(b, idx, rshape, &oshape),
+            GATHER => self.gather_index(b, op, idx, &oshape)?,
             DYNAMIC_SLICE => {
                 let starts = b.ctx.op(op).operands[1..].to_vec();
                 let starts = self.clamped_starts(b, &starts, &oshape, rshape)?;

@@ -18,7 +18,7 @@ pub enum Mode {
 
 /// Ops that only remap indices (cheap to recompute at every use).
 pub fn is_index_only(name: &str) -> bool {
-    matches!(name, BROADCAST_IN_DIM | RESHAPE | TRANSPOSE | SLICE | REVERSE | IOTA | DYNAMIC_SLICE)
+    matches!(name, BROADCAST_IN_DIM | RESHAPE | TRANSPOSE | SLICE | REVERSE | IOTA | DYNAMIC_SLICE | GATHER)
 }
 
 /// Ops computed per element from operand elements at the same index.

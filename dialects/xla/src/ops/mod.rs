@@ -2,6 +2,7 @@
 
 pub mod dot;
 pub mod elementwise;
+pub mod gather;
 pub mod misc;
 pub mod reduce;
 pub mod shape;
