@@ -19,6 +19,11 @@ cases = {
     "layernorm": lambda: jax.nn.standardize(jnp.asarray(rs.randn(3, 8), jnp.float32), axis=-1),
     "argmax": lambda: jnp.argmax(jnp.asarray(rs.randn(4, 6), jnp.float32), axis=1),
     "one_hot": lambda: jax.nn.one_hot(jnp.array([0, 3, 1]), 4),
+    "fori_loop": lambda: jax.lax.fori_loop(0, 5, lambda i, c: c * 1.5 + i, jnp.arange(3.0)),
+    "while_fib": lambda: jax.lax.while_loop(lambda c: c[0] < 100, lambda c: (c[0] + c[1], c[0]), (1, 1)),
+    "cond": lambda: jax.lax.cond(jnp.sum(x) > 3, lambda v: v * 2, lambda v: v - 1, x),
+    "switch": lambda: [jax.lax.switch(i, [lambda v: v, lambda v: -v, lambda v: v * v], jnp.arange(3.0)) for i in (0, 1, 2, 7)],
+    "scan_cumsum": lambda: jax.lax.scan(lambda c, v: (c + v, c + v), 0.0, jnp.arange(6.0))[1],
     "gelu_mlp": lambda: jax.nn.gelu(jnp.asarray(rs.randn(2, 3), jnp.float32) @ jnp.asarray(rs.randn(3, 5), jnp.float32)),
 }
 

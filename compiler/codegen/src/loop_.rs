@@ -10,6 +10,7 @@
 //!   exit:
 //! ```
 //! `loop.if %c`: `br %c, then, else|merge`; each arm branches to `merge`.
+//! `loop.while`: `br cond; cond: ... br %c, body, exit; body: ... br cond`.
 
 use strata_diag::{Diagnostic, Result};
 use strata_dialect_loop as lp;
@@ -23,8 +24,9 @@ impl<'ctx> Lowerer<'ctx, '_> {
         match self.ir.op(op).name {
             lp::FOR => self.lower_for(op),
             lp::IF => self.lower_if(op),
+            lp::WHILE => self.lower_while(op),
             // Terminators of loop bodies and arms: the parent adds the branch.
-            lp::YIELD => Ok(()),
+            lp::YIELD | lp::CONDITION => Ok(()),
             name => Err(Diagnostic::unsupported(self.loc(op), format!("'{name}' op cannot be lowered to LLVM IR"))),
         }
     }
@@ -77,6 +79,26 @@ impl<'ctx> Lowerer<'ctx, '_> {
             }
         }
         self.b.position_at_end(merge);
+        Ok(())
+    }
+
+    fn lower_while(&mut self, op: OpId) -> Result<()> {
+        let cond_block = self.ir.entry_block(op, 0).ok_or_else(|| self.internal(op, "has no cond block"))?;
+        let body_block = self.ir.entry_block(op, 1).ok_or_else(|| self.internal(op, "has no body block"))?;
+        let term = *self.ir.blocks[cond_block].ops.last().ok_or_else(|| self.internal(op, "has an empty cond block"))?;
+        let f = self.current_fn()?;
+        let cond_bb = self.cx.append_basic_block(f, "while.cond");
+        let body_bb = self.cx.append_basic_block(f, "while.body");
+        let exit = self.cx.append_basic_block(f, "while.exit");
+        self.b.build_unconditional_branch(cond_bb).map_err(ice)?;
+        self.b.position_at_end(cond_bb);
+        self.lower_block(cond_block)?;
+        let c = self.int(term, 0)?;
+        self.b.build_conditional_branch(c, body_bb, exit).map_err(ice)?;
+        self.b.position_at_end(body_bb);
+        self.lower_block(body_block)?;
+        self.b.build_unconditional_branch(cond_bb).map_err(ice)?;
+        self.b.position_at_end(exit);
         Ok(())
     }
 }

@@ -241,6 +241,35 @@ impl<'c> Builder<'c> {
         })
     }
 
+    /// A builder inserting at the end of `block` (a block of a region being
+    /// built), with this builder's location and flags.
+    pub fn in_block(&mut self, block: BlockId) -> Builder<'_> {
+        let pos = self.ctx.blocks[block].ops.len();
+        Builder { ctx: &mut *self.ctx, block, pos, loc: self.loc, reassoc: self.reassoc }
+    }
+
+    /// Emits `loop.if %c` with empty then and else blocks (each ending in
+    /// `loop.yield`); returns them for the caller to fill with `in_block`.
+    pub fn if_else_blocks(&mut self, c: Value) -> (BlockId, BlockId) {
+        let op = self.insert("loop.if", vec![c], &[], vec![]);
+        let mut blocks = [None, None];
+        for slot in blocks.iter_mut() {
+            let r = self.ctx.add_region(op);
+            let block = self.ctx.add_block(r, &[]);
+            let y = self.ctx.create_op("loop.yield", vec![], &[], vec![], self.loc);
+            self.ctx.append_op(block, y);
+            *slot = Some(block);
+        }
+        let [Some(t), Some(e)] = blocks else { unreachable!("two blocks were just built") };
+        (t, e)
+    }
+
+    /// A builder inserting before the terminator (last op) of `block`.
+    pub fn before_terminator(&mut self, block: BlockId) -> Builder<'_> {
+        let pos = self.ctx.blocks[block].ops.len().saturating_sub(1);
+        Builder { ctx: &mut *self.ctx, block, pos, loc: self.loc, reassoc: self.reassoc }
+    }
+
     /// Emits `loop.if %c` with a then-block built by `f` (no else).
     pub fn if_then(&mut self, c: Value, f: &mut dyn FnMut(&mut Builder<'_>) -> Result<()>) -> Result<()> {
         let op = self.insert("loop.if", vec![c], &[], vec![]);

@@ -5,6 +5,8 @@
 //! |---|---|---|
 //! | `loop.for` | (index lb, index ub, index step) → () | one block with one `index` argument |
 //! | `loop.if` | (i1) → () | then, else (else may have no blocks) |
+//! | `loop.while` | () → () | cond (ends with `loop.condition`), body (ends with `loop.yield`) |
+//! | `loop.condition` | (i1) → () | terminator of a while's cond region: continue while true |
 //! | `loop.yield` | () → () | terminator |
 
 use strata_diag::Result;
@@ -14,12 +16,16 @@ use strata_ir::{Context, OpDef, OpId, RegionId, Traits, TypeKind};
 pub const FOR: &str = "loop.for";
 pub const IF: &str = "loop.if";
 pub const YIELD: &str = "loop.yield";
+pub const WHILE: &str = "loop.while";
+pub const CONDITION: &str = "loop.condition";
 
 pub fn register(ctx: &mut Context) {
     let r = &mut ctx.registry;
     r.add(OpDef::new(FOR, Traits::NONE).verifier(verify_for));
     r.add(OpDef::new(IF, Traits::NONE).verifier(verify_if));
     r.add(OpDef::new(YIELD, Traits::TERMINATOR).verifier(verify_yield));
+    r.add(OpDef::new(WHILE, Traits::NONE).verifier(verify_while));
+    r.add(OpDef::new(CONDITION, Traits::TERMINATOR).verifier(verify_condition));
 }
 
 /// Whether a `loop.for` carries the unit attribute `parallel`.
@@ -103,6 +109,39 @@ fn verify_if(ctx: &Context, op: OpId) -> Result<()> {
     Ok(())
 }
 
+/// `loop.while`: a cond region computing `loop.condition %c`, then a body
+/// region, repeated while `%c` holds. State lives in buffers.
+fn verify_while(ctx: &Context, op: OpId) -> Result<()> {
+    let o = ctx.op(op);
+    if !o.operands.is_empty() {
+        return Err(ctx.error(op, format!("expects no operands, found {}", o.operands.len())));
+    }
+    expect_no_results(ctx, op)?;
+    if o.regions.len() != 2 {
+        return Err(ctx.error(op, format!("expects two regions (cond, body), found {}", o.regions.len())));
+    }
+    let cond = &ctx.regions[o.regions[0]].blocks;
+    let ends_with_condition =
+        cond.len() == 1 && ctx.blocks[cond[0]].ops.last().is_some_and(|&l| ctx.op(l).name == CONDITION);
+    if !ends_with_condition {
+        return Err(ctx.error(op, "expects its cond region to be one block ending with 'loop.condition'"));
+    }
+    check_region(ctx, op, "body", o.regions[1], 1)
+}
+
+fn verify_condition(ctx: &Context, op: OpId) -> Result<()> {
+    let o = ctx.op(op);
+    let ok = o.operands.len() == 1 && matches!(ctx.kind(ctx.value_ty(o.operands[0])), TypeKind::Int { width: 1, .. });
+    if !ok || !o.results.is_empty() {
+        return Err(ctx.error(op, "expects one i1 operand and no results"));
+    }
+    let parent = o.parent.and_then(|b| ctx.block_parent_op(b)).map(|p| ctx.op(p).name);
+    if parent.is_some_and(|p| p != WHILE) {
+        return Err(ctx.error(op, "expects parent op 'loop.while'"));
+    }
+    Ok(())
+}
+
 fn verify_yield(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
     if !o.operands.is_empty() || !o.results.is_empty() {
@@ -110,8 +149,8 @@ fn verify_yield(ctx: &Context, op: OpId) -> Result<()> {
     }
     let parent = o.parent.and_then(|b| ctx.block_parent_op(b)).map(|p| ctx.op(p).name);
     match parent {
-        None | Some(FOR) | Some(IF) => Ok(()),
-        Some(p) => Err(ctx.error(op, format!("expects parent op 'loop.for' or 'loop.if', found '{p}'"))),
+        None | Some(FOR) | Some(IF) | Some(WHILE) => Ok(()),
+        Some(p) => Err(ctx.error(op, format!("expects parent op 'loop.for', 'loop.if' or 'loop.while', found '{p}'"))),
     }
 }
 

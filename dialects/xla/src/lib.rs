@@ -42,6 +42,9 @@ pub fn register(ctx: &mut Context) {
     r.add(OpDef::new(BROADCAST_TO, pure).verifier(ops::shape::verify_broadcast_to).parser(parse::parse_elementwise));
     r.add(OpDef::new(DYNAMIC_SLICE, pure).verifier(ops::shape::verify_dynamic_slice).parser(parse::parse_dynamic_slice));
     r.add(OpDef::new(DYNAMIC_UPDATE_SLICE, pure).verifier(ops::shape::verify_dynamic_update_slice).parser(parse::parse_elementwise));
+    r.add(OpDef::new(WHILE, Traits::NONE).verifier(ops::control::verify_while).parser(parse::parse_while));
+    r.add(OpDef::new(IF, Traits::NONE).verifier(ops::control::verify_branches));
+    r.add(OpDef::new(CASE, Traits::NONE).verifier(ops::control::verify_branches));
     r.add(OpDef::new(GATHER, pure).verifier(ops::gather::verify_gather));
     r.add(OpDef::new(SCATTER, pure).verifier(ops::gather::verify_scatter));
     r.add(OpDef::new(RESHAPE, pure).verifier(ops::shape::verify_reshape).parser(parse::parse_elementwise));

@@ -81,6 +81,9 @@ pub const DYNAMIC_SLICE: &str = "xla.dynamic_slice";
 pub const DYNAMIC_UPDATE_SLICE: &str = "xla.dynamic_update_slice";
 pub const GATHER: &str = "xla.gather";
 pub const SCATTER: &str = "xla.scatter";
+pub const WHILE: &str = "xla.while";
+pub const IF: &str = "xla.if";
+pub const CASE: &str = "xla.case";
 
 /// `chlo.broadcast_*` spellings of the binary ops.
 pub const CHLO_BROADCASTING: &[(&str, &str)] = &[
@@ -136,5 +139,5 @@ pub const ALL: &[&str] = &[
     IMAG, COMPLEX, SELECT, CLAMP, COMPARE, CONSTANT, IOTA, BROADCAST_IN_DIM, RESHAPE, TRANSPOSE, SLICE, CONCATENATE,
     REVERSE, PAD, DOT_GENERAL, REDUCE, RETURN, OPTIMIZATION_BARRIER, CUSTOM_CALL, BROADCAST_TO, SQUARE, ERF, ASIN, ACOS,
     ATAN, SINH, COSH, ASINH, ACOSH, ATANH, IS_INF, IS_POS_INF, IS_NEG_INF, DYNAMIC_SLICE, DYNAMIC_UPDATE_SLICE,
-    GATHER, SCATTER,
+    GATHER, SCATTER, WHILE, IF, CASE,
 ];

@@ -472,3 +472,39 @@ pub fn parse_dynamic_slice(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     p.parse_optional_attr_dict(st)?;
     parse_signature(p, st)
 }
+
+/// `while(%a = %init, ...) : T, ... cond { ... } do { ... }`.
+pub fn parse_while(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    p.expect_punct("(")?;
+    let mut names = Vec::new();
+    if !p.is_punct(")") {
+        loop {
+            let loc = p.loc();
+            let Tok::Percent(name) = p.peek().clone() else { return Err(p.error("expected a loop variable like %iterArg")) };
+            p.advance();
+            p.expect_punct("=")?;
+            st.operands.push(p.parse_operand()?);
+            names.push((name, loc));
+            if !p.consume_punct(",") {
+                break;
+            }
+        }
+    }
+    p.expect_punct(")")?;
+    let mut types = Vec::new();
+    if p.consume_punct(":") {
+        types = p.parse_type_list()?;
+    }
+    let loc = p.loc();
+    p.check_operand_types(&st.operands, &types, loc)?;
+    if p.consume_keyword("attributes") {
+        p.parse_attr_dict(&mut st.attrs)?;
+    }
+    let args: Vec<_> = names.into_iter().zip(&types).map(|((n, l), &t)| (n, t, l)).collect();
+    p.expect_keyword("cond")?;
+    st.regions.push(p.parse_region(&args, false)?);
+    p.expect_keyword("do")?;
+    st.regions.push(p.parse_region(&args, false)?);
+    st.result_types = types;
+    Ok(())
+}

@@ -152,6 +152,6 @@ func.func @yield_operands(%lb: index) {
 // -----
 
 func.func @yield_parent(%x: i32) {
-  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'loop.yield' op expects parent op 'loop.for' or 'loop.if', found 'func.func'
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'loop.yield' op expects parent op 'loop.for', 'loop.if' or 'loop.while', found 'func.func'
   "loop.yield"() : () -> ()
 }

@@ -13,6 +13,7 @@
 //! buffers; intermediate buffers are reused once their last reader has run.
 
 mod complex;
+mod control;
 mod elemental;
 mod materialize;
 pub mod plan;
@@ -112,14 +113,11 @@ fn lower_func(ctx: &mut Context, state: &mut ModuleState, f: OpId) -> Result<OpI
     let outputs = new_args[inputs.len()..].to_vec();
 
     let body: Vec<OpId> = ctx.blocks[old_body].ops.clone();
-    let uses = plan::uses(ctx, &body);
-    let modes = plan::modes(ctx, &body, &uses);
-    let mut lw = FuncLowering { state, repr: HashMap::new(), allocs: Vec::new(), free: Vec::new(), outputs: outputs.clone(), output_taken: vec![false; outputs.len()] };
+    let mut lw = FuncLowering { state, repr: HashMap::new(), allocs: Vec::new(), free: Vec::new(), outputs: outputs.clone(), output_taken: vec![false; outputs.len()], region_mark: 0 };
     for (old, new) in old_args.iter().zip(&new_args) {
         lw.repr.insert(*old, Repr::Buffer(*new));
     }
     let mut b = Builder::at_end(ctx, entry);
-    let last_read = lw.last_reads(b.ctx, &body, &modes);
     // Values returned once go straight into the caller's output buffer.
     let ret = body.last().copied().filter(|&o| b.ctx.op(o).name == builtin::RETURN);
     let mut direct_out: HashMap<Value, usize> = HashMap::new();
@@ -133,11 +131,7 @@ fn lower_func(ctx: &mut Context, state: &mut ModuleState, f: OpId) -> Result<OpI
             }
         }
     }
-    for (pos, &op) in body.iter().enumerate() {
-        b.loc = b.ctx.op(op).loc;
-        lw.lower_op(&mut b, op, &modes, &direct_out)?;
-        lw.release_dead(pos, &last_read);
-    }
+    lw.lower_ops(&mut b, &body, &direct_out, &[])?;
     Ok(new)
 }
 
@@ -157,6 +151,8 @@ pub struct FuncLowering<'s> {
     free: Vec<(Value, i64)>,
     outputs: Vec<Value>,
     output_taken: Vec<bool>,
+    /// Index into `allocs` where the region being lowered starts.
+    region_mark: usize,
 }
 
 fn byte_size(ctx: &Context, t: Type) -> i64 {
@@ -169,14 +165,30 @@ fn byte_size(ctx: &Context, t: Type) -> i64 {
 }
 
 impl FuncLowering<'_> {
+    /// Plans and lowers a list of ops (a function body, or a region's ops
+    /// before its terminator) at the builder's position.
+    /// `tail_reads` are read after the last op (a region's returned values):
+    /// their buffers are never released here.
+    fn lower_ops(&mut self, b: &mut Builder<'_>, ops: &[OpId], direct_out: &HashMap<Value, usize>, tail_reads: &[Value]) -> Result<()> {
+        let uses = plan::uses(b.ctx, ops);
+        let modes = plan::modes(b.ctx, ops, &uses);
+        let last_read = self.last_reads(b.ctx, ops, &modes, tail_reads);
+        for (pos, &op) in ops.iter().enumerate() {
+            b.loc = b.ctx.op(op).loc;
+            self.lower_op(b, op, &modes, direct_out)?;
+            self.release_dead(pos, &last_read);
+        }
+        Ok(())
+    }
+
     /// For each buffered value, the body position of its last reader
     /// (through chains of fused values).
-    fn last_reads(&self, ctx: &Context, body: &[OpId], modes: &HashMap<Value, Mode>) -> HashMap<Value, usize> {
+    fn last_reads(&self, ctx: &Context, body: &[OpId], modes: &HashMap<Value, Mode>, tail_reads: &[Value]) -> HashMap<Value, usize> {
         let mut sources: HashMap<Value, Vec<Value>> = HashMap::new();
         let mut last = HashMap::new();
         for (pos, &op) in body.iter().enumerate() {
             let mut read = Vec::new();
-            for &v in &ctx.op(op).operands {
+            for &v in ctx.op(op).operands.iter().chain(plan::captures(ctx, op).iter()) {
                 match sources.get(&v) {
                     Some(s) => read.extend(s.iter().copied()),
                     None => read.push(v),
@@ -191,6 +203,11 @@ impl FuncLowering<'_> {
                 last.insert(v, pos);
             }
         }
+        for v in tail_reads {
+            for src in sources.get(v).cloned().unwrap_or_else(|| vec![*v]) {
+                last.insert(src, body.len());
+            }
+        }
         last
     }
 
@@ -198,8 +215,10 @@ impl FuncLowering<'_> {
     fn release_dead(&mut self, pos: usize, last_read: &HashMap<Value, usize>) {
         let dead: Vec<Value> = last_read.iter().filter(|&(_, &p)| p == pos).map(|(v, _)| *v).collect();
         for v in dead {
+            // Only buffers of the current region may be reused: the
+            // enclosing code's stay live across a loop body's iterations.
             if let Some(Repr::Buffer(buf)) = self.repr.get(&v).copied()
-                && let Some(&(_, size)) = self.allocs.iter().find(|(a, _)| *a == buf)
+                && let Some(&(_, size)) = self.allocs[self.region_mark..].iter().find(|(a, _)| *a == buf)
                 && !self.free.iter().any(|(f, _)| *f == buf)
             {
                 self.free.push((buf, size));
@@ -242,6 +261,8 @@ impl FuncLowering<'_> {
                 }
                 return Ok(());
             }
+            strata_dialect_xla::WHILE => return self.lower_while(b, op),
+            strata_dialect_xla::IF | strata_dialect_xla::CASE => return self.lower_branches(b, op),
             strata_dialect_xla::CUSTOM_CALL => {
                 let target = b.ctx.str_attr(op, "call_target_name").unwrap_or("?").to_string();
                 return Err(Diagnostic::unsupported(b.loc, format!("custom_call target '{target}' is not supported")));

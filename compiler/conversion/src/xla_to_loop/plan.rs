@@ -36,12 +36,45 @@ fn reads_once(name: &str) -> bool {
         || matches!(name, RESHAPE | TRANSPOSE | SLICE | REVERSE | REDUCE | CONCATENATE | PAD | DYNAMIC_SLICE | DYNAMIC_UPDATE_SLICE)
 }
 
-/// Uses of every value in the function body (top-level ops only; nested
-/// regions of `xla.reduce` are isolated).
+/// Values defined outside `op` that ops nested in its regions use (the
+/// captures of `while` / `if` / `case` bodies).
+pub fn captures(ctx: &Context, op: OpId) -> Vec<Value> {
+    if ctx.op(op).regions.is_empty() {
+        return Vec::new();
+    }
+    let mut nested = Vec::new();
+    ctx.walk_nested(op, &mut |o| nested.push(o));
+    let mut defined: std::collections::HashSet<Value> = std::collections::HashSet::new();
+    for &r in &ctx.op(op).regions {
+        for &b in &ctx.regions[r].blocks {
+            defined.extend(ctx.blocks[b].args.iter().copied());
+        }
+    }
+    for &o in &nested {
+        defined.extend(ctx.op(o).results.iter().copied());
+        for &r in &ctx.op(o).regions {
+            for &b in &ctx.regions[r].blocks {
+                defined.extend(ctx.blocks[b].args.iter().copied());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for &o in &nested {
+        for &v in &ctx.op(o).operands {
+            if !defined.contains(&v) && !out.contains(&v) {
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+/// Uses of every value by the given ops (values captured by an op's
+/// regions count as used by that op).
 pub fn uses(ctx: &Context, body: &[OpId]) -> HashMap<Value, Vec<OpId>> {
     let mut m: HashMap<Value, Vec<OpId>> = HashMap::new();
     for &op in body {
-        for &v in &ctx.op(op).operands {
+        for &v in ctx.op(op).operands.iter().chain(captures(ctx, op).iter()) {
             m.entry(v).or_default().push(op);
         }
     }

@@ -1,5 +1,6 @@
 //! Verifiers (with shape inference) by op family.
 
+pub mod control;
 pub mod dot;
 pub mod elementwise;
 pub mod gather;
