@@ -228,7 +228,7 @@ mod tests {
         assert!(got.contains("t.mlir:2:3: error: 'loop.if' op expects operand #0 to be i1, found i32"), "{got}");
         assert!(
             got.contains(
-                "t.mlir:6:3: error: 'loop.yield' op expects parent op 'loop.for' or 'loop.if', found 'func.func'"
+                "t.mlir:6:3: error: 'loop.yield' op expects parent op 'loop.for', 'loop.if' or 'loop.while', found 'func.func'"
             ),
             "{got}"
         );
