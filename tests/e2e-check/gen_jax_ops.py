@@ -24,6 +24,11 @@ cases = {
     "cond": lambda: jax.lax.cond(jnp.sum(x) > 3, lambda v: v * 2, lambda v: v - 1, x),
     "switch": lambda: [jax.lax.switch(i, [lambda v: v, lambda v: -v, lambda v: v * v], jnp.arange(3.0)) for i in (0, 1, 2, 7)],
     "scan_cumsum": lambda: jax.lax.scan(lambda c, v: (c + v, c + v), 0.0, jnp.arange(6.0))[1],
+    "cumsum": lambda: jnp.cumsum(jnp.arange(6.0)),
+    "max_pool": lambda: jax.lax.reduce_window(jnp.asarray(rs.randn(1, 6, 6, 2), jnp.float32), -jnp.inf, jax.lax.max,
+                                              (1, 2, 2, 1), (1, 2, 2, 1), "VALID"),
+    "avg_pool_same": lambda: jax.lax.reduce_window(jnp.asarray(rs.randn(1, 5, 5, 1), jnp.float32), 0.0, jax.lax.add,
+                                                   (1, 3, 3, 1), (1, 1, 1, 1), "SAME"),
     "gelu_mlp": lambda: jax.nn.gelu(jnp.asarray(rs.randn(2, 3), jnp.float32) @ jnp.asarray(rs.randn(3, 5), jnp.float32)),
 }
 

@@ -45,6 +45,7 @@ impl FuncLowering<'_> {
             PAD => self.pad(b, op, bufs[0]),
             DYNAMIC_UPDATE_SLICE => self.dynamic_update_slice(b, op, bufs[0]),
             SCATTER => self.scatter(b, op, bufs),
+            REDUCE_WINDOW => self.reduce_window(b, op, bufs),
             _ if is_elementwise(name) || is_index_only(name) || name == CONSTANT => {
                 let shape = shape_of(b.ctx, b.ctx.op(op).results[0]);
                 let out = bufs[0];
@@ -365,6 +366,90 @@ impl FuncLowering<'_> {
                 Some(c) => b.if_then(c, &mut apply),
                 None => apply(b),
             }
+        })
+    }
+
+    /// For every result element, folds its window of the (padded, base-
+    /// dilated) inputs through the reducer; positions that fall in the
+    /// padding or between dilated elements contribute the init values.
+    fn reduce_window(&mut self, b: &mut Builder<'_>, op: OpId, bufs: &[Value]) -> Result<()> {
+        let operands = b.ctx.op(op).operands.clone();
+        let k = operands.len() / 2;
+        let (inputs, inits) = (operands[..k].to_vec(), operands[k..].to_vec());
+        let shape = shape_of(b.ctx, inputs[0]);
+        let w = strata_dialect_xla::ops::reduce::window(b.ctx, op, shape.len())
+            .ok_or_else(|| Diagnostic::internal(b.loc, "reduce_window without a window"))?;
+        let out_shape = shape_of(b.ctx, b.ctx.op(op).results[0]);
+        let body = b.ctx.entry_block(op, 0).ok_or_else(|| Diagnostic::internal(b.loc, "reduce_window without body"))?;
+        let mut accs = Vec::new();
+        for &init in &inits {
+            let t = b.ctx.value_ty(init);
+            let mt = b.ctx.memref_ty(&[], b.ctx.elem(t));
+            accs.push(b.alloca(mt));
+        }
+        b.loop_nest(&out_shape, &mut |b, ridx| {
+            for (i, &init) in inits.iter().enumerate() {
+                let s = self.element(b, init, &[])?;
+                store_scalar(b, s, accs[i], &[]);
+            }
+            b.loop_nest(&w.dims, &mut |b, widx| {
+                // Position in the input, and whether it is a real element.
+                let mut pos = Vec::new();
+                let mut valid: Option<Value> = None;
+                for d in 0..shape.len() {
+                    let st = b.const_index(w.strides[d]);
+                    let wd = b.const_index(w.window_dilations[d]);
+                    let lo = b.const_index(w.padding[d].0);
+                    let a = b.binary("arith.muli", ridx[d], st);
+                    let c = b.binary("arith.muli", widx[d], wd);
+                    let p = b.binary("arith.addi", a, c);
+                    let q = b.binary("arith.subi", p, lo);
+                    let bd = b.const_index(w.base_dilations[d]);
+                    let zero = b.const_index(0);
+                    let nonneg = b.cmpi("sge", q, zero);
+                    let safe_q = b.select(nonneg, q, zero);
+                    let rem = b.binary("arith.remui", safe_q, bd);
+                    let on_grid = b.cmpi("eq", rem, zero);
+                    let e = b.binary("arith.divui", safe_q, bd);
+                    let n = b.const_index(shape[d]);
+                    let inside = b.cmpi("slt", e, n);
+                    let ok = b.binary("arith.andi", nonneg, on_grid);
+                    let ok = b.binary("arith.andi", ok, inside);
+                    let last = b.const_index((shape[d] - 1).max(0));
+                    pos.push(b.select(inside, e, last));
+                    valid = Some(match valid {
+                        Some(v) => b.binary("arith.andi", v, ok),
+                        None => ok,
+                    });
+                }
+                let mut args: Vec<Scalar> = accs.iter().map(|&a| load_scalar(b, a, &[])).collect();
+                for (&x, &init) in inputs.iter().zip(&inits) {
+                    let pad = self.element(b, init, &[])?;
+                    if shape.contains(&0) {
+                        // An empty input: every position is padding.
+                        args.push(pad);
+                        continue;
+                    }
+                    let v = self.element(b, x, &pos)?;
+                    args.push(match (valid, v, pad) {
+                        (Some(c), Scalar::Real(x), Scalar::Real(p)) => Scalar::Real(b.select(c, x, p)),
+                        (Some(c), Scalar::Complex(xr, xi), Scalar::Complex(pr, pi)) => {
+                            Scalar::Complex(b.select(c, xr, pr), b.select(c, xi, pi))
+                        }
+                        (_, v, _) => v,
+                    });
+                }
+                let new = emit_region(b, body, &args)?;
+                for (i, s) in new.into_iter().enumerate() {
+                    store_scalar(b, s, accs[i], &[]);
+                }
+                Ok(())
+            })?;
+            for (i, &acc) in accs.iter().enumerate() {
+                let s = load_scalar(b, acc, &[]);
+                store_scalar(b, s, bufs[i], ridx);
+            }
+            Ok(())
         })
     }
 

@@ -55,3 +55,82 @@ pub fn verify_reduce(ctx: &Context, op: OpId) -> Result<()> {
     }
     Ok(())
 }
+
+/// The window of a `xla.reduce_window`, with StableHLO's defaults.
+#[derive(Clone, Debug)]
+pub struct Window {
+    pub dims: Vec<i64>,
+    pub strides: Vec<i64>,
+    pub base_dilations: Vec<i64>,
+    pub window_dilations: Vec<i64>,
+    /// (low, high) per dimension.
+    pub padding: Vec<(i64, i64)>,
+}
+
+impl Window {
+    /// Result size per dimension for an input of `shape`.
+    pub fn result_shape(&self, shape: &[i64]) -> Vec<i64> {
+        (0..shape.len())
+            .map(|d| {
+                let padded = if shape[d] == 0 { 0 } else { (shape[d] - 1) * self.base_dilations[d] + 1 } + self.padding[d].0 + self.padding[d].1;
+                let window = (self.dims[d] - 1) * self.window_dilations[d] + 1;
+                if padded < window { 0 } else { (padded - window) / self.strides[d] + 1 }
+            })
+            .collect()
+    }
+}
+
+pub fn window(ctx: &Context, op: OpId, rank: usize) -> Option<Window> {
+    let ones = vec![1; rank];
+    let dims = ctx.i64_array(op, "window_dimensions")?;
+    let get = |n: &str| ctx.i64_array(op, n).unwrap_or_else(|| ones.clone());
+    let padding = match ctx.dense_attr(op, "padding") {
+        None => vec![(0, 0); rank],
+        Some(d) => {
+            let elem = ctx.elem(d.ty);
+            let v: Vec<i64> = (0..2 * rank)
+                .map(|i| strata_ir::dense::int_value(ctx, strata_ir::dense::element_bits(ctx, d, i)[0], elem) as i64)
+                .collect();
+            if ctx.num_elements(d.ty) != 2 * rank as i64 {
+                return None;
+            }
+            v.chunks(2).map(|c| (c[0], c[1])).collect()
+        }
+    };
+    Some(Window { dims, strides: get("window_strides"), base_dilations: get("base_dilations"), window_dilations: get("window_dilations"), padding })
+}
+
+pub fn verify_reduce_window(ctx: &Context, op: OpId) -> Result<()> {
+    let o = ctx.op(op);
+    let n = o.operands.len();
+    if n == 0 || n % 2 != 0 || o.results.len() != n / 2 {
+        return Err(ctx.error(op, "expects N inputs, N init values and N results"));
+    }
+    let k = n / 2;
+    let (shape, _) = operand_tensor(ctx, op, 0)?;
+    let w = window(ctx, op, shape.len()).ok_or_else(|| ctx.error(op, "requires window_dimensions and a padding of shape [rank, 2]"))?;
+    for (name, v) in [("window_dimensions", &w.dims), ("window_strides", &w.strides), ("base_dilations", &w.base_dilations), ("window_dilations", &w.window_dilations)] {
+        if v.len() != shape.len() || v.iter().any(|&x| x <= 0 || x > strata_ir::text::parser::MAX_ELEMENTS) {
+            return Err(ctx.error(op, format!("{name} {} must have {} positive entries", list(v), shape.len())));
+        }
+    }
+    if w.padding.iter().any(|&(l, h)| l.abs() > strata_ir::text::parser::MAX_ELEMENTS || h.abs() > strata_ir::text::parser::MAX_ELEMENTS) {
+        return Err(ctx.error(op, "padding is out of range"));
+    }
+    let out = w.result_shape(&shape);
+    for i in 0..k {
+        let (s, e) = operand_tensor(ctx, op, i)?;
+        if s != shape {
+            return Err(ctx.error(op, format!("input #{i} must have the shape of input #0")));
+        }
+        let (is, ie) = operand_tensor(ctx, op, k + i)?;
+        if !is.is_empty() || ie != e {
+            return Err(ctx.error(op, format!("init value #{i} must be a 0-d tensor of {}", ty_str(ctx, e))));
+        }
+        expect_result_type(ctx, op, i, &out, e)?;
+    }
+    if ctx.entry_block(op, 0).is_none() {
+        return Err(ctx.error(op, "requires a reducer region"));
+    }
+    Ok(())
+}
