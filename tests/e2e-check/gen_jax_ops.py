@@ -29,6 +29,12 @@ cases = {
                                               (1, 2, 2, 1), (1, 2, 2, 1), "VALID"),
     "avg_pool_same": lambda: jax.lax.reduce_window(jnp.asarray(rs.randn(1, 5, 5, 1), jnp.float32), 0.0, jax.lax.add,
                                                    (1, 3, 3, 1), (1, 1, 1, 1), "SAME"),
+    "conv_same": lambda: jax.lax.conv_general_dilated(jnp.asarray(rs.randn(1, 5, 5, 2), jnp.float32),
+                                                      jnp.asarray(rs.randn(3, 3, 2, 3), jnp.float32), (1, 1), "SAME",
+                                                      dimension_numbers=("NHWC", "HWIO", "NHWC")),
+    "conv_strided_grouped": lambda: jax.lax.conv_general_dilated(jnp.asarray(rs.randn(1, 4, 7, 7), jnp.float32),
+                                                                 jnp.asarray(rs.randn(6, 2, 3, 3), jnp.float32), (2, 2),
+                                                                 "VALID", feature_group_count=2),
     "gelu_mlp": lambda: jax.nn.gelu(jnp.asarray(rs.randn(2, 3), jnp.float32) @ jnp.asarray(rs.randn(3, 5), jnp.float32)),
 }
 

@@ -13,6 +13,9 @@ use crate::text::parser::{OpState, Parser};
 pub type VerifyFn = fn(&Context, OpId) -> Result<()>;
 /// Parses the custom (pretty) form of an op after its name.
 pub type ParseFn = fn(&mut Parser<'_>, &mut OpState) -> Result<()>;
+/// Parses the body of `#dialect.name<...>` (after `<`, up to and including
+/// `>`) for attributes with a syntax of their own.
+pub type AttrParseFn = fn(&mut Parser<'_>) -> Result<crate::Attr>;
 /// Adjusts an op parsed under an alternative spelling (defaults that the
 /// spelling implies), in either syntax.
 pub type FixupFn = fn(&mut Context, &mut OpState);
@@ -67,6 +70,7 @@ pub struct Registry {
     /// Alternative spellings (`stablehlo.add` → `xla.add`).
     aliases: HashMap<String, &'static str>,
     fixups: HashMap<String, FixupFn>,
+    attr_parsers: HashMap<String, AttrParseFn>,
 }
 
 impl Registry {
@@ -79,6 +83,12 @@ impl Registry {
     pub fn alias_with_fixup(&mut self, spelling: &str, canonical: &'static str, fixup: FixupFn) {
         self.aliases.insert(spelling.to_string(), canonical);
         self.fixups.insert(spelling.to_string(), fixup);
+    }
+    pub fn add_attr_parser(&mut self, name: &str, f: AttrParseFn) {
+        self.attr_parsers.insert(name.to_string(), f);
+    }
+    pub fn attr_parser(&self, name: &str) -> Option<AttrParseFn> {
+        self.attr_parsers.get(name).copied()
     }
     pub fn fixup(&self, spelling: &str) -> Option<FixupFn> {
         self.fixups.get(spelling).copied()

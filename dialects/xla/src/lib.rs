@@ -55,6 +55,8 @@ pub fn register(ctx: &mut Context) {
     r.add(OpDef::new(PAD, pure).verifier(ops::shape::verify_pad).parser(parse::parse_pad));
     r.add(OpDef::new(DOT_GENERAL, pure).verifier(ops::dot::verify_dot_general).parser(parse::parse_dot_general));
     r.add(OpDef::new(REDUCE, pure).verifier(ops::reduce::verify_reduce).parser(parse::parse_reduce));
+    r.add(OpDef::new(CONVOLUTION, pure).verifier(ops::conv::verify_convolution).parser(parse::parse_convolution));
+    r.add_attr_parser("stablehlo.conv", parse::parse_conv_dims_attr);
     r.add(OpDef::new(REDUCE_WINDOW, pure).verifier(ops::reduce::verify_reduce_window));
     r.add(OpDef::new(RETURN, Traits::TERMINATOR).parser(parse::parse_return));
     r.add(OpDef::new(OPTIMIZATION_BARRIER, Traits::NONE).verifier(ops::misc::verify_optimization_barrier).parser(parse::parse_optimization_barrier));

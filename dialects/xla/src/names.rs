@@ -85,6 +85,7 @@ pub const WHILE: &str = "xla.while";
 pub const IF: &str = "xla.if";
 pub const CASE: &str = "xla.case";
 pub const REDUCE_WINDOW: &str = "xla.reduce_window";
+pub const CONVOLUTION: &str = "xla.convolution";
 
 /// `chlo.broadcast_*` spellings of the binary ops.
 pub const CHLO_BROADCASTING: &[(&str, &str)] = &[
@@ -140,5 +141,5 @@ pub const ALL: &[&str] = &[
     IMAG, COMPLEX, SELECT, CLAMP, COMPARE, CONSTANT, IOTA, BROADCAST_IN_DIM, RESHAPE, TRANSPOSE, SLICE, CONCATENATE,
     REVERSE, PAD, DOT_GENERAL, REDUCE, RETURN, OPTIMIZATION_BARRIER, CUSTOM_CALL, BROADCAST_TO, SQUARE, ERF, ASIN, ACOS,
     ATAN, SINH, COSH, ASINH, ACOSH, ATANH, IS_INF, IS_POS_INF, IS_NEG_INF, DYNAMIC_SLICE, DYNAMIC_UPDATE_SLICE,
-    GATHER, SCATTER, WHILE, IF, CASE, REDUCE_WINDOW,
+    GATHER, SCATTER, WHILE, IF, CASE, REDUCE_WINDOW, CONVOLUTION,
 ];

@@ -46,6 +46,7 @@ impl FuncLowering<'_> {
             DYNAMIC_UPDATE_SLICE => self.dynamic_update_slice(b, op, bufs[0]),
             SCATTER => self.scatter(b, op, bufs),
             REDUCE_WINDOW => self.reduce_window(b, op, bufs),
+            CONVOLUTION => self.convolution(b, op, bufs[0]),
             _ if is_elementwise(name) || is_index_only(name) || name == CONSTANT => {
                 let shape = shape_of(b.ctx, b.ctx.op(op).results[0]);
                 let out = bufs[0];
@@ -449,6 +450,120 @@ impl FuncLowering<'_> {
                 let s = load_scalar(b, acc, &[]);
                 store_scalar(b, s, bufs[i], ridx);
             }
+            Ok(())
+        })
+    }
+
+    /// Direct convolution: per result element, a stack accumulator sums
+    /// lhs·rhs over the group's input features and the kernel window;
+    /// window positions in the padding or between dilated lhs elements
+    /// contribute zero.
+    fn convolution(&mut self, b: &mut Builder<'_>, op: OpId, out: Value) -> Result<()> {
+        let (lhs, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
+        let (ls, rs) = (shape_of(b.ctx, lhs), shape_of(b.ctx, rhs));
+        let c = strata_dialect_xla::ops::conv::conv(b.ctx, op).ok_or_else(|| Diagnostic::internal(b.loc, "convolution without dimension numbers"))?;
+        let result = b.ctx.op(op).results[0];
+        let out_shape = shape_of(b.ctx, result);
+        let relem = b.ctx.elem(b.ctx.value_ty(result));
+        let relem = scalar::compute_type(b.ctx, relem);
+        let in_elem = b.ctx.elem(b.ctx.value_ty(lhs));
+        let in_elem = scalar::compute_type(b.ctx, in_elem);
+        let n = c.input_spatial.len();
+        let kin = rs[c.kernel_input_feature];
+        let kout = rs[c.kernel_output_feature];
+        let per_feature_group = kout / c.feature_groups;
+        let per_batch_group = kout / c.batch_groups;
+        let batch_per_group = ls[c.input_batch] / c.batch_groups;
+        let ksizes: Vec<i64> = c.kernel_spatial.iter().map(|&d| rs[d]).collect();
+        let mut inner_space = vec![kin];
+        inner_space.extend(&ksizes);
+        let acc_ty = b.ctx.memref_ty(&[], relem);
+        let acc = b.alloca(acc_ty);
+        b.loop_nest(&out_shape, &mut |b, oidx| {
+            let zero = match b.ctx.kind(relem).clone() {
+                TypeKind::Complex(p) => Scalar::Complex(b.zero(p), b.zero(p)),
+                _ => Scalar::Real(b.zero(relem)),
+            };
+            store_scalar(b, zero, acc, &[]);
+            let of = oidx[c.output_feature];
+            let g = {
+                let d = b.const_index(per_feature_group);
+                b.binary("arith.divui", of, d)
+            };
+            let lb = {
+                let d = b.const_index(per_batch_group);
+                let bg = b.binary("arith.divui", of, d);
+                let m = b.const_index(batch_per_group);
+                let base = b.binary("arith.muli", bg, m);
+                b.binary("arith.addi", base, oidx[c.output_batch])
+            };
+            b.loop_nest(&inner_space, &mut |b, iv| {
+                let (i, ks) = (iv[0], &iv[1..]);
+                let kin_c = b.const_index(kin);
+                let gbase = b.binary("arith.muli", g, kin_c);
+                let cin = b.binary("arith.addi", gbase, i);
+                let zero_i = b.const_index(0);
+                let mut lidx = vec![zero_i; ls.len()];
+                let mut ridx = vec![zero_i; rs.len()];
+                lidx[c.input_batch] = lb;
+                lidx[c.input_feature] = cin;
+                ridx[c.kernel_input_feature] = i;
+                ridx[c.kernel_output_feature] = of;
+                let mut valid: Option<Value> = None;
+                for d in 0..n {
+                    let st = b.const_index(c.strides[d]);
+                    let rd = b.const_index(c.rhs_dilation[d]);
+                    let lo = b.const_index(c.padding[d].0);
+                    let a = b.binary("arith.muli", oidx[c.output_spatial[d]], st);
+                    let k = b.binary("arith.muli", ks[d], rd);
+                    let p = b.binary("arith.addi", a, k);
+                    let q = b.binary("arith.subi", p, lo);
+                    let nonneg = b.cmpi("sge", q, zero_i);
+                    let safe = b.select(nonneg, q, zero_i);
+                    let ld = b.const_index(c.lhs_dilation[d]);
+                    let rem = b.binary("arith.remui", safe, ld);
+                    let on_grid = b.cmpi("eq", rem, zero_i);
+                    let e = b.binary("arith.divui", safe, ld);
+                    let size = b.const_index(ls[c.input_spatial[d]]);
+                    let inside = b.cmpi("slt", e, size);
+                    let ok = b.binary("arith.andi", nonneg, on_grid);
+                    let ok = b.binary("arith.andi", ok, inside);
+                    let last = b.const_index((ls[c.input_spatial[d]] - 1).max(0));
+                    lidx[c.input_spatial[d]] = b.select(inside, e, last);
+                    ridx[c.kernel_spatial[d]] = if c.reversal[d] {
+                        let top = b.const_index(ksizes[d] - 1);
+                        b.binary("arith.subi", top, ks[d])
+                    } else {
+                        ks[d]
+                    };
+                    valid = Some(match valid {
+                        Some(v) => b.binary("arith.andi", v, ok),
+                        None => ok,
+                    });
+                }
+                let x = self.element(b, lhs, &lidx)?;
+                let y = self.element(b, rhs, &ridx)?;
+                let x = scalar::convert(b, x, in_elem, relem)?;
+                let y = scalar::convert(b, y, in_elem, relem)?;
+                let p = scalar::emit(b, op, MULTIPLY, &[x, y], relem, relem)?;
+                let p = match (valid, p) {
+                    (Some(v), Scalar::Real(p)) => {
+                        let z = b.zero(relem);
+                        Scalar::Real(b.select(v, p, z))
+                    }
+                    (Some(v), Scalar::Complex(pr, pi)) => {
+                        let z = b.zero(b.ty(pr));
+                        Scalar::Complex(b.select(v, pr, z), b.select(v, pi, z))
+                    }
+                    (None, p) => p,
+                };
+                let a = load_scalar(b, acc, &[]);
+                let s = scalar::emit(b, op, ADD, &[a, p], relem, relem)?;
+                store_scalar(b, s, acc, &[]);
+                Ok(())
+            })?;
+            let s = load_scalar(b, acc, &[]);
+            store_scalar(b, s, out, oidx);
             Ok(())
         })
     }

@@ -7,7 +7,7 @@ use strata_ir::{AttrKind, Context, OpId};
 use crate::util::*;
 
 /// Integer-list and integer fields of a `#dialect.name<...>` struct attribute.
-fn fields(ctx: &Context, op: OpId, attr: &str) -> Option<Vec<(String, Vec<i64>)>> {
+pub(crate) fn fields(ctx: &Context, op: OpId, attr: &str) -> Option<Vec<(String, Vec<i64>)>> {
     let a = ctx.attr_of(op, attr)?;
     let AttrKind::Struct { fields, .. } = ctx.attr_kind(a) else { return None };
     fields
@@ -30,7 +30,7 @@ fn fields(ctx: &Context, op: OpId, attr: &str) -> Option<Vec<(String, Vec<i64>)>
         .collect()
 }
 
-fn get(f: &[(String, Vec<i64>)], name: &str) -> Vec<i64> {
+pub(crate) fn get(f: &[(String, Vec<i64>)], name: &str) -> Vec<i64> {
     f.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()).unwrap_or_default()
 }
 

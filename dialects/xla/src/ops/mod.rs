@@ -1,6 +1,7 @@
 //! Verifiers (with shape inference) by op family.
 
 pub mod control;
+pub mod conv;
 pub mod dot;
 pub mod elementwise;
 pub mod gather;

@@ -283,6 +283,9 @@ impl Parser<'_> {
             return Err(Diagnostic::error(loc, format!("undefined attribute alias '#{name}'")));
         }
         self.advance();
+        if let Some(f) = self.ctx.registry.attr_parser(name) {
+            return f(self);
+        }
         if let Some((dialect, sub)) = name.split_once('.') {
             let mut fields = Vec::new();
             if !self.is_punct(">") {
