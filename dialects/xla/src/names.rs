@@ -86,6 +86,12 @@ pub const IF: &str = "xla.if";
 pub const CASE: &str = "xla.case";
 pub const REDUCE_WINDOW: &str = "xla.reduce_window";
 pub const CONVOLUTION: &str = "xla.convolution";
+pub const MULHI: &str = "xla.mulhi";
+pub const MAP: &str = "xla.map";
+pub const GET_DIMENSION_SIZE: &str = "xla.get_dimension_size";
+pub const COMPOSITE: &str = "xla.composite";
+pub const TUPLE: &str = "xla.tuple";
+pub const GET_TUPLE_ELEMENT: &str = "xla.get_tuple_element";
 
 /// `chlo.broadcast_*` spellings of the binary ops.
 pub const CHLO_BROADCASTING: &[(&str, &str)] = &[
@@ -132,6 +138,7 @@ pub const BINARY_ELEMENTWISE: &[&str] = &[
     SHIFT_RIGHT_ARITHMETIC,
     SHIFT_RIGHT_LOGICAL,
     ATAN2,
+    MULHI,
 ];
 
 pub const ALL: &[&str] = &[
@@ -141,5 +148,6 @@ pub const ALL: &[&str] = &[
     IMAG, COMPLEX, SELECT, CLAMP, COMPARE, CONSTANT, IOTA, BROADCAST_IN_DIM, RESHAPE, TRANSPOSE, SLICE, CONCATENATE,
     REVERSE, PAD, DOT_GENERAL, REDUCE, RETURN, OPTIMIZATION_BARRIER, CUSTOM_CALL, BROADCAST_TO, SQUARE, ERF, ASIN, ACOS,
     ATAN, SINH, COSH, ASINH, ACOSH, ATANH, IS_INF, IS_POS_INF, IS_NEG_INF, DYNAMIC_SLICE, DYNAMIC_UPDATE_SLICE,
-    GATHER, SCATTER, WHILE, IF, CASE, REDUCE_WINDOW, CONVOLUTION,
+    GATHER, SCATTER, WHILE, IF, CASE, REDUCE_WINDOW, CONVOLUTION, MULHI, MAP, GET_DIMENSION_SIZE, COMPOSITE, TUPLE,
+    GET_TUPLE_ELEMENT,
 ];

@@ -669,3 +669,55 @@ fn parse_bool_list(p: &mut Parser<'_>) -> Result<Vec<i64>> {
     p.expect_punct("]")?;
     Ok(v)
 }
+
+fn i64_attr(p: &mut Parser<'_>, v: i64) -> strata_ir::Attr {
+    let i64t = p.ctx.int_ty(64);
+    p.ctx.attr(AttrKind::Int { value: v as i128, ty: i64t })
+}
+
+/// `get_dimension_size %a, dim = 1 : (T) -> tensor<i32>`.
+pub fn parse_get_dimension_size(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    st.operands.push(p.parse_operand()?);
+    p.expect_punct(",")?;
+    p.expect_keyword("dim")?;
+    p.expect_punct("=")?;
+    let d = p.parse_i64()?;
+    let a = i64_attr(p, d);
+    st.add_attr("dimension", a);
+    p.parse_optional_attr_dict(st)?;
+    parse_signature(p, st)
+}
+
+/// `composite "name" %a, ... {decomposition = @f, ...} : (..) -> ..`.
+pub fn parse_composite(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    let name = match p.advance() {
+        Tok::Str(s) => s,
+        t => return Err(p.error(format!("expected the composite's name, found {}", t.describe()))),
+    };
+    let a = p.ctx.attr(AttrKind::String(name));
+    st.add_attr("name", a);
+    st.operands = p.parse_operands()?;
+    p.parse_optional_attr_dict(st)?;
+    parse_signature(p, st)
+}
+
+/// `tuple %a, %b : tuple<T, U>`.
+pub fn parse_tuple(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    st.operands = p.parse_operands()?;
+    p.parse_optional_attr_dict(st)?;
+    p.expect_punct(":")?;
+    st.result_types = vec![p.parse_type()?];
+    Ok(())
+}
+
+/// `get_tuple_element %t[1] : (tuple<..>) -> T`.
+pub fn parse_get_tuple_element(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    st.operands.push(p.parse_operand()?);
+    p.expect_punct("[")?;
+    let i = p.parse_i64()?;
+    p.expect_punct("]")?;
+    let a = i64_attr(p, i);
+    st.add_attr("index", a);
+    p.parse_optional_attr_dict(st)?;
+    parse_signature(p, st)
+}

@@ -16,10 +16,10 @@ const EXPECTED_TO_PASS: &[&str] = &[
     "concatenate", "constant", "convert", "convolution", "cosine", "count_leading_zeros", "divide", "dot_general",
     "dynamic_slice", "dynamic_update_slice", "exponential", "gather", "scatter",
     "exponential_minus_one", "floor", "if", "case", "while", "imag", "iota", "is_finite", "log", "log_plus_one", "logistic", "maximum",
-    "minimum", "multiply", "negate", "not", "optimization_barrier", "or", "pad", "popcnt", "power", "real", "reduce",
+    "minimum", "map", "mulhi", "multiply", "negate", "not", "optimization_barrier", "or", "pad", "popcnt", "power", "real", "reduce",
     "reduce_window", "remainder", "reshape", "reverse", "round_nearest_afz", "round_nearest_even", "rsqrt", "select", "shift_left",
     "shift_right_arithmetic", "shift_right_logical", "sign", "sine", "slice", "sqrt", "subtract", "tan", "tanh",
-    "transpose", "xor",
+    "transpose", "tuple_and_get_tuple_element", "xor", "get_dimension_size", "composite",
 ];
 
 /// Interpreter-only files that DESIGN.md excludes.

@@ -239,6 +239,22 @@ impl FuncLowering<'_> {
                 let i = b.cast("arith.index_cast", idx[d], i64t);
                 scalar::convert(b, Scalar::Real(i), i64t, relem)
             }
+            GET_DIMENSION_SIZE => {
+                let d = b.ctx.int_attr(op, "dimension").unwrap_or(0) as usize;
+                let n = shape(b.ctx, operands[0]).get(d).copied().unwrap_or(0);
+                Ok(Scalar::Real(b.const_int(n as i128, stored)))
+            }
+            MAP => {
+                let mut args = Vec::new();
+                for &x in &operands {
+                    args.push(self.element(b, x, idx)?);
+                }
+                let body = b.ctx.entry_block(op, 0).ok_or_else(|| Diagnostic::internal(b.loc, "map without body"))?;
+                let saved = b.reassoc;
+                let r = super::materialize::emit_region(b, body, &args);
+                b.reassoc = saved;
+                r?.into_iter().next().ok_or_else(|| Diagnostic::internal(b.loc, "map body returns nothing"))
+            }
             BITCAST_CONVERT if total_bits(b.ctx, b.ctx.elem(b.ctx.value_ty(operands[0]))) != total_bits(b.ctx, stored) => {
                 self.bitcast_resize(b, operands[0], stored, idx)
             }

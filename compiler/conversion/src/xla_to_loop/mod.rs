@@ -113,7 +113,7 @@ fn lower_func(ctx: &mut Context, state: &mut ModuleState, f: OpId) -> Result<OpI
     let outputs = new_args[inputs.len()..].to_vec();
 
     let body: Vec<OpId> = ctx.blocks[old_body].ops.clone();
-    let mut lw = FuncLowering { state, repr: HashMap::new(), allocs: Vec::new(), free: Vec::new(), outputs: outputs.clone(), output_taken: vec![false; outputs.len()], region_mark: 0 };
+    let mut lw = FuncLowering { state, repr: HashMap::new(), allocs: Vec::new(), free: Vec::new(), outputs: outputs.clone(), output_taken: vec![false; outputs.len()], region_mark: 0, tuples: HashMap::new() };
     for (old, new) in old_args.iter().zip(&new_args) {
         lw.repr.insert(*old, Repr::Buffer(*new));
     }
@@ -153,6 +153,8 @@ pub struct FuncLowering<'s> {
     output_taken: Vec<bool>,
     /// Index into `allocs` where the region being lowered starts.
     region_mark: usize,
+    /// Elements of tuple values built by `xla.tuple`.
+    tuples: HashMap<Value, Vec<Value>>,
 }
 
 fn byte_size(ctx: &Context, t: Type) -> i64 {
@@ -258,6 +260,25 @@ impl FuncLowering<'_> {
                 for (i, o) in ins.into_iter().zip(outs) {
                     let buf = self.buffer_of(b, i)?;
                     self.repr.insert(o, Repr::Buffer(buf));
+                }
+                return Ok(());
+            }
+            strata_dialect_xla::COMPOSITE => return self.lower_call(b, op),
+            strata_dialect_xla::TUPLE => {
+                let (r, elems) = (b.ctx.op(op).results[0], b.ctx.op(op).operands.clone());
+                self.tuples.insert(r, elems);
+                return Ok(());
+            }
+            strata_dialect_xla::GET_TUPLE_ELEMENT => {
+                let (t, r) = (b.ctx.op(op).operands[0], b.ctx.op(op).results[0]);
+                let i = b.ctx.int_attr(op, "index").unwrap_or(0) as usize;
+                let elem = self.tuples.get(&t).and_then(|e| e.get(i)).copied().ok_or_else(|| {
+                    Diagnostic::unsupported(b.loc, "tuples are supported only when built by xla.tuple in the same function")
+                })?;
+                if let Some(inner) = self.tuples.get(&elem).cloned() {
+                    self.tuples.insert(r, inner);
+                } else if let Some(rep) = self.repr.get(&elem).copied() {
+                    self.repr.insert(r, rep);
                 }
                 return Ok(());
             }
@@ -415,8 +436,10 @@ impl FuncLowering<'_> {
             outs.push(buf);
         }
         args.extend(outs);
-        let attrs = b.ctx.op(op).attrs.clone();
-        b.insert(builtin::CALL, args, &[], attrs);
+        // `xla.composite` calls its decomposition.
+        let callee = b.ctx.attr_of(op, "callee").or_else(|| b.ctx.attr_of(op, "decomposition"));
+        let callee = callee.ok_or_else(|| Diagnostic::internal(b.loc, "call without callee"))?;
+        b.insert(builtin::CALL, args, &[], vec![("callee".into(), callee)]);
         Ok(())
     }
 

@@ -112,6 +112,7 @@ pub fn emit(b: &mut Builder<'_>, op: OpId, name: &str, args: &[Scalar], elem: Ty
         (POWER, Class::Float) => b.binary("arith.powf", x, two(y)?),
         (POWER, _) => int_pow(b, x, two(y)?, c == Class::Signed),
         (ATAN2, _) => b.binary("arith.atan2", x, two(y)?),
+        (MULHI, _) => mulhi(b, x, two(y)?, c == Class::Signed),
         (SHIFT_LEFT, _) => shift(b, x, two(y)?, ShiftKind::Left),
         (SHIFT_RIGHT_LOGICAL, _) => shift(b, x, two(y)?, ShiftKind::Logical),
         (SHIFT_RIGHT_ARITHMETIC, _) => shift(b, x, two(y)?, ShiftKind::Arithmetic),
@@ -289,6 +290,21 @@ fn int_pow(b: &mut Builder<'_>, x: Value, n: Value, signed: bool) -> Value {
     let r = b.select(is_m1, m1_result, zero);
     let r = b.select(is_one, one, r);
     b.select(neg, r, acc)
+}
+
+/// High half of the double-width product.
+fn mulhi(b: &mut Builder<'_>, x: Value, y: Value, signed: bool) -> Value {
+    let t = b.ty(x);
+    let w = b.ctx.bit_width(t);
+    let wide = b.ctx.int_ty(2 * w);
+    let ext = if signed { "arith.extsi" } else { "arith.extui" };
+    let (xw, yw) = (b.cast(ext, x, wide), b.cast(ext, y, wide));
+    let p = b.binary("arith.muli", xw, yw);
+    let sh = b.const_int(w as i128, wide);
+    let hi = b.binary(if signed { "arith.shrsi" } else { "arith.shrui" }, p, sh);
+    let nt = b.ctx.int_ty(w);
+    let r = b.cast("arith.trunci", hi, nt);
+    if b.ty(r) == t { r } else { b.cast("arith.bitcast", r, t) }
 }
 
 enum ShiftKind {

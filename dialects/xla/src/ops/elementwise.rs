@@ -15,7 +15,7 @@ fn accepts(ctx: &Context, name: &str, elem: Type) -> bool {
     let (int, boolean, float, complex) = (is_int(ctx, elem), is_bool(ctx, elem), is_float(ctx, elem), is_complex(ctx, elem));
     match name {
         NOT | AND | OR | XOR => int || boolean,
-        POPCNT | CLZ | SHIFT_LEFT | SHIFT_RIGHT_ARITHMETIC | SHIFT_RIGHT_LOGICAL => int,
+        POPCNT | CLZ | SHIFT_LEFT | SHIFT_RIGHT_ARITHMETIC | SHIFT_RIGHT_LOGICAL | MULHI => int,
         FLOOR | CEIL | ROUND_AFZ | ROUND_EVEN => float,
         ERF | ASIN | ACOS | ATAN | SINH | COSH | ASINH | ACOSH | ATANH => float,
         SQUARE => int || float || complex,

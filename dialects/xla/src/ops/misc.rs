@@ -1,7 +1,7 @@
 //! `xla.constant`, `xla.optimization_barrier`.
 
 use strata_diag::Result;
-use strata_ir::{Context, OpId};
+use strata_ir::{AttrKind, Context, OpId, TypeKind};
 
 use crate::util::*;
 
@@ -21,6 +21,79 @@ pub fn verify_optimization_barrier(ctx: &Context, op: OpId) -> Result<()> {
     let outs: Vec<_> = o.results.iter().map(|&v| ctx.value_ty(v)).collect();
     if ins != outs {
         return Err(ctx.error(op, "results must have the operands' types"));
+    }
+    Ok(())
+}
+
+/// `xla.map`: the region applied element-wise to operands of one shape.
+pub fn verify_map(ctx: &Context, op: OpId) -> Result<()> {
+    let o = ctx.op(op);
+    if o.operands.is_empty() || o.results.len() != 1 {
+        return Err(ctx.error(op, "expects at least one operand and one result"));
+    }
+    let (shape, _) = operand_tensor(ctx, op, 0)?;
+    for i in 0..o.operands.len() {
+        if operand_tensor(ctx, op, i)?.0 != shape {
+            return Err(ctx.error(op, "operands must all have the same shape"));
+        }
+    }
+    let dims = i64s(ctx, op, "dimensions")?;
+    if dims != (0..shape.len() as i64).collect::<Vec<_>>() {
+        return Err(ctx.error(op, format!("dimensions {} must be [0, ..., rank - 1]", list(&dims))));
+    }
+    let body = ctx.entry_block(op, 0).ok_or_else(|| ctx.error(op, "requires a computation region"))?;
+    if ctx.blocks[body].args.len() != o.operands.len() {
+        return Err(ctx.error(op, "computation must take one argument per operand"));
+    }
+    let ret = ctx.blocks[body].ops.last().map(|&t| ctx.op(t).operands.clone()).unwrap_or_default();
+    let (rs, re) = result_tensor(ctx, op, 0)?;
+    let ok = ret.len() == 1 && matches!(ctx.kind(ctx.value_ty(ret[0])), TypeKind::Tensor { shape, elem } if shape.is_empty() && *elem == re);
+    if !ok || rs != shape {
+        return Err(ctx.error(op, "computation must return one 0-d tensor of the result's element type"));
+    }
+    Ok(())
+}
+
+pub fn verify_get_dimension_size(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 1, 1)?;
+    let (shape, _) = operand_tensor(ctx, op, 0)?;
+    let d = ctx.int_attr(op, "dimension").ok_or_else(|| ctx.error(op, "requires attribute 'dimension'"))?;
+    if d < 0 || d as usize >= shape.len() {
+        return Err(ctx.error(op, format!("dimension {d} is out of range for rank {}", shape.len())));
+    }
+    let (rs, re) = result_tensor(ctx, op, 0)?;
+    if !rs.is_empty() || !matches!(ctx.kind(re), TypeKind::Int { width: 32, .. }) {
+        return Err(ctx.error(op, "result must be a tensor<i32>"));
+    }
+    Ok(())
+}
+
+/// `xla.composite`: runs its `decomposition` function.
+pub fn verify_composite(ctx: &Context, op: OpId) -> Result<()> {
+    match ctx.attr_of(op, "decomposition").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::SymbolRef(_)) => Ok(()),
+        _ => Err(ctx.error(op, "requires a 'decomposition' symbol reference")),
+    }
+}
+
+pub fn verify_tuple(ctx: &Context, op: OpId) -> Result<()> {
+    let o = ctx.op(op);
+    let elems: Vec<_> = o.operands.iter().map(|&v| ctx.value_ty(v)).collect();
+    let ok = o.results.len() == 1 && matches!(ctx.kind(ctx.value_ty(o.results[0])), TypeKind::Tuple(t) if *t == elems);
+    if !ok {
+        return Err(ctx.error(op, "result must be the tuple of the operand types"));
+    }
+    Ok(())
+}
+
+pub fn verify_get_tuple_element(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 1, 1)?;
+    let TypeKind::Tuple(elems) = ctx.kind(ctx.value_ty(ctx.op(op).operands[0])).clone() else {
+        return Err(ctx.error(op, "operand must be a tuple"));
+    };
+    let i = ctx.int_attr(op, "index").ok_or_else(|| ctx.error(op, "requires attribute 'index'"))?;
+    if i < 0 || i as usize >= elems.len() || elems[i as usize] != ctx.value_ty(ctx.op(op).results[0]) {
+        return Err(ctx.error(op, format!("index {i} does not select an element of the result's type")));
     }
     Ok(())
 }
