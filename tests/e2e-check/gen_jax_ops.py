@@ -35,6 +35,8 @@ cases = {
     "conv_strided_grouped": lambda: jax.lax.conv_general_dilated(jnp.asarray(rs.randn(1, 4, 7, 7), jnp.float32),
                                                                  jnp.asarray(rs.randn(6, 2, 3, 3), jnp.float32), (2, 2),
                                                                  "VALID", feature_group_count=2),
+    "sort": lambda: jnp.sort(jnp.asarray(rs.randn(3, 7), jnp.float32), axis=1),
+    "argsort": lambda: jnp.argsort(jnp.asarray(rs.randn(9), jnp.float32), stable=True),
     "gelu_mlp": lambda: jax.nn.gelu(jnp.asarray(rs.randn(2, 3), jnp.float32) @ jnp.asarray(rs.randn(3, 5), jnp.float32)),
 }
 

@@ -264,6 +264,27 @@ impl<'c> Builder<'c> {
         (t, e)
     }
 
+    /// Emits `loop.while`: `cond` builds the condition (an i1) in the cond
+    /// block, `body` the loop body.
+    pub fn while_loop(
+        &mut self,
+        cond: &mut dyn FnMut(&mut Builder<'_>) -> Result<Value>,
+        body: &mut dyn FnMut(&mut Builder<'_>) -> Result<()>,
+    ) -> Result<()> {
+        let op = self.insert("loop.while", vec![], &[], vec![]);
+        let (rc, rb) = (self.ctx.add_region(op), self.ctx.add_region(op));
+        let (cb, bb) = (self.ctx.add_block(rc, &[]), self.ctx.add_block(rb, &[]));
+        {
+            let mut inner = self.in_block(cb);
+            let c = cond(&mut inner)?;
+            inner.insert("loop.condition", vec![c], &[], vec![]);
+        }
+        let mut inner = self.in_block(bb);
+        body(&mut inner)?;
+        inner.insert("loop.yield", vec![], &[], vec![]);
+        Ok(())
+    }
+
     /// A builder inserting before the terminator (last op) of `block`.
     pub fn before_terminator(&mut self, block: BlockId) -> Builder<'_> {
         let pos = self.ctx.blocks[block].ops.len().saturating_sub(1);

@@ -97,3 +97,36 @@ pub fn verify_get_tuple_element(ctx: &Context, op: OpId) -> Result<()> {
     }
     Ok(())
 }
+
+/// `xla.sort`: operands of one shape sorted together along `dimension` by
+/// a comparator taking (lhs, rhs) pairs of 0-d tensors per operand.
+pub fn verify_sort(ctx: &Context, op: OpId) -> Result<()> {
+    let o = ctx.op(op);
+    let n = o.operands.len();
+    if n == 0 || o.results.len() != n {
+        return Err(ctx.error(op, "expects one result per operand"));
+    }
+    let (shape, _) = operand_tensor(ctx, op, 0)?;
+    for i in 0..n {
+        let (s, e) = operand_tensor(ctx, op, i)?;
+        if s != shape {
+            return Err(ctx.error(op, "operands must all have the same shape"));
+        }
+        expect_result_type(ctx, op, i, &s, e)?;
+    }
+    let d = ctx.int_attr(op, "dimension").unwrap_or(-1);
+    let rank = shape.len() as i128;
+    if !(-rank..rank).contains(&d) {
+        return Err(ctx.error(op, format!("dimension {d} is out of range for rank {rank}")));
+    }
+    let body = ctx.entry_block(op, 0).ok_or_else(|| ctx.error(op, "requires a comparator region"))?;
+    if ctx.blocks[body].args.len() != 2 * n {
+        return Err(ctx.error(op, format!("comparator must take {} arguments", 2 * n)));
+    }
+    let ret = ctx.blocks[body].ops.last().map(|&t| ctx.op(t).operands.clone()).unwrap_or_default();
+    let ok = ret.len() == 1 && matches!(ctx.kind(ctx.value_ty(ret[0])), TypeKind::Tensor { shape, elem } if shape.is_empty() && ctx.is_bool(*elem));
+    if !ok {
+        return Err(ctx.error(op, "comparator must return one tensor<i1>"));
+    }
+    Ok(())
+}
