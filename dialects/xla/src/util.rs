@@ -2,7 +2,7 @@
 
 use strata_diag::Result;
 use strata_ir::text::printer::type_to_string;
-use strata_ir::{Context, OpId, Type, TypeKind, Value};
+use strata_ir::{AttrKind, Context, OpId, Type, TypeKind, Value};
 
 /// Shape and element type of a ranked tensor value.
 pub fn tensor_of(ctx: &Context, v: Value) -> Option<(Vec<i64>, Type)> {
@@ -91,3 +91,32 @@ pub fn list(v: &[i64]) -> String {
     let s: Vec<String> = v.iter().map(|d| d.to_string()).collect();
     format!("[{}]", s.join(", "))
 }
+
+/// Integer-list and integer fields of a `#dialect.name<...>` struct attribute.
+pub fn fields(ctx: &Context, op: OpId, attr: &str) -> Option<Vec<(String, Vec<i64>)>> {
+    let a = ctx.attr_of(op, attr)?;
+    let AttrKind::Struct { fields, .. } = ctx.attr_kind(a) else { return None };
+    fields
+        .iter()
+        .map(|(k, v)| {
+            let vals = match ctx.attr_kind(*v) {
+                AttrKind::Array(items) => items
+                    .iter()
+                    .map(|x| match ctx.attr_kind(*x) {
+                        AttrKind::Int { value, .. } => Some(*value as i64),
+                        _ => None,
+                    })
+                    .collect::<Option<Vec<_>>>()?,
+                AttrKind::DenseArray { values, .. } => values.clone(),
+                AttrKind::Int { value, .. } => vec![*value as i64],
+                _ => return None,
+            };
+            Some((k.clone(), vals))
+        })
+        .collect()
+}
+
+pub fn get(f: &[(String, Vec<i64>)], name: &str) -> Vec<i64> {
+    f.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()).unwrap_or_default()
+}
+

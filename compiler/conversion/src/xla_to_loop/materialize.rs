@@ -101,20 +101,13 @@ impl FuncLowering<'_> {
                 for (j, &d) in dims.iter().enumerate() {
                     full[d as usize] = ridx[j];
                 }
-                let mut args: Vec<Scalar> = accs.iter().map(|&a| load_scalar(b, a, &[])).collect();
+                let mut xs = Vec::new();
                 for &x in &inputs {
-                    args.push(self.element(b, x, &full)?);
+                    xs.push(self.element(b, x, &full)?);
                 }
-                let new = emit_region(b, body, &args)?;
-                for (i, s) in new.into_iter().enumerate() {
-                    store_scalar(b, s, accs[i], &[]);
-                }
-                Ok(())
+                fold_into(b, body, &accs, xs)
             })?;
-            for (i, &acc) in accs.iter().enumerate() {
-                let s = load_scalar(b, acc, &[]);
-                store_scalar(b, s, bufs[i], oidx);
-            }
+            store_accs(b, &accs, bufs, oidx);
             Ok(())
         })
     }
@@ -399,32 +392,23 @@ impl FuncLowering<'_> {
                 let mut pos = Vec::new();
                 let mut valid: Option<Value> = None;
                 for d in 0..shape.len() {
-                    let st = b.const_index(w.strides[d]);
-                    let wd = b.const_index(w.window_dilations[d]);
-                    let lo = b.const_index(w.padding[d].0);
-                    let a = b.binary("arith.muli", ridx[d], st);
-                    let c = b.binary("arith.muli", widx[d], wd);
-                    let p = b.binary("arith.addi", a, c);
-                    let q = b.binary("arith.subi", p, lo);
-                    let bd = b.const_index(w.base_dilations[d]);
-                    let zero = b.const_index(0);
-                    let nonneg = b.cmpi("sge", q, zero);
-                    let safe_q = b.select(nonneg, q, zero);
-                    let rem = b.binary("arith.remui", safe_q, bd);
-                    let on_grid = b.cmpi("eq", rem, zero);
-                    let e = b.binary("arith.divui", safe_q, bd);
-                    let n = b.const_index(shape[d]);
-                    let inside = b.cmpi("slt", e, n);
-                    let ok = b.binary("arith.andi", nonneg, on_grid);
-                    let ok = b.binary("arith.andi", ok, inside);
-                    let last = b.const_index((shape[d] - 1).max(0));
-                    pos.push(b.select(inside, e, last));
+                    let (e, ok) = window_position(
+                        b,
+                        ridx[d],
+                        widx[d],
+                        w.strides[d],
+                        w.window_dilations[d],
+                        w.padding[d].0,
+                        w.base_dilations[d],
+                        shape[d],
+                    );
+                    pos.push(e);
                     valid = Some(match valid {
                         Some(v) => b.binary("arith.andi", v, ok),
                         None => ok,
                     });
                 }
-                let mut args: Vec<Scalar> = accs.iter().map(|&a| load_scalar(b, a, &[])).collect();
+                let mut args = Vec::new();
                 for (&x, &init) in inputs.iter().zip(&inits) {
                     let pad = self.element(b, init, &[])?;
                     if shape.contains(&0) {
@@ -441,16 +425,9 @@ impl FuncLowering<'_> {
                         (_, v, _) => v,
                     });
                 }
-                let new = emit_region(b, body, &args)?;
-                for (i, s) in new.into_iter().enumerate() {
-                    store_scalar(b, s, accs[i], &[]);
-                }
-                Ok(())
+                fold_into(b, body, &accs, args)
             })?;
-            for (i, &acc) in accs.iter().enumerate() {
-                let s = load_scalar(b, acc, &[]);
-                store_scalar(b, s, bufs[i], ridx);
-            }
+            store_accs(b, &accs, bufs, ridx);
             Ok(())
         })
     }
@@ -512,25 +489,18 @@ impl FuncLowering<'_> {
                 ridx[c.kernel_output_feature] = of;
                 let mut valid: Option<Value> = None;
                 for d in 0..n {
-                    let st = b.const_index(c.strides[d]);
-                    let rd = b.const_index(c.rhs_dilation[d]);
-                    let lo = b.const_index(c.padding[d].0);
-                    let a = b.binary("arith.muli", oidx[c.output_spatial[d]], st);
-                    let k = b.binary("arith.muli", ks[d], rd);
-                    let p = b.binary("arith.addi", a, k);
-                    let q = b.binary("arith.subi", p, lo);
-                    let nonneg = b.cmpi("sge", q, zero_i);
-                    let safe = b.select(nonneg, q, zero_i);
-                    let ld = b.const_index(c.lhs_dilation[d]);
-                    let rem = b.binary("arith.remui", safe, ld);
-                    let on_grid = b.cmpi("eq", rem, zero_i);
-                    let e = b.binary("arith.divui", safe, ld);
-                    let size = b.const_index(ls[c.input_spatial[d]]);
-                    let inside = b.cmpi("slt", e, size);
-                    let ok = b.binary("arith.andi", nonneg, on_grid);
-                    let ok = b.binary("arith.andi", ok, inside);
-                    let last = b.const_index((ls[c.input_spatial[d]] - 1).max(0));
-                    lidx[c.input_spatial[d]] = b.select(inside, e, last);
+                    let size = ls[c.input_spatial[d]];
+                    let (e, ok) = window_position(
+                        b,
+                        oidx[c.output_spatial[d]],
+                        ks[d],
+                        c.strides[d],
+                        c.rhs_dilation[d],
+                        c.padding[d].0,
+                        c.lhs_dilation[d],
+                        size,
+                    );
+                    lidx[c.input_spatial[d]] = e;
                     ridx[c.kernel_spatial[d]] = if c.reversal[d] {
                         let top = b.const_index(ksizes[d] - 1);
                         b.binary("arith.subi", top, ks[d])
@@ -721,6 +691,61 @@ impl FuncLowering<'_> {
             }
         })
     }
+}
+
+/// Folds `xs` into the accumulators `accs` through the reducer `body`.
+fn fold_into(b: &mut Builder<'_>, body: BlockId, accs: &[Value], xs: Vec<Scalar>) -> Result<()> {
+    let mut args: Vec<Scalar> = accs.iter().map(|&a| load_scalar(b, a, &[])).collect();
+    args.extend(xs);
+    for (i, s) in emit_region(b, body, &args)?.into_iter().enumerate() {
+        store_scalar(b, s, accs[i], &[]);
+    }
+    Ok(())
+}
+
+/// Copies each accumulator to its result at `idx`.
+fn store_accs(b: &mut Builder<'_>, accs: &[Value], bufs: &[Value], idx: &[Value]) {
+    for (i, &acc) in accs.iter().enumerate() {
+        let s = load_scalar(b, acc, &[]);
+        store_scalar(b, s, bufs[i], idx);
+    }
+}
+
+/// Input index of output position `out` and window offset `win` along one
+/// dimension of a windowed op: `q = out·stride + win·window_dilation -
+/// pad_low`, a real element when `q ≥ 0`, on the base-dilation grid and
+/// below `size`. Returns (the element index clamped into range, valid).
+#[allow(clippy::too_many_arguments)]
+fn window_position(
+    b: &mut Builder<'_>,
+    out: Value,
+    win: Value,
+    stride: i64,
+    window_dilation: i64,
+    pad_low: i64,
+    base_dilation: i64,
+    size: i64,
+) -> (Value, Value) {
+    let st = b.const_index(stride);
+    let wd = b.const_index(window_dilation);
+    let lo = b.const_index(pad_low);
+    let a = b.binary("arith.muli", out, st);
+    let c = b.binary("arith.muli", win, wd);
+    let p = b.binary("arith.addi", a, c);
+    let q = b.binary("arith.subi", p, lo);
+    let zero = b.const_index(0);
+    let nonneg = b.cmpi("sge", q, zero);
+    let safe = b.select(nonneg, q, zero);
+    let bd = b.const_index(base_dilation);
+    let rem = b.binary("arith.remui", safe, bd);
+    let on_grid = b.cmpi("eq", rem, zero);
+    let e = b.binary("arith.divui", safe, bd);
+    let n = b.const_index(size);
+    let inside = b.cmpi("slt", e, n);
+    let ok = b.binary("arith.andi", nonneg, on_grid);
+    let ok = b.binary("arith.andi", ok, inside);
+    let last = b.const_index((size - 1).max(0));
+    (b.select(inside, e, last), ok)
 }
 
 /// Emits a reducer body (ops on 0-d tensors) as scalar code on `args`;

@@ -3,7 +3,6 @@
 use strata_diag::Result;
 use strata_ir::{Context, OpId};
 
-use super::gather::{fields, get};
 use crate::util::*;
 
 /// Dimension numbers and window of a convolution, with StableHLO's defaults.

@@ -1,7 +1,7 @@
 //! `xla.dot_general`.
 
 use strata_diag::Result;
-use strata_ir::{AttrKind, Context, OpId};
+use strata_ir::{Context, OpId};
 
 use crate::util::*;
 
@@ -16,30 +16,13 @@ pub struct DotDims {
 
 /// Reads `dot_dimension_numbers = #stablehlo.dot<...>`.
 pub fn dot_dims(ctx: &Context, op: OpId) -> Option<DotDims> {
-    let a = ctx.attr_of(op, "dot_dimension_numbers")?;
-    let AttrKind::Struct { fields, .. } = ctx.attr_kind(a) else { return None };
-    let mut d = DotDims::default();
-    for (k, v) in fields {
-        let vals: Vec<i64> = match ctx.attr_kind(*v) {
-            AttrKind::Array(items) => items
-                .iter()
-                .map(|x| match ctx.attr_kind(*x) {
-                    AttrKind::Int { value, .. } => Some(*value as i64),
-                    _ => None,
-                })
-                .collect::<Option<Vec<_>>>()?,
-            AttrKind::DenseArray { values, .. } => values.clone(),
-            _ => return None,
-        };
-        match k.as_str() {
-            "lhs_batching_dimensions" => d.lhs_batch = vals,
-            "rhs_batching_dimensions" => d.rhs_batch = vals,
-            "lhs_contracting_dimensions" => d.lhs_contract = vals,
-            "rhs_contracting_dimensions" => d.rhs_contract = vals,
-            _ => return None,
-        }
-    }
-    Some(d)
+    let f = fields(ctx, op, "dot_dimension_numbers")?;
+    Some(DotDims {
+        lhs_batch: get(&f, "lhs_batching_dimensions"),
+        rhs_batch: get(&f, "rhs_batching_dimensions"),
+        lhs_contract: get(&f, "lhs_contracting_dimensions"),
+        rhs_contract: get(&f, "rhs_contracting_dimensions"),
+    })
 }
 
 /// Result shape: batch dims, then lhs free dims, then rhs free dims.

@@ -2,37 +2,9 @@
 //! (`#stablehlo.gather<...>`, `#stablehlo.scatter<...>`).
 
 use strata_diag::Result;
-use strata_ir::{AttrKind, Context, OpId};
+use strata_ir::{Context, OpId};
 
 use crate::util::*;
-
-/// Integer-list and integer fields of a `#dialect.name<...>` struct attribute.
-pub(crate) fn fields(ctx: &Context, op: OpId, attr: &str) -> Option<Vec<(String, Vec<i64>)>> {
-    let a = ctx.attr_of(op, attr)?;
-    let AttrKind::Struct { fields, .. } = ctx.attr_kind(a) else { return None };
-    fields
-        .iter()
-        .map(|(k, v)| {
-            let vals = match ctx.attr_kind(*v) {
-                AttrKind::Array(items) => items
-                    .iter()
-                    .map(|x| match ctx.attr_kind(*x) {
-                        AttrKind::Int { value, .. } => Some(*value as i64),
-                        _ => None,
-                    })
-                    .collect::<Option<Vec<_>>>()?,
-                AttrKind::DenseArray { values, .. } => values.clone(),
-                AttrKind::Int { value, .. } => vec![*value as i64],
-                _ => return None,
-            };
-            Some((k.clone(), vals))
-        })
-        .collect()
-}
-
-pub(crate) fn get(f: &[(String, Vec<i64>)], name: &str) -> Vec<i64> {
-    f.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()).unwrap_or_default()
-}
 
 /// Gather's dimension numbers.
 #[derive(Clone, Debug, Default)]
