@@ -15,10 +15,10 @@
 // CHECK: "mem.store"(%[[INIT]], %[[ACC]])
 // CHECK: "loop.for"
 // CHECK-NEXT: ^{{.*}}(%[[J:.*]]: index):
-// CHECK: %[[OLD:.*]] = "mem.load"(%[[ACC]])
 // CHECK: %[[X:.*]] = "mem.load"(%[[A]], %[[I]], %[[J]])
 // CHECK: %[[E:.*]] = "arith.exp"(%[[X]])
-// CHECK: %[[NEW:.*]] = "arith.addf"(%[[OLD]], %[[E]])
+// CHECK: %[[OLD:.*]] = "mem.load"(%[[ACC]])
+// CHECK: %[[NEW:.*]] = "arith.addf"(%[[OLD]], %[[E]]) {reassoc}
 // CHECK: "mem.store"(%[[NEW]], %[[ACC]])
 // CHECK: "loop.yield"
 // CHECK: %[[RES:.*]] = "mem.load"(%[[ACC]])
@@ -42,8 +42,8 @@ func.func @sum_rows(%a: tensor<4x8xf32>) -> tensor<4xf32> {
 // CHECK-NEXT: ^{{.*}}(%[[I:.*]]: index):
 // CHECK: "loop.for"
 // CHECK-NEXT: ^{{.*}}(%[[J:.*]]: index):
-// CHECK: %[[OLD:.*]] = "mem.load"(%[[ACC]])
 // CHECK: %[[X:.*]] = "mem.load"(%[[A]], %[[I]], %[[J]])
+// CHECK: %[[OLD:.*]] = "mem.load"(%[[ACC]])
 // CHECK: %[[NEW:.*]] = "arith.maxsi"(%[[OLD]], %[[X]])
 // CHECK: "mem.store"(%[[NEW]], %[[ACC]])
 // CHECK: %[[RES:.*]] = "mem.load"(%[[ACC]])
