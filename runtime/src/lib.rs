@@ -18,6 +18,7 @@
 pub mod builtins;
 pub mod check;
 pub mod error;
+pub mod fft;
 pub mod float;
 pub mod gemm;
 pub mod minifloat;

@@ -37,6 +37,8 @@ cases = {
                                                                  "VALID", feature_group_count=2),
     "sort": lambda: jnp.sort(jnp.asarray(rs.randn(3, 7), jnp.float32), axis=1),
     "argsort": lambda: jnp.argsort(jnp.asarray(rs.randn(9), jnp.float32), stable=True),
+    "fft": lambda: jnp.fft.fft(jnp.asarray(rs.randn(8) + 1j * rs.randn(8), jnp.complex64)),
+    "rfft2_irfft2": lambda: jnp.fft.irfft2(jnp.fft.rfft2(jnp.asarray(rs.randn(4, 6), jnp.float32)), s=(4, 6)),
     "gelu_mlp": lambda: jax.nn.gelu(jnp.asarray(rs.randn(2, 3), jnp.float32) @ jnp.asarray(rs.randn(3, 5), jnp.float32)),
 }
 
@@ -46,6 +48,8 @@ def literal(a):
         fmt = lambda v: "true" if v else "false"
     elif np.issubdtype(a.dtype, np.integer):
         fmt = lambda v: str(int(v))
+    elif np.issubdtype(a.dtype, np.complexfloating):
+        fmt = lambda v: f"({float(v.real)!r}, {float(v.imag)!r})"
     else:
         fmt = lambda v: repr(float(v))
     def rec(v):

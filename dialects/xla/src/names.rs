@@ -88,6 +88,7 @@ pub const REDUCE_WINDOW: &str = "xla.reduce_window";
 pub const CONVOLUTION: &str = "xla.convolution";
 pub const MULHI: &str = "xla.mulhi";
 pub const SORT: &str = "xla.sort";
+pub const FFT: &str = "xla.fft";
 pub const MAP: &str = "xla.map";
 pub const GET_DIMENSION_SIZE: &str = "xla.get_dimension_size";
 pub const COMPOSITE: &str = "xla.composite";
@@ -150,5 +151,5 @@ pub const ALL: &[&str] = &[
     REVERSE, PAD, DOT_GENERAL, REDUCE, RETURN, OPTIMIZATION_BARRIER, CUSTOM_CALL, BROADCAST_TO, SQUARE, ERF, ASIN, ACOS,
     ATAN, SINH, COSH, ASINH, ACOSH, ATANH, IS_INF, IS_POS_INF, IS_NEG_INF, DYNAMIC_SLICE, DYNAMIC_UPDATE_SLICE,
     GATHER, SCATTER, WHILE, IF, CASE, REDUCE_WINDOW, CONVOLUTION, MULHI, MAP, GET_DIMENSION_SIZE, COMPOSITE, TUPLE,
-    GET_TUPLE_ELEMENT, SORT,
+    GET_TUPLE_ELEMENT, SORT, FFT,
 ];

@@ -721,3 +721,18 @@ pub fn parse_get_tuple_element(p: &mut Parser<'_>, st: &mut OpState) -> Result<(
     p.parse_optional_attr_dict(st)?;
     parse_signature(p, st)
 }
+
+/// `fft %x, type = FFT, length = [4] : (T) -> R`.
+pub fn parse_fft(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    st.operands.push(p.parse_operand()?);
+    p.expect_punct(",")?;
+    p.expect_keyword("type")?;
+    p.expect_punct("=")?;
+    let t = p.parse_ident()?;
+    let a = enum_attr(p, "fft_type", t);
+    st.add_attr("fft_type", a);
+    p.expect_punct(",")?;
+    parse_named_dims(p, st, "length", "fft_length")?;
+    p.parse_optional_attr_dict(st)?;
+    parse_signature(p, st)
+}

@@ -14,7 +14,7 @@ const STRATA: &str = env!("CARGO_BIN_EXE_strata");
 const EXPECTED_TO_PASS: &[&str] = &[
     "abs", "add", "and", "atan2", "bitcast_convert", "broadcast_in_dim", "call", "cbrt", "ceil", "check", "clamp", "compare", "complex",
     "concatenate", "constant", "convert", "convolution", "cosine", "count_leading_zeros", "divide", "dot_general",
-    "dynamic_slice", "dynamic_update_slice", "exponential", "gather", "scatter",
+    "dynamic_slice", "dynamic_update_slice", "exponential", "fft", "gather", "scatter",
     "exponential_minus_one", "floor", "if", "case", "while", "imag", "iota", "is_finite", "log", "log_plus_one", "logistic", "maximum",
     "minimum", "map", "mulhi", "multiply", "negate", "not", "optimization_barrier", "or", "pad", "popcnt", "power", "real", "reduce",
     "reduce_window", "remainder", "reshape", "reverse", "round_nearest_afz", "round_nearest_even", "rsqrt", "select", "shift_left",

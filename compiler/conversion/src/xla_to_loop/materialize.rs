@@ -48,6 +48,7 @@ impl FuncLowering<'_> {
             REDUCE_WINDOW => self.reduce_window(b, op, bufs),
             CONVOLUTION => self.convolution(b, op, bufs[0]),
             SORT => self.sort(b, op, bufs),
+            FFT => self.fft(b, op, bufs[0]),
             _ if is_elementwise(name) || is_index_only(name) || name == CONSTANT => {
                 let shape = shape_of(b.ctx, b.ctx.op(op).results[0]);
                 let out = bufs[0];
@@ -605,6 +606,37 @@ impl FuncLowering<'_> {
                 )
             })
         })
+    }
+
+    /// The runtime's FFT (rustfft), described by a constant descriptor.
+    fn fft(&mut self, b: &mut Builder<'_>, op: OpId, out: Value) -> Result<()> {
+        let x = b.ctx.op(op).operands[0];
+        let shape = shape_of(b.ctx, x);
+        let elem = b.ctx.elem(b.ctx.value_ty(x));
+        let bits = b.ctx.bit_width(elem) as i64;
+        let kind = match b.ctx.str_attr(op, "fft_type").unwrap_or("FFT") {
+            "FFT" => 0,
+            "IFFT" => 1,
+            "RFFT" => 2,
+            _ => 3,
+        };
+        let lengths = b.ctx.i64_array(op, "fft_length").unwrap_or_default();
+        let mut desc = vec![kind, bits, shape.len() as i64];
+        desc.extend(&shape);
+        desc.push(lengths.len() as i64);
+        desc.extend(&lengths);
+        let i64t = b.ctx.int_ty(64);
+        let dt = b.ctx.tensor_ty(&[desc.len() as i64], i64t);
+        let bits_v = desc.iter().map(|&v| v as u64).collect();
+        let attr = b.ctx.attr(strata_ir::AttrKind::Dense(strata_ir::DenseElements { ty: dt, splat: false, bits: bits_v }));
+        let desc_buf = self.global_of_attr(b, attr, dt)?;
+        let input = self.buffer_of(b, x)?;
+        let buf = super::untyped_buffer(b.ctx);
+        let fty = b.ctx.function_ty(vec![buf, buf, buf], vec![]);
+        self.declare_runtime(b, "strata_rt_fft", fty);
+        let callee = b.ctx.attr(strata_ir::AttrKind::SymbolRef("strata_rt_fft".into()));
+        b.insert(strata_ir::builtin::CALL, vec![desc_buf, input, out], &[], vec![("callee".into(), callee)]);
+        Ok(())
     }
 
     /// Copies the operand, then writes the update at the clamped start.

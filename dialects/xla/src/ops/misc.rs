@@ -130,3 +130,55 @@ pub fn verify_sort(ctx: &Context, op: OpId) -> Result<()> {
     }
     Ok(())
 }
+
+/// `xla.fft` of type FFT / IFFT / RFFT / IRFFT over the trailing
+/// `fft_length` dimensions.
+pub fn verify_fft(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 1, 1)?;
+    let (shape, elem) = operand_tensor(ctx, op, 0)?;
+    let (rshape, relem) = result_tensor(ctx, op, 0)?;
+    let kind = ctx.str_attr(op, "fft_type").unwrap_or("");
+    let lengths = i64s(ctx, op, "fft_length")?;
+    let n = lengths.len();
+    if n == 0 || n > 3 || n > shape.len() || lengths.iter().any(|&l| l < 0) {
+        return Err(ctx.error(op, format!("fft_length {} must have 1 to 3 entries, at most the rank", list(&lengths))));
+    }
+    let part = |t| match ctx.kind(t) {
+        TypeKind::Complex(p) => Some(*p),
+        _ => None,
+    };
+    let lead = shape.len() - n;
+    let (want_in, want_out): (Vec<i64>, Vec<i64>) = match kind {
+        "FFT" | "IFFT" => (lengths.clone(), lengths.clone()),
+        "RFFT" => (lengths.clone(), {
+            let mut v = lengths.clone();
+            v[n - 1] = lengths[n - 1] / 2 + 1;
+            v
+        }),
+        "IRFFT" => (
+            {
+                let mut v = lengths.clone();
+                v[n - 1] = lengths[n - 1] / 2 + 1;
+                v
+            },
+            lengths.clone(),
+        ),
+        k => return Err(ctx.error(op, format!("unknown fft_type '{k}' (expected FFT, IFFT, RFFT or IRFFT)"))),
+    };
+    let types_ok = match kind {
+        "FFT" | "IFFT" => part(elem).is_some() && relem == elem,
+        "RFFT" => ctx.is_float(elem) && part(relem) == Some(elem),
+        _ => part(elem).is_some_and(|p| p == relem),
+    };
+    let float_ok = [elem, relem].iter().all(|&t| {
+        let p = part(t).unwrap_or(t);
+        matches!(ctx.kind(p), TypeKind::Float(strata_ir::FloatKind::F32 | strata_ir::FloatKind::F64))
+    });
+    if !types_ok || !float_ok {
+        return Err(ctx.error(op, format!("{kind} on {} -> {} has the wrong element types", ty_str(ctx, elem), ty_str(ctx, relem))));
+    }
+    if shape[lead..] != want_in[..] || rshape.len() != shape.len() || rshape[..lead] != shape[..lead] || rshape[lead..] != want_out[..] {
+        return Err(ctx.error(op, format!("shapes {} -> {} do not fit {kind} with fft_length {}", list(&shape), list(&rshape), list(&lengths))));
+    }
+    Ok(())
+}
