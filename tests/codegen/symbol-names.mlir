@@ -1,6 +1,6 @@
 // RUN: strata compile %s -o %t.ll -O 0 --name t && FileCheck %s < %t.ll
 
-// Regression (fuzz-notes.md): the body of public @main was emitted as the
+// Regression (tests/invalid/FUZZING.md): the body of public @main was emitted as the
 // internal function `t__main`, the very name the C ABI gives to a public
 // function @_main, so LLVM renamed the wrapper of @_main to `t__main.1` and
 // the exported `t__main` was @main's body (no i32 result, other signature).

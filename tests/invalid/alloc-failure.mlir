@@ -1,6 +1,6 @@
 // RUN: not strata check %s 2>&1 | FileCheck %s
 
-// Regression from fuzzing (fuzz-notes.md): when a mem.alloc of an
+// Regression from fuzzing (tests/invalid/FUZZING.md): when a mem.alloc of an
 // intermediate buffer fails (malloc returns NULL; here 2^46 f32 = 256 TiB,
 // more than the address space), the generated code stored through the null
 // pointer and `strata check` died with SIGSEGV. A failed allocation must be a

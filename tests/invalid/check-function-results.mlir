@@ -1,6 +1,6 @@
 // RUN: strata check %s | FileCheck %s
 
-// Regression from fuzzing (fuzz-notes.md): `strata check` runs every public
+// Regression from fuzzing (tests/invalid/FUZZING.md): `strata check` runs every public
 // function without arguments, but called those that have results with no
 // result buffers, so the generated code stored through garbage pointers and
 // the driver died with SIGSEGV (tools/strata/src/check.rs, prepare: entries are

@@ -6,7 +6,7 @@
 // RUN:   echo -n 'f32'; head -c 100000 /dev/zero | tr '\0' '>'; echo ') { return }'; } > %t.type.mlir
 // RUN: not strata opt %t.type.mlir 2>&1 | FileCheck %s --check-prefix=TYPE
 
-// Regression from fuzzing (fuzz-notes.md): the recursive-descent parser
+// Regression from fuzzing (tests/invalid/FUZZING.md): the recursive-descent parser
 // overflowed its stack ("fatal runtime error: stack overflow", SIGABRT) on
 // about 30000 levels of nesting in a dense literal or a type
 // (compiler/ir/src/text/parser.rs). Deep nesting must be a located error.

@@ -1,6 +1,6 @@
 // RUN: not strata opt %s 2>&1 | FileCheck %s
 
-// Regression (fuzz-notes.md): two functions with the same name (even with
+// Regression (tests/invalid/FUZZING.md): two functions with the same name (even with
 // different signatures) were accepted; `strata compile` then exported one as
 // P_f and the other as P_f.2 (with the first one's buffer sizes), and the
 // header declared P_f twice. A redefined symbol must be a located error

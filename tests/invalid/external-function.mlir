@@ -1,6 +1,6 @@
 // RUN: not strata compile %s -o %t.o 2>&1 | FileCheck %s
 
-// Regression (fuzz-notes.md): a body-less (external) function keeps its bare
+// Regression (tests/invalid/FUZZING.md): a body-less (external) function keeps its bare
 // name in the object, so a declaration named like a symbol the generated code
 // itself uses (tanhf, expf, malloc, free, strata_rt_*) clashed with it:
 // "internal compiler error: LLVM lowering failed: tanhf returns nothing",

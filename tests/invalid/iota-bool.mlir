@@ -1,6 +1,6 @@
 // RUN: not strata opt %s 2>&1 | FileCheck %s
 
-// Regression (fuzz-notes.md): xla.iota accepted an i1 result and produced
+// Regression (tests/invalid/FUZZING.md): xla.iota accepted an i1 result and produced
 // [false, true, true] (the index converted with `!= 0`). StableHLO defines iota
 // for integer, float and complex results only (its verifier rejects i1), so
 // the verifier must reject it (dialects/xla/src/ops/shape.rs, verify_iota).

@@ -3,7 +3,7 @@
 // RUN:   echo ']> : tensor<500000xf32> return %%0 : tensor<500000xf32> }'; } > %t.mlir
 // RUN: ulimit -t 60 && strata opt %t.mlir --convert-xla-to-loop | FileCheck %s
 
-// Regression (fuzz-notes.md): the lexer computed every token's column by
+// Regression (tests/invalid/FUZZING.md): the lexer computed every token's column by
 // counting the characters from the start of its line
 // (compiler/ir/src/text/lexer.rs, Lexer::location), so a long line took
 // quadratic time: a 100,000-element constant on one line (as JAX prints

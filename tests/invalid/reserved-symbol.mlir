@@ -1,6 +1,6 @@
 // RUN: not strata compile %s -o %t.so --name t 2>&1 | FileCheck %s
 
-// Regression (fuzz-notes.md): a public function @last_error was exported as
+// Regression (tests/invalid/FUZZING.md): a public function @last_error was exported as
 // `t_last_error`, the runtime accessor's name; LLVM silently renamed the
 // accessor to `t_last_error.2`, so C code calling t_last_error() per the
 // header called the user function with no arguments. A public function whose

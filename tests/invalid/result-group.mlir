@@ -1,6 +1,6 @@
 // RUN: ulimit -v 1000000 && not strata opt %s 2>&1 | FileCheck %s
 
-// Regression from fuzzing (fuzz-notes.md): `%0:N` with a huge N made the
+// Regression from fuzzing (tests/invalid/FUZZING.md): `%0:N` with a huge N made the
 // parser build N result names ("%0#0" ... ) before looking at the op, taking
 // time and memory proportional to N (compiler/ir/src/text/parser.rs,
 // parse_op). A count that does not match the op's results must be a located

@@ -1,6 +1,6 @@
 // RUN: not strata opt %s --split-input-file 2>&1 | FileCheck %s
 
-// Regression (fuzz-notes.md): xla.abs and xla.sign accepted unsigned integers
+// Regression (tests/invalid/FUZZING.md): xla.abs and xla.sign accepted unsigned integers
 // and lowered them as signed (abs(200 : ui8) = 56, sign(255 : ui8) = 255).
 // StableHLO defines both only for signed integer, float and complex operands
 // (its own verifier rejects tensor<4xui8>), so the verifier must reject them

@@ -1,6 +1,6 @@
 // RUN: not strata opt %s --split-input-file 2>&1 | FileCheck %s
 
-// Regressions from fuzzing (fuzz-notes.md): shape arithmetic in the xla
+// Regressions from fuzzing (tests/invalid/FUZZING.md): shape arithmetic in the xla
 // verifiers must not overflow (a panic in debug builds, a wrong shape in
 // release builds); huge attribute values are reported as located errors.
 

@@ -1,7 +1,7 @@
 // RUN: strata opt %s --convert-xla-to-loop | FileCheck %s
 // RUN: strata run %s --function f --input '[1, -2, 3, 0]' | FileCheck %s --check-prefix=RESULT
 
-// Regression (fuzz-notes.md): a dead i32 buffer is reused for an f32 value
+// Regression (tests/invalid/FUZZING.md): a dead i32 buffer is reused for an f32 value
 // of the same byte size through a mem.view, which must verify (a view
 // reinterprets the same bytes) and compute the right values.
 
