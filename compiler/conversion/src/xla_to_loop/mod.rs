@@ -113,7 +113,7 @@ fn lower_func(ctx: &mut Context, state: &mut ModuleState, f: OpId) -> Result<OpI
     let outputs = new_args[inputs.len()..].to_vec();
 
     let body: Vec<OpId> = ctx.blocks[old_body].ops.clone();
-    let mut lw = FuncLowering { state, repr: HashMap::new(), allocs: Vec::new(), free: Vec::new(), outputs: outputs.clone(), output_taken: vec![false; outputs.len()], region_mark: 0, tuples: HashMap::new() };
+    let mut lw = FuncLowering { state, repr: HashMap::new(), allocs: Vec::new(), free: Vec::new(), outputs: outputs.clone(), output_taken: vec![false; outputs.len()], region_mark: 0, tuples: HashMap::new(), alloc_index: HashMap::new() };
     for (old, new) in old_args.iter().zip(&new_args) {
         lw.repr.insert(*old, Repr::Buffer(*new));
     }
@@ -155,6 +155,8 @@ pub struct FuncLowering<'s> {
     region_mark: usize,
     /// Elements of tuple values built by `xla.tuple`.
     tuples: HashMap<Value, Vec<Value>>,
+    /// Position of each buffer in `allocs`.
+    alloc_index: HashMap<Value, usize>,
 }
 
 fn byte_size(ctx: &Context, t: Type) -> i64 {
@@ -175,10 +177,16 @@ impl FuncLowering<'_> {
         let uses = plan::uses(b.ctx, ops);
         let modes = plan::modes(b.ctx, ops, &uses);
         let last_read = self.last_reads(b.ctx, ops, &modes, tail_reads);
+        let mut dying: Vec<Vec<Value>> = vec![Vec::new(); ops.len()];
+        for (&v, &p) in &last_read {
+            if let Some(d) = dying.get_mut(p) {
+                d.push(v);
+            }
+        }
         for (pos, &op) in ops.iter().enumerate() {
             b.loc = b.ctx.op(op).loc;
             self.lower_op(b, op, &modes, direct_out)?;
-            self.release_dead(pos, &last_read);
+            self.release_dead(&dying[pos]);
         }
         Ok(())
     }
@@ -214,16 +222,17 @@ impl FuncLowering<'_> {
     }
 
     /// Returns buffers whose last reader was at `pos` to the free list.
-    fn release_dead(&mut self, pos: usize, last_read: &HashMap<Value, usize>) {
-        let dead: Vec<Value> = last_read.iter().filter(|&(_, &p)| p == pos).map(|(v, _)| *v).collect();
+    fn release_dead(&mut self, dead: &[Value]) {
         for v in dead {
             // Only buffers of the current region may be reused: the
             // enclosing code's stay live across a loop body's iterations.
-            if let Some(Repr::Buffer(buf)) = self.repr.get(&v).copied()
-                && let Some(&(_, size)) = self.allocs[self.region_mark..].iter().find(|(a, _)| *a == buf)
+            if let Some(Repr::Buffer(buf)) = self.repr.get(v).copied()
+                && let Some(&i) = self.alloc_index.get(&buf)
+                && i >= self.region_mark
+                && self.allocs.get(i).is_some_and(|a| a.0 == buf)
                 && !self.free.iter().any(|(f, _)| *f == buf)
             {
-                self.free.push((buf, size));
+                self.free.push((buf, self.allocs[i].1));
             }
         }
     }
@@ -241,6 +250,7 @@ impl FuncLowering<'_> {
             return Ok(b.op1("mem.view", vec![buf], mt, vec![]));
         }
         let buf = b.alloc(mt);
+        self.alloc_index.insert(buf, self.allocs.len());
         self.allocs.push((buf, size));
         Ok(buf)
     }
