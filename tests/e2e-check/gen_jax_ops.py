@@ -39,6 +39,9 @@ cases = {
     "argsort": lambda: jnp.argsort(jnp.asarray(rs.randn(9), jnp.float32), stable=True),
     "fft": lambda: jnp.fft.fft(jnp.asarray(rs.randn(8) + 1j * rs.randn(8), jnp.complex64)),
     "rfft2_irfft2": lambda: jnp.fft.irfft2(jnp.fft.rfft2(jnp.asarray(rs.randn(4, 6), jnp.float32)), s=(4, 6)),
+    "max_pool_grad": lambda: jax.grad(lambda a: jnp.sum(jax.lax.reduce_window(a, -jnp.inf, jax.lax.max, (1, 3, 3, 1),
+                                                                             (1, 2, 2, 1), "SAME") ** 2))(
+        jnp.asarray(rs.randn(1, 5, 5, 2), jnp.float32)),
     "gelu_mlp": lambda: jax.nn.gelu(jnp.asarray(rs.randn(2, 3), jnp.float32) @ jnp.asarray(rs.randn(3, 5), jnp.float32)),
 }
 

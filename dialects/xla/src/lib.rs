@@ -57,6 +57,7 @@ pub fn register(ctx: &mut Context) {
     r.add(OpDef::new(REDUCE, pure).verifier(ops::reduce::verify_reduce).parser(parse::parse_reduce));
     r.add(OpDef::new(CONVOLUTION, pure).verifier(ops::conv::verify_convolution).parser(parse::parse_convolution));
     r.add_attr_parser("stablehlo.conv", parse::parse_conv_dims_attr);
+    r.add(OpDef::new(SELECT_AND_SCATTER, pure).verifier(ops::reduce::verify_select_and_scatter));
     r.add(OpDef::new(FFT, pure).verifier(ops::misc::verify_fft).parser(parse::parse_fft));
     r.add(OpDef::new(SORT, pure).verifier(ops::misc::verify_sort));
     r.add(OpDef::new(MAP, pure).verifier(ops::misc::verify_map));

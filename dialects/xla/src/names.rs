@@ -89,6 +89,7 @@ pub const CONVOLUTION: &str = "xla.convolution";
 pub const MULHI: &str = "xla.mulhi";
 pub const SORT: &str = "xla.sort";
 pub const FFT: &str = "xla.fft";
+pub const SELECT_AND_SCATTER: &str = "xla.select_and_scatter";
 pub const MAP: &str = "xla.map";
 pub const GET_DIMENSION_SIZE: &str = "xla.get_dimension_size";
 pub const COMPOSITE: &str = "xla.composite";
@@ -151,5 +152,5 @@ pub const ALL: &[&str] = &[
     REVERSE, PAD, DOT_GENERAL, REDUCE, RETURN, OPTIMIZATION_BARRIER, CUSTOM_CALL, BROADCAST_TO, SQUARE, ERF, ASIN, ACOS,
     ATAN, SINH, COSH, ASINH, ACOSH, ATANH, IS_INF, IS_POS_INF, IS_NEG_INF, DYNAMIC_SLICE, DYNAMIC_UPDATE_SLICE,
     GATHER, SCATTER, WHILE, IF, CASE, REDUCE_WINDOW, CONVOLUTION, MULHI, MAP, GET_DIMENSION_SIZE, COMPOSITE, TUPLE,
-    GET_TUPLE_ELEMENT, SORT, FFT,
+    GET_TUPLE_ELEMENT, SORT, FFT, SELECT_AND_SCATTER,
 ];

@@ -17,7 +17,7 @@ const EXPECTED_TO_PASS: &[&str] = &[
     "dynamic_slice", "dynamic_update_slice", "exponential", "fft", "gather", "scatter",
     "exponential_minus_one", "floor", "if", "case", "while", "imag", "iota", "is_finite", "log", "log_plus_one", "logistic", "maximum",
     "minimum", "map", "mulhi", "multiply", "negate", "not", "optimization_barrier", "or", "pad", "popcnt", "power", "real", "reduce",
-    "reduce_window", "remainder", "reshape", "reverse", "round_nearest_afz", "round_nearest_even", "rsqrt", "select", "shift_left",
+    "reduce_window", "remainder", "reshape", "reverse", "round_nearest_afz", "round_nearest_even", "rsqrt", "select", "select_and_scatter", "shift_left",
     "shift_right_arithmetic", "shift_right_logical", "sign", "sine", "slice", "sort", "sqrt", "subtract", "tan", "tanh",
     "transpose", "tuple_and_get_tuple_element", "xor", "get_dimension_size", "composite",
 ];

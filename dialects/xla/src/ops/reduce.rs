@@ -134,3 +134,33 @@ pub fn verify_reduce_window(ctx: &Context, op: OpId) -> Result<()> {
     }
     Ok(())
 }
+
+/// `xla.select_and_scatter`: for every source element, the select region
+/// picks one element of its operand window, and the scatter region folds
+/// the source element into the result there (the result starts at init).
+pub fn verify_select_and_scatter(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 3, 1)?;
+    let (shape, elem) = operand_tensor(ctx, op, 0)?;
+    let (sshape, selem) = operand_tensor(ctx, op, 1)?;
+    let (ishape, ielem) = operand_tensor(ctx, op, 2)?;
+    if !ishape.is_empty() || ielem != selem {
+        return Err(ctx.error(op, "init value must be a 0-d tensor of the source's element type"));
+    }
+    let w = window(ctx, op, shape.len()).ok_or_else(|| ctx.error(op, "requires window_dimensions and a padding of shape [rank, 2]"))?;
+    for (name, v) in [("window_dimensions", &w.dims), ("window_strides", &w.strides)] {
+        if v.len() != shape.len() || v.iter().any(|&x| x <= 0 || x > strata_ir::text::parser::MAX_ELEMENTS) {
+            return Err(ctx.error(op, format!("{name} {} must have {} positive entries", list(v), shape.len())));
+        }
+    }
+    if w.padding.iter().any(|&(l, h)| l < 0 || h < 0 || l > strata_ir::text::parser::MAX_ELEMENTS || h > strata_ir::text::parser::MAX_ELEMENTS) {
+        return Err(ctx.error(op, "padding must be non-negative"));
+    }
+    if w.result_shape(&shape) != sshape {
+        return Err(ctx.error(op, format!("source shape {} does not match the windows of the operand", list(&sshape))));
+    }
+    if ctx.op(op).regions.len() != 2 || ctx.entry_block(op, 0).is_none() || ctx.entry_block(op, 1).is_none() {
+        return Err(ctx.error(op, "requires a select region and a scatter region"));
+    }
+    let _ = elem;
+    expect_result_type(ctx, op, 0, &shape, selem)
+}
