@@ -69,14 +69,22 @@ mod tests {
         let (mut lo, mut hi) = (0u16, 0x7f80u16);
         while lo < hi {
             let mid = (lo + hi).div_ceil(2);
-            if bf16_to_f32(mid) as f64 <= m { lo = mid } else { hi = mid - 1 }
+            if bf16_to_f32(mid) as f64 <= m {
+                lo = mid
+            } else {
+                hi = mid - 1
+            }
         }
         if bf16_to_f32(lo) as f64 == m || lo == 0x7f80 {
             return sign | lo;
         }
         let up = lo + 1;
         // Above the largest finite bf16 the "next" value is 2^128 (rounding to infinity).
-        let up_value = if up == 0x7f80 { 2f64.powi(128) } else { bf16_to_f32(up) as f64 };
+        let up_value = if up == 0x7f80 {
+            2f64.powi(128)
+        } else {
+            bf16_to_f32(up) as f64
+        };
         let (dl, du) = (m - bf16_to_f32(lo) as f64, up_value - m);
         let pick = if dl < du {
             lo
@@ -136,7 +144,12 @@ mod tests {
         // A sweep over the f64 range, including subnormal bf16 results.
         let mut x = 1.234_567_890_123e-45f64;
         while x < 1e39 {
-            for v in [x, -x, x * (1.0 + 2f64.powi(-9)), x * (1.0 + 3.0 * 2f64.powi(-9))] {
+            for v in [
+                x,
+                -x,
+                x * (1.0 + 2f64.powi(-9)),
+                x * (1.0 + 3.0 * 2f64.powi(-9)),
+            ] {
                 assert_eq!(f64_to_bf16_bits(v), reference(v), "{v:e}");
             }
             x *= 1.000_731;

@@ -67,14 +67,21 @@ fn failures() -> MutexGuard<'static, Vec<(i64, CString)>> {
 }
 
 fn record_failure(check_id: i64, msg: String) {
-    let bytes: Vec<u8> = msg.into_bytes().into_iter().map(|b| if b == 0 { b' ' } else { b }).collect();
+    let bytes: Vec<u8> = msg
+        .into_bytes()
+        .into_iter()
+        .map(|b| if b == 0 { b' ' } else { b })
+        .collect();
     let c = CString::new(bytes).unwrap_or_default();
     failures().push((check_id, c));
 }
 
 /// Snapshot of the recorded failures (for Rust callers and tests).
 pub fn recorded_failures() -> Vec<(i64, String)> {
-    failures().iter().map(|(id, m)| (*id, m.to_string_lossy().into_owned())).collect()
+    failures()
+        .iter()
+        .map(|(id, m)| (*id, m.to_string_lossy().into_owned()))
+        .collect()
 }
 
 /// A float decoded exactly to f64, with its original bit pattern for ULP distances.
@@ -89,16 +96,30 @@ struct Float {
 
 impl Float {
     fn narrow(value: f32, bits: u64, width: u32) -> Self {
-        Float { value: value as f64, bits, sign_mask: 1 << (width - 1), narrow: true }
+        Float {
+            value: value as f64,
+            bits,
+            sign_mask: 1 << (width - 1),
+            narrow: true,
+        }
     }
     fn wide(value: f64) -> Self {
-        Float { value, bits: value.to_bits(), sign_mask: 1 << 63, narrow: false }
+        Float {
+            value,
+            bits: value.to_bits(),
+            sign_mask: 1 << 63,
+            narrow: false,
+        }
     }
 }
 
 impl std::fmt::Display for Float {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.narrow { write!(f, "{}", self.value as f32) } else { write!(f, "{}", self.value) }
+        if self.narrow {
+            write!(f, "{}", self.value as f32)
+        } else {
+            write!(f, "{}", self.value)
+        }
     }
 }
 
@@ -186,8 +207,20 @@ unsafe fn read(elem: i32, base: *const u8, i: usize) -> Value {
             e => match strata_minifloat::FloatKind::from_code(e - elem::MINIFLOAT_BASE) {
                 Some(k) => {
                     let b = rd!(u8);
-                    let width = if (k as i32) >= 8 { if k == strata_minifloat::FloatKind::F4E2M1FN { 4 } else { 6 } } else { 8 };
-                    Value::Float(Float::narrow(strata_minifloat::decode(b, k) as f32, b as u64, width))
+                    let width = if (k as i32) >= 8 {
+                        if k == strata_minifloat::FloatKind::F4E2M1FN {
+                            4
+                        } else {
+                            6
+                        }
+                    } else {
+                        8
+                    };
+                    Value::Float(Float::narrow(
+                        strata_minifloat::decode(b, k) as f32,
+                        b as u64,
+                        width,
+                    ))
                 }
                 None => unreachable!("element code validated by the caller"),
             },
@@ -222,7 +255,11 @@ fn ulp_distance(a: Float, e: Float) -> u64 {
         let mag_e = e.bits & !e.sign_mask;
         let neg_a = a.bits & a.sign_mask != 0;
         let neg_e = e.bits & e.sign_mask != 0;
-        return if neg_a != neg_e { mag_a.saturating_add(mag_e) } else { mag_a.abs_diff(mag_e) };
+        return if neg_a != neg_e {
+            mag_a.saturating_add(mag_e)
+        } else {
+            mag_a.abs_diff(mag_e)
+        };
     }
     if a.value.is_nan() && e.value.is_nan() {
         return 0;
@@ -232,7 +269,14 @@ fn ulp_distance(a: Float, e: Float) -> u64 {
 
 /// Compares one element pair. Returns None when they match, or Some(extra detail) (possibly
 /// empty) describing the mismatch.
-fn compare(kind: i32, a: Value, e: Value, tolerance: f64, min_ulp: u64, max_ulp: u64) -> Option<String> {
+fn compare(
+    kind: i32,
+    a: Value,
+    e: Value,
+    tolerance: f64,
+    min_ulp: u64,
+    max_ulp: u64,
+) -> Option<String> {
     let ok_or = |ok: bool, detail: String| if ok { None } else { Some(detail) };
     match (a, e) {
         (Value::Int(x), Value::Int(y)) => ok_or(x == y, String::new()),
@@ -260,7 +304,11 @@ fn compare(kind: i32, a: Value, e: Value, tolerance: f64, min_ulp: u64, max_ulp:
 }
 
 fn ulp_detail(d: u64) -> String {
-    if d == u64::MAX { " (ULP difference: unbounded)".to_string() } else { format!(" (ULP difference {d})") }
+    if d == u64::MAX {
+        " (ULP difference: unbounded)".to_string()
+    } else {
+        format!(" (ULP difference {d})")
+    }
 }
 
 /// Runs a check over `count` elements; returns the failure message, if any.
@@ -346,12 +394,17 @@ pub unsafe extern "C" fn strata_rt_check(
 ) -> i32 {
     // SAFETY: forwarded from the caller's contract.
     let outcome = ffi_guard(Some(Err(())), || unsafe {
-        run_check(kind, elem, actual, expected, count, tolerance, min_ulp, max_ulp).map(Ok)
+        run_check(
+            kind, elem, actual, expected, count, tolerance, min_ulp, max_ulp,
+        )
+        .map(Ok)
     });
     match outcome {
         None => 0,
         Some(result) => {
-            let msg = result.unwrap_or_else(|()| format!("internal runtime error: {}", crate::error::last_error()));
+            let msg = result.unwrap_or_else(|()| {
+                format!("internal runtime error: {}", crate::error::last_error())
+            });
             ffi_guard((), || record_failure(check_id, msg));
             1
         }
@@ -370,7 +423,10 @@ pub extern "C" fn strata_rt_check_failure_count() -> i64 {
 pub extern "C" fn strata_rt_check_failure_id(i: i64) -> i64 {
     ffi_guard(-1, || {
         let f = failures();
-        usize::try_from(i).ok().and_then(|i| f.get(i)).map_or(-1, |(id, _)| *id)
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| f.get(i))
+            .map_or(-1, |(id, _)| *id)
     })
 }
 
@@ -383,7 +439,10 @@ pub extern "C" fn strata_rt_check_failure_message(i: i64) -> *const c_char {
         let f = failures();
         // The CString's heap buffer does not move when the Vec grows, so the pointer outlives
         // the lock until the entry is dropped by a reset.
-        usize::try_from(i).ok().and_then(|i| f.get(i)).map_or(c"".as_ptr(), |(_, m)| m.as_ptr())
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| f.get(i))
+            .map_or(c"".as_ptr(), |(_, m)| m.as_ptr())
     })
 }
 
@@ -407,7 +466,16 @@ mod tests {
 
     /// Runs one check and returns (status, message recorded by it).
     #[allow(clippy::too_many_arguments)]
-    fn run<T>(kind: i32, elem: i32, actual: &[T], expected: &[T], count: i64, tol: f64, lo: i64, hi: i64) -> (i32, Option<String>) {
+    fn run<T>(
+        kind: i32,
+        elem: i32,
+        actual: &[T],
+        expected: &[T],
+        count: i64,
+        tol: f64,
+        lo: i64,
+        hi: i64,
+    ) -> (i32, Option<String>) {
         let before = strata_rt_check_failure_count();
         let r = unsafe {
             strata_rt_check(
@@ -426,7 +494,11 @@ mod tests {
         let msg = if after > before {
             assert_eq!(after, before + 1);
             assert_eq!(strata_rt_check_failure_id(before), 42);
-            Some(unsafe { CStr::from_ptr(strata_rt_check_failure_message(before)) }.to_string_lossy().into_owned())
+            Some(
+                unsafe { CStr::from_ptr(strata_rt_check_failure_message(before)) }
+                    .to_string_lossy()
+                    .into_owned(),
+            )
         } else {
             None
         };
@@ -437,7 +509,11 @@ mod tests {
     /// Element count of a test slice (complex buffers hold two floats per element).
     fn n<T>(elem: i32, a: &[T], e: &[T]) -> i64 {
         assert_eq!(a.len(), e.len());
-        let per = if elem == elem::C64 || elem == elem::C128 { 2 } else { 1 };
+        let per = if elem == elem::C64 || elem == elem::C128 {
+            2
+        } else {
+            1
+        };
         (a.len() / per) as i64
     }
     fn eq<T>(elem: i32, a: &[T], e: &[T]) -> bool {
@@ -473,7 +549,11 @@ mod tests {
     #[test]
     fn eq_floats() {
         let _g = serial();
-        assert!(eq(elem::F32, &[1.5f32, -0.0, f32::INFINITY], &[1.5, 0.0, f32::INFINITY]));
+        assert!(eq(
+            elem::F32,
+            &[1.5f32, -0.0, f32::INFINITY],
+            &[1.5, 0.0, f32::INFINITY]
+        ));
         assert!(eq(elem::F32, &[f32::NAN], &[-f32::NAN]));
         assert!(!eq(elem::F32, &[f32::NAN], &[1.0]));
         assert!(!eq(elem::F32, &[1.0], &[1.0 + f32::EPSILON]));
@@ -481,7 +561,11 @@ mod tests {
         assert!(eq(elem::F64, &[0.1f64, -0.0], &[0.1, 0.0]));
         assert!(!eq(elem::F64, &[0.1f64], &[0.1 + 1e-17 * 2.0]));
         // f16: 0x3c00 = 1.0, 0xbc00 = -1.0, 0x8000 = -0.0, 0x7e00 NaN, 0x7c01 NaN (other payload)
-        assert!(eq(elem::F16, &[0x3c00u16, 0x8000, 0x7e00], &[0x3c00, 0x0000, 0x7c01]));
+        assert!(eq(
+            elem::F16,
+            &[0x3c00u16, 0x8000, 0x7e00],
+            &[0x3c00, 0x0000, 0x7c01]
+        ));
         assert!(!eq(elem::F16, &[0x3c00u16], &[0xbc00]));
         // bf16: 0x3f80 = 1.0, 0x3f81 = next value up
         assert!(eq(elem::BF16, &[0x3f80u16, 0x8000], &[0x3f80, 0x0000]));
@@ -491,7 +575,11 @@ mod tests {
     #[test]
     fn eq_complex() {
         let _g = serial();
-        assert!(eq(elem::C64, &[1.0f32, 2.0, f32::NAN, -0.0], &[1.0, 2.0, f32::NAN, 0.0]));
+        assert!(eq(
+            elem::C64,
+            &[1.0f32, 2.0, f32::NAN, -0.0],
+            &[1.0, 2.0, f32::NAN, 0.0]
+        ));
         assert!(!eq(elem::C64, &[1.0f32, 2.0], &[1.0, 2.5]));
         assert!(!eq(elem::C64, &[1.5f32, 2.0], &[1.0, 2.0]));
         assert!(eq(elem::C128, &[1.0f64, -3.0], &[1.0, -3.0]));
@@ -506,9 +594,24 @@ mod tests {
         assert!(almost(elem::F32, &[f32::NAN], &[f32::NAN], 1e-4));
         assert!(!almost(elem::F32, &[f32::NAN], &[0.0], 1e-4));
         assert!(!almost(elem::F32, &[0.0f32], &[f32::NAN], 1e-4));
-        assert!(almost(elem::F32, &[f32::INFINITY, f32::NEG_INFINITY], &[f32::INFINITY, f32::NEG_INFINITY], 1e-4));
-        assert!(!almost(elem::F32, &[f32::INFINITY], &[f32::NEG_INFINITY], 1e-4));
-        assert!(!almost(elem::F32, &[f32::MAX], &[f32::INFINITY], f64::INFINITY));
+        assert!(almost(
+            elem::F32,
+            &[f32::INFINITY, f32::NEG_INFINITY],
+            &[f32::INFINITY, f32::NEG_INFINITY],
+            1e-4
+        ));
+        assert!(!almost(
+            elem::F32,
+            &[f32::INFINITY],
+            &[f32::NEG_INFINITY],
+            1e-4
+        ));
+        assert!(!almost(
+            elem::F32,
+            &[f32::MAX],
+            &[f32::INFINITY],
+            f64::INFINITY
+        ));
         assert!(almost(elem::F32, &[-0.0f32], &[0.0], 0.0));
         assert!(almost(elem::F64, &[2.0f64], &[2.0 + 1e-5], 1e-4));
         assert!(!almost(elem::F64, &[2.0f64], &[2.1], 1e-4));
@@ -556,12 +659,30 @@ mod tests {
         // NaN vs NaN: 0; NaN vs number and inf vs finite: unbounded.
         assert!(close(elem::F32, &[f32::NAN], &[-f32::NAN], 0, 0));
         assert!(!close(elem::F32, &[f32::NAN], &[1.0], 0, i64::MAX));
-        assert!(!close(elem::F32, &[f32::INFINITY], &[f32::MAX], 0, i64::MAX));
+        assert!(!close(
+            elem::F32,
+            &[f32::INFINITY],
+            &[f32::MAX],
+            0,
+            i64::MAX
+        ));
         assert!(close(elem::F32, &[f32::INFINITY], &[f32::INFINITY], 0, 0));
         // f64
         let d = 2.0f64;
-        assert!(close(elem::F64, &[d], &[f64::from_bits(d.to_bits() + 2)], 0, 3));
-        assert!(!close(elem::F64, &[d], &[f64::from_bits(d.to_bits() + 5)], 0, 3));
+        assert!(close(
+            elem::F64,
+            &[d],
+            &[f64::from_bits(d.to_bits() + 2)],
+            0,
+            3
+        ));
+        assert!(!close(
+            elem::F64,
+            &[d],
+            &[f64::from_bits(d.to_bits() + 5)],
+            0,
+            3
+        ));
         // f16 / bf16 count ULPs in their own formats.
         assert!(close(elem::F16, &[0x3c00u16], &[0x3c03], 0, 3));
         assert!(!close(elem::F16, &[0x3c00u16], &[0x3c04], 0, 3));
@@ -580,7 +701,16 @@ mod tests {
     #[test]
     fn message_format() {
         let _g = serial();
-        let (r, msg) = run(kind::EXPECT_EQ, elem::F32, &[1.0f32, 1.25, 3.0], &[1.0f32, 1.5, 3.0], 3, 0.0, 0, 0);
+        let (r, msg) = run(
+            kind::EXPECT_EQ,
+            elem::F32,
+            &[1.0f32, 1.25, 3.0],
+            &[1.0f32, 1.5, 3.0],
+            3,
+            0.0,
+            0,
+            0,
+        );
         assert_eq!(r, 1);
         assert_eq!(msg.unwrap(), "element 1: expected 1.5, got 1.25");
 
@@ -588,21 +718,63 @@ mod tests {
         let e: Vec<i32> = (0..10).map(|x| x + 1).collect();
         let (_, msg) = run(kind::EXPECT_EQ, elem::S32, &a, &e, 10, 0.0, 0, 0);
         let msg = msg.unwrap();
-        assert!(msg.starts_with("element 0: expected 1, got 0; element 1: expected 2, got 1;"), "{msg}");
+        assert!(
+            msg.starts_with("element 0: expected 1, got 0; element 1: expected 2, got 1;"),
+            "{msg}"
+        );
         assert!(msg.contains("element 4: expected 5, got 4"), "{msg}");
         assert!(!msg.contains("element 5"), "{msg}");
         assert!(msg.ends_with("; (5 more)"), "{msg}");
 
-        let (_, msg) = run(kind::EXPECT_EQ, elem::C64, &[1.0f32, 2.0], &[1.0f32, 2.5], 1, 0.0, 0, 0);
+        let (_, msg) = run(
+            kind::EXPECT_EQ,
+            elem::C64,
+            &[1.0f32, 2.0],
+            &[1.0f32, 2.5],
+            1,
+            0.0,
+            0,
+            0,
+        );
         assert_eq!(msg.unwrap(), "element 0: expected (1, 2.5), got (1, 2)");
 
         let one = 1.0f32;
-        let (_, msg) = run(kind::EXPECT_CLOSE, elem::F32, &[f32::from_bits(one.to_bits() + 4)], &[one], 1, 0.0, 0, 3);
-        assert_eq!(msg.unwrap(), "element 0: expected 1, got 1.0000005 (ULP difference 4)");
+        let (_, msg) = run(
+            kind::EXPECT_CLOSE,
+            elem::F32,
+            &[f32::from_bits(one.to_bits() + 4)],
+            &[one],
+            1,
+            0.0,
+            0,
+            3,
+        );
+        assert_eq!(
+            msg.unwrap(),
+            "element 0: expected 1, got 1.0000005 (ULP difference 4)"
+        );
 
-        let (_, msg) = run(kind::EXPECT_EQ, elem::F16, &[0x3e00u16], &[0x3c00u16], 1, 0.0, 0, 0);
+        let (_, msg) = run(
+            kind::EXPECT_EQ,
+            elem::F16,
+            &[0x3e00u16],
+            &[0x3c00u16],
+            1,
+            0.0,
+            0,
+            0,
+        );
         assert_eq!(msg.unwrap(), "element 0: expected 1, got 1.5");
-        let (_, msg) = run(kind::EXPECT_EQ, elem::F64, &[f64::NAN], &[0.1f64], 1, 0.0, 0, 0);
+        let (_, msg) = run(
+            kind::EXPECT_EQ,
+            elem::F64,
+            &[f64::NAN],
+            &[0.1f64],
+            1,
+            0.0,
+            0,
+            0,
+        );
         assert_eq!(msg.unwrap(), "element 0: expected 0.1, got NaN");
     }
 
@@ -610,9 +782,34 @@ mod tests {
     fn counts_only_the_given_elements() {
         let _g = serial();
         // Element 2 differs but only the first two are compared.
-        assert_eq!(run(kind::EXPECT_EQ, elem::S32, &[1i32, 2, 3], &[1i32, 2, 4], 2, 0.0, 0, 0).0, 0);
+        assert_eq!(
+            run(
+                kind::EXPECT_EQ,
+                elem::S32,
+                &[1i32, 2, 3],
+                &[1i32, 2, 4],
+                2,
+                0.0,
+                0,
+                0
+            )
+            .0,
+            0
+        );
         // Zero elements: nothing to compare, null pointers are fine.
-        let r = unsafe { strata_rt_check(0, elem::F32, std::ptr::null(), std::ptr::null(), 0, 0.0, 0, 0, 1) };
+        let r = unsafe {
+            strata_rt_check(
+                0,
+                elem::F32,
+                std::ptr::null(),
+                std::ptr::null(),
+                0,
+                0.0,
+                0,
+                0,
+                1,
+            )
+        };
         assert_eq!(r, 0);
     }
 
@@ -626,7 +823,19 @@ mod tests {
         assert_eq!(r, 1);
         assert_eq!(msg.unwrap(), "invalid element type code 99");
         let before = strata_rt_check_failure_count();
-        let r = unsafe { strata_rt_check(0, elem::S32, std::ptr::null(), std::ptr::null(), 3, 0.0, 0, 0, 5) };
+        let r = unsafe {
+            strata_rt_check(
+                0,
+                elem::S32,
+                std::ptr::null(),
+                std::ptr::null(),
+                3,
+                0.0,
+                0,
+                0,
+                5,
+            )
+        };
         assert_eq!(r, 1);
         assert_eq!(strata_rt_check_failure_id(before), 5);
     }
@@ -637,16 +846,28 @@ mod tests {
         strata_rt_check_reset();
         assert_eq!(strata_rt_check_failure_count(), 0);
         assert_eq!(strata_rt_check_failure_id(0), -1);
-        assert_eq!(unsafe { CStr::from_ptr(strata_rt_check_failure_message(0)) }.to_bytes(), b"");
+        assert_eq!(
+            unsafe { CStr::from_ptr(strata_rt_check_failure_message(0)) }.to_bytes(),
+            b""
+        );
         assert_eq!(strata_rt_check_failure_id(-1), -1);
 
         let ok = [1i32];
         let bad = [2i32];
         let p = |x: &[i32]| x.as_ptr() as *const c_void;
         unsafe {
-            assert_eq!(strata_rt_check(0, elem::S32, p(&ok), p(&bad), 1, 0.0, 0, 0, 10), 1);
-            assert_eq!(strata_rt_check(0, elem::S32, p(&ok), p(&ok), 1, 0.0, 0, 0, 11), 0);
-            assert_eq!(strata_rt_check(0, elem::S32, p(&bad), p(&ok), 1, 0.0, 0, 0, 12), 1);
+            assert_eq!(
+                strata_rt_check(0, elem::S32, p(&ok), p(&bad), 1, 0.0, 0, 0, 10),
+                1
+            );
+            assert_eq!(
+                strata_rt_check(0, elem::S32, p(&ok), p(&ok), 1, 0.0, 0, 0, 11),
+                0
+            );
+            assert_eq!(
+                strata_rt_check(0, elem::S32, p(&bad), p(&ok), 1, 0.0, 0, 0, 12),
+                1
+            );
         }
         assert_eq!(strata_rt_check_failure_count(), 2);
         assert_eq!(strata_rt_check_failure_id(0), 10);
@@ -656,7 +877,10 @@ mod tests {
         for id in 100..200 {
             unsafe { strata_rt_check(0, elem::S32, p(&ok), p(&bad), 1, 0.0, 0, 0, id) };
         }
-        assert_eq!(unsafe { CStr::from_ptr(m0) }.to_str().unwrap(), "element 0: expected 2, got 1");
+        assert_eq!(
+            unsafe { CStr::from_ptr(m0) }.to_str().unwrap(),
+            "element 0: expected 2, got 1"
+        );
         assert_eq!(
             recorded_failures()[1],
             (12, "element 0: expected 1, got 2".to_string())
@@ -674,7 +898,17 @@ mod tests {
         }
         let expected = [1.0f64, 2.0, 3.0];
         let r = unsafe {
-            strata_rt_check(0, elem::F64, bytes[1..].as_ptr() as *const c_void, expected.as_ptr() as *const c_void, 3, 0.0, 0, 0, 1)
+            strata_rt_check(
+                0,
+                elem::F64,
+                bytes[1..].as_ptr() as *const c_void,
+                expected.as_ptr() as *const c_void,
+                3,
+                0.0,
+                0,
+                0,
+                1,
+            )
         };
         assert_eq!(r, 0);
     }

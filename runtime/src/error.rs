@@ -38,7 +38,11 @@ pub fn clear_error() {
 /// This thread's last error message (empty when none), as an owned string.
 pub fn last_error() -> String {
     LAST_ERROR
-        .try_with(|e| e.try_borrow().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default())
+        .try_with(|e| {
+            e.try_borrow()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        })
         .unwrap_or_default()
 }
 
@@ -84,12 +88,16 @@ mod tests {
 
     fn read_last() -> String {
         // SAFETY: strata_rt_last_error always returns a valid NUL-terminated string.
-        unsafe { CStr::from_ptr(strata_rt_last_error()) }.to_string_lossy().into_owned()
+        unsafe { CStr::from_ptr(strata_rt_last_error()) }
+            .to_string_lossy()
+            .into_owned()
     }
 
     #[test]
     fn empty_by_default() {
-        std::thread::spawn(|| assert_eq!(read_last(), "")).join().unwrap();
+        std::thread::spawn(|| assert_eq!(read_last(), ""))
+            .join()
+            .unwrap();
     }
 
     #[test]

@@ -13,7 +13,12 @@ use rustfft::{FftNum, FftPlanner};
 use crate::ffi_guard;
 
 /// Transforms every line of `data` (shape `shape`) along `axis`.
-fn along_axis<T: FftNum + Float>(data: &mut [Complex<T>], shape: &[usize], axis: usize, inverse: bool) {
+fn along_axis<T: FftNum + Float>(
+    data: &mut [Complex<T>],
+    shape: &[usize],
+    axis: usize,
+    inverse: bool,
+) {
     let n = shape[axis];
     if n == 0 || data.is_empty() {
         return;
@@ -21,7 +26,11 @@ fn along_axis<T: FftNum + Float>(data: &mut [Complex<T>], shape: &[usize], axis:
     let inner: usize = shape[axis + 1..].iter().product();
     let outer: usize = shape[..axis].iter().product();
     let mut planner = FftPlanner::<T>::new();
-    let fft = if inverse { planner.plan_fft_inverse(n) } else { planner.plan_fft_forward(n) };
+    let fft = if inverse {
+        planner.plan_fft_inverse(n)
+    } else {
+        planner.plan_fft_forward(n)
+    };
     let mut line = vec![Complex::new(T::zero(), T::zero()); n];
     for o in 0..outer {
         for i in 0..inner {
@@ -44,7 +53,13 @@ fn scale<T: Float>(data: &mut [Complex<T>], by: T) {
 }
 
 /// The transform on f32 or f64 data; `input`/`output` are raw element arrays.
-fn run<T: FftNum + Float + FromPrimitive>(kind: i64, shape: &[usize], lengths: &[usize], input: &[T], output: &mut [T]) {
+fn run<T: FftNum + Float + FromPrimitive>(
+    kind: i64,
+    shape: &[usize],
+    lengths: &[usize],
+    input: &[T],
+    output: &mut [T],
+) {
     let rank = shape.len();
     let first = rank - lengths.len();
     let total: usize = lengths.iter().product();
@@ -94,7 +109,11 @@ fn run<T: FftNum + Float + FromPrimitive>(kind: i64, shape: &[usize], lengths: &
             let mut full = vec![complex(T::zero(), T::zero()); rows * l];
             for r in 0..rows {
                 for k in 0..l {
-                    full[r * l + k] = if k < half { data[r * half + k] } else { data[r * half + (l - k)].conj() };
+                    full[r * l + k] = if k < half {
+                        data[r * half + k]
+                    } else {
+                        data[r * half + (l - k)].conj()
+                    };
                 }
             }
             let mut out_shape = shape.to_vec();
@@ -160,11 +179,23 @@ mod tests {
         let x = [1.0f64, 2.0, 0.5, -1.0];
         let mut spec = [0.0f64; 6];
         let desc = [2i64, 64, 1, 4, 1, 4];
-        unsafe { strata_rt_fft(desc.as_ptr(), x.as_ptr() as *const u8, spec.as_mut_ptr() as *mut u8) };
+        unsafe {
+            strata_rt_fft(
+                desc.as_ptr(),
+                x.as_ptr() as *const u8,
+                spec.as_mut_ptr() as *mut u8,
+            )
+        };
         assert!((spec[0] - 2.5).abs() < 1e-12, "{spec:?}");
         let mut back = [0.0f64; 4];
         let desc = [3i64, 64, 1, 3, 1, 4];
-        unsafe { strata_rt_fft(desc.as_ptr(), spec.as_ptr() as *const u8, back.as_mut_ptr() as *mut u8) };
+        unsafe {
+            strata_rt_fft(
+                desc.as_ptr(),
+                spec.as_ptr() as *const u8,
+                back.as_mut_ptr() as *mut u8,
+            )
+        };
         for (a, b) in back.iter().zip(&x) {
             assert!((a - b).abs() < 1e-12, "{back:?}");
         }

@@ -30,12 +30,22 @@ unsafe fn read_desc(desc: *const i64) -> Option<Desc> {
     // SAFETY: the first entry is the batch rank; the rest follows it.
     unsafe {
         let nb = usize::try_from(*desc).ok().filter(|&n| n <= 64)?;
-        let take = |from: usize, n: usize| (from..from + n).map(|i| *desc.add(1 + i)).collect::<Vec<i64>>();
+        let take = |from: usize, n: usize| {
+            (from..from + n)
+                .map(|i| *desc.add(1 + i))
+                .collect::<Vec<i64>>()
+        };
         let mut mat = [0i64; 9];
         for (i, m) in mat.iter_mut().enumerate() {
             *m = *desc.add(1 + 4 * nb + i);
         }
-        Some(Desc { sizes: take(0, nb), lhs: take(nb, nb), rhs: take(2 * nb, nb), out: take(3 * nb, nb), mat })
+        Some(Desc {
+            sizes: take(0, nb),
+            lhs: take(nb, nb),
+            rhs: take(2 * nb, nb),
+            out: take(3 * nb, nb),
+            mat,
+        })
     }
 }
 
@@ -47,7 +57,8 @@ fn for_each_batch(d: &Desc, mut gemm: impl FnMut(isize, isize, isize)) {
     }
     let mut idx = vec![0i64; nb];
     loop {
-        let off = |strides: &[i64]| idx.iter().zip(strides).map(|(i, s)| i * s).sum::<i64>() as isize;
+        let off =
+            |strides: &[i64]| idx.iter().zip(strides).map(|(i, s)| i * s).sum::<i64>() as isize;
         gemm(off(&d.lhs), off(&d.rhs), off(&d.out));
         let mut dim = nb;
         loop {
@@ -75,7 +86,9 @@ macro_rules! gemm_entry {
         pub unsafe extern "C" fn $name(desc: *const i64, a: *const $t, b: *const $t, c: *mut $t) {
             ffi_guard((), || {
                 // SAFETY: guaranteed by the caller (generated code).
-                let Some(d) = (unsafe { read_desc(desc) }) else { return };
+                let Some(d) = (unsafe { read_desc(desc) }) else {
+                    return;
+                };
                 let [m, k, n, rsa, csa, rsb, csb, rsc, csc] = d.mat.map(|x| x as isize);
                 if m <= 0 || n <= 0 {
                     return;
@@ -85,8 +98,20 @@ macro_rules! gemm_entry {
                     // (they come from the tensors' static shapes).
                     unsafe {
                         $kernel(
-                            m as usize, k.max(0) as usize, n as usize, 1.0,
-                            a.offset(oa), rsa, csa, b.offset(ob), rsb, csb, 0.0, c.offset(oc), rsc, csc,
+                            m as usize,
+                            k.max(0) as usize,
+                            n as usize,
+                            1.0,
+                            a.offset(oa),
+                            rsa,
+                            csa,
+                            b.offset(ob),
+                            rsb,
+                            csb,
+                            0.0,
+                            c.offset(oc),
+                            rsc,
+                            csc,
                         )
                     }
                 });
@@ -115,7 +140,9 @@ mod tests {
         for bt in 0..2 {
             for i in 0..2 {
                 for j in 0..2 {
-                    want[bt * 4 + i * 2 + j] = (0..3).map(|kk| a[bt * 6 + i * 3 + kk] * b[bt * 6 + j * 3 + kk]).sum();
+                    want[bt * 4 + i * 2 + j] = (0..3)
+                        .map(|kk| a[bt * 6 + i * 3 + kk] * b[bt * 6 + j * 3 + kk])
+                        .sum();
                 }
             }
         }

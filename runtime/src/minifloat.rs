@@ -10,7 +10,11 @@ use strata_minifloat::FloatKind;
 /// NaN for an unknown format.
 #[unsafe(no_mangle)]
 pub extern "C" fn strata_rt_minifloat_decode(format: i32, bits: u8) -> f64 {
-    ffi_guard(f64::NAN, || FloatKind::from_code(format).map(|k| strata_minifloat::decode(bits, k)).unwrap_or(f64::NAN))
+    ffi_guard(f64::NAN, || {
+        FloatKind::from_code(format)
+            .map(|k| strata_minifloat::decode(bits, k))
+            .unwrap_or(f64::NAN)
+    })
 }
 
 /// `uint8_t strata_rt_minifloat_encode(int32_t format, double value)`: the
@@ -18,7 +22,11 @@ pub extern "C" fn strata_rt_minifloat_decode(format: i32, bits: u8) -> f64 {
 /// allows); 0 for an unknown format.
 #[unsafe(no_mangle)]
 pub extern "C" fn strata_rt_minifloat_encode(format: i32, value: f64) -> u8 {
-    ffi_guard(0, || FloatKind::from_code(format).map(|k| strata_minifloat::encode(value, k)).unwrap_or(0))
+    ffi_guard(0, || {
+        FloatKind::from_code(format)
+            .map(|k| strata_minifloat::encode(value, k))
+            .unwrap_or(0)
+    })
 }
 
 #[cfg(test)]

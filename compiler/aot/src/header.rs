@@ -63,8 +63,16 @@ impl CParam {
 
 /// Upper-cased C identifier form of `s` (non-alphanumerics become `_`).
 fn macro_name(s: &str) -> String {
-    let mut out: String =
-        s.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_uppercase() } else { '_' }).collect();
+    let mut out: String = s
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
     if out.starts_with(|c: char| c.is_ascii_digit()) || out.is_empty() {
         out.insert(0, '_');
     }
@@ -73,7 +81,11 @@ fn macro_name(s: &str) -> String {
 
 /// The name of the element-count macro for `param` of `func`, e.g. `MLP_MAIN_ARG0_COUNT`.
 pub fn count_macro(func: &CFunction, param: &CParam) -> String {
-    format!("{}_{}_COUNT", macro_name(&func.c_name), macro_name(&param.name))
+    format!(
+        "{}_{}_COUNT",
+        macro_name(&func.c_name),
+        macro_name(&param.name)
+    )
 }
 
 /// Writes the header for `funcs`, with `P_last_error` for `prefix` and include guard
@@ -102,7 +114,12 @@ pub fn header(prefix: &str, guard_name: &str, funcs: &[CFunction]) -> String {
             let dir = if p.is_output { "out" } else { "in " };
             let n = p.elements();
             let what = if p.is_complex() {
-                format!("{n} element{} = {} {}", if n == 1 { "" } else { "s" }, p.c_count(), p.c_type)
+                format!(
+                    "{n} element{} = {} {}",
+                    if n == 1 { "" } else { "s" },
+                    p.c_count(),
+                    p.c_type
+                )
             } else {
                 format!("{n} element{}", if n == 1 { "" } else { "s" })
             };
@@ -115,14 +132,28 @@ pub fn header(prefix: &str, guard_name: &str, funcs: &[CFunction]) -> String {
         let params: Vec<String> = f
             .params
             .iter()
-            .map(|p| format!("{}{} *{}", if p.is_output { "" } else { "const " }, p.c_type, p.name))
+            .map(|p| {
+                format!(
+                    "{}{} *{}",
+                    if p.is_output { "" } else { "const " },
+                    p.c_type,
+                    p.name
+                )
+            })
             .collect();
-        let params = if params.is_empty() { "void".to_string() } else { params.join(", ") };
+        let params = if params.is_empty() {
+            "void".to_string()
+        } else {
+            params.join(", ")
+        };
         let _ = writeln!(h, "int32_t {}({params});", f.c_name);
         h.push('\n');
     }
 
-    let _ = writeln!(h, "/* The message of this thread's last failed call (\"\" when none). */");
+    let _ = writeln!(
+        h,
+        "/* The message of this thread's last failed call (\"\" when none). */"
+    );
     let _ = writeln!(h, "const char *{prefix}_last_error(void);");
     h.push_str("\n#ifdef __cplusplus\n}\n#endif\n\n");
     let _ = writeln!(h, "#endif /* {guard} */");
@@ -135,7 +166,13 @@ mod tests {
     use std::process::Command;
 
     fn param(name: &str, c_type: &str, shape: &[i64], is_output: bool, elem: &str) -> CParam {
-        CParam { name: name.into(), c_type: c_type.into(), shape: shape.to_vec(), is_output, elem_doc: elem.into() }
+        CParam {
+            name: name.into(),
+            c_type: c_type.into(),
+            shape: shape.to_vec(),
+            is_output,
+            elem_doc: elem.into(),
+        }
     }
 
     fn mlp() -> Vec<CFunction> {
@@ -195,8 +232,17 @@ const char *mlp_last_error(void);
     #[test]
     fn structure() {
         let funcs = vec![
-            CFunction { c_name: "m_f".into(), params: vec![param("arg0", "double", &[2, 0], false, "f64"), param("res0", "int64_t", &[5], true, "i64")] },
-            CFunction { c_name: "m_g".into(), params: vec![] },
+            CFunction {
+                c_name: "m_f".into(),
+                params: vec![
+                    param("arg0", "double", &[2, 0], false, "f64"),
+                    param("res0", "int64_t", &[5], true, "i64"),
+                ],
+            },
+            CFunction {
+                c_name: "m_g".into(),
+                params: vec![],
+            },
         ];
         let h = header("m", "m.h", &funcs);
         // Guard is sanitized and balanced.
@@ -210,7 +256,10 @@ const char *mlp_last_error(void);
         // Counts, including an empty tensor.
         assert!(h.contains("#define M_F_ARG0_COUNT 0\n"));
         assert!(h.contains("#define M_F_RES0_COUNT 5\n"));
-        assert_eq!(count_macro(&funcs[0], &funcs[0].params[1]), "M_F_RES0_COUNT");
+        assert_eq!(
+            count_macro(&funcs[0], &funcs[0].params[1]),
+            "M_F_RES0_COUNT"
+        );
         assert!(h.contains("tensor<2x0xf64>"));
         // Every function appears once as a prototype.
         assert_eq!(h.matches("int32_t m_").count(), 2);

@@ -26,7 +26,10 @@ pub fn find_runtime() -> Result<PathBuf, String> {
         return if p.is_file() {
             Ok(p)
         } else {
-            Err(format!("runtime library {} (from {RUNTIME_LIB_ENV}) does not exist", p.display()))
+            Err(format!(
+                "runtime library {} (from {RUNTIME_LIB_ENV}) does not exist",
+                p.display()
+            ))
         };
     }
     let exe = std::env::current_exe().map_err(|e| format!("{}: {e}", not_found()))?;
@@ -47,9 +50,15 @@ fn find_runtime_near(dir: &Path) -> Option<PathBuf> {
         dirs.push(parent.to_path_buf());
         dirs.push(parent.join("lib"));
     }
-    let mut candidates: Vec<PathBuf> = dirs.iter().map(|d| d.join(RUNTIME_FILE)).filter(|p| p.is_file()).collect();
+    let mut candidates: Vec<PathBuf> = dirs
+        .iter()
+        .map(|d| d.join(RUNTIME_FILE))
+        .filter(|p| p.is_file())
+        .collect();
     for d in dirs.iter().flat_map(|d| [d.clone(), d.join("deps")]) {
-        let Ok(entries) = fs::read_dir(&d) else { continue };
+        let Ok(entries) = fs::read_dir(&d) else {
+            continue;
+        };
         let mut hashed: Vec<PathBuf> = entries
             .flatten()
             .filter(|e| {
@@ -64,7 +73,9 @@ fn find_runtime_near(dir: &Path) -> Option<PathBuf> {
     }
     let mut best: Option<(std::time::SystemTime, PathBuf)> = None;
     for p in candidates {
-        let Ok(mtime) = fs::metadata(&p).and_then(|m| m.modified()) else { continue };
+        let Ok(mtime) = fs::metadata(&p).and_then(|m| m.modified()) else {
+            continue;
+        };
         if best.as_ref().is_none_or(|(t, _)| mtime > *t) {
             best = Some((mtime, p));
         }
@@ -79,7 +90,10 @@ pub fn write_object(object: &[u8], out: &Path) -> Result<(), String> {
 
 /// The C compiler driver used for linking: `$CC` (may include arguments) or `cc`.
 fn cc_command() -> Command {
-    let cc = std::env::var("CC").ok().filter(|s| !s.trim().is_empty()).unwrap_or_else(|| "cc".into());
+    let cc = std::env::var("CC")
+        .ok()
+        .filter(|s| !s.trim().is_empty())
+        .unwrap_or_else(|| "cc".into());
     let mut words = cc.split_whitespace();
     let mut cmd = Command::new(words.next().unwrap_or("cc"));
     cmd.args(words);
@@ -90,7 +104,9 @@ fn cc_command() -> Command {
 /// and its output.
 fn run(mut cmd: Command, what: &str) -> Result<Vec<u8>, String> {
     let shown = format!("{cmd:?}");
-    let out = cmd.output().map_err(|e| format!("{what}: cannot run {shown}: {e}"))?;
+    let out = cmd
+        .output()
+        .map_err(|e| format!("{what}: cannot run {shown}: {e}"))?;
     if !out.status.success() {
         let mut msg = format!("{what}: {shown} failed ({})", out.status);
         for stream in [&out.stderr, &out.stdout] {
@@ -107,9 +123,11 @@ fn run(mut cmd: Command, what: &str) -> Result<Vec<u8>, String> {
 
 fn check_out_dir(out: &Path) -> Result<(), String> {
     match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() && !p.is_dir() => {
-            Err(format!("cannot write {}: directory {} does not exist", out.display(), p.display()))
-        }
+        Some(p) if !p.as_os_str().is_empty() && !p.is_dir() => Err(format!(
+            "cannot write {}: directory {} does not exist",
+            out.display(),
+            p.display()
+        )),
         _ => Ok(()),
     }
 }
@@ -123,7 +141,8 @@ fn absolute(p: &Path) -> Result<PathBuf, String> {
 /// The global symbols the object defines (these are the library's public functions).
 fn defined_globals(object: &Path) -> Result<Vec<String>, String> {
     let mut nm = Command::new("nm");
-    nm.args(["-g", "--defined-only", "--format=posix"]).arg(object);
+    nm.args(["-g", "--defined-only", "--format=posix"])
+        .arg(object);
     let stdout = run(nm, "listing the object's symbols")?;
     Ok(String::from_utf8_lossy(&stdout)
         .lines()
@@ -146,7 +165,8 @@ pub fn link_shared(object: &[u8], out: &Path) -> Result<(), String> {
     check_out_dir(out)?;
     let out = absolute(out)?;
     let runtime = find_runtime()?;
-    let tmp = tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+    let tmp =
+        tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     let obj = tmp.path().join("strata_module.o");
     fs::write(&obj, object).map_err(|e| format!("cannot write {}: {e}", obj.display()))?;
 
@@ -163,14 +183,23 @@ pub fn link_shared(object: &[u8], out: &Path) -> Result<(), String> {
     fs::write(&map, script).map_err(|e| format!("cannot write {}: {e}", map.display()))?;
 
     let mut cc = cc_command();
-    cc.arg("-shared").arg("-o").arg(&out).arg(&obj).arg(&runtime);
+    cc.arg("-shared")
+        .arg("-o")
+        .arg(&out)
+        .arg(&obj)
+        .arg(&runtime);
     let mut vs = OsString::from("-Wl,--version-script=");
     vs.push(&map);
     cc.arg(vs);
     for s in RUNTIME_EXPORTS {
         cc.arg(format!("-Wl,-u,{s}"));
     }
-    cc.args(["-Wl,--gc-sections", "-Wl,-Bsymbolic", "-Wl,-z,defs", "-Wl,-S"]);
+    cc.args([
+        "-Wl,--gc-sections",
+        "-Wl,-Bsymbolic",
+        "-Wl,-z,defs",
+        "-Wl,-S",
+    ]);
     cc.args(["-lm", "-lpthread", "-ldl"]);
     run(cc, &format!("linking {}", out.display())).map(|_| ())
 }
@@ -181,7 +210,8 @@ pub fn archive(object: &[u8], out: &Path) -> Result<(), String> {
     check_out_dir(out)?;
     let out = absolute(out)?;
     let runtime = find_runtime()?;
-    let tmp = tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+    let tmp =
+        tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     // The member name must not clash with the runtime's members (rustc names those
     // `<crate>-<hash>.<crate>.<cgu>.rcgu.o`).
     let obj = tmp.path().join("strata_module.o");
@@ -229,24 +259,45 @@ int32_t tm_selfcheck(void) {
         let src = dir.join("module.c");
         let obj = dir.join("module.o");
         fs::write(&src, MODULE_C).unwrap();
-        let st = Command::new("cc").args(["-c", "-fPIC", "-O2", "-o"]).arg(&obj).arg(&src).status().unwrap();
+        let st = Command::new("cc")
+            .args(["-c", "-fPIC", "-O2", "-o"])
+            .arg(&obj)
+            .arg(&src)
+            .status()
+            .unwrap();
         assert!(st.success());
         fs::read(&obj).unwrap()
     }
 
     fn dynamic_symbols(lib: &Path) -> Vec<String> {
-        let out = Command::new("nm").args(["-D", "--defined-only", "--format=posix"]).arg(lib).output().unwrap();
+        let out = Command::new("nm")
+            .args(["-D", "--defined-only", "--format=posix"])
+            .arg(lib)
+            .output()
+            .unwrap();
         assert!(out.status.success());
-        String::from_utf8_lossy(&out.stdout).lines().filter_map(|l| l.split_whitespace().next()).map(str::to_string).collect()
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| l.split_whitespace().next())
+            .map(str::to_string)
+            .collect()
     }
 
     #[test]
     fn runtime_is_found_and_defines_the_exports() {
         let rt = find_runtime().expect("runtime");
-        let out = Command::new("nm").args(["-g", "--defined-only", "--format=posix"]).arg(&rt).output().unwrap();
+        let out = Command::new("nm")
+            .args(["-g", "--defined-only", "--format=posix"])
+            .arg(&rt)
+            .output()
+            .unwrap();
         let syms = String::from_utf8_lossy(&out.stdout);
         for s in RUNTIME_EXPORTS {
-            assert!(syms.lines().any(|l| l.starts_with(&format!("{s} T"))), "{s} missing in {}", rt.display());
+            assert!(
+                syms.lines().any(|l| l.starts_with(&format!("{s} T"))),
+                "{s} missing in {}",
+                rt.display()
+            );
         }
     }
 
@@ -260,23 +311,37 @@ int32_t tm_selfcheck(void) {
         let t0 = SystemTime::now() - Duration::from_secs(1000);
         let put = |p: &Path, age: u64| {
             fs::write(p, b"!<arch>\n").unwrap();
-            fs::File::options().write(true).open(p).unwrap().set_modified(t0 + Duration::from_secs(age)).unwrap();
+            fs::File::options()
+                .write(true)
+                .open(p)
+                .unwrap()
+                .set_modified(t0 + Duration::from_secs(age))
+                .unwrap();
         };
         assert_eq!(find_runtime_near(&deps), None);
         // A hashed copy in deps/ is found.
         put(&deps.join("libstrata_runtime-0123.a"), 10);
-        assert_eq!(find_runtime_near(&deps), Some(deps.join("libstrata_runtime-0123.a")));
+        assert_eq!(
+            find_runtime_near(&deps),
+            Some(deps.join("libstrata_runtime-0123.a"))
+        );
         // The plain name in the parent directory, if newer, wins ...
         put(&release.join(RUNTIME_FILE), 20);
         assert_eq!(find_runtime_near(&deps), Some(release.join(RUNTIME_FILE)));
         // ... and loses to a newer hashed copy (a stale uplifted archive).
         put(&deps.join("libstrata_runtime-4567.a"), 30);
-        assert_eq!(find_runtime_near(&deps), Some(deps.join("libstrata_runtime-4567.a")));
+        assert_eq!(
+            find_runtime_near(&deps),
+            Some(deps.join("libstrata_runtime-4567.a"))
+        );
         // On equal times, the plain name next to the executable comes first.
         put(&deps.join(RUNTIME_FILE), 30);
         assert_eq!(find_runtime_near(&deps), Some(deps.join(RUNTIME_FILE)));
         // From the driver's directory (target/release), deps/ is searched for hashed copies.
-        assert_eq!(find_runtime_near(&release), Some(deps.join("libstrata_runtime-4567.a")));
+        assert_eq!(
+            find_runtime_near(&release),
+            Some(deps.join("libstrata_runtime-4567.a"))
+        );
     }
 
     #[test]
@@ -293,10 +358,16 @@ int32_t tm_selfcheck(void) {
 
         let mut syms = dynamic_symbols(&so);
         syms.sort();
-        let mut want: Vec<String> = ["tm_main", "tm_last_error", "tm_selfcheck"].iter().map(|s| s.to_string()).collect();
+        let mut want: Vec<String> = ["tm_main", "tm_last_error", "tm_selfcheck"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         want.extend(RUNTIME_EXPORTS.iter().map(|s| s.to_string()));
         want.sort();
-        assert_eq!(syms, want, "exactly the module's functions and the runtime API are exported");
+        assert_eq!(
+            syms, want,
+            "exactly the module's functions and the runtime API are exported"
+        );
 
         // Only system libraries are needed.
         let out = Command::new("readelf").arg("-d").arg(&so).output().unwrap();
@@ -304,7 +375,16 @@ int32_t tm_selfcheck(void) {
         for line in dynamic.lines().filter(|l| l.contains("(NEEDED)")) {
             let lib = line.split('[').nth(1).unwrap().trim_end_matches(']');
             assert!(
-                ["libc.so", "libm.so", "libgcc_s.so", "ld-linux", "libpthread.so", "libdl.so"].iter().any(|p| lib.starts_with(p)),
+                [
+                    "libc.so",
+                    "libm.so",
+                    "libgcc_s.so",
+                    "ld-linux",
+                    "libpthread.so",
+                    "libdl.so"
+                ]
+                .iter()
+                .any(|p| lib.starts_with(p)),
                 "unexpected dependency {lib}"
             );
         }
@@ -312,14 +392,22 @@ int32_t tm_selfcheck(void) {
         // Load it and use the functions and the runtime API.
         unsafe {
             let lib = libloading::Library::new(&so).unwrap();
-            let main: libloading::Symbol<unsafe extern "C" fn(*const f32, *mut f32) -> i32> = lib.get(b"tm_main").unwrap();
-            let last_error: libloading::Symbol<unsafe extern "C" fn() -> *const c_char> = lib.get(b"tm_last_error").unwrap();
-            let selfcheck: libloading::Symbol<unsafe extern "C" fn() -> i32> = lib.get(b"tm_selfcheck").unwrap();
-            let count: libloading::Symbol<unsafe extern "C" fn() -> i64> = lib.get(b"strata_rt_check_failure_count").unwrap();
-            let id: libloading::Symbol<unsafe extern "C" fn(i64) -> i64> = lib.get(b"strata_rt_check_failure_id").unwrap();
-            let msg: libloading::Symbol<unsafe extern "C" fn(i64) -> *const c_char> = lib.get(b"strata_rt_check_failure_message").unwrap();
-            let reset: libloading::Symbol<unsafe extern "C" fn()> = lib.get(b"strata_rt_check_reset").unwrap();
-            let rt_last: libloading::Symbol<unsafe extern "C" fn() -> *const c_char> = lib.get(b"strata_rt_last_error").unwrap();
+            let main: libloading::Symbol<unsafe extern "C" fn(*const f32, *mut f32) -> i32> =
+                lib.get(b"tm_main").unwrap();
+            let last_error: libloading::Symbol<unsafe extern "C" fn() -> *const c_char> =
+                lib.get(b"tm_last_error").unwrap();
+            let selfcheck: libloading::Symbol<unsafe extern "C" fn() -> i32> =
+                lib.get(b"tm_selfcheck").unwrap();
+            let count: libloading::Symbol<unsafe extern "C" fn() -> i64> =
+                lib.get(b"strata_rt_check_failure_count").unwrap();
+            let id: libloading::Symbol<unsafe extern "C" fn(i64) -> i64> =
+                lib.get(b"strata_rt_check_failure_id").unwrap();
+            let msg: libloading::Symbol<unsafe extern "C" fn(i64) -> *const c_char> =
+                lib.get(b"strata_rt_check_failure_message").unwrap();
+            let reset: libloading::Symbol<unsafe extern "C" fn()> =
+                lib.get(b"strata_rt_check_reset").unwrap();
+            let rt_last: libloading::Symbol<unsafe extern "C" fn() -> *const c_char> =
+                lib.get(b"strata_rt_last_error").unwrap();
 
             let x = [1.0f32, 2.0, 3.0, 4.0];
             let mut y = [0.0f32; 4];
@@ -328,14 +416,23 @@ int32_t tm_selfcheck(void) {
             assert_eq!(CStr::from_ptr(last_error()).to_str().unwrap(), "");
             let x = [-1.0f32, 2.0, 3.0, 4.0];
             assert_eq!(main(x.as_ptr(), y.as_mut_ptr()), 1);
-            assert_eq!(CStr::from_ptr(last_error()).to_str().unwrap(), "negative input");
-            assert_eq!(CStr::from_ptr(rt_last()).to_str().unwrap(), "negative input");
+            assert_eq!(
+                CStr::from_ptr(last_error()).to_str().unwrap(),
+                "negative input"
+            );
+            assert_eq!(
+                CStr::from_ptr(rt_last()).to_str().unwrap(),
+                "negative input"
+            );
 
             reset();
             assert_eq!(selfcheck(), 1);
             assert_eq!(count(), 1);
             assert_eq!(id(0), 7);
-            assert_eq!(CStr::from_ptr(msg(0)).to_str().unwrap(), "element 1: expected 3, got 2");
+            assert_eq!(
+                CStr::from_ptr(msg(0)).to_str().unwrap(),
+                "element 1: expected 3, got 2"
+            );
             reset();
             assert_eq!(count(), 0);
         }
@@ -351,9 +448,12 @@ int32_t tm_selfcheck(void) {
         unsafe {
             let la = libloading::Library::new(&a).unwrap();
             let lb = libloading::Library::new(&b).unwrap();
-            let check_a: libloading::Symbol<unsafe extern "C" fn() -> i32> = la.get(b"tm_selfcheck").unwrap();
-            let count_a: libloading::Symbol<unsafe extern "C" fn() -> i64> = la.get(b"strata_rt_check_failure_count").unwrap();
-            let count_b: libloading::Symbol<unsafe extern "C" fn() -> i64> = lb.get(b"strata_rt_check_failure_count").unwrap();
+            let check_a: libloading::Symbol<unsafe extern "C" fn() -> i32> =
+                la.get(b"tm_selfcheck").unwrap();
+            let count_a: libloading::Symbol<unsafe extern "C" fn() -> i64> =
+                la.get(b"strata_rt_check_failure_count").unwrap();
+            let count_b: libloading::Symbol<unsafe extern "C" fn() -> i64> =
+                lb.get(b"strata_rt_check_failure_count").unwrap();
             let before_b = count_b();
             assert_eq!(check_a(), 1);
             assert!(count_a() >= 1);
@@ -366,9 +466,21 @@ int32_t tm_selfcheck(void) {
         let tmp = tempfile::tempdir().unwrap();
         // Undefined reference: `-z defs` turns it into a link error.
         let src = tmp.path().join("bad.c");
-        fs::write(&src, "extern int nowhere(void); int bad_main(void) { return nowhere(); }\n").unwrap();
+        fs::write(
+            &src,
+            "extern int nowhere(void); int bad_main(void) { return nowhere(); }\n",
+        )
+        .unwrap();
         let obj = tmp.path().join("bad.o");
-        assert!(Command::new("cc").args(["-c", "-fPIC", "-o"]).arg(&obj).arg(&src).status().unwrap().success());
+        assert!(
+            Command::new("cc")
+                .args(["-c", "-fPIC", "-o"])
+                .arg(&obj)
+                .arg(&src)
+                .status()
+                .unwrap()
+                .success()
+        );
         let err = link_shared(&fs::read(&obj).unwrap(), &tmp.path().join("libbad.so")).unwrap_err();
         assert!(err.contains("nowhere"), "{err}");
         // Not an object at all.
@@ -464,17 +576,27 @@ define float @from_f16(i16 %x) {
         .unwrap();
         let obj = tmp.path().join("m.o");
         // Generic x86-64 / AArch64: no native bf16 conversions, so libcalls are emitted.
-        let st = Command::new(llc).args(["-O2", "-filetype=obj", "-relocation-model=pic", "-o"]).arg(&obj).arg(&ll).status().unwrap();
+        let st = Command::new(llc)
+            .args(["-O2", "-filetype=obj", "-relocation-model=pic", "-o"])
+            .arg(&obj)
+            .arg(&ll)
+            .status()
+            .unwrap();
         assert!(st.success());
         let so = tmp.path().join("libcalls.so");
         link_shared(&fs::read(&obj).unwrap(), &so).unwrap();
         unsafe {
             let lib = libloading::Library::new(&so).unwrap();
-            let to_bf16: libloading::Symbol<unsafe extern "C" fn(f32) -> u16> = lib.get(b"to_bf16").unwrap();
-            let d_to_bf16: libloading::Symbol<unsafe extern "C" fn(f64) -> u16> = lib.get(b"d_to_bf16").unwrap();
-            let to_f16: libloading::Symbol<unsafe extern "C" fn(f32) -> u16> = lib.get(b"to_f16").unwrap();
-            let d_to_f16: libloading::Symbol<unsafe extern "C" fn(f64) -> u16> = lib.get(b"d_to_f16").unwrap();
-            let from_f16: libloading::Symbol<unsafe extern "C" fn(u16) -> f32> = lib.get(b"from_f16").unwrap();
+            let to_bf16: libloading::Symbol<unsafe extern "C" fn(f32) -> u16> =
+                lib.get(b"to_bf16").unwrap();
+            let d_to_bf16: libloading::Symbol<unsafe extern "C" fn(f64) -> u16> =
+                lib.get(b"d_to_bf16").unwrap();
+            let to_f16: libloading::Symbol<unsafe extern "C" fn(f32) -> u16> =
+                lib.get(b"to_f16").unwrap();
+            let d_to_f16: libloading::Symbol<unsafe extern "C" fn(f64) -> u16> =
+                lib.get(b"d_to_f16").unwrap();
+            let from_f16: libloading::Symbol<unsafe extern "C" fn(u16) -> f32> =
+                lib.get(b"from_f16").unwrap();
             assert_eq!(to_bf16(1.0), 0x3f80);
             assert_eq!(to_bf16(-3.140625), 0xc049);
             assert_eq!(to_bf16(f32::from_bits(0x3f81_8000)), 0x3f82);

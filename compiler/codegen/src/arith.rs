@@ -2,8 +2,8 @@
 //! and compares are here; float math in `arith/float.rs`; conversions and
 //! constants in `arith/cast.rs`.
 
-mod cast;
 mod approx;
+mod cast;
 mod float;
 
 use inkwell::intrinsics::Intrinsic;
@@ -31,7 +31,11 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 a::CTLZ => {
                     let x = self.int(op, 0)?;
                     let no_poison = self.cx.bool_type().const_zero();
-                    self.intrinsic("llvm.ctlz", &[x.get_type().into()], &[x.into(), no_poison.into()])?
+                    self.intrinsic(
+                        "llvm.ctlz",
+                        &[x.get_type().into()],
+                        &[x.into(), no_poison.into()],
+                    )?
                 }
                 a::POPCOUNT => {
                     let x = self.int(op, 0)?;
@@ -41,7 +45,9 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 a::CMPF => self.cmpf(op)?,
                 a::SELECT => {
                     let c = self.int(op, 0)?;
-                    self.b.build_select(c, self.val(op, 1)?, self.val(op, 2)?, "").map_err(ice)?
+                    self.b
+                        .build_select(c, self.val(op, 1)?, self.val(op, 2)?, "")
+                        .map_err(ice)?
                 }
                 a::CONSTANT => self.constant(op)?,
                 _ => self.cast(op, name)?,
@@ -60,13 +66,15 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let f = Intrinsic::find(name)
             .and_then(|i| i.get_declaration(&self.module, types))
             .ok_or_else(|| ice(format!("no LLVM intrinsic {name} for these types")))?;
-        self.call(f, args)?.ok_or_else(|| ice(format!("{name} returns nothing")))
+        self.call(f, args)?
+            .ok_or_else(|| ice(format!("{name} returns nothing")))
     }
 
     fn int_binary(&self, op: OpId, name: &str) -> Result<BasicValueEnum<'ctx>> {
         let (x, y) = (self.int(op, 0)?, self.int(op, 1)?);
         let b = &self.b;
-        let minmax = |intr: &str| self.intrinsic(intr, &[x.get_type().into()], &[x.into(), y.into()]);
+        let minmax =
+            |intr: &str| self.intrinsic(intr, &[x.get_type().into()], &[x.into(), y.into()]);
         let v: IntValue = match name {
             a::ADDI => b.build_int_add(x, y, ""),
             a::SUBI => b.build_int_sub(x, y, ""),
@@ -106,7 +114,10 @@ impl<'ctx> Lowerer<'ctx, '_> {
             Some("uge") => UGE,
             _ => return Err(self.internal(op, "has an invalid predicate")),
         };
-        let v = self.b.build_int_compare(p, self.int(op, 0)?, self.int(op, 1)?, "").map_err(ice)?;
+        let v = self
+            .b
+            .build_int_compare(p, self.int(op, 0)?, self.int(op, 1)?, "")
+            .map_err(ice)?;
         Ok(v.into())
     }
 
@@ -137,5 +148,8 @@ impl<'ctx> Lowerer<'ctx, '_> {
 
 /// Unsupported-op error for a name no arith lowering knows.
 fn unknown(l: &Lowerer<'_, '_>, op: OpId, name: &str) -> Diagnostic {
-    Diagnostic::unsupported(l.loc(op), format!("'{name}' op cannot be lowered to LLVM IR"))
+    Diagnostic::unsupported(
+        l.loc(op),
+        format!("'{name}' op cannot be lowered to LLVM IR"),
+    )
 }

@@ -57,19 +57,23 @@ fn nounwind(cx: &LlContext) -> Attribute {
 
 impl<'ctx> Lowerer<'ctx, '_> {
     fn func_name(&self, op: OpId) -> Result<String> {
-        builtin::func_name(self.ir, op).map(str::to_string).ok_or_else(|| self.internal(op, "has no 'sym_name'"))
+        builtin::func_name(self.ir, op)
+            .map(str::to_string)
+            .ok_or_else(|| self.internal(op, "has no 'sym_name'"))
     }
 
     /// LLVM type of a function: memrefs as pointers, at most one result.
     fn func_type(&self, op: OpId) -> Result<FunctionType<'ctx>> {
-        let (inputs, results) =
-            builtin::func_signature(self.ir, op).ok_or_else(|| self.internal(op, "has no signature"))?;
+        let (inputs, results) = builtin::func_signature(self.ir, op)
+            .ok_or_else(|| self.internal(op, "has no signature"))?;
         let params = inputs
             .iter()
             .map(|&t| self.value_type(t, op).map(BasicMetadataTypeEnum::from))
             .collect::<Result<Vec<_>>>()?;
         match results.as_slice() {
-            [] if self.ir.entry_block(op, 0).is_some() => Ok(self.cx.i32_type().fn_type(&params, false)),
+            [] if self.ir.entry_block(op, 0).is_some() => {
+                Ok(self.cx.i32_type().fn_type(&params, false))
+            }
             [] => Ok(self.cx.void_type().fn_type(&params, false)),
             [r] if !matches!(self.ir.kind(*r), TypeKind::MemRef { .. }) => {
                 Ok(self.value_type(*r, op)?.fn_type(&params, false))
@@ -86,7 +90,11 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let ty = self.func_type(op)?;
         let f = if self.ir.entry_block(op, 0).is_some() {
             // `P.f`: a '.' never appears in the C names `P_f` exports.
-            let f = self.module.add_function(&format!("{}.{name}", self.prefix), ty, Some(Linkage::Internal));
+            let f = self.module.add_function(
+                &format!("{}.{name}", self.prefix),
+                ty,
+                Some(Linkage::Internal),
+            );
             f.add_attribute(AttributeLoc::Function, nounwind(self.cx));
             self.add_noalias_attrs(op, f);
             f
@@ -104,10 +112,14 @@ impl<'ctx> Lowerer<'ctx, '_> {
     /// buffer argument, and internal calls pass distinct allocations for
     /// outputs (inputs may repeat, but are only read).
     fn add_noalias_attrs(&self, op: OpId, f: FunctionValue<'ctx>) {
-        let Some((inputs, _)) = builtin::func_signature(self.ir, op) else { return };
+        let Some((inputs, _)) = builtin::func_signature(self.ir, op) else {
+            return;
+        };
         for (i, &t) in inputs.iter().enumerate() {
             if matches!(self.ir.kind(t), TypeKind::MemRef { .. }) {
-                let a = self.cx.create_enum_attribute(Attribute::get_named_enum_kind_id("noalias"), 0);
+                let a = self
+                    .cx
+                    .create_enum_attribute(Attribute::get_named_enum_kind_id("noalias"), 0);
                 f.add_attribute(AttributeLoc::Param(i as u32), a);
             }
         }
@@ -116,11 +128,20 @@ impl<'ctx> Lowerer<'ctx, '_> {
     /// `signext` / `zeroext` on narrow integer parameters and results of an
     /// external function, as the C ABI expects.
     fn add_extension_attrs(&self, op: OpId, f: FunctionValue<'ctx>) {
-        let Some((inputs, results)) = builtin::func_signature(self.ir, op) else { return };
+        let Some((inputs, results)) = builtin::func_signature(self.ir, op) else {
+            return;
+        };
         let attr = |t| match self.ir.kind(t) {
             TypeKind::Int { width, sign } if *width < 32 => {
-                let kind = if *sign == Signedness::Unsigned || *width == 1 { "zeroext" } else { "signext" };
-                Some(self.cx.create_enum_attribute(Attribute::get_named_enum_kind_id(kind), 0))
+                let kind = if *sign == Signedness::Unsigned || *width == 1 {
+                    "zeroext"
+                } else {
+                    "signext"
+                };
+                Some(
+                    self.cx
+                        .create_enum_attribute(Attribute::get_named_enum_kind_id(kind), 0),
+                )
             }
             _ => None,
         };
@@ -140,20 +161,30 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let region = self.ir.op(op).regions[0];
         let blocks = &self.ir.regions[region].blocks;
         if blocks.len() != 1 {
-            return Err(Diagnostic::unsupported(self.loc(op), "functions with more than one block cannot be lowered"));
+            return Err(Diagnostic::unsupported(
+                self.loc(op),
+                "functions with more than one block cannot be lowered",
+            ));
         }
         let block = blocks[0];
         let entry = self.cx.append_basic_block(f, "entry");
         let body = self.cx.append_basic_block(f, "body");
         self.alloca_block = Some(entry);
-        self.returns_status = builtin::func_signature(self.ir, op).is_some_and(|(_, r)| r.is_empty());
+        self.returns_status =
+            builtin::func_signature(self.ir, op).is_some_and(|(_, r)| r.is_empty());
         for (i, &arg) in self.ir.blocks[block].args.iter().enumerate() {
-            let p = f.get_nth_param(i as u32).ok_or_else(|| self.internal(op, "parameter count mismatch"))?;
+            let p = f
+                .get_nth_param(i as u32)
+                .ok_or_else(|| self.internal(op, "parameter count mismatch"))?;
             self.values.insert(arg, p);
         }
         self.b.position_at_end(body);
         self.lower_block(block)?;
-        if self.b.get_insert_block().is_some_and(|bb| bb.get_terminator().is_none()) {
+        if self
+            .b
+            .get_insert_block()
+            .is_some_and(|bb| bb.get_terminator().is_none())
+        {
             return Err(self.internal(op, "body does not end with 'func.return'"));
         }
         self.b.position_at_end(entry);
@@ -170,26 +201,41 @@ impl<'ctx> Lowerer<'ctx, '_> {
         if name == "last_error" {
             return Err(Diagnostic::error(
                 self.loc(op),
-                format!("a public function cannot be named @last_error: its C name {}_last_error is the error accessor", self.prefix),
+                format!(
+                    "a public function cannot be named @last_error: its C name {}_last_error is the error accessor",
+                    self.prefix
+                ),
             ));
         }
         let has_results = builtin::func_signature(self.ir, op).is_some_and(|(_, r)| !r.is_empty());
         if has_results {
             return Err(Diagnostic::unsupported(
                 self.loc(op),
-                format!("exported function '@{name}' returns a value; results must be passed as output buffers"),
+                format!(
+                    "exported function '@{name}' returns a value; results must be passed as output buffers"
+                ),
             ));
         }
         let i32t = self.cx.i32_type();
         let params: Vec<BasicMetadataTypeEnum> = inner.get_type().get_param_types();
-        let f = self.module.add_function(&format!("{}_{name}", self.prefix), i32t.fn_type(&params, false), None);
+        let f = self.module.add_function(
+            &format!("{}_{name}", self.prefix),
+            i32t.fn_type(&params, false),
+            None,
+        );
         f.add_attribute(AttributeLoc::Function, nounwind(self.cx));
         let bb = self.cx.append_basic_block(f, "entry");
         self.b.position_at_end(bb);
-        let args: Vec<BasicMetadataValueEnum> = f.get_params().into_iter().map(|p| p.into()).collect();
-        let clear = self.external("strata_rt_clear_error", self.cx.void_type().fn_type(&[], false));
+        let args: Vec<BasicMetadataValueEnum> =
+            f.get_params().into_iter().map(|p| p.into()).collect();
+        let clear = self.external(
+            "strata_rt_clear_error",
+            self.cx.void_type().fn_type(&[], false),
+        );
         self.call(clear, &[])?;
-        let status = self.call(inner, &args)?.ok_or_else(|| ice("internal function returns no status"))?;
+        let status = self
+            .call(inner, &args)?
+            .ok_or_else(|| ice("internal function returns no status"))?;
         self.b.build_return(Some(&status)).map_err(ice)?;
         Ok(())
     }
@@ -198,10 +244,16 @@ impl<'ctx> Lowerer<'ctx, '_> {
     fn last_error_fn(&mut self) -> Result<()> {
         let ptr = self.cx.ptr_type(AddressSpace::default());
         let rt = self.external("strata_rt_last_error", ptr.fn_type(&[], false));
-        let f = self.module.add_function(&format!("{}_last_error", self.prefix), ptr.fn_type(&[], false), None);
+        let f = self.module.add_function(
+            &format!("{}_last_error", self.prefix),
+            ptr.fn_type(&[], false),
+            None,
+        );
         let bb = self.cx.append_basic_block(f, "entry");
         self.b.position_at_end(bb);
-        let msg = self.call(rt, &[])?.ok_or_else(|| ice("strata_rt_last_error returns nothing"))?;
+        let msg = self
+            .call(rt, &[])?
+            .ok_or_else(|| ice("strata_rt_last_error returns nothing"))?;
         self.b.build_return(Some(&msg)).map_err(ice)?;
         Ok(())
     }
@@ -209,26 +261,38 @@ impl<'ctx> Lowerer<'ctx, '_> {
     /// `func.call` and `func.return` inside a function body.
     pub(crate) fn lower_func_op(&mut self, op: OpId) -> Result<()> {
         let n = self.ir.op(op).operands.len();
-        let args = (0..n).map(|i| self.val(op, i)).collect::<Result<Vec<_>>>()?;
+        let args = (0..n)
+            .map(|i| self.val(op, i))
+            .collect::<Result<Vec<_>>>()?;
         match self.ir.op(op).name {
             CALL => {
                 let callee = match self.ir.attr_of(op, "callee").map(|a| self.ir.attr_kind(a)) {
                     Some(strata_ir::AttrKind::SymbolRef(s)) => s.clone(),
                     _ => return Err(self.internal(op, "has no 'callee'")),
                 };
-                let f =
-                    *self.funcs.get(&callee).ok_or_else(|| self.internal(op, format!("calls unknown '@{callee}'")))?;
-                let args: Vec<BasicMetadataValueEnum> = args.into_iter().map(|a| a.into()).collect();
+                let f = *self
+                    .funcs
+                    .get(&callee)
+                    .ok_or_else(|| self.internal(op, format!("calls unknown '@{callee}'")))?;
+                let args: Vec<BasicMetadataValueEnum> =
+                    args.into_iter().map(|a| a.into()).collect();
                 let r = self.call(f, &args)?;
                 let callee_defined = self.ir.op(op).results.is_empty()
                     && f.get_first_basic_block().is_some()
                     && f.get_type().get_return_type().is_some();
                 if callee_defined && self.returns_status {
                     // Propagate a failed callee's status.
-                    let status = r.ok_or_else(|| ice("internal function returns no status"))?.into_int_value();
+                    let status = r
+                        .ok_or_else(|| ice("internal function returns no status"))?
+                        .into_int_value();
                     let failed = self
                         .b
-                        .build_int_compare(inkwell::IntPredicate::NE, status, self.cx.i32_type().const_zero(), "")
+                        .build_int_compare(
+                            inkwell::IntPredicate::NE,
+                            status,
+                            self.cx.i32_type().const_zero(),
+                            "",
+                        )
                         .map_err(ice)?;
                     return self.return_status_if(failed, status);
                 }
@@ -240,15 +304,25 @@ impl<'ctx> Lowerer<'ctx, '_> {
             }
             RETURN => {
                 match args.as_slice() {
-                    [] if self.returns_status => self.b.build_return(Some(&self.cx.i32_type().const_zero())),
+                    [] if self.returns_status => {
+                        self.b.build_return(Some(&self.cx.i32_type().const_zero()))
+                    }
                     [] => self.b.build_return(None),
                     [v] => self.b.build_return(Some(v)),
-                    _ => return Err(Diagnostic::unsupported(self.loc(op), "returning more than one value")),
+                    _ => {
+                        return Err(Diagnostic::unsupported(
+                            self.loc(op),
+                            "returning more than one value",
+                        ));
+                    }
                 }
                 .map_err(ice)?;
                 Ok(())
             }
-            name => Err(Diagnostic::unsupported(self.loc(op), format!("'{name}' op cannot be lowered to LLVM IR"))),
+            name => Err(Diagnostic::unsupported(
+                self.loc(op),
+                format!("'{name}' op cannot be lowered to LLVM IR"),
+            )),
         }
     }
 }

@@ -48,7 +48,12 @@ pub struct CodegenOptions {
 }
 
 /// Compiles one module; returns the LLVM module text / asm text / object bytes.
-pub fn compile(ctx: &Context, module: OpId, opts: &CodegenOptions, kind: EmitKind) -> Result<Vec<u8>, Diagnostic> {
+pub fn compile(
+    ctx: &Context,
+    module: OpId,
+    opts: &CodegenOptions,
+    kind: EmitKind,
+) -> Result<Vec<u8>, Diagnostic> {
     compile_many(ctx, &[(module, opts.prefix.clone())], opts.opt_level, kind)
 }
 
@@ -66,7 +71,10 @@ pub fn compile_many(
     for (module, prefix) in modules {
         let m = func::lower_module(ctx, &llcx, *module, prefix)?;
         linked.link_in_module(m).map_err(|e| {
-            Diagnostic::internal(ctx.op(*module).loc, format!("cannot link the module with prefix '{prefix}': {e}"))
+            Diagnostic::internal(
+                ctx.op(*module).loc,
+                format!("cannot link the module with prefix '{prefix}': {e}"),
+            )
         })?;
     }
     target::optimize_and_emit(&tm, &linked, opt_level, kind)

@@ -27,17 +27,28 @@ impl<'ctx> Lowerer<'ctx, '_> {
             lp::WHILE => self.lower_while(op),
             // Terminators of loop bodies and arms: the parent adds the branch.
             lp::YIELD | lp::CONDITION => Ok(()),
-            name => Err(Diagnostic::unsupported(self.loc(op), format!("'{name}' op cannot be lowered to LLVM IR"))),
+            name => Err(Diagnostic::unsupported(
+                self.loc(op),
+                format!("'{name}' op cannot be lowered to LLVM IR"),
+            )),
         }
     }
 
     fn lower_for(&mut self, op: OpId) -> Result<()> {
         let (lb, ub, step) = (self.int(op, 0)?, self.int(op, 1)?, self.int(op, 2)?);
-        let body_block = self.ir.entry_block(op, 0).ok_or_else(|| self.internal(op, "has no body"))?;
-        let iv_arg =
-            *self.ir.blocks[body_block].args.first().ok_or_else(|| self.internal(op, "has no induction variable"))?;
+        let body_block = self
+            .ir
+            .entry_block(op, 0)
+            .ok_or_else(|| self.internal(op, "has no body"))?;
+        let iv_arg = *self.ir.blocks[body_block]
+            .args
+            .first()
+            .ok_or_else(|| self.internal(op, "has no induction variable"))?;
         let f = self.current_fn()?;
-        let pre = self.b.get_insert_block().ok_or_else(|| ice("builder has no block"))?;
+        let pre = self
+            .b
+            .get_insert_block()
+            .ok_or_else(|| ice("builder has no block"))?;
         let header = self.cx.append_basic_block(f, "loop.header");
         let body = self.cx.append_basic_block(f, "loop.body");
         let exit = self.cx.append_basic_block(f, "loop.exit");
@@ -47,14 +58,25 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let iv = self.b.build_phi(self.cx.i64_type(), "iv").map_err(ice)?;
         iv.add_incoming(&[(&lb, pre)]);
         let ivv = iv.as_basic_value().into_int_value();
-        let cond = self.b.build_int_compare(inkwell::IntPredicate::SLT, ivv, ub, "").map_err(ice)?;
-        self.b.build_conditional_branch(cond, body, exit).map_err(ice)?;
+        let cond = self
+            .b
+            .build_int_compare(inkwell::IntPredicate::SLT, ivv, ub, "")
+            .map_err(ice)?;
+        self.b
+            .build_conditional_branch(cond, body, exit)
+            .map_err(ice)?;
 
         self.b.position_at_end(body);
         self.values.insert(iv_arg, ivv.into());
         self.lower_block(body_block)?;
-        let latch = self.b.get_insert_block().ok_or_else(|| ice("builder has no block"))?;
-        let next = self.b.build_int_nsw_add(ivv, step, "iv.next").map_err(ice)?;
+        let latch = self
+            .b
+            .get_insert_block()
+            .ok_or_else(|| ice("builder has no block"))?;
+        let next = self
+            .b
+            .build_int_nsw_add(ivv, step, "iv.next")
+            .map_err(ice)?;
         self.b.build_unconditional_branch(header).map_err(ice)?;
         iv.add_incoming(&[(&next, latch)]);
 
@@ -65,12 +87,17 @@ impl<'ctx> Lowerer<'ctx, '_> {
     fn lower_if(&mut self, op: OpId) -> Result<()> {
         let cond = self.int(op, 0)?;
         let f = self.current_fn()?;
-        let then_block = self.ir.entry_block(op, 0).ok_or_else(|| self.internal(op, "has no then block"))?;
+        let then_block = self
+            .ir
+            .entry_block(op, 0)
+            .ok_or_else(|| self.internal(op, "has no then block"))?;
         let else_block = self.ir.entry_block(op, 1);
         let then_bb = self.cx.append_basic_block(f, "if.then");
         let else_bb = else_block.map(|_| self.cx.append_basic_block(f, "if.else"));
         let merge = self.cx.append_basic_block(f, "if.end");
-        self.b.build_conditional_branch(cond, then_bb, else_bb.unwrap_or(merge)).map_err(ice)?;
+        self.b
+            .build_conditional_branch(cond, then_bb, else_bb.unwrap_or(merge))
+            .map_err(ice)?;
         for (block, bb) in [(Some(then_block), Some(then_bb)), (else_block, else_bb)] {
             if let (Some(block), Some(bb)) = (block, bb) {
                 self.b.position_at_end(bb);
@@ -83,9 +110,18 @@ impl<'ctx> Lowerer<'ctx, '_> {
     }
 
     fn lower_while(&mut self, op: OpId) -> Result<()> {
-        let cond_block = self.ir.entry_block(op, 0).ok_or_else(|| self.internal(op, "has no cond block"))?;
-        let body_block = self.ir.entry_block(op, 1).ok_or_else(|| self.internal(op, "has no body block"))?;
-        let term = *self.ir.blocks[cond_block].ops.last().ok_or_else(|| self.internal(op, "has an empty cond block"))?;
+        let cond_block = self
+            .ir
+            .entry_block(op, 0)
+            .ok_or_else(|| self.internal(op, "has no cond block"))?;
+        let body_block = self
+            .ir
+            .entry_block(op, 1)
+            .ok_or_else(|| self.internal(op, "has no body block"))?;
+        let term = *self.ir.blocks[cond_block]
+            .ops
+            .last()
+            .ok_or_else(|| self.internal(op, "has an empty cond block"))?;
         let f = self.current_fn()?;
         let cond_bb = self.cx.append_basic_block(f, "while.cond");
         let body_bb = self.cx.append_basic_block(f, "while.body");
@@ -94,7 +130,9 @@ impl<'ctx> Lowerer<'ctx, '_> {
         self.b.position_at_end(cond_bb);
         self.lower_block(cond_block)?;
         let c = self.int(term, 0)?;
-        self.b.build_conditional_branch(c, body_bb, exit).map_err(ice)?;
+        self.b
+            .build_conditional_branch(c, body_bb, exit)
+            .map_err(ice)?;
         self.b.position_at_end(body_bb);
         self.lower_block(body_block)?;
         self.b.build_unconditional_branch(cond_bb).map_err(ice)?;

@@ -45,32 +45,52 @@ impl<'ctx> Lowerer<'ctx, '_> {
             mem::LOAD_PART => self.lower_load(op, Some(self.part(op)?)),
             mem::STORE => self.lower_store(op, None),
             mem::STORE_PART => self.lower_store(op, Some(self.part(op)?)),
-            name => Err(Diagnostic::unsupported(self.loc(op), format!("'{name}' op cannot be lowered to LLVM IR"))),
+            name => Err(Diagnostic::unsupported(
+                self.loc(op),
+                format!("'{name}' op cannot be lowered to LLVM IR"),
+            )),
         }
     }
 
     fn part(&self, op: OpId) -> Result<u64> {
-        mem::part(self.ir, op).map(u64::from).ok_or_else(|| self.internal(op, "has no valid 'part'"))
+        mem::part(self.ir, op)
+            .map(u64::from)
+            .ok_or_else(|| self.internal(op, "has no valid 'part'"))
     }
 
     fn lower_alloc(&mut self, op: OpId) -> Result<()> {
         let bytes = memref_bytes(self.ir, self.result_ty(op)?).max(1);
         let ptr = self.cx.ptr_type(AddressSpace::default());
         let malloc = self.external("malloc", ptr.fn_type(&[self.cx.i64_type().into()], false));
-        let p = self.call(malloc, &[self.i64(bytes).into()])?.ok_or_else(|| ice("malloc returns nothing"))?;
+        let p = self
+            .call(malloc, &[self.i64(bytes).into()])?
+            .ok_or_else(|| ice("malloc returns nothing"))?;
         if self.returns_status {
             // Out of memory is a runtime error: set the message, return 1.
-            let null = self.b.build_is_null(p.into_pointer_value(), "").map_err(ice)?;
+            let null = self
+                .b
+                .build_is_null(p.into_pointer_value(), "")
+                .map_err(ice)?;
             let f = self.current_fn()?;
             let fail = self.cx.append_basic_block(f, "oom");
             let ok = self.cx.append_basic_block(f, "allocated");
-            self.b.build_conditional_branch(null, fail, ok).map_err(ice)?;
+            self.b
+                .build_conditional_branch(null, fail, ok)
+                .map_err(ice)?;
             self.b.position_at_end(fail);
             let msg = format!("out of memory: cannot allocate {bytes} bytes");
-            let text = self.b.build_global_string_ptr(&msg, "oom_msg").map_err(ice)?;
-            let set = self.external("strata_rt_set_error", self.cx.void_type().fn_type(&[ptr.into()], false));
+            let text = self
+                .b
+                .build_global_string_ptr(&msg, "oom_msg")
+                .map_err(ice)?;
+            let set = self.external(
+                "strata_rt_set_error",
+                self.cx.void_type().fn_type(&[ptr.into()], false),
+            );
             self.call(set, &[text.as_pointer_value().into()])?;
-            self.b.build_return(Some(&self.cx.i32_type().const_int(1, false))).map_err(ice)?;
+            self.b
+                .build_return(Some(&self.cx.i32_type().const_int(1, false)))
+                .map_err(ice)?;
             self.b.position_at_end(ok);
         }
         self.bind(op, 0, p)
@@ -79,22 +99,32 @@ impl<'ctx> Lowerer<'ctx, '_> {
     /// An alloca in the function's entry block, whatever loop `op` is in.
     fn lower_alloca(&mut self, op: OpId) -> Result<()> {
         let ty = self.result_ty(op)?;
-        let entry = self.alloca_block.ok_or_else(|| self.internal(op, "is outside a function"))?;
+        let entry = self
+            .alloca_block
+            .ok_or_else(|| self.internal(op, "is outside a function"))?;
         let bytes = memref_bytes(self.ir, ty);
         let eb = self.cx.create_builder();
         eb.position_at_end(entry);
         let arr = self.cx.i8_type().array_type(bytes.max(1) as u32);
         let p = eb.build_alloca(arr, "buf").map_err(ice)?;
         if let Some(inst) = p.as_instruction_value() {
-            inst.set_alignment(BUFFER_ALIGN.min(16.max(bytes.next_power_of_two() as u32))).map_err(ice)?;
+            inst.set_alignment(BUFFER_ALIGN.min(16.max(bytes.next_power_of_two() as u32)))
+                .map_err(ice)?;
         }
         self.bind(op, 0, p.into())
     }
 
     /// `mem.global`: a private constant global holding the raw element bytes.
     pub(crate) fn lower_global(&mut self, op: OpId) -> Result<()> {
-        let name = self.ir.str_attr(op, "sym_name").ok_or_else(|| self.internal(op, "has no 'sym_name'"))?.to_string();
-        let d = self.ir.dense_attr(op, "value").ok_or_else(|| self.internal(op, "has no 'value'"))?;
+        let name = self
+            .ir
+            .str_attr(op, "sym_name")
+            .ok_or_else(|| self.internal(op, "has no 'sym_name'"))?
+            .to_string();
+        let d = self
+            .ir
+            .dense_attr(op, "value")
+            .ok_or_else(|| self.internal(op, "has no 'value'"))?;
         let elem = self.ir.elem(d.ty);
         storage_type(self.ir, self.cx, elem, self.loc(op))?;
         let count = self.ir.num_elements(d.ty).max(0) as usize;
@@ -108,7 +138,9 @@ impl<'ctx> Lowerer<'ctx, '_> {
             }
         }
         let init = self.cx.const_string(&bytes, false);
-        let g = self.module.add_global(init.get_type(), None, &format!("{}.{name}", self.prefix));
+        let g = self
+            .module
+            .add_global(init.get_type(), None, &format!("{}.{name}", self.prefix));
         g.set_initializer(&init);
         g.set_constant(true);
         g.set_linkage(Linkage::Private);
@@ -124,24 +156,38 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let align = unit_bytes(self.ir, self.ir.elem(ty)).clamp(1, 16) as u32;
         let bytes = memref_bytes(self.ir, ty);
         if bytes > 0 {
-            self.b.build_memcpy(dst, align, src, align, self.i64(bytes)).map_err(ice)?;
+            self.b
+                .build_memcpy(dst, align, src, align, self.i64(bytes))
+                .map_err(ice)?;
         }
         Ok(())
     }
 
     /// Address of the element (or part) that operands `first..` index in
     /// the memref operand `first - 1`.
-    fn element_ptr(&self, op: OpId, first: usize, part: Option<u64>) -> Result<(PointerValue<'ctx>, Type)> {
+    fn element_ptr(
+        &self,
+        op: OpId,
+        first: usize,
+        part: Option<u64>,
+    ) -> Result<(PointerValue<'ctx>, Type)> {
         let base = self.ptr(op, first - 1)?;
         let mty = self.operand_ty(op, first - 1)?;
-        let shape = self.ir.shape(mty).ok_or_else(|| self.internal(op, "expects a memref"))?.to_vec();
+        let shape = self
+            .ir
+            .shape(mty)
+            .ok_or_else(|| self.internal(op, "expects a memref"))?
+            .to_vec();
         let mut lin: Option<IntValue> = None;
         for (k, &dim) in shape.iter().enumerate() {
             let idx = self.int(op, first + k)?;
             lin = Some(match lin {
                 None => idx,
                 Some(acc) => {
-                    let scaled = self.b.build_int_nsw_mul(acc, self.i64(dim as u64), "").map_err(ice)?;
+                    let scaled = self
+                        .b
+                        .build_int_nsw_mul(acc, self.i64(dim as u64), "")
+                        .map_err(ice)?;
                     self.b.build_int_nsw_add(scaled, idx, "").map_err(ice)?
                 }
             });
@@ -149,8 +195,14 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let elem = self.ir.elem(mty);
         let mut lin = lin.unwrap_or(self.i64(0));
         if let Some(p) = part {
-            let twice = self.b.build_int_nsw_mul(lin, self.i64(2), "").map_err(ice)?;
-            lin = self.b.build_int_nsw_add(twice, self.i64(p), "").map_err(ice)?;
+            let twice = self
+                .b
+                .build_int_nsw_mul(lin, self.i64(2), "")
+                .map_err(ice)?;
+            lin = self
+                .b
+                .build_int_nsw_add(twice, self.i64(p), "")
+                .map_err(ice)?;
         }
         let unit = storage_type(self.ir, self.cx, elem, self.loc(op))?;
         // SAFETY: the index is in bounds of the buffer for verified input.
@@ -165,7 +217,10 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let v = match self.ir.kind(elem) {
             TypeKind::Int { width, .. } if storage_int_width(*width) != *width => {
                 let t = crate::types::int_type(self.cx, *width);
-                self.b.build_int_truncate(raw.into_int_value(), t, "").map_err(ice)?.as_basic_value_enum()
+                self.b
+                    .build_int_truncate(raw.into_int_value(), t, "")
+                    .map_err(ice)?
+                    .as_basic_value_enum()
             }
             _ => raw,
         };

@@ -8,7 +8,9 @@ use inkwell::builder::Builder;
 use inkwell::context::Context as LlContext;
 use inkwell::module::{Linkage, Module};
 use inkwell::types::{BasicTypeEnum, FunctionType};
-use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FloatValue, FunctionValue, IntValue, PointerValue};
+use inkwell::values::{
+    BasicMetadataValueEnum, BasicValueEnum, FloatValue, FunctionValue, IntValue, PointerValue,
+};
 use strata_diag::{Diagnostic, Location, Result};
 use strata_ir::{Context, OpId, Type, Value};
 
@@ -56,11 +58,19 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
 
     /// A violated contract (the verifier should have caught it).
     pub fn internal(&self, op: OpId, msg: impl Into<String>) -> Diagnostic {
-        Diagnostic::internal(self.loc(op), format!("'{}' op {}", self.ir.op(op).name, msg.into()))
+        Diagnostic::internal(
+            self.loc(op),
+            format!("'{}' op {}", self.ir.op(op).name, msg.into()),
+        )
     }
 
     pub fn operand(&self, op: OpId, i: usize) -> Result<Value> {
-        self.ir.op(op).operands.get(i).copied().ok_or_else(|| self.internal(op, format!("has no operand #{i}")))
+        self.ir
+            .op(op)
+            .operands
+            .get(i)
+            .copied()
+            .ok_or_else(|| self.internal(op, format!("has no operand #{i}")))
     }
 
     pub fn operand_ty(&self, op: OpId, i: usize) -> Result<Type> {
@@ -68,14 +78,23 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
     }
 
     pub fn result_ty(&self, op: OpId) -> Result<Type> {
-        let r = self.ir.op(op).results.first().copied().ok_or_else(|| self.internal(op, "has no result"))?;
+        let r = self
+            .ir
+            .op(op)
+            .results
+            .first()
+            .copied()
+            .ok_or_else(|| self.internal(op, "has no result"))?;
         Ok(self.ir.value_ty(r))
     }
 
     /// LLVM value of operand `i`.
     pub fn val(&self, op: OpId, i: usize) -> Result<BasicValueEnum<'ctx>> {
         let v = self.operand(op, i)?;
-        self.values.get(&v).copied().ok_or_else(|| self.internal(op, format!("operand #{i} has not been lowered")))
+        self.values
+            .get(&v)
+            .copied()
+            .ok_or_else(|| self.internal(op, format!("operand #{i} has not been lowered")))
     }
 
     pub fn int(&self, op: OpId, i: usize) -> Result<IntValue<'ctx>> {
@@ -101,8 +120,13 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
 
     /// Binds result `i` of `op` to `v`.
     pub fn bind(&mut self, op: OpId, i: usize, v: BasicValueEnum<'ctx>) -> Result<()> {
-        let r =
-            self.ir.op(op).results.get(i).copied().ok_or_else(|| self.internal(op, format!("has no result #{i}")))?;
+        let r = self
+            .ir
+            .op(op)
+            .results
+            .get(i)
+            .copied()
+            .ok_or_else(|| self.internal(op, format!("has no result #{i}")))?;
         self.values.insert(r, v);
         Ok(())
     }
@@ -113,12 +137,17 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
 
     /// The function being lowered.
     pub fn current_fn(&self) -> Result<FunctionValue<'ctx>> {
-        self.b.get_insert_block().and_then(|b| b.get_parent()).ok_or_else(|| ice("builder is not inside a function"))
+        self.b
+            .get_insert_block()
+            .and_then(|b| b.get_parent())
+            .ok_or_else(|| ice("builder is not inside a function"))
     }
 
     /// An external function named `name`, declared on first use.
     pub fn external(&self, name: &str, ty: FunctionType<'ctx>) -> FunctionValue<'ctx> {
-        self.module.get_function(name).unwrap_or_else(|| self.module.add_function(name, ty, Some(Linkage::External)))
+        self.module
+            .get_function(name)
+            .unwrap_or_else(|| self.module.add_function(name, ty, Some(Linkage::External)))
     }
 
     /// Calls `f` and returns its result (if it has one).
@@ -151,7 +180,10 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
             Some("loop") => self.lower_loop(op),
             Some("arith") => self.lower_arith(op),
             Some("func") => self.lower_func_op(op),
-            _ => Err(Diagnostic::unsupported(self.loc(op), format!("'{name}' op cannot be lowered to LLVM IR"))),
+            _ => Err(Diagnostic::unsupported(
+                self.loc(op),
+                format!("'{name}' op cannot be lowered to LLVM IR"),
+            )),
         }
     }
 }
@@ -159,11 +191,17 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
 impl<'ctx> Lowerer<'ctx, '_> {
     /// Returns `status` from the current function when `failed` holds
     /// (only in status-returning functions); continues in a new block.
-    pub fn return_status_if(&mut self, failed: inkwell::values::IntValue<'ctx>, status: inkwell::values::IntValue<'ctx>) -> strata_diag::Result<()> {
+    pub fn return_status_if(
+        &mut self,
+        failed: inkwell::values::IntValue<'ctx>,
+        status: inkwell::values::IntValue<'ctx>,
+    ) -> strata_diag::Result<()> {
         let f = self.current_fn()?;
         let fail = self.cx.append_basic_block(f, "fail");
         let ok = self.cx.append_basic_block(f, "ok");
-        self.b.build_conditional_branch(failed, fail, ok).map_err(crate::ice)?;
+        self.b
+            .build_conditional_branch(failed, fail, ok)
+            .map_err(crate::ice)?;
         self.b.position_at_end(fail);
         self.b.build_return(Some(&status)).map_err(crate::ice)?;
         self.b.position_at_end(ok);

@@ -6,7 +6,9 @@ use std::sync::OnceLock;
 use inkwell::OptimizationLevel;
 use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
-use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine};
+use inkwell::targets::{
+    CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine,
+};
 use strata_diag::{Diagnostic, Location, Result};
 
 use crate::EmitKind;
@@ -36,7 +38,8 @@ fn level(opt_level: u8) -> OptimizationLevel {
 pub(crate) fn host_machine(opt_level: u8) -> Result<TargetMachine> {
     init_native()?;
     let triple = TargetMachine::get_default_triple();
-    let target = Target::from_triple(&triple).map_err(|e| failure("no LLVM target for the host", e))?;
+    let target =
+        Target::from_triple(&triple).map_err(|e| failure("no LLVM target for the host", e))?;
     let cpu = TargetMachine::get_host_cpu_name();
     let features = TargetMachine::get_host_cpu_features();
     target
@@ -52,10 +55,17 @@ pub(crate) fn host_machine(opt_level: u8) -> Result<TargetMachine> {
 }
 
 /// Verifies `module`, runs the optimisation pipeline and emits `kind`.
-pub(crate) fn optimize_and_emit(tm: &TargetMachine, module: &Module, opt_level: u8, kind: EmitKind) -> Result<Vec<u8>> {
+pub(crate) fn optimize_and_emit(
+    tm: &TargetMachine,
+    module: &Module,
+    opt_level: u8,
+    kind: EmitKind,
+) -> Result<Vec<u8>> {
     module.set_triple(&tm.get_triple());
     module.set_data_layout(&tm.get_target_data().get_data_layout());
-    module.verify().map_err(|e| failure("the generated LLVM IR is invalid", e))?;
+    module
+        .verify()
+        .map_err(|e| failure("the generated LLVM IR is invalid", e))?;
     let pipeline = format!("default<O{}>", opt_level.min(3));
     module
         .run_passes(&pipeline, tm, PassBuilderOptions::create())
@@ -68,6 +78,8 @@ pub(crate) fn optimize_and_emit(tm: &TargetMachine, module: &Module, opt_level: 
 }
 
 fn emit(tm: &TargetMachine, module: &Module, ft: FileType) -> Result<Vec<u8>> {
-    let buf = tm.write_to_memory_buffer(module, ft).map_err(|e| failure("LLVM code generation failed", e))?;
+    let buf = tm
+        .write_to_memory_buffer(module, ft)
+        .map_err(|e| failure("LLVM code generation failed", e))?;
     Ok(buf.as_slice().to_vec())
 }

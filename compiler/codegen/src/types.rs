@@ -12,7 +12,13 @@ use strata_ir::text::printer::type_to_string;
 use strata_ir::{Context, FloatKind, Type, TypeKind};
 
 fn unsupported(ir: &Context, t: Type, loc: Location) -> Diagnostic {
-    Diagnostic::unsupported(loc, format!("type {} is not supported by the LLVM lowering", type_to_string(ir, t)))
+    Diagnostic::unsupported(
+        loc,
+        format!(
+            "type {} is not supported by the LLVM lowering",
+            type_to_string(ir, t)
+        ),
+    )
 }
 
 pub(crate) fn int_type(cx: &LlContext, width: u32) -> IntType<'_> {
@@ -22,7 +28,9 @@ pub(crate) fn int_type(cx: &LlContext, width: u32) -> IntType<'_> {
         16 => cx.i16_type(),
         32 => cx.i32_type(),
         64 => cx.i64_type(),
-        w => std::num::NonZeroU32::new(w).and_then(|w| cx.custom_width_int_type(w).ok()).unwrap_or(cx.i64_type()),
+        w => std::num::NonZeroU32::new(w)
+            .and_then(|w| cx.custom_width_int_type(w).ok())
+            .unwrap_or(cx.i64_type()),
     }
 }
 
@@ -53,10 +61,14 @@ pub(crate) fn value_type<'ctx>(
     match ir.kind(t) {
         // Registers may hold up to 128 bits (the lowering's bit shuffling of
         // complex<f64>); memory holds at most 64-bit integers.
-        TypeKind::Int { width, .. } if (1..=128).contains(width) => Ok(int_type(cx, *width).as_basic_type_enum()),
+        TypeKind::Int { width, .. } if (1..=128).contains(width) => {
+            Ok(int_type(cx, *width).as_basic_type_enum())
+        }
         TypeKind::Index => Ok(cx.i64_type().as_basic_type_enum()),
         TypeKind::Float(k) if is_small_float(*k) => Ok(cx.i8_type().as_basic_type_enum()),
-        TypeKind::Float(k) => float_type(cx, *k).map(|f| f.as_basic_type_enum()).ok_or_else(|| unsupported(ir, t, loc)),
+        TypeKind::Float(k) => float_type(cx, *k)
+            .map(|f| f.as_basic_type_enum())
+            .ok_or_else(|| unsupported(ir, t, loc)),
         TypeKind::MemRef { elem, .. } => {
             storage_type(ir, cx, *elem, loc)?;
             Ok(cx.ptr_type(AddressSpace::default()).as_basic_type_enum())
@@ -84,9 +96,9 @@ pub(crate) fn storage_type<'ctx>(
         }
         TypeKind::Index => Ok(cx.i64_type().as_basic_type_enum()),
         TypeKind::Float(k) if is_small_float(*k) => Ok(cx.i8_type().as_basic_type_enum()),
-        TypeKind::Float(k) => {
-            float_type(cx, *k).map(|f| f.as_basic_type_enum()).ok_or_else(|| unsupported(ir, elem, loc))
-        }
+        TypeKind::Float(k) => float_type(cx, *k)
+            .map(|f| f.as_basic_type_enum())
+            .ok_or_else(|| unsupported(ir, elem, loc)),
         TypeKind::Complex(p) => storage_type(ir, cx, *p, loc),
         _ => Err(unsupported(ir, elem, loc)),
     }

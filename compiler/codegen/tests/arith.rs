@@ -11,11 +11,15 @@ fn table(t: &str, r: &str, ops: &[(&str, bool)]) -> String {
     let n = ops.len();
     let mut s = format!("func.func @f(%x: {t}, %y: {t}, %out: memref<{n}x{r}>) {{\n");
     for (k, (op, unary)) in ops.iter().enumerate() {
-        let (args, sig) =
-            if *unary { ("%x".to_string(), t.to_string()) } else { ("%x, %y".to_string(), format!("{t}, {t}")) };
+        let (args, sig) = if *unary {
+            ("%x".to_string(), t.to_string())
+        } else {
+            ("%x, %y".to_string(), format!("{t}, {t}"))
+        };
         s += &format!("  %k{k} = \"arith.constant\"() {{value = {k} : index}} : () -> index\n");
         s += &format!("  %v{k} = \"{op}\"({args}) : ({sig}) -> {r}\n");
-        s += &format!("  \"mem.store\"(%v{k}, %out, %k{k}) : ({r}, memref<{n}x{r}>, index) -> ()\n");
+        s +=
+            &format!("  \"mem.store\"(%v{k}, %out, %k{k}) : ({r}, memref<{n}x{r}>, index) -> ()\n");
     }
     s + "  func.return\n}\n"
 }
@@ -23,13 +27,16 @@ fn table(t: &str, r: &str, ops: &[(&str, bool)]) -> String {
 #[test]
 fn integer_ops() {
     let binary = [
-        "addi", "subi", "muli", "divsi", "divui", "remsi", "remui", "andi", "ori", "xori", "shli", "shrsi", "shrui",
-        "maxsi", "minsi", "maxui", "minui",
+        "addi", "subi", "muli", "divsi", "divui", "remsi", "remui", "andi", "ori", "xori", "shli",
+        "shrsi", "shrui", "maxsi", "minsi", "maxui", "minui",
     ];
     let names: Vec<(String, bool)> = binary
         .iter()
         .map(|o| (format!("arith.{o}"), false))
-        .chain([("arith.ctlz".to_string(), true), ("arith.popcount".to_string(), true)])
+        .chain([
+            ("arith.ctlz".to_string(), true),
+            ("arith.popcount".to_string(), true),
+        ])
         .collect();
     let ops: Vec<(&str, bool)> = names.iter().map(|(n, u)| (n.as_str(), *u)).collect();
     let lib = build(&table("i32", "i32", &ops));
@@ -103,8 +110,16 @@ fn float_reference(x: f64, y: f64) -> [f64; 28] {
         x % y,
         x.powf(y),
         x.atan2(y),
-        if x.is_nan() || y.is_nan() { f64::NAN } else { x.max(y) },
-        if x.is_nan() || y.is_nan() { f64::NAN } else { x.min(y) },
+        if x.is_nan() || y.is_nan() {
+            f64::NAN
+        } else {
+            x.max(y)
+        },
+        if x.is_nan() || y.is_nan() {
+            f64::NAN
+        } else {
+            x.min(y)
+        },
         x.copysign(y),
         -x,
         x.abs(),
@@ -128,7 +143,9 @@ fn float_reference(x: f64, y: f64) -> [f64; 28] {
 }
 
 fn close(got: f64, want: f64, rel: f64) -> bool {
-    (got.is_nan() && want.is_nan()) || got == want || (got - want).abs() <= rel * want.abs().max(1e-30)
+    (got.is_nan() && want.is_nan())
+        || got == want
+        || (got - want).abs() <= rel * want.abs().max(1e-30)
 }
 
 #[test]
@@ -137,28 +154,49 @@ fn float_ops_f64_and_f32() {
     let lib32 = build(&table("f32", "f32", &FLOAT_OPS));
     let f64f: unsafe extern "C" fn(f64, f64, *mut f64) -> i32 = lib64.func("p_f");
     let f32f: unsafe extern "C" fn(f32, f32, *mut f32) -> i32 = lib32.func("p_f");
-    for (x, y) in [(2.5f64, -1.5f64), (0.75, 3.0), (-2.5, 0.5), (f64::NAN, 1.0), (3.5, f64::NAN)] {
+    for (x, y) in [
+        (2.5f64, -1.5f64),
+        (0.75, 3.0),
+        (-2.5, 0.5),
+        (f64::NAN, 1.0),
+        (3.5, f64::NAN),
+    ] {
         let want = float_reference(x, y);
         let mut out = [0f64; 28];
         assert_eq!(unsafe { f64f(x, y, out.as_mut_ptr()) }, 0);
         for (k, (g, w)) in out.iter().zip(want).enumerate() {
-            assert!(close(*g, w, 1e-15), "f64 {} ({x}, {y}): got {g}, want {w}", FLOAT_OPS[k].0);
+            assert!(
+                close(*g, w, 1e-15),
+                "f64 {} ({x}, {y}): got {g}, want {w}",
+                FLOAT_OPS[k].0
+            );
         }
         let mut out = [0f32; 28];
         assert_eq!(unsafe { f32f(x as f32, y as f32, out.as_mut_ptr()) }, 0);
         for (k, (g, w)) in out.iter().zip(want).enumerate() {
-            assert!(close(*g as f64, w, 1e-6), "f32 {} ({x}, {y}): got {g}, want {w}", FLOAT_OPS[k].0);
+            assert!(
+                close(*g as f64, w, 1e-6),
+                "f32 {} ({x}, {y}): got {g}, want {w}",
+                FLOAT_OPS[k].0
+            );
         }
     }
 }
 
 #[test]
 fn compares_and_select() {
-    let preds = ["oeq", "one", "olt", "ole", "ogt", "oge", "ueq", "une", "ult", "ule", "ugt", "uge", "ord", "uno"];
-    let mut s = String::from("func.func @f(%x: f32, %y: f32, %out: memref<14xi1>, %sel: memref<1xf32>) {\n");
+    let preds = [
+        "oeq", "one", "olt", "ole", "ogt", "oge", "ueq", "une", "ult", "ule", "ugt", "uge", "ord",
+        "uno",
+    ];
+    let mut s = String::from(
+        "func.func @f(%x: f32, %y: f32, %out: memref<14xi1>, %sel: memref<1xf32>) {\n",
+    );
     for (k, p) in preds.iter().enumerate() {
         s += &format!("  %k{k} = \"arith.constant\"() {{value = {k} : index}} : () -> index\n");
-        s += &format!("  %v{k} = \"arith.cmpf\"(%x, %y) {{predicate = \"{p}\"}} : (f32, f32) -> i1\n");
+        s += &format!(
+            "  %v{k} = \"arith.cmpf\"(%x, %y) {{predicate = \"{p}\"}} : (f32, f32) -> i1\n"
+        );
         s += &format!("  \"mem.store\"(%v{k}, %out, %k{k}) : (i1, memref<14xi1>, index) -> ()\n");
     }
     s += "  %s = \"arith.select\"(%v2, %x, %y) : (i1, f32, f32) -> f32\n";
@@ -262,26 +300,61 @@ fn conversions() {
     let lib = build(text);
     let f: unsafe extern "C" fn(f64, i32, *mut i64) -> i32 = lib.func("p_f");
     let halfway = 1.0 + 2f64.powi(-8) + 2f64.powi(-30);
-    for (x, i) in [(-3.7f64, -7i32), (1e10, 16_777_217), (f64::NAN, 255), (halfway, -1), (-1e10, 300), (300.0, 3)] {
+    for (x, i) in [
+        (-3.7f64, -7i32),
+        (1e10, 16_777_217),
+        (f64::NAN, 255),
+        (halfway, -1),
+        (-1e10, 300),
+        (300.0, 3),
+    ] {
         let mut o = [0i64; 13];
         assert_eq!(unsafe { f(x, i, o.as_mut_ptr()) }, 0);
-        let sat_i8 = if x.is_nan() { 0 } else { x.clamp(-128.0, 127.0) as i64 };
-        let sat_u8 = if x.is_nan() { 0 } else { x.clamp(0.0, 255.0) as i64 };
+        let sat_i8 = if x.is_nan() {
+            0
+        } else {
+            x.clamp(-128.0, 127.0) as i64
+        };
+        let sat_u8 = if x.is_nan() {
+            0
+        } else {
+            x.clamp(0.0, 255.0) as i64
+        };
         assert_eq!(o[0], sat_i8, "fptosi {x}");
         assert_eq!(o[1], sat_u8, "fptoui {x}");
         if !x.is_nan() {
             assert_eq!(o[2], bf16_from_f64(x) as i64, "truncf {x} to bf16");
-            assert_eq!(o[8], half::bf16::from_f32(half::f16::from_f64(x).to_f32()).to_bits() as i64, "f16 to bf16");
+            assert_eq!(
+                o[8],
+                half::bf16::from_f32(half::f16::from_f64(x).to_f32()).to_bits() as i64,
+                "f16 to bf16"
+            );
             let r = half::bf16::from_bits(bf16_from_f64(x)).to_f32().sqrt();
-            let want = if r.is_nan() { 0 } else { half::bf16::from_f32(r).to_f32() as i64 };
+            let want = if r.is_nan() {
+                0
+            } else {
+                half::bf16::from_f32(r).to_f32() as i64
+            };
             assert_eq!(o[9], want, "bf16 sqrt {x}");
         } else {
             assert_eq!(o[2] & 0x7f80, 0x7f80, "NaN stays NaN in bf16");
             assert_ne!(o[2] & 0x7f, 0);
         }
-        assert_eq!(o[3], half::f16::from_f64(x).to_bits() as i64, "truncf {x} to f16");
-        assert_eq!(f64::from_bits(o[4] as u64), half::bf16::from_f64(i as f64).to_f64(), "sitofp {i} to bf16");
-        assert_eq!(f64::from_bits(o[5] as u64), (i as u32) as f32 as f64, "uitofp {i}");
+        assert_eq!(
+            o[3],
+            half::f16::from_f64(x).to_bits() as i64,
+            "truncf {x} to f16"
+        );
+        assert_eq!(
+            f64::from_bits(o[4] as u64),
+            half::bf16::from_f64(i as f64).to_f64(),
+            "sitofp {i} to bf16"
+        );
+        assert_eq!(
+            f64::from_bits(o[5] as u64),
+            (i as u32) as f32 as f64,
+            "uitofp {i}"
+        );
         assert_eq!(o[6], i as i64, "index_cast {i}");
         assert_eq!(o[7], i as i8 as i64, "trunci {i}");
     }
@@ -312,13 +385,28 @@ fn half_precision_buffers() {
     let b = [bf(2.0), bf(0.2), bf(0.25), bf(1e30)];
     let c = [hf(0.5), hf(-2.0), hf(-0.0), hf(100.0)];
     let (mut out, mut hout) = ([0u16; 4], [0u16; 4]);
-    assert_eq!(unsafe { f(a.as_ptr(), b.as_ptr(), out.as_mut_ptr(), c.as_ptr(), hout.as_mut_ptr()) }, 0);
+    assert_eq!(
+        unsafe {
+            f(
+                a.as_ptr(),
+                b.as_ptr(),
+                out.as_mut_ptr(),
+                c.as_ptr(),
+                hout.as_mut_ptr(),
+            )
+        },
+        0
+    );
     for k in 0..4 {
         let x = half::bf16::from_bits(a[k]).to_f32() + half::bf16::from_bits(b[k]).to_f32();
         assert_eq!(out[k], bf(-x), "bf16 lane {k}");
         let h = half::f16::from_bits(c[k]).to_f32();
         let t = half::f16::from_f32(h.tanh()).to_f32();
-        assert_eq!(half::f16::from_bits(hout[k]).to_f32(), t.max(h), "f16 lane {k}");
+        assert_eq!(
+            half::f16::from_bits(hout[k]).to_f32(),
+            t.max(h),
+            "f16 lane {k}"
+        );
     }
 }
 

@@ -21,7 +21,11 @@ fn elementwise_add() {
     );
     let lib = build(&text);
     let f: Fn3<*const f32, *const f32, *mut f32> = lib.func("p_add");
-    let (a, b, mut out) = ([1.0f32, 2.0, 3.0, 4.0], [10.0f32, 20.0, 30.0, 40.5], [0f32; 4]);
+    let (a, b, mut out) = (
+        [1.0f32, 2.0, 3.0, 4.0],
+        [10.0f32, 20.0, 30.0, 40.5],
+        [0f32; 4],
+    );
     assert_eq!(unsafe { f(a.as_ptr(), b.as_ptr(), out.as_mut_ptr()) }, 0);
     assert_eq!(out, [11.0, 22.0, 33.0, 44.5]);
     assert!(!lib.has("p.add"), "the internal function is not exported");
@@ -73,7 +77,9 @@ fn sum_reduction_with_alloca() {
 #[test]
 fn alloca_is_hoisted_to_entry_block() {
     let ir = emit(ROW_SUM, 0, EmitKind::LlvmIr);
-    let func = &ir[ir.find("define internal i32 @p.rowsum").expect("internal function")..];
+    let func = &ir[ir
+        .find("define internal i32 @p.rowsum")
+        .expect("internal function")..];
     let entry_end = func.find("br label %body").expect("entry branch");
     let alloca = func.find("alloca").expect("an alloca");
     assert!(alloca < entry_end, "alloca not in the entry block:\n{func}");
@@ -99,7 +105,17 @@ fn narrow_integer_storage() {
     let f: unsafe extern "C" fn(*const i8, *mut i8, *mut u8, *mut u8) -> i32 = lib.func("p_inc");
     let a = [7i8, -8, -1, 0];
     let (mut out, mut uout, mut pos) = ([0i8; 4], [0u8; 4], [9u8; 4]);
-    assert_eq!(unsafe { f(a.as_ptr(), out.as_mut_ptr(), uout.as_mut_ptr(), pos.as_mut_ptr()) }, 0);
+    assert_eq!(
+        unsafe {
+            f(
+                a.as_ptr(),
+                out.as_mut_ptr(),
+                uout.as_mut_ptr(),
+                pos.as_mut_ptr(),
+            )
+        },
+        0
+    );
     assert_eq!(out, [-8, -7, 0, 1], "i4 is sign-extended in its byte");
     assert_eq!(uout, [8, 9, 0, 1], "ui4 is zero-extended in its byte");
     assert_eq!(pos, [0, 0, 0, 1], "i1 is one byte, 0 or 1");
@@ -158,7 +174,17 @@ func.func @g(%out: memref<4xi32>, %b: memref<3xi1>, %n: memref<2xi4>, %h: memref
     let lib = build(text);
     let f: unsafe extern "C" fn(*mut i32, *mut u8, *mut i8, *mut u16) -> i32 = lib.func("p_g");
     let (mut out, mut b, mut n, mut h) = ([0i32; 4], [7u8; 3], [0i8; 2], [0u16; 2]);
-    assert_eq!(unsafe { f(out.as_mut_ptr(), b.as_mut_ptr(), n.as_mut_ptr(), h.as_mut_ptr()) }, 0);
+    assert_eq!(
+        unsafe {
+            f(
+                out.as_mut_ptr(),
+                b.as_mut_ptr(),
+                n.as_mut_ptr(),
+                h.as_mut_ptr(),
+            )
+        },
+        0
+    );
     assert_eq!(out, [1, 2, 3, 4]);
     assert_eq!(b, [1, 1, 1]);
     assert_eq!(n, [-1, 2]);
@@ -252,9 +278,16 @@ fn emits_ir_and_assembly() {
 #[test]
 fn unsupported_element_type_is_reported() {
     let mut ctx = common::context();
-    let m = common::parse(&mut ctx, "func.func @f(%a: memref<4xtf32>) {\n  func.return\n}\n");
-    let opts = strata_codegen::CodegenOptions { prefix: "p".into(), opt_level: 0 };
-    let err = strata_codegen::compile(&ctx, m, &opts, EmitKind::Object).expect_err("tf32 is unsupported");
+    let m = common::parse(
+        &mut ctx,
+        "func.func @f(%a: memref<4xtf32>) {\n  func.return\n}\n",
+    );
+    let opts = strata_codegen::CodegenOptions {
+        prefix: "p".into(),
+        opt_level: 0,
+    };
+    let err =
+        strata_codegen::compile(&ctx, m, &opts, EmitKind::Object).expect_err("tf32 is unsupported");
     assert_eq!(err.kind, strata_diag::Kind::Unsupported);
     assert!(err.message.contains("tf32"), "{}", err.message);
     assert!(err.loc.is_known());
@@ -289,7 +322,10 @@ fn module_built_with_the_context_api() {
     let body = ctx.add_block(region, &[]);
     let fty = ctx.function_ty(vec![buf], vec![]);
     let attrs = vec![
-        ("sym_name".to_string(), ctx.attr(AttrKind::String("f".into()))),
+        (
+            "sym_name".to_string(),
+            ctx.attr(AttrKind::String("f".into())),
+        ),
         ("function_type".to_string(), ctx.attr(AttrKind::Type(fty))),
     ];
     let func = ctx.create_op(strata_ir::builtin::FUNC, vec![], &[], attrs, loc);
@@ -298,12 +334,33 @@ fn module_built_with_the_context_api() {
     let entry = ctx.add_block(fr, &[buf]);
     let out = ctx.blocks[entry].args[0];
     for (i, v) in [(0, -5), (1, 42)] {
-        let ia = ctx.attr(AttrKind::Int { value: i, ty: index });
-        let idx = ctx.create_op(strata_dialect_arith::CONSTANT, vec![], &[index], vec![("value".into(), ia)], loc);
+        let ia = ctx.attr(AttrKind::Int {
+            value: i,
+            ty: index,
+        });
+        let idx = ctx.create_op(
+            strata_dialect_arith::CONSTANT,
+            vec![],
+            &[index],
+            vec![("value".into(), ia)],
+            loc,
+        );
         let va = ctx.attr(AttrKind::Int { value: v, ty: i32t });
-        let val = ctx.create_op(strata_dialect_arith::CONSTANT, vec![], &[i32t], vec![("value".into(), va)], loc);
+        let val = ctx.create_op(
+            strata_dialect_arith::CONSTANT,
+            vec![],
+            &[i32t],
+            vec![("value".into(), va)],
+            loc,
+        );
         let (iv, vv) = (ctx.op(idx).results[0], ctx.op(val).results[0]);
-        let store = ctx.create_op(strata_dialect_mem::STORE, vec![vv, out, iv], &[], vec![], loc);
+        let store = ctx.create_op(
+            strata_dialect_mem::STORE,
+            vec![vv, out, iv],
+            &[],
+            vec![],
+            loc,
+        );
         for op in [idx, val, store] {
             ctx.append_op(entry, op);
         }
@@ -311,7 +368,10 @@ fn module_built_with_the_context_api() {
     let ret = ctx.create_op(strata_ir::builtin::RETURN, vec![], &[], vec![], loc);
     ctx.append_op(entry, ret);
     strata_ir::verify::verify(&ctx, module).expect("valid module");
-    let opts = strata_codegen::CodegenOptions { prefix: "api".into(), opt_level: 1 };
+    let opts = strata_codegen::CodegenOptions {
+        prefix: "api".into(),
+        opt_level: 1,
+    };
     let obj = strata_codegen::compile(&ctx, module, &opts, EmitKind::Object).expect("compiles");
     let lib = common::link(&obj);
     let f: unsafe extern "C" fn(*mut i32) -> i32 = lib.func("api_f");

@@ -20,10 +20,22 @@ impl<'c> Builder<'c> {
     /// Inserts at the end of `block`.
     pub fn at_end(ctx: &'c mut Context, block: BlockId) -> Builder<'c> {
         let pos = ctx.blocks[block].ops.len();
-        Builder { ctx, block, pos, loc: Location::unknown(), reassoc: false }
+        Builder {
+            ctx,
+            block,
+            pos,
+            loc: Location::unknown(),
+            reassoc: false,
+        }
     }
 
-    pub fn insert(&mut self, name: &'static str, operands: Vec<Value>, results: &[Type], attrs: Vec<(String, strata_ir::Attr)>) -> OpId {
+    pub fn insert(
+        &mut self,
+        name: &'static str,
+        operands: Vec<Value>,
+        results: &[Type],
+        attrs: Vec<(String, strata_ir::Attr)>,
+    ) -> OpId {
         let op = self.ctx.create_op(name, operands, results, attrs, self.loc);
         self.ctx.insert_op_at(self.block, self.pos, op);
         self.pos += 1;
@@ -31,7 +43,13 @@ impl<'c> Builder<'c> {
     }
 
     /// Builds a one-result op and returns the result.
-    pub fn op1(&mut self, name: &'static str, operands: Vec<Value>, result: Type, attrs: Vec<(String, strata_ir::Attr)>) -> Value {
+    pub fn op1(
+        &mut self,
+        name: &'static str,
+        operands: Vec<Value>,
+        result: Type,
+        attrs: Vec<(String, strata_ir::Attr)>,
+    ) -> Value {
         let op = self.insert(name, operands, &[result], attrs);
         self.ctx.op(op).results[0]
     }
@@ -57,7 +75,12 @@ impl<'c> Builder<'c> {
     pub fn const_int(&mut self, v: i128, ty: Type) -> Value {
         let v = match self.ctx.kind(ty) {
             TypeKind::Int { width, .. } => {
-                let bits = (v as u64) & if *width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+                let bits = (v as u64)
+                    & if *width >= 64 {
+                        u64::MAX
+                    } else {
+                        (1u64 << width) - 1
+                    };
                 strata_ir::dense::int_value(self.ctx, bits, ty)
             }
             _ => v,
@@ -104,7 +127,12 @@ impl<'c> Builder<'c> {
     pub fn binary(&mut self, name: &'static str, a: Value, b: Value) -> Value {
         let t = self.ty(a);
         let mut attrs = vec![];
-        if self.reassoc && matches!(name, "arith.addf" | "arith.mulf" | "arith.maximumf" | "arith.minimumf") {
+        if self.reassoc
+            && matches!(
+                name,
+                "arith.addf" | "arith.mulf" | "arith.maximumf" | "arith.minimumf"
+            )
+        {
             attrs.push(("reassoc".to_string(), self.ctx.attr(AttrKind::Unit)));
         }
         self.op1(name, vec![a, b], t, attrs)
@@ -151,7 +179,13 @@ impl<'c> Builder<'c> {
 
     fn part_attr(&mut self, part: i64) -> (String, strata_ir::Attr) {
         let i64t = self.ctx.int_ty(64);
-        ("part".into(), self.ctx.attr(AttrKind::Int { value: part as i128, ty: i64t }))
+        (
+            "part".into(),
+            self.ctx.attr(AttrKind::Int {
+                value: part as i128,
+                ty: i64t,
+            }),
+        )
     }
 
     pub fn load_part(&mut self, mem: Value, idx: &[Value], part: i64) -> Value {
@@ -179,20 +213,41 @@ impl<'c> Builder<'c> {
     }
 
     /// Emits `loop.for %iv = lb to ub step 1` and builds its body with `f`.
-    pub fn for_range(&mut self, lb: i64, ub: i64, f: &mut dyn FnMut(&mut Builder<'_>, Value) -> Result<()>) -> Result<()> {
+    pub fn for_range(
+        &mut self,
+        lb: i64,
+        ub: i64,
+        f: &mut dyn FnMut(&mut Builder<'_>, Value) -> Result<()>,
+    ) -> Result<()> {
         self.for_step(lb, ub, 1, f)
     }
 
     /// `loop.for %iv = lb to ub step step`.
-    pub fn for_step(&mut self, lb: i64, ub: i64, step: i64, f: &mut dyn FnMut(&mut Builder<'_>, Value) -> Result<()>) -> Result<()> {
-        let (l, u, s) = (self.const_index(lb), self.const_index(ub), self.const_index(step));
+    pub fn for_step(
+        &mut self,
+        lb: i64,
+        ub: i64,
+        step: i64,
+        f: &mut dyn FnMut(&mut Builder<'_>, Value) -> Result<()>,
+    ) -> Result<()> {
+        let (l, u, s) = (
+            self.const_index(lb),
+            self.const_index(ub),
+            self.const_index(step),
+        );
         let op = self.insert("loop.for", vec![l, u, s], &[], vec![]);
         let region = self.ctx.add_region(op);
         let it = self.ctx.index_ty();
         let body = self.ctx.add_block(region, &[it]);
         let iv = self.ctx.blocks[body].args[0];
         {
-            let mut inner = Builder { ctx: &mut *self.ctx, block: body, pos: 0, loc: self.loc, reassoc: self.reassoc };
+            let mut inner = Builder {
+                ctx: &mut *self.ctx,
+                block: body,
+                pos: 0,
+                loc: self.loc,
+                reassoc: self.reassoc,
+            };
             f(&mut inner, iv)?;
             inner.insert("loop.yield", vec![], &[], vec![]);
         }
@@ -200,14 +255,23 @@ impl<'c> Builder<'c> {
     }
 
     /// Loop nest over `shape` (row-major order); `f` gets the indices.
-    pub fn loop_nest(&mut self, shape: &[i64], f: &mut dyn FnMut(&mut Builder<'_>, &[Value]) -> Result<()>) -> Result<()> {
+    pub fn loop_nest(
+        &mut self,
+        shape: &[i64],
+        f: &mut dyn FnMut(&mut Builder<'_>, &[Value]) -> Result<()>,
+    ) -> Result<()> {
         let mut ivs = Vec::new();
         self.nest(shape, &mut ivs, f)
     }
 
     /// Loop nest over `shape` whose two innermost dimensions are walked in
     /// `tile`×`tile` blocks (both must be multiples of `tile`).
-    pub fn tiled_nest(&mut self, shape: &[i64], tile: i64, f: &mut dyn FnMut(&mut Builder<'_>, &[Value]) -> Result<()>) -> Result<()> {
+    pub fn tiled_nest(
+        &mut self,
+        shape: &[i64],
+        tile: i64,
+        f: &mut dyn FnMut(&mut Builder<'_>, &[Value]) -> Result<()>,
+    ) -> Result<()> {
         let r = shape.len();
         let (rows, cols) = (shape[r - 2], shape[r - 1]);
         self.loop_nest(&shape[..r - 2], &mut |b, outer| {
@@ -228,7 +292,12 @@ impl<'c> Builder<'c> {
         })
     }
 
-    fn nest(&mut self, shape: &[i64], ivs: &mut Vec<Value>, f: &mut dyn FnMut(&mut Builder<'_>, &[Value]) -> Result<()>) -> Result<()> {
+    fn nest(
+        &mut self,
+        shape: &[i64],
+        ivs: &mut Vec<Value>,
+        f: &mut dyn FnMut(&mut Builder<'_>, &[Value]) -> Result<()>,
+    ) -> Result<()> {
         if ivs.len() == shape.len() {
             return f(self, ivs);
         }
@@ -245,23 +314,33 @@ impl<'c> Builder<'c> {
     /// built), with this builder's location and flags.
     pub fn in_block(&mut self, block: BlockId) -> Builder<'_> {
         let pos = self.ctx.blocks[block].ops.len();
-        Builder { ctx: &mut *self.ctx, block, pos, loc: self.loc, reassoc: self.reassoc }
+        Builder {
+            ctx: &mut *self.ctx,
+            block,
+            pos,
+            loc: self.loc,
+            reassoc: self.reassoc,
+        }
     }
 
     /// Emits `loop.if %c` with empty then and else blocks (each ending in
     /// `loop.yield`); returns them for the caller to fill with `in_block`.
     pub fn if_else_blocks(&mut self, c: Value) -> (BlockId, BlockId) {
         let op = self.insert("loop.if", vec![c], &[], vec![]);
-        let mut blocks = [None, None];
-        for slot in blocks.iter_mut() {
-            let r = self.ctx.add_region(op);
-            let block = self.ctx.add_block(r, &[]);
-            let y = self.ctx.create_op("loop.yield", vec![], &[], vec![], self.loc);
-            self.ctx.append_op(block, y);
-            *slot = Some(block);
-        }
-        let [Some(t), Some(e)] = blocks else { unreachable!("two blocks were just built") };
-        (t, e)
+        let then_block = self.yield_block(op);
+        let else_block = self.yield_block(op);
+        (then_block, else_block)
+    }
+
+    /// A new region of `op` holding one block that ends in `loop.yield`.
+    fn yield_block(&mut self, op: OpId) -> BlockId {
+        let r = self.ctx.add_region(op);
+        let block = self.ctx.add_block(r, &[]);
+        let y = self
+            .ctx
+            .create_op("loop.yield", vec![], &[], vec![], self.loc);
+        self.ctx.append_op(block, y);
+        block
     }
 
     /// Emits `loop.while`: `cond` builds the condition (an i1) in the cond
@@ -288,16 +367,32 @@ impl<'c> Builder<'c> {
     /// A builder inserting before the terminator (last op) of `block`.
     pub fn before_terminator(&mut self, block: BlockId) -> Builder<'_> {
         let pos = self.ctx.blocks[block].ops.len().saturating_sub(1);
-        Builder { ctx: &mut *self.ctx, block, pos, loc: self.loc, reassoc: self.reassoc }
+        Builder {
+            ctx: &mut *self.ctx,
+            block,
+            pos,
+            loc: self.loc,
+            reassoc: self.reassoc,
+        }
     }
 
     /// Emits `loop.if %c` with a then-block built by `f` (no else).
-    pub fn if_then(&mut self, c: Value, f: &mut dyn FnMut(&mut Builder<'_>) -> Result<()>) -> Result<()> {
+    pub fn if_then(
+        &mut self,
+        c: Value,
+        f: &mut dyn FnMut(&mut Builder<'_>) -> Result<()>,
+    ) -> Result<()> {
         let op = self.insert("loop.if", vec![c], &[], vec![]);
         let then_r = self.ctx.add_region(op);
         self.ctx.add_region(op);
         let body = self.ctx.add_block(then_r, &[]);
-        let mut inner = Builder { ctx: &mut *self.ctx, block: body, pos: 0, loc: self.loc, reassoc: self.reassoc };
+        let mut inner = Builder {
+            ctx: &mut *self.ctx,
+            block: body,
+            pos: 0,
+            loc: self.loc,
+            reassoc: self.reassoc,
+        };
         f(&mut inner)?;
         inner.insert("loop.yield", vec![], &[], vec![]);
         Ok(())

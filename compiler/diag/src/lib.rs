@@ -44,13 +44,28 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn error(loc: Location, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { kind: Kind::Error, loc, message: message.into(), notes: Vec::new() }
+        Diagnostic {
+            kind: Kind::Error,
+            loc,
+            message: message.into(),
+            notes: Vec::new(),
+        }
     }
     pub fn unsupported(loc: Location, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { kind: Kind::Unsupported, loc, message: message.into(), notes: Vec::new() }
+        Diagnostic {
+            kind: Kind::Unsupported,
+            loc,
+            message: message.into(),
+            notes: Vec::new(),
+        }
     }
     pub fn internal(loc: Location, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { kind: Kind::Internal, loc, message: message.into(), notes: Vec::new() }
+        Diagnostic {
+            kind: Kind::Internal,
+            loc,
+            message: message.into(),
+            notes: Vec::new(),
+        }
     }
     pub fn note(mut self, loc: Location, message: impl Into<String>) -> Diagnostic {
         self.notes.push((loc, message.into()));
@@ -78,10 +93,16 @@ impl SourceMap {
         FileId(self.files.len() as u32 - 1)
     }
     pub fn name(&self, id: FileId) -> &str {
-        self.files.get(id.0 as usize).map(|f| f.0.as_str()).unwrap_or("<unknown>")
+        self.files
+            .get(id.0 as usize)
+            .map(|f| f.0.as_str())
+            .unwrap_or("<unknown>")
     }
     pub fn text(&self, id: FileId) -> &str {
-        self.files.get(id.0 as usize).map(|f| f.1.as_str()).unwrap_or("")
+        self.files
+            .get(id.0 as usize)
+            .map(|f| f.1.as_str())
+            .unwrap_or("")
     }
     fn line(&self, loc: Location) -> Option<&str> {
         if !loc.is_known() {
@@ -108,7 +129,13 @@ impl SourceMap {
     fn render_one(&self, out: &mut String, loc: Location, severity: &str, message: &str) {
         use fmt::Write;
         if loc.is_known() {
-            let _ = writeln!(out, "{}:{}:{}: {severity}: {message}", self.name(loc.file), loc.line, loc.col);
+            let _ = writeln!(
+                out,
+                "{}:{}:{}: {severity}: {message}",
+                self.name(loc.file),
+                loc.line,
+                loc.col
+            );
         } else {
             let _ = writeln!(out, "{}: {severity}: {message}", self.name(loc.file));
         }
@@ -132,7 +159,14 @@ mod tests {
     fn renders_location_line_and_caret() {
         let mut sm = SourceMap::default();
         let f = sm.add("m.mlir", "abc\n  %x = foo\n");
-        let d = Diagnostic::error(Location { file: f, line: 2, col: 3 }, "bad");
+        let d = Diagnostic::error(
+            Location {
+                file: f,
+                line: 2,
+                col: 3,
+            },
+            "bad",
+        );
         assert_eq!(sm.render(&d), "m.mlir:2:3: error: bad\n  %x = foo\n  ^\n");
     }
 }

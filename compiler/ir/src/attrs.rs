@@ -23,25 +23,44 @@ pub enum AttrKind {
     Bool(bool),
     /// Integer of the given type (`42 : i64`); the value is sign- or zero-
     /// extended from the type's width.
-    Int { value: i128, ty: Type },
+    Int {
+        value: i128,
+        ty: Type,
+    },
     /// Float of the given type, held as the bits of an `f64`.
-    Float { bits: u64, ty: Type },
+    Float {
+        bits: u64,
+        ty: Type,
+    },
     String(String),
     Type(Type),
     Array(Vec<Attr>),
     /// `array<i64: 1, 2>` (also `array<i1: true, false>` with 0/1 values).
-    DenseArray { elem: Type, values: Vec<i64> },
+    DenseArray {
+        elem: Type,
+        values: Vec<i64>,
+    },
     Dense(DenseElements),
     SymbolRef(String),
     Dict(Vec<(String, Attr)>),
     /// `#dialect<name VALUE>`, e.g. `#stablehlo<comparison_direction GT>`.
-    Enum { dialect: String, name: String, value: String },
+    Enum {
+        dialect: String,
+        name: String,
+        value: String,
+    },
     /// `#dialect.name<key = value, ...>`, e.g. `#stablehlo.dot<...>`.
-    Struct { name: String, fields: Vec<(String, Attr)> },
+    Struct {
+        name: String,
+        fields: Vec<(String, Attr)>,
+    },
 }
 
 impl AttrKind {
     pub fn float(v: f64, ty: Type) -> AttrKind {
-        AttrKind::Float { bits: v.to_bits(), ty }
+        AttrKind::Float {
+            bits: v.to_bits(),
+            ty,
+        }
     }
 }

@@ -18,9 +18,21 @@ pub const CALL: &str = "func.call";
 pub fn register(ctx: &mut Context) {
     let r = &mut ctx.registry;
     r.add(OpDef::new(MODULE, Traits::ISOLATED).verifier(verify_module));
-    r.add(OpDef::new(FUNC, Traits::ISOLATED.with(Traits::SYMBOL)).parser(parse_func).verifier(verify_func));
-    r.add(OpDef::new(RETURN, Traits::TERMINATOR).parser(parse_return).verifier(verify_return));
-    r.add(OpDef::new(CALL, Traits::NONE).parser(parse_call).verifier(verify_call));
+    r.add(
+        OpDef::new(FUNC, Traits::ISOLATED.with(Traits::SYMBOL))
+            .parser(parse_func)
+            .verifier(verify_func),
+    );
+    r.add(
+        OpDef::new(RETURN, Traits::TERMINATOR)
+            .parser(parse_return)
+            .verifier(verify_return),
+    );
+    r.add(
+        OpDef::new(CALL, Traits::NONE)
+            .parser(parse_call)
+            .verifier(verify_call),
+    );
     r.alias("return", RETURN);
     r.alias("call", CALL);
     r.alias("func", FUNC);
@@ -52,7 +64,11 @@ pub fn is_private(ctx: &Context, op: OpId) -> bool {
 /// The function named `name` in `module`.
 pub fn lookup_func(ctx: &Context, module: OpId, name: &str) -> Option<OpId> {
     let b = ctx.entry_block(module, 0)?;
-    ctx.blocks[b].ops.iter().copied().find(|&o| ctx.op(o).name == FUNC && func_name(ctx, o) == Some(name))
+    ctx.blocks[b]
+        .ops
+        .iter()
+        .copied()
+        .find(|&o| ctx.op(o).name == FUNC && func_name(ctx, o) == Some(name))
 }
 
 fn parse_func(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
@@ -112,12 +128,21 @@ fn parse_call(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 
 /// Symbols (function names) are unique within a module.
 fn verify_module(ctx: &Context, op: OpId) -> Result<()> {
-    let Some(b) = ctx.entry_block(op, 0) else { return Ok(()) };
+    let Some(b) = ctx.entry_block(op, 0) else {
+        return Ok(());
+    };
     let mut seen: std::collections::HashMap<&str, OpId> = std::collections::HashMap::new();
     for &f in &ctx.blocks[b].ops {
-        let Some(name) = (ctx.op(f).name == FUNC).then(|| func_name(ctx, f)).flatten() else { continue };
+        let Some(name) = (ctx.op(f).name == FUNC)
+            .then(|| func_name(ctx, f))
+            .flatten()
+        else {
+            continue;
+        };
         if let Some(&first) = seen.get(name) {
-            return Err(ctx.error(f, format!("redefinition of symbol '@{name}'")).note(ctx.op(first).loc, "previous definition is here"));
+            return Err(ctx
+                .error(f, format!("redefinition of symbol '@{name}'"))
+                .note(ctx.op(first).loc, "previous definition is here"));
         }
         seen.insert(name, f);
     }
@@ -132,9 +157,16 @@ fn verify_func(ctx: &Context, op: OpId) -> Result<()> {
         return Err(ctx.error(op, "requires a 'function_type' attribute of function type"));
     };
     if let Some(b) = ctx.entry_block(op, 0) {
-        let args: Vec<_> = ctx.blocks[b].args.iter().map(|&v| ctx.value_ty(v)).collect();
+        let args: Vec<_> = ctx.blocks[b]
+            .args
+            .iter()
+            .map(|&v| ctx.value_ty(v))
+            .collect();
         if args != inputs {
-            return Err(ctx.error(op, "entry block arguments do not match the function signature"));
+            return Err(ctx.error(
+                op,
+                "entry block arguments do not match the function signature",
+            ));
         }
     }
     Ok(())
@@ -153,17 +185,39 @@ fn enclosing_func(ctx: &Context, op: OpId) -> Option<OpId> {
 }
 
 fn verify_return(ctx: &Context, op: OpId) -> Result<()> {
-    let Some(b) = ctx.op(op).parent else { return Ok(()) };
-    let Some(parent) = ctx.block_parent_op(b) else { return Ok(()) };
+    let Some(b) = ctx.op(op).parent else {
+        return Ok(());
+    };
+    let Some(parent) = ctx.block_parent_op(b) else {
+        return Ok(());
+    };
     if ctx.op(parent).name != FUNC {
-        return Err(ctx.error(op, format!("expects parent op 'func.func', found '{}'", ctx.op(parent).name)));
+        return Err(ctx.error(
+            op,
+            format!(
+                "expects parent op 'func.func', found '{}'",
+                ctx.op(parent).name
+            ),
+        ));
     }
-    let Some((_, results)) = func_signature(ctx, parent) else { return Ok(()) };
-    let got: Vec<_> = ctx.op(op).operands.iter().map(|&v| ctx.value_ty(v)).collect();
+    let Some((_, results)) = func_signature(ctx, parent) else {
+        return Ok(());
+    };
+    let got: Vec<_> = ctx
+        .op(op)
+        .operands
+        .iter()
+        .map(|&v| ctx.value_ty(v))
+        .collect();
     if got.len() != results.len() {
         return Err(ctx.error(
             op,
-            format!("has {} operands, but enclosing function (@{}) returns {}", got.len(), func_name(ctx, parent).unwrap_or("?"), results.len()),
+            format!(
+                "has {} operands, but enclosing function (@{}) returns {}",
+                got.len(),
+                func_name(ctx, parent).unwrap_or("?"),
+                results.len()
+            ),
         ));
     }
     for (i, (g, r)) in got.iter().zip(&results).enumerate() {
@@ -187,25 +241,51 @@ fn verify_call(ctx: &Context, op: OpId) -> Result<()> {
         Some(AttrKind::SymbolRef(s)) => s.clone(),
         _ => return Err(ctx.error(op, "requires a 'callee' symbol reference attribute")),
     };
-    let Some(func) = enclosing_func(ctx, op) else { return Ok(()) };
-    let Some(b) = ctx.op(func).parent else { return Ok(()) };
-    let Some(module) = ctx.block_parent_op(b) else { return Ok(()) };
-    let Some(target) = lookup_func(ctx, module, &callee) else {
-        return Err(ctx.error(op, format!("'@{callee}' does not reference a valid function")));
+    let Some(func) = enclosing_func(ctx, op) else {
+        return Ok(());
     };
-    let Some((inputs, results)) = func_signature(ctx, target) else { return Ok(()) };
-    let got_in: Vec<_> = ctx.op(op).operands.iter().map(|&v| ctx.value_ty(v)).collect();
-    let got_out: Vec<_> = ctx.op(op).results.iter().map(|&v| ctx.value_ty(v)).collect();
+    let Some(b) = ctx.op(func).parent else {
+        return Ok(());
+    };
+    let Some(module) = ctx.block_parent_op(b) else {
+        return Ok(());
+    };
+    let Some(target) = lookup_func(ctx, module, &callee) else {
+        return Err(ctx.error(
+            op,
+            format!("'@{callee}' does not reference a valid function"),
+        ));
+    };
+    let Some((inputs, results)) = func_signature(ctx, target) else {
+        return Ok(());
+    };
+    let got_in: Vec<_> = ctx
+        .op(op)
+        .operands
+        .iter()
+        .map(|&v| ctx.value_ty(v))
+        .collect();
+    let got_out: Vec<_> = ctx
+        .op(op)
+        .results
+        .iter()
+        .map(|&v| ctx.value_ty(v))
+        .collect();
     // External (bodiless) functions take untyped buffers: any memref fits a
     // memref parameter.
     let external = ctx.op(target).regions.is_empty();
     let is_memref = |t: crate::Type| matches!(ctx.kind(t), TypeKind::MemRef { .. });
     let inputs_match = got_in.len() == inputs.len()
-        && got_in.iter().zip(&inputs).all(|(&g, &w)| g == w || (external && is_memref(g) && is_memref(w)));
+        && got_in
+            .iter()
+            .zip(&inputs)
+            .all(|(&g, &w)| g == w || (external && is_memref(g) && is_memref(w)));
     if !inputs_match || got_out != results {
         return Err(Diagnostic::error(
             ctx.op(op).loc,
-            format!("'func.call' op operand or result types do not match the signature of '@{callee}'"),
+            format!(
+                "'func.call' op operand or result types do not match the signature of '@{callee}'"
+            ),
         ));
     }
     Ok(())

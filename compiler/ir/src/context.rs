@@ -61,7 +61,10 @@ struct Interner<K: std::hash::Hash + Eq + Clone> {
 
 impl<K: std::hash::Hash + Eq + Clone> Default for Interner<K> {
     fn default() -> Self {
-        Interner { items: Vec::new(), index: HashMap::new() }
+        Interner {
+            items: Vec::new(),
+            index: HashMap::new(),
+        }
     }
 }
 
@@ -104,10 +107,16 @@ impl Context {
         &self.types.items[t.0 as usize]
     }
     pub fn int_ty(&mut self, width: u32) -> Type {
-        self.ty(TypeKind::Int { width, sign: Signedness::Signless })
+        self.ty(TypeKind::Int {
+            width,
+            sign: Signedness::Signless,
+        })
     }
     pub fn uint_ty(&mut self, width: u32) -> Type {
-        self.ty(TypeKind::Int { width, sign: Signedness::Unsigned })
+        self.ty(TypeKind::Int {
+            width,
+            sign: Signedness::Unsigned,
+        })
     }
     pub fn float_ty(&mut self, k: FloatKind) -> Type {
         self.ty(TypeKind::Float(k))
@@ -116,10 +125,16 @@ impl Context {
         self.ty(TypeKind::Index)
     }
     pub fn tensor_ty(&mut self, shape: &[i64], elem: Type) -> Type {
-        self.ty(TypeKind::Tensor { shape: shape.to_vec(), elem })
+        self.ty(TypeKind::Tensor {
+            shape: shape.to_vec(),
+            elem,
+        })
     }
     pub fn memref_ty(&mut self, shape: &[i64], elem: Type) -> Type {
-        self.ty(TypeKind::MemRef { shape: shape.to_vec(), elem })
+        self.ty(TypeKind::MemRef {
+            shape: shape.to_vec(),
+            elem,
+        })
     }
     pub fn function_ty(&mut self, inputs: Vec<Type>, results: Vec<Type>) -> Type {
         self.ty(TypeKind::Function { inputs, results })
@@ -158,7 +173,13 @@ impl Context {
         matches!(self.kind(t), TypeKind::Int { width: 1, .. })
     }
     pub fn is_unsigned(&self, t: Type) -> bool {
-        matches!(self.kind(t), TypeKind::Int { sign: Signedness::Unsigned, .. })
+        matches!(
+            self.kind(t),
+            TypeKind::Int {
+                sign: Signedness::Unsigned,
+                ..
+            }
+        )
     }
     /// Bit width of a scalar type (complex: the width of one part).
     pub fn bit_width(&self, t: Type) -> u32 {
@@ -219,7 +240,12 @@ impl Context {
         let results = result_types
             .iter()
             .enumerate()
-            .map(|(i, &ty)| self.values.alloc(ValueData { ty, def: ValueDef::OpResult(op, i as u32) }))
+            .map(|(i, &ty)| {
+                self.values.alloc(ValueData {
+                    ty,
+                    def: ValueDef::OpResult(op, i as u32),
+                })
+            })
             .collect();
         self.ops[op].results = results;
         op
@@ -227,18 +253,30 @@ impl Context {
 
     /// Adds an empty region to `op` and returns it.
     pub fn add_region(&mut self, op: OpId) -> RegionId {
-        let r = self.regions.alloc(Region { blocks: Vec::new(), parent: Some(op) });
+        let r = self.regions.alloc(Region {
+            blocks: Vec::new(),
+            parent: Some(op),
+        });
         self.ops[op].regions.push(r);
         r
     }
 
     /// Appends a block with arguments of the given types to `region`.
     pub fn add_block(&mut self, region: RegionId, arg_types: &[Type]) -> BlockId {
-        let b = self.blocks.alloc(Block { args: Vec::new(), ops: Vec::new(), parent: Some(region) });
+        let b = self.blocks.alloc(Block {
+            args: Vec::new(),
+            ops: Vec::new(),
+            parent: Some(region),
+        });
         let args = arg_types
             .iter()
             .enumerate()
-            .map(|(i, &ty)| self.values.alloc(ValueData { ty, def: ValueDef::BlockArg(b, i as u32) }))
+            .map(|(i, &ty)| {
+                self.values.alloc(ValueData {
+                    ty,
+                    def: ValueDef::BlockArg(b, i as u32),
+                })
+            })
             .collect();
         self.blocks[b].args = args;
         self.regions[region].blocks.push(b);
@@ -247,7 +285,10 @@ impl Context {
 
     pub fn add_block_arg(&mut self, block: BlockId, ty: Type) -> Value {
         let i = self.blocks[block].args.len() as u32;
-        let v = self.values.alloc(ValueData { ty, def: ValueDef::BlockArg(block, i) });
+        let v = self.values.alloc(ValueData {
+            ty,
+            def: ValueDef::BlockArg(block, i),
+        });
         self.blocks[block].args.push(v);
         v
     }
@@ -270,7 +311,11 @@ impl Context {
     }
 
     pub fn attr_of(&self, op: OpId, name: &str) -> Option<Attr> {
-        self.ops[op].attrs.iter().find(|(n, _)| n == name).map(|(_, a)| *a)
+        self.ops[op]
+            .attrs
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, a)| *a)
     }
 
     pub fn set_attr(&mut self, op: OpId, name: &str, a: Attr) {
@@ -295,12 +340,17 @@ impl Context {
 
     /// The op owning the region that holds `block`.
     pub fn block_parent_op(&self, block: BlockId) -> Option<OpId> {
-        self.blocks[block].parent.and_then(|r| self.regions[r].parent)
+        self.blocks[block]
+            .parent
+            .and_then(|r| self.regions[r].parent)
     }
 
     /// Entry block of the `i`-th region of `op`.
     pub fn entry_block(&self, op: OpId, i: usize) -> Option<BlockId> {
-        self.ops[op].regions.get(i).and_then(|&r| self.regions[r].blocks.first().copied())
+        self.ops[op]
+            .regions
+            .get(i)
+            .and_then(|&r| self.regions[r].blocks.first().copied())
     }
 
     /// Calls `f` on every op nested in `op` (pre-order, `op` itself excluded).
@@ -333,6 +383,9 @@ impl Context {
     }
 
     pub fn error(&self, op: OpId, message: impl Into<String>) -> Diagnostic {
-        Diagnostic::error(self.ops[op].loc, format!("'{}' op {}", self.ops[op].name, message.into()))
+        Diagnostic::error(
+            self.ops[op].loc,
+            format!("'{}' op {}", self.ops[op].name, message.into()),
+        )
     }
 }

@@ -48,7 +48,11 @@ pub fn check_int_range(ctx: &Context, v: i128, ty: Type) -> Result<(), String> {
 }
 
 fn mask(width: u32) -> u64 {
-    if width >= 64 { u64::MAX } else { (1u64 << width) - 1 }
+    if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    }
 }
 
 /// Bits of a float value in the given format (round to nearest even).
@@ -83,7 +87,9 @@ fn scalar_bits(ctx: &Context, lit: &Literal, ty: Type, out: &mut Vec<u64>) -> Re
         (TypeKind::Int { width: 1, .. }, Literal::Bool(b)) => out.push(*b as u64),
         (TypeKind::Int { width, .. }, Literal::Hex(v)) => {
             if *v & !mask(*width) != 0 {
-                return Err(format!("hexadecimal value 0x{v:X} does not fit in {width} bits"));
+                return Err(format!(
+                    "hexadecimal value 0x{v:X} does not fit in {width} bits"
+                ));
             }
             out.push(*v);
         }
@@ -91,7 +97,10 @@ fn scalar_bits(ctx: &Context, lit: &Literal, ty: Type, out: &mut Vec<u64>) -> Re
         (TypeKind::Float(k), Literal::Int(v)) => out.push(float_to_bits(*v as f64, *k)),
         (TypeKind::Float(k), Literal::Hex(v)) => {
             if *v & !mask(k.width()) != 0 {
-                return Err(format!("hexadecimal float 0x{v:X} does not fit in {} bits", k.width()));
+                return Err(format!(
+                    "hexadecimal float 0x{v:X} does not fit in {} bits",
+                    k.width()
+                ));
             }
             out.push(*v);
         }
@@ -107,7 +116,10 @@ fn scalar_bits(ctx: &Context, lit: &Literal, ty: Type, out: &mut Vec<u64>) -> Re
         }
         (_, Literal::List(_)) => return Err("unexpected nested list: too many dimensions".into()),
         (_, Literal::Bool(_)) => {
-            return Err(format!("boolean literal for element type {}", crate::text::printer::type_to_string(ctx, ty)));
+            return Err(format!(
+                "boolean literal for element type {}",
+                crate::text::printer::type_to_string(ctx, ty)
+            ));
         }
         _ => {
             return Err(format!(
@@ -135,7 +147,8 @@ pub fn build(ctx: &Context, ty: Type, lit: &Literal) -> Result<DenseElements, St
             let width = ctx.bit_width(part_ty);
             let nbytes = width.div_ceil(8) as usize;
             let total = bytes.len() / nbytes;
-            if bytes.len() % nbytes != 0 || (total != parts && total as i64 != count * parts as i64) {
+            if bytes.len() % nbytes != 0 || (total != parts && total as i64 != count * parts as i64)
+            {
                 return Err(format!(
                     "hex string holds {} bytes; expected {} (or one element for a splat)",
                     bytes.len(),
@@ -154,16 +167,28 @@ pub fn build(ctx: &Context, ty: Type, lit: &Literal) -> Result<DenseElements, St
         }
         Literal::List(_) => {
             if count == 0 {
-                return check_empty(lit, &shape).map(|_| DenseElements { ty, splat: false, bits });
+                return check_empty(lit, &shape).map(|_| DenseElements {
+                    ty,
+                    splat: false,
+                    bits,
+                });
             }
             flatten(ctx, lit, &shape, 0, elem, &mut bits)?;
         }
         scalar => {
             scalar_bits(ctx, scalar, elem, &mut bits)?;
-            return Ok(DenseElements { ty, splat: count != 1, bits });
+            return Ok(DenseElements {
+                ty,
+                splat: count != 1,
+                bits,
+            });
         }
     }
-    Ok(DenseElements { ty, splat: false, bits })
+    Ok(DenseElements {
+        ty,
+        splat: false,
+        bits,
+    })
 }
 
 fn check_empty(lit: &Literal, shape: &[i64]) -> Result<(), String> {
@@ -177,7 +202,14 @@ fn check_empty(lit: &Literal, shape: &[i64]) -> Result<(), String> {
     }
 }
 
-fn flatten(ctx: &Context, lit: &Literal, shape: &[i64], dim: usize, elem: Type, out: &mut Vec<u64>) -> Result<(), String> {
+fn flatten(
+    ctx: &Context,
+    lit: &Literal,
+    shape: &[i64],
+    dim: usize,
+    elem: Type,
+    out: &mut Vec<u64>,
+) -> Result<(), String> {
     if dim == shape.len() {
         return scalar_bits(ctx, lit, elem, out);
     }
@@ -190,9 +222,14 @@ fn flatten(ctx: &Context, lit: &Literal, shape: &[i64], dim: usize, elem: Type, 
                     items.len()
                 ));
             }
-            items.iter().try_for_each(|l| flatten(ctx, l, shape, dim + 1, elem, out))
+            items
+                .iter()
+                .try_for_each(|l| flatten(ctx, l, shape, dim + 1, elem, out))
         }
-        _ => Err(format!("expected a list of {} elements for dimension {dim}", shape[dim])),
+        _ => Err(format!(
+            "expected a list of {} elements for dimension {dim}",
+            shape[dim]
+        )),
     }
 }
 
@@ -215,7 +252,11 @@ pub fn int_value(ctx: &Context, bits: u64, ty: Type) -> i128 {
             let w = *width;
             if w >= 64 {
                 // Wider types (internal i128) hold at most 64 literal bits.
-                return if *sign == Signedness::Unsigned { bits as i128 } else { bits as i64 as i128 };
+                return if *sign == Signedness::Unsigned {
+                    bits as i128
+                } else {
+                    bits as i64 as i128
+                };
             }
             if *sign == Signedness::Unsigned || w == 1 {
                 (bits & mask(w)) as i128

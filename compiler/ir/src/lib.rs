@@ -32,7 +32,13 @@ impl Context {
             AttrKind::Dense(d) if self.shape(d.ty).is_some_and(|s| s.len() == 1) => {
                 let n = self.num_elements(d.ty) as usize;
                 let elem = self.elem(d.ty);
-                Some((0..n).map(|i| dense::int_value(self, dense::element_bits(self, d, i)[0], elem) as i64).collect())
+                Some(
+                    (0..n)
+                        .map(|i| {
+                            dense::int_value(self, dense::element_bits(self, d, i)[0], elem) as i64
+                        })
+                        .collect(),
+                )
             }
             _ => None,
         }

@@ -17,14 +17,20 @@ pub fn format(k: FloatKind) -> Option<Format> {
         FloatKind::F6E2M3FN => Format::F6E2M3FN,
         FloatKind::F6E3M2FN => Format::F6E3M2FN,
         FloatKind::F4E2M1FN => Format::F4E2M1FN,
-        FloatKind::F16 | FloatKind::BF16 | FloatKind::F32 | FloatKind::F64 | FloatKind::TF32 => return None,
+        FloatKind::F16 | FloatKind::BF16 | FloatKind::F32 | FloatKind::F64 | FloatKind::TF32 => {
+            return None;
+        }
     })
 }
 
 pub fn decode(bits: u8, k: FloatKind) -> f64 {
-    format(k).map(|f| strata_minifloat::decode(bits, f)).unwrap_or(f64::NAN)
+    format(k)
+        .map(|f| strata_minifloat::decode(bits, f))
+        .unwrap_or(f64::NAN)
 }
 
 pub fn encode(v: f64, k: FloatKind) -> u8 {
-    format(k).map(|f| strata_minifloat::encode(v, f)).unwrap_or(0)
+    format(k)
+        .map(|f| strata_minifloat::encode(v, f))
+        .unwrap_or(0)
 }

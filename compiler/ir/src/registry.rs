@@ -52,7 +52,12 @@ pub struct OpDef {
 
 impl OpDef {
     pub fn new(name: &'static str, traits: Traits) -> OpDef {
-        OpDef { name, traits, verify: None, parse: None }
+        OpDef {
+            name,
+            traits,
+            verify: None,
+            parse: None,
+        }
     }
     pub fn verifier(mut self, f: VerifyFn) -> OpDef {
         self.verify = Some(f);

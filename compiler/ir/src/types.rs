@@ -98,21 +98,36 @@ impl FloatKind {
 
     /// Whether the lowering can compute with this format.
     pub fn is_lowered(self) -> bool {
-        matches!(self, FloatKind::F16 | FloatKind::BF16 | FloatKind::F32 | FloatKind::F64)
+        matches!(
+            self,
+            FloatKind::F16 | FloatKind::BF16 | FloatKind::F32 | FloatKind::F64
+        )
     }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TypeKind {
-    Int { width: u32, sign: Signedness },
+    Int {
+        width: u32,
+        sign: Signedness,
+    },
     Float(FloatKind),
     Index,
     Complex(Type),
     /// Ranked tensor with static dimensions.
-    Tensor { shape: Vec<i64>, elem: Type },
+    Tensor {
+        shape: Vec<i64>,
+        elem: Type,
+    },
     /// Dense row-major buffer with static dimensions.
-    MemRef { shape: Vec<i64>, elem: Type },
+    MemRef {
+        shape: Vec<i64>,
+        elem: Type,
+    },
     Tuple(Vec<Type>),
     Token,
-    Function { inputs: Vec<Type>, results: Vec<Type> },
+    Function {
+        inputs: Vec<Type>,
+        results: Vec<Type>,
+    },
 }

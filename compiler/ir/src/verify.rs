@@ -20,13 +20,25 @@ pub fn verify(ctx: &Context, root: OpId) -> Result<(), Vec<Diagnostic>> {
     let mut errors = Vec::new();
     let mut visible: Vec<HashSet<Value>> = vec![HashSet::new()];
     verify_op(ctx, root, &mut visible, &mut errors);
-    if errors.is_empty() { Ok(()) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
 }
 
-fn verify_op(ctx: &Context, op: OpId, visible: &mut Vec<HashSet<Value>>, errors: &mut Vec<Diagnostic>) {
+fn verify_op(
+    ctx: &Context,
+    op: OpId,
+    visible: &mut Vec<HashSet<Value>>,
+    errors: &mut Vec<Diagnostic>,
+) {
     let o = ctx.op(op);
     let Some(def) = ctx.op_def(o.name) else {
-        errors.push(Diagnostic::internal(o.loc, format!("unregistered operation '{}'", o.name)));
+        errors.push(Diagnostic::internal(
+            o.loc,
+            format!("unregistered operation '{}'", o.name),
+        ));
         return;
     };
     for (i, &v) in o.operands.iter().enumerate() {
@@ -36,13 +48,20 @@ fn verify_op(ctx: &Context, op: OpId, visible: &mut Vec<HashSet<Value>>, errors:
     }
     let isolated = def.traits.has(Traits::ISOLATED);
     for &r in &o.regions {
-        let saved = if isolated { Some(std::mem::replace(visible, vec![HashSet::new()])) } else { None };
+        let saved = if isolated {
+            Some(std::mem::replace(visible, vec![HashSet::new()]))
+        } else {
+            None
+        };
         for &b in &ctx.regions[r].blocks {
             visible.push(ctx.blocks[b].args.iter().copied().collect());
             let ops = &ctx.blocks[b].ops;
             for (i, &inner) in ops.iter().enumerate() {
                 verify_op(ctx, inner, visible, errors);
-                let is_term = ctx.registry.traits(ctx.op(inner).name).has(Traits::TERMINATOR);
+                let is_term = ctx
+                    .registry
+                    .traits(ctx.op(inner).name)
+                    .has(Traits::TERMINATOR);
                 if is_term && i + 1 != ops.len() {
                     errors.push(ctx.error(inner, "must be the last operation in its block"));
                 }
@@ -52,8 +71,17 @@ fn verify_op(ctx: &Context, op: OpId, visible: &mut Vec<HashSet<Value>>, errors:
             }
             let needs_terminator = ctx.op(op).name != crate::builtin::MODULE;
             match ops.last() {
-                Some(&last) if needs_terminator && !ctx.registry.traits(ctx.op(last).name).has(Traits::TERMINATOR) => {
-                    errors.push(ctx.error(last, "block must end with a terminator (like 'func.return')"));
+                Some(&last)
+                    if needs_terminator
+                        && !ctx
+                            .registry
+                            .traits(ctx.op(last).name)
+                            .has(Traits::TERMINATOR) =>
+                {
+                    errors.push(ctx.error(
+                        last,
+                        "block must end with a terminator (like 'func.return')",
+                    ));
                 }
                 None if needs_terminator => {
                     errors.push(ctx.error(op, "has an empty block; expected a terminator"));

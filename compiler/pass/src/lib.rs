@@ -25,7 +25,11 @@ pub struct PassManager {
 
 impl Default for PassManager {
     fn default() -> Self {
-        PassManager { passes: Vec::new(), verify_each: true, timings: Vec::new() }
+        PassManager {
+            passes: Vec::new(),
+            verify_each: true,
+            timings: Vec::new(),
+        }
     }
 }
 
@@ -57,7 +61,11 @@ impl PassManager {
                         .into_iter()
                         .map(|mut d| {
                             d.kind = strata_diag::Kind::Internal;
-                            d.message = format!("IR is invalid after pass '{}': {}", pass.flag(), d.message);
+                            d.message = format!(
+                                "IR is invalid after pass '{}': {}",
+                                pass.flag(),
+                                d.message
+                            );
                             d
                         })
                         .collect::<Vec<_>>()

@@ -21,12 +21,24 @@ fn unary_cast(
 ) -> Result<(Type, Type)> {
     let (ins, out) = signature(ctx, op, 1)?;
     if !from.0(ctx, ins[0]) {
-        return Err(
-            ctx.error(op, format!("expects operand #0 to be {}, found {}", from.1, type_to_string(ctx, ins[0])))
-        );
+        return Err(ctx.error(
+            op,
+            format!(
+                "expects operand #0 to be {}, found {}",
+                from.1,
+                type_to_string(ctx, ins[0])
+            ),
+        ));
     }
     if !to.0(ctx, out) {
-        return Err(ctx.error(op, format!("expects the result to be {}, found {}", to.1, type_to_string(ctx, out))));
+        return Err(ctx.error(
+            op,
+            format!(
+                "expects the result to be {}, found {}",
+                to.1,
+                type_to_string(ctx, out)
+            ),
+        ));
     }
     Ok((ins[0], out))
 }
@@ -67,13 +79,20 @@ pub(crate) fn verify_float_resize(ctx: &Context, op: OpId) -> Result<()> {
     let (from, to) = unary_cast(ctx, op, (is_float, "a float"), (is_float, "a float"))?;
     if ctx.bit_width(from) == ctx.bit_width(to) {
         // f16 <-> bf16 changes format at the same width; allowed both ways.
-        return if from != to { Ok(()) } else { Err(ctx.error(op, "expects different operand and result types")) };
+        return if from != to {
+            Ok(())
+        } else {
+            Err(ctx.error(op, "expects different operand and result types"))
+        };
     }
     check_widths(ctx, op, from, to, ctx.op(op).name == EXTF)
 }
 
 fn is_scalar(ctx: &Context, t: Type) -> bool {
-    matches!(ctx.kind(t), TypeKind::Int { .. } | TypeKind::Float(_) | TypeKind::Index)
+    matches!(
+        ctx.kind(t),
+        TypeKind::Int { .. } | TypeKind::Float(_) | TypeKind::Index
+    )
 }
 
 pub(crate) fn verify_bitcast(ctx: &Context, op: OpId) -> Result<()> {

@@ -11,7 +11,10 @@ use crate::{CMPF_PREDICATES, CMPI_PREDICATES};
 pub(crate) fn signature(ctx: &Context, op: OpId, operands: usize) -> Result<(Vec<Type>, Type)> {
     let o = ctx.op(op);
     if o.operands.len() != operands {
-        return Err(ctx.error(op, format!("expects {operands} operands, found {}", o.operands.len())));
+        return Err(ctx.error(
+            op,
+            format!("expects {operands} operands, found {}", o.operands.len()),
+        ));
     }
     if o.results.len() != 1 {
         return Err(ctx.error(op, format!("expects 1 result, found {}", o.results.len())));
@@ -35,13 +38,25 @@ pub(crate) fn is_i1(ctx: &Context, t: Type) -> bool {
 
 fn expect_kind(ctx: &Context, op: OpId, what: &str, t: Type, ok: bool, kind: &str) -> Result<()> {
     if !ok {
-        return Err(ctx.error(op, format!("expects {what} to be {kind}, found {}", type_to_string(ctx, t))));
+        return Err(ctx.error(
+            op,
+            format!(
+                "expects {what} to be {kind}, found {}",
+                type_to_string(ctx, t)
+            ),
+        ));
     }
     Ok(())
 }
 
 /// All operands have the result type, which satisfies `pred`.
-fn verify_same_type(ctx: &Context, op: OpId, n: usize, pred: fn(&Context, Type) -> bool, kind: &str) -> Result<()> {
+fn verify_same_type(
+    ctx: &Context,
+    op: OpId,
+    n: usize,
+    pred: fn(&Context, Type) -> bool,
+    kind: &str,
+) -> Result<()> {
     let (ins, out) = signature(ctx, op, n)?;
     expect_kind(ctx, op, "the result", out, pred(ctx, out), kind)?;
     for (i, t) in ins.iter().enumerate() {
@@ -75,7 +90,13 @@ pub(crate) fn verify_float_unary(ctx: &Context, op: OpId) -> Result<()> {
     verify_same_type(ctx, op, 1, is_float, "a float")
 }
 
-fn verify_compare(ctx: &Context, op: OpId, pred: fn(&Context, Type) -> bool, kind: &str, valid: &[&str]) -> Result<()> {
+fn verify_compare(
+    ctx: &Context,
+    op: OpId,
+    pred: fn(&Context, Type) -> bool,
+    kind: &str,
+    valid: &[&str],
+) -> Result<()> {
     let (ins, out) = signature(ctx, op, 2)?;
     expect_kind(ctx, op, "the result", out, is_i1(ctx, out), "i1")?;
     expect_kind(ctx, op, "operand #0", ins[0], pred(ctx, ins[0]), kind)?;
@@ -91,13 +112,25 @@ fn verify_compare(ctx: &Context, op: OpId, pred: fn(&Context, Type) -> bool, kin
     }
     match crate::predicate(ctx, op) {
         Some(p) if valid.contains(&p) => Ok(()),
-        Some(p) => Err(ctx.error(op, format!("has invalid predicate \"{p}\"; expected one of {}", valid.join(", ")))),
+        Some(p) => Err(ctx.error(
+            op,
+            format!(
+                "has invalid predicate \"{p}\"; expected one of {}",
+                valid.join(", ")
+            ),
+        )),
         None => Err(ctx.error(op, "requires a 'predicate' string attribute")),
     }
 }
 
 pub(crate) fn verify_cmpi(ctx: &Context, op: OpId) -> Result<()> {
-    verify_compare(ctx, op, is_integer_like, "an integer or index", &CMPI_PREDICATES)
+    verify_compare(
+        ctx,
+        op,
+        is_integer_like,
+        "an integer or index",
+        &CMPI_PREDICATES,
+    )
 }
 
 pub(crate) fn verify_cmpf(ctx: &Context, op: OpId) -> Result<()> {

@@ -89,20 +89,28 @@ pub const TRUNCF: &str = "arith.truncf";
 pub const BITCAST: &str = "arith.bitcast";
 pub const INDEX_CAST: &str = "arith.index_cast";
 
-pub const INT_BINARY: [&str; 17] =
-    [ADDI, SUBI, MULI, DIVSI, DIVUI, REMSI, REMUI, ANDI, ORI, XORI, SHLI, SHRSI, SHRUI, MAXSI, MINSI, MAXUI, MINUI];
-pub const FLOAT_BINARY: [&str; 10] = [ADDF, SUBF, MULF, DIVF, REMF, POWF, ATAN2, MAXIMUMF, MINIMUMF, COPYSIGN];
+pub const INT_BINARY: [&str; 17] = [
+    ADDI, SUBI, MULI, DIVSI, DIVUI, REMSI, REMUI, ANDI, ORI, XORI, SHLI, SHRSI, SHRUI, MAXSI,
+    MINSI, MAXUI, MINUI,
+];
+pub const FLOAT_BINARY: [&str; 10] = [
+    ADDF, SUBF, MULF, DIVF, REMF, POWF, ATAN2, MAXIMUMF, MINIMUMF, COPYSIGN,
+];
 pub const FLOAT_UNARY: [&str; 26] = [
-    NEGF, ABSF, SQRT, RSQRT, EXP, EXPM1, LOG, LOG1P, SIN, COS, TAN, TANH, FLOOR, CEIL, ROUND, ROUNDEVEN, CBRT, ERF, ASIN,
-    ACOS, ATAN, SINH, COSH, ASINH, ACOSH, ATANH,
+    NEGF, ABSF, SQRT, RSQRT, EXP, EXPM1, LOG, LOG1P, SIN, COS, TAN, TANH, FLOOR, CEIL, ROUND,
+    ROUNDEVEN, CBRT, ERF, ASIN, ACOS, ATAN, SINH, COSH, ASINH, ACOSH, ATANH,
 ];
 pub const INT_UNARY: [&str; 2] = [CTLZ, POPCOUNT];
 
 /// Predicates of `arith.cmpi`.
-pub const CMPI_PREDICATES: [&str; 10] = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"];
+pub const CMPI_PREDICATES: [&str; 10] = [
+    "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge",
+];
 /// Predicates of `arith.cmpf`.
-pub const CMPF_PREDICATES: [&str; 14] =
-    ["oeq", "one", "olt", "ole", "ogt", "oge", "ueq", "une", "ult", "ule", "ugt", "uge", "ord", "uno"];
+pub const CMPF_PREDICATES: [&str; 14] = [
+    "oeq", "one", "olt", "ole", "ogt", "oge", "ueq", "une", "ult", "ule", "ugt", "uge", "ord",
+    "uno",
+];
 
 pub fn register(ctx: &mut Context) {
     let r = &mut ctx.registry;

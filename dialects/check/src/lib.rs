@@ -24,10 +24,18 @@ pub const DEFAULT_TOLERANCE: f64 = 1e-4;
 pub fn register(ctx: &mut Context) {
     let r = &mut ctx.registry;
     for name in [EXPECT_EQ, EXPECT_ALMOST_EQ, EXPECT_CLOSE] {
-        r.add(OpDef::new(name, Traits::NONE).parser(parse_pair).verifier(verify_pair));
+        r.add(
+            OpDef::new(name, Traits::NONE)
+                .parser(parse_pair)
+                .verifier(verify_pair),
+        );
     }
     for name in [EXPECT_EQ_CONST, EXPECT_ALMOST_EQ_CONST] {
-        r.add(OpDef::new(name, Traits::NONE).parser(parse_const).verifier(verify_const));
+        r.add(
+            OpDef::new(name, Traits::NONE)
+                .parser(parse_const)
+                .verifier(verify_const),
+        );
     }
 }
 
@@ -54,7 +62,12 @@ fn parse_options(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
                 let t = p.ctx.int_ty(64);
                 p.ctx.attr(AttrKind::Int { value: i, ty: t })
             }
-            _ => return Err(strata_diag::Diagnostic::error(loc, format!("invalid value for '{key}'"))),
+            _ => {
+                return Err(strata_diag::Diagnostic::error(
+                    loc,
+                    format!("invalid value for '{key}'"),
+                ));
+            }
         };
         st.add_attr(&key, v);
     }
@@ -84,7 +97,10 @@ fn parse_const(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     let loc = p.loc();
     let value = p.parse_attr()?;
     let AttrKind::Dense(d) = p.ctx.attr_kind(value) else {
-        return Err(strata_diag::Diagnostic::error(loc, "expected a dense elements attribute"));
+        return Err(strata_diag::Diagnostic::error(
+            loc,
+            "expected a dense elements attribute",
+        ));
     };
     let ty = d.ty;
     st.add_attr("value", value);
@@ -127,7 +143,9 @@ fn verify_const(ctx: &Context, op: OpId) -> Result<()> {
     if o.operands.len() != 1 || !o.results.is_empty() {
         return Err(ctx.error(op, "expects one operand and no results"));
     }
-    let d = ctx.dense_attr(op, "value").ok_or_else(|| ctx.error(op, "requires a dense 'value' attribute"))?;
+    let d = ctx
+        .dense_attr(op, "value")
+        .ok_or_else(|| ctx.error(op, "requires a dense 'value' attribute"))?;
     if d.ty != ctx.value_ty(o.operands[0]) {
         return Err(ctx.error(op, "expected value must have the operand's type"));
     }

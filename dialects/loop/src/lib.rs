@@ -43,16 +43,35 @@ fn expect_no_results(ctx: &Context, op: OpId) -> Result<()> {
 
 /// Checks that region `r` of `op` has at most `max_blocks` (and at least
 /// `min_blocks`) blocks, each ending with `loop.yield`.
-fn check_region(ctx: &Context, op: OpId, which: &str, r: RegionId, min_blocks: usize) -> Result<()> {
+fn check_region(
+    ctx: &Context,
+    op: OpId,
+    which: &str,
+    r: RegionId,
+    min_blocks: usize,
+) -> Result<()> {
     let blocks = &ctx.regions[r].blocks;
     if blocks.len() < min_blocks || blocks.len() > 1 {
-        let expected = if min_blocks == 0 { "at most one block" } else { "exactly one block" };
-        return Err(ctx.error(op, format!("expects {expected} in its {which} region, found {}", blocks.len())));
+        let expected = if min_blocks == 0 {
+            "at most one block"
+        } else {
+            "exactly one block"
+        };
+        return Err(ctx.error(
+            op,
+            format!(
+                "expects {expected} in its {which} region, found {}",
+                blocks.len()
+            ),
+        ));
     }
     for &b in blocks {
         let last = ctx.blocks[b].ops.last().map(|&o| ctx.op(o).name);
         if last != Some(YIELD) {
-            return Err(ctx.error(op, format!("expects its {which} region to end with 'loop.yield'")));
+            return Err(ctx.error(
+                op,
+                format!("expects its {which} region to end with 'loop.yield'"),
+            ));
         }
     }
     Ok(())
@@ -61,14 +80,24 @@ fn check_region(ctx: &Context, op: OpId, which: &str, r: RegionId, min_blocks: u
 fn verify_for(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
     if o.operands.len() != 3 {
-        return Err(
-            ctx.error(op, format!("expects 3 operands (lower bound, upper bound, step), found {}", o.operands.len()))
-        );
+        return Err(ctx.error(
+            op,
+            format!(
+                "expects 3 operands (lower bound, upper bound, step), found {}",
+                o.operands.len()
+            ),
+        ));
     }
     for (i, &v) in o.operands.iter().enumerate() {
         let t = ctx.value_ty(v);
         if !matches!(ctx.kind(t), TypeKind::Index) {
-            return Err(ctx.error(op, format!("expects operand #{i} to be index, found {}", type_to_string(ctx, t))));
+            return Err(ctx.error(
+                op,
+                format!(
+                    "expects operand #{i} to be index, found {}",
+                    type_to_string(ctx, t)
+                ),
+            ));
         }
     }
     expect_no_results(ctx, op)?;
@@ -79,9 +108,13 @@ fn verify_for(ctx: &Context, op: OpId) -> Result<()> {
     let b = ctx.regions[o.regions[0]].blocks[0];
     let args = &ctx.blocks[b].args;
     if args.len() != 1 || !matches!(ctx.kind(ctx.value_ty(args[0])), TypeKind::Index) {
-        return Err(
-            ctx.error(op, format!("expects its body block to have one index argument, found {} arguments", args.len()))
-        );
+        return Err(ctx.error(
+            op,
+            format!(
+                "expects its body block to have one index argument, found {} arguments",
+                args.len()
+            ),
+        ));
     }
     Ok(())
 }
@@ -89,21 +122,46 @@ fn verify_for(ctx: &Context, op: OpId) -> Result<()> {
 fn verify_if(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
     if o.operands.len() != 1 {
-        return Err(ctx.error(op, format!("expects 1 operand (the condition), found {}", o.operands.len())));
+        return Err(ctx.error(
+            op,
+            format!(
+                "expects 1 operand (the condition), found {}",
+                o.operands.len()
+            ),
+        ));
     }
     let t = ctx.value_ty(o.operands[0]);
     if !matches!(ctx.kind(t), TypeKind::Int { width: 1, .. }) {
-        return Err(ctx.error(op, format!("expects operand #0 to be i1, found {}", type_to_string(ctx, t))));
+        return Err(ctx.error(
+            op,
+            format!(
+                "expects operand #0 to be i1, found {}",
+                type_to_string(ctx, t)
+            ),
+        ));
     }
     expect_no_results(ctx, op)?;
     if o.regions.len() != 2 {
-        return Err(ctx.error(op, format!("expects two regions (then, else), found {}", o.regions.len())));
+        return Err(ctx.error(
+            op,
+            format!(
+                "expects two regions (then, else), found {}",
+                o.regions.len()
+            ),
+        ));
     }
     check_region(ctx, op, "then", o.regions[0], 1)?;
     check_region(ctx, op, "else", o.regions[1], 0)?;
     for (which, &r) in ["then", "else"].iter().zip(&o.regions) {
-        if ctx.regions[r].blocks.iter().any(|&b| !ctx.blocks[b].args.is_empty()) {
-            return Err(ctx.error(op, format!("expects its {which} block to have no arguments")));
+        if ctx.regions[r]
+            .blocks
+            .iter()
+            .any(|&b| !ctx.blocks[b].args.is_empty())
+        {
+            return Err(ctx.error(
+                op,
+                format!("expects its {which} block to have no arguments"),
+            ));
         }
     }
     Ok(())
@@ -114,28 +172,50 @@ fn verify_if(ctx: &Context, op: OpId) -> Result<()> {
 fn verify_while(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
     if !o.operands.is_empty() {
-        return Err(ctx.error(op, format!("expects no operands, found {}", o.operands.len())));
+        return Err(ctx.error(
+            op,
+            format!("expects no operands, found {}", o.operands.len()),
+        ));
     }
     expect_no_results(ctx, op)?;
     if o.regions.len() != 2 {
-        return Err(ctx.error(op, format!("expects two regions (cond, body), found {}", o.regions.len())));
+        return Err(ctx.error(
+            op,
+            format!(
+                "expects two regions (cond, body), found {}",
+                o.regions.len()
+            ),
+        ));
     }
     let cond = &ctx.regions[o.regions[0]].blocks;
-    let ends_with_condition =
-        cond.len() == 1 && ctx.blocks[cond[0]].ops.last().is_some_and(|&l| ctx.op(l).name == CONDITION);
+    let ends_with_condition = cond.len() == 1
+        && ctx.blocks[cond[0]]
+            .ops
+            .last()
+            .is_some_and(|&l| ctx.op(l).name == CONDITION);
     if !ends_with_condition {
-        return Err(ctx.error(op, "expects its cond region to be one block ending with 'loop.condition'"));
+        return Err(ctx.error(
+            op,
+            "expects its cond region to be one block ending with 'loop.condition'",
+        ));
     }
     check_region(ctx, op, "body", o.regions[1], 1)
 }
 
 fn verify_condition(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
-    let ok = o.operands.len() == 1 && matches!(ctx.kind(ctx.value_ty(o.operands[0])), TypeKind::Int { width: 1, .. });
+    let ok = o.operands.len() == 1
+        && matches!(
+            ctx.kind(ctx.value_ty(o.operands[0])),
+            TypeKind::Int { width: 1, .. }
+        );
     if !ok || !o.results.is_empty() {
         return Err(ctx.error(op, "expects one i1 operand and no results"));
     }
-    let parent = o.parent.and_then(|b| ctx.block_parent_op(b)).map(|p| ctx.op(p).name);
+    let parent = o
+        .parent
+        .and_then(|b| ctx.block_parent_op(b))
+        .map(|p| ctx.op(p).name);
     if parent.is_some_and(|p| p != WHILE) {
         return Err(ctx.error(op, "expects parent op 'loop.while'"));
     }
@@ -147,10 +227,16 @@ fn verify_yield(ctx: &Context, op: OpId) -> Result<()> {
     if !o.operands.is_empty() || !o.results.is_empty() {
         return Err(ctx.error(op, "expects no operands and no results"));
     }
-    let parent = o.parent.and_then(|b| ctx.block_parent_op(b)).map(|p| ctx.op(p).name);
+    let parent = o
+        .parent
+        .and_then(|b| ctx.block_parent_op(b))
+        .map(|p| ctx.op(p).name);
     match parent {
         None | Some(FOR) | Some(IF) | Some(WHILE) => Ok(()),
-        Some(p) => Err(ctx.error(op, format!("expects parent op 'loop.for', 'loop.if' or 'loop.while', found '{p}'"))),
+        Some(p) => Err(ctx.error(
+            op,
+            format!("expects parent op 'loop.for', 'loop.if' or 'loop.while', found '{p}'"),
+        )),
     }
 }
 
@@ -205,7 +291,12 @@ mod tests {
 }
 "#;
         let got = check(text);
-        assert!(got.contains("t.mlir:2:3: error: 'loop.for' op expects operand #1 to be index, found i32"), "{got}");
+        assert!(
+            got.contains(
+                "t.mlir:2:3: error: 'loop.for' op expects operand #1 to be index, found i32"
+            ),
+            "{got}"
+        );
         assert!(
             got.contains(
                 "t.mlir:6:3: error: 'loop.for' op expects its body block to have one index argument, found 2 arguments"
@@ -225,7 +316,10 @@ mod tests {
 }
 "#;
         let got = check(text);
-        assert!(got.contains("t.mlir:2:3: error: 'loop.if' op expects operand #0 to be i1, found i32"), "{got}");
+        assert!(
+            got.contains("t.mlir:2:3: error: 'loop.if' op expects operand #0 to be i1, found i32"),
+            "{got}"
+        );
         assert!(
             got.contains(
                 "t.mlir:6:3: error: 'loop.yield' op expects parent op 'loop.for', 'loop.if' or 'loop.while', found 'func.func'"

@@ -12,22 +12,39 @@ use crate::buffer::expect_memref;
 fn check_indices(ctx: &Context, op: OpId, pos: usize) -> Result<Type> {
     let operands = &ctx.op(op).operands;
     let Some(&m) = operands.get(pos) else {
-        return Err(ctx.error(op, format!("expects a memref operand #{pos}, found {} operands", operands.len())));
+        return Err(ctx.error(
+            op,
+            format!(
+                "expects a memref operand #{pos}, found {} operands",
+                operands.len()
+            ),
+        ));
     };
     let mty = ctx.value_ty(m);
     expect_memref(ctx, op, mty, &format!("operand #{pos}"))?;
     let rank = ctx.shape(mty).map_or(0, |s| s.len());
     let indices: &[Value] = &operands[pos + 1..];
     if indices.len() != rank {
-        return Err(
-            ctx.error(op, format!("expects {rank} indices for {}, found {}", type_to_string(ctx, mty), indices.len()))
-        );
+        return Err(ctx.error(
+            op,
+            format!(
+                "expects {rank} indices for {}, found {}",
+                type_to_string(ctx, mty),
+                indices.len()
+            ),
+        ));
     }
     for (i, &v) in indices.iter().enumerate() {
         let t = ctx.value_ty(v);
         if !matches!(ctx.kind(t), TypeKind::Index) {
-            return Err(ctx
-                .error(op, format!("expects operand #{} to be index, found {}", pos + 1 + i, type_to_string(ctx, t))));
+            return Err(ctx.error(
+                op,
+                format!(
+                    "expects operand #{} to be index, found {}",
+                    pos + 1 + i,
+                    type_to_string(ctx, t)
+                ),
+            ));
         }
     }
     Ok(ctx.elem(mty))
@@ -58,7 +75,11 @@ fn expect_same(ctx: &Context, op: OpId, what: &str, expected: Type, found: Type)
     if expected != found {
         return Err(ctx.error(
             op,
-            format!("expects {what} of type {}, found {}", type_to_string(ctx, expected), type_to_string(ctx, found)),
+            format!(
+                "expects {what} of type {}, found {}",
+                type_to_string(ctx, expected),
+                type_to_string(ctx, found)
+            ),
         ));
     }
     Ok(())
@@ -68,14 +89,26 @@ pub(crate) fn verify_load(ctx: &Context, op: OpId) -> Result<()> {
     let elem = check_indices(ctx, op, 0)?;
     expect_results(ctx, op, 1)?;
     expect_scalar_elem(ctx, op, elem)?;
-    expect_same(ctx, op, "a result", elem, ctx.value_ty(ctx.op(op).results[0]))
+    expect_same(
+        ctx,
+        op,
+        "a result",
+        elem,
+        ctx.value_ty(ctx.op(op).results[0]),
+    )
 }
 
 pub(crate) fn verify_store(ctx: &Context, op: OpId) -> Result<()> {
     let elem = check_indices(ctx, op, 1)?;
     expect_results(ctx, op, 0)?;
     expect_scalar_elem(ctx, op, elem)?;
-    expect_same(ctx, op, "a stored value", elem, ctx.value_ty(ctx.op(op).operands[0]))
+    expect_same(
+        ctx,
+        op,
+        "a stored value",
+        elem,
+        ctx.value_ty(ctx.op(op).operands[0]),
+    )
 }
 
 /// Element type of one part of complex `elem`, or an error.
@@ -83,11 +116,17 @@ fn part_type(ctx: &Context, op: OpId, elem: Type) -> Result<Type> {
     let TypeKind::Complex(p) = ctx.kind(elem) else {
         return Err(ctx.error(
             op,
-            format!("expects a memref of complex elements, found element type {}", type_to_string(ctx, elem)),
+            format!(
+                "expects a memref of complex elements, found element type {}",
+                type_to_string(ctx, elem)
+            ),
         ));
     };
     if crate::part(ctx, op).is_none() {
-        return Err(ctx.error(op, "requires a 'part' integer attribute of 0 (real) or 1 (imaginary)"));
+        return Err(ctx.error(
+            op,
+            "requires a 'part' integer attribute of 0 (real) or 1 (imaginary)",
+        ));
     }
     Ok(*p)
 }
@@ -103,5 +142,11 @@ pub(crate) fn verify_store_part(ctx: &Context, op: OpId) -> Result<()> {
     let elem = check_indices(ctx, op, 1)?;
     expect_results(ctx, op, 0)?;
     let p = part_type(ctx, op, elem)?;
-    expect_same(ctx, op, "a stored value", p, ctx.value_ty(ctx.op(op).operands[0]))
+    expect_same(
+        ctx,
+        op,
+        "a stored value",
+        p,
+        ctx.value_ty(ctx.op(op).operands[0]),
+    )
 }

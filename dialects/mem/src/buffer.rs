@@ -7,13 +7,24 @@ use strata_ir::{AttrKind, Context, OpId, Type, TypeKind};
 
 use crate::GLOBAL;
 
-pub(crate) fn expect_counts(ctx: &Context, op: OpId, operands: usize, results: usize) -> Result<()> {
+pub(crate) fn expect_counts(
+    ctx: &Context,
+    op: OpId,
+    operands: usize,
+    results: usize,
+) -> Result<()> {
     let o = ctx.op(op);
     if o.operands.len() != operands {
-        return Err(ctx.error(op, format!("expects {operands} operands, found {}", o.operands.len())));
+        return Err(ctx.error(
+            op,
+            format!("expects {operands} operands, found {}", o.operands.len()),
+        ));
     }
     if o.results.len() != results {
-        return Err(ctx.error(op, format!("expects {results} results, found {}", o.results.len())));
+        return Err(ctx.error(
+            op,
+            format!("expects {results} results, found {}", o.results.len()),
+        ));
     }
     Ok(())
 }
@@ -26,10 +37,22 @@ pub(crate) fn is_memref(ctx: &Context, t: Type) -> bool {
 /// static, non-negative dimensions.
 pub(crate) fn expect_memref(ctx: &Context, op: OpId, t: Type, what: &str) -> Result<()> {
     if !is_memref(ctx, t) {
-        return Err(ctx.error(op, format!("expects {what} to be a memref, found {}", type_to_string(ctx, t))));
+        return Err(ctx.error(
+            op,
+            format!(
+                "expects {what} to be a memref, found {}",
+                type_to_string(ctx, t)
+            ),
+        ));
     }
     if ctx.shape(t).is_some_and(|s| s.iter().any(|&d| d < 0)) {
-        return Err(ctx.error(op, format!("expects {what} to have a static shape, found {}", type_to_string(ctx, t))));
+        return Err(ctx.error(
+            op,
+            format!(
+                "expects {what} to have a static shape, found {}",
+                type_to_string(ctx, t)
+            ),
+        ));
     }
     Ok(())
 }
@@ -86,9 +109,14 @@ pub(crate) fn verify_get_global(ctx: &Context, op: OpId) -> Result<()> {
         if ctx.op(op).parent.is_none() {
             return Ok(());
         }
-        return Err(ctx.error(op, format!("'@{name}' does not reference a valid 'mem.global'")));
+        return Err(ctx.error(
+            op,
+            format!("'@{name}' does not reference a valid 'mem.global'"),
+        ));
     };
-    let Some(d) = ctx.dense_attr(global, "value") else { return Ok(()) };
+    let Some(d) = ctx.dense_attr(global, "value") else {
+        return Ok(());
+    };
     if ctx.elem(d.ty) != ctx.elem(ty) || ctx.num_elements(d.ty) != ctx.num_elements(ty) {
         return Err(ctx.error(
             op,

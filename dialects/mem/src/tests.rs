@@ -48,7 +48,9 @@ fn rejects_wrong_index_count() {
     let text = "func.func @f(%a: memref<4x3xf32>, %i: index) {\n  %v = \"mem.load\"(%a, %i) : (memref<4x3xf32>, index) -> f32\n  func.return\n}\n";
     let got = check(text);
     assert!(
-        got.starts_with("t.mlir:2:8: error: 'mem.load' op expects 2 indices for memref<4x3xf32>, found 1"),
+        got.starts_with(
+            "t.mlir:2:8: error: 'mem.load' op expects 2 indices for memref<4x3xf32>, found 1"
+        ),
         "{got}"
     );
 }
@@ -64,13 +66,26 @@ fn rejects_bad_store_and_view() {
 }
 "#;
     let got = check(text);
-    assert!(got.contains("t.mlir:2:3: error: 'mem.store' op expects a stored value of type f32, found f64"), "{got}");
+    assert!(
+        got.contains(
+            "t.mlir:2:3: error: 'mem.store' op expects a stored value of type f32, found f64"
+        ),
+        "{got}"
+    );
     assert!(
         got.contains(
             "'mem.view' op expects a view of the same byte size, found memref<4xf32> (16 bytes) and memref<5xf32> (20 bytes)"
         ),
         "{got}"
     );
-    assert!(got.contains("'mem.get_global' op '@nope' does not reference a valid 'mem.global'"), "{got}");
-    assert!(got.contains("'mem.load_part' op expects a memref of complex elements, found element type f32"), "{got}");
+    assert!(
+        got.contains("'mem.get_global' op '@nope' does not reference a valid 'mem.global'"),
+        "{got}"
+    );
+    assert!(
+        got.contains(
+            "'mem.load_part' op expects a memref of complex elements, found element type f32"
+        ),
+        "{got}"
+    );
 }

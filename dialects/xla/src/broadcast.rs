@@ -22,7 +22,15 @@ fn degenerate(a: &[i64], b: &[i64]) -> Result<Vec<i64>, usize> {
     a.iter()
         .zip(b)
         .enumerate()
-        .map(|(i, (&x, &y))| if x == y || y == 1 { Ok(x) } else if x == 1 { Ok(y) } else { Err(i) })
+        .map(|(i, (&x, &y))| {
+            if x == y || y == 1 {
+                Ok(x)
+            } else if x == 1 {
+                Ok(y)
+            } else {
+                Err(i)
+            }
+        })
         .collect()
 }
 
@@ -54,10 +62,16 @@ pub fn xla(lhs: &[i64], rhs: &[i64], dims: Option<&[i64]>) -> Result<Broadcast, 
     }
     for (i, &d) in dims.iter().enumerate() {
         if d < 0 || d as usize >= high.len() {
-            return Err(format!("broadcast_dimensions entry {d} is out of range for rank {} (shapes {both})", high.len()));
+            return Err(format!(
+                "broadcast_dimensions entry {d} is out of range for rank {} (shapes {both})",
+                high.len()
+            ));
         }
         if i > 0 && dims[i - 1] >= d {
-            return Err(format!("broadcast_dimensions {} must be strictly increasing (shapes {both})", shape_str(&dims)));
+            return Err(format!(
+                "broadcast_dimensions {} must be strictly increasing (shapes {both})",
+                shape_str(&dims)
+            ));
         }
     }
     let mut extended = vec![1; high.len()];
@@ -66,13 +80,31 @@ pub fn xla(lhs: &[i64], rhs: &[i64], dims: Option<&[i64]>) -> Result<Broadcast, 
     }
     let explicit = dims_given;
     let shape = degenerate(&extended, high).map_err(|d| {
-        let (l, r) = if lhs_low { (extended[d], high[d]) } else { (high[d], extended[d]) };
-        let how = if explicit { format!(" with broadcast_dimensions {}", shape_str(&dims)) } else { String::new() };
-        format!("cannot broadcast shapes {both}{how}: sizes {l} and {r} differ in result dimension {d}")
+        let (l, r) = if lhs_low {
+            (extended[d], high[d])
+        } else {
+            (high[d], extended[d])
+        };
+        let how = if explicit {
+            format!(" with broadcast_dimensions {}", shape_str(&dims))
+        } else {
+            String::new()
+        };
+        format!(
+            "cannot broadcast shapes {both}{how}: sizes {l} and {r} differ in result dimension {d}"
+        )
     })?;
     let identity: Vec<i64> = (0..high.len() as i64).collect();
-    let (lhs_dims, rhs_dims) = if lhs_low { (dims, identity) } else { (identity, dims) };
-    Ok(Broadcast { shape, lhs_dims, rhs_dims })
+    let (lhs_dims, rhs_dims) = if lhs_low {
+        (dims, identity)
+    } else {
+        (identity, dims)
+    };
+    Ok(Broadcast {
+        shape,
+        lhs_dims,
+        rhs_dims,
+    })
 }
 
 /// numpy: align on the right, size-1 dimensions stretch.
@@ -94,7 +126,11 @@ pub fn numpy(lhs: &[i64], rhs: &[i64]) -> Result<Broadcast, String> {
         )
     })?;
     let dims = |s: &[i64]| ((rank - s.len()) as i64..rank as i64).collect();
-    Ok(Broadcast { shape, lhs_dims: dims(lhs), rhs_dims: dims(rhs) })
+    Ok(Broadcast {
+        shape,
+        lhs_dims: dims(lhs),
+        rhs_dims: dims(rhs),
+    })
 }
 
 /// PDPD: only `b` broadcasts onto `a`, starting at `axis` (-1: aligned to
@@ -102,15 +138,23 @@ pub fn numpy(lhs: &[i64], rhs: &[i64]) -> Result<Broadcast, String> {
 pub fn pdpd(a: &[i64], b: &[i64], axis: i64) -> Result<Broadcast, String> {
     let both = format!("{} and {}", shape_str(a), shape_str(b));
     if axis < -1 {
-        return Err(format!("PDPD broadcast axis {axis} is invalid: only -1 or a non-negative axis is allowed (shapes {both})"));
+        return Err(format!(
+            "PDPD broadcast axis {axis} is invalid: only -1 or a non-negative axis is allowed (shapes {both})"
+        ));
     }
-    let axis = if axis == -1 { a.len() as i64 - b.len() as i64 } else { axis };
+    let axis = if axis == -1 {
+        a.len() as i64 - b.len() as i64
+    } else {
+        axis
+    };
     let mut kept = b.len();
     while kept > 0 && b[kept - 1] == 1 && (axis < 0 || axis as usize + kept > a.len()) {
         kept -= 1;
     }
     if axis < 0 || axis as usize + kept > a.len() {
-        return Err(format!("PDPD broadcasting cannot place B onto A at axis {axis}: B must broadcast to A (shapes {both})"));
+        return Err(format!(
+            "PDPD broadcasting cannot place B onto A at axis {axis}: B must broadcast to A (shapes {both})"
+        ));
     }
     let axis = axis as usize;
     for i in 0..kept {
@@ -126,7 +170,11 @@ pub fn pdpd(a: &[i64], b: &[i64], axis: i64) -> Result<Broadcast, String> {
     // B's ignored trailing size-1 dimensions are reshaped away by the
     // legalization; the kept ones map to A's dimensions from `axis` on.
     let rhs_dims = (axis..axis + kept).map(|d| d as i64).collect();
-    Ok(Broadcast { shape: a.to_vec(), lhs_dims: (0..a.len() as i64).collect(), rhs_dims })
+    Ok(Broadcast {
+        shape: a.to_vec(),
+        lhs_dims: (0..a.len() as i64).collect(),
+        rhs_dims,
+    })
 }
 
 #[cfg(test)]
@@ -136,7 +184,10 @@ mod tests {
     #[test]
     fn xla_examples() {
         assert_eq!(xla(&[4], &[1, 2], Some(&[0])).unwrap().shape, vec![4, 2]);
-        assert_eq!(xla(&[1, 2], &[4, 3, 1], Some(&[1, 2])).unwrap().shape, vec![4, 3, 2]);
+        assert_eq!(
+            xla(&[1, 2], &[4, 3, 1], Some(&[1, 2])).unwrap().shape,
+            vec![4, 3, 2]
+        );
         assert_eq!(xla(&[2, 1], &[1, 3], None).unwrap().shape, vec![2, 3]);
         assert!(xla(&[2, 3], &[3], Some(&[0])).is_err());
         assert!(xla(&[7, 2, 5], &[7, 2, 6], None).is_err());
@@ -145,10 +196,19 @@ mod tests {
 
     #[test]
     fn numpy_and_pdpd() {
-        assert_eq!(numpy(&[8, 1, 6, 1], &[7, 1, 5]).unwrap().shape, vec![8, 7, 6, 5]);
+        assert_eq!(
+            numpy(&[8, 1, 6, 1], &[7, 1, 5]).unwrap().shape,
+            vec![8, 7, 6, 5]
+        );
         assert!(numpy(&[3, 1, 5], &[4, 4, 5]).is_err());
-        assert_eq!(pdpd(&[2, 3, 4, 5], &[3, 4], 1).unwrap().shape, vec![2, 3, 4, 5]);
-        assert_eq!(pdpd(&[2, 3, 4, 5], &[4, 5], -1).unwrap().rhs_dims, vec![2, 3]);
+        assert_eq!(
+            pdpd(&[2, 3, 4, 5], &[3, 4], 1).unwrap().shape,
+            vec![2, 3, 4, 5]
+        );
+        assert_eq!(
+            pdpd(&[2, 3, 4, 5], &[4, 5], -1).unwrap().rhs_dims,
+            vec![2, 3]
+        );
         assert_eq!(pdpd(&[2, 3], &[3, 1], 1).unwrap().rhs_dims, vec![1]);
         assert!(pdpd(&[2, 3, 4, 5], &[3, 4], -2).is_err());
         assert!(pdpd(&[3, 4], &[2, 3, 4], -1).is_err());

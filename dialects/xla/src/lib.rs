@@ -19,55 +19,191 @@ pub fn register(ctx: &mut Context) {
     let pure = Traits::PURE;
     let r = &mut ctx.registry;
     for &name in names::UNARY_ELEMENTWISE {
-        r.add(OpDef::new(name, pure).verifier(ops::elementwise::verify_unary).parser(parse::parse_elementwise));
+        r.add(
+            OpDef::new(name, pure)
+                .verifier(ops::elementwise::verify_unary)
+                .parser(parse::parse_elementwise),
+        );
     }
     for &name in names::BINARY_ELEMENTWISE {
-        r.add(OpDef::new(name, pure).verifier(ops::elementwise::verify_binary).parser(parse::parse_elementwise));
+        r.add(
+            OpDef::new(name, pure)
+                .verifier(ops::elementwise::verify_binary)
+                .parser(parse::parse_elementwise),
+        );
     }
-    r.add(OpDef::new(CONVERT, pure).verifier(ops::elementwise::verify_convert).parser(parse::parse_elementwise));
-    r.add(OpDef::new(BITCAST_CONVERT, pure).verifier(ops::elementwise::verify_bitcast_convert).parser(parse::parse_elementwise));
-    r.add(OpDef::new(IS_FINITE, pure).verifier(ops::elementwise::verify_is_finite).parser(parse::parse_elementwise));
+    r.add(
+        OpDef::new(CONVERT, pure)
+            .verifier(ops::elementwise::verify_convert)
+            .parser(parse::parse_elementwise),
+    );
+    r.add(
+        OpDef::new(BITCAST_CONVERT, pure)
+            .verifier(ops::elementwise::verify_bitcast_convert)
+            .parser(parse::parse_elementwise),
+    );
+    r.add(
+        OpDef::new(IS_FINITE, pure)
+            .verifier(ops::elementwise::verify_is_finite)
+            .parser(parse::parse_elementwise),
+    );
     for &name in names::FLOAT_PREDICATES {
-        r.add(OpDef::new(name, pure).verifier(ops::elementwise::verify_is_finite).parser(parse::parse_elementwise));
+        r.add(
+            OpDef::new(name, pure)
+                .verifier(ops::elementwise::verify_is_finite)
+                .parser(parse::parse_elementwise),
+        );
     }
-    r.add(OpDef::new(REAL, pure).verifier(ops::elementwise::verify_real_imag).parser(parse::parse_elementwise));
-    r.add(OpDef::new(IMAG, pure).verifier(ops::elementwise::verify_real_imag).parser(parse::parse_elementwise));
-    r.add(OpDef::new(COMPLEX, pure).verifier(ops::elementwise::verify_complex).parser(parse::parse_elementwise));
-    r.add(OpDef::new(SELECT, pure).verifier(ops::elementwise::verify_select).parser(parse::parse_select));
-    r.add(OpDef::new(CLAMP, pure).verifier(ops::elementwise::verify_clamp).parser(parse::parse_elementwise));
-    r.add(OpDef::new(COMPARE, pure).verifier(ops::elementwise::verify_compare).parser(parse::parse_compare));
-    r.add(OpDef::new(CONSTANT, pure).verifier(ops::misc::verify_constant).parser(parse::parse_constant));
-    r.add(OpDef::new(IOTA, pure).verifier(ops::shape::verify_iota).parser(parse::parse_iota));
-    r.add(OpDef::new(BROADCAST_IN_DIM, pure).verifier(ops::shape::verify_broadcast_in_dim).parser(parse::parse_broadcast_in_dim));
-    r.add(OpDef::new(BROADCAST_TO, pure).verifier(ops::shape::verify_broadcast_to).parser(parse::parse_elementwise));
-    r.add(OpDef::new(DYNAMIC_SLICE, pure).verifier(ops::shape::verify_dynamic_slice).parser(parse::parse_dynamic_slice));
-    r.add(OpDef::new(DYNAMIC_UPDATE_SLICE, pure).verifier(ops::shape::verify_dynamic_update_slice).parser(parse::parse_elementwise));
-    r.add(OpDef::new(WHILE, Traits::NONE).verifier(ops::control::verify_while).parser(parse::parse_while));
+    r.add(
+        OpDef::new(REAL, pure)
+            .verifier(ops::elementwise::verify_real_imag)
+            .parser(parse::parse_elementwise),
+    );
+    r.add(
+        OpDef::new(IMAG, pure)
+            .verifier(ops::elementwise::verify_real_imag)
+            .parser(parse::parse_elementwise),
+    );
+    r.add(
+        OpDef::new(COMPLEX, pure)
+            .verifier(ops::elementwise::verify_complex)
+            .parser(parse::parse_elementwise),
+    );
+    r.add(
+        OpDef::new(SELECT, pure)
+            .verifier(ops::elementwise::verify_select)
+            .parser(parse::parse_select),
+    );
+    r.add(
+        OpDef::new(CLAMP, pure)
+            .verifier(ops::elementwise::verify_clamp)
+            .parser(parse::parse_elementwise),
+    );
+    r.add(
+        OpDef::new(COMPARE, pure)
+            .verifier(ops::elementwise::verify_compare)
+            .parser(parse::parse_compare),
+    );
+    r.add(
+        OpDef::new(CONSTANT, pure)
+            .verifier(ops::misc::verify_constant)
+            .parser(parse::parse_constant),
+    );
+    r.add(
+        OpDef::new(IOTA, pure)
+            .verifier(ops::shape::verify_iota)
+            .parser(parse::parse_iota),
+    );
+    r.add(
+        OpDef::new(BROADCAST_IN_DIM, pure)
+            .verifier(ops::shape::verify_broadcast_in_dim)
+            .parser(parse::parse_broadcast_in_dim),
+    );
+    r.add(
+        OpDef::new(BROADCAST_TO, pure)
+            .verifier(ops::shape::verify_broadcast_to)
+            .parser(parse::parse_elementwise),
+    );
+    r.add(
+        OpDef::new(DYNAMIC_SLICE, pure)
+            .verifier(ops::shape::verify_dynamic_slice)
+            .parser(parse::parse_dynamic_slice),
+    );
+    r.add(
+        OpDef::new(DYNAMIC_UPDATE_SLICE, pure)
+            .verifier(ops::shape::verify_dynamic_update_slice)
+            .parser(parse::parse_elementwise),
+    );
+    r.add(
+        OpDef::new(WHILE, Traits::NONE)
+            .verifier(ops::control::verify_while)
+            .parser(parse::parse_while),
+    );
     r.add(OpDef::new(IF, Traits::NONE).verifier(ops::control::verify_branches));
     r.add(OpDef::new(CASE, Traits::NONE).verifier(ops::control::verify_branches));
     r.add(OpDef::new(GATHER, pure).verifier(ops::gather::verify_gather));
     r.add(OpDef::new(SCATTER, pure).verifier(ops::gather::verify_scatter));
-    r.add(OpDef::new(RESHAPE, pure).verifier(ops::shape::verify_reshape).parser(parse::parse_elementwise));
-    r.add(OpDef::new(TRANSPOSE, pure).verifier(ops::shape::verify_transpose).parser(parse::parse_transpose));
-    r.add(OpDef::new(SLICE, pure).verifier(ops::shape::verify_slice).parser(parse::parse_slice));
-    r.add(OpDef::new(CONCATENATE, pure).verifier(ops::shape::verify_concatenate).parser(parse::parse_concatenate));
-    r.add(OpDef::new(REVERSE, pure).verifier(ops::shape::verify_reverse).parser(parse::parse_reverse));
-    r.add(OpDef::new(PAD, pure).verifier(ops::shape::verify_pad).parser(parse::parse_pad));
-    r.add(OpDef::new(DOT_GENERAL, pure).verifier(ops::dot::verify_dot_general).parser(parse::parse_dot_general));
-    r.add(OpDef::new(REDUCE, pure).verifier(ops::reduce::verify_reduce).parser(parse::parse_reduce));
-    r.add(OpDef::new(CONVOLUTION, pure).verifier(ops::conv::verify_convolution).parser(parse::parse_convolution));
+    r.add(
+        OpDef::new(RESHAPE, pure)
+            .verifier(ops::shape::verify_reshape)
+            .parser(parse::parse_elementwise),
+    );
+    r.add(
+        OpDef::new(TRANSPOSE, pure)
+            .verifier(ops::shape::verify_transpose)
+            .parser(parse::parse_transpose),
+    );
+    r.add(
+        OpDef::new(SLICE, pure)
+            .verifier(ops::shape::verify_slice)
+            .parser(parse::parse_slice),
+    );
+    r.add(
+        OpDef::new(CONCATENATE, pure)
+            .verifier(ops::shape::verify_concatenate)
+            .parser(parse::parse_concatenate),
+    );
+    r.add(
+        OpDef::new(REVERSE, pure)
+            .verifier(ops::shape::verify_reverse)
+            .parser(parse::parse_reverse),
+    );
+    r.add(
+        OpDef::new(PAD, pure)
+            .verifier(ops::shape::verify_pad)
+            .parser(parse::parse_pad),
+    );
+    r.add(
+        OpDef::new(DOT_GENERAL, pure)
+            .verifier(ops::dot::verify_dot_general)
+            .parser(parse::parse_dot_general),
+    );
+    r.add(
+        OpDef::new(REDUCE, pure)
+            .verifier(ops::reduce::verify_reduce)
+            .parser(parse::parse_reduce),
+    );
+    r.add(
+        OpDef::new(CONVOLUTION, pure)
+            .verifier(ops::conv::verify_convolution)
+            .parser(parse::parse_convolution),
+    );
     r.add_attr_parser("stablehlo.conv", parse::parse_conv_dims_attr);
     r.add(OpDef::new(SELECT_AND_SCATTER, pure).verifier(ops::reduce::verify_select_and_scatter));
-    r.add(OpDef::new(FFT, pure).verifier(ops::misc::verify_fft).parser(parse::parse_fft));
+    r.add(
+        OpDef::new(FFT, pure)
+            .verifier(ops::misc::verify_fft)
+            .parser(parse::parse_fft),
+    );
     r.add(OpDef::new(SORT, pure).verifier(ops::misc::verify_sort));
     r.add(OpDef::new(MAP, pure).verifier(ops::misc::verify_map));
-    r.add(OpDef::new(GET_DIMENSION_SIZE, pure).verifier(ops::misc::verify_get_dimension_size).parser(parse::parse_get_dimension_size));
-    r.add(OpDef::new(COMPOSITE, Traits::NONE).verifier(ops::misc::verify_composite).parser(parse::parse_composite));
-    r.add(OpDef::new(TUPLE, pure).verifier(ops::misc::verify_tuple).parser(parse::parse_tuple));
-    r.add(OpDef::new(GET_TUPLE_ELEMENT, pure).verifier(ops::misc::verify_get_tuple_element).parser(parse::parse_get_tuple_element));
+    r.add(
+        OpDef::new(GET_DIMENSION_SIZE, pure)
+            .verifier(ops::misc::verify_get_dimension_size)
+            .parser(parse::parse_get_dimension_size),
+    );
+    r.add(
+        OpDef::new(COMPOSITE, Traits::NONE)
+            .verifier(ops::misc::verify_composite)
+            .parser(parse::parse_composite),
+    );
+    r.add(
+        OpDef::new(TUPLE, pure)
+            .verifier(ops::misc::verify_tuple)
+            .parser(parse::parse_tuple),
+    );
+    r.add(
+        OpDef::new(GET_TUPLE_ELEMENT, pure)
+            .verifier(ops::misc::verify_get_tuple_element)
+            .parser(parse::parse_get_tuple_element),
+    );
     r.add(OpDef::new(REDUCE_WINDOW, pure).verifier(ops::reduce::verify_reduce_window));
     r.add(OpDef::new(RETURN, Traits::TERMINATOR).parser(parse::parse_return));
-    r.add(OpDef::new(OPTIMIZATION_BARRIER, Traits::NONE).verifier(ops::misc::verify_optimization_barrier).parser(parse::parse_optimization_barrier));
+    r.add(
+        OpDef::new(OPTIMIZATION_BARRIER, Traits::NONE)
+            .verifier(ops::misc::verify_optimization_barrier)
+            .parser(parse::parse_optimization_barrier),
+    );
     r.add(OpDef::new(CUSTOM_CALL, Traits::NONE).parser(parse::parse_custom_call));
 
     for &name in names::ALL {
@@ -87,7 +223,11 @@ pub fn register(ctx: &mut Context) {
 
 /// CHLO ops without `broadcast_dimensions` broadcast numpy-style.
 fn chlo_default_numpy(ctx: &mut Context, st: &mut strata_ir::text::parser::OpState) {
-    if st.attrs.iter().all(|(k, _)| k != "broadcast_dimensions" && k != "auto_broadcast") {
+    if st
+        .attrs
+        .iter()
+        .all(|(k, _)| k != "broadcast_dimensions" && k != "auto_broadcast")
+    {
         let a = ctx.attr(strata_ir::AttrKind::String("numpy".into()));
         st.add_attr("auto_broadcast", a);
     }

@@ -55,13 +55,18 @@ pub fn parse_select(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     st.operands = p.parse_operands()?;
     p.parse_optional_attr_dict(st)?;
     if st.operands.len() != 3 {
-        return Err(p.error(format!("'xla.select' expects 3 operands, found {}", st.operands.len())));
+        return Err(p.error(format!(
+            "'xla.select' expects 3 operands, found {}",
+            st.operands.len()
+        )));
     }
     p.expect_punct(":")?;
     let loc = p.loc();
     if p.is_punct("(") {
         let fty = p.parse_function_type()?;
-        let TypeKind::Function { inputs, results } = p.ctx.kind(fty).clone() else { return Err(p.error("expected a function type")) };
+        let TypeKind::Function { inputs, results } = p.ctx.kind(fty).clone() else {
+            return Err(p.error("expected a function type"));
+        };
         p.check_operand_types(&st.operands, &inputs, loc)?;
         st.result_types = results;
     } else {
@@ -75,7 +80,11 @@ pub fn parse_select(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 }
 
 fn enum_attr(p: &mut Parser<'_>, kind: &str, value: String) -> strata_ir::Attr {
-    p.ctx.attr(AttrKind::Enum { dialect: "stablehlo".into(), name: kind.into(), value })
+    p.ctx.attr(AttrKind::Enum {
+        dialect: "stablehlo".into(),
+        name: kind.into(),
+        value,
+    })
 }
 
 /// `compare GT, %a, %b[, FLOAT] : (T, T) -> R`.
@@ -106,7 +115,10 @@ pub fn parse_constant(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     let loc = p.loc();
     let value = p.parse_attr()?;
     let AttrKind::Dense(d) = p.ctx.attr_kind(value) else {
-        return Err(Diagnostic::error(loc, "expected a dense elements attribute like dense<[1, 2]> : tensor<2xi32>"));
+        return Err(Diagnostic::error(
+            loc,
+            "expected a dense elements attribute like dense<[1, 2]> : tensor<2xi32>",
+        ));
     };
     st.result_types = vec![d.ty];
     st.add_attr("value", value);
@@ -119,7 +131,10 @@ pub fn parse_iota(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     p.expect_punct("=")?;
     let d = p.parse_i64()?;
     let i64t = p.ctx.int_ty(64);
-    let a = p.ctx.attr(AttrKind::Int { value: d as i128, ty: i64t });
+    let a = p.ctx.attr(AttrKind::Int {
+        value: d as i128,
+        ty: i64t,
+    });
     st.add_attr("iota_dimension", a);
     p.parse_optional_attr_dict(st)?;
     p.expect_punct(":")?;
@@ -177,7 +192,10 @@ pub fn parse_concatenate(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     p.expect_punct("=")?;
     let d = p.parse_i64()?;
     let i64t = p.ctx.int_ty(64);
-    let a = p.ctx.attr(AttrKind::Int { value: d as i128, ty: i64t });
+    let a = p.ctx.attr(AttrKind::Int {
+        value: d as i128,
+        ty: i64t,
+    });
     st.add_attr("dimension", a);
     p.parse_optional_attr_dict(st)?;
     parse_signature(p, st)
@@ -208,14 +226,22 @@ pub fn parse_slice(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
             start.push(p.parse_i64()?);
             p.expect_punct(":")?;
             limit.push(p.parse_i64()?);
-            strides.push(if p.consume_punct(":") { p.parse_i64()? } else { 1 });
+            strides.push(if p.consume_punct(":") {
+                p.parse_i64()?
+            } else {
+                1
+            });
             if !p.consume_punct(",") {
                 break;
             }
         }
     }
     p.expect_punct("]")?;
-    for (name, v) in [("start_indices", start), ("limit_indices", limit), ("strides", strides)] {
+    for (name, v) in [
+        ("start_indices", start),
+        ("limit_indices", limit),
+        ("strides", strides),
+    ] {
         let a = p.i64_array_attr(v);
         st.add_attr(name, a);
     }
@@ -225,7 +251,15 @@ pub fn parse_slice(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 
 fn int_list_attr(p: &mut Parser<'_>, v: Vec<i64>) -> strata_ir::Attr {
     let i64t = p.ctx.int_ty(64);
-    let items = v.into_iter().map(|x| p.ctx.attr(AttrKind::Int { value: x as i128, ty: i64t })).collect();
+    let items = v
+        .into_iter()
+        .map(|x| {
+            p.ctx.attr(AttrKind::Int {
+                value: x as i128,
+                ty: i64t,
+            })
+        })
+        .collect();
     p.ctx.attr(AttrKind::Array(items))
 }
 
@@ -270,9 +304,16 @@ pub fn parse_dot_general(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     parse_signature(p, st)?;
     if !saw_contracting && st.attrs.iter().all(|(k, _)| k != "dot_dimension_numbers") {
         // `dot`: contract the last lhs dimension with the first rhs dimension.
-        let lrank = p.ctx.shape(p.ctx.value_ty(st.operands[0])).map(|s| s.len()).unwrap_or(0);
+        let lrank = p
+            .ctx
+            .shape(p.ctx.value_ty(st.operands[0]))
+            .map(|s| s.len())
+            .unwrap_or(0);
         if lrank == 0 {
-            return Err(Diagnostic::error(start, "dot requires operands of rank 1 or 2"));
+            return Err(Diagnostic::error(
+                start,
+                "dot requires operands of rank 1 or 2",
+            ));
         }
         lc = vec![lrank as i64 - 1];
         rc = vec![0];
@@ -281,10 +322,19 @@ pub fn parse_dot_general(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
         let fields = vec![
             ("lhs_batching_dimensions".to_string(), int_list_attr(p, lb)),
             ("rhs_batching_dimensions".to_string(), int_list_attr(p, rb)),
-            ("lhs_contracting_dimensions".to_string(), int_list_attr(p, lc)),
-            ("rhs_contracting_dimensions".to_string(), int_list_attr(p, rc)),
+            (
+                "lhs_contracting_dimensions".to_string(),
+                int_list_attr(p, lc),
+            ),
+            (
+                "rhs_contracting_dimensions".to_string(),
+                int_list_attr(p, rc),
+            ),
         ];
-        let a = p.ctx.attr(AttrKind::Struct { name: "stablehlo.dot".into(), fields });
+        let a = p.ctx.attr(AttrKind::Struct {
+            name: "stablehlo.dot".into(),
+            fields,
+        });
         st.add_attr("dot_dimension_numbers", a);
     }
     Ok(())
@@ -330,9 +380,18 @@ pub fn parse_reduce(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     if p.consume_keyword("applies") {
         let loc = p.loc();
         let name = p.parse_ident()?;
-        let def = p.ctx.registry.resolve(&name).ok_or_else(|| Diagnostic::error(loc, format!("unknown operation '{name}'")))?;
+        let def = p
+            .ctx
+            .registry
+            .resolve(&name)
+            .ok_or_else(|| Diagnostic::error(loc, format!("unknown operation '{name}'")))?;
         if !BINARY_ELEMENTWISE.contains(&def.name) {
-            return Err(Diagnostic::error(loc, format!("'{name}' cannot be applied as a reducer; expected a binary element-wise op")));
+            return Err(Diagnostic::error(
+                loc,
+                format!(
+                    "'{name}' cannot be applied as a reducer; expected a binary element-wise op"
+                ),
+            ));
         }
         applies = Some((def.name, loc));
     }
@@ -401,16 +460,24 @@ pub fn parse_custom_call(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     };
     match check {
         Some((name, extra)) => {
-            let def = p.ctx.registry.get(name).ok_or_else(|| Diagnostic::error(loc, format!("'{name}' is not registered")))?;
+            let def = p
+                .ctx
+                .registry
+                .get(name)
+                .ok_or_else(|| Diagnostic::error(loc, format!("'{name}' is not registered")))?;
             st.name = def.name;
-            st.attrs.retain(|(k, _)| k == "tolerance" || k.ends_with("ulp_difference"));
+            st.attrs
+                .retain(|(k, _)| k == "tolerance" || k.ends_with("ulp_difference"));
             if let Some((k, v)) = extra {
                 let a = if k == "tolerance" {
                     let f64t = p.ctx.float_ty(strata_ir::FloatKind::F64);
                     p.ctx.attr(AttrKind::float(v, f64t))
                 } else {
                     let i64t = p.ctx.int_ty(64);
-                    p.ctx.attr(AttrKind::Int { value: v as i128, ty: i64t })
+                    p.ctx.attr(AttrKind::Int {
+                        value: v as i128,
+                        ty: i64t,
+                    })
                 };
                 st.add_attr(k, a);
             }
@@ -438,7 +505,10 @@ fn parse_algorithm(p: &mut Parser<'_>) -> Result<strata_ir::Attr> {
         }
     }
     p.expect_punct(">")?;
-    Ok(p.ctx.attr(AttrKind::Struct { name: "stablehlo.dot_algorithm".into(), fields }))
+    Ok(p.ctx.attr(AttrKind::Struct {
+        name: "stablehlo.dot_algorithm".into(),
+        fields,
+    }))
 }
 
 /// `optimization_barrier %a, %b : T, U` (results have the operands' types).
@@ -449,7 +519,9 @@ pub fn parse_optimization_barrier(p: &mut Parser<'_>, st: &mut OpState) -> Resul
     let loc = p.loc();
     let types = if p.is_punct("(") {
         let fty = p.parse_function_type()?;
-        let TypeKind::Function { inputs, .. } = p.ctx.kind(fty).clone() else { return Err(p.error("expected a function type")) };
+        let TypeKind::Function { inputs, .. } = p.ctx.kind(fty).clone() else {
+            return Err(p.error("expected a function type"));
+        };
         inputs
     } else {
         p.parse_type_list()?
@@ -480,7 +552,9 @@ pub fn parse_while(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     if !p.is_punct(")") {
         loop {
             let loc = p.loc();
-            let Tok::Percent(name) = p.peek().clone() else { return Err(p.error("expected a loop variable like %iterArg")) };
+            let Tok::Percent(name) = p.peek().clone() else {
+                return Err(p.error("expected a loop variable like %iterArg"));
+            };
             p.advance();
             p.expect_punct("=")?;
             st.operands.push(p.parse_operand()?);
@@ -500,7 +574,11 @@ pub fn parse_while(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     if p.consume_keyword("attributes") {
         p.parse_attr_dict(&mut st.attrs)?;
     }
-    let args: Vec<_> = names.into_iter().zip(&types).map(|((n, l), &t)| (n, t, l)).collect();
+    let args: Vec<_> = names
+        .into_iter()
+        .zip(&types)
+        .map(|((n, l), &t)| (n, t, l))
+        .collect();
     p.expect_keyword("cond")?;
     st.regions.push(p.parse_region(&args, false)?);
     p.expect_keyword("do")?;
@@ -523,13 +601,20 @@ fn parse_conv_dims(p: &mut Parser<'_>) -> Result<strata_ir::Attr> {
                 Tok::Ident(s) if s == letters[0] && a.is_none() => a = Some(pos),
                 Tok::Ident(s) if s == letters[1] && b.is_none() => b = Some(pos),
                 Tok::Int(s) => {
-                    let i: usize = s.parse().map_err(|_| p.error("spatial dimension index is too large"))?;
+                    let i: usize = s
+                        .parse()
+                        .map_err(|_| p.error("spatial dimension index is too large"))?;
                     if spatial.len() <= i {
                         spatial.resize(i + 1, -1);
                     }
                     spatial[i] = pos;
                 }
-                t => return Err(p.error(format!("unexpected {} in convolution dimension numbers", t.describe()))),
+                t => {
+                    return Err(p.error(format!(
+                        "unexpected {} in convolution dimension numbers",
+                        t.describe()
+                    )));
+                }
             }
             pos += 1;
             if !p.consume_punct(",") {
@@ -539,7 +624,13 @@ fn parse_conv_dims(p: &mut Parser<'_>) -> Result<strata_ir::Attr> {
         p.expect_punct("]")?;
         match (a, b) {
             (Some(a), Some(b)) if !spatial.contains(&-1) => Ok((a, b, spatial)),
-            _ => Err(Diagnostic::error(start, format!("layout must name '{}', '{}' and spatial dimensions 0..n once each", letters[0], letters[1]))),
+            _ => Err(Diagnostic::error(
+                start,
+                format!(
+                    "layout must name '{}', '{}' and spatial dimensions 0..n once each",
+                    letters[0], letters[1]
+                ),
+            )),
         }
     }
     let (ib, if_, is) = layout(p, ["b", "f"])?;
@@ -548,7 +639,12 @@ fn parse_conv_dims(p: &mut Parser<'_>) -> Result<strata_ir::Attr> {
     p.expect_punct("->")?;
     let (ob, of, os) = layout(p, ["b", "f"])?;
     let i64t = p.ctx.int_ty(64);
-    let int = |p: &mut Parser<'_>, v: i64| p.ctx.attr(AttrKind::Int { value: v as i128, ty: i64t });
+    let int = |p: &mut Parser<'_>, v: i64| {
+        p.ctx.attr(AttrKind::Int {
+            value: v as i128,
+            ty: i64t,
+        })
+    };
     let arr = |p: &mut Parser<'_>, v: Vec<i64>| int_list_attr(p, v);
     let fields = vec![
         ("input_batch_dimension".to_string(), int(p, ib)),
@@ -561,7 +657,10 @@ fn parse_conv_dims(p: &mut Parser<'_>) -> Result<strata_ir::Attr> {
         ("output_feature_dimension".to_string(), int(p, of)),
         ("output_spatial_dimensions".to_string(), arr(p, os)),
     ];
-    Ok(p.ctx.attr(AttrKind::Struct { name: "stablehlo.conv".into(), fields }))
+    Ok(p.ctx.attr(AttrKind::Struct {
+        name: "stablehlo.conv".into(),
+        fields,
+    }))
 }
 
 /// `#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>` (after `<`),
@@ -579,7 +678,10 @@ pub fn parse_conv_dims_attr(p: &mut Parser<'_>) -> Result<strata_ir::Attr> {
             }
         }
         p.expect_punct(">")?;
-        return Ok(p.ctx.attr(AttrKind::Struct { name: "stablehlo.conv".into(), fields }));
+        return Ok(p.ctx.attr(AttrKind::Struct {
+            name: "stablehlo.conv".into(),
+            fields,
+        }));
     }
     let a = parse_conv_dims(p)?;
     p.expect_punct(">")?;
@@ -634,7 +736,11 @@ pub fn parse_convolution(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
                 let n = value.len() as i64 / 2;
                 let ty = p.ctx.tensor_ty(&[n, 2], i64t);
                 let bits = value.iter().map(|&v| v as u64).collect();
-                p.ctx.attr(AttrKind::Dense(strata_ir::DenseElements { ty, splat: false, bits }))
+                p.ctx.attr(AttrKind::Dense(strata_ir::DenseElements {
+                    ty,
+                    splat: false,
+                    bits,
+                }))
             } else {
                 p.i64_array_attr(value)
             };
@@ -672,7 +778,10 @@ fn parse_bool_list(p: &mut Parser<'_>) -> Result<Vec<i64>> {
 
 fn i64_attr(p: &mut Parser<'_>, v: i64) -> strata_ir::Attr {
     let i64t = p.ctx.int_ty(64);
-    p.ctx.attr(AttrKind::Int { value: v as i128, ty: i64t })
+    p.ctx.attr(AttrKind::Int {
+        value: v as i128,
+        ty: i64t,
+    })
 }
 
 /// `get_dimension_size %a, dim = 1 : (T) -> tensor<i32>`.
@@ -692,7 +801,12 @@ pub fn parse_get_dimension_size(p: &mut Parser<'_>, st: &mut OpState) -> Result<
 pub fn parse_composite(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     let name = match p.advance() {
         Tok::Str(s) => s,
-        t => return Err(p.error(format!("expected the composite's name, found {}", t.describe()))),
+        t => {
+            return Err(p.error(format!(
+                "expected the composite's name, found {}",
+                t.describe()
+            )));
+        }
     };
     let a = p.ctx.attr(AttrKind::String(name));
     st.add_attr("name", a);

@@ -20,10 +20,16 @@ pub fn ty_str(ctx: &Context, t: Type) -> String {
 pub fn expect_counts(ctx: &Context, op: OpId, operands: usize, results: usize) -> Result<()> {
     let o = ctx.op(op);
     if o.operands.len() != operands {
-        return Err(ctx.error(op, format!("expects {operands} operands, found {}", o.operands.len())));
+        return Err(ctx.error(
+            op,
+            format!("expects {operands} operands, found {}", o.operands.len()),
+        ));
     }
     if o.results.len() != results {
-        return Err(ctx.error(op, format!("expects {results} results, found {}", o.results.len())));
+        return Err(ctx.error(
+            op,
+            format!("expects {results} results, found {}", o.results.len()),
+        ));
     }
     Ok(())
 }
@@ -32,10 +38,19 @@ pub fn expect_counts(ctx: &Context, op: OpId, operands: usize, results: usize) -
 pub fn operand_tensor(ctx: &Context, op: OpId, i: usize) -> Result<(Vec<i64>, Type)> {
     let v = ctx.op(op).operands[i];
     let t = tensor_of(ctx, v).ok_or_else(|| {
-        ctx.error(op, format!("operand #{i} must be a tensor, found {}", ty_str(ctx, ctx.value_ty(v))))
+        ctx.error(
+            op,
+            format!(
+                "operand #{i} must be a tensor, found {}",
+                ty_str(ctx, ctx.value_ty(v))
+            ),
+        )
     })?;
     if t.0.iter().any(|&d| d < 0) {
-        return Err(ctx.error(op, format!("operand #{i} has a dynamic shape, which is not supported")));
+        return Err(ctx.error(
+            op,
+            format!("operand #{i} has a dynamic shape, which is not supported"),
+        ));
     }
     Ok(t)
 }
@@ -43,16 +58,31 @@ pub fn operand_tensor(ctx: &Context, op: OpId, i: usize) -> Result<(Vec<i64>, Ty
 pub fn result_tensor(ctx: &Context, op: OpId, i: usize) -> Result<(Vec<i64>, Type)> {
     let v = ctx.op(op).results[i];
     let t = tensor_of(ctx, v).ok_or_else(|| {
-        ctx.error(op, format!("result #{i} must be a tensor, found {}", ty_str(ctx, ctx.value_ty(v))))
+        ctx.error(
+            op,
+            format!(
+                "result #{i} must be a tensor, found {}",
+                ty_str(ctx, ctx.value_ty(v))
+            ),
+        )
     })?;
     if t.0.iter().any(|&d| d < 0) {
-        return Err(ctx.error(op, format!("result #{i} has a dynamic shape, which is not supported")));
+        return Err(ctx.error(
+            op,
+            format!("result #{i} has a dynamic shape, which is not supported"),
+        ));
     }
     Ok(t)
 }
 
 /// Fails unless result `i` has exactly the inferred type.
-pub fn expect_result_type(ctx: &Context, op: OpId, i: usize, shape: &[i64], elem: Type) -> Result<()> {
+pub fn expect_result_type(
+    ctx: &Context,
+    op: OpId,
+    i: usize,
+    shape: &[i64],
+    elem: Type,
+) -> Result<()> {
     let actual = ctx.value_ty(ctx.op(op).results[i]);
     let ok = matches!(ctx.kind(actual), TypeKind::Tensor { shape: s, elem: e } if s == shape && *e == elem);
     if !ok {
@@ -62,14 +92,21 @@ pub fn expect_result_type(ctx: &Context, op: OpId, i: usize, shape: &[i64], elem
         } else {
             format!("tensor<{}x{}>", dims.join("x"), ty_str(ctx, elem))
         };
-        return Err(ctx.error(op, format!("inferred type {inferred} does not match result type {}", ty_str(ctx, actual))));
+        return Err(ctx.error(
+            op,
+            format!(
+                "inferred type {inferred} does not match result type {}",
+                ty_str(ctx, actual)
+            ),
+        ));
     }
     Ok(())
 }
 
 /// A required i64 list attribute.
 pub fn i64s(ctx: &Context, op: OpId, name: &str) -> Result<Vec<i64>> {
-    ctx.i64_array(op, name).ok_or_else(|| ctx.error(op, format!("requires attribute '{name}' (array<i64: ...>)")))
+    ctx.i64_array(op, name)
+        .ok_or_else(|| ctx.error(op, format!("requires attribute '{name}' (array<i64: ...>)")))
 }
 
 /// Element type classes used in verifiers.
@@ -95,7 +132,9 @@ pub fn list(v: &[i64]) -> String {
 /// Integer-list and integer fields of a `#dialect.name<...>` struct attribute.
 pub fn fields(ctx: &Context, op: OpId, attr: &str) -> Option<Vec<(String, Vec<i64>)>> {
     let a = ctx.attr_of(op, attr)?;
-    let AttrKind::Struct { fields, .. } = ctx.attr_kind(a) else { return None };
+    let AttrKind::Struct { fields, .. } = ctx.attr_kind(a) else {
+        return None;
+    };
     fields
         .iter()
         .map(|(k, v)| {
@@ -117,6 +156,8 @@ pub fn fields(ctx: &Context, op: OpId, attr: &str) -> Option<Vec<(String, Vec<i6
 }
 
 pub fn get(f: &[(String, Vec<i64>)], name: &str) -> Vec<i64> {
-    f.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()).unwrap_or_default()
+    f.iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.clone())
+        .unwrap_or_default()
 }
-

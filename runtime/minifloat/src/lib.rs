@@ -60,7 +60,15 @@ struct Format {
 }
 
 fn format(k: FloatKind) -> Format {
-    let f = |exp_bits, man_bits, bias, ieee, fnuz, fn_nan| Format { exp_bits, man_bits, bias, ieee, fnuz, signed: true, fn_nan };
+    let f = |exp_bits, man_bits, bias, ieee, fnuz, fn_nan| Format {
+        exp_bits,
+        man_bits,
+        bias,
+        ieee,
+        fnuz,
+        signed: true,
+        fn_nan,
+    };
     match k {
         FloatKind::F8E3M4 => f(3, 4, 3, true, false, false),
         FloatKind::F8E4M3 => f(4, 3, 7, true, false, false),
@@ -69,7 +77,15 @@ fn format(k: FloatKind) -> Format {
         FloatKind::F8E4M3B11FNUZ => f(4, 3, 11, false, true, false),
         FloatKind::F8E5M2 => f(5, 2, 15, true, false, false),
         FloatKind::F8E5M2FNUZ => f(5, 2, 16, false, true, false),
-        FloatKind::F8E8M0FNU => Format { exp_bits: 8, man_bits: 0, bias: 127, ieee: false, fnuz: false, signed: false, fn_nan: true },
+        FloatKind::F8E8M0FNU => Format {
+            exp_bits: 8,
+            man_bits: 0,
+            bias: 127,
+            ieee: false,
+            fnuz: false,
+            signed: false,
+            fn_nan: true,
+        },
         FloatKind::F6E2M3FN => f(2, 3, 1, false, false, false),
         FloatKind::F6E3M2FN => f(3, 2, 3, false, false, false),
         FloatKind::F4E2M1FN => f(2, 1, 1, false, false, false),
@@ -80,7 +96,11 @@ pub fn decode(bits: u8, k: FloatKind) -> f64 {
     let f = format(k);
     let width = f.exp_bits + f.man_bits + f.signed as u32;
     let bits = (bits as u32) & ((1 << width) - 1);
-    let sign_bit = if f.signed { (bits >> (width - 1)) & 1 } else { 0 };
+    let sign_bit = if f.signed {
+        (bits >> (width - 1)) & 1
+    } else {
+        0
+    };
     let exp = (bits >> f.man_bits) & ((1 << f.exp_bits) - 1);
     let man = bits & ((1 << f.man_bits) - 1);
     let sign = if sign_bit == 1 { -1.0 } else { 1.0 };
@@ -89,7 +109,11 @@ pub fn decode(bits: u8, k: FloatKind) -> f64 {
         return f64::NAN;
     }
     if f.ieee && exp == exp_max {
-        return if man == 0 { sign * f64::INFINITY } else { f64::NAN };
+        return if man == 0 {
+            sign * f64::INFINITY
+        } else {
+            f64::NAN
+        };
     }
     if f.fn_nan && exp == exp_max && man == (1 << f.man_bits) - 1 {
         return f64::NAN;

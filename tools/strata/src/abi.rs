@@ -2,7 +2,7 @@
 //! and the C types the header spells.
 
 use strata_aot::{CFunction, CParam};
-use strata_ir::{builtin, Context, FloatKind, OpId, Signedness, Type, TypeKind};
+use strata_ir::{Context, FloatKind, OpId, Signedness, Type, TypeKind, builtin};
 
 /// C element type of a tensor element type.
 pub fn c_type(ctx: &Context, elem: Type) -> Option<&'static str> {
@@ -40,12 +40,18 @@ pub fn elem_bytes(ctx: &Context, elem: Type) -> usize {
 
 /// The exported (non-private, defined) functions of a module.
 pub fn public_functions(ctx: &Context, module: OpId) -> Vec<OpId> {
-    let Some(b) = ctx.entry_block(module, 0) else { return vec![] };
+    let Some(b) = ctx.entry_block(module, 0) else {
+        return vec![];
+    };
     ctx.blocks[b]
         .ops
         .iter()
         .copied()
-        .filter(|&f| ctx.op(f).name == builtin::FUNC && !builtin::is_private(ctx, f) && !ctx.op(f).regions.is_empty())
+        .filter(|&f| {
+            ctx.op(f).name == builtin::FUNC
+                && !builtin::is_private(ctx, f)
+                && !ctx.op(f).regions.is_empty()
+        })
         .collect()
 }
 
@@ -54,14 +60,28 @@ pub fn c_function(ctx: &Context, prefix: &str, f: OpId) -> Result<CFunction, Str
     let name = builtin::func_name(ctx, f).unwrap_or("?").to_string();
     let (inputs, results) = builtin::func_signature(ctx, f).ok_or("function without signature")?;
     let mut params = Vec::new();
-    for (i, (t, out)) in inputs.iter().map(|t| (t, false)).chain(results.iter().map(|t| (t, true))).enumerate() {
+    for (i, (t, out)) in inputs
+        .iter()
+        .map(|t| (t, false))
+        .chain(results.iter().map(|t| (t, true)))
+        .enumerate()
+    {
         let TypeKind::Tensor { shape, elem } = ctx.kind(*t) else {
-            return Err(format!("@{name}: only tensor arguments and results have a C ABI so far"));
+            return Err(format!(
+                "@{name}: only tensor arguments and results have a C ABI so far"
+            ));
         };
         let ct = c_type(ctx, *elem).ok_or_else(|| {
-            format!("@{name}: element type {} has no C ABI yet", strata_ir::text::printer::type_to_string(ctx, *elem))
+            format!(
+                "@{name}: element type {} has no C ABI yet",
+                strata_ir::text::printer::type_to_string(ctx, *elem)
+            )
         })?;
-        let pname = if out { format!("res{}", i - inputs.len()) } else { format!("arg{i}") };
+        let pname = if out {
+            format!("res{}", i - inputs.len())
+        } else {
+            format!("arg{i}")
+        };
         params.push(CParam {
             name: pname,
             c_type: ct.to_string(),
@@ -70,5 +90,8 @@ pub fn c_function(ctx: &Context, prefix: &str, f: OpId) -> Result<CFunction, Str
             elem_doc: strata_ir::text::printer::type_to_string(ctx, *elem),
         });
     }
-    Ok(CFunction { c_name: format!("{prefix}_{name}"), params })
+    Ok(CFunction {
+        c_name: format!("{prefix}_{name}"),
+        params,
+    })
 }

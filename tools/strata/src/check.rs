@@ -1,11 +1,11 @@
 //! `strata check`: conformance files, compiled natively and run.
 
-use std::ffi::{c_char, CStr};
+use std::ffi::{CStr, c_char};
 use std::path::Path;
 
 use strata_diag::Diagnostic;
 use strata_ir::text::{isolate_piece, split_pieces};
-use strata_ir::{builtin, Context, OpId};
+use strata_ir::{Context, OpId, builtin};
 
 use crate::abi;
 use crate::input::{parse_and_verify, read_source};
@@ -63,7 +63,9 @@ fn check_file(path: &Path) -> (usize, usize) {
     }
     let (ready, build_failures) = build_isolating_failures(&ctx, ready);
     failed += build_failures;
-    let Some((loaded, pieces)) = ready else { return (0, failed) };
+    let Some((loaded, pieces)) = ready else {
+        return (0, failed);
+    };
     let mut passed = 0;
     for p in &pieces {
         if run_piece(&ctx, &loaded.lib, p) {
@@ -75,35 +77,58 @@ fn check_file(path: &Path) -> (usize, usize) {
     (passed, failed)
 }
 
-fn prepare(ctx: &mut Context, name: &str, text: &str, index: usize) -> Result<Piece, Vec<Diagnostic>> {
+fn prepare(
+    ctx: &mut Context,
+    name: &str,
+    text: &str,
+    index: usize,
+) -> Result<Piece, Vec<Diagnostic>> {
     let module = parse_and_verify(ctx, name, text)?;
     let entries = abi::public_functions(ctx, module)
         .into_iter()
         .filter_map(|f| {
             let (ins, outs) = builtin::func_signature(ctx, f)?;
             let name = builtin::func_name(ctx, f)?.to_string();
-            let sizes = outs.iter().map(|&t| ctx.num_elements(t) as usize * abi::elem_bytes(ctx, ctx.elem(t))).collect();
+            let sizes = outs
+                .iter()
+                .map(|&t| ctx.num_elements(t) as usize * abi::elem_bytes(ctx, ctx.elem(t)))
+                .collect();
             ins.is_empty().then_some((name, sizes))
         })
         .collect();
     strata_pipeline::lower(ctx, module)?;
-    Ok(Piece { module, prefix: format!("strata_p{index}"), entries })
+    Ok(Piece {
+        module,
+        prefix: format!("strata_p{index}"),
+        entries,
+    })
 }
 
 /// Builds one library from all pieces; if that fails, compiles pieces one
 /// by one to find and report the failing ones, then builds the rest.
-fn build_isolating_failures(ctx: &Context, pieces: Vec<Piece>) -> (Option<(load::Loaded, Vec<Piece>)>, usize) {
+fn build_isolating_failures(
+    ctx: &Context,
+    pieces: Vec<Piece>,
+) -> (Option<(load::Loaded, Vec<Piece>)>, usize) {
     if pieces.is_empty() {
         return (None, 0);
     }
-    let mods: Vec<_> = pieces.iter().map(|p| (p.module, p.prefix.clone())).collect();
+    let mods: Vec<_> = pieces
+        .iter()
+        .map(|p| (p.module, p.prefix.clone()))
+        .collect();
     match load::build_and_load(ctx, &mods) {
         Ok(l) => (Some((l, pieces)), 0),
         Err(_) => {
             let mut good = Vec::new();
             let mut failed = 0;
             for p in pieces {
-                match strata_codegen::compile_many(ctx, &[(p.module, p.prefix.clone())], 0, strata_codegen::EmitKind::Object) {
+                match strata_codegen::compile_many(
+                    ctx,
+                    &[(p.module, p.prefix.clone())],
+                    0,
+                    strata_codegen::EmitKind::Object,
+                ) {
                     Ok(_) => good.push(p),
                     Err(d) => {
                         print!("{}", ctx.sources.render(&d));
@@ -160,12 +185,21 @@ fn run_piece(ctx: &Context, lib: &libloading::Library, p: &Piece) -> bool {
         unsafe { (f.reset)() };
         let symbol = format!("{}_{entry}", p.prefix);
         // Results go to scratch buffers (8-byte aligned); only checks count.
-        let mut scratch: Vec<Vec<u64>> = result_sizes.iter().map(|&n| vec![0u64; n.div_ceil(8).max(1)]).collect();
-        let mut ptrs: Vec<*mut u8> = scratch.iter_mut().map(|b| b.as_mut_ptr() as *mut u8).collect();
+        let mut scratch: Vec<Vec<u64>> = result_sizes
+            .iter()
+            .map(|&n| vec![0u64; n.div_ceil(8).max(1)])
+            .collect();
+        let mut ptrs: Vec<*mut u8> = scratch
+            .iter_mut()
+            .map(|b| b.as_mut_ptr() as *mut u8)
+            .collect();
         match load::call(lib, &symbol, &mut ptrs) {
             Ok(0) => {}
             Ok(code) => {
-                println!("error: @{entry} failed at run time (status {code}): {}", last_error(lib, &p.prefix));
+                println!(
+                    "error: @{entry} failed at run time (status {code}): {}",
+                    last_error(lib, &p.prefix)
+                );
                 ok = false;
             }
             Err(e) => {
@@ -181,7 +215,9 @@ fn run_piece(ctx: &Context, lib: &libloading::Library, p: &Piece) -> bool {
                 String::new()
             } else {
                 // SAFETY: the runtime returns a NUL-terminated string valid until reset.
-                unsafe { CStr::from_ptr(msg_ptr) }.to_string_lossy().into_owned()
+                unsafe { CStr::from_ptr(msg_ptr) }
+                    .to_string_lossy()
+                    .into_owned()
             };
             let loc = strata_conversion::xla_to_loop::decode_check_id(id);
             let d = Diagnostic::error(loc, format!("check failed in @{entry}: {msg}"));
@@ -201,7 +237,11 @@ fn last_error(lib: &libloading::Library, prefix: &str) -> String {
         match lib.get::<unsafe extern "C" fn() -> *const c_char>(symbol.as_bytes()) {
             Ok(f) => {
                 let p = f();
-                if p.is_null() { String::new() } else { CStr::from_ptr(p).to_string_lossy().into_owned() }
+                if p.is_null() {
+                    String::new()
+                } else {
+                    CStr::from_ptr(p).to_string_lossy().into_owned()
+                }
             }
             Err(e) => format!("(no {symbol}: {e})"),
         }

@@ -10,16 +10,48 @@ use crate::input::{parse_and_verify, read_or_report, report, unknown_loc_error};
 
 /// Default symbol prefix: the output's stem without a leading `lib`.
 pub fn default_prefix(output: &Path) -> String {
-    let stem = output.file_stem().and_then(|s| s.to_str()).unwrap_or("strata");
-    let stem = stem.strip_prefix("lib").filter(|s| !s.is_empty()).unwrap_or(stem);
-    stem.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
+    let stem = output
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("strata");
+    let stem = stem
+        .strip_prefix("lib")
+        .filter(|s| !s.is_empty())
+        .unwrap_or(stem);
+    stem.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
-pub fn run(input: &Path, output: &Path, header: Option<&Path>, name: Option<&str>, opt_level: u8) -> bool {
-    let Some(text) = read_or_report(input) else { return false };
+pub fn run(
+    input: &Path,
+    output: &Path,
+    header: Option<&Path>,
+    name: Option<&str>,
+    opt_level: u8,
+) -> bool {
+    let Some(text) = read_or_report(input) else {
+        return false;
+    };
     let mut ctx = strata_pipeline::new_context();
-    let prefix = name.map(str::to_string).unwrap_or_else(|| default_prefix(output));
-    match compile(&mut ctx, &input.display().to_string(), &text, output, header, &prefix, opt_level) {
+    let prefix = name
+        .map(str::to_string)
+        .unwrap_or_else(|| default_prefix(output));
+    match compile(
+        &mut ctx,
+        &input.display().to_string(),
+        &text,
+        output,
+        header,
+        &prefix,
+        opt_level,
+    ) {
         Ok(()) => true,
         Err(diags) => {
             report(&ctx, &diags);
@@ -47,20 +79,27 @@ fn compile(
     }
     let funcs: Vec<_> = abi::public_functions(ctx, module)
         .into_iter()
-        .map(|f| abi::c_function(ctx, prefix, f).map_err(|m| vec![strata_diag::Diagnostic::unsupported(ctx.op(f).loc, m)]))
+        .map(|f| {
+            abi::c_function(ctx, prefix, f)
+                .map_err(|m| vec![strata_diag::Diagnostic::unsupported(ctx.op(f).loc, m)])
+        })
         .collect::<Result<_, _>>()?;
     strata_pipeline::lower(ctx, module)?;
     let io = |r: Result<(), String>| r.map_err(|m| vec![unknown_loc_error(m)]);
     if ext == "mlir" {
         let printed = strata_ir::text::printer::print_op(ctx, module);
-        io(std::fs::write(output, printed).map_err(|e| format!("cannot write {}: {e}", output.display())))?;
+        io(std::fs::write(output, printed)
+            .map_err(|e| format!("cannot write {}: {e}", output.display())))?;
     } else {
         let kind = match ext {
             "ll" => EmitKind::LlvmIr,
             "s" => EmitKind::Assembly,
             _ => EmitKind::Object,
         };
-        let opts = CodegenOptions { prefix: prefix.to_string(), opt_level };
+        let opts = CodegenOptions {
+            prefix: prefix.to_string(),
+            opt_level,
+        };
         let bytes = strata_codegen::compile(ctx, module, &opts, kind).map_err(|d| vec![d])?;
         match ext {
             "so" => io(strata_aot::link_shared(&bytes, output))?,

@@ -7,12 +7,16 @@ use strata_ir::{Context, OpId};
 
 /// Reads a source file; non-UTF-8 input is an error at 1:1.
 pub fn read_source(path: &Path) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: error: cannot read file: {e}", path.display()))?;
+    let bytes = std::fs::read(path)
+        .map_err(|e| format!("{}: error: cannot read file: {e}", path.display()))?;
     String::from_utf8(bytes).map_err(|e| {
         let prefix = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         let line = prefix.iter().filter(|&&b| b == b'\n').count() + 1;
         let col = prefix.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
-        format!("{}:{line}:{col}: error: input is not valid UTF-8 text", path.display())
+        format!(
+            "{}:{line}:{col}: error: input is not valid UTF-8 text",
+            path.display()
+        )
     })
 }
 
@@ -28,7 +32,11 @@ pub fn report(ctx: &Context, diags: &[Diagnostic]) {
 }
 
 /// Parses and verifies a whole file (or one isolated piece of it).
-pub fn parse_and_verify(ctx: &mut Context, name: &str, text: &str) -> Result<OpId, Vec<Diagnostic>> {
+pub fn parse_and_verify(
+    ctx: &mut Context,
+    name: &str,
+    text: &str,
+) -> Result<OpId, Vec<Diagnostic>> {
     let module = strata_ir::text::parser::parse_module(ctx, name, text).map_err(|d| vec![d])?;
     strata_ir::verify::verify(ctx, module)?;
     Ok(module)

@@ -12,13 +12,16 @@ pub struct Loaded {
 /// Compiles `modules` (already lowered) with their prefixes into one shared
 /// library and loads it.
 pub fn build_and_load(ctx: &Context, modules: &[(OpId, String)]) -> Result<Loaded, String> {
-    let object = strata_codegen::compile_many(ctx, modules, 2, EmitKind::Object).map_err(|d| ctx.sources.render(&d))?;
-    let dir = tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+    let object = strata_codegen::compile_many(ctx, modules, 2, EmitKind::Object)
+        .map_err(|d| ctx.sources.render(&d))?;
+    let dir =
+        tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     let path = dir.path().join("libstrata_jit.so");
     strata_aot::link_shared(&object, &path)?;
     // SAFETY: the library was just built by us from verified IR; its
     // initialisers are the runtime's (none with side effects).
-    let lib = unsafe { Library::new(&path) }.map_err(|e| format!("cannot load {}: {e}", path.display()))?;
+    let lib = unsafe { Library::new(&path) }
+        .map_err(|e| format!("cannot load {}: {e}", path.display()))?;
     Ok(Loaded { lib, _dir: dir })
 }
 
@@ -49,6 +52,8 @@ pub fn call(lib: &Library, symbol: &str, args: &mut [*mut u8]) -> Result<i32, St
         10 => call_n!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9),
         11 => call_n!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10),
         12 => call_n!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11),
-        n => Err(format!("`strata run` supports at most 12 buffers per call, this function has {n}")),
+        n => Err(format!(
+            "`strata run` supports at most 12 buffers per call, this function has {n}"
+        )),
     }
 }

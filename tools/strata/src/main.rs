@@ -16,7 +16,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "strata", version, about = "Ahead-of-time compiler for XLA/StableHLO array programs")]
+#[command(
+    name = "strata",
+    version,
+    about = "Ahead-of-time compiler for XLA/StableHLO array programs"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -77,12 +81,34 @@ fn main() -> ExitCode {
         .try_init();
     let cli = Cli::parse();
     let ok = match cli.command {
-        Command::Compile { input, output, header, name, opt_level } => {
-            compile::run(&input, &output, header.as_deref(), name.as_deref(), opt_level)
-        }
-        Command::Opt { input, split_input_file, passes } => opt::run(&input, split_input_file, &passes),
+        Command::Compile {
+            input,
+            output,
+            header,
+            name,
+            opt_level,
+        } => compile::run(
+            &input,
+            &output,
+            header.as_deref(),
+            name.as_deref(),
+            opt_level,
+        ),
+        Command::Opt {
+            input,
+            split_input_file,
+            passes,
+        } => opt::run(&input, split_input_file, &passes),
         Command::Check { inputs } => check::run(&inputs),
-        Command::Run { input, function, inputs } => run::run(&input, &function, &inputs),
+        Command::Run {
+            input,
+            function,
+            inputs,
+        } => run::run(&input, &function, &inputs),
     };
-    if ok { ExitCode::SUCCESS } else { ExitCode::from(1) }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }

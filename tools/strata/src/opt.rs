@@ -13,10 +13,18 @@ pub fn run(input: &Path, split: bool, flags: &[String]) -> bool {
         }
         return true;
     }
-    let Some(text) = read_or_report(input) else { return false };
+    let Some(text) = read_or_report(input) else {
+        return false;
+    };
     let name = input.display().to_string();
-    let pieces: Vec<String> =
-        if split { split_pieces(&text).iter().map(|p| isolate_piece(&text, p)).collect() } else { vec![text.clone()] };
+    let pieces: Vec<String> = if split {
+        split_pieces(&text)
+            .iter()
+            .map(|p| isolate_piece(&text, p))
+            .collect()
+    } else {
+        vec![text.clone()]
+    };
     let mut ok = true;
     let mut outputs = Vec::new();
     for piece in pieces {
@@ -33,13 +41,21 @@ pub fn run(input: &Path, split: bool, flags: &[String]) -> bool {
     ok
 }
 
-fn run_piece(ctx: &mut strata_ir::Context, name: &str, text: &str, flags: &[String]) -> Result<String, Vec<strata_diag::Diagnostic>> {
+fn run_piece(
+    ctx: &mut strata_ir::Context,
+    name: &str,
+    text: &str,
+    flags: &[String],
+) -> Result<String, Vec<strata_diag::Diagnostic>> {
     let module = parse_and_verify(ctx, name, text)?;
     let mut pm = strata_pass::PassManager::new();
     for f in flags {
         let flag = f.trim_start_matches('-');
-        let pass = strata_pipeline::pass_by_flag(flag)
-            .ok_or_else(|| vec![unknown_loc_error(format!("unknown pass '{f}' (see `strata opt --list-passes x`)"))])?;
+        let pass = strata_pipeline::pass_by_flag(flag).ok_or_else(|| {
+            vec![unknown_loc_error(format!(
+                "unknown pass '{f}' (see `strata opt --list-passes x`)"
+            ))]
+        })?;
         pm.add(pass);
     }
     pm.run(ctx, module)?;

@@ -2,16 +2,24 @@
 
 use std::path::Path;
 
-use strata_ir::{builtin, AttrKind, Context, DenseElements, Type, TypeKind};
+use strata_ir::{AttrKind, Context, DenseElements, Type, TypeKind, builtin};
 
 use crate::abi::elem_bytes;
 use crate::input::{parse_and_verify, read_or_report, report, unknown_loc_error};
 use crate::load;
 
 pub fn run(input: &Path, function: &str, literals: &[String]) -> bool {
-    let Some(text) = read_or_report(input) else { return false };
+    let Some(text) = read_or_report(input) else {
+        return false;
+    };
     let mut ctx = strata_pipeline::new_context();
-    match run_in(&mut ctx, &input.display().to_string(), &text, function, literals) {
+    match run_in(
+        &mut ctx,
+        &input.display().to_string(),
+        &text,
+        function,
+        literals,
+    ) {
         Ok(lines) => {
             for l in lines {
                 println!("{l}");
@@ -25,29 +33,51 @@ pub fn run(input: &Path, function: &str, literals: &[String]) -> bool {
     }
 }
 
-fn run_in(ctx: &mut Context, name: &str, text: &str, function: &str, literals: &[String]) -> Result<Vec<String>, Vec<strata_diag::Diagnostic>> {
+fn run_in(
+    ctx: &mut Context,
+    name: &str,
+    text: &str,
+    function: &str,
+    literals: &[String],
+) -> Result<Vec<String>, Vec<strata_diag::Diagnostic>> {
     let module = parse_and_verify(ctx, name, text)?;
     let err = |m: String| vec![unknown_loc_error(m)];
-    let f = builtin::lookup_func(ctx, module, function).ok_or_else(|| err(format!("no function @{function} in {name}")))?;
-    let (inputs, results) = builtin::func_signature(ctx, f).ok_or_else(|| err("function without signature".into()))?;
+    let f = builtin::lookup_func(ctx, module, function)
+        .ok_or_else(|| err(format!("no function @{function} in {name}")))?;
+    let (inputs, results) =
+        builtin::func_signature(ctx, f).ok_or_else(|| err("function without signature".into()))?;
     if literals.len() != inputs.len() {
-        return Err(err(format!("@{function} takes {} arguments, {} --input given", inputs.len(), literals.len())));
+        return Err(err(format!(
+            "@{function} takes {} arguments, {} --input given",
+            inputs.len(),
+            literals.len()
+        )));
     }
     let mut buffers: Vec<Vec<u8>> = Vec::new();
     for (i, (lit, &t)) in literals.iter().zip(&inputs).enumerate() {
-        let text = format!("dense<{lit}> : {}", strata_ir::text::printer::type_to_string(ctx, t));
-        let a = strata_ir::text::parser::parse_attribute(ctx, &format!("<input {i}>"), &text).map_err(|d| vec![d])?;
-        let AttrKind::Dense(d) = ctx.attr_kind(a).clone() else { return Err(err(format!("input {i} is not a tensor literal"))) };
+        let text = format!(
+            "dense<{lit}> : {}",
+            strata_ir::text::printer::type_to_string(ctx, t)
+        );
+        let a = strata_ir::text::parser::parse_attribute(ctx, &format!("<input {i}>"), &text)
+            .map_err(|d| vec![d])?;
+        let AttrKind::Dense(d) = ctx.attr_kind(a).clone() else {
+            return Err(err(format!("input {i} is not a tensor literal")));
+        };
         buffers.push(to_bytes(ctx, &d));
     }
     for &t in &results {
         let elem = ctx.elem(t);
-        buffers.push(vec![0u8; ctx.num_elements(t) as usize * elem_bytes(ctx, elem)]);
+        buffers.push(vec![
+            0u8;
+            ctx.num_elements(t) as usize * elem_bytes(ctx, elem)
+        ]);
     }
     strata_pipeline::lower(ctx, module)?;
     let loaded = load::build_and_load(ctx, &[(module, "strata_run".into())]).map_err(err)?;
     let mut ptrs: Vec<*mut u8> = buffers.iter_mut().map(|b| b.as_mut_ptr()).collect();
-    let status = load::call(&loaded.lib, &format!("strata_run_{function}"), &mut ptrs).map_err(err)?;
+    let status =
+        load::call(&loaded.lib, &format!("strata_run_{function}"), &mut ptrs).map_err(err)?;
     if status != 0 {
         return Err(err(format!("@{function} failed with status {status}")));
     }
@@ -77,7 +107,11 @@ pub fn to_bytes(ctx: &Context, d: &DenseElements) -> Vec<u8> {
     for i in 0..n {
         for bits in strata_ir::dense::element_bits(ctx, d, i) {
             // Narrow integers are stored sign- or zero-extended to a byte.
-            let v = if ctx.is_int(part) { strata_ir::dense::int_value(ctx, bits, part) as u64 } else { bits };
+            let v = if ctx.is_int(part) {
+                strata_ir::dense::int_value(ctx, bits, part) as u64
+            } else {
+                bits
+            };
             out.extend_from_slice(&v.to_le_bytes()[..nbytes]);
         }
     }
@@ -88,7 +122,11 @@ pub fn from_bytes(ctx: &Context, t: Type, bytes: &[u8]) -> DenseElements {
     let elem = ctx.elem(t);
     let (part, nbytes, _) = part_bytes(ctx, elem);
     let width = ctx.bit_width(part);
-    let mask = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+    let mask = if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    };
     let bits = bytes
         .chunks(nbytes)
         .map(|c| {
@@ -97,5 +135,9 @@ pub fn from_bytes(ctx: &Context, t: Type, bytes: &[u8]) -> DenseElements {
             u64::from_le_bytes(b) & mask
         })
         .collect();
-    DenseElements { ty: t, splat: false, bits }
+    DenseElements {
+        ty: t,
+        splat: false,
+        bits,
+    }
 }

@@ -12,26 +12,100 @@ const STRATA: &str = env!("CARGO_BIN_EXE_strata");
 
 /// Files whose every piece must pass.
 const EXPECTED_TO_PASS: &[&str] = &[
-    "abs", "add", "and", "atan2", "bitcast_convert", "broadcast_in_dim", "call", "cbrt", "ceil", "check", "clamp", "compare", "complex",
-    "concatenate", "constant", "convert", "convolution", "cosine", "count_leading_zeros", "divide", "dot_general",
-    "dynamic_slice", "dynamic_update_slice", "exponential", "fft", "gather", "scatter",
-    "exponential_minus_one", "floor", "if", "case", "while", "imag", "iota", "is_finite", "log", "log_plus_one", "logistic", "maximum",
-    "minimum", "map", "mulhi", "multiply", "negate", "not", "optimization_barrier", "or", "pad", "popcnt", "power", "real", "reduce",
-    "reduce_window", "remainder", "reshape", "reverse", "round_nearest_afz", "round_nearest_even", "rsqrt", "select", "select_and_scatter", "shift_left",
-    "shift_right_arithmetic", "shift_right_logical", "sign", "sine", "slice", "sort", "sqrt", "subtract", "tan", "tanh",
-    "transpose", "tuple_and_get_tuple_element", "xor", "get_dimension_size", "composite",
+    "abs",
+    "add",
+    "and",
+    "atan2",
+    "bitcast_convert",
+    "broadcast_in_dim",
+    "call",
+    "cbrt",
+    "ceil",
+    "check",
+    "clamp",
+    "compare",
+    "complex",
+    "concatenate",
+    "constant",
+    "convert",
+    "convolution",
+    "cosine",
+    "count_leading_zeros",
+    "divide",
+    "dot_general",
+    "dynamic_slice",
+    "dynamic_update_slice",
+    "exponential",
+    "fft",
+    "gather",
+    "scatter",
+    "exponential_minus_one",
+    "floor",
+    "if",
+    "case",
+    "while",
+    "imag",
+    "iota",
+    "is_finite",
+    "log",
+    "log_plus_one",
+    "logistic",
+    "maximum",
+    "minimum",
+    "map",
+    "mulhi",
+    "multiply",
+    "negate",
+    "not",
+    "optimization_barrier",
+    "or",
+    "pad",
+    "popcnt",
+    "power",
+    "real",
+    "reduce",
+    "reduce_window",
+    "remainder",
+    "reshape",
+    "reverse",
+    "round_nearest_afz",
+    "round_nearest_even",
+    "rsqrt",
+    "select",
+    "select_and_scatter",
+    "shift_left",
+    "shift_right_arithmetic",
+    "shift_right_logical",
+    "sign",
+    "sine",
+    "slice",
+    "sort",
+    "sqrt",
+    "subtract",
+    "tan",
+    "tanh",
+    "transpose",
+    "tuple_and_get_tuple_element",
+    "xor",
+    "get_dimension_size",
+    "composite",
 ];
 
 /// Interpreter-only files that DESIGN.md excludes.
 const EXCLUDED: &[&str] = &["probe", "printing"];
 
 fn suite() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/stablehlo-interpret")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/conformance/stablehlo-interpret")
 }
 
 /// `(passed, failed, output)` of `strata check FILE`.
 fn check(file: &PathBuf) -> (usize, usize, String) {
-    let out = Command::new(STRATA).arg("check").arg(file).output().expect("run strata check");
+    let out = Command::new(STRATA)
+        .arg("check")
+        .arg(file)
+        .output()
+        .expect("run strata check");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(
@@ -41,23 +115,41 @@ fn check(file: &PathBuf) -> (usize, usize, String) {
         out.status
     );
     let last = stdout.lines().last().unwrap_or("").to_string();
-    let nums: Vec<usize> = last.split(|c: char| !c.is_ascii_digit()).filter_map(|s| s.parse().ok()).collect();
-    assert_eq!(nums.len(), 2, "no summary line from strata check {}:\n{stdout}", file.display());
+    let nums: Vec<usize> = last
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|s| s.parse().ok())
+        .collect();
+    assert_eq!(
+        nums.len(),
+        2,
+        "no summary line from strata check {}:\n{stdout}",
+        file.display()
+    );
     (nums[0], nums[1], stdout)
 }
 
 #[test]
 fn conformance_files_of_implemented_ops_pass() {
     let dir = suite();
-    assert!(dir.is_dir(), "conformance suite not found at {}", dir.display());
+    assert!(
+        dir.is_dir(),
+        "conformance suite not found at {}",
+        dir.display()
+    );
     let mut failures = Vec::new();
     for name in EXPECTED_TO_PASS {
         let (passed, failed, out) = check(&dir.join(format!("{name}.mlir")));
         if failed > 0 || passed == 0 {
-            failures.push(format!("{name}.mlir: {passed} passed, {failed} failed\n{out}"));
+            failures.push(format!(
+                "{name}.mlir: {passed} passed, {failed} failed\n{out}"
+            ));
         }
     }
-    assert!(failures.is_empty(), "conformance failures:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "conformance failures:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -66,7 +158,11 @@ fn whole_suite_runs_without_crashing() {
         .expect("conformance suite")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|e| e == "mlir"))
-        .filter(|p| !EXCLUDED.iter().any(|x| p.file_stem().is_some_and(|s| s == *x)))
+        .filter(|p| {
+            !EXCLUDED
+                .iter()
+                .any(|x| p.file_stem().is_some_and(|s| s == *x))
+        })
         .collect();
     files.sort();
     let (mut passed, mut failed) = (0, 0);

@@ -12,7 +12,10 @@ use std::process::{Command, Output};
 const STRATA: &str = env!("CARGO_BIN_EXE_strata");
 
 fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
 }
 
 fn show(out: &Output) -> String {
@@ -26,7 +29,9 @@ fn show(out: &Output) -> String {
 
 /// Runs a command and asserts it succeeds; returns its stdout.
 fn run_ok(cmd: &mut Command) -> String {
-    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
     assert!(out.status.success(), "{cmd:?} failed\n{}", show(&out));
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
@@ -34,7 +39,15 @@ fn run_ok(cmd: &mut Command) -> String {
 /// `strata compile INPUT -o DIR/OUT --header DIR/HEADER`.
 fn compile(input: &Path, dir: &Path, out: &str, header: &str) -> PathBuf {
     let lib = dir.join(out);
-    run_ok(Command::new(STRATA).arg("compile").arg(input).arg("-o").arg(&lib).arg("--header").arg(dir.join(header)));
+    run_ok(
+        Command::new(STRATA)
+            .arg("compile")
+            .arg(input)
+            .arg("-o")
+            .arg(&lib)
+            .arg("--header")
+            .arg(dir.join(header)),
+    );
     assert!(lib.is_file(), "{} was not written", lib.display());
     lib
 }
@@ -89,7 +102,9 @@ fn mlp_c_program_with_static_archive_matches_xla() {
 /// Parses `static const float NAME[N] = { ... };` from a generated C header.
 fn c_float_array(header: &str, name: &str) -> Vec<f32> {
     let decl = format!("static const float {name}[");
-    let start = header.find(&decl).unwrap_or_else(|| panic!("{name} not found"));
+    let start = header
+        .find(&decl)
+        .unwrap_or_else(|| panic!("{name} not found"));
     let rest = &header[start + decl.len()..];
     let n: usize = rest[..rest.find(']').unwrap()].parse().unwrap();
     let body = &rest[rest.find('{').unwrap() + 1..rest.find("};").unwrap()];
@@ -97,7 +112,11 @@ fn c_float_array(header: &str, name: &str) -> Vec<f32> {
         .split(',')
         .map(str::trim)
         .filter(|s| !s.is_empty())
-        .map(|s| s.trim_end_matches('f').parse().unwrap_or_else(|e| panic!("{name}: bad value {s:?}: {e}")))
+        .map(|s| {
+            s.trim_end_matches('f')
+                .parse()
+                .unwrap_or_else(|e| panic!("{name}: bad value {s:?}: {e}"))
+        })
         .collect();
     assert_eq!(values.len(), n, "{name}: element count");
     values
@@ -107,16 +126,33 @@ fn c_float_array(header: &str, name: &str) -> Vec<f32> {
 fn mlp_rust_program_via_dlopen_matches_xla() {
     let inputs_h = std::fs::read_to_string(mlp_dir().join("inputs.h")).unwrap();
     let expected_h = std::fs::read_to_string(mlp_dir().join("expected.h")).unwrap();
-    let inputs: Vec<Vec<f32>> =
-        ["input_x", "input_w1", "input_b1", "input_w2", "input_b2"].iter().map(|n| c_float_array(&inputs_h, n)).collect();
+    let inputs: Vec<Vec<f32>> = ["input_x", "input_w1", "input_b1", "input_w2", "input_b2"]
+        .iter()
+        .map(|n| c_float_array(&inputs_h, n))
+        .collect();
     let expected = c_float_array(&expected_h, "expected_out");
 
     let tmp = tempfile::tempdir().unwrap();
-    let so = compile(&mlp_dir().join("model.mlir"), tmp.path(), "libmodel.so", "model.h");
+    let so = compile(
+        &mlp_dir().join("model.mlir"),
+        tmp.path(),
+        "libmodel.so",
+        "model.h",
+    );
     let header = std::fs::read_to_string(tmp.path().join("model.h")).unwrap();
-    assert!(header.contains("#define MODEL_MAIN_RES0_COUNT 16"), "{header}");
+    assert!(
+        header.contains("#define MODEL_MAIN_RES0_COUNT 16"),
+        "{header}"
+    );
 
-    type MainFn = unsafe extern "C" fn(*const f32, *const f32, *const f32, *const f32, *const f32, *mut f32) -> i32;
+    type MainFn = unsafe extern "C" fn(
+        *const f32,
+        *const f32,
+        *const f32,
+        *const f32,
+        *const f32,
+        *mut f32,
+    ) -> i32;
     type ErrFn = unsafe extern "C" fn() -> *const std::ffi::c_char;
     let mut out = vec![f32::NAN; expected.len()];
     unsafe {
@@ -131,16 +167,28 @@ fn mlp_rust_program_via_dlopen_matches_xla() {
             inputs[4].as_ptr(),
             out.as_mut_ptr(),
         );
-        let err = std::ffi::CStr::from_ptr(last_error()).to_string_lossy().into_owned();
+        let err = std::ffi::CStr::from_ptr(last_error())
+            .to_string_lossy()
+            .into_owned();
         assert_eq!(status, 0, "model_main failed: {err}");
         assert_eq!(err, "");
         // Calling again with the same inputs gives the same result (no hidden state).
         let mut again = vec![0.0f32; expected.len()];
-        main(inputs[0].as_ptr(), inputs[1].as_ptr(), inputs[2].as_ptr(), inputs[3].as_ptr(), inputs[4].as_ptr(), again.as_mut_ptr());
+        main(
+            inputs[0].as_ptr(),
+            inputs[1].as_ptr(),
+            inputs[2].as_ptr(),
+            inputs[3].as_ptr(),
+            inputs[4].as_ptr(),
+            again.as_mut_ptr(),
+        );
         assert_eq!(out, again);
     }
     for (i, (got, want)) in out.iter().zip(&expected).enumerate() {
-        assert!((got - want).abs() <= 1e-5, "element {i}: expected {want}, got {got}\nall: {out:?}");
+        assert!(
+            (got - want).abs() <= 1e-5,
+            "element {i}: expected {want}, got {got}\nall: {out:?}"
+        );
     }
     // Rows of a softmax sum to one.
     for row in out.chunks(4) {
@@ -150,28 +198,58 @@ fn mlp_rust_program_via_dlopen_matches_xla() {
 
 /// Dynamic symbols a shared library defines.
 fn exported(so: &Path) -> Vec<String> {
-    let out = run_ok(Command::new("nm").args(["-D", "--defined-only", "--format=posix"]).arg(so));
-    out.lines().filter_map(|l| l.split_whitespace().next()).map(str::to_string).collect()
+    let out = run_ok(
+        Command::new("nm")
+            .args(["-D", "--defined-only", "--format=posix"])
+            .arg(so),
+    );
+    out.lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect()
 }
 
 #[test]
 fn shared_library_stands_alone() {
     let tmp = tempfile::tempdir().unwrap();
-    let so = compile(&mlp_dir().join("model.mlir"), tmp.path(), "libmodel.so", "model.h");
+    let so = compile(
+        &mlp_dir().join("model.mlir"),
+        tmp.path(),
+        "libmodel.so",
+        "model.h",
+    );
     let dynamic = run_ok(Command::new("readelf").arg("-d").arg(&so));
     for line in dynamic.lines().filter(|l| l.contains("(NEEDED)")) {
         let lib = line.split('[').nth(1).unwrap().trim_end_matches(']');
         assert!(
-            ["libc.so", "libm.so", "libgcc_s.so", "ld-linux", "libpthread.so", "libdl.so"].iter().any(|p| lib.starts_with(p)),
+            [
+                "libc.so",
+                "libm.so",
+                "libgcc_s.so",
+                "ld-linux",
+                "libpthread.so",
+                "libdl.so"
+            ]
+            .iter()
+            .any(|p| lib.starts_with(p)),
             "unexpected dependency {lib}\n{dynamic}"
         );
     }
     let syms = exported(&so);
-    for s in ["model_main", "model_last_error", "strata_rt_check_failure_count", "strata_rt_check_failure_message"] {
+    for s in [
+        "model_main",
+        "model_last_error",
+        "strata_rt_check_failure_count",
+        "strata_rt_check_failure_message",
+    ] {
         assert!(syms.iter().any(|x| x == s), "{s} is not exported: {syms:?}");
     }
     // Nothing of the Rust runtime's internals leaks out.
-    assert!(syms.iter().all(|s| s.starts_with("model_") || s.starts_with("strata_rt_")), "{syms:?}");
+    assert!(
+        syms.iter()
+            .all(|s| s.starts_with("model_") || s.starts_with("strata_rt_")),
+        "{syms:?}"
+    );
 }
 
 #[test]
@@ -184,7 +262,10 @@ fn abi_c_program() {
     for s in ["abi_main", "abi_neg", "abi_half", "abi_last_error"] {
         assert!(syms.iter().any(|x| x == s), "{s} is not exported: {syms:?}");
     }
-    assert!(!syms.iter().any(|s| s.contains("helper")), "private function exported: {syms:?}");
+    assert!(
+        !syms.iter().any(|s| s.contains("helper")),
+        "private function exported: {syms:?}"
+    );
     let exe = dir.join("abi");
     run_ok(
         cc().args(["-O2", "-Wall", "-Werror", "-o"])
@@ -203,13 +284,25 @@ fn abi_c_program() {
 fn header_is_valid_c_and_cxx() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    compile(&repo().join("tests/e2e/abi.mlir"), dir, "libabi.so", "abi.h");
+    compile(
+        &repo().join("tests/e2e/abi.mlir"),
+        dir,
+        "libabi.so",
+        "abi.h",
+    );
     let src = "#include \"abi.h\"\n#include \"abi.h\"\nint main(void) { return 0; }\n";
     std::fs::write(dir.join("t.c"), src).unwrap();
-    run_ok(cc().args(["-fsyntax-only", "-Wall", "-Werror", "-std=c99"]).arg(dir.join("t.c")).arg(format!("-I{}", dir.display())));
+    run_ok(
+        cc().args(["-fsyntax-only", "-Wall", "-Werror", "-std=c99"])
+            .arg(dir.join("t.c"))
+            .arg(format!("-I{}", dir.display())),
+    );
     std::fs::write(dir.join("t.cc"), src).unwrap();
-    if let Ok(out) =
-        Command::new("c++").args(["-fsyntax-only", "-Wall", "-Werror"]).arg(dir.join("t.cc")).arg(format!("-I{}", dir.display())).output()
+    if let Ok(out) = Command::new("c++")
+        .args(["-fsyntax-only", "-Wall", "-Werror"])
+        .arg(dir.join("t.cc"))
+        .arg(format!("-I{}", dir.display()))
+        .output()
     {
         assert!(out.status.success(), "C++ rejected abi.h\n{}", show(&out));
     }

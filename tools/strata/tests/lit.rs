@@ -29,15 +29,22 @@ use std::time::{Duration, Instant};
 const STRATA: &str = env!("CARGO_BIN_EXE_strata");
 
 fn tests_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests").canonicalize().expect("tests/ directory")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests")
+        .canonicalize()
+        .expect("tests/ directory")
 }
 
 fn llvm_bin() -> PathBuf {
-    std::env::var_os("STRATA_LLVM_BIN").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/usr/lib/llvm-22/bin"))
+    std::env::var_os("STRATA_LLVM_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/lib/llvm-22/bin"))
 }
 
 fn collect_mlir(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in entries.flatten() {
         let p = e.path();
         if p.is_dir() {
@@ -82,7 +89,9 @@ fn run_lines(text: &str) -> Vec<String> {
 
 fn shell_quote(p: &Path) -> String {
     let s = p.to_string_lossy();
-    if s.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+:@".contains(c)) {
+    if s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-+:@".contains(c))
+    {
         s.into_owned()
     } else {
         format!("'{}'", s.replace('\'', r"'\''"))
@@ -189,7 +198,10 @@ fn run_command(script: &str, cwd: &Path, timeout: Duration) -> Result<(), String
         Some(st) if st.success() => Ok(()),
         other => {
             let mut msg = match other {
-                Some(st) => format!("exit status {}", st.code().map_or("signal".to_string(), |c| c.to_string())),
+                Some(st) => format!(
+                    "exit status {}",
+                    st.code().map_or("signal".to_string(), |c| c.to_string())
+                ),
                 None => format!("timed out after {}s", timeout.as_secs()),
             };
             for (name, text) in [("stdout", stdout), ("stderr", stderr)] {
@@ -234,7 +246,10 @@ fn lit() {
     files.sort();
     let filter = std::env::var("STRATA_LIT_FILTER").unwrap_or_default();
     let timeout = Duration::from_secs(
-        std::env::var("STRATA_LIT_TIMEOUT").ok().and_then(|s| s.parse().ok()).unwrap_or(300),
+        std::env::var("STRATA_LIT_TIMEOUT")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(300),
     );
 
     let mut work: Vec<(PathBuf, Vec<String>)> = Vec::new();
@@ -254,15 +269,22 @@ fn lit() {
 
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Outcome>> = Mutex::new(Vec::new());
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8);
+    let threads = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .clamp(1, 8);
     std::thread::scope(|s| {
         for _ in 0..threads {
             s.spawn(|| {
                 loop {
                     let i = next.fetch_add(1, Ordering::SeqCst);
-                    let Some((file, cmds)) = work.get(i) else { break };
+                    let Some((file, cmds)) = work.get(i) else {
+                        break;
+                    };
                     let failure = run_test(file, cmds, timeout);
-                    results.lock().unwrap().push(Outcome { file: file.clone(), failure });
+                    results.lock().unwrap().push(Outcome {
+                        file: file.clone(),
+                        failure,
+                    });
                 }
             });
         }
@@ -274,13 +296,25 @@ fn lit() {
     let failed: Vec<&Outcome> = results.iter().filter(|r| r.failure.is_some()).collect();
     let mut report = String::new();
     for r in &failed {
-        let _ = writeln!(report, "FAIL: tests/{}\n{}\n", rel(&r.file), r.failure.as_deref().unwrap());
+        let _ = writeln!(
+            report,
+            "FAIL: tests/{}\n{}\n",
+            rel(&r.file),
+            r.failure.as_deref().unwrap()
+        );
     }
-    let summary = format!("{} passed, {} failed", results.len() - failed.len(), failed.len());
+    let summary = format!(
+        "{} passed, {} failed",
+        results.len() - failed.len(),
+        failed.len()
+    );
     if failed.is_empty() {
         println!("{summary}");
     } else {
-        let names: Vec<String> = failed.iter().map(|r| format!("  tests/{}", rel(&r.file))).collect();
+        let names: Vec<String> = failed
+            .iter()
+            .map(|r| format!("  tests/{}", rel(&r.file)))
+            .collect();
         panic!("{report}failing files:\n{}\n{summary}", names.join("\n"));
     }
 }
@@ -297,23 +331,38 @@ mod unit {
                     // RUN:   compile %s -o %t.so\n\
                     %x = \"RUN: not a comment\"\n\
                     func.func @f() // no run here\n";
-        assert_eq!(run_lines(text), vec!["strata opt %s | FileCheck %s".to_string(), "not strata  compile %s -o %t.so".to_string()]);
+        assert_eq!(
+            run_lines(text),
+            vec![
+                "strata opt %s | FileCheck %s".to_string(),
+                "not strata  compile %s -o %t.so".to_string()
+            ]
+        );
         assert!(run_lines("// CHECK: x\n").is_empty());
     }
 
     #[test]
     fn substitutes_tools_in_command_position_only() {
-        let s = substitute_tools("strata opt x.mlir --pass strata | FileCheck x.mlir && not strata check y");
+        let s = substitute_tools(
+            "strata opt x.mlir --pass strata | FileCheck x.mlir && not strata check y",
+        );
         let strata = shell_quote(Path::new(STRATA));
         let fc = shell_quote(&llvm_bin().join("FileCheck"));
         let not = shell_quote(&llvm_bin().join("not"));
-        assert_eq!(s, format!("{strata} opt x.mlir --pass strata | {fc} x.mlir && {not} {strata} check y"));
+        assert_eq!(
+            s,
+            format!("{strata} opt x.mlir --pass strata | {fc} x.mlir && {not} {strata} check y")
+        );
         assert_eq!(substitute_tools("  echo not"), "  echo not");
     }
 
     #[test]
     fn substitutes_percent() {
-        let s = substitute_percent("a %s %S %t.so %T 100%% %d", Path::new("/x/y.mlir"), Path::new("/tmp/q"));
+        let s = substitute_percent(
+            "a %s %S %t.so %T 100%% %d",
+            Path::new("/x/y.mlir"),
+            Path::new("/tmp/q"),
+        );
         assert_eq!(s, "a /x/y.mlir /x /tmp/q/t.so /tmp/q 100% %d");
         assert_eq!(shell_quote(Path::new("/a b/c")), "'/a b/c'");
     }

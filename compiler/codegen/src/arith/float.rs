@@ -30,11 +30,19 @@ impl<'ctx> Lowerer<'ctx, '_> {
     /// Operand `i`, extended to `f32` if it is `f16` or `bf16`.
     pub(crate) fn promoted(&self, op: OpId, i: usize) -> Result<FloatValue<'ctx>> {
         let v = self.float(op, i)?;
-        if self.is_16bit(v.get_type()) { self.convert_float(v, self.cx.f32_type()) } else { Ok(v) }
+        if self.is_16bit(v.get_type()) {
+            self.convert_float(v, self.cx.f32_type())
+        } else {
+            Ok(v)
+        }
     }
 
     /// Converts between any two of f16, bf16, f32, f64 (round to nearest even).
-    pub(crate) fn convert_float(&self, v: FloatValue<'ctx>, to: FloatType<'ctx>) -> Result<FloatValue<'ctx>> {
+    pub(crate) fn convert_float(
+        &self,
+        v: FloatValue<'ctx>,
+        to: FloatType<'ctx>,
+    ) -> Result<FloatValue<'ctx>> {
         let from = v.get_type();
         let (f32t, bf16) = (self.cx.f32_type(), self.cx.bf16_type());
         if from == to {
@@ -45,8 +53,11 @@ impl<'ctx> Lowerer<'ctx, '_> {
             return self.convert_float(wide, to);
         }
         if to == bf16 {
-            let narrow =
-                if from == self.cx.f64_type() { self.f64_to_f32_odd(v)? } else { self.convert_float(v, f32t)? };
+            let narrow = if from == self.cx.f64_type() {
+                self.f64_to_f32_odd(v)?
+            } else {
+                self.convert_float(v, f32t)?
+            };
             return self.f32_to_bf16(narrow);
         }
         if self.float_width(from) < self.float_width(to) {
@@ -58,17 +69,31 @@ impl<'ctx> Lowerer<'ctx, '_> {
 
     fn bits(&self, v: FloatValue<'ctx>, width: u32) -> Result<IntValue<'ctx>> {
         let t = crate::types::int_type(self.cx, width);
-        Ok(self.b.build_bit_cast(v, t, "").map_err(ice)?.into_int_value())
+        Ok(self
+            .b
+            .build_bit_cast(v, t, "")
+            .map_err(ice)?
+            .into_int_value())
     }
 
     fn float_from_bits(&self, v: IntValue<'ctx>, t: FloatType<'ctx>) -> Result<FloatValue<'ctx>> {
-        Ok(self.b.build_bit_cast(v, t, "").map_err(ice)?.into_float_value())
+        Ok(self
+            .b
+            .build_bit_cast(v, t, "")
+            .map_err(ice)?
+            .into_float_value())
     }
 
     fn bf16_to_f32(&self, v: FloatValue<'ctx>) -> Result<FloatValue<'ctx>> {
         let i32t = self.cx.i32_type();
-        let wide = self.b.build_int_z_extend(self.bits(v, 16)?, i32t, "").map_err(ice)?;
-        let shifted = self.b.build_left_shift(wide, i32t.const_int(16, false), "").map_err(ice)?;
+        let wide = self
+            .b
+            .build_int_z_extend(self.bits(v, 16)?, i32t, "")
+            .map_err(ice)?;
+        let shifted = self
+            .b
+            .build_left_shift(wide, i32t.const_int(16, false), "")
+            .map_err(ice)?;
         self.float_from_bits(shifted, self.cx.f32_type())
     }
 
@@ -77,14 +102,39 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let (b, i32t) = (&self.b, self.cx.i32_type());
         let c = |x: u64| i32t.const_int(x, false);
         let bits = self.bits(v, 32)?;
-        let lsb = b.build_and(b.build_right_shift(bits, c(16), false, "").map_err(ice)?, c(1), "").map_err(ice)?;
+        let lsb = b
+            .build_and(
+                b.build_right_shift(bits, c(16), false, "").map_err(ice)?,
+                c(1),
+                "",
+            )
+            .map_err(ice)?;
         let bias = b.build_int_add(lsb, c(0x7fff), "").map_err(ice)?;
-        let rounded =
-            b.build_right_shift(b.build_int_add(bits, bias, "").map_err(ice)?, c(16), false, "").map_err(ice)?;
-        let quiet = b.build_or(b.build_right_shift(bits, c(16), false, "").map_err(ice)?, c(0x40), "").map_err(ice)?;
-        let is_nan = b.build_float_compare(FloatPredicate::UNO, v, v, "").map_err(ice)?;
-        let r = b.build_select(is_nan, quiet, rounded, "").map_err(ice)?.into_int_value();
-        let r16 = b.build_int_truncate(r, self.cx.i16_type(), "").map_err(ice)?;
+        let rounded = b
+            .build_right_shift(
+                b.build_int_add(bits, bias, "").map_err(ice)?,
+                c(16),
+                false,
+                "",
+            )
+            .map_err(ice)?;
+        let quiet = b
+            .build_or(
+                b.build_right_shift(bits, c(16), false, "").map_err(ice)?,
+                c(0x40),
+                "",
+            )
+            .map_err(ice)?;
+        let is_nan = b
+            .build_float_compare(FloatPredicate::UNO, v, v, "")
+            .map_err(ice)?;
+        let r = b
+            .build_select(is_nan, quiet, rounded, "")
+            .map_err(ice)?
+            .into_int_value();
+        let r16 = b
+            .build_int_truncate(r, self.cx.i16_type(), "")
+            .map_err(ice)?;
         self.float_from_bits(r16, self.cx.bf16_type())
     }
 
@@ -95,16 +145,32 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let (f32t, f64t, i32t) = (self.cx.f32_type(), self.cx.f64_type(), self.cx.i32_type());
         let r = b.build_float_trunc(v, f32t, "").map_err(ice)?;
         let back = b.build_float_ext(r, f64t, "").map_err(ice)?;
-        let inexact = b.build_float_compare(FloatPredicate::ONE, back, v, "").map_err(ice)?;
+        let inexact = b
+            .build_float_compare(FloatPredicate::ONE, back, v, "")
+            .map_err(ice)?;
         let abs = |x: FloatValue<'ctx>| -> Result<FloatValue<'ctx>> {
-            Ok(self.intrinsic("llvm.fabs", &[f64t.into()], &[x.into()])?.into_float_value())
+            Ok(self
+                .intrinsic("llvm.fabs", &[f64t.into()], &[x.into()])?
+                .into_float_value())
         };
-        let over = b.build_float_compare(FloatPredicate::OGT, abs(back)?, abs(v)?, "").map_err(ice)?;
+        let over = b
+            .build_float_compare(FloatPredicate::OGT, abs(back)?, abs(v)?, "")
+            .map_err(ice)?;
         let bits = self.bits(r, 32)?;
-        let toward_zero = b.build_int_sub(bits, i32t.const_int(1, false), "").map_err(ice)?;
-        let bits = b.build_select(over, toward_zero, bits, "").map_err(ice)?.into_int_value();
-        let odd = b.build_or(bits, i32t.const_int(1, false), "").map_err(ice)?;
-        let bits = b.build_select(inexact, odd, bits, "").map_err(ice)?.into_int_value();
+        let toward_zero = b
+            .build_int_sub(bits, i32t.const_int(1, false), "")
+            .map_err(ice)?;
+        let bits = b
+            .build_select(over, toward_zero, bits, "")
+            .map_err(ice)?
+            .into_int_value();
+        let odd = b
+            .build_or(bits, i32t.const_int(1, false), "")
+            .map_err(ice)?;
+        let bits = b
+            .build_select(inexact, odd, bits, "")
+            .map_err(ice)?
+            .into_int_value();
         self.float_from_bits(bits, f32t)
     }
 
@@ -113,7 +179,11 @@ impl<'ctx> Lowerer<'ctx, '_> {
         Ok(self.convert_float(v, to)?.into())
     }
 
-    pub(crate) fn float_intrinsic(&self, name: &str, args: &[FloatValue<'ctx>]) -> Result<FloatValue<'ctx>> {
+    pub(crate) fn float_intrinsic(
+        &self,
+        name: &str,
+        args: &[FloatValue<'ctx>],
+    ) -> Result<FloatValue<'ctx>> {
         let t = args[0].get_type().as_basic_type_enum();
         let args: Vec<BasicMetadataValueEnum> = args.iter().map(|&x| x.into()).collect();
         Ok(self.intrinsic(name, &[t], &args)?.into_float_value())
@@ -122,11 +192,17 @@ impl<'ctx> Lowerer<'ctx, '_> {
     /// Calls libm's `base` (`basef` for `f32`).
     fn libm(&self, base: &str, args: &[FloatValue<'ctx>]) -> Result<FloatValue<'ctx>> {
         let t = args[0].get_type();
-        let name = if t == self.cx.f32_type() { format!("{base}f") } else { base.to_string() };
+        let name = if t == self.cx.f32_type() {
+            format!("{base}f")
+        } else {
+            base.to_string()
+        };
         let params = vec![t.into(); args.len()];
         let f = self.external(&name, t.fn_type(&params, false));
         let args: Vec<BasicMetadataValueEnum> = args.iter().map(|&x| x.into()).collect();
-        let r = self.call(f, &args)?.ok_or_else(|| ice(format!("{name} returns nothing")))?;
+        let r = self
+            .call(f, &args)?
+            .ok_or_else(|| ice(format!("{name} returns nothing")))?;
         Ok(r.into_float_value())
     }
 
@@ -171,7 +247,9 @@ impl<'ctx> Lowerer<'ctx, '_> {
             a::ABSF => b.build_and(bits, i16t.const_int(0x7fff, false), ""),
             _ => {
                 let y = self.bits(self.float(op, 1)?, 16)?;
-                let mag = b.build_and(bits, i16t.const_int(0x7fff, false), "").map_err(ice)?;
+                let mag = b
+                    .build_and(bits, i16t.const_int(0x7fff, false), "")
+                    .map_err(ice)?;
                 let s = b.build_and(y, sign, "").map_err(ice)?;
                 b.build_or(mag, s, "")
             }
@@ -192,7 +270,9 @@ impl<'ctx> Lowerer<'ctx, '_> {
             a::SQRT => self.float_intrinsic("llvm.sqrt", &[x])?,
             a::RSQRT => {
                 let s = self.float_intrinsic("llvm.sqrt", &[x])?;
-                self.b.build_float_div(x.get_type().const_float(1.0), s, "").map_err(ice)?
+                self.b
+                    .build_float_div(x.get_type().const_float(1.0), s, "")
+                    .map_err(ice)?
             }
             a::EXP if x.get_type() == self.cx.f32_type() => self.exp_f32(x)?,
             a::EXP => self.float_intrinsic("llvm.exp", &[x])?,

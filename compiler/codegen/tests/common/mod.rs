@@ -31,7 +31,8 @@ pub fn context() -> Context {
 
 /// Parses and verifies `text`, panicking with rendered diagnostics.
 pub fn parse(ctx: &mut Context, text: &str) -> OpId {
-    let m = parse_module(ctx, "t.mlir", text).unwrap_or_else(|d| panic!("{}", ctx.sources.render(&d)));
+    let m =
+        parse_module(ctx, "t.mlir", text).unwrap_or_else(|d| panic!("{}", ctx.sources.render(&d)));
     if let Err(errs) = strata_ir::verify::verify(ctx, m) {
         let msg: String = errs.iter().map(|d| ctx.sources.render(d)).collect();
         panic!("{msg}");
@@ -43,8 +44,12 @@ pub fn parse(ctx: &mut Context, text: &str) -> OpId {
 pub fn emit(text: &str, opt_level: u8, kind: EmitKind) -> String {
     let mut ctx = context();
     let m = parse(&mut ctx, text);
-    let opts = CodegenOptions { prefix: "p".into(), opt_level };
-    let out = compile(&ctx, m, &opts, kind).unwrap_or_else(|d| panic!("{}", ctx.sources.render(&d)));
+    let opts = CodegenOptions {
+        prefix: "p".into(),
+        opt_level,
+    };
+    let out =
+        compile(&ctx, m, &opts, kind).unwrap_or_else(|d| panic!("{}", ctx.sources.render(&d)));
     String::from_utf8(out).expect("text output")
 }
 
@@ -57,7 +62,12 @@ impl Lib {
     /// The exported symbol `name` as a function pointer of type `T`.
     pub fn func<T: Copy>(&self, name: &str) -> T {
         // SAFETY: the caller names a symbol of the given C signature.
-        unsafe { *self.lib.get::<T>(name.as_bytes()).unwrap_or_else(|e| panic!("{name}: {e}")) }
+        unsafe {
+            *self
+                .lib
+                .get::<T>(name.as_bytes())
+                .unwrap_or_else(|e| panic!("{name}: {e}"))
+        }
     }
     pub fn has(&self, name: &str) -> bool {
         // SAFETY: only the lookup happens, nothing is called.
@@ -99,16 +109,24 @@ pub fn build(text: &str) -> Lib {
 pub fn build_opt(text: &str, opt_level: u8) -> Lib {
     let mut ctx = context();
     let m = parse(&mut ctx, text);
-    let opts = CodegenOptions { prefix: "p".into(), opt_level };
-    let obj = compile(&ctx, m, &opts, EmitKind::Object).unwrap_or_else(|d| panic!("{}", ctx.sources.render(&d)));
+    let opts = CodegenOptions {
+        prefix: "p".into(),
+        opt_level,
+    };
+    let obj = compile(&ctx, m, &opts, EmitKind::Object)
+        .unwrap_or_else(|d| panic!("{}", ctx.sources.render(&d)));
     link(&obj)
 }
 
 /// Compiles several modules, each with its prefix, into one library.
 pub fn build_many(texts: &[(&str, &str)]) -> Lib {
     let mut ctx = context();
-    let mods: Vec<(OpId, String)> = texts.iter().map(|(t, p)| (parse(&mut ctx, t), p.to_string())).collect();
-    let obj = compile_many(&ctx, &mods, 3, EmitKind::Object).unwrap_or_else(|d| panic!("{}", ctx.sources.render(&d)));
+    let mods: Vec<(OpId, String)> = texts
+        .iter()
+        .map(|(t, p)| (parse(&mut ctx, t), p.to_string()))
+        .collect();
+    let obj = compile_many(&ctx, &mods, 3, EmitKind::Object)
+        .unwrap_or_else(|d| panic!("{}", ctx.sources.render(&d)));
     link(&obj)
 }
 

@@ -7,27 +7,54 @@ use strata_ir::Value;
 pub type C = (Value, Value);
 
 pub fn add(b: &mut Builder<'_>, x: C, y: C) -> C {
-    (b.binary("arith.addf", x.0, y.0), b.binary("arith.addf", x.1, y.1))
+    (
+        b.binary("arith.addf", x.0, y.0),
+        b.binary("arith.addf", x.1, y.1),
+    )
 }
 
 pub fn sub(b: &mut Builder<'_>, x: C, y: C) -> C {
-    (b.binary("arith.subf", x.0, y.0), b.binary("arith.subf", x.1, y.1))
+    (
+        b.binary("arith.subf", x.0, y.0),
+        b.binary("arith.subf", x.1, y.1),
+    )
 }
 
 pub fn mul(b: &mut Builder<'_>, x: C, y: C) -> C {
-    let (ac, bd) = (b.binary("arith.mulf", x.0, y.0), b.binary("arith.mulf", x.1, y.1));
-    let (ad, bc) = (b.binary("arith.mulf", x.0, y.1), b.binary("arith.mulf", x.1, y.0));
-    (b.binary("arith.subf", ac, bd), b.binary("arith.addf", ad, bc))
+    let (ac, bd) = (
+        b.binary("arith.mulf", x.0, y.0),
+        b.binary("arith.mulf", x.1, y.1),
+    );
+    let (ad, bc) = (
+        b.binary("arith.mulf", x.0, y.1),
+        b.binary("arith.mulf", x.1, y.0),
+    );
+    (
+        b.binary("arith.subf", ac, bd),
+        b.binary("arith.addf", ad, bc),
+    )
 }
 
 pub fn div(b: &mut Builder<'_>, x: C, y: C) -> C {
-    let (cc, dd) = (b.binary("arith.mulf", y.0, y.0), b.binary("arith.mulf", y.1, y.1));
+    let (cc, dd) = (
+        b.binary("arith.mulf", y.0, y.0),
+        b.binary("arith.mulf", y.1, y.1),
+    );
     let den = b.binary("arith.addf", cc, dd);
-    let (ac, bd) = (b.binary("arith.mulf", x.0, y.0), b.binary("arith.mulf", x.1, y.1));
-    let (bc, ad) = (b.binary("arith.mulf", x.1, y.0), b.binary("arith.mulf", x.0, y.1));
+    let (ac, bd) = (
+        b.binary("arith.mulf", x.0, y.0),
+        b.binary("arith.mulf", x.1, y.1),
+    );
+    let (bc, ad) = (
+        b.binary("arith.mulf", x.1, y.0),
+        b.binary("arith.mulf", x.0, y.1),
+    );
     let re = b.binary("arith.addf", ac, bd);
     let im = b.binary("arith.subf", bc, ad);
-    (b.binary("arith.divf", re, den), b.binary("arith.divf", im, den))
+    (
+        b.binary("arith.divf", re, den),
+        b.binary("arith.divf", im, den),
+    )
 }
 
 /// |z| without overflow or underflow in the squares: m·sqrt(1 + (n/m)²)
@@ -105,7 +132,10 @@ fn cosh_sinh(b: &mut Builder<'_>, v: Value) -> (Value, Value) {
     let en = b.unary("arith.exp", n);
     let c = b.binary("arith.addf", e, en);
     let s = b.binary("arith.subf", e, en);
-    (b.binary("arith.mulf", c, half), b.binary("arith.mulf", s, half))
+    (
+        b.binary("arith.mulf", c, half),
+        b.binary("arith.mulf", s, half),
+    )
 }
 
 pub fn sin(b: &mut Builder<'_>, x: C) -> C {
@@ -178,7 +208,10 @@ pub fn sign(b: &mut Builder<'_>, x: C) -> C {
     let r = abs(b, x);
     let zero = b.const_float(0.0, t);
     let is_zero = b.cmpf("oeq", r, zero);
-    let (qr, qi) = (b.binary("arith.divf", x.0, r), b.binary("arith.divf", x.1, r));
+    let (qr, qi) = (
+        b.binary("arith.divf", x.0, r),
+        b.binary("arith.divf", x.1, r),
+    );
     (b.select(is_zero, x.0, qr), b.select(is_zero, x.1, qi))
 }
 

@@ -25,7 +25,9 @@ impl FuncLowering<'_> {
             self.repr.insert(a, Repr::Buffer(buf));
         }
         let ops = b.ctx.blocks[block].ops.clone();
-        let (term, body) = ops.split_last().ok_or_else(|| Diagnostic::internal(b.loc, "empty region"))?;
+        let (term, body) = ops
+            .split_last()
+            .ok_or_else(|| Diagnostic::internal(b.loc, "empty region"))?;
         // Dead buffers of the enclosing code stay out of the region, and the
         // region's own are freed at its end.
         let saved_free = std::mem::take(&mut self.free);
@@ -44,7 +46,12 @@ impl FuncLowering<'_> {
 
     /// Copies `values` into `targets`; a value that lives in another target
     /// goes through a temporary first, so that swaps stay correct.
-    fn copy_into(&mut self, b: &mut Builder<'_>, values: &[Value], targets: &[Value]) -> Result<()> {
+    fn copy_into(
+        &mut self,
+        b: &mut Builder<'_>,
+        values: &[Value],
+        targets: &[Value],
+    ) -> Result<()> {
         let mut srcs = Vec::new();
         for &v in values {
             srcs.push(self.buffer_of(b, v)?);
@@ -89,17 +96,20 @@ impl FuncLowering<'_> {
         let (cb, bb) = (b.ctx.add_block(rc, &[]), b.ctx.add_block(rb, &[]));
         {
             let mut inner = b.in_block(cb);
+            let mut cond_value = None;
             self.lower_region(&mut inner, cond, &carried, &mut |this, b, ret| {
-                let c = this.element(b, ret[0], &[])?.real();
-                b.insert("loop.condition", vec![c], &[], vec![]);
+                cond_value = Some(this.element(b, ret[0], &[])?.real());
                 Ok(())
             })?;
+            let c = cond_value
+                .ok_or_else(|| Diagnostic::internal(inner.loc, "while cond returns nothing"))?;
+            inner.insert("loop.condition", vec![c], &[], vec![]);
         }
-        // `loop.condition` must end the cond block: move the deallocs before it.
-        sink_terminator(b, cb);
         {
             let mut inner = b.in_block(bb);
-            self.lower_region(&mut inner, body, &carried, &mut |this, b, ret| this.copy_into(b, ret, &carried))?;
+            self.lower_region(&mut inner, body, &carried, &mut |this, b, ret| {
+                this.copy_into(b, ret, &carried)
+            })?;
             inner.insert("loop.yield", vec![], &[], vec![]);
         }
         for (r, buf) in b.ctx.op(op).results.clone().into_iter().zip(carried) {
@@ -114,17 +124,21 @@ impl FuncLowering<'_> {
     pub(super) fn lower_branches(&mut self, b: &mut Builder<'_>, op: OpId) -> Result<()> {
         let results = self.result_buffers(b, op)?;
         let selector = b.ctx.op(op).operands[0];
-        let blocks: Vec<BlockId> = (0..b.ctx.op(op).regions.len()).filter_map(|i| b.ctx.entry_block(op, i)).collect();
+        let blocks: Vec<BlockId> = (0..b.ctx.op(op).regions.len())
+            .filter_map(|i| b.ctx.entry_block(op, i))
+            .collect();
         let is_if = b.ctx.op(op).name == strata_dialect_xla::IF;
         let sel = self.element(b, selector, &[])?.real();
         let conds: Vec<Value> = if is_if {
             vec![sel]
         } else {
             let t = b.ty(sel);
-            (0..blocks.len().saturating_sub(1)).map(|k| {
-                let kv = b.const_int(k as i128, t);
-                b.cmpi("eq", sel, kv)
-            }).collect()
+            (0..blocks.len().saturating_sub(1))
+                .map(|k| {
+                    let kv = b.const_int(k as i128, t);
+                    b.cmpi("eq", sel, kv)
+                })
+                .collect()
         };
         self.branch_chain(b, &conds, &blocks, &results)?;
         for (r, buf) in b.ctx.op(op).results.clone().into_iter().zip(results) {
@@ -134,26 +148,29 @@ impl FuncLowering<'_> {
     }
 
     /// `if conds[0] { blocks[0] } else if conds[1] { ... } else { last }`.
-    fn branch_chain(&mut self, b: &mut Builder<'_>, conds: &[Value], blocks: &[BlockId], results: &[Value]) -> Result<()> {
-        let Some((&block, rest)) = blocks.split_first() else { return Ok(()) };
+    fn branch_chain(
+        &mut self,
+        b: &mut Builder<'_>,
+        conds: &[Value],
+        blocks: &[BlockId],
+        results: &[Value],
+    ) -> Result<()> {
+        let Some((&block, rest)) = blocks.split_first() else {
+            return Ok(());
+        };
         let Some((&c, more)) = conds.split_first() else {
-            return self.lower_region(b, block, &[], &mut |this, b, ret| this.copy_into(b, ret, results));
+            return self.lower_region(b, block, &[], &mut |this, b, ret| {
+                this.copy_into(b, ret, results)
+            });
         };
         let (then_b, else_b) = b.if_else_blocks(c);
         {
             let mut inner = b.before_terminator(then_b);
-            self.lower_region(&mut inner, block, &[], &mut |this, b, ret| this.copy_into(b, ret, results))?;
+            self.lower_region(&mut inner, block, &[], &mut |this, b, ret| {
+                this.copy_into(b, ret, results)
+            })?;
         }
         let mut inner = b.before_terminator(else_b);
         self.branch_chain(&mut inner, more, rest, results)
-    }
-}
-
-/// Moves the block's `loop.condition` after everything inserted behind it.
-fn sink_terminator(b: &mut Builder<'_>, block: BlockId) {
-    let ops = &b.ctx.blocks[block].ops;
-    if let Some(pos) = ops.iter().position(|&o| b.ctx.op(o).name == "loop.condition") {
-        let op = b.ctx.blocks[block].ops.remove(pos);
-        b.ctx.blocks[block].ops.push(op);
     }
 }

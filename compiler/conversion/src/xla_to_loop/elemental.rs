@@ -39,7 +39,9 @@ pub fn store_scalar(b: &mut Builder<'_>, s: Scalar, mem: Value, idx: &[Value]) {
 }
 
 fn shape(ctx: &Context, v: Value) -> Vec<i64> {
-    ctx.shape(ctx.value_ty(v)).map(|s| s.to_vec()).unwrap_or_default()
+    ctx.shape(ctx.value_ty(v))
+        .map(|s| s.to_vec())
+        .unwrap_or_default()
 }
 
 /// Row-major strides of a shape.
@@ -64,7 +66,10 @@ fn to_bits(b: &mut Builder<'_>, s: Scalar, elem: strata_ir::Type) -> Value {
         Scalar::Complex(re, im) => {
             let pw = w / 2;
             let pt = b.ctx.int_ty(pw);
-            let (r, i) = (b.cast("arith.bitcast", re, pt), b.cast("arith.bitcast", im, pt));
+            let (r, i) = (
+                b.cast("arith.bitcast", re, pt),
+                b.cast("arith.bitcast", im, pt),
+            );
             let (r, i) = (b.cast("arith.extui", r, it), b.cast("arith.extui", i, it));
             let sh = b.const_int(pw as i128, it);
             let hi = b.binary("arith.shli", i, sh);
@@ -86,7 +91,10 @@ fn from_bits(b: &mut Builder<'_>, bits: Value, elem: strata_ir::Type) -> Scalar 
             let sh = b.const_int(pw as i128, b.ty(bits));
             let hi = b.binary("arith.shrui", bits, sh);
             let hi = b.cast("arith.trunci", hi, pt);
-            Scalar::Complex(b.cast("arith.bitcast", lo, p), b.cast("arith.bitcast", hi, p))
+            Scalar::Complex(
+                b.cast("arith.bitcast", lo, p),
+                b.cast("arith.bitcast", hi, p),
+            )
         }
         TypeKind::Float(_) => Scalar::Real(b.cast("arith.bitcast", bits, elem)),
         _ if b.ty(bits) == elem => Scalar::Real(bits),
@@ -98,7 +106,13 @@ impl FuncLowering<'_> {
     /// `xla.bitcast_convert` between element types of different widths:
     /// a wide element is the narrow ones of the last dimension, the first
     /// in its lowest bits (little-endian).
-    fn bitcast_resize(&mut self, b: &mut Builder<'_>, operand: Value, to: strata_ir::Type, idx: &[Value]) -> Result<Scalar> {
+    fn bitcast_resize(
+        &mut self,
+        b: &mut Builder<'_>,
+        operand: Value,
+        to: strata_ir::Type,
+        idx: &[Value],
+    ) -> Result<Scalar> {
         let from = b.ctx.elem(b.ctx.value_ty(operand));
         let (wf, wt) = (total_bits(b.ctx, from), total_bits(b.ctx, to));
         if wf > wt {
@@ -116,7 +130,11 @@ impl FuncLowering<'_> {
             Ok(from_bits(b, narrow, to))
         } else {
             // Widening: the operand's last dimension holds the pieces.
-            let n = b.ctx.shape(b.ctx.value_ty(operand)).and_then(|s| s.last().copied()).unwrap_or(1);
+            let n = b
+                .ctx
+                .shape(b.ctx.value_ty(operand))
+                .and_then(|s| s.last().copied())
+                .unwrap_or(1);
             let wide = b.ctx.int_ty(wt);
             let mut acc = b.const_int(0, wide);
             for j in 0..n {
@@ -145,8 +163,18 @@ impl FuncLowering<'_> {
 
     /// The start-index vector for batch position `batch` (the indices
     /// tensor's dimensions other than `index_vector_dim`).
-    pub fn index_vector(&mut self, b: &mut Builder<'_>, indices: Value, batch: &[Value], vector_dim: usize) -> Result<Vec<Value>> {
-        let ishape = b.ctx.shape(b.ctx.value_ty(indices)).map(|s| s.to_vec()).unwrap_or_default();
+    pub fn index_vector(
+        &mut self,
+        b: &mut Builder<'_>,
+        indices: Value,
+        batch: &[Value],
+        vector_dim: usize,
+    ) -> Result<Vec<Value>> {
+        let ishape = b
+            .ctx
+            .shape(b.ctx.value_ty(indices))
+            .map(|s| s.to_vec())
+            .unwrap_or_default();
         if vector_dim >= ishape.len() {
             return Ok(vec![self.index_at(b, indices, batch)?]);
         }
@@ -162,11 +190,21 @@ impl FuncLowering<'_> {
 
     /// Operand index of result element `idx` of `xla.gather` (StableHLO's
     /// definition: clamped start + batching + offset within the slice).
-    fn gather_index(&mut self, b: &mut Builder<'_>, op: OpId, idx: &[Value], oshape: &[i64]) -> Result<Vec<Value>> {
-        let d = strata_dialect_xla::ops::gather::gather_dims(b.ctx, op).ok_or_else(|| Diagnostic::internal(b.loc, "gather without dimension numbers"))?;
+    fn gather_index(
+        &mut self,
+        b: &mut Builder<'_>,
+        op: OpId,
+        idx: &[Value],
+        oshape: &[i64],
+    ) -> Result<Vec<Value>> {
+        let d = strata_dialect_xla::ops::gather::gather_dims(b.ctx, op)
+            .ok_or_else(|| Diagnostic::internal(b.loc, "gather without dimension numbers"))?;
         let sizes = b.ctx.i64_array(op, "slice_sizes").unwrap_or_default();
         let indices = b.ctx.op(op).operands[1];
-        let batch: Vec<Value> = (0..idx.len()).filter(|r| !d.offset_dims.contains(&(*r as i64))).map(|r| idx[r]).collect();
+        let batch: Vec<Value> = (0..idx.len())
+            .filter(|r| !d.offset_dims.contains(&(*r as i64)))
+            .map(|r| idx[r])
+            .collect();
         let offsets: Vec<Value> = d.offset_dims.iter().map(|&r| idx[r as usize]).collect();
         let ivd = d.index_vector_dim as usize;
         let starts = self.index_vector(b, indices, &batch, ivd)?;
@@ -178,13 +216,18 @@ impl FuncLowering<'_> {
             let v = b.binary("arith.minsi", starts[k], hi);
             out[dim] = b.binary("arith.maxsi", v, zero);
         }
-        for (&od, &sd) in d.operand_batching_dims.iter().zip(&d.start_indices_batching_dims) {
+        for (&od, &sd) in d
+            .operand_batching_dims
+            .iter()
+            .zip(&d.start_indices_batching_dims)
+        {
             let pos = if sd < d.index_vector_dim { sd } else { sd - 1 } as usize;
             out[od as usize] = b.binary("arith.addi", out[od as usize], batch[pos]);
         }
         let mut next = offsets.into_iter();
         for dim in 0..oshape.len() {
-            let skipped = d.collapsed_slice_dims.contains(&(dim as i64)) || d.operand_batching_dims.contains(&(dim as i64));
+            let skipped = d.collapsed_slice_dims.contains(&(dim as i64))
+                || d.operand_batching_dims.contains(&(dim as i64));
             if !skipped && let Some(o) = next.next() {
                 out[dim] = b.binary("arith.addi", out[dim], o);
             }
@@ -194,7 +237,13 @@ impl FuncLowering<'_> {
 
     /// Start indices clamped to `[0, dim - size]` per dimension, as
     /// `index` values (StableHLO's dynamic_slice / dynamic_update_slice).
-    pub fn clamped_starts(&mut self, b: &mut Builder<'_>, starts: &[Value], dims: &[i64], sizes: &[i64]) -> Result<Vec<Value>> {
+    pub fn clamped_starts(
+        &mut self,
+        b: &mut Builder<'_>,
+        starts: &[Value],
+        dims: &[i64],
+        sizes: &[i64],
+    ) -> Result<Vec<Value>> {
         let i64t = b.ctx.int_ty(64);
         let mut out = Vec::new();
         for (d, &s) in starts.iter().enumerate() {
@@ -216,7 +265,10 @@ impl FuncLowering<'_> {
         match self.repr.get(&v).copied() {
             Some(Repr::Buffer(m)) => Ok(load_scalar(b, m, idx)),
             Some(Repr::Fused(op)) => self.compute(b, op, idx),
-            None => Err(Diagnostic::internal(b.loc, "use of a value that was not lowered")),
+            None => Err(Diagnostic::internal(
+                b.loc,
+                "use of a value that was not lowered",
+            )),
         }
     }
 
@@ -230,7 +282,11 @@ impl FuncLowering<'_> {
         let relem = scalar::compute_type(b.ctx, stored);
         match name {
             CONSTANT => {
-                let d = b.ctx.dense_attr(op, "value").cloned().ok_or_else(|| Diagnostic::internal(b.loc, "constant without value"))?;
+                let d = b
+                    .ctx
+                    .dense_attr(op, "value")
+                    .cloned()
+                    .ok_or_else(|| Diagnostic::internal(b.loc, "constant without value"))?;
                 Ok(constant_element(b, &d, stored))
             }
             IOTA => {
@@ -249,13 +305,21 @@ impl FuncLowering<'_> {
                 for &x in &operands {
                     args.push(self.element(b, x, idx)?);
                 }
-                let body = b.ctx.entry_block(op, 0).ok_or_else(|| Diagnostic::internal(b.loc, "map without body"))?;
+                let body = b
+                    .ctx
+                    .entry_block(op, 0)
+                    .ok_or_else(|| Diagnostic::internal(b.loc, "map without body"))?;
                 let saved = b.reassoc;
                 let r = super::materialize::emit_region(b, body, &args);
                 b.reassoc = saved;
-                r?.into_iter().next().ok_or_else(|| Diagnostic::internal(b.loc, "map body returns nothing"))
+                r?.into_iter()
+                    .next()
+                    .ok_or_else(|| Diagnostic::internal(b.loc, "map body returns nothing"))
             }
-            BITCAST_CONVERT if total_bits(b.ctx, b.ctx.elem(b.ctx.value_ty(operands[0]))) != total_bits(b.ctx, stored) => {
+            BITCAST_CONVERT
+                if total_bits(b.ctx, b.ctx.elem(b.ctx.value_ty(operands[0])))
+                    != total_bits(b.ctx, stored) =>
+            {
                 self.bitcast_resize(b, operands[0], stored, idx)
             }
             _ if is_index_only(name) => {
@@ -269,17 +333,30 @@ impl FuncLowering<'_> {
                     let xi: &[Value] = if shape(b.ctx, x).is_empty() { &[] } else { idx };
                     args.push(self.element(b, x, xi)?);
                 }
-                let value_operand = if matches!(name, SELECT | CLAMP) { operands[1] } else { operands[0] };
+                let value_operand = if matches!(name, SELECT | CLAMP) {
+                    operands[1]
+                } else {
+                    operands[0]
+                };
                 let elem = b.ctx.elem(b.ctx.value_ty(value_operand));
                 let elem = scalar::compute_type(b.ctx, elem);
                 scalar::emit(b, op, name, &args, elem, relem)
             }
-            _ => Err(Diagnostic::internal(b.loc, format!("'{name}' cannot be computed per element"))),
+            _ => Err(Diagnostic::internal(
+                b.loc,
+                format!("'{name}' cannot be computed per element"),
+            )),
         }
     }
 
     /// Operand index for result index `idx` of an index-remapping op.
-    fn source_index(&mut self, b: &mut Builder<'_>, op: OpId, idx: &[Value], rshape: &[i64]) -> Result<Vec<Value>> {
+    fn source_index(
+        &mut self,
+        b: &mut Builder<'_>,
+        op: OpId,
+        idx: &[Value],
+        rshape: &[i64],
+    ) -> Result<Vec<Value>> {
         let name = b.ctx.op(op).name;
         let operand = b.ctx.op(op).operands[0];
         let oshape = shape(b.ctx, operand);
@@ -299,7 +376,8 @@ impl FuncLowering<'_> {
             }
             TRANSPOSE => {
                 let perm = attr(b, "permutation");
-                let mut out = vec![idx.first().copied().unwrap_or_else(|| b.const_index(0)); oshape.len()];
+                let mut out =
+                    vec![idx.first().copied().unwrap_or_else(|| b.const_index(0)); oshape.len()];
                 for (i, &p) in perm.iter().enumerate() {
                     out[p as usize] = idx[i];
                 }
@@ -330,9 +408,17 @@ impl FuncLowering<'_> {
             DYNAMIC_SLICE => {
                 let starts = b.ctx.op(op).operands[1..].to_vec();
                 let starts = self.clamped_starts(b, &starts, &oshape, rshape)?;
-                idx.iter().zip(starts).map(|(&i, s)| b.binary("arith.addi", i, s)).collect()
+                idx.iter()
+                    .zip(starts)
+                    .map(|(&i, s)| b.binary("arith.addi", i, s))
+                    .collect()
             }
-            _ => return Err(Diagnostic::internal(b.loc, format!("'{name}' does not remap indices"))),
+            _ => {
+                return Err(Diagnostic::internal(
+                    b.loc,
+                    format!("'{name}' does not remap indices"),
+                ));
+            }
         })
     }
 }
@@ -362,14 +448,21 @@ pub fn reshape_index(b: &mut Builder<'_>, idx: &[Value], from: &[i64], to: &[i64
         let s = b.const_index(ts[d]);
         let q = b.binary("arith.divui", linear, s);
         let n = b.const_index(to[d]);
-        out.push(if d == 0 { q } else { b.binary("arith.remui", q, n) });
+        out.push(if d == 0 {
+            q
+        } else {
+            b.binary("arith.remui", q, n)
+        });
     }
     out
 }
 
-
 /// Element 0 of a splat constant, in its compute type.
-pub fn constant_element(b: &mut Builder<'_>, d: &strata_ir::DenseElements, stored: strata_ir::Type) -> Scalar {
+pub fn constant_element(
+    b: &mut Builder<'_>,
+    d: &strata_ir::DenseElements,
+    stored: strata_ir::Type,
+) -> Scalar {
     let bits = strata_ir::dense::element_bits(b.ctx, d, 0);
     match b.ctx.kind(stored).clone() {
         TypeKind::Complex(p) => Scalar::Complex(b.const_bits(bits[0], p), b.const_bits(bits[1], p)),

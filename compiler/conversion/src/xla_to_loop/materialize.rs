@@ -9,10 +9,10 @@ use strata_dialect_xla::names::*;
 use strata_dialect_xla::ops::dot;
 use strata_ir::{BlockId, Context, OpId, TypeKind, Value};
 
+use super::FuncLowering;
 use super::elemental::{load_scalar, store_scalar, strides};
 use super::plan::{is_elementwise, is_index_only};
 use super::scalar::{self, Scalar};
-use super::FuncLowering;
 use crate::builder::Builder;
 
 /// Tile edge for transposes: reads and writes both stay within a few
@@ -27,11 +27,16 @@ fn swaps_innermost(ctx: &Context, op: OpId) -> bool {
 
 /// The two innermost dimensions split evenly into tiles.
 fn tileable(shape: &[i64]) -> bool {
-    shape.len() >= 2 && shape[shape.len() - 2..].iter().all(|&d| d >= TILE && d % TILE == 0)
+    shape.len() >= 2
+        && shape[shape.len() - 2..]
+            .iter()
+            .all(|&d| d >= TILE && d % TILE == 0)
 }
 
 fn shape_of(ctx: &Context, v: Value) -> Vec<i64> {
-    ctx.shape(ctx.value_ty(v)).map(|s| s.to_vec()).unwrap_or_default()
+    ctx.shape(ctx.value_ty(v))
+        .map(|s| s.to_vec())
+        .unwrap_or_default()
 }
 
 impl FuncLowering<'_> {
@@ -63,7 +68,10 @@ impl FuncLowering<'_> {
                 }
                 b.loop_nest(&shape, &mut |b, idx| body(self, b, idx))
             }
-            _ => Err(Diagnostic::unsupported(b.loc, format!("'{name}' is not supported by the lowering yet"))),
+            _ => Err(Diagnostic::unsupported(
+                b.loc,
+                format!("'{name}' is not supported by the lowering yet"),
+            )),
         }
     }
 
@@ -76,27 +84,33 @@ impl FuncLowering<'_> {
         let (inputs, inits) = (operands[..k].to_vec(), operands[k..].to_vec());
         let in_shape = shape_of(b.ctx, inputs[0]);
         let dims = b.ctx.i64_array(op, "dimensions").unwrap_or_default();
-        let kept: Vec<usize> = (0..in_shape.len()).filter(|d| !dims.contains(&(*d as i64))).collect();
+        let kept: Vec<usize> = (0..in_shape.len())
+            .filter(|d| !dims.contains(&(*d as i64)))
+            .collect();
         let out_shape: Vec<i64> = kept.iter().map(|&d| in_shape[d]).collect();
         let red_shape: Vec<i64> = dims.iter().map(|&d| in_shape[d as usize]).collect();
-        let body = b.ctx.entry_block(op, 0).ok_or_else(|| Diagnostic::internal(b.loc, "reduce without body"))?;
-        let innermost_kept = in_shape.last().is_some() && !dims.contains(&(in_shape.len() as i64 - 1));
+        let body = b
+            .ctx
+            .entry_block(op, 0)
+            .ok_or_else(|| Diagnostic::internal(b.loc, "reduce without body"))?;
+        let innermost_kept =
+            in_shape.last().is_some() && !dims.contains(&(in_shape.len() as i64 - 1));
         if innermost_kept {
             return self.reduce_in_memory_order(b, op, bufs, &kept, body);
         }
-        let mut accs = Vec::new();
-        for &init in &inits {
-            let t = b.ctx.value_ty(init);
-            let mt = b.ctx.memref_ty(&[], b.ctx.elem(t));
-            accs.push(b.alloca(mt));
-        }
+        let accs = stack_accumulators(b, &inits);
         b.loop_nest(&out_shape, &mut |b, oidx| {
             for (i, &init) in inits.iter().enumerate() {
                 let s = self.element(b, init, &[])?;
                 store_scalar(b, s, accs[i], &[]);
             }
             b.loop_nest(&red_shape, &mut |b, ridx| {
-                let mut full = vec![ridx.first().copied().unwrap_or(oidx.first().copied().unwrap_or_else(|| b.const_index(0))); in_shape.len()];
+                let mut full = vec![
+                    ridx.first().copied().unwrap_or(
+                        oidx.first().copied().unwrap_or_else(|| b.const_index(0))
+                    );
+                    in_shape.len()
+                ];
                 for (j, &d) in kept.iter().enumerate() {
                     full[d] = oidx[j];
                 }
@@ -118,7 +132,14 @@ impl FuncLowering<'_> {
     /// values and the input is read once in memory order, each element
     /// folded into its result. Every result still folds its inputs in
     /// increasing index order.
-    fn reduce_in_memory_order(&mut self, b: &mut Builder<'_>, op: OpId, bufs: &[Value], kept: &[usize], body: BlockId) -> Result<()> {
+    fn reduce_in_memory_order(
+        &mut self,
+        b: &mut Builder<'_>,
+        op: OpId,
+        bufs: &[Value],
+        kept: &[usize],
+        body: BlockId,
+    ) -> Result<()> {
         let operands = b.ctx.op(op).operands.clone();
         let k = operands.len() / 2;
         let (inputs, inits) = (operands[..k].to_vec(), operands[k..].to_vec());
@@ -153,7 +174,8 @@ impl FuncLowering<'_> {
     fn dot_general(&mut self, b: &mut Builder<'_>, op: OpId, out: Value) -> Result<()> {
         let (lhs, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
         let (ls, rs) = (shape_of(b.ctx, lhs), shape_of(b.ctx, rhs));
-        let d = dot::dot_dims(b.ctx, op).ok_or_else(|| Diagnostic::internal(b.loc, "dot_general without dimension numbers"))?;
+        let d = dot::dot_dims(b.ctx, op)
+            .ok_or_else(|| Diagnostic::internal(b.loc, "dot_general without dimension numbers"))?;
         let result = b.ctx.op(op).results[0];
         let out_shape = shape_of(b.ctx, result);
         let relem = b.ctx.elem(b.ctx.value_ty(result));
@@ -165,7 +187,9 @@ impl FuncLowering<'_> {
         let stored = b.ctx.elem(b.ctx.value_ty(result));
         let stored_in = b.ctx.elem(b.ctx.value_ty(lhs));
         let float_kind = match b.ctx.kind(stored) {
-            TypeKind::Float(k @ (strata_ir::FloatKind::F32 | strata_ir::FloatKind::F64)) => Some(*k),
+            TypeKind::Float(k @ (strata_ir::FloatKind::F32 | strata_ir::FloatKind::F64)) => {
+                Some(*k)
+            }
             _ => None,
         };
         if let Some(kind) = float_kind
@@ -185,16 +209,29 @@ impl FuncLowering<'_> {
             Ok(())
         })?;
         let (nb, nl, nc) = (d.lhs_batch.len(), lfree.len(), d.lhs_contract.len());
-        let outer: Vec<i64> =
-            d.lhs_batch.iter().map(|&i| ls[i as usize]).chain(lfree.iter().map(|&i| ls[i])).collect();
+        let outer: Vec<i64> = d
+            .lhs_batch
+            .iter()
+            .map(|&i| ls[i as usize])
+            .chain(lfree.iter().map(|&i| ls[i]))
+            .collect();
         let csizes: Vec<i64> = d.lhs_contract.iter().map(|&i| ls[i as usize]).collect();
         let rsizes: Vec<i64> = rfree.iter().map(|&i| rs[i]).collect();
         // One step: out[o] += Σ_u lhs[.., k_u, ..] * rhs[.., k_u, ..] for the
         // contracting indices `ks` in order (the sum order per element is
         // unchanged; unrolling only saves loads and stores of out).
-        let step = |this: &mut Self, b: &mut Builder<'_>, ivs: &[Value], ks: &[Vec<Value>], rf: &[Value]| -> Result<()> {
+        let step = |this: &mut Self,
+                    b: &mut Builder<'_>,
+                    ivs: &[Value],
+                    ks: &[Vec<Value>],
+                    rf: &[Value]|
+         -> Result<()> {
             let (batch, lf) = ivs.split_at(nb);
-            let filler = ivs.first().or(rf.first()).copied().unwrap_or_else(|| b.const_index(0));
+            let filler = ivs
+                .first()
+                .or(rf.first())
+                .copied()
+                .unwrap_or_else(|| b.const_index(0));
             let oidx: Vec<Value> = batch.iter().chain(lf).chain(rf).copied().collect();
             let mut acc = load_scalar(b, out, &oidx);
             for con in ks {
@@ -238,7 +275,9 @@ impl FuncLowering<'_> {
                         .collect();
                     b.loop_nest(&rsizes, &mut |b, rf| step(self, b, ivs, &ks, rf))
                 })?;
-                b.for_range(main, k, &mut |b, kk| b.loop_nest(&rsizes, &mut |b, rf| step(self, b, ivs, &[vec![kk]], rf)))
+                b.for_range(main, k, &mut |b, kk| {
+                    b.loop_nest(&rsizes, &mut |b, rf| step(self, b, ivs, &[vec![kk]], rf))
+                })
             })
         } else {
             let mut space = outer.clone();
@@ -268,7 +307,8 @@ impl FuncLowering<'_> {
         let (lhs, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
         let (ls, rs) = (shape_of(b.ctx, lhs), shape_of(b.ctx, rhs));
         let os = shape_of(b.ctx, b.ctx.op(op).results[0]);
-        let d = dot::dot_dims(b.ctx, op).ok_or_else(|| Diagnostic::internal(b.loc, "dot_general without dimension numbers"))?;
+        let d = dot::dot_dims(b.ctx, op)
+            .ok_or_else(|| Diagnostic::internal(b.loc, "dot_general without dimension numbers"))?;
         let (lst, rst, ost) = (strides(&ls), strides(&rs), strides(&os));
         let nb = d.lhs_batch.len();
         let (lc, rc) = (d.lhs_contract[0] as usize, d.rhs_contract[0] as usize);
@@ -280,20 +320,39 @@ impl FuncLowering<'_> {
         let (m, rsa) = lfree.first().map(|&f| (ls[f], lst[f])).unwrap_or((1, 0));
         let (n, csb) = rfree.first().map(|&f| (rs[f], rst[f])).unwrap_or((1, 0));
         let rsc = if lfree.is_empty() { 0 } else { ost[nb] };
-        let csc = if rfree.is_empty() { 0 } else { ost[nb + lfree.len()] };
+        let csc = if rfree.is_empty() {
+            0
+        } else {
+            ost[nb + lfree.len()]
+        };
         desc.extend([m, ls[lc], n, rsa, lst[lc], rst[rc], csb, rsc, csc]);
         let i64t = b.ctx.int_ty(64);
         let dt = b.ctx.tensor_ty(&[desc.len() as i64], i64t);
         let bits = desc.iter().map(|&x| x as u64).collect();
-        let attr = b.ctx.attr(strata_ir::AttrKind::Dense(strata_ir::DenseElements { ty: dt, splat: false, bits }));
+        let attr = b
+            .ctx
+            .attr(strata_ir::AttrKind::Dense(strata_ir::DenseElements {
+                ty: dt,
+                splat: false,
+                bits,
+            }));
         let desc_buf = self.global_of_attr(b, attr, dt)?;
         let (lb, rb) = (self.buffer_of(b, lhs)?, self.buffer_of(b, rhs)?);
-        let name = if kind == strata_ir::FloatKind::F32 { "strata_rt_gemm_f32" } else { "strata_rt_gemm_f64" };
+        let name = if kind == strata_ir::FloatKind::F32 {
+            "strata_rt_gemm_f32"
+        } else {
+            "strata_rt_gemm_f64"
+        };
         let buf = super::untyped_buffer(b.ctx);
         let fty = b.ctx.function_ty(vec![buf, buf, buf, buf], vec![]);
         self.declare_runtime(b, name, fty);
         let callee = b.ctx.attr(strata_ir::AttrKind::SymbolRef(name.into()));
-        b.insert(strata_ir::builtin::CALL, vec![desc_buf, lb, rb, out], &[], vec![("callee".into(), callee)]);
+        b.insert(
+            strata_ir::builtin::CALL,
+            vec![desc_buf, lb, rb, out],
+            &[],
+            vec![("callee".into(), callee)],
+        );
         Ok(())
     }
 
@@ -303,10 +362,17 @@ impl FuncLowering<'_> {
     fn scatter(&mut self, b: &mut Builder<'_>, op: OpId, bufs: &[Value]) -> Result<()> {
         let operands = b.ctx.op(op).operands.clone();
         let k = (operands.len() - 1) / 2;
-        let (inputs, indices, updates) = (operands[..k].to_vec(), operands[k], operands[k + 1..].to_vec());
+        let (inputs, indices, updates) = (
+            operands[..k].to_vec(),
+            operands[k],
+            operands[k + 1..].to_vec(),
+        );
         let d = strata_dialect_xla::ops::gather::scatter_dims(b.ctx, op)
             .ok_or_else(|| Diagnostic::internal(b.loc, "scatter without dimension numbers"))?;
-        let body = b.ctx.entry_block(op, 0).ok_or_else(|| Diagnostic::internal(b.loc, "scatter without body"))?;
+        let body = b
+            .ctx
+            .entry_block(op, 0)
+            .ok_or_else(|| Diagnostic::internal(b.loc, "scatter without body"))?;
         let shape = shape_of(b.ctx, inputs[0]);
         let ushape = shape_of(b.ctx, updates[0]);
         for (i, &x) in inputs.iter().enumerate() {
@@ -318,22 +384,34 @@ impl FuncLowering<'_> {
             })?;
         }
         b.loop_nest(&ushape, &mut |b, uidx| {
-            let scatter_pos: Vec<Value> =
-                (0..uidx.len()).filter(|r| !d.update_window_dims.contains(&(*r as i64))).map(|r| uidx[r]).collect();
-            let window: Vec<Value> = d.update_window_dims.iter().map(|&r| uidx[r as usize]).collect();
-            let starts = self.index_vector(b, indices, &scatter_pos, d.index_vector_dim as usize)?;
+            let scatter_pos: Vec<Value> = (0..uidx.len())
+                .filter(|r| !d.update_window_dims.contains(&(*r as i64)))
+                .map(|r| uidx[r])
+                .collect();
+            let window: Vec<Value> = d
+                .update_window_dims
+                .iter()
+                .map(|&r| uidx[r as usize])
+                .collect();
+            let starts =
+                self.index_vector(b, indices, &scatter_pos, d.index_vector_dim as usize)?;
             let zero = b.const_index(0);
             let mut ridx = vec![zero; shape.len()];
             for (j, &dim) in d.scatter_dims_to_operand_dims.iter().enumerate() {
                 ridx[dim as usize] = starts[j];
             }
-            for (&id, &sd) in d.input_batching_dims.iter().zip(&d.scatter_indices_batching_dims) {
+            for (&id, &sd) in d
+                .input_batching_dims
+                .iter()
+                .zip(&d.scatter_indices_batching_dims)
+            {
                 let pos = if sd < d.index_vector_dim { sd } else { sd - 1 } as usize;
                 ridx[id as usize] = b.binary("arith.addi", ridx[id as usize], scatter_pos[pos]);
             }
             let mut next = window.into_iter();
             for dim in 0..shape.len() {
-                let skipped = d.inserted_window_dims.contains(&(dim as i64)) || d.input_batching_dims.contains(&(dim as i64));
+                let skipped = d.inserted_window_dims.contains(&(dim as i64))
+                    || d.input_batching_dims.contains(&(dim as i64));
                 if !skipped && let Some(w) = next.next() {
                     ridx[dim] = b.binary("arith.addi", ridx[dim], w);
                 }
@@ -350,7 +428,8 @@ impl FuncLowering<'_> {
                 });
             }
             let mut apply = |b: &mut Builder<'_>| -> Result<()> {
-                let mut args: Vec<Scalar> = bufs.iter().map(|&o| load_scalar(b, o, &ridx)).collect();
+                let mut args: Vec<Scalar> =
+                    bufs.iter().map(|&o| load_scalar(b, o, &ridx)).collect();
                 for &u in &updates {
                     args.push(self.element(b, u, uidx)?);
                 }
@@ -377,13 +456,11 @@ impl FuncLowering<'_> {
         let w = strata_dialect_xla::ops::reduce::window(b.ctx, op, shape.len())
             .ok_or_else(|| Diagnostic::internal(b.loc, "reduce_window without a window"))?;
         let out_shape = shape_of(b.ctx, b.ctx.op(op).results[0]);
-        let body = b.ctx.entry_block(op, 0).ok_or_else(|| Diagnostic::internal(b.loc, "reduce_window without body"))?;
-        let mut accs = Vec::new();
-        for &init in &inits {
-            let t = b.ctx.value_ty(init);
-            let mt = b.ctx.memref_ty(&[], b.ctx.elem(t));
-            accs.push(b.alloca(mt));
-        }
+        let body = b
+            .ctx
+            .entry_block(op, 0)
+            .ok_or_else(|| Diagnostic::internal(b.loc, "reduce_window without body"))?;
+        let accs = stack_accumulators(b, &inits);
         b.loop_nest(&out_shape, &mut |b, ridx| {
             for (i, &init) in inits.iter().enumerate() {
                 let s = self.element(b, init, &[])?;
@@ -420,7 +497,9 @@ impl FuncLowering<'_> {
                     }
                     let v = self.element(b, x, &pos)?;
                     args.push(match (valid, v, pad) {
-                        (Some(c), Scalar::Real(x), Scalar::Real(p)) => Scalar::Real(b.select(c, x, p)),
+                        (Some(c), Scalar::Real(x), Scalar::Real(p)) => {
+                            Scalar::Real(b.select(c, x, p))
+                        }
                         (Some(c), Scalar::Complex(xr, xi), Scalar::Complex(pr, pi)) => {
                             Scalar::Complex(b.select(c, xr, pr), b.select(c, xi, pi))
                         }
@@ -441,7 +520,8 @@ impl FuncLowering<'_> {
     fn convolution(&mut self, b: &mut Builder<'_>, op: OpId, out: Value) -> Result<()> {
         let (lhs, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
         let (ls, rs) = (shape_of(b.ctx, lhs), shape_of(b.ctx, rhs));
-        let c = strata_dialect_xla::ops::conv::conv(b.ctx, op).ok_or_else(|| Diagnostic::internal(b.loc, "convolution without dimension numbers"))?;
+        let c = strata_dialect_xla::ops::conv::conv(b.ctx, op)
+            .ok_or_else(|| Diagnostic::internal(b.loc, "convolution without dimension numbers"))?;
         let result = b.ctx.op(op).results[0];
         let out_shape = shape_of(b.ctx, result);
         let relem = b.ctx.elem(b.ctx.value_ty(result));
@@ -550,7 +630,10 @@ impl FuncLowering<'_> {
         let rank = shape.len() as i64;
         let dim = b.ctx.int_attr(op, "dimension").unwrap_or(-1) as i64;
         let dim = if dim < 0 { dim + rank } else { dim } as usize;
-        let body = b.ctx.entry_block(op, 0).ok_or_else(|| Diagnostic::internal(b.loc, "sort without comparator"))?;
+        let body = b
+            .ctx
+            .entry_block(op, 0)
+            .ok_or_else(|| Diagnostic::internal(b.loc, "sort without comparator"))?;
         for (i, &x) in operands.iter().enumerate() {
             let out = bufs[i];
             b.loop_nest(&shape, &mut |b, idx| {
@@ -588,7 +671,12 @@ impl FuncLowering<'_> {
                             args.push(load_scalar(b, buf, &there));
                         }
                         let less = emit_region(b, body, &args)?;
-                        let less = less.first().ok_or_else(|| Diagnostic::internal(b.loc, "comparator returns nothing"))?.real();
+                        let less = less
+                            .first()
+                            .ok_or_else(|| {
+                                Diagnostic::internal(b.loc, "comparator returns nothing")
+                            })?
+                            .real();
                         Ok(b.binary("arith.andi", positive, less))
                     },
                     &mut |b| {
@@ -622,7 +710,12 @@ impl FuncLowering<'_> {
             .ok_or_else(|| Diagnostic::internal(b.loc, "select_and_scatter without a window"))?;
         let (select, scatter) = match (b.ctx.entry_block(op, 0), b.ctx.entry_block(op, 1)) {
             (Some(s), Some(t)) => (s, t),
-            _ => return Err(Diagnostic::internal(b.loc, "select_and_scatter without regions")),
+            _ => {
+                return Err(Diagnostic::internal(
+                    b.loc,
+                    "select_and_scatter without regions",
+                ));
+            }
         };
         b.loop_nest(&shape, &mut |b, idx| {
             let v = self.element(b, init, &[])?;
@@ -651,14 +744,24 @@ impl FuncLowering<'_> {
                 let mut pos = Vec::new();
                 let mut valid: Option<Value> = None;
                 for d in 0..shape.len() {
-                    let (e, ok) = window_position(b, sidx[d], widx[d], w.strides[d], 1, w.padding[d].0, 1, shape[d]);
+                    let (e, ok) = window_position(
+                        b,
+                        sidx[d],
+                        widx[d],
+                        w.strides[d],
+                        1,
+                        w.padding[d].0,
+                        1,
+                        shape[d],
+                    );
                     pos.push(e);
                     valid = Some(match valid {
                         Some(v) => b.binary("arith.andi", v, ok),
                         None => ok,
                     });
                 }
-                let valid = valid.ok_or_else(|| Diagnostic::internal(b.loc, "0-d select_and_scatter"))?;
+                let valid =
+                    valid.ok_or_else(|| Diagnostic::internal(b.loc, "0-d select_and_scatter"))?;
                 b.if_then(valid, &mut |b| {
                     // Take `pos` unless there is a candidate the select
                     // region prefers to it.
@@ -671,7 +774,10 @@ impl FuncLowering<'_> {
                     let current = self.element(b, x, &cidx)?;
                     let candidate = self.element(b, x, &pos)?;
                     let keep = emit_region(b, select, &[current, candidate])?;
-                    let keep = keep.first().ok_or_else(|| Diagnostic::internal(b.loc, "select returns nothing"))?.real();
+                    let keep = keep
+                        .first()
+                        .ok_or_else(|| Diagnostic::internal(b.loc, "select returns nothing"))?
+                        .real();
                     let keep = b.binary("arith.andi", had, keep);
                     let one = b.const_int(1, i1);
                     let take = b.binary("arith.xori", keep, one);
@@ -696,7 +802,10 @@ impl FuncLowering<'_> {
                 let acc = load_scalar(b, out, &cidx);
                 let s = self.element(b, src, sidx)?;
                 let new = emit_region(b, scatter, &[acc, s])?;
-                let new = new.into_iter().next().ok_or_else(|| Diagnostic::internal(b.loc, "scatter returns nothing"))?;
+                let new = new
+                    .into_iter()
+                    .next()
+                    .ok_or_else(|| Diagnostic::internal(b.loc, "scatter returns nothing"))?;
                 store_scalar(b, new, out, &cidx);
                 Ok(())
             })
@@ -723,14 +832,27 @@ impl FuncLowering<'_> {
         let i64t = b.ctx.int_ty(64);
         let dt = b.ctx.tensor_ty(&[desc.len() as i64], i64t);
         let bits_v = desc.iter().map(|&v| v as u64).collect();
-        let attr = b.ctx.attr(strata_ir::AttrKind::Dense(strata_ir::DenseElements { ty: dt, splat: false, bits: bits_v }));
+        let attr = b
+            .ctx
+            .attr(strata_ir::AttrKind::Dense(strata_ir::DenseElements {
+                ty: dt,
+                splat: false,
+                bits: bits_v,
+            }));
         let desc_buf = self.global_of_attr(b, attr, dt)?;
         let input = self.buffer_of(b, x)?;
         let buf = super::untyped_buffer(b.ctx);
         let fty = b.ctx.function_ty(vec![buf, buf, buf], vec![]);
         self.declare_runtime(b, "strata_rt_fft", fty);
-        let callee = b.ctx.attr(strata_ir::AttrKind::SymbolRef("strata_rt_fft".into()));
-        b.insert(strata_ir::builtin::CALL, vec![desc_buf, input, out], &[], vec![("callee".into(), callee)]);
+        let callee = b
+            .ctx
+            .attr(strata_ir::AttrKind::SymbolRef("strata_rt_fft".into()));
+        b.insert(
+            strata_ir::builtin::CALL,
+            vec![desc_buf, input, out],
+            &[],
+            vec![("callee".into(), callee)],
+        );
         Ok(())
     }
 
@@ -747,7 +869,11 @@ impl FuncLowering<'_> {
         let starts = self.clamped_starts(b, &operands[2..], &xs, &us)?;
         b.loop_nest(&us, &mut |b, idx| {
             let v = self.element(b, u, idx)?;
-            let oidx: Vec<Value> = idx.iter().zip(&starts).map(|(&i, &s)| b.binary("arith.addi", i, s)).collect();
+            let oidx: Vec<Value> = idx
+                .iter()
+                .zip(&starts)
+                .map(|(&i, &s)| b.binary("arith.addi", i, s))
+                .collect();
             store_scalar(b, v, out, &oidx);
             Ok(())
         })
@@ -818,6 +944,18 @@ impl FuncLowering<'_> {
             }
         })
     }
+}
+
+/// One stack slot per init value, of its element type.
+fn stack_accumulators(b: &mut Builder<'_>, inits: &[Value]) -> Vec<Value> {
+    inits
+        .iter()
+        .map(|&init| {
+            let t = b.ctx.value_ty(init);
+            let mt = b.ctx.memref_ty(&[], b.ctx.elem(t));
+            b.alloca(mt)
+        })
+        .collect()
 }
 
 /// Folds `xs` into the accumulators `accs` through the reducer `body`.
@@ -894,30 +1032,58 @@ fn emit_region_ops(b: &mut Builder<'_>, block: BlockId, args: &[Scalar]) -> Resu
         let name = b.ctx.op(op).name;
         let operands = b.ctx.op(op).operands.clone();
         let get = |env: &HashMap<Value, Scalar>, v: &Value, b: &Builder<'_>| {
-            env.get(v).copied().ok_or_else(|| Diagnostic::unsupported(b.loc, "reducer bodies may only use their own arguments and values"))
+            env.get(v).copied().ok_or_else(|| {
+                Diagnostic::unsupported(
+                    b.loc,
+                    "reducer bodies may only use their own arguments and values",
+                )
+            })
         };
         if name == RETURN {
             return operands.iter().map(|v| get(&env, v, b)).collect();
         }
-        let result = b.ctx.op(op).results.first().copied().ok_or_else(|| Diagnostic::internal(b.loc, "op without result in reducer"))?;
+        let result = b
+            .ctx
+            .op(op)
+            .results
+            .first()
+            .copied()
+            .ok_or_else(|| Diagnostic::internal(b.loc, "op without result in reducer"))?;
         let stored = b.ctx.elem(b.ctx.value_ty(result));
         let relem = scalar::compute_type(b.ctx, stored);
         let saved = b.loc;
         b.loc = b.ctx.op(op).loc;
         let s = if name == CONSTANT {
-            let d = b.ctx.dense_attr(op, "value").cloned().ok_or_else(|| Diagnostic::internal(b.loc, "constant without value"))?;
+            let d = b
+                .ctx
+                .dense_attr(op, "value")
+                .cloned()
+                .ok_or_else(|| Diagnostic::internal(b.loc, "constant without value"))?;
             super::elemental::constant_element(b, &d, stored)
         } else if is_elementwise(name) {
-            let vals = operands.iter().map(|v| get(&env, v, b)).collect::<Result<Vec<_>>>()?;
-            let value_operand = if matches!(name, SELECT | CLAMP) { operands[1] } else { operands[0] };
+            let vals = operands
+                .iter()
+                .map(|v| get(&env, v, b))
+                .collect::<Result<Vec<_>>>()?;
+            let value_operand = if matches!(name, SELECT | CLAMP) {
+                operands[1]
+            } else {
+                operands[0]
+            };
             let elem = b.ctx.elem(b.ctx.value_ty(value_operand));
             let elem = scalar::compute_type(b.ctx, elem);
             scalar::emit(b, op, name, &vals, elem, relem)?
         } else {
-            return Err(Diagnostic::unsupported(b.loc, format!("'{name}' inside a reducer body is not supported yet")));
+            return Err(Diagnostic::unsupported(
+                b.loc,
+                format!("'{name}' inside a reducer body is not supported yet"),
+            ));
         };
         b.loc = saved;
         env.insert(result, s);
     }
-    Err(Diagnostic::internal(b.loc, "reducer body without a terminator"))
+    Err(Diagnostic::internal(
+        b.loc,
+        "reducer body without a terminator",
+    ))
 }

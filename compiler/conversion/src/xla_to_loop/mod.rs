@@ -22,7 +22,7 @@ pub mod scalar;
 use std::collections::HashMap;
 
 use strata_diag::{Diagnostic, Result};
-use strata_ir::{builtin, AttrKind, BlockId, Context, OpId, Type, TypeKind, Value};
+use strata_ir::{AttrKind, BlockId, Context, OpId, Type, TypeKind, Value, builtin};
 
 use crate::builder::Builder;
 use plan::Mode;
@@ -56,14 +56,32 @@ pub struct ModuleState {
 }
 
 pub fn convert_module(ctx: &mut Context, module: OpId) -> Result<()> {
-    let block = ctx.entry_block(module, 0).ok_or_else(|| Diagnostic::internal(ctx.op(module).loc, "module without a body"))?;
-    let funcs: Vec<OpId> = ctx.blocks[block].ops.iter().copied().filter(|&o| ctx.op(o).name == builtin::FUNC).collect();
-    let mut state = ModuleState { module_block: block, next_global: 0, declared: Default::default() };
+    let block = ctx
+        .entry_block(module, 0)
+        .ok_or_else(|| Diagnostic::internal(ctx.op(module).loc, "module without a body"))?;
+    let funcs: Vec<OpId> = ctx.blocks[block]
+        .ops
+        .iter()
+        .copied()
+        .filter(|&o| ctx.op(o).name == builtin::FUNC)
+        .collect();
+    let mut state = ModuleState {
+        module_block: block,
+        next_global: 0,
+        declared: Default::default(),
+    };
     for f in funcs {
-        let span = tracing::debug_span!("lower_func", name = builtin::func_name(ctx, f).unwrap_or("?"));
+        let span = tracing::debug_span!(
+            "lower_func",
+            name = builtin::func_name(ctx, f).unwrap_or("?")
+        );
         let _e = span.enter();
         let new = lower_func(ctx, &mut state, f)?;
-        let pos = ctx.blocks[block].ops.iter().position(|&o| o == f).unwrap_or(0);
+        let pos = ctx.blocks[block]
+            .ops
+            .iter()
+            .position(|&o| o == f)
+            .unwrap_or(0);
         ctx.detach_op(f);
         ctx.insert_op_at(block, pos, new);
     }
@@ -76,7 +94,10 @@ fn memref_of(ctx: &mut Context, t: Type) -> Result<Type> {
         TypeKind::Tensor { shape, elem } => Ok(ctx.memref_ty(&shape, elem)),
         _ => Err(Diagnostic::unsupported(
             strata_diag::Location::unknown(),
-            format!("values of type {} are not supported by the lowering yet", strata_ir::text::printer::type_to_string(ctx, t)),
+            format!(
+                "values of type {} are not supported by the lowering yet",
+                strata_ir::text::printer::type_to_string(ctx, t)
+            ),
         )),
     }
 }
@@ -84,17 +105,30 @@ fn memref_of(ctx: &mut Context, t: Type) -> Result<Type> {
 /// Lowers one function to a new `func.func` (returned detached).
 fn lower_func(ctx: &mut Context, state: &mut ModuleState, f: OpId) -> Result<OpId> {
     let loc = ctx.op(f).loc;
-    let (inputs, results) =
-        builtin::func_signature(ctx, f).ok_or_else(|| Diagnostic::internal(loc, "function without a signature"))?;
+    let (inputs, results) = builtin::func_signature(ctx, f)
+        .ok_or_else(|| Diagnostic::internal(loc, "function without a signature"))?;
     let sig_err = |ctx: &Context, d: Diagnostic| {
-        Diagnostic::unsupported(loc, format!("function @{}: {}", builtin::func_name(ctx, f).unwrap_or("?"), d.message))
+        Diagnostic::unsupported(
+            loc,
+            format!(
+                "function @{}: {}",
+                builtin::func_name(ctx, f).unwrap_or("?"),
+                d.message
+            ),
+        )
     };
     let mut params = Vec::new();
     for &t in inputs.iter().chain(results.iter()) {
         params.push(memref_of(ctx, t).map_err(|d| sig_err(ctx, d))?);
     }
     let fty = ctx.function_ty(params.clone(), vec![]);
-    let mut attrs: Vec<_> = ctx.op(f).attrs.iter().filter(|(k, _)| k != "function_type").cloned().collect();
+    let mut attrs: Vec<_> = ctx
+        .op(f)
+        .attrs
+        .iter()
+        .filter(|(k, _)| k != "function_type")
+        .cloned()
+        .collect();
     attrs.push(("function_type".into(), ctx.attr(AttrKind::Type(fty))));
     let new = ctx.create_op(builtin::FUNC, vec![], &[], attrs, loc);
     let Some(old_body) = ctx.entry_block(f, 0) else {
@@ -113,19 +147,35 @@ fn lower_func(ctx: &mut Context, state: &mut ModuleState, f: OpId) -> Result<OpI
     let outputs = new_args[inputs.len()..].to_vec();
 
     let body: Vec<OpId> = ctx.blocks[old_body].ops.clone();
-    let mut lw = FuncLowering { state, repr: HashMap::new(), allocs: Vec::new(), free: Vec::new(), outputs: outputs.clone(), output_taken: vec![false; outputs.len()], region_mark: 0, tuples: HashMap::new(), alloc_index: HashMap::new() };
+    let mut lw = FuncLowering {
+        state,
+        repr: HashMap::new(),
+        allocs: Vec::new(),
+        free: Vec::new(),
+        outputs: outputs.clone(),
+        output_taken: vec![false; outputs.len()],
+        region_mark: 0,
+        tuples: HashMap::new(),
+        alloc_index: HashMap::new(),
+    };
     for (old, new) in old_args.iter().zip(&new_args) {
         lw.repr.insert(*old, Repr::Buffer(*new));
     }
     let mut b = Builder::at_end(ctx, entry);
     // Values returned once go straight into the caller's output buffer.
-    let ret = body.last().copied().filter(|&o| b.ctx.op(o).name == builtin::RETURN);
+    let ret = body
+        .last()
+        .copied()
+        .filter(|&o| b.ctx.op(o).name == builtin::RETURN);
     let mut direct_out: HashMap<Value, usize> = HashMap::new();
     if let Some(r) = ret {
         let rets = b.ctx.op(r).operands.clone();
         for (i, v) in rets.iter().enumerate() {
             let once = rets.iter().filter(|&&x| x == *v).count() == 1;
-            let produced_here = b.ctx.defining_op(*v).is_some_and(|d| b.ctx.op(d).name != strata_dialect_xla::CONSTANT);
+            let produced_here = b
+                .ctx
+                .defining_op(*v)
+                .is_some_and(|d| b.ctx.op(d).name != strata_dialect_xla::CONSTANT);
             if once && produced_here && !direct_out.contains_key(v) {
                 direct_out.insert(*v, i);
             }
@@ -173,7 +223,13 @@ impl FuncLowering<'_> {
     /// before its terminator) at the builder's position.
     /// `tail_reads` are read after the last op (a region's returned values):
     /// their buffers are never released here.
-    fn lower_ops(&mut self, b: &mut Builder<'_>, ops: &[OpId], direct_out: &HashMap<Value, usize>, tail_reads: &[Value]) -> Result<()> {
+    fn lower_ops(
+        &mut self,
+        b: &mut Builder<'_>,
+        ops: &[OpId],
+        direct_out: &HashMap<Value, usize>,
+        tail_reads: &[Value],
+    ) -> Result<()> {
         let uses = plan::uses(b.ctx, ops);
         let modes = plan::modes(b.ctx, ops, &uses);
         let last_read = self.last_reads(b.ctx, ops, &modes, tail_reads);
@@ -193,12 +249,23 @@ impl FuncLowering<'_> {
 
     /// For each buffered value, the body position of its last reader
     /// (through chains of fused values).
-    fn last_reads(&self, ctx: &Context, body: &[OpId], modes: &HashMap<Value, Mode>, tail_reads: &[Value]) -> HashMap<Value, usize> {
+    fn last_reads(
+        &self,
+        ctx: &Context,
+        body: &[OpId],
+        modes: &HashMap<Value, Mode>,
+        tail_reads: &[Value],
+    ) -> HashMap<Value, usize> {
         let mut sources: HashMap<Value, Vec<Value>> = HashMap::new();
         let mut last = HashMap::new();
         for (pos, &op) in body.iter().enumerate() {
             let mut read = Vec::new();
-            for &v in ctx.op(op).operands.iter().chain(plan::captures(ctx, op).iter()) {
+            for &v in ctx
+                .op(op)
+                .operands
+                .iter()
+                .chain(plan::captures(ctx, op).iter())
+            {
                 match sources.get(&v) {
                     Some(s) => read.extend(s.iter().copied()),
                     None => read.push(v),
@@ -255,7 +322,13 @@ impl FuncLowering<'_> {
         Ok(buf)
     }
 
-    fn lower_op(&mut self, b: &mut Builder<'_>, op: OpId, modes: &HashMap<Value, Mode>, direct_out: &HashMap<Value, usize>) -> Result<()> {
+    fn lower_op(
+        &mut self,
+        b: &mut Builder<'_>,
+        op: OpId,
+        modes: &HashMap<Value, Mode>,
+        direct_out: &HashMap<Value, usize>,
+    ) -> Result<()> {
         let name = b.ctx.op(op).name;
         match name {
             builtin::RETURN => return self.lower_return(b, op),
@@ -295,13 +368,23 @@ impl FuncLowering<'_> {
             strata_dialect_xla::WHILE => return self.lower_while(b, op),
             strata_dialect_xla::IF | strata_dialect_xla::CASE => return self.lower_branches(b, op),
             strata_dialect_xla::CUSTOM_CALL => {
-                let target = b.ctx.str_attr(op, "call_target_name").unwrap_or("?").to_string();
-                return Err(Diagnostic::unsupported(b.loc, format!("custom_call target '{target}' is not supported")));
+                let target = b
+                    .ctx
+                    .str_attr(op, "call_target_name")
+                    .unwrap_or("?")
+                    .to_string();
+                return Err(Diagnostic::unsupported(
+                    b.loc,
+                    format!("custom_call target '{target}' is not supported"),
+                ));
             }
             _ => {}
         }
         if !name.starts_with("xla.") {
-            return Err(Diagnostic::unsupported(b.loc, format!("'{name}' is not supported by {FLAG}")));
+            return Err(Diagnostic::unsupported(
+                b.loc,
+                format!("'{name}' is not supported by {FLAG}"),
+            ));
         }
         let results = b.ctx.op(op).results.clone();
         for &r in &results {
@@ -311,11 +394,16 @@ impl FuncLowering<'_> {
         if plan::is_elementwise(name) && !self.operands_match_result(b.ctx, op) {
             return Err(Diagnostic::error(
                 b.loc,
-                format!("'{name}' broadcasts implicitly; run --xla-legalize-broadcast before --{FLAG}"),
+                format!(
+                    "'{name}' broadcasts implicitly; run --xla-legalize-broadcast before --{FLAG}"
+                ),
             ));
         }
         if name == strata_dialect_xla::BROADCAST_TO {
-            return Err(Diagnostic::error(b.loc, format!("'{name}' must be legalized by --xla-legalize-broadcast first")));
+            return Err(Diagnostic::error(
+                b.loc,
+                format!("'{name}' must be legalized by --xla-legalize-broadcast first"),
+            ));
         }
         let is_splat = b.ctx.dense_attr(op, "value").is_some_and(|d| d.splat);
         if name == strata_dialect_xla::CONSTANT
@@ -358,11 +446,16 @@ impl FuncLowering<'_> {
     /// Element-wise operands have the result's shape (0-d select predicates
     /// and clamp bounds excepted).
     fn operands_match_result(&self, ctx: &Context, op: OpId) -> bool {
-        let rshape = ctx.shape(ctx.value_ty(ctx.op(op).results[0])).unwrap_or(&[]);
+        let rshape = ctx
+            .shape(ctx.value_ty(ctx.op(op).results[0]))
+            .unwrap_or(&[]);
         if ctx.op(op).name == strata_dialect_xla::BITCAST_CONVERT {
             return true; // a width change adds or drops the last dimension
         }
-        let scalar_ok = matches!(ctx.op(op).name, strata_dialect_xla::SELECT | strata_dialect_xla::CLAMP);
+        let scalar_ok = matches!(
+            ctx.op(op).name,
+            strata_dialect_xla::SELECT | strata_dialect_xla::CLAMP
+        );
         ctx.op(op).operands.iter().all(|&v| {
             let s = ctx.shape(ctx.value_ty(v)).unwrap_or(&[]);
             s == rshape || (scalar_ok && s.is_empty())
@@ -371,12 +464,20 @@ impl FuncLowering<'_> {
 
     /// A `mem.global` holding a constant's data, and its address.
     fn global_for(&mut self, b: &mut Builder<'_>, op: OpId) -> Result<Value> {
-        let value = b.ctx.attr_of(op, "value").ok_or_else(|| Diagnostic::internal(b.loc, "constant without value"))?;
+        let value = b
+            .ctx
+            .attr_of(op, "value")
+            .ok_or_else(|| Diagnostic::internal(b.loc, "constant without value"))?;
         let t = b.ctx.value_ty(b.ctx.op(op).results[0]);
         self.global_of_attr(b, value, t)
     }
 
-    pub fn global_of_attr(&mut self, b: &mut Builder<'_>, value: strata_ir::Attr, t: Type) -> Result<Value> {
+    pub fn global_of_attr(
+        &mut self,
+        b: &mut Builder<'_>,
+        value: strata_ir::Attr,
+        t: Type,
+    ) -> Result<Value> {
         let mt = memref_of(b.ctx, t)?;
         if let AttrKind::Dense(d) = b.ctx.attr_kind(value).clone()
             && d.splat
@@ -395,7 +496,13 @@ impl FuncLowering<'_> {
         let name = format!("__strata_const_{}", self.state.next_global);
         self.state.next_global += 1;
         let sym = b.ctx.attr(AttrKind::String(name.clone()));
-        let g = b.ctx.create_op("mem.global", vec![], &[], vec![("sym_name".into(), sym), ("value".into(), value)], b.loc);
+        let g = b.ctx.create_op(
+            "mem.global",
+            vec![],
+            &[],
+            vec![("sym_name".into(), sym), ("value".into(), value)],
+            b.loc,
+        );
         let mb = self.state.module_block;
         b.ctx.insert_op_at(mb, 0, g);
         let r = b.ctx.attr(AttrKind::SymbolRef(name));
@@ -413,7 +520,10 @@ impl FuncLowering<'_> {
                 self.repr.insert(v, Repr::Buffer(buf));
                 Ok(buf)
             }
-            None => Err(Diagnostic::internal(b.loc, "use of a value that was not lowered")),
+            None => Err(Diagnostic::internal(
+                b.loc,
+                "use of a value that was not lowered",
+            )),
         }
     }
 
@@ -447,7 +557,10 @@ impl FuncLowering<'_> {
         }
         args.extend(outs);
         // `xla.composite` calls its decomposition.
-        let callee = b.ctx.attr_of(op, "callee").or_else(|| b.ctx.attr_of(op, "decomposition"));
+        let callee = b
+            .ctx
+            .attr_of(op, "callee")
+            .or_else(|| b.ctx.attr_of(op, "decomposition"));
         let callee = callee.ok_or_else(|| Diagnostic::internal(b.loc, "call without callee"))?;
         b.insert(builtin::CALL, args, &[], vec![("callee".into(), callee)]);
         Ok(())
@@ -461,7 +574,10 @@ impl FuncLowering<'_> {
         let actual = self.buffer_of(b, operands[0])?;
         let expected = match name {
             check::EXPECT_EQ_CONST | check::EXPECT_ALMOST_EQ_CONST => {
-                let value = b.ctx.attr_of(op, "value").ok_or_else(|| Diagnostic::internal(b.loc, "check without value"))?;
+                let value = b
+                    .ctx
+                    .attr_of(op, "value")
+                    .ok_or_else(|| Diagnostic::internal(b.loc, "check without value"))?;
                 self.global_of_attr(b, value, t)?
             }
             _ => self.buffer_of(b, operands[1])?,
@@ -473,11 +589,23 @@ impl FuncLowering<'_> {
         };
         let elem = b.ctx.elem(t);
         let code = elem_code(b.ctx, elem).ok_or_else(|| {
-            Diagnostic::unsupported(b.loc, format!("checks on element type {} are not supported", strata_ir::text::printer::type_to_string(b.ctx, elem)))
+            Diagnostic::unsupported(
+                b.loc,
+                format!(
+                    "checks on element type {} are not supported",
+                    strata_ir::text::printer::type_to_string(b.ctx, elem)
+                ),
+            )
         })?;
-        let tolerance = b.ctx.float_attr(op, "tolerance").unwrap_or(check::DEFAULT_TOLERANCE);
+        let tolerance = b
+            .ctx
+            .float_attr(op, "tolerance")
+            .unwrap_or(check::DEFAULT_TOLERANCE);
         let min_ulp = b.ctx.int_attr(op, "min_ulp_difference").unwrap_or(0) as i64;
-        let max_ulp = b.ctx.int_attr(op, "max_ulp_difference").unwrap_or(if kind == 2 { 3 } else { 0 }) as i64;
+        let max_ulp = b
+            .ctx
+            .int_attr(op, "max_ulp_difference")
+            .unwrap_or(if kind == 2 { 3 } else { 0 }) as i64;
         let count = b.ctx.num_elements(t);
         let id = encode_check_id(b.loc);
         self.declare_check(b);
@@ -495,7 +623,12 @@ impl FuncLowering<'_> {
             b.const_int(id as i128, i64t),
         ];
         let callee = b.ctx.attr(AttrKind::SymbolRef(RT_CHECK.into()));
-        b.insert(builtin::CALL, args, &[i32t], vec![("callee".into(), callee)]);
+        b.insert(
+            builtin::CALL,
+            args,
+            &[i32t],
+            vec![("callee".into(), callee)],
+        );
         Ok(())
     }
 
@@ -504,7 +637,10 @@ impl FuncLowering<'_> {
         let (i32t, i64t) = (b.ctx.int_ty(32), b.ctx.int_ty(64));
         let f64t = b.ctx.float_ty(strata_ir::FloatKind::F64);
         let buf = untyped_buffer(b.ctx);
-        let fty = b.ctx.function_ty(vec![i32t, i32t, buf, buf, i64t, f64t, i64t, i64t, i64t], vec![i32t]);
+        let fty = b.ctx.function_ty(
+            vec![i32t, i32t, buf, buf, i64t, f64t, i64t, i64t, i64t],
+            vec![i32t],
+        );
         self.declare_runtime(b, RT_CHECK, fty);
     }
 
@@ -518,9 +654,18 @@ impl FuncLowering<'_> {
         let attrs = vec![
             ("sym_name".into(), b.ctx.attr(AttrKind::String(name.into()))),
             ("function_type".into(), b.ctx.attr(AttrKind::Type(fty))),
-            ("sym_visibility".into(), b.ctx.attr(AttrKind::String("private".into()))),
+            (
+                "sym_visibility".into(),
+                b.ctx.attr(AttrKind::String("private".into())),
+            ),
         ];
-        let decl = b.ctx.create_op(builtin::FUNC, vec![], &[], attrs, strata_diag::Location::unknown());
+        let decl = b.ctx.create_op(
+            builtin::FUNC,
+            vec![],
+            &[],
+            attrs,
+            strata_diag::Location::unknown(),
+        );
         let mb = self.state.module_block;
         b.ctx.insert_op_at(mb, 0, decl);
     }
@@ -544,14 +689,20 @@ pub fn elem_code(ctx: &Context, t: Type) -> Option<i32> {
                 17..=32 => 2,
                 _ => 3,
             };
-            if *sign == Signedness::Unsigned { 5 + bytes } else { 1 + bytes }
+            if *sign == Signedness::Unsigned {
+                5 + bytes
+            } else {
+                1 + bytes
+            }
         }
         TypeKind::Float(FloatKind::F16) => 9,
         TypeKind::Float(FloatKind::BF16) => 10,
         TypeKind::Float(FloatKind::F32) => 11,
         TypeKind::Float(FloatKind::F64) => 12,
         TypeKind::Float(k) if strata_ir::minifloat::format(*k).is_some() => {
-            15 + strata_ir::minifloat::format(*k).map(|f| f.code()).unwrap_or(0)
+            15 + strata_ir::minifloat::format(*k)
+                .map(|f| f.code())
+                .unwrap_or(0)
         }
         TypeKind::Complex(p) if matches!(ctx.kind(*p), TypeKind::Float(FloatKind::F32)) => 13,
         TypeKind::Complex(_) => 14,
@@ -565,5 +716,9 @@ pub fn encode_check_id(loc: strata_diag::Location) -> i64 {
 }
 
 pub fn decode_check_id(id: i64) -> strata_diag::Location {
-    strata_diag::Location { file: strata_diag::FileId((id >> 44) as u32), line: ((id >> 20) & 0xFF_FFFF) as u32, col: (id & 0xFFFFF) as u32 }
+    strata_diag::Location {
+        file: strata_diag::FileId((id >> 44) as u32),
+        line: ((id >> 20) & 0xFF_FFFF) as u32,
+        col: (id & 0xFFFFF) as u32,
+    }
 }

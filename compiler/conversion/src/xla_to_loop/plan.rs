@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use strata_dialect_xla::names::*;
-use strata_ir::{builtin, Context, OpId, Value};
+use strata_ir::{Context, OpId, Value, builtin};
 
 /// How a tensor value is represented after lowering.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -18,7 +18,18 @@ pub enum Mode {
 
 /// Ops that only remap indices (cheap to recompute at every use).
 pub fn is_index_only(name: &str) -> bool {
-    matches!(name, BROADCAST_IN_DIM | RESHAPE | TRANSPOSE | SLICE | REVERSE | IOTA | DYNAMIC_SLICE | GATHER | GET_DIMENSION_SIZE)
+    matches!(
+        name,
+        BROADCAST_IN_DIM
+            | RESHAPE
+            | TRANSPOSE
+            | SLICE
+            | REVERSE
+            | IOTA
+            | DYNAMIC_SLICE
+            | GATHER
+            | GET_DIMENSION_SIZE
+    )
 }
 
 /// Ops computed per element from operand elements at the same index.
@@ -26,14 +37,37 @@ pub fn is_elementwise(name: &str) -> bool {
     UNARY_ELEMENTWISE.contains(&name)
         || BINARY_ELEMENTWISE.contains(&name)
         || FLOAT_PREDICATES.contains(&name)
-        || matches!(name, CONVERT | BITCAST_CONVERT | IS_FINITE | REAL | IMAG | COMPLEX | SELECT | CLAMP | COMPARE | MAP)
+        || matches!(
+            name,
+            CONVERT
+                | BITCAST_CONVERT
+                | IS_FINITE
+                | REAL
+                | IMAG
+                | COMPLEX
+                | SELECT
+                | CLAMP
+                | COMPARE
+                | MAP
+        )
 }
 
 /// Consumers that read each operand element at most once per output element
 /// they write (so fusing an arithmetic producer costs nothing extra).
 fn reads_once(name: &str) -> bool {
     is_elementwise(name)
-        || matches!(name, RESHAPE | TRANSPOSE | SLICE | REVERSE | REDUCE | CONCATENATE | PAD | DYNAMIC_SLICE | DYNAMIC_UPDATE_SLICE)
+        || matches!(
+            name,
+            RESHAPE
+                | TRANSPOSE
+                | SLICE
+                | REVERSE
+                | REDUCE
+                | CONCATENATE
+                | PAD
+                | DYNAMIC_SLICE
+                | DYNAMIC_UPDATE_SLICE
+        )
 }
 
 /// Values defined outside `op` that ops nested in its regions use (the
@@ -82,7 +116,11 @@ pub fn uses(ctx: &Context, body: &[OpId]) -> HashMap<Value, Vec<OpId>> {
 }
 
 /// Decides the mode of every op result in `body`.
-pub fn modes(ctx: &Context, body: &[OpId], uses: &HashMap<Value, Vec<OpId>>) -> HashMap<Value, Mode> {
+pub fn modes(
+    ctx: &Context,
+    body: &[OpId],
+    uses: &HashMap<Value, Vec<OpId>>,
+) -> HashMap<Value, Mode> {
     let mut out = HashMap::new();
     for &op in body {
         let name = ctx.op(op).name;
@@ -92,16 +130,23 @@ pub fn modes(ctx: &Context, body: &[OpId], uses: &HashMap<Value, Vec<OpId>>) -> 
                 let n = ctx.op(u).name;
                 !(is_elementwise(n)
                     || is_index_only(n)
-                    || matches!(n, REDUCE | DOT_GENERAL | CONCATENATE | PAD | DYNAMIC_UPDATE_SLICE))
+                    || matches!(
+                        n,
+                        REDUCE | DOT_GENERAL | CONCATENATE | PAD | DYNAMIC_UPDATE_SLICE
+                    ))
                     || n == builtin::RETURN
             });
             // A transpose read by a dot or a reduce would make their inner
             // loops stride through memory; it is cheaper to write it once.
-            let strided_reader = name == TRANSPOSE && users.iter().any(|&u| matches!(ctx.op(u).name, DOT_GENERAL | REDUCE));
+            let strided_reader = name == TRANSPOSE
+                && users
+                    .iter()
+                    .any(|&u| matches!(ctx.op(u).name, DOT_GENERAL | REDUCE));
             let fusible = if strided_reader {
                 false
             } else if name == CONSTANT {
-                ctx.dense_attr(op, "value").is_some_and(|d| d.splat || ctx.num_elements(d.ty) == 1)
+                ctx.dense_attr(op, "value")
+                    .is_some_and(|d| d.splat || ctx.num_elements(d.ty) == 1)
             } else if is_index_only(name) {
                 true
             } else if is_elementwise(name) {
@@ -109,7 +154,11 @@ pub fn modes(ctx: &Context, body: &[OpId], uses: &HashMap<Value, Vec<OpId>>) -> 
             } else {
                 false
             };
-            let mode = if fusible && !needs_buffer_user { Mode::Fused } else { Mode::Buffer };
+            let mode = if fusible && !needs_buffer_user {
+                Mode::Fused
+            } else {
+                Mode::Buffer
+            };
             out.insert(r, mode);
         }
     }

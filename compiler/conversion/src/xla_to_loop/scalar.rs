@@ -40,7 +40,10 @@ enum Class {
 fn class(ctx: &Context, t: Type) -> Class {
     match ctx.kind(t) {
         TypeKind::Int { width: 1, .. } => Class::Bool,
-        TypeKind::Int { sign: Signedness::Unsigned, .. } => Class::Unsigned,
+        TypeKind::Int {
+            sign: Signedness::Unsigned,
+            ..
+        } => Class::Unsigned,
         TypeKind::Int { .. } | TypeKind::Index => Class::Signed,
         TypeKind::Complex(_) => Class::Complex,
         _ => Class::Float,
@@ -59,7 +62,13 @@ fn type_name(ctx: &Context, t: Type) -> String {
 pub fn check_lowerable(b: &Builder<'_>, t: Type) -> Result<()> {
     match b.ctx.kind(t) {
         TypeKind::Float(k) if !k.is_lowered() && strata_ir::minifloat::format(*k).is_none() => {
-            Err(unsupported(b, format!("element type {} is not supported by the lowering yet", k.name())))
+            Err(unsupported(
+                b,
+                format!(
+                    "element type {} is not supported by the lowering yet",
+                    k.name()
+                ),
+            ))
         }
         _ => Ok(()),
     }
@@ -73,12 +82,23 @@ pub fn is_small_float(ctx: &Context, t: Type) -> bool {
 
 /// The type scalar code computes in for elements of type `t`.
 pub fn compute_type(ctx: &mut Context, t: Type) -> Type {
-    if is_small_float(ctx, t) { ctx.float_ty(FloatKind::F64) } else { t }
+    if is_small_float(ctx, t) {
+        ctx.float_ty(FloatKind::F64)
+    } else {
+        t
+    }
 }
 
 /// Emits the element-wise op `name` on already-computed operand elements.
 /// `elem` is the operands' element type, `result` the result's.
-pub fn emit(b: &mut Builder<'_>, op: OpId, name: &str, args: &[Scalar], elem: Type, result: Type) -> Result<Scalar> {
+pub fn emit(
+    b: &mut Builder<'_>,
+    op: OpId,
+    name: &str,
+    args: &[Scalar],
+    elem: Type,
+    result: Type,
+) -> Result<Scalar> {
     check_lowerable(b, elem)?;
     check_lowerable(b, result)?;
     let c = class(b.ctx, elem);
@@ -88,10 +108,14 @@ pub fn emit(b: &mut Builder<'_>, op: OpId, name: &str, args: &[Scalar], elem: Ty
     let a = args.first().map(|s| s.real());
     let x = a.ok_or_else(|| Diagnostic::internal(b.loc, "element-wise op without operands"))?;
     let y = args.get(1).map(|s| s.real());
-    let two = |y: Option<Value>| y.ok_or_else(|| Diagnostic::internal(b.loc, "binary op with one operand"));
+    let two = |y: Option<Value>| {
+        y.ok_or_else(|| Diagnostic::internal(b.loc, "binary op with one operand"))
+    };
     let v = match (name, c) {
         (ADD, Class::Bool) | (MAXIMUM, Class::Bool) | (OR, _) => b.binary("arith.ori", x, two(y)?),
-        (MULTIPLY, Class::Bool) | (MINIMUM, Class::Bool) | (AND, _) => b.binary("arith.andi", x, two(y)?),
+        (MULTIPLY, Class::Bool) | (MINIMUM, Class::Bool) | (AND, _) => {
+            b.binary("arith.andi", x, two(y)?)
+        }
         (XOR, _) => b.binary("arith.xori", x, two(y)?),
         (ADD, Class::Float) => b.binary("arith.addf", x, two(y)?),
         (ADD, _) => b.binary("arith.addi", x, two(y)?),
@@ -118,7 +142,11 @@ pub fn emit(b: &mut Builder<'_>, op: OpId, name: &str, args: &[Scalar], elem: Ty
         (SHIFT_RIGHT_ARITHMETIC, _) => shift(b, x, two(y)?, ShiftKind::Arithmetic),
         (NOT, _) => {
             let ones = b.const_int(-1, elem);
-            let ones = if c == Class::Bool { b.const_int(1, elem) } else { ones };
+            let ones = if c == Class::Bool {
+                b.const_int(1, elem)
+            } else {
+                ones
+            };
             b.binary("arith.xori", x, ones)
         }
         (NEGATE, Class::Float) => b.unary("arith.negf", x),
@@ -205,26 +233,58 @@ pub fn emit(b: &mut Builder<'_>, op: OpId, name: &str, args: &[Scalar], elem: Ty
         (REAL, _) => x,
         (IMAG, _) => b.zero(elem),
         (SELECT, _) => {
-            let (t, f) = (two(y)?, args.get(2).map(|s| s.real()).ok_or_else(|| Diagnostic::internal(b.loc, "select arity"))?);
+            let (t, f) = (
+                two(y)?,
+                args.get(2)
+                    .map(|s| s.real())
+                    .ok_or_else(|| Diagnostic::internal(b.loc, "select arity"))?,
+            );
             b.select(x, t, f)
         }
         (CLAMP, _) => {
             // clamp(min, operand, max) = min(max(operand, min), max)
-            let (lo, v, hi) = (x, two(y)?, args.get(2).map(|s| s.real()).ok_or_else(|| Diagnostic::internal(b.loc, "clamp arity"))?);
-            let mx = emit(b, op, MAXIMUM, &[Scalar::Real(v), Scalar::Real(lo)], elem, elem)?.real();
-            return emit(b, op, MINIMUM, &[Scalar::Real(mx), Scalar::Real(hi)], elem, elem);
+            let (lo, v, hi) = (
+                x,
+                two(y)?,
+                args.get(2)
+                    .map(|s| s.real())
+                    .ok_or_else(|| Diagnostic::internal(b.loc, "clamp arity"))?,
+            );
+            let mx = emit(
+                b,
+                op,
+                MAXIMUM,
+                &[Scalar::Real(v), Scalar::Real(lo)],
+                elem,
+                elem,
+            )?
+            .real();
+            return emit(
+                b,
+                op,
+                MINIMUM,
+                &[Scalar::Real(mx), Scalar::Real(hi)],
+                elem,
+                elem,
+            );
         }
         (COMPARE, _) => compare(b, op, x, two(y)?, elem)?,
         (CONVERT, _) => return convert(b, Scalar::Real(x), elem, result),
         (BITCAST_CONVERT, _) => {
             if b.ctx.bit_width(elem) != b.ctx.bit_width(result) {
-                return Err(unsupported(b, "bitcast_convert between element types of different widths".into()));
+                return Err(unsupported(
+                    b,
+                    "bitcast_convert between element types of different widths".into(),
+                ));
             }
             b.cast("arith.bitcast", x, result)
         }
         (COMPLEX, _) => return Ok(Scalar::Complex(x, two(y)?)),
         _ => {
-            return Err(unsupported(b, format!("'{name}' on element type {}", type_name(b.ctx, elem))));
+            return Err(unsupported(
+                b,
+                format!("'{name}' on element type {}", type_name(b.ctx, elem)),
+            ));
         }
     };
     Ok(Scalar::Real(v))
@@ -304,7 +364,11 @@ fn mulhi(b: &mut Builder<'_>, x: Value, y: Value, signed: bool) -> Value {
     let hi = b.binary(if signed { "arith.shrsi" } else { "arith.shrui" }, p, sh);
     let nt = b.ctx.int_ty(w);
     let r = b.cast("arith.trunci", hi, nt);
-    if b.ty(r) == t { r } else { b.cast("arith.bitcast", r, t) }
+    if b.ty(r) == t {
+        r
+    } else {
+        b.cast("arith.bitcast", r, t)
+    }
 }
 
 enum ShiftKind {
@@ -341,7 +405,11 @@ fn shift(b: &mut Builder<'_>, x: Value, n: Value, kind: ShiftKind) -> Value {
 
 /// `xla.compare` with its direction and comparison type.
 fn compare(b: &mut Builder<'_>, op: OpId, x: Value, y: Value, elem: Type) -> Result<Value> {
-    let dir = b.ctx.str_attr(op, "comparison_direction").unwrap_or("EQ").to_string();
+    let dir = b
+        .ctx
+        .str_attr(op, "comparison_direction")
+        .unwrap_or("EQ")
+        .to_string();
     let ctype = b.ctx.str_attr(op, "compare_type").map(|s| s.to_string());
     let c = class(b.ctx, elem);
     let (x, y, c) = if ctype.as_deref() == Some("TOTALORDER") && c == Class::Float {
@@ -459,17 +527,29 @@ pub fn convert(b: &mut Builder<'_>, x: Scalar, from: Type, to: Type) -> Result<S
 }
 
 /// Complex arithmetic, split into real and imaginary parts.
-fn emit_complex(b: &mut Builder<'_>, op: OpId, name: &str, args: &[Scalar], elem: Type, result: Type) -> Result<Scalar> {
+fn emit_complex(
+    b: &mut Builder<'_>,
+    op: OpId,
+    name: &str,
+    args: &[Scalar],
+    elem: Type,
+    result: Type,
+) -> Result<Scalar> {
     let parts = |s: &Scalar, b: &mut Builder<'_>, pt: Type| match *s {
         Scalar::Complex(r, i) => (r, i),
         Scalar::Real(r) => (r, b.zero(pt)),
     };
     let TypeKind::Complex(pt) = b.ctx.kind(elem).clone() else {
-        return Err(Diagnostic::internal(b.loc, "complex emission on a real type"));
+        return Err(Diagnostic::internal(
+            b.loc,
+            "complex emission on a real type",
+        ));
     };
     let (a, c) = parts(&args[0], b, pt);
     let second = args.get(1).map(|s| parts(s, b, pt));
-    let need = |x: Option<(Value, Value)>| x.ok_or_else(|| Diagnostic::internal(b.loc, "binary op with one operand"));
+    let need = |x: Option<(Value, Value)>| {
+        x.ok_or_else(|| Diagnostic::internal(b.loc, "binary op with one operand"))
+    };
     let v = match name {
         ADD => {
             let (d, e) = need(second)?;
@@ -478,18 +558,34 @@ fn emit_complex(b: &mut Builder<'_>, op: OpId, name: &str, args: &[Scalar], elem
         SUBTRACT => pair(cx::sub(b, (a, c), need(second)?)),
         MULTIPLY => {
             let (d, e) = need(second)?;
-            let (ad, ce, ae, cd) = (b.binary("arith.mulf", a, d), b.binary("arith.mulf", c, e), b.binary("arith.mulf", a, e), b.binary("arith.mulf", c, d));
-            Scalar::Complex(b.binary("arith.subf", ad, ce), b.binary("arith.addf", ae, cd))
+            let (ad, ce, ae, cd) = (
+                b.binary("arith.mulf", a, d),
+                b.binary("arith.mulf", c, e),
+                b.binary("arith.mulf", a, e),
+                b.binary("arith.mulf", c, d),
+            );
+            Scalar::Complex(
+                b.binary("arith.subf", ad, ce),
+                b.binary("arith.addf", ae, cd),
+            )
         }
         DIVIDE => {
             // (a + ci) / (d + ei) = ((ad + ce) + (cd - ae)i) / (d² + e²)
             let (d, e) = need(second)?;
             let (dd, ee) = (b.binary("arith.mulf", d, d), b.binary("arith.mulf", e, e));
             let den = b.binary("arith.addf", dd, ee);
-            let (ad, ce, cd, ae) = (b.binary("arith.mulf", a, d), b.binary("arith.mulf", c, e), b.binary("arith.mulf", c, d), b.binary("arith.mulf", a, e));
+            let (ad, ce, cd, ae) = (
+                b.binary("arith.mulf", a, d),
+                b.binary("arith.mulf", c, e),
+                b.binary("arith.mulf", c, d),
+                b.binary("arith.mulf", a, e),
+            );
             let re = b.binary("arith.addf", ad, ce);
             let im = b.binary("arith.subf", cd, ae);
-            Scalar::Complex(b.binary("arith.divf", re, den), b.binary("arith.divf", im, den))
+            Scalar::Complex(
+                b.binary("arith.divf", re, den),
+                b.binary("arith.divf", im, den),
+            )
         }
         NEGATE => Scalar::Complex(b.unary("arith.negf", a), b.unary("arith.negf", c)),
         SQUARE => pair(cx::mul(b, (a, c), (a, c))),
@@ -510,7 +606,10 @@ fn emit_complex(b: &mut Builder<'_>, op: OpId, name: &str, args: &[Scalar], elem
         CBRT => {
             let l = cx::log(b, (a, c));
             let third = b.const_float(1.0 / 3.0, pt);
-            let l = (b.binary("arith.mulf", l.0, third), b.binary("arith.mulf", l.1, third));
+            let l = (
+                b.binary("arith.mulf", l.0, third),
+                b.binary("arith.mulf", l.1, third),
+            );
             pair(cx::exp(b, l))
         }
         LOGISTIC => {
@@ -543,7 +642,11 @@ fn emit_complex(b: &mut Builder<'_>, op: OpId, name: &str, args: &[Scalar], elem
         }
         COMPARE => {
             let (d, e) = need(second)?;
-            let dir = b.ctx.str_attr(op, "comparison_direction").unwrap_or("EQ").to_string();
+            let dir = b
+                .ctx
+                .str_attr(op, "comparison_direction")
+                .unwrap_or("EQ")
+                .to_string();
             let (p, join) = match dir.as_str() {
                 "EQ" => ("oeq", "arith.andi"),
                 "NE" => ("une", "arith.ori"),

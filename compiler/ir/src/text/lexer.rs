@@ -49,7 +49,9 @@ impl Tok {
     }
 }
 
-const PUNCTS: [&str; 16] = ["->", "::", "(", ")", "{", "}", "[", "]", "<", ">", ",", ":", "=", "?", "*", "-"];
+const PUNCTS: [&str; 16] = [
+    "->", "::", "(", ")", "{", "}", "[", "]", "<", ">", ",", ":", "=", "?", "*", "-",
+];
 
 pub struct Lexer<'a> {
     pub src: &'a str,
@@ -84,7 +86,12 @@ impl<'a> Lexer<'a> {
                 *last = false;
             }
         }
-        Lexer { src, file, line_starts, ascii_lines }
+        Lexer {
+            src,
+            file,
+            line_starts,
+            ascii_lines,
+        }
     }
 
     pub fn location(&self, offset: usize) -> Location {
@@ -96,9 +103,16 @@ impl<'a> Lexer<'a> {
         let col = if self.ascii_lines[line] {
             offset - start
         } else {
-            self.src.get(start..offset).map(|s| s.chars().count()).unwrap_or(offset - start)
+            self.src
+                .get(start..offset)
+                .map(|s| s.chars().count())
+                .unwrap_or(offset - start)
         };
-        Location { file: self.file, line: line as u32 + 1, col: col as u32 + 1 }
+        Location {
+            file: self.file,
+            line: line as u32 + 1,
+            col: col as u32 + 1,
+        }
     }
 
     /// Skips whitespace and `//` comments; returns the new offset.
@@ -226,7 +240,11 @@ impl<'a> Lexer<'a> {
             }
         }
         let s = self.src[start..end].to_string();
-        (if is_float { Tok::Float(s) } else { Tok::Int(s) }, start, end)
+        (
+            if is_float { Tok::Float(s) } else { Tok::Int(s) },
+            start,
+            end,
+        )
     }
 
     /// Lexes a string literal starting at the opening quote.
@@ -245,7 +263,10 @@ impl<'a> Lexer<'a> {
                         b't' => out.push(b'\t'),
                         b'"' => out.push(b'"'),
                         b'\\' => out.push(b'\\'),
-                        _ if e.is_ascii_hexdigit() && i + 2 < b.len() && b[i + 2].is_ascii_hexdigit() => {
+                        _ if e.is_ascii_hexdigit()
+                            && i + 2 < b.len()
+                            && b[i + 2].is_ascii_hexdigit() =>
+                        {
                             let v = u8::from_str_radix(&self.src[i + 1..i + 3], 16).ok()?;
                             out.push(v);
                             i += 1;

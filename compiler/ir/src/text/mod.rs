@@ -19,12 +19,18 @@ pub fn split_pieces(text: &str) -> Vec<Piece<'_>> {
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         if line.trim_end() == "// -----" {
-            pieces.push(Piece { text: &text[start..offset], offset: start });
+            pieces.push(Piece {
+                text: &text[start..offset],
+                offset: start,
+            });
             start = offset + line.len();
         }
         offset += line.len();
     }
-    pieces.push(Piece { text: &text[start..], offset: start });
+    pieces.push(Piece {
+        text: &text[start..],
+        offset: start,
+    });
     pieces
 }
 
@@ -33,6 +39,12 @@ pub fn split_pieces(text: &str) -> Vec<Piece<'_>> {
 pub fn isolate_piece(text: &str, piece: &Piece<'_>) -> String {
     let end = piece.offset + piece.text.len();
     text.char_indices()
-        .map(|(i, c)| if (i >= piece.offset && i < end) || c == '\n' { c } else { ' ' })
+        .map(|(i, c)| {
+            if (i >= piece.offset && i < end) || c == '\n' {
+                c
+            } else {
+                ' '
+            }
+        })
         .collect()
 }

@@ -33,7 +33,11 @@ fn write_type(ctx: &Context, t: Type, s: &mut String) {
             s.push('>');
         }
         TypeKind::Tensor { shape, elem } | TypeKind::MemRef { shape, elem } => {
-            s.push_str(if matches!(ctx.kind(t), TypeKind::Tensor { .. }) { "tensor<" } else { "memref<" });
+            s.push_str(if matches!(ctx.kind(t), TypeKind::Tensor { .. }) {
+                "tensor<"
+            } else {
+                "memref<"
+            });
             for d in shape {
                 if *d < 0 {
                     s.push_str("?x");
@@ -131,7 +135,13 @@ fn write_attr(ctx: &Context, a: Attr, s: &mut String) {
                 let bool_elem = ctx.is_bool(*elem);
                 let items: Vec<String> = values
                     .iter()
-                    .map(|v| if bool_elem { (if *v != 0 { "true" } else { "false" }).to_string() } else { v.to_string() })
+                    .map(|v| {
+                        if bool_elem {
+                            (if *v != 0 { "true" } else { "false" }).to_string()
+                        } else {
+                            v.to_string()
+                        }
+                    })
                     .collect();
                 s.push_str(&items.join(", "));
             }
@@ -142,7 +152,11 @@ fn write_attr(ctx: &Context, a: Attr, s: &mut String) {
             let _ = write!(s, "@{n}");
         }
         AttrKind::Dict(items) => write_dict(ctx, items, s),
-        AttrKind::Enum { dialect, name, value } => {
+        AttrKind::Enum {
+            dialect,
+            name,
+            value,
+        } => {
             let _ = write!(s, "#{dialect}<{name} {value}>");
         }
         AttrKind::Struct { name, fields } => {
@@ -244,7 +258,13 @@ fn write_dense(ctx: &Context, d: &crate::attrs::DenseElements, s: &mut String) {
     let _ = write!(s, "> : {}", type_to_string(ctx, d.ty));
 }
 
-fn write_nested(ctx: &Context, d: &crate::attrs::DenseElements, shape: &[i64], index: &mut usize, s: &mut String) {
+fn write_nested(
+    ctx: &Context,
+    d: &crate::attrs::DenseElements,
+    shape: &[i64],
+    index: &mut usize,
+    s: &mut String,
+) {
     s.push('[');
     for i in 0..shape[0] {
         if i > 0 {
@@ -262,7 +282,14 @@ fn write_nested(ctx: &Context, d: &crate::attrs::DenseElements, shape: &[i64], i
 
 /// Prints an op (normally a module) and everything nested in it.
 pub fn print_op(ctx: &Context, op: OpId) -> String {
-    let mut p = Printer { ctx, out: String::new(), names: HashMap::new(), block_names: HashMap::new(), next: 0, next_arg: 0 };
+    let mut p = Printer {
+        ctx,
+        out: String::new(),
+        names: HashMap::new(),
+        block_names: HashMap::new(),
+        next: 0,
+        next_arg: 0,
+    };
     p.op(op, 0);
     p.out
 }
@@ -284,7 +311,10 @@ impl Printer<'_> {
     }
 
     fn name(&self, v: Value) -> String {
-        self.names.get(&v).cloned().unwrap_or_else(|| "%<<UNKNOWN>>".into())
+        self.names
+            .get(&v)
+            .cloned()
+            .unwrap_or_else(|| "%<<UNKNOWN>>".into())
     }
 
     fn op(&mut self, op: OpId, depth: usize) {
@@ -304,8 +334,14 @@ impl Printer<'_> {
         {
             let _ = write!(self.out, " @{n}");
         }
-        let other: Vec<(String, Attr)> =
-            self.ctx.op(op).attrs.iter().filter(|(k, _)| k != "sym_name").cloned().collect();
+        let other: Vec<(String, Attr)> = self
+            .ctx
+            .op(op)
+            .attrs
+            .iter()
+            .filter(|(k, _)| k != "sym_name")
+            .cloned()
+            .collect();
         if !other.is_empty() {
             self.out.push_str(" attributes ");
             write_dict(self.ctx, &other, &mut self.out);
@@ -449,8 +485,16 @@ impl Printer<'_> {
         self.out.push_str(&operands.join(", "));
         self.out.push(')');
         if !o.successors.is_empty() {
-            let succ: Vec<String> =
-                o.successors.iter().map(|b| self.block_names.get(b).cloned().unwrap_or_else(|| "^bb?".into())).collect();
+            let succ: Vec<String> = o
+                .successors
+                .iter()
+                .map(|b| {
+                    self.block_names
+                        .get(b)
+                        .cloned()
+                        .unwrap_or_else(|| "^bb?".into())
+                })
+                .collect();
             let _ = write!(self.out, "[{}]", succ.join(", "));
         }
         if !o.regions.is_empty() {
@@ -486,7 +530,10 @@ impl Printer<'_> {
     /// needs its arguments spelled).
     fn region_generic(&mut self, r: RegionId, depth: usize) {
         let ctx = self.ctx;
-        let entry_has_args = ctx.regions[r].blocks.first().is_some_and(|&b| !ctx.blocks[b].args.is_empty());
+        let entry_has_args = ctx.regions[r]
+            .blocks
+            .first()
+            .is_some_and(|&b| !ctx.blocks[b].args.is_empty());
         let multi = ctx.regions[r].blocks.len() > 1;
         self.region(r, depth, !(entry_has_args || multi));
     }

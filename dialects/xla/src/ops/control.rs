@@ -7,11 +7,25 @@ use crate::util::*;
 
 /// Types the terminator of `block` returns.
 fn returned(ctx: &Context, block: BlockId) -> Vec<Type> {
-    ctx.blocks[block].ops.last().map(|&t| ctx.op(t).operands.iter().map(|&v| ctx.value_ty(v)).collect()).unwrap_or_default()
+    ctx.blocks[block]
+        .ops
+        .last()
+        .map(|&t| {
+            ctx.op(t)
+                .operands
+                .iter()
+                .map(|&v| ctx.value_ty(v))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 fn args(ctx: &Context, block: BlockId) -> Vec<Type> {
-    ctx.blocks[block].args.iter().map(|&v| ctx.value_ty(v)).collect()
+    ctx.blocks[block]
+        .args
+        .iter()
+        .map(|&v| ctx.value_ty(v))
+        .collect()
 }
 
 pub fn verify_while(ctx: &Context, op: OpId) -> Result<()> {
@@ -25,10 +39,14 @@ pub fn verify_while(ctx: &Context, op: OpId) -> Result<()> {
         return Err(ctx.error(op, "requires a cond region and a body region"));
     };
     if args(ctx, cond) != ins || args(ctx, body) != ins {
-        return Err(ctx.error(op, "cond and body must take arguments of the operands' types"));
+        return Err(ctx.error(
+            op,
+            "cond and body must take arguments of the operands' types",
+        ));
     }
     let c = returned(ctx, cond);
-    let pred = c.len() == 1 && tensor_of_type(ctx, c[0]).is_some_and(|(s, e)| s.is_empty() && is_bool(ctx, e));
+    let pred = c.len() == 1
+        && tensor_of_type(ctx, c[0]).is_some_and(|(s, e)| s.is_empty() && is_bool(ctx, e));
     if !pred {
         return Err(ctx.error(op, "cond must return one tensor<i1>"));
     }
@@ -37,7 +55,10 @@ pub fn verify_while(ctx: &Context, op: OpId) -> Result<()> {
     }
     for t in &ins {
         if tensor_of_type(ctx, *t).is_none() {
-            return Err(ctx.error(op, "loop-carried values must be tensors (tuples and tokens are not supported)"));
+            return Err(ctx.error(
+                op,
+                "loop-carried values must be tensors (tuples and tokens are not supported)",
+            ));
         }
     }
     Ok(())
@@ -52,24 +73,50 @@ pub fn verify_branches(ctx: &Context, op: OpId) -> Result<()> {
     }
     let (s, e) = operand_tensor(ctx, op, 0)?;
     let is_if = o.name == crate::names::IF;
-    let ok = s.is_empty() && if is_if { is_bool(ctx, e) } else { is_int(ctx, e) && ctx.bit_width(e) == 32 };
+    let ok = s.is_empty()
+        && if is_if {
+            is_bool(ctx, e)
+        } else {
+            is_int(ctx, e) && ctx.bit_width(e) == 32
+        };
     if !ok {
-        return Err(ctx.error(op, if is_if { "predicate must be a tensor<i1>" } else { "index must be a tensor<i32>" }));
+        return Err(ctx.error(
+            op,
+            if is_if {
+                "predicate must be a tensor<i1>"
+            } else {
+                "index must be a tensor<i32>"
+            },
+        ));
     }
     let n = o.regions.len();
     if (is_if && n != 2) || n == 0 {
-        return Err(ctx.error(op, format!("expects {} branches, found {n}", if is_if { "2" } else { "at least 1" })));
+        return Err(ctx.error(
+            op,
+            format!(
+                "expects {} branches, found {n}",
+                if is_if { "2" } else { "at least 1" }
+            ),
+        ));
     }
     let outs: Vec<Type> = o.results.iter().map(|&v| ctx.value_ty(v)).collect();
     for i in 0..n {
-        let Some(b) = ctx.entry_block(op, i) else { return Err(ctx.error(op, format!("branch {i} is empty"))) };
+        let Some(b) = ctx.entry_block(op, i) else {
+            return Err(ctx.error(op, format!("branch {i} is empty")));
+        };
         if !args(ctx, b).is_empty() || returned(ctx, b) != outs {
-            return Err(ctx.error(op, format!("branch {i} must take no arguments and return the result types")));
+            return Err(ctx.error(
+                op,
+                format!("branch {i} must take no arguments and return the result types"),
+            ));
         }
     }
     for t in &outs {
         if tensor_of_type(ctx, *t).is_none() {
-            return Err(ctx.error(op, "results must be tensors (tuples and tokens are not supported)"));
+            return Err(ctx.error(
+                op,
+                "results must be tensors (tuples and tokens are not supported)",
+            ));
         }
     }
     Ok(())

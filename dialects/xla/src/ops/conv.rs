@@ -39,7 +39,13 @@ pub fn conv(ctx: &Context, op: OpId) -> Option<Conv> {
         Some(d) if ctx.num_elements(d.ty) == 2 * n as i64 => {
             let elem = ctx.elem(d.ty);
             let v: Vec<i64> = (0..2 * n)
-                .map(|i| strata_ir::dense::int_value(ctx, strata_ir::dense::element_bits(ctx, d, i)[0], elem) as i64)
+                .map(|i| {
+                    strata_ir::dense::int_value(
+                        ctx,
+                        strata_ir::dense::element_bits(ctx, d, i)[0],
+                        elem,
+                    ) as i64
+                })
                 .collect();
             v.chunks(2).map(|c| (c[0], c[1])).collect()
         }
@@ -59,7 +65,10 @@ pub fn conv(ctx: &Context, op: OpId) -> Option<Conv> {
         padding,
         lhs_dilation: list_or("lhs_dilation", 1),
         rhs_dilation: list_or("rhs_dilation", 1),
-        reversal: list_or("window_reversal", 0).iter().map(|&v| v != 0).collect(),
+        reversal: list_or("window_reversal", 0)
+            .iter()
+            .map(|&v| v != 0)
+            .collect(),
         feature_groups: ctx.int_attr(op, "feature_group_count").unwrap_or(1) as i64,
         batch_groups: ctx.int_attr(op, "batch_group_count").unwrap_or(1) as i64,
     })
@@ -68,15 +77,31 @@ pub fn conv(ctx: &Context, op: OpId) -> Option<Conv> {
 impl Conv {
     /// Output size of spatial dimension `d`.
     pub fn spatial_size(&self, d: usize, input: i64, kernel: i64) -> i64 {
-        let padded = if input == 0 { 0 } else { (input - 1) * self.lhs_dilation[d] + 1 } + self.padding[d].0 + self.padding[d].1;
-        let window = if kernel == 0 { 0 } else { (kernel - 1) * self.rhs_dilation[d] + 1 };
-        if padded < window || self.strides[d] <= 0 { 0 } else { (padded - window) / self.strides[d] + 1 }
+        let padded = if input == 0 {
+            0
+        } else {
+            (input - 1) * self.lhs_dilation[d] + 1
+        } + self.padding[d].0
+            + self.padding[d].1;
+        let window = if kernel == 0 {
+            0
+        } else {
+            (kernel - 1) * self.rhs_dilation[d] + 1
+        };
+        if padded < window || self.strides[d] <= 0 {
+            0
+        } else {
+            (padded - window) / self.strides[d] + 1
+        }
     }
 }
 
 fn is_permutation(dims: &[usize], rank: usize) -> bool {
     let mut seen = vec![false; rank];
-    dims.len() == rank && dims.iter().all(|&d| d < rank && !std::mem::replace(&mut seen[d], true))
+    dims.len() == rank
+        && dims
+            .iter()
+            .all(|&d| d < rank && !std::mem::replace(&mut seen[d], true))
 }
 
 pub fn verify_convolution(ctx: &Context, op: OpId) -> Result<()> {
@@ -86,28 +111,64 @@ pub fn verify_convolution(ctx: &Context, op: OpId) -> Result<()> {
     if le != re {
         return Err(ctx.error(op, "lhs and rhs must have the same element type"));
     }
-    let c = conv(ctx, op).ok_or_else(|| ctx.error(op, "requires dimension_numbers (#stablehlo.conv<...>) and a valid padding"))?;
+    let c = conv(ctx, op).ok_or_else(|| {
+        ctx.error(
+            op,
+            "requires dimension_numbers (#stablehlo.conv<...>) and a valid padding",
+        )
+    })?;
     let n = c.input_spatial.len();
     let (rank, out_rank) = (ls.len(), n + 2);
-    let lhs_dims: Vec<usize> = [c.input_batch, c.input_feature].into_iter().chain(c.input_spatial.iter().copied()).collect();
-    let rhs_dims: Vec<usize> =
-        [c.kernel_input_feature, c.kernel_output_feature].into_iter().chain(c.kernel_spatial.iter().copied()).collect();
-    let out_dims: Vec<usize> = [c.output_batch, c.output_feature].into_iter().chain(c.output_spatial.iter().copied()).collect();
-    let shapes_fit = rank == out_rank && rs.len() == out_rank && c.kernel_spatial.len() == n && c.output_spatial.len() == n;
-    if !shapes_fit || !is_permutation(&lhs_dims, rank) || !is_permutation(&rhs_dims, rs.len()) || !is_permutation(&out_dims, out_rank) {
-        return Err(ctx.error(op, "dimension numbers must name every dimension of lhs, rhs and result once"));
+    let lhs_dims: Vec<usize> = [c.input_batch, c.input_feature]
+        .into_iter()
+        .chain(c.input_spatial.iter().copied())
+        .collect();
+    let rhs_dims: Vec<usize> = [c.kernel_input_feature, c.kernel_output_feature]
+        .into_iter()
+        .chain(c.kernel_spatial.iter().copied())
+        .collect();
+    let out_dims: Vec<usize> = [c.output_batch, c.output_feature]
+        .into_iter()
+        .chain(c.output_spatial.iter().copied())
+        .collect();
+    let shapes_fit = rank == out_rank
+        && rs.len() == out_rank
+        && c.kernel_spatial.len() == n
+        && c.output_spatial.len() == n;
+    if !shapes_fit
+        || !is_permutation(&lhs_dims, rank)
+        || !is_permutation(&rhs_dims, rs.len())
+        || !is_permutation(&out_dims, out_rank)
+    {
+        return Err(ctx.error(
+            op,
+            "dimension numbers must name every dimension of lhs, rhs and result once",
+        ));
     }
-    for (name, v) in [("window_strides", &c.strides), ("lhs_dilation", &c.lhs_dilation), ("rhs_dilation", &c.rhs_dilation)] {
+    for (name, v) in [
+        ("window_strides", &c.strides),
+        ("lhs_dilation", &c.lhs_dilation),
+        ("rhs_dilation", &c.rhs_dilation),
+    ] {
         if v.len() != n || v.iter().any(|&x| x <= 0) {
-            return Err(ctx.error(op, format!("{name} {} must have {n} positive entries", list(v))));
+            return Err(ctx.error(
+                op,
+                format!("{name} {} must have {n} positive entries", list(v)),
+            ));
         }
     }
     if c.reversal.len() != n || c.padding.len() != n {
-        return Err(ctx.error(op, format!("window_reversal and padding must have {n} entries")));
+        return Err(ctx.error(
+            op,
+            format!("window_reversal and padding must have {n} entries"),
+        ));
     }
     let (g, bg) = (c.feature_groups, c.batch_groups);
     if g <= 0 || bg <= 0 {
-        return Err(ctx.error(op, "feature_group_count and batch_group_count must be positive"));
+        return Err(ctx.error(
+            op,
+            "feature_group_count and batch_group_count must be positive",
+        ));
     }
     let (batch, feat) = (ls[c.input_batch], ls[c.input_feature]);
     let (kin, kout) = (rs[c.kernel_input_feature], rs[c.kernel_output_feature]);
@@ -121,11 +182,19 @@ pub fn verify_convolution(ctx: &Context, op: OpId) -> Result<()> {
     out[c.output_batch] = batch / bg;
     out[c.output_feature] = kout;
     for d in 0..n {
-        out[c.output_spatial[d]] = c.spatial_size(d, ls[c.input_spatial[d]], rs[c.kernel_spatial[d]]);
+        out[c.output_spatial[d]] =
+            c.spatial_size(d, ls[c.input_spatial[d]], rs[c.kernel_spatial[d]]);
     }
     let (rshape, relem) = result_tensor(ctx, op, 0)?;
     if rshape != out {
-        return Err(ctx.error(op, format!("inferred shape {} does not match result shape {}", list(&out), list(&rshape))));
+        return Err(ctx.error(
+            op,
+            format!(
+                "inferred shape {} does not match result shape {}",
+                list(&out),
+                list(&rshape)
+            ),
+        ));
     }
     let _ = relem;
     Ok(())

@@ -28,19 +28,39 @@ pub fn dot_dims(ctx: &Context, op: OpId) -> Option<DotDims> {
 /// Result shape: batch dims, then lhs free dims, then rhs free dims.
 pub fn result_shape(lhs: &[i64], rhs: &[i64], d: &DotDims) -> Vec<i64> {
     let mut out: Vec<i64> = d.lhs_batch.iter().map(|&i| lhs[i as usize]).collect();
-    out.extend(free_dims(lhs.len(), &d.lhs_batch, &d.lhs_contract).iter().map(|&i| lhs[i]));
-    out.extend(free_dims(rhs.len(), &d.rhs_batch, &d.rhs_contract).iter().map(|&i| rhs[i]));
+    out.extend(
+        free_dims(lhs.len(), &d.lhs_batch, &d.lhs_contract)
+            .iter()
+            .map(|&i| lhs[i]),
+    );
+    out.extend(
+        free_dims(rhs.len(), &d.rhs_batch, &d.rhs_contract)
+            .iter()
+            .map(|&i| rhs[i]),
+    );
     out
 }
 
 pub fn free_dims(rank: usize, batch: &[i64], contract: &[i64]) -> Vec<usize> {
-    (0..rank).filter(|&i| !batch.contains(&(i as i64)) && !contract.contains(&(i as i64))).collect()
+    (0..rank)
+        .filter(|&i| !batch.contains(&(i as i64)) && !contract.contains(&(i as i64)))
+        .collect()
 }
 
-fn check_dims(ctx: &Context, op: OpId, what: &str, dims: &[i64], rank: usize, used: &mut Vec<i64>) -> Result<()> {
+fn check_dims(
+    ctx: &Context,
+    op: OpId,
+    what: &str,
+    dims: &[i64],
+    rank: usize,
+    used: &mut Vec<i64>,
+) -> Result<()> {
     for &d in dims {
         if d < 0 || d as usize >= rank {
-            return Err(ctx.error(op, format!("{what} dimension {d} is out of range for rank {rank}")));
+            return Err(ctx.error(
+                op,
+                format!("{what} dimension {d} is out of range for rank {rank}"),
+            ));
         }
         if used.contains(&d) {
             return Err(ctx.error(op, format!("{what} dimension {d} is used more than once")));
@@ -54,20 +74,54 @@ pub fn verify_dot_general(ctx: &Context, op: OpId) -> Result<()> {
     expect_counts(ctx, op, 2, 1)?;
     let (lhs, le) = operand_tensor(ctx, op, 0)?;
     let (rhs, re) = operand_tensor(ctx, op, 1)?;
-    let d = dot_dims(ctx, op).ok_or_else(|| ctx.error(op, "requires attribute 'dot_dimension_numbers' (#stablehlo.dot<...>)"))?;
+    let d = dot_dims(ctx, op).ok_or_else(|| {
+        ctx.error(
+            op,
+            "requires attribute 'dot_dimension_numbers' (#stablehlo.dot<...>)",
+        )
+    })?;
     if le != re {
-        return Err(ctx.error(op, format!("requires operands of the same element type, found {} and {}", ty_str(ctx, le), ty_str(ctx, re))));
+        return Err(ctx.error(
+            op,
+            format!(
+                "requires operands of the same element type, found {} and {}",
+                ty_str(ctx, le),
+                ty_str(ctx, re)
+            ),
+        ));
     }
     if d.lhs_batch.len() != d.rhs_batch.len() || d.lhs_contract.len() != d.rhs_contract.len() {
-        return Err(ctx.error(op, "lhs and rhs must have the same number of batching and of contracting dimensions"));
+        return Err(ctx.error(
+            op,
+            "lhs and rhs must have the same number of batching and of contracting dimensions",
+        ));
     }
     let mut used = Vec::new();
     check_dims(ctx, op, "lhs batching", &d.lhs_batch, lhs.len(), &mut used)?;
-    check_dims(ctx, op, "lhs contracting", &d.lhs_contract, lhs.len(), &mut used)?;
+    check_dims(
+        ctx,
+        op,
+        "lhs contracting",
+        &d.lhs_contract,
+        lhs.len(),
+        &mut used,
+    )?;
     let mut used = Vec::new();
     check_dims(ctx, op, "rhs batching", &d.rhs_batch, rhs.len(), &mut used)?;
-    check_dims(ctx, op, "rhs contracting", &d.rhs_contract, rhs.len(), &mut used)?;
-    for (a, b) in d.lhs_batch.iter().zip(&d.rhs_batch).chain(d.lhs_contract.iter().zip(&d.rhs_contract)) {
+    check_dims(
+        ctx,
+        op,
+        "rhs contracting",
+        &d.rhs_contract,
+        rhs.len(),
+        &mut used,
+    )?;
+    for (a, b) in d
+        .lhs_batch
+        .iter()
+        .zip(&d.rhs_batch)
+        .chain(d.lhs_contract.iter().zip(&d.rhs_contract))
+    {
         let (x, y) = (lhs[*a as usize], rhs[*b as usize]);
         if x != y {
             return Err(ctx.error(op, format!("lhs dimension {a} (size {x}) and rhs dimension {b} (size {y}) must have the same size")));
@@ -76,10 +130,24 @@ pub fn verify_dot_general(ctx: &Context, op: OpId) -> Result<()> {
     let (rshape, relem) = result_tensor(ctx, op, 0)?;
     let out = result_shape(&lhs, &rhs, &d);
     if rshape != out {
-        return Err(ctx.error(op, format!("inferred shape {} does not match result shape {}", list(&out), list(&rshape))));
+        return Err(ctx.error(
+            op,
+            format!(
+                "inferred shape {} does not match result shape {}",
+                list(&out),
+                list(&rshape)
+            ),
+        ));
     }
     if is_bool(ctx, le) != is_bool(ctx, relem) || is_complex(ctx, le) != is_complex(ctx, relem) {
-        return Err(ctx.error(op, format!("result element type {} is incompatible with operand element type {}", ty_str(ctx, relem), ty_str(ctx, le))));
+        return Err(ctx.error(
+            op,
+            format!(
+                "result element type {} is incompatible with operand element type {}",
+                ty_str(ctx, relem),
+                ty_str(ctx, le)
+            ),
+        ));
     }
     Ok(())
 }

@@ -12,14 +12,20 @@ use crate::util::*;
 
 /// Which element types an element-wise op accepts.
 fn accepts(ctx: &Context, name: &str, elem: Type) -> bool {
-    let (int, boolean, float, complex) = (is_int(ctx, elem), is_bool(ctx, elem), is_float(ctx, elem), is_complex(ctx, elem));
+    let (int, boolean, float, complex) = (
+        is_int(ctx, elem),
+        is_bool(ctx, elem),
+        is_float(ctx, elem),
+        is_complex(ctx, elem),
+    );
     match name {
         NOT | AND | OR | XOR => int || boolean,
         POPCNT | CLZ | SHIFT_LEFT | SHIFT_RIGHT_ARITHMETIC | SHIFT_RIGHT_LOGICAL | MULHI => int,
         FLOOR | CEIL | ROUND_AFZ | ROUND_EVEN => float,
         ERF | ASIN | ACOS | ATAN | SINH | COSH | ASINH | ACOSH | ATANH => float,
         SQUARE => int || float || complex,
-        CBRT | ATAN2 | SQRT | RSQRT | EXP | EXPM1 | LOG | LOG1P | LOGISTIC | SINE | COSINE | TAN | TANH => float || complex,
+        CBRT | ATAN2 | SQRT | RSQRT | EXP | EXPM1 | LOG | LOG1P | LOGISTIC | SINE | COSINE
+        | TAN | TANH => float || complex,
         ABS | SIGN => (int && !ctx.is_unsigned(elem)) || float || complex,
         NEGATE => int || float || complex,
         ADD | MULTIPLY | MAXIMUM | MINIMUM => int || boolean || float || complex,
@@ -32,7 +38,10 @@ fn accepts(ctx: &Context, name: &str, elem: Type) -> bool {
 fn check_elem(ctx: &Context, op: OpId, elem: Type) -> Result<()> {
     let name = ctx.op(op).name;
     if !accepts(ctx, name, elem) {
-        return Err(ctx.error(op, format!("does not accept element type {}", ty_str(ctx, elem))));
+        return Err(ctx.error(
+            op,
+            format!("does not accept element type {}", ty_str(ctx, elem)),
+        ));
     }
     Ok(())
 }
@@ -60,7 +69,14 @@ pub fn binary_broadcast(ctx: &Context, op: OpId) -> Result<Broadcast> {
     let (lhs, le) = operand_tensor(ctx, op, 0)?;
     let (rhs, re) = operand_tensor(ctx, op, 1)?;
     if le != re {
-        return Err(ctx.error(op, format!("requires operands of the same element type, found {} and {}", ty_str(ctx, le), ty_str(ctx, re))));
+        return Err(ctx.error(
+            op,
+            format!(
+                "requires operands of the same element type, found {} and {}",
+                ty_str(ctx, le),
+                ty_str(ctx, re)
+            ),
+        ));
     }
     let dims = ctx.i64_array(op, "broadcast_dimensions");
     if ctx.attr_of(op, "broadcast_dimensions").is_some() && dims.is_none() {
@@ -68,20 +84,32 @@ pub fn binary_broadcast(ctx: &Context, op: OpId) -> Result<Broadcast> {
     }
     let mode = match ctx.attr_of(op, "auto_broadcast") {
         None => None,
-        Some(_) => Some(ctx.str_attr(op, "auto_broadcast").ok_or_else(|| ctx.error(op, "auto_broadcast must be a string"))?),
+        Some(_) => Some(
+            ctx.str_attr(op, "auto_broadcast")
+                .ok_or_else(|| ctx.error(op, "auto_broadcast must be a string"))?,
+        ),
     };
     if dims.is_some() && mode.is_some_and(|m| m != "none") {
-        return Err(ctx.error(op, "broadcast_dimensions and auto_broadcast cannot be combined"));
+        return Err(ctx.error(
+            op,
+            "broadcast_dimensions and auto_broadcast cannot be combined",
+        ));
     }
     if ctx.attr_of(op, "axis").is_some() && mode != Some("pdpd") {
-        return Err(ctx.error(op, "'axis' is only meaningful with auto_broadcast = \"pdpd\""));
+        return Err(ctx.error(
+            op,
+            "'axis' is only meaningful with auto_broadcast = \"pdpd\"",
+        ));
     }
     let r = match mode {
         Some("numpy") => broadcast::numpy(&lhs, &rhs),
         Some("pdpd") => {
             let axis = match ctx.attr_of(op, "axis") {
                 None => -1,
-                Some(_) => ctx.int_attr(op, "axis").ok_or_else(|| ctx.error(op, "axis must be an integer"))? as i64,
+                Some(_) => ctx
+                    .int_attr(op, "axis")
+                    .ok_or_else(|| ctx.error(op, "axis must be an integer"))?
+                    as i64,
             };
             broadcast::pdpd(&lhs, &rhs, axis)
         }
@@ -91,12 +119,24 @@ pub fn binary_broadcast(ctx: &Context, op: OpId) -> Result<Broadcast> {
             broadcast::shape_str(&rhs)
         )),
         Some("none") => broadcast::xla(&lhs, &rhs, None),
-        Some(m) => Err(format!("unknown auto_broadcast mode \"{m}\" (expected \"numpy\", \"pdpd\" or \"none\")")),
+        Some(m) => Err(format!(
+            "unknown auto_broadcast mode \"{m}\" (expected \"numpy\", \"pdpd\" or \"none\")"
+        )),
         None => broadcast::xla(&lhs, &rhs, dims.as_deref()),
     };
     r.map_err(|m| {
-        let (a, b) = (ctx.value_ty(ctx.op(op).operands[0]), ctx.value_ty(ctx.op(op).operands[1]));
-        ctx.error(op, format!("{m}; operands are {} and {}", ty_str(ctx, a), ty_str(ctx, b)))
+        let (a, b) = (
+            ctx.value_ty(ctx.op(op).operands[0]),
+            ctx.value_ty(ctx.op(op).operands[1]),
+        );
+        ctx.error(
+            op,
+            format!(
+                "{m}; operands are {} and {}",
+                ty_str(ctx, a),
+                ty_str(ctx, b)
+            ),
+        )
     })
 }
 
@@ -113,7 +153,14 @@ pub fn verify_convert(ctx: &Context, op: OpId) -> Result<()> {
     let (shape, _) = operand_tensor(ctx, op, 0)?;
     let (rshape, relem) = result_tensor(ctx, op, 0)?;
     if rshape != shape {
-        return Err(ctx.error(op, format!("requires the same shape for operand and result, found {} and {}", list(&shape), list(&rshape))));
+        return Err(ctx.error(
+            op,
+            format!(
+                "requires the same shape for operand and result, found {} and {}",
+                list(&shape),
+                list(&rshape)
+            ),
+        ));
     }
     let _ = relem;
     Ok(())
@@ -123,7 +170,10 @@ pub fn verify_bitcast_convert(ctx: &Context, op: OpId) -> Result<()> {
     expect_counts(ctx, op, 1, 1)?;
     let (shape, elem) = operand_tensor(ctx, op, 0)?;
     let (rshape, relem) = result_tensor(ctx, op, 0)?;
-    let (w_in, w_out) = (ctx.bit_width(elem) * (1 + is_complex(ctx, elem) as u32), ctx.bit_width(relem) * (1 + is_complex(ctx, relem) as u32));
+    let (w_in, w_out) = (
+        ctx.bit_width(elem) * (1 + is_complex(ctx, elem) as u32),
+        ctx.bit_width(relem) * (1 + is_complex(ctx, relem) as u32),
+    );
     if w_in == w_out {
         if rshape != shape {
             return Err(ctx.error(op, "requires the same shape when element widths are equal"));
@@ -133,12 +183,23 @@ pub fn verify_bitcast_convert(ctx: &Context, op: OpId) -> Result<()> {
     // Different widths add or drop a trailing dimension of size ratio.
     let (w_in, w_out) = (w_in as i128, w_out as i128);
     let ok = if w_in > w_out {
-        rshape.len() == shape.len() + 1 && rshape[..shape.len()] == shape[..] && rshape[shape.len()] as i128 * w_out == w_in
+        rshape.len() == shape.len() + 1
+            && rshape[..shape.len()] == shape[..]
+            && rshape[shape.len()] as i128 * w_out == w_in
     } else {
-        shape.len() == rshape.len() + 1 && shape[..rshape.len()] == rshape[..] && shape[rshape.len()] as i128 * w_in == w_out
+        shape.len() == rshape.len() + 1
+            && shape[..rshape.len()] == rshape[..]
+            && shape[rshape.len()] as i128 * w_in == w_out
     };
     if !ok {
-        return Err(ctx.error(op, format!("cannot bitcast {} to {}", ty_str(ctx, ctx.value_ty(ctx.op(op).operands[0])), ty_str(ctx, ctx.value_ty(ctx.op(op).results[0])))));
+        return Err(ctx.error(
+            op,
+            format!(
+                "cannot bitcast {} to {}",
+                ty_str(ctx, ctx.value_ty(ctx.op(op).operands[0])),
+                ty_str(ctx, ctx.value_ty(ctx.op(op).results[0]))
+            ),
+        ));
     }
     Ok(())
 }
@@ -147,7 +208,13 @@ pub fn verify_is_finite(ctx: &Context, op: OpId) -> Result<()> {
     expect_counts(ctx, op, 1, 1)?;
     let (shape, elem) = operand_tensor(ctx, op, 0)?;
     if !is_float(ctx, elem) {
-        return Err(ctx.error(op, format!("requires a float operand, found element type {}", ty_str(ctx, elem))));
+        return Err(ctx.error(
+            op,
+            format!(
+                "requires a float operand, found element type {}",
+                ty_str(ctx, elem)
+            ),
+        ));
     }
     let (rshape, relem) = result_tensor(ctx, op, 0)?;
     if rshape != shape || !is_bool(ctx, relem) {
@@ -162,7 +229,15 @@ pub fn verify_real_imag(ctx: &Context, op: OpId) -> Result<()> {
     let part = match ctx.kind(elem) {
         TypeKind::Complex(p) => *p,
         TypeKind::Float(_) => elem,
-        _ => return Err(ctx.error(op, format!("requires a complex or float operand, found element type {}", ty_str(ctx, elem)))),
+        _ => {
+            return Err(ctx.error(
+                op,
+                format!(
+                    "requires a complex or float operand, found element type {}",
+                    ty_str(ctx, elem)
+                ),
+            ));
+        }
     };
     expect_result_type(ctx, op, 0, &shape, part)
 }
@@ -174,7 +249,13 @@ pub fn verify_complex(ctx: &Context, op: OpId) -> Result<()> {
     let (rshape, relem) = result_tensor(ctx, op, 0)?;
     let ok = matches!(ctx.kind(relem), TypeKind::Complex(p) if *p == elem) && rshape == shape;
     if !ok {
-        return Err(ctx.error(op, format!("result must be complex<{}> with the operands' shape", ty_str(ctx, elem))));
+        return Err(ctx.error(
+            op,
+            format!(
+                "result must be complex<{}> with the operands' shape",
+                ty_str(ctx, elem)
+            ),
+        ));
     }
     Ok(())
 }
@@ -184,13 +265,29 @@ pub fn verify_select(ctx: &Context, op: OpId) -> Result<()> {
     let (pshape, pelem) = operand_tensor(ctx, op, 0)?;
     let (shape, elem) = operand_tensor(ctx, op, 1)?;
     if operand_tensor(ctx, op, 2)? != (shape.clone(), elem) {
-        return Err(ctx.error(op, "requires on_true and on_false operands of the same type"));
+        return Err(ctx.error(
+            op,
+            "requires on_true and on_false operands of the same type",
+        ));
     }
     if !is_bool(ctx, pelem) {
-        return Err(ctx.error(op, format!("requires an i1 predicate, found element type {}", ty_str(ctx, pelem))));
+        return Err(ctx.error(
+            op,
+            format!(
+                "requires an i1 predicate, found element type {}",
+                ty_str(ctx, pelem)
+            ),
+        ));
     }
     if !pshape.is_empty() && pshape != shape {
-        return Err(ctx.error(op, format!("requires a scalar predicate or one of shape {}, found {}", list(&shape), list(&pshape))));
+        return Err(ctx.error(
+            op,
+            format!(
+                "requires a scalar predicate or one of shape {}, found {}",
+                list(&shape),
+                list(&pshape)
+            ),
+        ));
     }
     expect_result_type(ctx, op, 0, &shape, elem)
 }
@@ -201,7 +298,10 @@ pub fn verify_clamp(ctx: &Context, op: OpId) -> Result<()> {
     for i in [0, 2] {
         let (s, e) = operand_tensor(ctx, op, i)?;
         if e != elem || (!s.is_empty() && s != shape) {
-            return Err(ctx.error(op, format!("operand #{i} must be a scalar or match the operand's type")));
+            return Err(ctx.error(
+                op,
+                format!("operand #{i} must be a scalar or match the operand's type"),
+            ));
         }
     }
     expect_result_type(ctx, op, 0, &shape, elem)
@@ -229,7 +329,13 @@ pub fn verify_compare(ctx: &Context, op: OpId) -> Result<()> {
             _ => true,
         };
         if !ok {
-            return Err(ctx.error(op, format!("comparison type {t} does not apply to element type {}", ty_str(ctx, elem))));
+            return Err(ctx.error(
+                op,
+                format!(
+                    "comparison type {t} does not apply to element type {}",
+                    ty_str(ctx, elem)
+                ),
+            ));
         }
     }
     let (rshape, relem) = result_tensor(ctx, op, 0)?;

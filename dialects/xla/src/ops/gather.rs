@@ -57,23 +57,46 @@ pub fn scatter_dims(ctx: &Context, op: OpId) -> Option<ScatterDims> {
 fn in_range(ctx: &Context, op: OpId, what: &str, dims: &[i64], rank: usize) -> Result<()> {
     for (i, &d) in dims.iter().enumerate() {
         if d < 0 || d as usize >= rank || dims[..i].contains(&d) {
-            return Err(ctx.error(op, format!("{what} {} must be unique dimensions below {rank}", list(dims))));
+            return Err(ctx.error(
+                op,
+                format!(
+                    "{what} {} must be unique dimensions below {rank}",
+                    list(dims)
+                ),
+            ));
         }
     }
     Ok(())
 }
 
 /// Shape of a gather's result (StableHLO's inference).
-fn gather_shape(operand_rank: usize, idx_shape: &[i64], d: &GatherDims, slice_sizes: &[i64]) -> Vec<i64> {
+fn gather_shape(
+    operand_rank: usize,
+    idx_shape: &[i64],
+    d: &GatherDims,
+    slice_sizes: &[i64],
+) -> Vec<i64> {
     let offsets: Vec<i64> = (0..operand_rank as i64)
         .filter(|x| !d.collapsed_slice_dims.contains(x) && !d.operand_batching_dims.contains(x))
         .map(|x| slice_sizes[x as usize])
         .collect();
-    let batch: Vec<i64> =
-        idx_shape.iter().enumerate().filter(|(i, _)| *i as i64 != d.index_vector_dim).map(|(_, &s)| s).collect();
+    let batch: Vec<i64> = idx_shape
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i as i64 != d.index_vector_dim)
+        .map(|(_, &s)| s)
+        .collect();
     let rank = offsets.len() + batch.len();
     let (mut o, mut b) = (offsets.into_iter(), batch.into_iter());
-    (0..rank as i64).map(|r| if d.offset_dims.contains(&r) { o.next().unwrap_or(0) } else { b.next().unwrap_or(0) }).collect()
+    (0..rank as i64)
+        .map(|r| {
+            if d.offset_dims.contains(&r) {
+                o.next().unwrap_or(0)
+            } else {
+                b.next().unwrap_or(0)
+            }
+        })
+        .collect()
 }
 
 pub fn verify_gather(ctx: &Context, op: OpId) -> Result<()> {
@@ -83,33 +106,85 @@ pub fn verify_gather(ctx: &Context, op: OpId) -> Result<()> {
     if !is_int(ctx, ielem) {
         return Err(ctx.error(op, "start_indices must be integers"));
     }
-    let d = gather_dims(ctx, op).ok_or_else(|| ctx.error(op, "requires 'dimension_numbers' (#stablehlo.gather<...>)"))?;
+    let d = gather_dims(ctx, op)
+        .ok_or_else(|| ctx.error(op, "requires 'dimension_numbers' (#stablehlo.gather<...>)"))?;
     let sizes = i64s(ctx, op, "slice_sizes")?;
     if sizes.len() != shape.len() {
-        return Err(ctx.error(op, format!("slice_sizes {} must have {} entries", list(&sizes), shape.len())));
+        return Err(ctx.error(
+            op,
+            format!(
+                "slice_sizes {} must have {} entries",
+                list(&sizes),
+                shape.len()
+            ),
+        ));
     }
     for (i, (&s, &n)) in sizes.iter().zip(&shape).enumerate() {
         if s < 0 || s > n {
-            return Err(ctx.error(op, format!("slice size {s} of dimension {i} must be in [0, {n}]")));
+            return Err(ctx.error(
+                op,
+                format!("slice size {s} of dimension {i} must be in [0, {n}]"),
+            ));
         }
     }
     if d.index_vector_dim < 0 || d.index_vector_dim as usize > ishape.len() {
-        return Err(ctx.error(op, format!("index_vector_dim {} is out of range", d.index_vector_dim)));
+        return Err(ctx.error(
+            op,
+            format!("index_vector_dim {} is out of range", d.index_vector_dim),
+        ));
     }
-    let vec_len = if (d.index_vector_dim as usize) < ishape.len() { ishape[d.index_vector_dim as usize] } else { 1 };
+    let vec_len = if (d.index_vector_dim as usize) < ishape.len() {
+        ishape[d.index_vector_dim as usize]
+    } else {
+        1
+    };
     if d.start_index_map.len() as i64 != vec_len {
-        return Err(ctx.error(op, format!("start_index_map {} must have {vec_len} entries", list(&d.start_index_map))));
+        return Err(ctx.error(
+            op,
+            format!(
+                "start_index_map {} must have {vec_len} entries",
+                list(&d.start_index_map)
+            ),
+        ));
     }
     in_range(ctx, op, "start_index_map", &d.start_index_map, shape.len())?;
-    in_range(ctx, op, "collapsed_slice_dims", &d.collapsed_slice_dims, shape.len())?;
-    in_range(ctx, op, "operand_batching_dims", &d.operand_batching_dims, shape.len())?;
-    in_range(ctx, op, "start_indices_batching_dims", &d.start_indices_batching_dims, ishape.len())?;
+    in_range(
+        ctx,
+        op,
+        "collapsed_slice_dims",
+        &d.collapsed_slice_dims,
+        shape.len(),
+    )?;
+    in_range(
+        ctx,
+        op,
+        "operand_batching_dims",
+        &d.operand_batching_dims,
+        shape.len(),
+    )?;
+    in_range(
+        ctx,
+        op,
+        "start_indices_batching_dims",
+        &d.start_indices_batching_dims,
+        ishape.len(),
+    )?;
     if d.operand_batching_dims.len() != d.start_indices_batching_dims.len() {
-        return Err(ctx.error(op, "operand_batching_dims and start_indices_batching_dims must have the same length"));
+        return Err(ctx.error(
+            op,
+            "operand_batching_dims and start_indices_batching_dims must have the same length",
+        ));
     }
-    for &c in d.collapsed_slice_dims.iter().chain(&d.operand_batching_dims) {
+    for &c in d
+        .collapsed_slice_dims
+        .iter()
+        .chain(&d.operand_batching_dims)
+    {
         if sizes[c as usize] > 1 {
-            return Err(ctx.error(op, format!("slice size of collapsed or batching dimension {c} must be at most 1")));
+            return Err(ctx.error(
+                op,
+                format!("slice size of collapsed or batching dimension {c} must be at most 1"),
+            ));
         }
     }
     let out = gather_shape(shape.len(), &ishape, &d, &sizes);
@@ -121,7 +196,10 @@ pub fn verify_scatter(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
     let n = o.operands.len();
     if n < 3 || (n - 1) % 2 != 0 || o.results.len() != (n - 1) / 2 {
-        return Err(ctx.error(op, "expects N inputs, the scatter indices, N updates and N results"));
+        return Err(ctx.error(
+            op,
+            "expects N inputs, the scatter indices, N updates and N results",
+        ));
     }
     let k = (n - 1) / 2;
     let (shape, _) = operand_tensor(ctx, op, 0)?;
@@ -129,23 +207,64 @@ pub fn verify_scatter(ctx: &Context, op: OpId) -> Result<()> {
     if !is_int(ctx, ielem) {
         return Err(ctx.error(op, "scatter_indices must be integers"));
     }
-    let d = scatter_dims(ctx, op)
-        .ok_or_else(|| ctx.error(op, "requires 'scatter_dimension_numbers' (#stablehlo.scatter<...>)"))?;
+    let d = scatter_dims(ctx, op).ok_or_else(|| {
+        ctx.error(
+            op,
+            "requires 'scatter_dimension_numbers' (#stablehlo.scatter<...>)",
+        )
+    })?;
     if d.index_vector_dim < 0 || d.index_vector_dim as usize > ishape.len() {
-        return Err(ctx.error(op, format!("index_vector_dim {} is out of range", d.index_vector_dim)));
+        return Err(ctx.error(
+            op,
+            format!("index_vector_dim {} is out of range", d.index_vector_dim),
+        ));
     }
-    let vec_len = if (d.index_vector_dim as usize) < ishape.len() { ishape[d.index_vector_dim as usize] } else { 1 };
+    let vec_len = if (d.index_vector_dim as usize) < ishape.len() {
+        ishape[d.index_vector_dim as usize]
+    } else {
+        1
+    };
     if d.scatter_dims_to_operand_dims.len() as i64 != vec_len {
-        return Err(ctx.error(op, format!("scatter_dims_to_operand_dims must have {vec_len} entries")));
+        return Err(ctx.error(
+            op,
+            format!("scatter_dims_to_operand_dims must have {vec_len} entries"),
+        ));
     }
-    in_range(ctx, op, "scatter_dims_to_operand_dims", &d.scatter_dims_to_operand_dims, shape.len())?;
-    in_range(ctx, op, "inserted_window_dims", &d.inserted_window_dims, shape.len())?;
-    in_range(ctx, op, "input_batching_dims", &d.input_batching_dims, shape.len())?;
+    in_range(
+        ctx,
+        op,
+        "scatter_dims_to_operand_dims",
+        &d.scatter_dims_to_operand_dims,
+        shape.len(),
+    )?;
+    in_range(
+        ctx,
+        op,
+        "inserted_window_dims",
+        &d.inserted_window_dims,
+        shape.len(),
+    )?;
+    in_range(
+        ctx,
+        op,
+        "input_batching_dims",
+        &d.input_batching_dims,
+        shape.len(),
+    )?;
     if d.input_batching_dims.len() != d.scatter_indices_batching_dims.len() {
-        return Err(ctx.error(op, "input_batching_dims and scatter_indices_batching_dims must have the same length"));
+        return Err(ctx.error(
+            op,
+            "input_batching_dims and scatter_indices_batching_dims must have the same length",
+        ));
     }
     let (ushape, _) = operand_tensor(ctx, op, k + 1)?;
-    in_range(ctx, op, "update_window_dims", &d.update_window_dims, ushape.len())?;
+    in_range(
+        ctx,
+        op,
+        "update_window_dims",
+        &d.update_window_dims,
+        ushape.len(),
+    )?;
     for i in 0..k {
         let (s, e) = operand_tensor(ctx, op, i)?;
         let (us, _) = operand_tensor(ctx, op, k + 1 + i)?;

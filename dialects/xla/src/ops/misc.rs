@@ -7,10 +7,19 @@ use crate::util::*;
 
 pub fn verify_constant(ctx: &Context, op: OpId) -> Result<()> {
     expect_counts(ctx, op, 0, 1)?;
-    let d = ctx.dense_attr(op, "value").ok_or_else(|| ctx.error(op, "requires a dense elements attribute 'value'"))?;
+    let d = ctx
+        .dense_attr(op, "value")
+        .ok_or_else(|| ctx.error(op, "requires a dense elements attribute 'value'"))?;
     let result = ctx.value_ty(ctx.op(op).results[0]);
     if d.ty != result {
-        return Err(ctx.error(op, format!("value of type {} does not match result type {}", ty_str(ctx, d.ty), ty_str(ctx, result))));
+        return Err(ctx.error(
+            op,
+            format!(
+                "value of type {} does not match result type {}",
+                ty_str(ctx, d.ty),
+                ty_str(ctx, result)
+            ),
+        ));
     }
     Ok(())
 }
@@ -39,17 +48,30 @@ pub fn verify_map(ctx: &Context, op: OpId) -> Result<()> {
     }
     let dims = i64s(ctx, op, "dimensions")?;
     if dims != (0..shape.len() as i64).collect::<Vec<_>>() {
-        return Err(ctx.error(op, format!("dimensions {} must be [0, ..., rank - 1]", list(&dims))));
+        return Err(ctx.error(
+            op,
+            format!("dimensions {} must be [0, ..., rank - 1]", list(&dims)),
+        ));
     }
-    let body = ctx.entry_block(op, 0).ok_or_else(|| ctx.error(op, "requires a computation region"))?;
+    let body = ctx
+        .entry_block(op, 0)
+        .ok_or_else(|| ctx.error(op, "requires a computation region"))?;
     if ctx.blocks[body].args.len() != o.operands.len() {
         return Err(ctx.error(op, "computation must take one argument per operand"));
     }
-    let ret = ctx.blocks[body].ops.last().map(|&t| ctx.op(t).operands.clone()).unwrap_or_default();
+    let ret = ctx.blocks[body]
+        .ops
+        .last()
+        .map(|&t| ctx.op(t).operands.clone())
+        .unwrap_or_default();
     let (rs, re) = result_tensor(ctx, op, 0)?;
-    let ok = ret.len() == 1 && matches!(ctx.kind(ctx.value_ty(ret[0])), TypeKind::Tensor { shape, elem } if shape.is_empty() && *elem == re);
+    let ok = ret.len() == 1
+        && matches!(ctx.kind(ctx.value_ty(ret[0])), TypeKind::Tensor { shape, elem } if shape.is_empty() && *elem == re);
     if !ok || rs != shape {
-        return Err(ctx.error(op, "computation must return one 0-d tensor of the result's element type"));
+        return Err(ctx.error(
+            op,
+            "computation must return one 0-d tensor of the result's element type",
+        ));
     }
     Ok(())
 }
@@ -57,9 +79,14 @@ pub fn verify_map(ctx: &Context, op: OpId) -> Result<()> {
 pub fn verify_get_dimension_size(ctx: &Context, op: OpId) -> Result<()> {
     expect_counts(ctx, op, 1, 1)?;
     let (shape, _) = operand_tensor(ctx, op, 0)?;
-    let d = ctx.int_attr(op, "dimension").ok_or_else(|| ctx.error(op, "requires attribute 'dimension'"))?;
+    let d = ctx
+        .int_attr(op, "dimension")
+        .ok_or_else(|| ctx.error(op, "requires attribute 'dimension'"))?;
     if d < 0 || d as usize >= shape.len() {
-        return Err(ctx.error(op, format!("dimension {d} is out of range for rank {}", shape.len())));
+        return Err(ctx.error(
+            op,
+            format!("dimension {d} is out of range for rank {}", shape.len()),
+        ));
     }
     let (rs, re) = result_tensor(ctx, op, 0)?;
     if !rs.is_empty() || !matches!(ctx.kind(re), TypeKind::Int { width: 32, .. }) {
@@ -79,7 +106,8 @@ pub fn verify_composite(ctx: &Context, op: OpId) -> Result<()> {
 pub fn verify_tuple(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
     let elems: Vec<_> = o.operands.iter().map(|&v| ctx.value_ty(v)).collect();
-    let ok = o.results.len() == 1 && matches!(ctx.kind(ctx.value_ty(o.results[0])), TypeKind::Tuple(t) if *t == elems);
+    let ok = o.results.len() == 1
+        && matches!(ctx.kind(ctx.value_ty(o.results[0])), TypeKind::Tuple(t) if *t == elems);
     if !ok {
         return Err(ctx.error(op, "result must be the tuple of the operand types"));
     }
@@ -91,9 +119,17 @@ pub fn verify_get_tuple_element(ctx: &Context, op: OpId) -> Result<()> {
     let TypeKind::Tuple(elems) = ctx.kind(ctx.value_ty(ctx.op(op).operands[0])).clone() else {
         return Err(ctx.error(op, "operand must be a tuple"));
     };
-    let i = ctx.int_attr(op, "index").ok_or_else(|| ctx.error(op, "requires attribute 'index'"))?;
-    if i < 0 || i as usize >= elems.len() || elems[i as usize] != ctx.value_ty(ctx.op(op).results[0]) {
-        return Err(ctx.error(op, format!("index {i} does not select an element of the result's type")));
+    let i = ctx
+        .int_attr(op, "index")
+        .ok_or_else(|| ctx.error(op, "requires attribute 'index'"))?;
+    if i < 0
+        || i as usize >= elems.len()
+        || elems[i as usize] != ctx.value_ty(ctx.op(op).results[0])
+    {
+        return Err(ctx.error(
+            op,
+            format!("index {i} does not select an element of the result's type"),
+        ));
     }
     Ok(())
 }
@@ -119,12 +155,19 @@ pub fn verify_sort(ctx: &Context, op: OpId) -> Result<()> {
     if !(-rank..rank).contains(&d) {
         return Err(ctx.error(op, format!("dimension {d} is out of range for rank {rank}")));
     }
-    let body = ctx.entry_block(op, 0).ok_or_else(|| ctx.error(op, "requires a comparator region"))?;
+    let body = ctx
+        .entry_block(op, 0)
+        .ok_or_else(|| ctx.error(op, "requires a comparator region"))?;
     if ctx.blocks[body].args.len() != 2 * n {
         return Err(ctx.error(op, format!("comparator must take {} arguments", 2 * n)));
     }
-    let ret = ctx.blocks[body].ops.last().map(|&t| ctx.op(t).operands.clone()).unwrap_or_default();
-    let ok = ret.len() == 1 && matches!(ctx.kind(ctx.value_ty(ret[0])), TypeKind::Tensor { shape, elem } if shape.is_empty() && ctx.is_bool(*elem));
+    let ret = ctx.blocks[body]
+        .ops
+        .last()
+        .map(|&t| ctx.op(t).operands.clone())
+        .unwrap_or_default();
+    let ok = ret.len() == 1
+        && matches!(ctx.kind(ctx.value_ty(ret[0])), TypeKind::Tensor { shape, elem } if shape.is_empty() && ctx.is_bool(*elem));
     if !ok {
         return Err(ctx.error(op, "comparator must return one tensor<i1>"));
     }
@@ -141,7 +184,13 @@ pub fn verify_fft(ctx: &Context, op: OpId) -> Result<()> {
     let lengths = i64s(ctx, op, "fft_length")?;
     let n = lengths.len();
     if n == 0 || n > 3 || n > shape.len() || lengths.iter().any(|&l| l < 0) {
-        return Err(ctx.error(op, format!("fft_length {} must have 1 to 3 entries, at most the rank", list(&lengths))));
+        return Err(ctx.error(
+            op,
+            format!(
+                "fft_length {} must have 1 to 3 entries, at most the rank",
+                list(&lengths)
+            ),
+        ));
     }
     let part = |t| match ctx.kind(t) {
         TypeKind::Complex(p) => Some(*p),
@@ -163,7 +212,12 @@ pub fn verify_fft(ctx: &Context, op: OpId) -> Result<()> {
             },
             lengths.clone(),
         ),
-        k => return Err(ctx.error(op, format!("unknown fft_type '{k}' (expected FFT, IFFT, RFFT or IRFFT)"))),
+        k => {
+            return Err(ctx.error(
+                op,
+                format!("unknown fft_type '{k}' (expected FFT, IFFT, RFFT or IRFFT)"),
+            ));
+        }
     };
     let types_ok = match kind {
         "FFT" | "IFFT" => part(elem).is_some() && relem == elem,
@@ -172,13 +226,35 @@ pub fn verify_fft(ctx: &Context, op: OpId) -> Result<()> {
     };
     let float_ok = [elem, relem].iter().all(|&t| {
         let p = part(t).unwrap_or(t);
-        matches!(ctx.kind(p), TypeKind::Float(strata_ir::FloatKind::F32 | strata_ir::FloatKind::F64))
+        matches!(
+            ctx.kind(p),
+            TypeKind::Float(strata_ir::FloatKind::F32 | strata_ir::FloatKind::F64)
+        )
     });
     if !types_ok || !float_ok {
-        return Err(ctx.error(op, format!("{kind} on {} -> {} has the wrong element types", ty_str(ctx, elem), ty_str(ctx, relem))));
+        return Err(ctx.error(
+            op,
+            format!(
+                "{kind} on {} -> {} has the wrong element types",
+                ty_str(ctx, elem),
+                ty_str(ctx, relem)
+            ),
+        ));
     }
-    if shape[lead..] != want_in[..] || rshape.len() != shape.len() || rshape[..lead] != shape[..lead] || rshape[lead..] != want_out[..] {
-        return Err(ctx.error(op, format!("shapes {} -> {} do not fit {kind} with fft_length {}", list(&shape), list(&rshape), list(&lengths))));
+    if shape[lead..] != want_in[..]
+        || rshape.len() != shape.len()
+        || rshape[..lead] != shape[..lead]
+        || rshape[lead..] != want_out[..]
+    {
+        return Err(ctx.error(
+            op,
+            format!(
+                "shapes {} -> {} do not fit {kind} with fft_length {}",
+                list(&shape),
+                list(&rshape),
+                list(&lengths)
+            ),
+        ));
     }
     Ok(())
 }

@@ -5,24 +5,15 @@ use strata_ir::{Context, OpId, TypeKind};
 
 use crate::util::*;
 
-pub fn verify_reduce(ctx: &Context, op: OpId) -> Result<()> {
-    let o = ctx.op(op);
-    let n = o.operands.len();
-    if n == 0 || n % 2 != 0 {
-        return Err(ctx.error(op, "expects pairs of inputs and init values"));
-    }
-    let k = n / 2;
-    if o.results.len() != k {
-        return Err(ctx.error(op, format!("expects {k} results, found {}", o.results.len())));
-    }
-    let dims = i64s(ctx, op, "dimensions")?;
-    let (shape, _) = operand_tensor(ctx, op, 0)?;
-    for (i, &d) in dims.iter().enumerate() {
-        if d < 0 || d as usize >= shape.len() || dims[..i].contains(&d) {
-            return Err(ctx.error(op, format!("dimensions {} must be unique and in range for rank {}", list(&dims), shape.len())));
-        }
-    }
-    let out: Vec<i64> = (0..shape.len()).filter(|&i| !dims.contains(&(i as i64))).map(|i| shape[i]).collect();
+/// `k` inputs of `shape`, then `k` 0-d init values of their element types,
+/// and results of `out` shape; returns the element types.
+fn check_inputs_and_inits(
+    ctx: &Context,
+    op: OpId,
+    k: usize,
+    shape: &[i64],
+    out: &[i64],
+) -> Result<Vec<strata_ir::Type>> {
     let mut elems = Vec::new();
     for i in 0..k {
         let (s, e) = operand_tensor(ctx, op, i)?;
@@ -31,27 +22,83 @@ pub fn verify_reduce(ctx: &Context, op: OpId) -> Result<()> {
         }
         let (is, ie) = operand_tensor(ctx, op, k + i)?;
         if !is.is_empty() || ie != e {
-            return Err(ctx.error(op, format!("init value #{i} must be a 0-d tensor of {}", ty_str(ctx, e))));
+            return Err(ctx.error(
+                op,
+                format!("init value #{i} must be a 0-d tensor of {}", ty_str(ctx, e)),
+            ));
         }
-        expect_result_type(ctx, op, i, &out, e)?;
+        expect_result_type(ctx, op, i, out, e)?;
         elems.push(e);
     }
+    Ok(elems)
+}
+
+pub fn verify_reduce(ctx: &Context, op: OpId) -> Result<()> {
+    let o = ctx.op(op);
+    let n = o.operands.len();
+    if n == 0 || n % 2 != 0 {
+        return Err(ctx.error(op, "expects pairs of inputs and init values"));
+    }
+    let k = n / 2;
+    if o.results.len() != k {
+        return Err(ctx.error(
+            op,
+            format!("expects {k} results, found {}", o.results.len()),
+        ));
+    }
+    let dims = i64s(ctx, op, "dimensions")?;
+    let (shape, _) = operand_tensor(ctx, op, 0)?;
+    for (i, &d) in dims.iter().enumerate() {
+        if d < 0 || d as usize >= shape.len() || dims[..i].contains(&d) {
+            return Err(ctx.error(
+                op,
+                format!(
+                    "dimensions {} must be unique and in range for rank {}",
+                    list(&dims),
+                    shape.len()
+                ),
+            ));
+        }
+    }
+    let out: Vec<i64> = (0..shape.len())
+        .filter(|&i| !dims.contains(&(i as i64)))
+        .map(|i| shape[i])
+        .collect();
+    let elems = check_inputs_and_inits(ctx, op, k, &shape, &out)?;
     let Some(body) = ctx.entry_block(op, 0) else {
         return Err(ctx.error(op, "requires a reducer region"));
     };
-    let args: Vec<_> = ctx.blocks[body].args.iter().map(|&a| ctx.value_ty(a)).collect();
+    let args: Vec<_> = ctx.blocks[body]
+        .args
+        .iter()
+        .map(|&a| ctx.value_ty(a))
+        .collect();
     let want: Vec<_> = elems.iter().chain(elems.iter()).copied().collect();
     let ok = args.len() == want.len()
         && args.iter().zip(&want).all(|(&a, &e)| matches!(ctx.kind(a), TypeKind::Tensor { shape, elem } if shape.is_empty() && *elem == e));
     if !ok {
-        return Err(ctx.error(op, format!("reducer must take {} 0-d tensor arguments matching the inputs' element types", want.len())));
+        return Err(ctx.error(
+            op,
+            format!(
+                "reducer must take {} 0-d tensor arguments matching the inputs' element types",
+                want.len()
+            ),
+        ));
     }
     let Some(&last) = ctx.blocks[body].ops.last() else {
         return Err(ctx.error(op, "reducer region is empty"));
     };
-    let returned: Vec<_> = ctx.op(last).operands.iter().map(|&v| ctx.value_ty(v)).collect();
+    let returned: Vec<_> = ctx
+        .op(last)
+        .operands
+        .iter()
+        .map(|&v| ctx.value_ty(v))
+        .collect();
     if returned.len() != k || returned.iter().zip(&args).any(|(r, a)| r != a) {
-        return Err(ctx.error(op, format!("reducer must return {k} 0-d tensors of the inputs' element types")));
+        return Err(ctx.error(
+            op,
+            format!("reducer must return {k} 0-d tensors of the inputs' element types"),
+        ));
     }
     Ok(())
 }
@@ -72,9 +119,18 @@ impl Window {
     pub fn result_shape(&self, shape: &[i64]) -> Vec<i64> {
         (0..shape.len())
             .map(|d| {
-                let padded = if shape[d] == 0 { 0 } else { (shape[d] - 1) * self.base_dilations[d] + 1 } + self.padding[d].0 + self.padding[d].1;
+                let padded = if shape[d] == 0 {
+                    0
+                } else {
+                    (shape[d] - 1) * self.base_dilations[d] + 1
+                } + self.padding[d].0
+                    + self.padding[d].1;
                 let window = (self.dims[d] - 1) * self.window_dilations[d] + 1;
-                if padded < window { 0 } else { (padded - window) / self.strides[d] + 1 }
+                if padded < window {
+                    0
+                } else {
+                    (padded - window) / self.strides[d] + 1
+                }
             })
             .collect()
     }
@@ -89,7 +145,13 @@ pub fn window(ctx: &Context, op: OpId, rank: usize) -> Option<Window> {
         Some(d) => {
             let elem = ctx.elem(d.ty);
             let v: Vec<i64> = (0..2 * rank)
-                .map(|i| strata_ir::dense::int_value(ctx, strata_ir::dense::element_bits(ctx, d, i)[0], elem) as i64)
+                .map(|i| {
+                    strata_ir::dense::int_value(
+                        ctx,
+                        strata_ir::dense::element_bits(ctx, d, i)[0],
+                        elem,
+                    ) as i64
+                })
                 .collect();
             if ctx.num_elements(d.ty) != 2 * rank as i64 {
                 return None;
@@ -97,7 +159,13 @@ pub fn window(ctx: &Context, op: OpId, rank: usize) -> Option<Window> {
             v.chunks(2).map(|c| (c[0], c[1])).collect()
         }
     };
-    Some(Window { dims, strides: get("window_strides"), base_dilations: get("base_dilations"), window_dilations: get("window_dilations"), padding })
+    Some(Window {
+        dims,
+        strides: get("window_strides"),
+        base_dilations: get("base_dilations"),
+        window_dilations: get("window_dilations"),
+        padding,
+    })
 }
 
 pub fn verify_reduce_window(ctx: &Context, op: OpId) -> Result<()> {
@@ -108,27 +176,40 @@ pub fn verify_reduce_window(ctx: &Context, op: OpId) -> Result<()> {
     }
     let k = n / 2;
     let (shape, _) = operand_tensor(ctx, op, 0)?;
-    let w = window(ctx, op, shape.len()).ok_or_else(|| ctx.error(op, "requires window_dimensions and a padding of shape [rank, 2]"))?;
-    for (name, v) in [("window_dimensions", &w.dims), ("window_strides", &w.strides), ("base_dilations", &w.base_dilations), ("window_dilations", &w.window_dilations)] {
-        if v.len() != shape.len() || v.iter().any(|&x| x <= 0 || x > strata_ir::text::parser::MAX_ELEMENTS) {
-            return Err(ctx.error(op, format!("{name} {} must have {} positive entries", list(v), shape.len())));
+    let w = window(ctx, op, shape.len()).ok_or_else(|| {
+        ctx.error(
+            op,
+            "requires window_dimensions and a padding of shape [rank, 2]",
+        )
+    })?;
+    for (name, v) in [
+        ("window_dimensions", &w.dims),
+        ("window_strides", &w.strides),
+        ("base_dilations", &w.base_dilations),
+        ("window_dilations", &w.window_dilations),
+    ] {
+        if v.len() != shape.len()
+            || v.iter()
+                .any(|&x| x <= 0 || x > strata_ir::text::parser::MAX_ELEMENTS)
+        {
+            return Err(ctx.error(
+                op,
+                format!(
+                    "{name} {} must have {} positive entries",
+                    list(v),
+                    shape.len()
+                ),
+            ));
         }
     }
-    if w.padding.iter().any(|&(l, h)| l.abs() > strata_ir::text::parser::MAX_ELEMENTS || h.abs() > strata_ir::text::parser::MAX_ELEMENTS) {
+    if w.padding.iter().any(|&(l, h)| {
+        l.abs() > strata_ir::text::parser::MAX_ELEMENTS
+            || h.abs() > strata_ir::text::parser::MAX_ELEMENTS
+    }) {
         return Err(ctx.error(op, "padding is out of range"));
     }
     let out = w.result_shape(&shape);
-    for i in 0..k {
-        let (s, e) = operand_tensor(ctx, op, i)?;
-        if s != shape {
-            return Err(ctx.error(op, format!("input #{i} must have the shape of input #0")));
-        }
-        let (is, ie) = operand_tensor(ctx, op, k + i)?;
-        if !is.is_empty() || ie != e {
-            return Err(ctx.error(op, format!("init value #{i} must be a 0-d tensor of {}", ty_str(ctx, e))));
-        }
-        expect_result_type(ctx, op, i, &out, e)?;
-    }
+    check_inputs_and_inits(ctx, op, k, &shape, &out)?;
     if ctx.entry_block(op, 0).is_none() {
         return Err(ctx.error(op, "requires a reducer region"));
     }
@@ -144,21 +225,56 @@ pub fn verify_select_and_scatter(ctx: &Context, op: OpId) -> Result<()> {
     let (sshape, selem) = operand_tensor(ctx, op, 1)?;
     let (ishape, ielem) = operand_tensor(ctx, op, 2)?;
     if !ishape.is_empty() || ielem != selem {
-        return Err(ctx.error(op, "init value must be a 0-d tensor of the source's element type"));
+        return Err(ctx.error(
+            op,
+            "init value must be a 0-d tensor of the source's element type",
+        ));
     }
-    let w = window(ctx, op, shape.len()).ok_or_else(|| ctx.error(op, "requires window_dimensions and a padding of shape [rank, 2]"))?;
-    for (name, v) in [("window_dimensions", &w.dims), ("window_strides", &w.strides)] {
-        if v.len() != shape.len() || v.iter().any(|&x| x <= 0 || x > strata_ir::text::parser::MAX_ELEMENTS) {
-            return Err(ctx.error(op, format!("{name} {} must have {} positive entries", list(v), shape.len())));
+    let w = window(ctx, op, shape.len()).ok_or_else(|| {
+        ctx.error(
+            op,
+            "requires window_dimensions and a padding of shape [rank, 2]",
+        )
+    })?;
+    for (name, v) in [
+        ("window_dimensions", &w.dims),
+        ("window_strides", &w.strides),
+    ] {
+        if v.len() != shape.len()
+            || v.iter()
+                .any(|&x| x <= 0 || x > strata_ir::text::parser::MAX_ELEMENTS)
+        {
+            return Err(ctx.error(
+                op,
+                format!(
+                    "{name} {} must have {} positive entries",
+                    list(v),
+                    shape.len()
+                ),
+            ));
         }
     }
-    if w.padding.iter().any(|&(l, h)| l < 0 || h < 0 || l > strata_ir::text::parser::MAX_ELEMENTS || h > strata_ir::text::parser::MAX_ELEMENTS) {
+    if w.padding.iter().any(|&(l, h)| {
+        l < 0
+            || h < 0
+            || l > strata_ir::text::parser::MAX_ELEMENTS
+            || h > strata_ir::text::parser::MAX_ELEMENTS
+    }) {
         return Err(ctx.error(op, "padding must be non-negative"));
     }
     if w.result_shape(&shape) != sshape {
-        return Err(ctx.error(op, format!("source shape {} does not match the windows of the operand", list(&sshape))));
+        return Err(ctx.error(
+            op,
+            format!(
+                "source shape {} does not match the windows of the operand",
+                list(&sshape)
+            ),
+        ));
     }
-    if ctx.op(op).regions.len() != 2 || ctx.entry_block(op, 0).is_none() || ctx.entry_block(op, 1).is_none() {
+    if ctx.op(op).regions.len() != 2
+        || ctx.entry_block(op, 0).is_none()
+        || ctx.entry_block(op, 1).is_none()
+    {
         return Err(ctx.error(op, "requires a select region and a scatter region"));
     }
     let _ = elem;

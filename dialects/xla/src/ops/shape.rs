@@ -10,11 +10,22 @@ pub fn verify_iota(ctx: &Context, op: OpId) -> Result<()> {
     expect_counts(ctx, op, 0, 1)?;
     let (shape, elem) = result_tensor(ctx, op, 0)?;
     if is_bool(ctx, elem) {
-        return Err(ctx.error(op, "requires an integer, float or complex result, found element type i1"));
+        return Err(ctx.error(
+            op,
+            "requires an integer, float or complex result, found element type i1",
+        ));
     }
-    let dim = ctx.int_attr(op, "iota_dimension").ok_or_else(|| ctx.error(op, "requires attribute 'iota_dimension'"))?;
+    let dim = ctx
+        .int_attr(op, "iota_dimension")
+        .ok_or_else(|| ctx.error(op, "requires attribute 'iota_dimension'"))?;
     if dim < 0 || dim as usize >= shape.len() {
-        return Err(ctx.error(op, format!("iota_dimension {dim} is out of range for rank {}", shape.len())));
+        return Err(ctx.error(
+            op,
+            format!(
+                "iota_dimension {dim} is out of range for rank {}",
+                shape.len()
+            ),
+        ));
     }
     Ok(())
 }
@@ -30,12 +41,22 @@ pub fn verify_broadcast_in_dim(ctx: &Context, op: OpId) -> Result<()> {
     if dims.len() != shape.len() {
         return Err(ctx.error(
             op,
-            format!("broadcast_dimensions size ({}) does not match operand rank ({})", dims.len(), shape.len()),
+            format!(
+                "broadcast_dimensions size ({}) does not match operand rank ({})",
+                dims.len(),
+                shape.len()
+            ),
         ));
     }
     for (i, &d) in dims.iter().enumerate() {
         if d < 0 || d as usize >= rshape.len() {
-            return Err(ctx.error(op, format!("broadcast_dimensions contains {d}, out of range for result rank {}", rshape.len())));
+            return Err(ctx.error(
+                op,
+                format!(
+                    "broadcast_dimensions contains {d}, out of range for result rank {}",
+                    rshape.len()
+                ),
+            ));
         }
         if dims[..i].contains(&d) {
             return Err(ctx.error(op, format!("broadcast_dimensions contains {d} twice")));
@@ -73,11 +94,20 @@ pub fn verify_reshape(ctx: &Context, op: OpId) -> Result<()> {
 fn check_permutation(ctx: &Context, op: OpId, perm: &[i64], rank: usize) -> Result<()> {
     let mut seen = vec![false; rank];
     if perm.len() != rank {
-        return Err(ctx.error(op, format!("permutation {} must have {rank} entries", list(perm))));
+        return Err(ctx.error(
+            op,
+            format!("permutation {} must have {rank} entries", list(perm)),
+        ));
     }
     for &p in perm {
         if p < 0 || p as usize >= rank || seen[p as usize] {
-            return Err(ctx.error(op, format!("permutation {} is not a permutation of 0..{rank}", list(perm))));
+            return Err(ctx.error(
+                op,
+                format!(
+                    "permutation {} is not a permutation of 0..{rank}",
+                    list(perm)
+                ),
+            ));
         }
         seen[p as usize] = true;
     }
@@ -100,13 +130,25 @@ pub fn verify_slice(ctx: &Context, op: OpId) -> Result<()> {
     let limit = i64s(ctx, op, "limit_indices")?;
     let strides = i64s(ctx, op, "strides")?;
     if start.len() != shape.len() || limit.len() != shape.len() || strides.len() != shape.len() {
-        return Err(ctx.error(op, format!("start_indices, limit_indices and strides must each have {} entries", shape.len())));
+        return Err(ctx.error(
+            op,
+            format!(
+                "start_indices, limit_indices and strides must each have {} entries",
+                shape.len()
+            ),
+        ));
     }
     let mut out = Vec::new();
     for d in 0..shape.len() {
         let (s, l, st) = (start[d], limit[d], strides[d]);
         if s < 0 || l > shape[d] || s > l {
-            return Err(ctx.error(op, format!("slice [{s}:{l}] is out of bounds for dimension {d} of size {}", shape[d])));
+            return Err(ctx.error(
+                op,
+                format!(
+                    "slice [{s}:{l}] is out of bounds for dimension {d} of size {}",
+                    shape[d]
+                ),
+            ));
         }
         if st <= 0 {
             return Err(ctx.error(op, format!("stride {st} of dimension {d} must be positive")));
@@ -122,9 +164,14 @@ pub fn verify_concatenate(ctx: &Context, op: OpId) -> Result<()> {
         return Err(ctx.error(op, "expects at least one operand"));
     }
     let (first, elem) = operand_tensor(ctx, op, 0)?;
-    let dim = ctx.int_attr(op, "dimension").ok_or_else(|| ctx.error(op, "requires attribute 'dimension'"))?;
+    let dim = ctx
+        .int_attr(op, "dimension")
+        .ok_or_else(|| ctx.error(op, "requires attribute 'dimension'"))?;
     if dim < 0 || dim as usize >= first.len() {
-        return Err(ctx.error(op, format!("dimension {dim} is out of range for rank {}", first.len())));
+        return Err(ctx.error(
+            op,
+            format!("dimension {dim} is out of range for rank {}", first.len()),
+        ));
     }
     let dim = dim as usize;
     let mut out = first.clone();
@@ -132,11 +179,20 @@ pub fn verify_concatenate(ctx: &Context, op: OpId) -> Result<()> {
     for i in 0..n {
         let (s, e) = operand_tensor(ctx, op, i)?;
         if e != elem || s.len() != first.len() {
-            return Err(ctx.error(op, format!("operand #{i} must have element type and rank of operand #0")));
+            return Err(ctx.error(
+                op,
+                format!("operand #{i} must have element type and rank of operand #0"),
+            ));
         }
         for d in 0..s.len() {
             if d != dim && s[d] != first[d] {
-                return Err(ctx.error(op, format!("operand #{i} has size {} in dimension {d}, expected {}", s[d], first[d])));
+                return Err(ctx.error(
+                    op,
+                    format!(
+                        "operand #{i} has size {} in dimension {d}, expected {}",
+                        s[d], first[d]
+                    ),
+                ));
             }
         }
         out[dim] += s[dim];
@@ -150,7 +206,14 @@ pub fn verify_reverse(ctx: &Context, op: OpId) -> Result<()> {
     let dims = i64s(ctx, op, "dimensions")?;
     for (i, &d) in dims.iter().enumerate() {
         if d < 0 || d as usize >= shape.len() || dims[..i].contains(&d) {
-            return Err(ctx.error(op, format!("dimensions {} must be unique and in range for rank {}", list(&dims), shape.len())));
+            return Err(ctx.error(
+                op,
+                format!(
+                    "dimensions {} must be unique and in range for rank {}",
+                    list(&dims),
+                    shape.len()
+                ),
+            ));
         }
     }
     expect_result_type(ctx, op, 0, &shape, elem)
@@ -161,25 +224,43 @@ pub fn verify_pad(ctx: &Context, op: OpId) -> Result<()> {
     let (shape, elem) = operand_tensor(ctx, op, 0)?;
     let (pshape, pelem) = operand_tensor(ctx, op, 1)?;
     if !pshape.is_empty() || pelem != elem {
-        return Err(ctx.error(op, "padding value must be a 0-d tensor of the operand's element type"));
+        return Err(ctx.error(
+            op,
+            "padding value must be a 0-d tensor of the operand's element type",
+        ));
     }
     let lo = i64s(ctx, op, "edge_padding_low")?;
     let hi = i64s(ctx, op, "edge_padding_high")?;
     let interior = i64s(ctx, op, "interior_padding")?;
     if lo.len() != shape.len() || hi.len() != shape.len() || interior.len() != shape.len() {
-        return Err(ctx.error(op, format!("padding attributes must each have {} entries", shape.len())));
+        return Err(ctx.error(
+            op,
+            format!("padding attributes must each have {} entries", shape.len()),
+        ));
     }
     let mut out = Vec::new();
     for d in 0..shape.len() {
         if interior[d] < 0 {
-            return Err(ctx.error(op, format!("interior padding {} of dimension {d} must be non-negative", interior[d])));
+            return Err(ctx.error(
+                op,
+                format!(
+                    "interior padding {} of dimension {d} must be non-negative",
+                    interior[d]
+                ),
+            ));
         }
-        let size = lo[d] as i128 + hi[d] as i128 + shape[d] as i128 + (shape[d] as i128 - 1).max(0) * interior[d] as i128;
+        let size = lo[d] as i128
+            + hi[d] as i128
+            + shape[d] as i128
+            + (shape[d] as i128 - 1).max(0) * interior[d] as i128;
         if size < 0 {
             return Err(ctx.error(op, format!("padding makes dimension {d} negative")));
         }
         if size > strata_ir::text::parser::MAX_ELEMENTS as i128 {
-            return Err(ctx.error(op, format!("padding makes dimension {d} too large ({size})")));
+            return Err(ctx.error(
+                op,
+                format!("padding makes dimension {d} too large ({size})"),
+            ));
         }
         out.push(size as i64);
     }
@@ -194,11 +275,21 @@ pub fn verify_broadcast_to(ctx: &Context, op: OpId) -> Result<()> {
     let (shape, elem) = operand_tensor(ctx, op, 0)?;
     let target = i64s(ctx, op, "target_shape")?;
     if target.iter().any(|&d| d < 0) {
-        return Err(ctx.error(op, format!("target_shape {} must not have negative sizes", list(&target))));
+        return Err(ctx.error(
+            op,
+            format!(
+                "target_shape {} must not have negative sizes",
+                list(&target)
+            ),
+        ));
     }
     let mode = ctx.str_attr(op, "mode").unwrap_or("numpy");
     let out = match mode {
-        "bidirectional" => crate::broadcast::numpy(&shape, &target).map_err(|m| ctx.error(op, m))?.shape,
+        "bidirectional" => {
+            crate::broadcast::numpy(&shape, &target)
+                .map_err(|m| ctx.error(op, m))?
+                .shape
+        }
         "numpy" => {
             let b = crate::broadcast::numpy(&shape, &target).map_err(|m| ctx.error(op, m))?;
             if b.shape != target {
@@ -209,7 +300,14 @@ pub fn verify_broadcast_to(ctx: &Context, op: OpId) -> Result<()> {
             }
             target
         }
-        m => return Err(ctx.error(op, format!("unknown broadcast_to mode \"{m}\" (expected \"numpy\" or \"bidirectional\")"))),
+        m => {
+            return Err(ctx.error(
+                op,
+                format!(
+                    "unknown broadcast_to mode \"{m}\" (expected \"numpy\" or \"bidirectional\")"
+                ),
+            ));
+        }
     };
     expect_result_type(ctx, op, 0, &out, elem)
 }
@@ -219,13 +317,19 @@ pub fn verify_broadcast_to(ctx: &Context, op: OpId) -> Result<()> {
 fn check_start_indices(ctx: &Context, op: OpId, first: usize, rank: usize) -> Result<()> {
     let n = ctx.op(op).operands.len() - first;
     if n != rank {
-        return Err(ctx.error(op, format!("expects {rank} start indices (one per dimension), found {n}")));
+        return Err(ctx.error(
+            op,
+            format!("expects {rank} start indices (one per dimension), found {n}"),
+        ));
     }
     let mut ty = None;
     for i in first..ctx.op(op).operands.len() {
         let (s, e) = operand_tensor(ctx, op, i)?;
         if !s.is_empty() || !is_int(ctx, e) {
-            return Err(ctx.error(op, format!("start index #{} must be a 0-d integer tensor", i - first)));
+            return Err(ctx.error(
+                op,
+                format!("start index #{} must be a 0-d integer tensor", i - first),
+            ));
         }
         if ty.is_some_and(|t| t != e) {
             return Err(ctx.error(op, "start indices must all have the same type"));
@@ -244,11 +348,21 @@ pub fn verify_dynamic_slice(ctx: &Context, op: OpId) -> Result<()> {
     check_start_indices(ctx, op, 1, shape.len())?;
     let sizes = i64s(ctx, op, "slice_sizes")?;
     if sizes.len() != shape.len() {
-        return Err(ctx.error(op, format!("slice_sizes {} must have {} entries", list(&sizes), shape.len())));
+        return Err(ctx.error(
+            op,
+            format!(
+                "slice_sizes {} must have {} entries",
+                list(&sizes),
+                shape.len()
+            ),
+        ));
     }
     for (d, (&s, &n)) in sizes.iter().zip(&shape).enumerate() {
         if s < 0 || s > n {
-            return Err(ctx.error(op, format!("slice size {s} of dimension {d} must be in [0, {n}]")));
+            return Err(ctx.error(
+                op,
+                format!("slice size {s} of dimension {d} must be in [0, {n}]"),
+            ));
         }
     }
     expect_result_type(ctx, op, 0, &sizes, elem)
@@ -258,7 +372,10 @@ pub fn verify_dynamic_slice(ctx: &Context, op: OpId) -> Result<()> {
 /// clamped start indices.
 pub fn verify_dynamic_update_slice(ctx: &Context, op: OpId) -> Result<()> {
     if ctx.op(op).operands.len() < 2 || ctx.op(op).results.len() != 1 {
-        return Err(ctx.error(op, "expects an operand, an update, start indices and one result"));
+        return Err(ctx.error(
+            op,
+            "expects an operand, an update, start indices and one result",
+        ));
     }
     let (shape, elem) = operand_tensor(ctx, op, 0)?;
     let (ushape, uelem) = operand_tensor(ctx, op, 1)?;
@@ -267,7 +384,10 @@ pub fn verify_dynamic_update_slice(ctx: &Context, op: OpId) -> Result<()> {
     }
     for (d, (&u, &n)) in ushape.iter().zip(&shape).enumerate() {
         if u > n {
-            return Err(ctx.error(op, format!("update size {u} of dimension {d} exceeds the operand's {n}")));
+            return Err(ctx.error(
+                op,
+                format!("update size {u} of dimension {d} exceeds the operand's {n}"),
+            ));
         }
     }
     check_start_indices(ctx, op, 2, shape.len())?;

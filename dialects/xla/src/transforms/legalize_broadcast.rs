@@ -43,20 +43,42 @@ impl strata_pass::Pass for XlaLegalizeBroadcastPass {
 
 /// Inserts `new` right before `anchor` in its block.
 fn insert_before(ctx: &mut Context, anchor: OpId, new: OpId) -> Result<()> {
-    let block = ctx.op(anchor).parent.ok_or_else(|| Diagnostic::internal(ctx.op(anchor).loc, "op outside a block"))?;
-    let pos = ctx.blocks[block].ops.iter().position(|&o| o == anchor).unwrap_or(0);
+    let block = ctx
+        .op(anchor)
+        .parent
+        .ok_or_else(|| Diagnostic::internal(ctx.op(anchor).loc, "op outside a block"))?;
+    let pos = ctx.blocks[block]
+        .ops
+        .iter()
+        .position(|&o| o == anchor)
+        .unwrap_or(0);
     ctx.insert_op_at(block, pos, new);
     Ok(())
 }
 
 /// `xla.broadcast_in_dim` of `v` into `shape`, inserted before `anchor`.
-fn broadcast_in_dim(ctx: &mut Context, anchor: OpId, v: Value, dims: Vec<i64>, shape: &[i64]) -> Result<Value> {
+fn broadcast_in_dim(
+    ctx: &mut Context,
+    anchor: OpId,
+    v: Value,
+    dims: Vec<i64>,
+    shape: &[i64],
+) -> Result<Value> {
     let elem = ctx.elem(ctx.value_ty(v));
     let t = ctx.tensor_ty(shape, elem);
     let i64t = ctx.int_ty(64);
-    let a = ctx.attr(strata_ir::AttrKind::DenseArray { elem: i64t, values: dims });
+    let a = ctx.attr(strata_ir::AttrKind::DenseArray {
+        elem: i64t,
+        values: dims,
+    });
     let loc = ctx.op(anchor).loc;
-    let b = ctx.create_op(BROADCAST_IN_DIM, vec![v], &[t], vec![("broadcast_dimensions".into(), a)], loc);
+    let b = ctx.create_op(
+        BROADCAST_IN_DIM,
+        vec![v],
+        &[t],
+        vec![("broadcast_dimensions".into(), a)],
+        loc,
+    );
     insert_before(ctx, anchor, b)?;
     Ok(ctx.op(b).results[0])
 }
@@ -74,8 +96,12 @@ fn legalize_binary(ctx: &mut Context, op: OpId) -> Result<()> {
     let b = binary_broadcast(ctx, op)?;
     for (i, dims) in [(0, b.lhs_dims.clone()), (1, b.rhs_dims.clone())] {
         let mut v = ctx.op(op).operands[i];
-        let shape = ctx.shape(ctx.value_ty(v)).map(|s| s.to_vec()).unwrap_or_default();
-        let identity = dims.iter().enumerate().all(|(j, &d)| d == j as i64) && dims.len() == b.shape.len();
+        let shape = ctx
+            .shape(ctx.value_ty(v))
+            .map(|s| s.to_vec())
+            .unwrap_or_default();
+        let identity =
+            dims.iter().enumerate().all(|(j, &d)| d == j as i64) && dims.len() == b.shape.len();
         if shape == b.shape && identity {
             continue;
         }
@@ -94,8 +120,14 @@ fn legalize_binary(ctx: &mut Context, op: OpId) -> Result<()> {
 fn legalize_broadcast_to(ctx: &mut Context, op: OpId) -> Result<()> {
     let v = ctx.op(op).operands[0];
     let r = ctx.op(op).results[0];
-    let shape = ctx.shape(ctx.value_ty(v)).map(|s| s.to_vec()).unwrap_or_default();
-    let rshape = ctx.shape(ctx.value_ty(r)).map(|s| s.to_vec()).unwrap_or_default();
+    let shape = ctx
+        .shape(ctx.value_ty(v))
+        .map(|s| s.to_vec())
+        .unwrap_or_default();
+    let rshape = ctx
+        .shape(ctx.value_ty(r))
+        .map(|s| s.to_vec())
+        .unwrap_or_default();
     let offset = (rshape.len() - shape.len()) as i64;
     let dims = (0..shape.len() as i64).map(|d| d + offset).collect();
     let nv = broadcast_in_dim(ctx, op, v, dims, &rshape)?;

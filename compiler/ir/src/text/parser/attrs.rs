@@ -22,11 +22,23 @@ impl Parser<'_> {
             let loc = self.loc();
             let name = match self.advance() {
                 Tok::Ident(s) | Tok::Str(s) => s,
-                t => return Err(Diagnostic::error(loc, format!("expected attribute name, found {}", t.describe()))),
+                t => {
+                    return Err(Diagnostic::error(
+                        loc,
+                        format!("expected attribute name, found {}", t.describe()),
+                    ));
+                }
             };
-            let value = if self.consume_punct("=") { self.parse_attr()? } else { self.ctx.attr(AttrKind::Unit) };
+            let value = if self.consume_punct("=") {
+                self.parse_attr()?
+            } else {
+                self.ctx.attr(AttrKind::Unit)
+            };
             if out.iter().any(|(n, _)| *n == name) {
-                return Err(Diagnostic::error(loc, format!("duplicate attribute '{name}'")));
+                return Err(Diagnostic::error(
+                    loc,
+                    format!("duplicate attribute '{name}'"),
+                ));
             }
             out.push((name, value));
             if !self.consume_punct(",") {
@@ -60,9 +72,9 @@ impl Parser<'_> {
                     self.advance();
                     self.parse_dense_array()
                 }
-                "dense_resource" | "sparse" | "dense_array" | "affine_map" => {
-                    Err(Diagnostic::unsupported(loc, format!("'{s}' attributes are not supported")))
-                }
+                "dense_resource" | "sparse" | "dense_array" | "affine_map" => Err(
+                    Diagnostic::unsupported(loc, format!("'{s}' attributes are not supported")),
+                ),
                 _ => {
                     let t = self.parse_type()?;
                     Ok(self.ctx.attr(AttrKind::Type(t)))
@@ -116,7 +128,9 @@ impl Parser<'_> {
                 self.advance();
                 self.parse_dialect_attr(&name, loc)
             }
-            Tok::Int(_) | Tok::Float(_) | Tok::Hex(_) | Tok::Punct("-") => self.parse_number_attr(loc),
+            Tok::Int(_) | Tok::Float(_) | Tok::Hex(_) | Tok::Punct("-") => {
+                self.parse_number_attr(loc)
+            }
             _ => Err(self.expected("attribute value")),
         }
     }
@@ -132,14 +146,25 @@ impl Parser<'_> {
         };
         match (self.ctx.kind(ty).clone(), lit) {
             (TypeKind::Float(_), Literal::Float(v)) => Ok(self.ctx.attr(AttrKind::float(v, ty))),
-            (TypeKind::Float(_), Literal::Int(v)) => Ok(self.ctx.attr(AttrKind::float(v as f64, ty))),
+            (TypeKind::Float(_), Literal::Int(v)) => {
+                Ok(self.ctx.attr(AttrKind::float(v as f64, ty)))
+            }
             (TypeKind::Float(k), Literal::Hex(bits)) => {
                 // A hex float is the bit pattern of the attribute's own type.
                 if k.width() < 64 && bits >> k.width() != 0 {
-                    return Err(Diagnostic::error(loc, format!("hexadecimal float 0x{bits:X} does not fit in {} bits", k.width())));
+                    return Err(Diagnostic::error(
+                        loc,
+                        format!(
+                            "hexadecimal float 0x{bits:X} does not fit in {} bits",
+                            k.width()
+                        ),
+                    ));
                 }
                 let v = dense::bits_to_float(bits, k);
-                Ok(self.ctx.attr(AttrKind::Float { bits: f64_bits_preserving_nan(v, bits, k), ty }))
+                Ok(self.ctx.attr(AttrKind::Float {
+                    bits: f64_bits_preserving_nan(v, bits, k),
+                    ty,
+                }))
             }
             (TypeKind::Int { .. } | TypeKind::Index, Literal::Hex(v)) => {
                 let v = v as i128;
@@ -160,22 +185,36 @@ impl Parser<'_> {
         let neg = self.consume_punct("-");
         let lit = match self.advance() {
             Tok::Int(s) => {
-                let v: i128 = s.parse().map_err(|_| Diagnostic::error(loc, "integer literal is too large"))?;
+                let v: i128 = s
+                    .parse()
+                    .map_err(|_| Diagnostic::error(loc, "integer literal is too large"))?;
                 Literal::Int(if neg { -v } else { v })
             }
             Tok::Float(s) => {
-                let v: f64 = s.parse().map_err(|_| Diagnostic::error(loc, "malformed float literal"))?;
+                let v: f64 = s
+                    .parse()
+                    .map_err(|_| Diagnostic::error(loc, "malformed float literal"))?;
                 Literal::Float(if neg { -v } else { v })
             }
             Tok::Hex(s) if !neg => {
-                let v = u64::from_str_radix(&s, 16).map_err(|_| Diagnostic::error(loc, "hexadecimal literal is too large"))?;
+                let v = u64::from_str_radix(&s, 16)
+                    .map_err(|_| Diagnostic::error(loc, "hexadecimal literal is too large"))?;
                 Literal::Hex(v)
             }
             Tok::Ident(s) if s == "true" && !neg => Literal::Bool(true),
             Tok::Ident(s) if s == "false" && !neg => Literal::Bool(false),
-            Tok::Ident(s) if s == "inf" => Literal::Float(if neg { f64::NEG_INFINITY } else { f64::INFINITY }),
+            Tok::Ident(s) if s == "inf" => Literal::Float(if neg {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            }),
             Tok::Ident(s) if s == "nan" => Literal::Float(f64::NAN),
-            t => return Err(Diagnostic::error(loc, format!("expected a number, found {}", t.describe()))),
+            t => {
+                return Err(Diagnostic::error(
+                    loc,
+                    format!("expected a number, found {}", t.describe()),
+                ));
+            }
         };
         Ok(lit)
     }
@@ -186,7 +225,10 @@ impl Parser<'_> {
         let tloc = self.loc();
         let elem = self.parse_type()?;
         let TypeKind::Int { .. } = self.ctx.kind(elem) else {
-            return Err(Diagnostic::unsupported(tloc, "only integer and i1 'array<...>' attributes are supported"));
+            return Err(Diagnostic::unsupported(
+                tloc,
+                "only integer and i1 'array<...>' attributes are supported",
+            ));
         };
         let mut values = Vec::new();
         if self.consume_punct(":") {
@@ -195,7 +237,12 @@ impl Parser<'_> {
                 let v = match self.parse_scalar_literal()? {
                     Literal::Int(v) => v,
                     Literal::Bool(b) => b as i128,
-                    _ => return Err(Diagnostic::error(loc, "expected an integer in 'array<...>'")),
+                    _ => {
+                        return Err(Diagnostic::error(
+                            loc,
+                            "expected an integer in 'array<...>'",
+                        ));
+                    }
                 };
                 dense::check_int_range(self.ctx, v, elem).map_err(|m| Diagnostic::error(loc, m))?;
                 values.push(v as i64);
@@ -212,16 +259,26 @@ impl Parser<'_> {
     fn parse_dense_after_keyword(&mut self, loc: Location) -> Result<Attr> {
         self.expect_punct("<")?;
         let lit_loc = self.loc();
-        let lit = if self.is_punct(">") { Literal::List(Vec::new()) } else { self.parse_dense_literal()? };
+        let lit = if self.is_punct(">") {
+            Literal::List(Vec::new())
+        } else {
+            self.parse_dense_literal()?
+        };
         self.expect_punct(">")?;
         self.expect_punct(":")?;
         let tloc = self.loc();
         let ty = self.parse_type()?;
         if !self.ctx.is_tensor(ty) {
-            return Err(Diagnostic::error(tloc, "dense elements attribute requires a tensor type"));
+            return Err(Diagnostic::error(
+                tloc,
+                "dense elements attribute requires a tensor type",
+            ));
         }
         if self.ctx.shape(ty).is_some_and(|s| s.iter().any(|&d| d < 0)) {
-            return Err(Diagnostic::error(tloc, "dense elements attribute requires a static shape"));
+            return Err(Diagnostic::error(
+                tloc,
+                "dense elements attribute requires a static shape",
+            ));
         }
         let _ = loc;
         let d = dense::build(self.ctx, ty, &lit).map_err(|m| Diagnostic::error(lit_loc, m))?;
@@ -259,11 +316,14 @@ impl Parser<'_> {
             Tok::Str(s) => {
                 let loc = self.loc();
                 self.advance();
-                let hex = s
-                    .strip_prefix("0x")
-                    .ok_or_else(|| Diagnostic::error(loc, "expected a hex string \"0x...\" in dense literal"))?;
+                let hex = s.strip_prefix("0x").ok_or_else(|| {
+                    Diagnostic::error(loc, "expected a hex string \"0x...\" in dense literal")
+                })?;
                 if hex.len() % 2 != 0 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-                    return Err(Diagnostic::error(loc, "malformed hex string in dense literal"));
+                    return Err(Diagnostic::error(
+                        loc,
+                        "malformed hex string in dense literal",
+                    ));
                 }
                 let bytes = (0..hex.len() / 2)
                     .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap_or(0))
@@ -280,7 +340,10 @@ impl Parser<'_> {
             return Ok(*a);
         }
         if !self.is_punct("<") {
-            return Err(Diagnostic::error(loc, format!("undefined attribute alias '#{name}'")));
+            return Err(Diagnostic::error(
+                loc,
+                format!("undefined attribute alias '#{name}'"),
+            ));
         }
         self.advance();
         if let Some(f) = self.ctx.registry.attr_parser(name) {
@@ -300,12 +363,18 @@ impl Parser<'_> {
                 }
             }
             self.expect_punct(">")?;
-            return Ok(self.ctx.attr(AttrKind::Struct { name: format!("{dialect}.{sub}"), fields }));
+            return Ok(self.ctx.attr(AttrKind::Struct {
+                name: format!("{dialect}.{sub}"),
+                fields,
+            }));
         }
         let kind = self.parse_ident()?;
         let value = self.parse_ident()?;
         self.expect_punct(">")?;
-        Ok(self.ctx.attr(AttrKind::Enum { dialect: name.to_string(), name: kind, value }))
+        Ok(self.ctx.attr(AttrKind::Enum {
+            dialect: name.to_string(),
+            name: kind,
+            value,
+        }))
     }
-
 }

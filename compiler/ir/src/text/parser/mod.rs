@@ -67,7 +67,11 @@ pub fn parse_module(ctx: &mut Context, name: &str, text: &str) -> Result<OpId> {
 /// attribute's type are carried in the f64 NaN's low mantissa bits, so that
 /// printing gives back the same pattern.
 fn f64_bits_preserving_nan(v: f64, bits: u64, k: FloatKind) -> u64 {
-    if v.is_nan() && k != FloatKind::F64 { 0x7FF8_0000_0000_0000 | (1 << 50) | bits } else { v.to_bits() }
+    if v.is_nan() && k != FloatKind::F64 {
+        0x7FF8_0000_0000_0000 | (1 << 50) | bits
+    } else {
+        v.to_bits()
+    }
 }
 
 /// Parses one attribute (like `dense<[1, 2]> : tensor<2xi32>`) from `text`.
@@ -82,7 +86,12 @@ pub fn parse_attribute(ctx: &mut Context, name: &str, text: &str) -> Result<Attr
 }
 
 impl<'a> Parser<'a> {
-    fn new(ctx: &'a mut Context, src: &'a str, file: strata_diag::FileId, offset: usize) -> Parser<'a> {
+    fn new(
+        ctx: &'a mut Context,
+        src: &'a str,
+        file: strata_diag::FileId,
+        offset: usize,
+    ) -> Parser<'a> {
         let lex = Lexer::new(src, file);
         let (tok, s, e) = lex.lex(offset);
         Parser {
@@ -101,7 +110,9 @@ impl<'a> Parser<'a> {
     /// Runs `f` one nesting level deeper, failing past `MAX_NESTING`.
     fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
         if self.depth >= MAX_NESTING {
-            return Err(self.error(format!("nesting is too deep (more than {MAX_NESTING} levels)")));
+            return Err(self.error(format!(
+                "nesting is too deep (more than {MAX_NESTING} levels)"
+            )));
         }
         self.depth += 1;
         let r = f(self);
@@ -144,7 +155,11 @@ impl<'a> Parser<'a> {
         }
     }
     pub fn expect_punct(&mut self, p: &str) -> Result<()> {
-        if self.consume_punct(p) { Ok(()) } else { Err(self.expected(&format!("'{p}'"))) }
+        if self.consume_punct(p) {
+            Ok(())
+        } else {
+            Err(self.expected(&format!("'{p}'")))
+        }
     }
     pub fn is_keyword(&self, kw: &str) -> bool {
         matches!(&self.tok, Tok::Ident(s) if s == kw)
@@ -158,7 +173,11 @@ impl<'a> Parser<'a> {
         }
     }
     pub fn expect_keyword(&mut self, kw: &str) -> Result<()> {
-        if self.consume_keyword(kw) { Ok(()) } else { Err(self.expected(&format!("'{kw}'"))) }
+        if self.consume_keyword(kw) {
+            Ok(())
+        } else {
+            Err(self.expected(&format!("'{kw}'")))
+        }
     }
     pub fn parse_ident(&mut self) -> Result<String> {
         match self.advance_if(|t| matches!(t, Tok::Ident(_))) {
@@ -167,7 +186,11 @@ impl<'a> Parser<'a> {
         }
     }
     fn advance_if(&mut self, f: impl Fn(&Tok) -> bool) -> Option<Tok> {
-        if f(&self.tok) { Some(self.advance()) } else { None }
+        if f(&self.tok) {
+            Some(self.advance())
+        } else {
+            None
+        }
     }
 
     /// Skips a trailing `loc(...)` (debug locations JAX may print).
@@ -199,7 +222,9 @@ impl<'a> Parser<'a> {
         let loc = self.loc();
         let module = if self.is_keyword("module") || self.is_keyword("builtin.module") {
             self.advance();
-            let m = self.ctx.create_op("builtin.module", vec![], &[], vec![], loc);
+            let m = self
+                .ctx
+                .create_op("builtin.module", vec![], &[], vec![], loc);
             if let Tok::At(name) = self.peek().clone() {
                 self.advance();
                 let a = self.ctx.attr(AttrKind::String(name));
@@ -218,7 +243,9 @@ impl<'a> Parser<'a> {
             self.skip_loc()?;
             m
         } else {
-            let m = self.ctx.create_op("builtin.module", vec![], &[], vec![], loc);
+            let m = self
+                .ctx
+                .create_op("builtin.module", vec![], &[], vec![], loc);
             let region = self.ctx.add_region(m);
             let block = self.ctx.add_block(region, &[]);
             self.scopes.push(None);
@@ -279,7 +306,10 @@ impl<'a> Parser<'a> {
             return Err(Diagnostic::internal(loc, "no value scope"));
         };
         if scope.insert(name.clone(), v).is_some() {
-            return Err(Diagnostic::error(loc, format!("redefinition of SSA value '%{name}'")));
+            return Err(Diagnostic::error(
+                loc,
+                format!("redefinition of SSA value '%{name}'"),
+            ));
         }
         Ok(())
     }
@@ -294,7 +324,9 @@ impl<'a> Parser<'a> {
                     // `%x#0` names result 0 of a single-result op `%x`.
                     name.strip_suffix("#0").and_then(|base| self.lookup(base))
                 });
-                found.ok_or_else(|| Diagnostic::error(loc, format!("use of undeclared SSA value name '%{name}'")))
+                found.ok_or_else(|| {
+                    Diagnostic::error(loc, format!("use of undeclared SSA value name '%{name}'"))
+                })
             }
             _ => Err(self.expected("SSA value (like %0)")),
         }
@@ -323,12 +355,17 @@ impl<'a> Parser<'a> {
         if matches!(self.peek(), Tok::Percent(_)) {
             loop {
                 let loc = self.loc();
-                let Tok::Percent(name) = self.advance() else { return Err(self.expected("result name")) };
+                let Tok::Percent(name) = self.advance() else {
+                    return Err(self.expected("result name"));
+                };
                 let mut count = 1;
                 if self.consume_punct(":") {
                     count = self.parse_usize()?;
                     if count == 0 {
-                        return Err(Diagnostic::error(loc, "expected at least one result in a result group"));
+                        return Err(Diagnostic::error(
+                            loc,
+                            "expected at least one result in a result group",
+                        ));
                     }
                 }
                 result_groups.push((name, count, loc));
@@ -359,11 +396,16 @@ impl<'a> Parser<'a> {
             fixup(self.ctx, &mut state);
         }
         self.skip_loc()?;
-        let named: usize = result_groups.iter().fold(0usize, |n, g| n.saturating_add(g.1));
+        let named: usize = result_groups
+            .iter()
+            .fold(0usize, |n, g| n.saturating_add(g.1));
         if !result_groups.is_empty() && named != state.result_types.len() {
             return Err(Diagnostic::error(
                 loc,
-                format!("operation defines {} results but was provided {named} to bind", state.result_types.len()),
+                format!(
+                    "operation defines {} results but was provided {named} to bind",
+                    state.result_types.len()
+                ),
             ));
         }
         for (name, count, gloc) in &result_groups {
@@ -375,7 +417,13 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        let op = self.ctx.create_op(state.name, state.operands, &state.result_types, state.attrs, state.loc);
+        let op = self.ctx.create_op(
+            state.name,
+            state.operands,
+            &state.result_types,
+            state.attrs,
+            state.loc,
+        );
         for r in &state.regions {
             self.ctx.regions[*r].parent = Some(op);
         }
@@ -390,7 +438,11 @@ impl<'a> Parser<'a> {
         Ok(op)
     }
 
-    fn new_state(&self, name: &str, loc: Location) -> Result<(OpState, Option<crate::registry::ParseFn>, Traits)> {
+    fn new_state(
+        &self,
+        name: &str,
+        loc: Location,
+    ) -> Result<(OpState, Option<crate::registry::ParseFn>, Traits)> {
         let def = self
             .ctx
             .registry
@@ -446,7 +498,10 @@ impl<'a> Parser<'a> {
         let fty_loc = self.loc();
         let fty = self.parse_type()?;
         let TypeKind::Function { inputs, results } = self.ctx.kind(fty).clone() else {
-            return Err(Diagnostic::error(fty_loc, "expected function type for generic operation"));
+            return Err(Diagnostic::error(
+                fty_loc,
+                "expected function type for generic operation",
+            ));
         };
         self.check_operand_types(&st.operands, &inputs, fty_loc)?;
         st.result_types = results;
@@ -454,11 +509,20 @@ impl<'a> Parser<'a> {
     }
 
     /// Checks that parsed operands have the types a signature spells.
-    pub fn check_operand_types(&self, operands: &[Value], types: &[Type], loc: Location) -> Result<()> {
+    pub fn check_operand_types(
+        &self,
+        operands: &[Value],
+        types: &[Type],
+        loc: Location,
+    ) -> Result<()> {
         if operands.len() != types.len() {
             return Err(Diagnostic::error(
                 loc,
-                format!("{} operands present, but expected {}", operands.len(), types.len()),
+                format!(
+                    "{} operands present, but expected {}",
+                    operands.len(),
+                    types.len()
+                ),
             ));
         }
         for (i, (&v, &t)) in operands.iter().zip(types).enumerate() {
@@ -482,7 +546,9 @@ impl<'a> Parser<'a> {
         let Some(hook) = hook else {
             return Err(Diagnostic::error(
                 loc,
-                format!("custom syntax for '{name}' is not supported; write it in the generic form \"{name}\"(...)"),
+                format!(
+                    "custom syntax for '{name}' is not supported; write it in the generic form \"{name}\"(...)"
+                ),
             ));
         };
         hook(self, &mut st)?;
@@ -491,13 +557,18 @@ impl<'a> Parser<'a> {
 
     fn parse_successor(&mut self) -> Result<BlockId> {
         let loc = self.loc();
-        let Tok::Caret(name) = self.peek().clone() else { return Err(self.expected("block label")) };
+        let Tok::Caret(name) = self.peek().clone() else {
+            return Err(self.expected("block label"));
+        };
         self.advance();
         self.block_by_name(&name, loc)
     }
 
     fn block_by_name(&mut self, name: &str, loc: Location) -> Result<BlockId> {
-        let scope = self.block_scopes.last_mut().ok_or_else(|| Diagnostic::error(loc, "block reference outside a region"))?;
+        let scope = self
+            .block_scopes
+            .last_mut()
+            .ok_or_else(|| Diagnostic::error(loc, "block reference outside a region"))?;
         if let Some(b) = scope.get(name) {
             return Ok(*b);
         }
@@ -511,11 +582,19 @@ impl<'a> Parser<'a> {
     /// Parses `{ ... }`. `entry_args` are pre-declared arguments of the entry
     /// block (pretty forms like `reducer(%a: t, %b: t) {...}` and function
     /// signatures). `isolated` hides outer values.
-    pub fn parse_region(&mut self, entry_args: &[(String, Type, Location)], isolated: bool) -> Result<RegionId> {
+    pub fn parse_region(
+        &mut self,
+        entry_args: &[(String, Type, Location)],
+        isolated: bool,
+    ) -> Result<RegionId> {
         self.nested(|p| p.parse_region_nested(entry_args, isolated))
     }
 
-    fn parse_region_nested(&mut self, entry_args: &[(String, Type, Location)], isolated: bool) -> Result<RegionId> {
+    fn parse_region_nested(
+        &mut self,
+        entry_args: &[(String, Type, Location)],
+        isolated: bool,
+    ) -> Result<RegionId> {
         self.expect_punct("{")?;
         let region = self.ctx.regions.alloc(crate::context::Region::default());
         if isolated {
@@ -533,7 +612,11 @@ impl<'a> Parser<'a> {
         Ok(region)
     }
 
-    fn parse_region_body(&mut self, region: RegionId, entry_args: &[(String, Type, Location)]) -> Result<()> {
+    fn parse_region_body(
+        &mut self,
+        region: RegionId,
+        entry_args: &[(String, Type, Location)],
+    ) -> Result<()> {
         let starts_with_label = matches!(self.peek(), Tok::Caret(_));
         if !starts_with_label && (self.is_punct("}") && entry_args.is_empty()) {
             self.advance();
@@ -560,7 +643,10 @@ impl<'a> Parser<'a> {
                     self.advance();
                     let b = self.block_by_name(&name, loc)?;
                     if self.ctx.blocks[b].parent.is_some() {
-                        return Err(Diagnostic::error(loc, format!("redefinition of block '^{name}'")));
+                        return Err(Diagnostic::error(
+                            loc,
+                            format!("redefinition of block '^{name}'"),
+                        ));
                     }
                     self.attach_block(region, b);
                     if self.consume_punct("(") {
@@ -586,9 +672,15 @@ impl<'a> Parser<'a> {
                     self.expect_punct(":")?;
                     current = Some(b);
                 }
-                Tok::Eof => return Err(self.error("unexpected end of input: missing '}' to close a region")),
+                Tok::Eof => {
+                    return Err(
+                        self.error("unexpected end of input: missing '}' to close a region")
+                    );
+                }
                 _ => {
-                    let Some(b) = current else { return Err(self.expected("block label")) };
+                    let Some(b) = current else {
+                        return Err(self.expected("block label"));
+                    };
                     let op = self.parse_op()?;
                     self.ctx.append_op(b, op);
                 }
@@ -631,15 +723,21 @@ impl<'a> Parser<'a> {
     pub fn parse_usize(&mut self) -> Result<usize> {
         let loc = self.loc();
         match self.advance() {
-            Tok::Int(s) => s.parse().map_err(|_| Diagnostic::error(loc, "integer is too large")),
-            t => Err(Diagnostic::error(loc, format!("expected an integer, found {}", t.describe()))),
+            Tok::Int(s) => s
+                .parse()
+                .map_err(|_| Diagnostic::error(loc, "integer is too large")),
+            t => Err(Diagnostic::error(
+                loc,
+                format!("expected an integer, found {}", t.describe()),
+            )),
         }
     }
 
     pub fn parse_i64(&mut self) -> Result<i64> {
         let loc = self.loc();
         match self.parse_scalar_literal()? {
-            Literal::Int(v) => i64::try_from(v).map_err(|_| Diagnostic::error(loc, "integer is out of range for i64")),
+            Literal::Int(v) => i64::try_from(v)
+                .map_err(|_| Diagnostic::error(loc, "integer is out of range for i64")),
             _ => Err(Diagnostic::error(loc, "expected an integer")),
         }
     }
@@ -680,7 +778,9 @@ impl<'a> Parser<'a> {
         if !self.is_punct(")") {
             loop {
                 let loc = self.loc();
-                let Tok::Percent(name) = self.peek().clone() else { return Err(self.expected("argument name")) };
+                let Tok::Percent(name) = self.peek().clone() else {
+                    return Err(self.expected("argument name"));
+                };
                 self.advance();
                 self.expect_punct(":")?;
                 let t = self.parse_type()?;
@@ -697,7 +797,9 @@ impl<'a> Parser<'a> {
 
     /// Function signature of `func.func`: `(%a: t {attrs}, ...) -> (t {attrs})`.
     /// Returns the named arguments (empty names for a declaration) and result types.
-    pub fn parse_function_signature(&mut self) -> Result<(Vec<(String, Type, Location)>, Vec<Type>)> {
+    pub fn parse_function_signature(
+        &mut self,
+    ) -> Result<(Vec<(String, Type, Location)>, Vec<Type>)> {
         self.expect_punct("(")?;
         let mut args = Vec::new();
         if !self.is_punct(")") {

@@ -20,7 +20,9 @@ impl Parser<'_> {
             Tok::Bang(name) => {
                 self.advance();
                 match name.as_str() {
-                    "stablehlo.token" | "mhlo.token" | "xla.token" => Ok(self.ctx.ty(TypeKind::Token)),
+                    "stablehlo.token" | "mhlo.token" | "xla.token" => {
+                        Ok(self.ctx.ty(TypeKind::Token))
+                    }
                     _ => Err(Diagnostic::error(loc, format!("unknown type '!{name}'"))),
                 }
             }
@@ -51,7 +53,10 @@ impl Parser<'_> {
             .or_else(|| int("i", Signedness::Signless))
         {
             if width == 0 || width > 64 {
-                return Err(Diagnostic::error(loc, format!("integer width {width} is not supported (1 to 64 bits)")));
+                return Err(Diagnostic::error(
+                    loc,
+                    format!("integer width {width} is not supported (1 to 64 bits)"),
+                ));
             }
             return Ok(self.ctx.ty(TypeKind::Int { width, sign }));
         }
@@ -64,28 +69,47 @@ impl Parser<'_> {
                 let elem_loc = self.loc();
                 let elem = self.parse_type()?;
                 if !self.is_scalar_type(elem) {
-                    return Err(Diagnostic::error(elem_loc, "invalid element type for a shaped type"));
+                    return Err(Diagnostic::error(
+                        elem_loc,
+                        "invalid element type for a shaped type",
+                    ));
                 }
                 if self.consume_punct(",") {
                     return Err(self.error("tensor encodings and memref layouts are not supported"));
                 }
                 self.expect_punct(">")?;
-                let count = shape.iter().filter(|&&d| d >= 0).try_fold(1i64, |n, &d| n.checked_mul(d));
+                let count = shape
+                    .iter()
+                    .filter(|&&d| d >= 0)
+                    .try_fold(1i64, |n, &d| n.checked_mul(d));
                 if count.is_none_or(|n| n > MAX_ELEMENTS) {
                     return Err(Diagnostic::error(
                         loc,
-                        format!("shaped type has too many elements (the limit is 2^{})", MAX_ELEMENTS.trailing_zeros()),
+                        format!(
+                            "shaped type has too many elements (the limit is 2^{})",
+                            MAX_ELEMENTS.trailing_zeros()
+                        ),
                     ));
                 }
-                let kind = if name == "tensor" { TypeKind::Tensor { shape, elem } } else { TypeKind::MemRef { shape, elem } };
+                let kind = if name == "tensor" {
+                    TypeKind::Tensor { shape, elem }
+                } else {
+                    TypeKind::MemRef { shape, elem }
+                };
                 Ok(self.ctx.ty(kind))
             }
             "complex" => {
                 self.expect_punct("<")?;
                 let eloc = self.loc();
                 let e = self.parse_type()?;
-                if !matches!(self.ctx.kind(e), TypeKind::Float(FloatKind::F32 | FloatKind::F64)) {
-                    return Err(Diagnostic::error(eloc, "complex element type must be f32 or f64"));
+                if !matches!(
+                    self.ctx.kind(e),
+                    TypeKind::Float(FloatKind::F32 | FloatKind::F64)
+                ) {
+                    return Err(Diagnostic::error(
+                        eloc,
+                        "complex element type must be f32 or f64",
+                    ));
                 }
                 self.expect_punct(">")?;
                 Ok(self.ctx.ty(TypeKind::Complex(e)))
@@ -109,7 +133,10 @@ impl Parser<'_> {
     }
 
     fn is_scalar_type(&self, t: Type) -> bool {
-        matches!(self.ctx.kind(t), TypeKind::Int { .. } | TypeKind::Float(_) | TypeKind::Complex(_) | TypeKind::Index)
+        matches!(
+            self.ctx.kind(t),
+            TypeKind::Int { .. } | TypeKind::Float(_) | TypeKind::Complex(_) | TypeKind::Index
+        )
     }
 
     /// Scans `<4x?x3x` raw characters after `tensor` (the current token is
@@ -195,5 +222,4 @@ impl Parser<'_> {
         }
         Ok(v)
     }
-
 }
