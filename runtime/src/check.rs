@@ -28,32 +28,34 @@ use std::sync::{Mutex, MutexGuard};
 use crate::ffi_guard;
 use crate::float::{bf16_to_f32, f16_to_f32};
 
-/// Check kinds (the `kind` argument of [`strata_rt_check`]).
+/// Check kinds (the `kind` argument of [`strata_rt_check`]), as `strata_abi` numbers them.
 pub mod kind {
-    pub const EXPECT_EQ: i32 = 0;
-    pub const EXPECT_ALMOST_EQ: i32 = 1;
-    pub const EXPECT_CLOSE: i32 = 2;
+    use strata_abi::CheckKind;
+    pub const EXPECT_EQ: i32 = CheckKind::ExpectEq as i32;
+    pub const EXPECT_ALMOST_EQ: i32 = CheckKind::ExpectAlmostEq as i32;
+    pub const EXPECT_CLOSE: i32 = CheckKind::ExpectClose as i32;
 }
 
-/// Element type codes (the `elem` argument of [`strata_rt_check`]).
+/// Element type codes (the `elem` argument of [`strata_rt_check`]), as `strata_abi` numbers them.
 pub mod elem {
-    pub const PRED: i32 = 0;
-    pub const S8: i32 = 1;
-    pub const S16: i32 = 2;
-    pub const S32: i32 = 3;
-    pub const S64: i32 = 4;
-    pub const U8: i32 = 5;
-    pub const U16: i32 = 6;
-    pub const U32: i32 = 7;
-    pub const U64: i32 = 8;
-    pub const F16: i32 = 9;
-    pub const BF16: i32 = 10;
-    pub const F32: i32 = 11;
-    pub const F64: i32 = 12;
-    pub const C64: i32 = 13;
-    pub const C128: i32 = 14;
-    /// Small floats: 15 + the `strata_minifloat::FloatKind` code (one byte each).
-    pub const MINIFLOAT_BASE: i32 = 15;
+    use strata_abi::ElemCode as E;
+    pub const PRED: i32 = E::Pred as i32;
+    pub const S8: i32 = E::S8 as i32;
+    pub const S16: i32 = E::S16 as i32;
+    pub const S32: i32 = E::S32 as i32;
+    pub const S64: i32 = E::S64 as i32;
+    pub const U8: i32 = E::U8 as i32;
+    pub const U16: i32 = E::U16 as i32;
+    pub const U32: i32 = E::U32 as i32;
+    pub const U64: i32 = E::U64 as i32;
+    pub const F16: i32 = E::F16 as i32;
+    pub const BF16: i32 = E::BF16 as i32;
+    pub const F32: i32 = E::F32 as i32;
+    pub const F64: i32 = E::F64 as i32;
+    pub const C64: i32 = E::C64 as i32;
+    pub const C128: i32 = E::C128 as i32;
+    /// Small floats: this + the `strata_minifloat::FloatKind` code (one byte each).
+    pub const MINIFLOAT_BASE: i32 = strata_abi::MINIFLOAT_BASE;
 }
 
 /// How many mismatching elements a failure message lists before "(N more)".
@@ -142,15 +144,10 @@ impl std::fmt::Display for Value {
 
 /// Size in bytes of one element of type `elem`, or None for an unknown code.
 fn elem_size(elem: i32) -> Option<usize> {
-    Some(match elem {
-        elem::PRED | elem::S8 | elem::U8 => 1,
-        elem::S16 | elem::U16 | elem::F16 | elem::BF16 => 2,
-        elem::S32 | elem::U32 | elem::F32 => 4,
-        elem::S64 | elem::U64 | elem::F64 | elem::C64 => 8,
-        elem::C128 => 16,
-        e if strata_minifloat::FloatKind::from_code(e - elem::MINIFLOAT_BASE).is_some() => 1,
-        _ => return None,
-    })
+    if let Some(code) = strata_abi::ElemCode::from_i32(elem) {
+        return Some(code.storage_bytes() as usize);
+    }
+    strata_minifloat::FloatKind::from_code(elem - elem::MINIFLOAT_BASE).map(|_| 1)
 }
 
 /// Reads element `i` of type `elem` from `base`.

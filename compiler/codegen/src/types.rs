@@ -79,7 +79,7 @@ pub(crate) fn value_type<'ctx>(
 
 /// Width in bits of the memory slot of an integer of `width` bits.
 pub(crate) fn storage_int_width(width: u32) -> u32 {
-    width.next_power_of_two().max(8)
+    8 * strata_abi::scalar_storage_bytes(width)
 }
 
 /// The type one addressing unit of a memref of `elem` holds: the element
@@ -106,11 +106,7 @@ pub(crate) fn storage_type<'ctx>(
 
 /// Bytes of one addressing unit (see [`storage_type`]).
 pub(crate) fn unit_bytes(ir: &Context, elem: Type) -> u64 {
-    match ir.kind(elem) {
-        TypeKind::Int { width, .. } => storage_int_width(*width) as u64 / 8,
-        TypeKind::Complex(p) => unit_bytes(ir, *p),
-        _ => (ir.bit_width(elem) as u64).div_ceil(8),
-    }
+    ir.part_storage_bytes(elem)
 }
 
 /// Addressing units per element: 2 for complex, else 1.

@@ -191,6 +191,17 @@ impl Context {
             _ => 0,
         }
     }
+    /// Bytes of one scalar part of an element of type `elem` in a buffer: the
+    /// element itself, or one of a complex number's two parts. The rule is
+    /// `strata_abi::scalar_storage_bytes`, shared with the runtime.
+    pub fn part_storage_bytes(&self, elem: Type) -> u64 {
+        strata_abi::scalar_storage_bytes(self.bit_width(elem)) as u64
+    }
+    /// Bytes of one element of type `elem` in a buffer (complex: both parts).
+    pub fn storage_bytes(&self, elem: Type) -> u64 {
+        let parts = if self.is_complex(elem) { 2 } else { 1 };
+        parts * self.part_storage_bytes(elem)
+    }
     /// Tensor of the same shape with another element type.
     pub fn with_elem(&mut self, t: Type, elem: Type) -> Type {
         let shape = self.shape(t).map(|s| s.to_vec()).unwrap_or_default();

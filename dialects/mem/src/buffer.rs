@@ -179,11 +179,5 @@ pub(crate) fn verify_view(ctx: &Context, op: OpId) -> Result<()> {
 
 /// Bytes a memref occupies in the contract's memory representation.
 pub fn storage_bytes(ctx: &Context, t: Type) -> i64 {
-    fn elem_bytes(ctx: &Context, e: Type) -> i64 {
-        match ctx.kind(e) {
-            strata_ir::TypeKind::Complex(p) => 2 * elem_bytes(ctx, *p),
-            _ => (ctx.bit_width(e).next_power_of_two().max(8) / 8) as i64,
-        }
-    }
-    elem_bytes(ctx, ctx.elem(t)) * ctx.num_elements(t)
+    ctx.storage_bytes(ctx.elem(t)) as i64 * ctx.num_elements(t)
 }

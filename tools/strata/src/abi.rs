@@ -32,10 +32,7 @@ pub fn c_type(ctx: &Context, elem: Type) -> Option<&'static str> {
 
 /// Bytes of one element in memory (complex: both parts).
 pub fn elem_bytes(ctx: &Context, elem: Type) -> usize {
-    match ctx.kind(elem) {
-        TypeKind::Complex(p) => 2 * elem_bytes(ctx, *p),
-        _ => ctx.bit_width(elem).div_ceil(8).max(1) as usize,
-    }
+    ctx.storage_bytes(elem) as usize
 }
 
 /// The exported (non-private, defined) functions of a module.

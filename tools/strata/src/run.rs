@@ -93,8 +93,8 @@ fn run_in(
 /// Bytes of one stored scalar part.
 fn part_bytes(ctx: &Context, elem: Type) -> (Type, usize, usize) {
     match ctx.kind(elem) {
-        TypeKind::Complex(p) => (*p, ctx.bit_width(*p).div_ceil(8) as usize, 2),
-        _ => (elem, ctx.bit_width(elem).div_ceil(8).max(1) as usize, 1),
+        TypeKind::Complex(p) => (*p, ctx.part_storage_bytes(*p) as usize, 2),
+        _ => (elem, ctx.part_storage_bytes(elem) as usize, 1),
     }
 }
 
@@ -106,7 +106,7 @@ pub fn to_bytes(ctx: &Context, d: &DenseElements) -> Vec<u8> {
     let mut out = Vec::with_capacity(n * nbytes * parts);
     for i in 0..n {
         for bits in strata_ir::dense::element_bits(ctx, d, i) {
-            // Narrow integers are stored sign- or zero-extended to a byte.
+            // Integers are stored sign- or zero-extended to their storage size.
             let v = if ctx.is_int(part) {
                 strata_ir::dense::int_value(ctx, bits, part) as u64
             } else {

@@ -38,6 +38,22 @@ pub fn store_scalar(b: &mut Builder<'_>, s: Scalar, mem: Value, idx: &[Value]) {
     }
 }
 
+/// An integer index element of type `elem` as a signed `index` value.
+/// Unsigned values are saturated to 2^62 first, so a ui64 index of 2^63 or
+/// more stays a large positive index (clamped to `dim - size`, or out of
+/// bounds) instead of wrapping negative; 2^62 plus any in-range offset
+/// (dimensions stay below 2^48) cannot overflow.
+fn index_value(b: &mut Builder<'_>, v: Scalar, elem: strata_ir::Type) -> Result<Value> {
+    let i64t = b.ctx.int_ty(64);
+    let mut v = scalar::convert(b, v, elem, i64t)?.real();
+    if b.ctx.is_unsigned(elem) {
+        let limit = b.const_int(1 << 62, i64t);
+        v = b.binary("arith.minui", v, limit);
+    }
+    let it = b.ctx.index_ty();
+    Ok(b.cast("arith.index_cast", v, it))
+}
+
 fn shape(ctx: &Context, v: Value) -> Vec<i64> {
     ctx.shape(ctx.value_ty(v))
         .map(|s| s.to_vec())
@@ -153,12 +169,9 @@ impl FuncLowering<'_> {
 
     /// One start index (from `indices` at `at`) as a signed `index` value.
     fn index_at(&mut self, b: &mut Builder<'_>, indices: Value, at: &[Value]) -> Result<Value> {
-        let i64t = b.ctx.int_ty(64);
         let elem = b.ctx.elem(b.ctx.value_ty(indices));
         let v = self.element(b, indices, at)?;
-        let v = scalar::convert(b, v, elem, i64t)?.real();
-        let it = b.ctx.index_ty();
-        Ok(b.cast("arith.index_cast", v, it))
+        index_value(b, v, elem)
     }
 
     /// The start-index vector for batch position `batch` (the indices
@@ -244,14 +257,11 @@ impl FuncLowering<'_> {
         dims: &[i64],
         sizes: &[i64],
     ) -> Result<Vec<Value>> {
-        let i64t = b.ctx.int_ty(64);
         let mut out = Vec::new();
         for (d, &s) in starts.iter().enumerate() {
             let elem = b.ctx.elem(b.ctx.value_ty(s));
             let v = self.element(b, s, &[])?;
-            let v = scalar::convert(b, v, elem, i64t)?.real();
-            let it = b.ctx.index_ty();
-            let v = b.cast("arith.index_cast", v, it);
+            let v = index_value(b, v, elem)?;
             let zero = b.const_index(0);
             let hi = b.const_index(dims[d] - sizes[d]);
             let v = b.binary("arith.minsi", v, hi);
@@ -340,7 +350,8 @@ impl FuncLowering<'_> {
                 };
                 let elem = b.ctx.elem(b.ctx.value_ty(value_operand));
                 let elem = scalar::compute_type(b.ctx, elem);
-                scalar::emit(b, op, name, &args, elem, relem)
+                let value = scalar::emit(b, op, name, &args, elem, relem)?;
+                Ok(scalar::round_to_stored(b, value, stored))
             }
             _ => Err(Diagnostic::internal(
                 b.loc,

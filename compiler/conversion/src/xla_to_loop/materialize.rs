@@ -200,12 +200,22 @@ impl FuncLowering<'_> {
         {
             return self.dot_with_runtime_gemm(b, op, out, kind, &lfree, &rfree);
         }
+        // Narrow float results accumulate in an f32 scratch buffer, copied
+        // (rounded once) into the result at the end.
+        let acc_elem = scalar::accumulation_type(b.ctx, stored);
+        let scratch = if acc_elem != relem {
+            let t = b.ctx.memref_ty(&out_shape, acc_elem);
+            Some(b.alloc(t))
+        } else {
+            None
+        };
+        let acc_buf = scratch.unwrap_or(out);
         b.loop_nest(&out_shape, &mut |b, oidx| {
-            let zero = match b.ctx.kind(relem).clone() {
+            let zero = match b.ctx.kind(acc_elem).clone() {
                 TypeKind::Complex(p) => Scalar::Complex(b.zero(p), b.zero(p)),
-                _ => Scalar::Real(b.zero(relem)),
+                _ => Scalar::Real(b.zero(acc_elem)),
             };
-            store_scalar(b, zero, out, oidx);
+            store_scalar(b, zero, acc_buf, oidx);
             Ok(())
         })?;
         let (nb, nl, nc) = (d.lhs_batch.len(), lfree.len(), d.lhs_contract.len());
@@ -233,7 +243,7 @@ impl FuncLowering<'_> {
                 .copied()
                 .unwrap_or_else(|| b.const_index(0));
             let oidx: Vec<Value> = batch.iter().chain(lf).chain(rf).copied().collect();
-            let mut acc = load_scalar(b, out, &oidx);
+            let mut acc = load_scalar(b, acc_buf, &oidx);
             for con in ks {
                 let mut li = vec![filler; ls.len()];
                 let mut ri = vec![filler; rs.len()];
@@ -253,12 +263,12 @@ impl FuncLowering<'_> {
                 }
                 let x = this.element(b, lhs, &li)?;
                 let y = this.element(b, rhs, &ri)?;
-                let x = scalar::convert(b, x, in_elem, relem)?;
-                let y = scalar::convert(b, y, in_elem, relem)?;
-                let p = scalar::emit(b, op, MULTIPLY, &[x, y], relem, relem)?;
-                acc = scalar::emit(b, op, ADD, &[acc, p], relem, relem)?;
+                let x = scalar::convert(b, x, in_elem, acc_elem)?;
+                let y = scalar::convert(b, y, in_elem, acc_elem)?;
+                let p = scalar::emit(b, op, MULTIPLY, &[x, y], acc_elem, acc_elem)?;
+                acc = scalar::emit(b, op, ADD, &[acc, p], acc_elem, acc_elem)?;
             }
-            store_scalar(b, acc, out, &oidx);
+            store_scalar(b, acc, acc_buf, &oidx);
             Ok(())
         };
         const UNROLL: i64 = 4;
@@ -288,7 +298,17 @@ impl FuncLowering<'_> {
                 let (con, rf) = rest.split_at(nc);
                 step(self, b, ivs, &[con.to_vec()], rf)
             })
+        }?;
+        if let Some(scratch) = scratch {
+            b.loop_nest(&out_shape, &mut |b, oidx| {
+                let acc = load_scalar(b, scratch, oidx);
+                let v = scalar::convert(b, acc, acc_elem, relem)?;
+                store_scalar(b, v, out, oidx);
+                Ok(())
+            })?;
+            b.insert("mem.dealloc", vec![scratch], &[], vec![]);
         }
+        Ok(())
     }
 
     /// f32/f64 products with one contracting dimension and at most one free
@@ -339,9 +359,9 @@ impl FuncLowering<'_> {
         let desc_buf = self.global_of_attr(b, attr, dt)?;
         let (lb, rb) = (self.buffer_of(b, lhs)?, self.buffer_of(b, rhs)?);
         let name = if kind == strata_ir::FloatKind::F32 {
-            "strata_rt_gemm_f32"
+            strata_abi::symbol::GEMM_F32
         } else {
-            "strata_rt_gemm_f64"
+            strata_abi::symbol::GEMM_F64
         };
         let buf = super::untyped_buffer(b.ctx);
         let fty = b.ctx.function_ty(vec![buf, buf, buf, buf], vec![]);
@@ -537,12 +557,15 @@ impl FuncLowering<'_> {
         let ksizes: Vec<i64> = c.kernel_spatial.iter().map(|&d| rs[d]).collect();
         let mut inner_space = vec![kin];
         inner_space.extend(&ksizes);
-        let acc_ty = b.ctx.memref_ty(&[], relem);
+        // Narrow float results accumulate in f32 and round once (as XLA).
+        let stored = b.ctx.elem(b.ctx.value_ty(result));
+        let acc_elem = scalar::accumulation_type(b.ctx, stored);
+        let acc_ty = b.ctx.memref_ty(&[], acc_elem);
         let acc = b.alloca(acc_ty);
         b.loop_nest(&out_shape, &mut |b, oidx| {
-            let zero = match b.ctx.kind(relem).clone() {
+            let zero = match b.ctx.kind(acc_elem).clone() {
                 TypeKind::Complex(p) => Scalar::Complex(b.zero(p), b.zero(p)),
-                _ => Scalar::Real(b.zero(relem)),
+                _ => Scalar::Real(b.zero(acc_elem)),
             };
             store_scalar(b, zero, acc, &[]);
             let of = oidx[c.output_feature];
@@ -596,12 +619,12 @@ impl FuncLowering<'_> {
                 }
                 let x = self.element(b, lhs, &lidx)?;
                 let y = self.element(b, rhs, &ridx)?;
-                let x = scalar::convert(b, x, in_elem, relem)?;
-                let y = scalar::convert(b, y, in_elem, relem)?;
-                let p = scalar::emit(b, op, MULTIPLY, &[x, y], relem, relem)?;
+                let x = scalar::convert(b, x, in_elem, acc_elem)?;
+                let y = scalar::convert(b, y, in_elem, acc_elem)?;
+                let p = scalar::emit(b, op, MULTIPLY, &[x, y], acc_elem, acc_elem)?;
                 let p = match (valid, p) {
                     (Some(v), Scalar::Real(p)) => {
-                        let z = b.zero(relem);
+                        let z = b.zero(acc_elem);
                         Scalar::Real(b.select(v, p, z))
                     }
                     (Some(v), Scalar::Complex(pr, pi)) => {
@@ -611,11 +634,12 @@ impl FuncLowering<'_> {
                     (None, p) => p,
                 };
                 let a = load_scalar(b, acc, &[]);
-                let s = scalar::emit(b, op, ADD, &[a, p], relem, relem)?;
+                let s = scalar::emit(b, op, ADD, &[a, p], acc_elem, acc_elem)?;
                 store_scalar(b, s, acc, &[]);
                 Ok(())
             })?;
             let s = load_scalar(b, acc, &[]);
+            let s = scalar::convert(b, s, acc_elem, relem)?;
             store_scalar(b, s, out, oidx);
             Ok(())
         })
@@ -1072,7 +1096,8 @@ fn emit_region_ops(b: &mut Builder<'_>, block: BlockId, args: &[Scalar]) -> Resu
             };
             let elem = b.ctx.elem(b.ctx.value_ty(value_operand));
             let elem = scalar::compute_type(b.ctx, elem);
-            scalar::emit(b, op, name, &vals, elem, relem)?
+            let value = scalar::emit(b, op, name, &vals, elem, relem)?;
+            scalar::round_to_stored(b, value, stored)
         } else {
             return Err(Diagnostic::unsupported(
                 b.loc,

@@ -45,7 +45,7 @@ impl strata_pass::Pass for ConvertXlaToLoopPass {
 }
 
 /// Name of the runtime entry point for conformance checks.
-pub const RT_CHECK: &str = "strata_rt_check";
+pub const RT_CHECK: &str = strata_abi::symbol::CHECK;
 
 /// Module-wide state: the globals and runtime declarations created so far.
 pub struct ModuleState {
@@ -210,12 +210,7 @@ pub struct FuncLowering<'s> {
 }
 
 fn byte_size(ctx: &Context, t: Type) -> i64 {
-    let elem = ctx.elem(t);
-    let bytes = match ctx.kind(elem) {
-        TypeKind::Complex(p) => 2 * (ctx.bit_width(*p) as i64 / 8),
-        _ => (ctx.bit_width(elem).div_ceil(8) as i64).max(1),
-    };
-    bytes * ctx.num_elements(t)
+    ctx.storage_bytes(ctx.elem(t)) as i64 * ctx.num_elements(t)
 }
 
 impl FuncLowering<'_> {
@@ -583,9 +578,11 @@ impl FuncLowering<'_> {
             _ => self.buffer_of(b, operands[1])?,
         };
         let kind = match name {
-            check::EXPECT_EQ | check::EXPECT_EQ_CONST => 0,
-            check::EXPECT_ALMOST_EQ | check::EXPECT_ALMOST_EQ_CONST => 1,
-            _ => 2,
+            check::EXPECT_EQ | check::EXPECT_EQ_CONST => strata_abi::CheckKind::ExpectEq,
+            check::EXPECT_ALMOST_EQ | check::EXPECT_ALMOST_EQ_CONST => {
+                strata_abi::CheckKind::ExpectAlmostEq
+            }
+            _ => strata_abi::CheckKind::ExpectClose,
         };
         let elem = b.ctx.elem(t);
         let code = elem_code(b.ctx, elem).ok_or_else(|| {
@@ -605,14 +602,14 @@ impl FuncLowering<'_> {
         let max_ulp = b
             .ctx
             .int_attr(op, "max_ulp_difference")
-            .unwrap_or(if kind == 2 { 3 } else { 0 }) as i64;
+            .unwrap_or(if kind == strata_abi::CheckKind::ExpectClose { 3 } else { 0 }) as i64;
         let count = b.ctx.num_elements(t);
         let id = encode_check_id(b.loc);
         self.declare_check(b);
         let (i32t, i64t) = (b.ctx.int_ty(32), b.ctx.int_ty(64));
         let f64t = b.ctx.float_ty(strata_ir::FloatKind::F64);
         let args = vec![
-            b.const_int(kind, i32t),
+            b.const_int(kind as i128, i32t),
             b.const_int(code as i128, i32t),
             actual,
             expected,
@@ -677,37 +674,28 @@ pub fn untyped_buffer(ctx: &mut Context) -> Type {
     ctx.memref_ty(&[0], i8t)
 }
 
-/// Runtime element codes (see runtime/src/check.rs).
+/// The runtime's element code for `t` (`strata_abi::ElemCode`; f8/f6/f4
+/// from `strata_abi::MINIFLOAT_BASE` on).
 pub fn elem_code(ctx: &Context, t: Type) -> Option<i32> {
+    use strata_abi::ElemCode;
     use strata_ir::{FloatKind, Signedness};
-    Some(match ctx.kind(t) {
-        TypeKind::Int { width: 1, .. } => 0,
-        TypeKind::Int { width, sign } => {
-            let bytes = match *width {
-                0..=8 => 0,
-                9..=16 => 1,
-                17..=32 => 2,
-                _ => 3,
-            };
-            if *sign == Signedness::Unsigned {
-                5 + bytes
-            } else {
-                1 + bytes
-            }
+    let code = match ctx.kind(t) {
+        TypeKind::Int { width, sign } => ElemCode::of_int(*width, *sign != Signedness::Unsigned)?,
+        TypeKind::Float(FloatKind::F16) => ElemCode::F16,
+        TypeKind::Float(FloatKind::BF16) => ElemCode::BF16,
+        TypeKind::Float(FloatKind::F32) => ElemCode::F32,
+        TypeKind::Float(FloatKind::F64) => ElemCode::F64,
+        TypeKind::Float(k) => {
+            let format = strata_ir::minifloat::format(*k)?;
+            return Some(strata_abi::MINIFLOAT_BASE + format.code());
         }
-        TypeKind::Float(FloatKind::F16) => 9,
-        TypeKind::Float(FloatKind::BF16) => 10,
-        TypeKind::Float(FloatKind::F32) => 11,
-        TypeKind::Float(FloatKind::F64) => 12,
-        TypeKind::Float(k) if strata_ir::minifloat::format(*k).is_some() => {
-            15 + strata_ir::minifloat::format(*k)
-                .map(|f| f.code())
-                .unwrap_or(0)
+        TypeKind::Complex(p) if matches!(ctx.kind(*p), TypeKind::Float(FloatKind::F32)) => {
+            ElemCode::C64
         }
-        TypeKind::Complex(p) if matches!(ctx.kind(*p), TypeKind::Float(FloatKind::F32)) => 13,
-        TypeKind::Complex(_) => 14,
+        TypeKind::Complex(_) => ElemCode::C128,
         _ => return None,
-    })
+    };
+    Some(code as i32)
 }
 
 /// Packs a source location into the check id the runtime reports back.

@@ -80,6 +80,30 @@ pub fn is_small_float(ctx: &Context, t: Type) -> bool {
     matches!(ctx.kind(t), TypeKind::Float(k) if strata_ir::minifloat::format(*k).is_some())
 }
 
+/// Rounds a value computed in f64 to the small float format `stored` and
+/// back, as every op producing an f8/f6/f4 result must (XLA rounds at each
+/// step, fused or not). Values of other types pass through unchanged.
+pub fn round_to_stored(b: &mut Builder<'_>, s: Scalar, stored: Type) -> Scalar {
+    match s {
+        Scalar::Real(v) if is_small_float(b.ctx, stored) => {
+            let narrow = b.cast("arith.truncf", v, stored);
+            let f64t = b.ctx.float_ty(FloatKind::F64);
+            Scalar::Real(b.cast("arith.extf", narrow, f64t))
+        }
+        other => other,
+    }
+}
+
+/// The type dots and convolutions producing `stored` elements accumulate
+/// in: f32 for the narrow floats (f16, bf16, f8/f6/f4), rounded once when
+/// the result is stored, as XLA:CPU does; else `stored`'s compute type.
+pub fn accumulation_type(ctx: &mut Context, stored: Type) -> Type {
+    match ctx.kind(stored) {
+        TypeKind::Float(k) if k.width() < 32 => ctx.float_ty(FloatKind::F32),
+        _ => compute_type(ctx, stored),
+    }
+}
+
 /// The type scalar code computes in for elements of type `t`.
 pub fn compute_type(ctx: &mut Context, t: Type) -> Type {
     if is_small_float(ctx, t) {

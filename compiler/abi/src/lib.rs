@@ -1,0 +1,171 @@
+//! The contract between Strata's compiler and its runtime.
+//!
+//! Everything both sides must agree on lives here, once: how many bytes an
+//! element occupies in a buffer, the element-type codes and check kinds the
+//! generated code passes to the runtime, and the runtime's symbol names.
+//! The compiler (conversion, codegen, header writer), the driver and the
+//! runtime all read these definitions; none of them restates a rule.
+//!
+//! Treat the numeric values as set in stone: compiled libraries embed them.
+//! A change that renumbers anything must bump [`ABI_VERSION`].
+
+/// Version of this contract. Bumped on any incompatible change.
+pub const ABI_VERSION: u32 = 1;
+
+/// Bytes one scalar of `bit_width` bits occupies in a buffer: the smallest
+/// power-of-two number of bytes that holds it (`i1`, `i4`, f8/f6/f4 → 1;
+/// `i24` → 4; `f16`, `bf16` → 2; `index` → 8). A complex number stores its
+/// two parts one after the other, so it takes twice its part's size.
+///
+/// This is *the* storage rule: buffers, the C ABI, literals handed to the
+/// driver and the runtime's readers all use it.
+pub const fn scalar_storage_bytes(bit_width: u32) -> u32 {
+    if bit_width <= 8 {
+        1
+    } else {
+        bit_width.next_power_of_two() / 8
+    }
+}
+
+/// The element types the runtime can read (the `elem` argument of runtime
+/// calls that take untyped buffers).
+#[repr(i32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ElemCode {
+    Pred = 0,
+    S8 = 1,
+    S16 = 2,
+    S32 = 3,
+    S64 = 4,
+    U8 = 5,
+    U16 = 6,
+    U32 = 7,
+    U64 = 8,
+    F16 = 9,
+    BF16 = 10,
+    F32 = 11,
+    F64 = 12,
+    C64 = 13,
+    C128 = 14,
+}
+
+/// Codes from `MINIFLOAT_BASE` on are the one-byte float formats (f8, f6,
+/// f4): `MINIFLOAT_BASE + strata_minifloat::FloatKind::code()`.
+pub const MINIFLOAT_BASE: i32 = 15;
+
+impl ElemCode {
+    pub const ALL: [ElemCode; 15] = [
+        ElemCode::Pred,
+        ElemCode::S8,
+        ElemCode::S16,
+        ElemCode::S32,
+        ElemCode::S64,
+        ElemCode::U8,
+        ElemCode::U16,
+        ElemCode::U32,
+        ElemCode::U64,
+        ElemCode::F16,
+        ElemCode::BF16,
+        ElemCode::F32,
+        ElemCode::F64,
+        ElemCode::C64,
+        ElemCode::C128,
+    ];
+
+    pub fn from_i32(code: i32) -> Option<ElemCode> {
+        ElemCode::ALL.into_iter().find(|c| *c as i32 == code)
+    }
+
+    /// The code of an integer of `width` bits stored by [`scalar_storage_bytes`]
+    /// (`i1` is `Pred`; `i24` is stored, and read, as `S32`).
+    pub fn of_int(width: u32, signed: bool) -> Option<ElemCode> {
+        Some(match (width, signed) {
+            (1, _) => ElemCode::Pred,
+            (0..=8, true) => ElemCode::S8,
+            (9..=16, true) => ElemCode::S16,
+            (17..=32, true) => ElemCode::S32,
+            (33..=64, true) => ElemCode::S64,
+            (0..=8, false) => ElemCode::U8,
+            (9..=16, false) => ElemCode::U16,
+            (17..=32, false) => ElemCode::U32,
+            (33..=64, false) => ElemCode::U64,
+            _ => return None,
+        })
+    }
+
+    /// Bytes of one element in a buffer (complex: both parts).
+    pub const fn storage_bytes(self) -> u32 {
+        match self {
+            ElemCode::Pred | ElemCode::S8 | ElemCode::U8 => 1,
+            ElemCode::S16 | ElemCode::U16 | ElemCode::F16 | ElemCode::BF16 => 2,
+            ElemCode::S32 | ElemCode::U32 | ElemCode::F32 => 4,
+            ElemCode::S64 | ElemCode::U64 | ElemCode::F64 | ElemCode::C64 => 8,
+            ElemCode::C128 => 16,
+        }
+    }
+}
+
+/// The conformance check a `strata_rt_check` call evaluates.
+#[repr(i32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckKind {
+    ExpectEq = 0,
+    ExpectAlmostEq = 1,
+    ExpectClose = 2,
+}
+
+impl CheckKind {
+    pub fn from_i32(kind: i32) -> Option<CheckKind> {
+        match kind {
+            0 => Some(CheckKind::ExpectEq),
+            1 => Some(CheckKind::ExpectAlmostEq),
+            2 => Some(CheckKind::ExpectClose),
+            _ => None,
+        }
+    }
+}
+
+/// Names of the runtime's entry points that generated code calls.
+pub mod symbol {
+    /// `i32 (kind, elem, actual, expected, count, tolerance, min_ulp, max_ulp, id)`.
+    pub const CHECK: &str = "strata_rt_check";
+    /// `(desc, lhs, rhs, out)`: strided f32 GEMM (descriptor in `runtime/src/gemm.rs`).
+    pub const GEMM_F32: &str = "strata_rt_gemm_f32";
+    /// `(desc, lhs, rhs, out)`: strided f64 GEMM.
+    pub const GEMM_F64: &str = "strata_rt_gemm_f64";
+    /// Checks that the CPU running a library has the features it was built for.
+    pub const CPU_SUPPORTS: &str = "strata_rt_cpu_supports";
+    /// Prefix every runtime symbol shares; a `.so` or `.a` never exports these.
+    pub const RUNTIME_PREFIX: &str = "strata_rt_";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn storage_rule() {
+        let cases = [(1, 1), (4, 1), (6, 1), (8, 1), (9, 2), (16, 2), (17, 4), (24, 4), (32, 4), (33, 8), (48, 8), (64, 8)];
+        for (bits, bytes) in cases {
+            assert_eq!(scalar_storage_bytes(bits), bytes, "{bits} bits");
+        }
+    }
+
+    #[test]
+    fn int_codes_agree_with_the_storage_rule() {
+        for width in 1..=64 {
+            for signed in [true, false] {
+                let code = ElemCode::of_int(width, signed).expect("width in range");
+                assert_eq!(code.storage_bytes(), scalar_storage_bytes(width), "i{width}");
+            }
+        }
+    }
+
+    #[test]
+    fn codes_round_trip() {
+        for c in ElemCode::ALL {
+            assert_eq!(ElemCode::from_i32(c as i32), Some(c));
+        }
+        assert_eq!(ElemCode::from_i32(MINIFLOAT_BASE), None);
+    }
+}
