@@ -594,21 +594,14 @@ fn parse_conv_dims(p: &mut Parser<'_>) -> Result<strata_ir::Attr> {
     fn layout(p: &mut Parser<'_>, letters: [&str; 2]) -> Result<(i64, i64, Vec<i64>)> {
         let start = p.loc();
         p.expect_punct("[")?;
-        let (mut a, mut b, mut spatial) = (None, None, Vec::new());
+        let (mut a, mut b, mut numbered) = (None, None, Vec::new());
         let mut pos = 0i64;
         loop {
+            let at = p.loc();
             match p.advance() {
                 Tok::Ident(s) if s == letters[0] && a.is_none() => a = Some(pos),
                 Tok::Ident(s) if s == letters[1] && b.is_none() => b = Some(pos),
-                Tok::Int(s) => {
-                    let i: usize = s
-                        .parse()
-                        .map_err(|_| p.error("spatial dimension index is too large"))?;
-                    if spatial.len() <= i {
-                        spatial.resize(i + 1, -1);
-                    }
-                    spatial[i] = pos;
-                }
+                Tok::Int(s) => numbered.push((s.parse::<usize>().ok(), pos, at)),
                 t => {
                     return Err(p.error(format!(
                         "unexpected {} in convolution dimension numbers",
@@ -622,8 +615,23 @@ fn parse_conv_dims(p: &mut Parser<'_>) -> Result<strata_ir::Attr> {
             }
         }
         p.expect_punct("]")?;
+        // Spatial dimensions are numbered 0..n, n being how many there are;
+        // an index is checked against n before it is used as a position.
+        let n = numbered.len();
+        let mut spatial = vec![-1; n];
+        for (index, pos, at) in numbered {
+            match index {
+                Some(i) if i < n && spatial[i] == -1 => spatial[i] = pos,
+                _ => {
+                    return Err(Diagnostic::error(
+                        at,
+                        format!("spatial dimension index must be below {n} and appear once"),
+                    ));
+                }
+            }
+        }
         match (a, b) {
-            (Some(a), Some(b)) if !spatial.contains(&-1) => Ok((a, b, spatial)),
+            (Some(a), Some(b)) => Ok((a, b, spatial)),
             _ => Err(Diagnostic::error(
                 start,
                 format!(

@@ -16,32 +16,53 @@ struct Piece {
     prefix: String,
     /// Functions to run, with the byte sizes of their result buffers.
     entries: Vec<(String, Vec<usize>)>,
+    /// Whether the piece holds any `check.*` op: a piece without one is run
+    /// (a crash still fails it) but not counted as passed.
+    has_checks: bool,
+}
+
+/// Piece counts of one or more files.
+#[derive(Default)]
+struct Tally {
+    passed: usize,
+    failed: usize,
+    /// Pieces that ran without failing but checked nothing.
+    unchecked: usize,
 }
 
 pub fn run(inputs: &[std::path::PathBuf]) -> bool {
-    let (mut passed, mut failed) = (0, 0);
+    let mut total = Tally::default();
     for path in inputs {
-        let (p, f) = check_file(path);
-        passed += p;
-        failed += f;
+        let t = check_file(path);
+        total.passed += t.passed;
+        total.failed += t.failed;
+        total.unchecked += t.unchecked;
     }
-    println!("{passed} passed, {failed} failed");
-    failed == 0
+    if total.unchecked > 0 {
+        outln!(
+            "note: {} piece(s) contain no check.* op and are not counted",
+            total.unchecked
+        );
+    }
+    outln!("{} passed, {} failed", total.passed, total.failed);
+    total.failed == 0
 }
 
 fn print_diags(ctx: &Context, diags: &[Diagnostic]) {
     for d in diags {
-        print!("{}", ctx.sources.render(d));
+        out!("{}", ctx.sources.render(d));
     }
 }
 
-/// Returns (passed, failed) piece counts.
-fn check_file(path: &Path) -> (usize, usize) {
+fn check_file(path: &Path) -> Tally {
     let text = match read_source(path) {
         Ok(t) => t,
         Err(e) => {
-            println!("{e}");
-            return (0, 1);
+            outln!("{e}");
+            return Tally {
+                failed: 1,
+                ..Tally::default()
+            };
         }
     };
     let name = path.display().to_string();
@@ -63,18 +84,21 @@ fn check_file(path: &Path) -> (usize, usize) {
     }
     let (ready, build_failures) = build_isolating_failures(&ctx, ready);
     failed += build_failures;
-    let Some((loaded, pieces)) = ready else {
-        return (0, failed);
+    let mut tally = Tally {
+        failed,
+        ..Tally::default()
     };
-    let mut passed = 0;
+    let Some((loaded, pieces)) = ready else {
+        return tally;
+    };
     for p in &pieces {
-        if run_piece(&ctx, &loaded.lib, p) {
-            passed += 1;
-        } else {
-            failed += 1;
+        match (run_piece(&ctx, &loaded.lib, p), p.has_checks) {
+            (false, _) => tally.failed += 1,
+            (true, true) => tally.passed += 1,
+            (true, false) => tally.unchecked += 1,
         }
     }
-    (passed, failed)
+    tally
 }
 
 fn prepare(
@@ -96,11 +120,16 @@ fn prepare(
             ins.is_empty().then_some((name, sizes))
         })
         .collect();
+    let mut has_checks = false;
+    ctx.walk_nested(module, &mut |op| {
+        has_checks |= ctx.op(op).name.starts_with("check.");
+    });
     strata_pipeline::lower(ctx, module)?;
     Ok(Piece {
         module,
         prefix: format!("strata_p{index}"),
         entries,
+        has_checks,
     })
 }
 
@@ -131,7 +160,7 @@ fn build_isolating_failures(
                 ) {
                     Ok(_) => good.push(p),
                     Err(d) => {
-                        print!("{}", ctx.sources.render(&d));
+                        out!("{}", ctx.sources.render(&d));
                         failed += 1;
                     }
                 }
@@ -143,7 +172,7 @@ fn build_isolating_failures(
             match load::build_and_load(ctx, &mods) {
                 Ok(l) => (Some((l, good)), failed),
                 Err(e) => {
-                    println!("error: {e}");
+                    outln!("error: {e}");
                     (None, failed + good.len())
                 }
             }
@@ -175,7 +204,7 @@ fn run_piece(ctx: &Context, lib: &libloading::Library, p: &Piece) -> bool {
     let f = match failures(lib) {
         Ok(f) => f,
         Err(e) => {
-            println!("error: runtime check interface missing from the library: {e}");
+            outln!("error: runtime check interface missing from the library: {e}");
             return false;
         }
     };
@@ -196,14 +225,14 @@ fn run_piece(ctx: &Context, lib: &libloading::Library, p: &Piece) -> bool {
         match load::call(lib, &symbol, &mut ptrs) {
             Ok(0) => {}
             Ok(code) => {
-                println!(
+                outln!(
                     "error: @{entry} failed at run time (status {code}): {}",
                     last_error(lib, &p.prefix)
                 );
                 ok = false;
             }
             Err(e) => {
-                println!("error: {e}");
+                outln!("error: {e}");
                 ok = false;
             }
         }
@@ -221,7 +250,7 @@ fn run_piece(ctx: &Context, lib: &libloading::Library, p: &Piece) -> bool {
             };
             let loc = strata_conversion::xla_to_loop::decode_check_id(id);
             let d = Diagnostic::error(loc, format!("check failed in @{entry}: {msg}"));
-            print!("{}", ctx.sources.render(&d));
+            out!("{}", ctx.sources.render(&d));
             ok = false;
         }
     }

@@ -36,6 +36,10 @@ pub fn run(
     name: Option<&str>,
     opt_level: u8,
 ) -> bool {
+    if let Err(message) = check_paths(input, output, header).and_then(|()| check_name(name)) {
+        report_plain(&message);
+        return false;
+    }
     let Some(text) = read_or_report(input) else {
         return false;
     };
@@ -57,6 +61,56 @@ pub fn run(
             report(&ctx, &diags);
             false
         }
+    }
+}
+
+fn report_plain(message: &str) {
+    errln!("error: {message}");
+}
+
+/// Refuses to write an artifact or header over the input (a typo such as
+/// `-o m.mlir` would destroy the JAX export) or a header over the artifact.
+fn check_paths(input: &Path, output: &Path, header: Option<&Path>) -> Result<(), String> {
+    let same = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    };
+    if same(input, output) {
+        return Err(format!(
+            "the output {} is the input file; choose another -o",
+            output.display()
+        ));
+    }
+    if let Some(h) = header {
+        if same(input, h) {
+            return Err(format!(
+                "the header {} is the input file; choose another --header",
+                h.display()
+            ));
+        }
+        if same(output, h) {
+            return Err(format!(
+                "the header {} is the output file; choose another --header",
+                h.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `--name` becomes the prefix of C identifiers (`P_main`), so it must be one.
+fn check_name(name: Option<&str>) -> Result<(), String> {
+    let Some(name) = name else { return Ok(()) };
+    let mut chars = name.chars();
+    let starts_well = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+    if starts_well && chars.all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        Ok(())
+    } else {
+        Err(format!(
+            "--name '{name}' is not a C identifier (letters, digits and '_', not starting with a digit)"
+        ))
     }
 }
 

@@ -22,12 +22,12 @@ pub fn read_source(path: &Path) -> Result<String, String> {
 
 /// Reads a source file, printing the error on failure.
 pub fn read_or_report(path: &Path) -> Option<String> {
-    read_source(path).map_err(|e| eprintln!("{e}")).ok()
+    read_source(path).map_err(|e| errln!("{e}")).ok()
 }
 
 pub fn report(ctx: &Context, diags: &[Diagnostic]) {
     for d in diags {
-        eprint!("{}", ctx.sources.render(d));
+        err!("{}", ctx.sources.render(d));
     }
 }
 

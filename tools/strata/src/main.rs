@@ -2,6 +2,34 @@
 //! after passes, `check` runs conformance files natively, `run` calls a
 //! function on literal inputs.
 
+/// Printing that never panics: `println!` panics when stdout is a closed
+/// pipe (`strata opt m.mlir | head -1`). These write and ignore write errors,
+/// so the exit status stays the one the command earned.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+macro_rules! err {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
 mod abi;
 mod check;
 mod compile;
@@ -48,7 +76,12 @@ enum Command {
     },
     /// Print the IR after running the given passes (e.g. --convert-xla-to-loop).
     Opt {
-        input: PathBuf,
+        /// Input file (not needed with --list-passes).
+        #[arg(required_unless_present = "list_passes")]
+        input: Option<PathBuf>,
+        /// Print every pass flag with its summary, and exit.
+        #[arg(long)]
+        list_passes: bool,
         /// Parse each `// -----` piece separately.
         #[arg(long)]
         split_input_file: bool,
@@ -96,9 +129,13 @@ fn main() -> ExitCode {
         ),
         Command::Opt {
             input,
+            list_passes,
             split_input_file,
             passes,
-        } => opt::run(&input, split_input_file, &passes),
+        } => match input {
+            Some(input) if !list_passes => opt::run(&input, split_input_file, &passes),
+            _ => opt::list_passes(),
+        },
         Command::Check { inputs } => check::run(&inputs),
         Command::Run {
             input,

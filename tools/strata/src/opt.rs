@@ -6,12 +6,17 @@ use strata_ir::text::{isolate_piece, split_pieces};
 
 use crate::input::{parse_and_verify, read_or_report, report, unknown_loc_error};
 
+/// `strata opt --list-passes`: every pass flag with its summary.
+pub fn list_passes() -> bool {
+    for p in strata_pipeline::all_passes() {
+        outln!("--{:<24} {}", p.flag(), p.summary());
+    }
+    true
+}
+
 pub fn run(input: &Path, split: bool, flags: &[String]) -> bool {
     if flags.iter().any(|f| f == "--list-passes") {
-        for p in strata_pipeline::all_passes() {
-            println!("--{:<24} {}", p.flag(), p.summary());
-        }
-        return true;
+        return list_passes();
     }
     let Some(text) = read_or_report(input) else {
         return false;
@@ -37,7 +42,7 @@ pub fn run(input: &Path, split: bool, flags: &[String]) -> bool {
             }
         }
     }
-    print!("{}", outputs.join("// -----\n"));
+    out!("{}", outputs.join("// -----\n"));
     ok
 }
 
@@ -53,7 +58,7 @@ fn run_piece(
         let flag = f.trim_start_matches('-');
         let pass = strata_pipeline::pass_by_flag(flag).ok_or_else(|| {
             vec![unknown_loc_error(format!(
-                "unknown pass '{f}' (see `strata opt --list-passes x`)"
+                "unknown pass '{f}' (see `strata opt --list-passes`)"
             ))]
         })?;
         pm.add(pass);

@@ -22,7 +22,7 @@ pub fn run(input: &Path, function: &str, literals: &[String]) -> bool {
     ) {
         Ok(lines) => {
             for l in lines {
-                println!("{l}");
+                outln!("{l}");
             }
             true
         }

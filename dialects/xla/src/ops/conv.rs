@@ -4,6 +4,7 @@ use strata_diag::Result;
 use strata_ir::{Context, OpId};
 
 use crate::util::*;
+use strata_ir::text::parser::MAX_ELEMENTS;
 
 /// Dimension numbers and window of a convolution, with StableHLO's defaults.
 #[derive(Clone, Debug)]
@@ -75,24 +76,29 @@ pub fn conv(ctx: &Context, op: OpId) -> Option<Conv> {
 }
 
 impl Conv {
-    /// Output size of spatial dimension `d`.
-    pub fn spatial_size(&self, d: usize, input: i64, kernel: i64) -> i64 {
-        let padded = if input == 0 {
+    /// Output size of spatial dimension `d`, or None when it overflows
+    /// (the attributes are checked against 2^48 first, so it cannot with
+    /// verified attributes; i128 keeps the arithmetic exact regardless).
+    pub fn spatial_size(&self, d: usize, input: i64, kernel: i64) -> Option<i64> {
+        let (input, kernel) = (input as i128, kernel as i128);
+        let dilated_input = if input == 0 {
             0
         } else {
-            (input - 1) * self.lhs_dilation[d] + 1
-        } + self.padding[d].0
-            + self.padding[d].1;
+            (input - 1) * self.lhs_dilation[d] as i128 + 1
+        };
+        let padded = dilated_input + self.padding[d].0 as i128 + self.padding[d].1 as i128;
         let window = if kernel == 0 {
             0
         } else {
-            (kernel - 1) * self.rhs_dilation[d] + 1
+            (kernel - 1) * self.rhs_dilation[d] as i128 + 1
         };
-        if padded < window || self.strides[d] <= 0 {
+        let stride = self.strides[d] as i128;
+        let size = if padded < window || stride <= 0 {
             0
         } else {
-            (padded - window) / self.strides[d] + 1
-        }
+            (padded - window) / stride + 1
+        };
+        i64::try_from(size).ok()
     }
 }
 
@@ -150,10 +156,13 @@ pub fn verify_convolution(ctx: &Context, op: OpId) -> Result<()> {
         ("lhs_dilation", &c.lhs_dilation),
         ("rhs_dilation", &c.rhs_dilation),
     ] {
-        if v.len() != n || v.iter().any(|&x| x <= 0) {
+        if v.len() != n || v.iter().any(|&x| x <= 0 || x > MAX_ELEMENTS) {
             return Err(ctx.error(
                 op,
-                format!("{name} {} must have {n} positive entries", list(v)),
+                format!(
+                    "{name} {} must have {n} entries in [1, 2^48]",
+                    list(v)
+                ),
             ));
         }
     }
@@ -162,6 +171,13 @@ pub fn verify_convolution(ctx: &Context, op: OpId) -> Result<()> {
             op,
             format!("window_reversal and padding must have {n} entries"),
         ));
+    }
+    if c
+        .padding
+        .iter()
+        .any(|&(l, h)| l.unsigned_abs() > MAX_ELEMENTS as u64 || h.unsigned_abs() > MAX_ELEMENTS as u64)
+    {
+        return Err(ctx.error(op, "padding entries must lie in [-2^48, 2^48]"));
     }
     let (g, bg) = (c.feature_groups, c.batch_groups);
     if g <= 0 || bg <= 0 {
@@ -182,8 +198,16 @@ pub fn verify_convolution(ctx: &Context, op: OpId) -> Result<()> {
     out[c.output_batch] = batch / bg;
     out[c.output_feature] = kout;
     for d in 0..n {
-        out[c.output_spatial[d]] =
-            c.spatial_size(d, ls[c.input_spatial[d]], rs[c.kernel_spatial[d]]);
+        let size = c
+            .spatial_size(d, ls[c.input_spatial[d]], rs[c.kernel_spatial[d]])
+            .filter(|&s| s <= MAX_ELEMENTS)
+            .ok_or_else(|| {
+                ctx.error(
+                    op,
+                    format!("spatial dimension {d} of the result would exceed 2^48 elements"),
+                )
+            })?;
+        out[c.output_spatial[d]] = size;
     }
     let (rshape, relem) = result_tensor(ctx, op, 0)?;
     if rshape != out {

@@ -203,8 +203,8 @@ pub fn verify_reduce_window(ctx: &Context, op: OpId) -> Result<()> {
         }
     }
     if w.padding.iter().any(|&(l, h)| {
-        l.abs() > strata_ir::text::parser::MAX_ELEMENTS
-            || h.abs() > strata_ir::text::parser::MAX_ELEMENTS
+        let limit = strata_ir::text::parser::MAX_ELEMENTS as u64;
+        l.unsigned_abs() > limit || h.unsigned_abs() > limit
     }) {
         return Err(ctx.error(op, "padding is out of range"));
     }

@@ -240,6 +240,10 @@ impl<'a> Parser<'a> {
             let region = self.parse_region(&[], true)?;
             self.ctx.regions[region].parent = Some(m);
             self.ctx.ops[m].regions.push(region);
+            // A module always has its one block, even when written `module {}`.
+            if self.ctx.regions[region].blocks.is_empty() {
+                self.ctx.add_block(region, &[]);
+            }
             self.skip_loc()?;
             m
         } else {
