@@ -29,26 +29,34 @@ func.func @batched(%a: tensor<5x2x3xf32>, %b: tensor<5x3x4xf32>) -> tensor<5x2x4
 
 // -----
 
-// Other element types: the output is zeroed, then accumulated in place by
-// a loop nest over (batch, lhs free, contracting, rhs free), innermost over
-// the rhs free dimension, so the inner loop is contiguous in rhs and output.
+// Other element types: a loop nest over (batch, lhs free, contracting, rhs
+// free), innermost over the rhs free dimension, so the inner loop is
+// contiguous in rhs and output. Narrow floats (here f16) accumulate in an f32
+// scratch buffer, zeroed first, and are rounded once into the result at the
+// end (as XLA:CPU does).
 
 // CHECK-LABEL: func.func @matmul_f16
 // CHECK-SAME: (%[[A:.*]]: memref<2x3xf16>, %[[B:.*]]: memref<3x4xf16>, %[[C:.*]]: memref<2x4xf16>)
-// CHECK-NOT: "mem.alloc"
-// CHECK: "mem.store"(%{{.*}}, %[[C]]
+// CHECK: %[[ACC:.*]] = "mem.alloc"() : () -> memref<2x4xf32>
+// CHECK: "mem.store"(%{{.*}}, %[[ACC]]
 // CHECK: "loop.for"
 // CHECK-NEXT: ^{{.*}}(%[[I:.*]]: index):
 // CHECK: "loop.for"
 // CHECK-NEXT: ^{{.*}}(%[[K:.*]]: index):
 // CHECK: "loop.for"
 // CHECK-NEXT: ^{{.*}}(%[[J:.*]]: index):
-// CHECK: %[[OLD:.*]] = "mem.load"(%[[C]], %[[I]], %[[J]])
+// CHECK: %[[OLD:.*]] = "mem.load"(%[[ACC]], %[[I]], %[[J]])
 // CHECK: %[[X:.*]] = "mem.load"(%[[A]], %[[I]], %[[K]])
 // CHECK: %[[Y:.*]] = "mem.load"(%[[B]], %[[K]], %[[J]])
-// CHECK: %[[P:.*]] = "arith.mulf"(%[[X]], %[[Y]])
+// CHECK: %[[XW:.*]] = "arith.extf"(%[[X]]) : (f16) -> f32
+// CHECK: %[[YW:.*]] = "arith.extf"(%[[Y]]) : (f16) -> f32
+// CHECK: %[[P:.*]] = "arith.mulf"(%[[XW]], %[[YW]])
 // CHECK: %[[NEW:.*]] = "arith.addf"(%[[OLD]], %[[P]])
-// CHECK: "mem.store"(%[[NEW]], %[[C]], %[[I]], %[[J]])
+// CHECK: "mem.store"(%[[NEW]], %[[ACC]], %[[I]], %[[J]])
+// CHECK: %[[SUM:.*]] = "mem.load"(%[[ACC]]
+// CHECK: %[[ROUNDED:.*]] = "arith.truncf"(%[[SUM]]) : (f32) -> f16
+// CHECK: "mem.store"(%[[ROUNDED]], %[[C]]
+// CHECK: "mem.dealloc"(%[[ACC]])
 func.func @matmul_f16(%a: tensor<2x3xf16>, %b: tensor<3x4xf16>) -> tensor<2x4xf16> {
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf16>, tensor<3x4xf16>) -> tensor<2x4xf16>
   return %0 : tensor<2x4xf16>
