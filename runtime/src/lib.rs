@@ -12,11 +12,13 @@
 //! - [`error`]: the thread-local "last error" message behind `P_last_error()`.
 //! - [`check`]: the conformance checks (`check.expect_*`) that generated code calls and that
 //!   `strata check` reads back through `dlsym`.
+//! - [`cpu`]: the check that a library runs on a CPU with the features it was compiled for.
 //! - [`float`]: hand-written f16/bf16 decoding used by the checks.
 //! - [`builtins`]: `__truncsfbf2`/`__truncdfbf2`, which LLVM calls and Debian 12's libgcc lacks.
 
 pub mod builtins;
 pub mod check;
+pub mod cpu;
 pub mod error;
 pub mod fft;
 pub mod float;

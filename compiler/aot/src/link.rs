@@ -152,16 +152,27 @@ fn defined_globals(object: &Path) -> Result<Vec<String>, String> {
         .collect())
 }
 
+/// Which symbols a shared library exports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exports {
+    /// Only the object's own global symbols (`P_*`): every artifact a user
+    /// gets, so two Strata libraries in one process never bind to each
+    /// other's runtime.
+    Library,
+    /// The object's symbols and the runtime's C API ([`crate::RUNTIME_EXPORTS`]),
+    /// which the driver reads back with `dlsym` (`strata check`, `strata run`).
+    LibraryAndRuntime,
+}
+
 /// Links `object` with the runtime into a shared library at `out`.
 ///
 /// The library stands alone: the runtime is linked statically (`ldd` shows only libc, libm,
 /// libgcc_s and the dynamic loader), undefined references are link errors (`-z defs`), and
 /// references inside the library bind to its own definitions (`-Bsymbolic`), so several Strata
-/// libraries can be loaded into one process. Only the object's own global symbols and the
-/// runtime's C API ([`crate::RUNTIME_EXPORTS`], forced in with `-u`) are exported; the Rust
-/// standard library inside the runtime stays hidden. Unused sections are dropped and debug
-/// information is stripped.
-pub fn link_shared(object: &[u8], out: &Path) -> Result<(), String> {
+/// libraries can be loaded into one process. `exports` says which symbols stay visible; the
+/// Rust standard library inside the runtime is always hidden. Unused sections are dropped and
+/// debug information is stripped.
+pub fn link_shared(object: &[u8], out: &Path, exports: Exports) -> Result<(), String> {
     check_out_dir(out)?;
     let out = absolute(out)?;
     let runtime = find_runtime()?;
@@ -170,12 +181,16 @@ pub fn link_shared(object: &[u8], out: &Path) -> Result<(), String> {
     let obj = tmp.path().join("strata_module.o");
     fs::write(&obj, object).map_err(|e| format!("cannot write {}: {e}", obj.display()))?;
 
+    let runtime_api: &[&str] = match exports {
+        Exports::Library => &[],
+        Exports::LibraryAndRuntime => RUNTIME_EXPORTS,
+    };
     let mut script = String::from("{\n  global:\n");
     for s in defined_globals(&obj)? {
         // Quoted names match literally (no glob).
         script.push_str(&format!("    \"{s}\";\n"));
     }
-    for s in RUNTIME_EXPORTS {
+    for s in runtime_api {
         script.push_str(&format!("    {s};\n"));
     }
     script.push_str("  local: *;\n};\n");
@@ -191,7 +206,7 @@ pub fn link_shared(object: &[u8], out: &Path) -> Result<(), String> {
     let mut vs = OsString::from("-Wl,--version-script=");
     vs.push(&map);
     cc.arg(vs);
-    for s in RUNTIME_EXPORTS {
+    for s in runtime_api {
         cc.arg(format!("-Wl,-u,{s}"));
     }
     cc.args([
@@ -204,27 +219,52 @@ pub fn link_shared(object: &[u8], out: &Path) -> Result<(), String> {
     run(cc, &format!("linking {}", out.display())).map(|_| ())
 }
 
-/// Writes a static archive at `out` holding the object and all of the runtime's members, so a C
-/// program links it with nothing more than `-lm -lpthread -ldl`. Debug information is stripped.
+/// Writes a static archive at `out` whose one member is a relocatable object: the module
+/// linked (`ld -r`) with the runtime members it needs, then every symbol but the module's own
+/// globals (`P_*`) made local. A C or Rust program links it with `-lm -lpthread -ldl` (and
+/// `-lgcc_s`, which C and Rust drivers add by themselves); the Rust standard library inside the
+/// runtime cannot clash with the program's own (`rust_eh_personality`, allocator symbols).
+/// Debug information is stripped.
 pub fn archive(object: &[u8], out: &Path) -> Result<(), String> {
     check_out_dir(out)?;
     let out = absolute(out)?;
     let runtime = find_runtime()?;
     let tmp =
         tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
-    // The member name must not clash with the runtime's members (rustc names those
-    // `<crate>-<hash>.<crate>.<cgu>.rcgu.o`).
     let obj = tmp.path().join("strata_module.o");
     fs::write(&obj, object).map_err(|e| format!("cannot write {}: {e}", obj.display()))?;
-    let lib = tmp.path().join("out.a");
-    fs::copy(&runtime, &lib).map_err(|e| format!("cannot copy {}: {e}", runtime.display()))?;
+    let keep = tmp.path().join("keep.txt");
+    let mut names = defined_globals(&obj)?.join("\n");
+    names.push('\n');
+    fs::write(&keep, names).map_err(|e| format!("cannot write {}: {e}", keep.display()))?;
 
+    let combined = tmp.path().join("strata_library.o");
+    let mut ld = cc_command();
+    ld.args(["-r", "-nostdlib", "-o"])
+        .arg(&combined)
+        .arg(&obj)
+        .arg(&runtime);
+    run(ld, &format!("linking {}", out.display()))?;
+    let mut objcopy = Command::new("objcopy");
+    let mut keep_arg = OsString::from("--keep-global-symbols=");
+    keep_arg.push(&keep);
+    // `.llvmbc`/`.llvmcmd` hold the bitcode rustc embeds in the runtime's objects; binutils'
+    // LLVM plugin (LLVMgold-14 on Debian 12) aborts on LLVM 22's bitcode when `ar` indexes the
+    // merged object, and nothing needs it.
+    // The runtime's `DW.ref.rust_eh_personality` is a COMDAT group that a Rust program defines
+    // too: the linker would keep the program's copy and discard ours while our unwind tables
+    // still point into it. Renaming the symbol renames the group, so both copies stay.
+    objcopy
+        .args(["--strip-debug", "--remove-section=.llvmbc", "--remove-section=.llvmcmd"])
+        .arg("--redefine-sym=DW.ref.rust_eh_personality=strata_rt.DW.ref.rust_eh_personality")
+        .arg(keep_arg)
+        .arg(&combined);
+    run(objcopy, &format!("writing {}", out.display()))?;
+
+    let lib = tmp.path().join("out.a");
     let mut ar = Command::new("ar");
-    ar.arg("rs").arg(&lib).arg(&obj);
+    ar.arg("rcs").arg(&lib).arg(&combined);
     run(ar, &format!("writing {}", out.display()))?;
-    let mut strip = Command::new("strip");
-    strip.arg("--strip-debug").arg(&lib);
-    run(strip, &format!("writing {}", out.display()))?;
     fs::copy(&lib, &out).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     Ok(())
 }
@@ -354,7 +394,7 @@ int32_t tm_selfcheck(void) {
         let tmp = tempfile::tempdir().unwrap();
         let object = compile_module(tmp.path());
         let so = tmp.path().join("libtm.so");
-        link_shared(&object, &so).unwrap();
+        link_shared(&object, &so, Exports::LibraryAndRuntime).unwrap();
 
         let mut syms = dynamic_symbols(&so);
         syms.sort();
@@ -439,12 +479,23 @@ int32_t tm_selfcheck(void) {
     }
 
     #[test]
+    fn user_library_exports_only_its_own_symbols() {
+        let tmp = tempfile::tempdir().unwrap();
+        let object = compile_module(tmp.path());
+        let so = tmp.path().join("libtm.so");
+        link_shared(&object, &so, Exports::Library).unwrap();
+        let mut syms = dynamic_symbols(&so);
+        syms.sort();
+        assert_eq!(syms, ["tm_last_error", "tm_main", "tm_selfcheck"]);
+    }
+
+    #[test]
     fn two_libraries_keep_separate_runtime_state() {
         let tmp = tempfile::tempdir().unwrap();
         let object = compile_module(tmp.path());
         let (a, b) = (tmp.path().join("liba.so"), tmp.path().join("libb.so"));
-        link_shared(&object, &a).unwrap();
-        link_shared(&object, &b).unwrap();
+        link_shared(&object, &a, Exports::LibraryAndRuntime).unwrap();
+        link_shared(&object, &b, Exports::LibraryAndRuntime).unwrap();
         unsafe {
             let la = libloading::Library::new(&a).unwrap();
             let lb = libloading::Library::new(&b).unwrap();
@@ -481,13 +532,13 @@ int32_t tm_selfcheck(void) {
                 .unwrap()
                 .success()
         );
-        let err = link_shared(&fs::read(&obj).unwrap(), &tmp.path().join("libbad.so")).unwrap_err();
+        let err = link_shared(&fs::read(&obj).unwrap(), &tmp.path().join("libbad.so"), Exports::LibraryAndRuntime).unwrap_err();
         assert!(err.contains("nowhere"), "{err}");
         // Not an object at all.
-        let err = link_shared(b"not an object", &tmp.path().join("libjunk.so")).unwrap_err();
+        let err = link_shared(b"not an object", &tmp.path().join("libjunk.so"), Exports::LibraryAndRuntime).unwrap_err();
         assert!(!err.is_empty());
         // Missing output directory.
-        let err = link_shared(b"", &tmp.path().join("no/such/dir/lib.so")).unwrap_err();
+        let err = link_shared(b"", &tmp.path().join("no/such/dir/lib.so"), Exports::LibraryAndRuntime).unwrap_err();
         assert!(err.contains("does not exist"), "{err}");
     }
 
@@ -584,7 +635,7 @@ define float @from_f16(i16 %x) {
             .unwrap();
         assert!(st.success());
         let so = tmp.path().join("libcalls.so");
-        link_shared(&fs::read(&obj).unwrap(), &so).unwrap();
+        link_shared(&fs::read(&obj).unwrap(), &so, Exports::LibraryAndRuntime).unwrap();
         unsafe {
             let lib = libloading::Library::new(&so).unwrap();
             let to_bf16: libloading::Symbol<unsafe extern "C" fn(f32) -> u16> =

@@ -7,7 +7,7 @@ use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::context::Context as LlContext;
 use inkwell::module::{Linkage, Module};
 use inkwell::types::{BasicMetadataTypeEnum, BasicType, FunctionType};
-use inkwell::values::{BasicMetadataValueEnum, FunctionValue};
+use inkwell::values::{AnyValue, BasicMetadataValueEnum, FunctionValue};
 use strata_diag::{Diagnostic, Result};
 use strata_ir::builtin::{self, CALL, FUNC, RETURN};
 use strata_ir::{Context, OpId, Signedness, TypeKind};
@@ -21,8 +21,12 @@ pub(crate) fn lower_module<'ctx>(
     cx: &'ctx LlContext,
     module: OpId,
     prefix: &str,
+    required_cpu_features: &str,
 ) -> Result<Module<'ctx>> {
     let mut l = Lowerer::new(ir, cx, prefix);
+    if !required_cpu_features.is_empty() {
+        l.declare_cpu_check(required_cpu_features)?;
+    }
     let Some(body) = ir.entry_block(module, 0) else {
         return Ok(l.module);
     };
@@ -226,6 +230,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
         f.add_attribute(AttributeLoc::Function, nounwind(self.cx));
         let bb = self.cx.append_basic_block(f, "entry");
         self.b.position_at_end(bb);
+        self.emit_cpu_check(f)?;
         let args: Vec<BasicMetadataValueEnum> =
             f.get_params().into_iter().map(|p| p.into()).collect();
         let clear = self.external(
@@ -237,6 +242,99 @@ impl<'ctx> Lowerer<'ctx, '_> {
             .call(inner, &args)?
             .ok_or_else(|| ice("internal function returns no status"))?;
         self.b.build_return(Some(&status)).map_err(ice)?;
+        Ok(())
+    }
+
+    /// The globals behind the CPU check: the required features as a C
+    /// string, and `P.cpu_ok`, set to 1 once the check has passed.
+    fn declare_cpu_check(&mut self, features: &str) -> Result<()> {
+        let text = self.cx.const_string(features.as_bytes(), true);
+        let list = self
+            .module
+            .add_global(text.get_type(), None, &format!("{}.cpu_features", self.prefix));
+        list.set_initializer(&text);
+        list.set_constant(true);
+        list.set_linkage(Linkage::Private);
+        let i32t = self.cx.i32_type();
+        let ok = self
+            .module
+            .add_global(i32t, None, &format!("{}.cpu_ok", self.prefix));
+        ok.set_initializer(&i32t.const_zero());
+        ok.set_linkage(Linkage::Internal);
+        self.cpu_check = Some((list.as_pointer_value(), ok.as_pointer_value()));
+        Ok(())
+    }
+
+    /// At the top of exported wrapper `f`: unless `P.cpu_ok` says the check
+    /// already passed, asks the runtime whether this CPU has the target's
+    /// features and returns its non-zero status (the last error names the
+    /// missing features) if not. The wrapper itself is compiled for the
+    /// baseline x86-64 CPU, so nothing before the check can fault; the
+    /// function body, compiled for the target, is never inlined into it.
+    ///
+    /// ```text
+    /// entry: ok = load atomic P.cpu_ok; br ok == 1, body, check
+    /// check: r = strata_rt_cpu_supports(P.cpu_features); br r == 0, pass, fail
+    /// pass:  store atomic 1, P.cpu_ok; br body
+    /// fail:  ret r
+    /// body:  ...
+    /// ```
+    fn emit_cpu_check(&mut self, f: FunctionValue<'ctx>) -> Result<()> {
+        let Some((list, ok_flag)) = self.cpu_check else {
+            return Ok(());
+        };
+        for (key, value) in [("target-cpu", "x86-64"), ("target-features", "")] {
+            f.add_attribute(
+                AttributeLoc::Function,
+                self.cx.create_string_attribute(key, value),
+            );
+        }
+        let i32t = self.cx.i32_type();
+        let ptr = self.cx.ptr_type(AddressSpace::default());
+        let supports = self.external(
+            strata_abi::symbol::CPU_SUPPORTS,
+            i32t.fn_type(&[ptr.into()], false),
+        );
+        let (check, pass, fail, body) = (
+            self.cx.append_basic_block(f, "cpu_check"),
+            self.cx.append_basic_block(f, "cpu_ok"),
+            self.cx.append_basic_block(f, "cpu_fail"),
+            self.cx.append_basic_block(f, "body"),
+        );
+        let state = self.b.build_load(i32t, ok_flag, "cpu_ok").map_err(ice)?;
+        if let Some(i) = state.as_any_value_enum().into_int_value().as_instruction() {
+            i.set_atomic_ordering(inkwell::AtomicOrdering::Monotonic)
+                .map_err(ice)?;
+            i.set_alignment(4).map_err(ice)?;
+        }
+        let one = i32t.const_int(1, false);
+        let known = self
+            .b
+            .build_int_compare(inkwell::IntPredicate::EQ, state.into_int_value(), one, "")
+            .map_err(ice)?;
+        self.b
+            .build_conditional_branch(known, body, check)
+            .map_err(ice)?;
+        self.b.position_at_end(check);
+        let status = self
+            .call(supports, &[list.into()])?
+            .ok_or_else(|| ice("strata_rt_cpu_supports returns nothing"))?
+            .into_int_value();
+        let good = self
+            .b
+            .build_int_compare(inkwell::IntPredicate::EQ, status, i32t.const_zero(), "")
+            .map_err(ice)?;
+        self.b.build_conditional_branch(good, pass, fail).map_err(ice)?;
+        self.b.position_at_end(pass);
+        let store = self.b.build_store(ok_flag, one).map_err(ice)?;
+        store
+            .set_atomic_ordering(inkwell::AtomicOrdering::Monotonic)
+            .map_err(ice)?;
+        store.set_alignment(4).map_err(ice)?;
+        self.b.build_unconditional_branch(body).map_err(ice)?;
+        self.b.position_at_end(fail);
+        self.b.build_return(Some(&status)).map_err(ice)?;
+        self.b.position_at_end(body);
         Ok(())
     }
 

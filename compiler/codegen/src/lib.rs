@@ -1,13 +1,15 @@
 //! strata-codegen: lowers a verified module of builtin (`builtin.module`,
 //! `func.*`), `mem`, `loop` and `arith` ops to LLVM IR with inkwell,
-//! optimises it for the host CPU and emits LLVM IR text, assembly or an
+//! optimises it for the target CPU and emits LLVM IR text, assembly or an
 //! object file.
 //!
 //! Symbols, for a module compiled with prefix `P`:
 //! - every `func.func @f` with a body becomes the internal LLVM function
 //!   `P.f` (one `ptr` per memref argument, scalars by value);
 //! - every non-private one also gets the exported wrapper
-//!   `int32_t P_f(ptr...)` that calls `P.f` and returns 0;
+//!   `int32_t P_f(ptr...)` that checks once that the CPU has the target's
+//!   features (`strata_rt_cpu_supports`), then calls `P.f` and returns its
+//!   status;
 //! - `const char *P_last_error(void)` forwards to the runtime's
 //!   `strata_rt_last_error`;
 //! - a bodiless `func.func private @x` is the external symbol `x`.
@@ -45,7 +47,11 @@ pub struct CodegenOptions {
     pub prefix: String,
     /// 0..=3: LLVM's `default<ON>` pipeline and code generation level.
     pub opt_level: u8,
+    /// What the code runs on (see [`resolve_target`]).
+    pub target: ResolvedTarget,
 }
+
+pub use target::{DEFAULT_X86_CPU, ResolvedTarget, TargetSpec, resolve as resolve_target};
 
 /// Compiles one module; returns the LLVM module text / asm text / object bytes.
 pub fn compile(
@@ -54,7 +60,13 @@ pub fn compile(
     opts: &CodegenOptions,
     kind: EmitKind,
 ) -> Result<Vec<u8>, Diagnostic> {
-    compile_many(ctx, &[(module, opts.prefix.clone())], opts.opt_level, kind)
+    compile_many(
+        ctx,
+        &[(module, opts.prefix.clone())],
+        opts.opt_level,
+        kind,
+        &opts.target,
+    )
 }
 
 /// Compiles several modules (each with its own prefix) into one output: the
@@ -64,12 +76,13 @@ pub fn compile_many(
     modules: &[(OpId, String)],
     opt_level: u8,
     kind: EmitKind,
+    target: &ResolvedTarget,
 ) -> Result<Vec<u8>, Diagnostic> {
-    let tm = target::host_machine(opt_level)?;
+    let tm = target::machine(target, opt_level)?;
     let llcx = LlContext::create();
     let linked = llcx.create_module("strata");
     for (module, prefix) in modules {
-        let m = func::lower_module(ctx, &llcx, *module, prefix)?;
+        let m = func::lower_module(ctx, &llcx, *module, prefix, &target.required)?;
         linked.link_in_module(m).map_err(|e| {
             Diagnostic::internal(
                 ctx.op(*module).loc,
@@ -78,6 +91,12 @@ pub fn compile_many(
         })?;
     }
     target::optimize_and_emit(&tm, &linked, opt_level, kind)
+}
+
+/// The host target, for code the driver loads into its own process.
+pub fn host_target() -> Result<ResolvedTarget, Diagnostic> {
+    target::resolve(&TargetSpec::host())
+        .map_err(|e| Diagnostic::internal(Location::unknown(), e))
 }
 
 /// An internal compiler error without a better location.

@@ -34,6 +34,9 @@ pub(crate) struct Lowerer<'ctx, 'a> {
     /// so that runtime errors (a failed allocation) unwind to the exported
     /// wrapper. True while lowering such a function.
     pub returns_status: bool,
+    /// The target's required CPU features as a C string, and the flag the
+    /// exported wrappers set once the check has passed (see `func.rs`).
+    pub cpu_check: Option<(PointerValue<'ctx>, PointerValue<'ctx>)>,
 }
 
 impl<'ctx, 'a> Lowerer<'ctx, 'a> {
@@ -47,6 +50,7 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
             values: HashMap::new(),
             funcs: HashMap::new(),
             globals: HashMap::new(),
+            cpu_check: None,
             alloca_block: None,
             returns_status: false,
         }

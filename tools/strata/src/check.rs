@@ -152,12 +152,16 @@ fn build_isolating_failures(
             let mut good = Vec::new();
             let mut failed = 0;
             for p in pieces {
-                match strata_codegen::compile_many(
-                    ctx,
-                    &[(p.module, p.prefix.clone())],
-                    0,
-                    strata_codegen::EmitKind::Object,
-                ) {
+                let compiled = strata_codegen::host_target().and_then(|host| {
+                    strata_codegen::compile_many(
+                        ctx,
+                        &[(p.module, p.prefix.clone())],
+                        0,
+                        strata_codegen::EmitKind::Object,
+                        &host,
+                    )
+                });
+                match compiled {
                     Ok(_) => good.push(p),
                     Err(d) => {
                         out!("{}", ctx.sources.render(&d));

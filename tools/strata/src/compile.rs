@@ -35,6 +35,7 @@ pub fn run(
     header: Option<&Path>,
     name: Option<&str>,
     opt_level: u8,
+    target: &strata_codegen::TargetSpec,
 ) -> bool {
     if let Err(message) = check_paths(input, output, header).and_then(|()| check_name(name)) {
         report_plain(&message);
@@ -55,6 +56,7 @@ pub fn run(
         header,
         &prefix,
         opt_level,
+        target,
     ) {
         Ok(()) => true,
         Err(diags) => {
@@ -122,6 +124,7 @@ fn compile(
     header: Option<&Path>,
     prefix: &str,
     opt_level: u8,
+    target: &strata_codegen::TargetSpec,
 ) -> Result<(), Vec<strata_diag::Diagnostic>> {
     let module = parse_and_verify(ctx, name, text)?;
     let ext = output.extension().and_then(|e| e.to_str()).unwrap_or("");
@@ -129,6 +132,16 @@ fn compile(
         return Err(vec![unknown_loc_error(format!(
             "cannot tell the artifact kind from '{}': use .so, .a, .o, .ll, .s or .mlir",
             output.display()
+        ))]);
+    }
+    let target = strata_codegen::resolve_target(target).map_err(|m| vec![unknown_loc_error(m)])?;
+    if target.triple != strata_codegen::host_target().map_err(|d| vec![d])?.triple
+        && ["so", "a"].contains(&ext)
+    {
+        return Err(vec![unknown_loc_error(format!(
+            "the runtime is built for this machine, so a .{ext} for {} cannot be linked here; \
+             write a .o, .ll or .s instead",
+            target.triple
         ))]);
     }
     let funcs: Vec<_> = abi::public_functions(ctx, module)
@@ -153,17 +166,22 @@ fn compile(
         let opts = CodegenOptions {
             prefix: prefix.to_string(),
             opt_level,
+            target: target.clone(),
         };
         let bytes = strata_codegen::compile(ctx, module, &opts, kind).map_err(|d| vec![d])?;
         match ext {
-            "so" => io(strata_aot::link_shared(&bytes, output))?,
+            "so" => io(strata_aot::link_shared(
+                &bytes,
+                output,
+                strata_aot::Exports::Library,
+            ))?,
             "a" => io(strata_aot::archive(&bytes, output))?,
             _ => io(strata_aot::write_object(&bytes, output))?,
         }
     }
     if let Some(h) = header {
         let guard = format!("STRATA_{}_H", prefix.to_uppercase());
-        let text = strata_aot::header(prefix, &guard, &funcs);
+        let text = strata_aot::header(prefix, &guard, &funcs, &target.describe());
         io(std::fs::write(h, text).map_err(|e| format!("cannot write {}: {e}", h.display())))?;
     }
     Ok(())

@@ -12,12 +12,13 @@ pub struct Loaded {
 /// Compiles `modules` (already lowered) with their prefixes into one shared
 /// library and loads it.
 pub fn build_and_load(ctx: &Context, modules: &[(OpId, String)]) -> Result<Loaded, String> {
-    let object = strata_codegen::compile_many(ctx, modules, 2, EmitKind::Object)
+    let host = strata_codegen::host_target().map_err(|d| ctx.sources.render(&d))?;
+    let object = strata_codegen::compile_many(ctx, modules, 2, EmitKind::Object, &host)
         .map_err(|d| ctx.sources.render(&d))?;
     let dir =
         tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     let path = dir.path().join("libstrata_jit.so");
-    strata_aot::link_shared(&object, &path)?;
+    strata_aot::link_shared(&object, &path, strata_aot::Exports::LibraryAndRuntime)?;
     // SAFETY: the library was just built by us from verified IR; its
     // initialisers are the runtime's (none with side effects).
     let lib = unsafe { Library::new(&path) }

@@ -73,6 +73,16 @@ enum Command {
         /// LLVM optimisation level.
         #[arg(short = 'O', default_value_t = 3, value_parser = clap::value_parser!(u8).range(0..=3))]
         opt_level: u8,
+        /// CPU to generate code for: an LLVM CPU name (x86-64, x86-64-v2, x86-64-v3,
+        /// x86-64-v4, skylake-avx512, znver4, ...) or `host` [default: x86-64-v3 on x86-64]
+        #[arg(long)]
+        target_cpu: Option<String>,
+        /// Extra CPU features, LLVM spelling: `+avx512f,-fma`.
+        #[arg(long, default_value = "")]
+        target_features: String,
+        /// Target triple [default: the host's]; other triples only for .o, .ll and .s.
+        #[arg(long)]
+        target: Option<String>,
     },
     /// Print the IR after running the given passes (e.g. --convert-xla-to-loop).
     Opt {
@@ -120,13 +130,23 @@ fn main() -> ExitCode {
             header,
             name,
             opt_level,
-        } => compile::run(
-            &input,
-            &output,
-            header.as_deref(),
-            name.as_deref(),
-            opt_level,
-        ),
+            target_cpu,
+            target_features,
+            target,
+        } => {
+            let mut spec = strata_codegen::TargetSpec::portable();
+            spec.triple = target;
+            spec.cpu = target_cpu;
+            spec.features = target_features;
+            compile::run(
+                &input,
+                &output,
+                header.as_deref(),
+                name.as_deref(),
+                opt_level,
+                &spec,
+            )
+        }
         Command::Opt {
             input,
             list_passes,

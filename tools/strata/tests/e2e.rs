@@ -235,20 +235,142 @@ fn shared_library_stands_alone() {
             "unexpected dependency {lib}\n{dynamic}"
         );
     }
-    let syms = exported(&so);
-    for s in [
-        "model_main",
-        "model_last_error",
-        "strata_rt_check_failure_count",
-        "strata_rt_check_failure_message",
-    ] {
-        assert!(syms.iter().any(|x| x == s), "{s} is not exported: {syms:?}");
+    // Only the model's own symbols: two Strata libraries never bind to each other's runtime.
+    let mut syms = exported(&so);
+    syms.sort();
+    assert_eq!(syms, ["model_last_error", "model_main"]);
+}
+
+/// The rustc toolchains to try: stable, and nightly when rustup has it.
+fn rust_toolchains() -> Vec<Option<&'static str>> {
+    let mut t = vec![None];
+    let nightly = Command::new("rustc").args(["+nightly", "--version"]).output();
+    if nightly.is_ok_and(|o| o.status.success()) {
+        t.push(Some("+nightly"));
     }
-    // Nothing of the Rust runtime's internals leaks out.
+    t
+}
+
+#[test]
+fn mlp_rust_program_with_static_archive_matches_xla() {
+    let tmp = tempfile::tempdir().unwrap();
+    compile(&mlp_dir().join("model.mlir"), tmp.path(), "libmodel.a", "model.h");
+    // The inputs and expected values, from the C headers, as Rust statics.
+    let inputs_h = std::fs::read_to_string(mlp_dir().join("inputs.h")).unwrap();
+    let expected_h = std::fs::read_to_string(mlp_dir().join("expected.h")).unwrap();
+    let array = |h: &str, n: &str| format!("static {}: &[f32] = &{:?};\n", n.to_uppercase(), c_float_array(h, n));
+    let mut src = String::new();
+    for n in ["input_x", "input_w1", "input_b1", "input_w2", "input_b2"] {
+        src.push_str(&array(&inputs_h, n));
+    }
+    src.push_str(&array(&expected_h, "expected_out"));
+    src.push_str(
+        r#"
+unsafe extern "C" {
+    fn model_main(x: *const f32, w1: *const f32, b1: *const f32, w2: *const f32, b2: *const f32, out: *mut f32) -> i32;
+}
+fn main() {
+    let mut out = vec![0.0f32; EXPECTED_OUT.len()];
+    let status = unsafe {
+        model_main(INPUT_X.as_ptr(), INPUT_W1.as_ptr(), INPUT_B1.as_ptr(), INPUT_W2.as_ptr(), INPUT_B2.as_ptr(), out.as_mut_ptr())
+    };
+    assert_eq!(status, 0);
+    // Unwinding in the program still works next to the runtime's own std.
+    let caught = std::panic::catch_unwind(|| panic!("expected"));
+    assert!(caught.is_err());
+    for (got, want) in out.iter().zip(EXPECTED_OUT) {
+        assert!((got - want).abs() <= 1e-5, "{got} vs {want}");
+    }
+    println!("ok");
+}
+"#,
+    );
+    let main_rs = tmp.path().join("main.rs");
+    std::fs::write(&main_rs, src).unwrap();
+    for toolchain in rust_toolchains() {
+        let exe = tmp.path().join(format!("mlp{}", toolchain.unwrap_or("")));
+        let mut rustc = Command::new("rustc");
+        rustc.args(toolchain);
+        run_ok(
+            rustc
+                .arg(&main_rs)
+                .arg("-o")
+                .arg(&exe)
+                .arg("-L")
+                .arg(tmp.path())
+                .args(["-l", "static=model"]),
+        );
+        assert_eq!(run_ok(&mut Command::new(&exe)).trim(), "ok", "{toolchain:?}");
+    }
+}
+
+#[test]
+fn target_cpu_selects_the_instructions_and_the_header_records_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let obj = tmp.path().join("m.o");
+    let header = tmp.path().join("m.h");
+    run_ok(
+        Command::new(STRATA)
+            .arg("compile")
+            .arg(mlp_dir().join("model.mlir"))
+            .arg("-o")
+            .arg(&obj)
+            .arg("--header")
+            .arg(&header)
+            .args(["--target-cpu", "x86-64-v2"]),
+    );
+    let h = std::fs::read_to_string(&header).unwrap();
+    assert!(h.contains("CPU x86-64-v2"), "{h}");
+    // No VEX or EVEX encoded instruction (AVX and later) anywhere.
+    let asm = run_ok(Command::new("objdump").arg("-d").arg(&obj));
+    let avx: Vec<&str> = asm
+        .lines()
+        .filter(|l| l.contains("%ymm") || l.contains("%zmm") || l.split('\t').nth(2).is_some_and(|i| i.starts_with('v')))
+        .collect();
+    assert!(avx.is_empty(), "AVX instructions: {:?}", &avx[..avx.len().min(5)]);
+}
+
+#[test]
+fn library_for_missing_cpu_features_returns_an_error() {
+    // A feature this test machine lacks (AVX-512 FP16 on AMD and older Intel CPUs,
+    // else AVX10.2, which no CPU this test runs on has yet).
+    let feature = if std::arch::is_x86_feature_detected!("avx512fp16") {
+        "+avx10.2-512"
+    } else {
+        "+avx512fp16"
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let lib = tmp.path().join("libmodel.so");
+    run_ok(
+        Command::new(STRATA)
+            .arg("compile")
+            .arg(mlp_dir().join("model.mlir"))
+            .arg("-o")
+            .arg(&lib)
+            .arg("--header")
+            .arg(tmp.path().join("model.h"))
+            .args(["--target-features", feature]),
+    );
+    let exe = tmp.path().join("mlp");
+    run_ok(
+        cc().arg("-o")
+            .arg(&exe)
+            .arg(mlp_dir().join("main.c"))
+            .arg(format!("-I{}", tmp.path().display()))
+            .arg(format!("-L{}", tmp.path().display()))
+            .arg("-lmodel")
+            .arg(format!("-Wl,-rpath,{}", tmp.path().display()))
+            .arg("-lm"),
+    );
+    let out = Command::new(&exe).output().unwrap();
+    assert!(out.status.code().is_some(), "killed by a signal: {}", show(&out));
+    assert!(!out.status.success(), "{}", show(&out));
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let name = feature.trim_start_matches('+');
     assert!(
-        syms.iter()
-            .all(|s| s.starts_with("model_") || s.starts_with("strata_rt_")),
-        "{syms:?}"
+        text.contains("CPU features this machine lacks") && text.contains(name),
+        "{}",
+        show(&out)
     );
 }
 

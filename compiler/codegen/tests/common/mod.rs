@@ -16,9 +16,15 @@ const STUB_C: &str = r#"
 const char *strata_rt_last_error(void) { return "stub error"; }
 void strata_rt_clear_error(void) {}
 void strata_rt_set_error(const char *m) { (void)m; }
+int32_t strata_rt_cpu_supports(const char *f) { (void)f; return 0; }
 int32_t ext_twice(int32_t x) { return 2 * x; }
 double ext_scale(double x, int8_t k) { return x * k; }
 "#;
+
+/// The machine running the tests.
+pub fn host() -> strata_codegen::ResolvedTarget {
+    strata_codegen::host_target().expect("the host is a target")
+}
 
 pub fn context() -> Context {
     let mut ctx = Context::new();
@@ -47,6 +53,7 @@ pub fn emit(text: &str, opt_level: u8, kind: EmitKind) -> String {
     let opts = CodegenOptions {
         prefix: "p".into(),
         opt_level,
+        target: host(),
     };
     let out =
         compile(&ctx, m, &opts, kind).unwrap_or_else(|d| panic!("{}", ctx.sources.render(&d)));
@@ -112,6 +119,7 @@ pub fn build_opt(text: &str, opt_level: u8) -> Lib {
     let opts = CodegenOptions {
         prefix: "p".into(),
         opt_level,
+        target: host(),
     };
     let obj = compile(&ctx, m, &opts, EmitKind::Object)
         .unwrap_or_else(|d| panic!("{}", ctx.sources.render(&d)));
@@ -125,7 +133,7 @@ pub fn build_many(texts: &[(&str, &str)]) -> Lib {
         .iter()
         .map(|(t, p)| (parse(&mut ctx, t), p.to_string()))
         .collect();
-    let obj = compile_many(&ctx, &mods, 3, EmitKind::Object)
+    let obj = compile_many(&ctx, &mods, 3, EmitKind::Object, &host())
         .unwrap_or_else(|d| panic!("{}", ctx.sources.render(&d)));
     link(&obj)
 }
