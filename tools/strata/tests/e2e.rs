@@ -235,6 +235,13 @@ fn shared_library_stands_alone() {
             "unexpected dependency {lib}\n{dynamic}"
         );
     }
+    // The README promises glibc 2.34 or newer: no symbol version past that.
+    let undefined = run_ok(Command::new("objdump").arg("-T").arg(&so));
+    for version in undefined.split("GLIBC_").skip(1) {
+        let v: String = version.chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
+        let parts: Vec<u32> = v.split('.').filter_map(|p| p.parse().ok()).collect();
+        assert!(parts <= vec![2, 34], "needs GLIBC_{v}\n{undefined}");
+    }
     // Only the model's own symbols: two Strata libraries never bind to each other's runtime.
     let mut syms = exported(&so);
     syms.sort();
