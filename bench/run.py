@@ -184,7 +184,10 @@ class StrataImpl:
         base = os.path.join(ARGS.workdir, slug(w.name))
         self.so = base + ".so"
         prefix = "b_" + slug(w.name)
-        cmd = [strata, "compile", mlir_path, "-o", self.so, "--header", base + ".h", "--name", prefix]
+        # XLA and IREE compile for the host CPU here, so Strata does too (its artifacts
+        # default to the portable x86-64-v3).
+        cmd = [strata, "compile", mlir_path, "-o", self.so, "--header", base + ".h", "--name", prefix,
+               "--target-cpu", "host"]
         t0 = time.perf_counter()
         subprocess.run(cmd, check=True, capture_output=True, text=True)
         self.compile_s = time.perf_counter() - t0

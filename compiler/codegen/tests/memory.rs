@@ -285,6 +285,7 @@ fn unsupported_element_type_is_reported() {
     let opts = strata_codegen::CodegenOptions {
         prefix: "p".into(),
         opt_level: 0,
+        target: common::host(),
     };
     let err =
         strata_codegen::compile(&ctx, m, &opts, EmitKind::Object).expect_err("tf32 is unsupported");
@@ -371,6 +372,7 @@ fn module_built_with_the_context_api() {
     let opts = strata_codegen::CodegenOptions {
         prefix: "api".into(),
         opt_level: 1,
+        target: common::host(),
     };
     let obj = strata_codegen::compile(&ctx, module, &opts, EmitKind::Object).expect("compiles");
     let lib = common::link(&obj);
