@@ -4,6 +4,7 @@
 
 pub mod attrs;
 pub mod builtin;
+mod clone;
 pub mod context;
 pub mod dense;
 pub mod minifloat;

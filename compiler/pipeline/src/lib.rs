@@ -21,6 +21,7 @@ pub fn new_context() -> Context {
 pub fn all_passes() -> Vec<Box<dyn Pass>> {
     vec![
         Box::new(strata_dialect_xla::transforms::legalize_broadcast::XlaLegalizeBroadcastPass),
+        Box::new(strata_dialect_xla::transforms::tree_reduce::XlaTreeReducePass),
         Box::new(strata_conversion::ConvertXlaToLoopPass),
     ]
 }

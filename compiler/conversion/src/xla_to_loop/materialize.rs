@@ -1039,9 +1039,17 @@ fn window_position(
 
 /// Emits a reducer body (ops on 0-d tensors) as scalar code on `args`;
 /// returns the values its `xla.return` yields.
+///
+/// Float ops of the body may be reassociated (so LLVM vectorizes reductions),
+/// except on f16/bf16, whose per-step rounding makes the order part of the
+/// result (XLA's order is reproduced, see `xla-tree-reduce`).
 pub fn emit_region(b: &mut Builder<'_>, block: BlockId, args: &[Scalar]) -> Result<Vec<Scalar>> {
     let saved = b.reassoc;
-    b.reassoc = true;
+    let narrow = args.iter().any(|s| {
+        let t = b.ty(s.real());
+        matches!(b.ctx.kind(t), strata_ir::TypeKind::Float(k) if k.width() < 32)
+    });
+    b.reassoc = !narrow;
     let r = emit_region_ops(b, block, args);
     b.reassoc = saved;
     r

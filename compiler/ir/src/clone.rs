@@ -1,0 +1,79 @@
+//! Deep copies of regions, for rewrites that need a second copy of a body
+//! (a reducer region shared by the ops a reduction is split into).
+
+use std::collections::HashMap;
+
+use crate::context::{BlockId, Context, OpId, RegionId, Value};
+use crate::types::Type;
+
+impl Context {
+    /// Appends to `dst` a copy of region `src`: new blocks, block arguments,
+    /// ops and results. Values defined outside `src` are used as they are.
+    pub fn clone_region_into(&mut self, src: RegionId, dst: OpId) -> RegionId {
+        self.clone_region_mapped(src, dst, &mut HashMap::new())
+    }
+
+    fn clone_region_mapped(
+        &mut self,
+        src: RegionId,
+        dst: OpId,
+        values: &mut HashMap<Value, Value>,
+    ) -> RegionId {
+        let region = self.add_region(dst);
+        let blocks = self.regions[src].blocks.clone();
+        let mut block_map: HashMap<BlockId, BlockId> = HashMap::new();
+        for &b in &blocks {
+            let arg_types: Vec<Type> = self.blocks[b]
+                .args
+                .iter()
+                .map(|&a| self.value_ty(a))
+                .collect();
+            let copy = self.add_block(region, &arg_types);
+            for (&old, &new) in self.blocks[b].args.iter().zip(&self.blocks[copy].args) {
+                values.insert(old, new);
+            }
+            block_map.insert(b, copy);
+        }
+        for &b in &blocks {
+            for op in self.blocks[b].ops.clone() {
+                let copy = self.clone_op_mapped(op, values, &block_map);
+                self.append_op(block_map[&b], copy);
+            }
+        }
+        region
+    }
+
+    fn clone_op_mapped(
+        &mut self,
+        op: OpId,
+        values: &mut HashMap<Value, Value>,
+        blocks: &HashMap<BlockId, BlockId>,
+    ) -> OpId {
+        let original = self.ops[op].clone();
+        let operands = original
+            .operands
+            .iter()
+            .map(|v| *values.get(v).unwrap_or(v))
+            .collect();
+        let result_types: Vec<Type> = original.results.iter().map(|&r| self.value_ty(r)).collect();
+        let copy = self.create_op(
+            original.name,
+            operands,
+            &result_types,
+            original.attrs.clone(),
+            original.loc,
+        );
+        for (&old, &new) in original.results.iter().zip(&self.ops[copy].results.clone()) {
+            values.insert(old, new);
+        }
+        self.ops[copy].successors = original
+            .successors
+            .iter()
+            .map(|s| *blocks.get(s).unwrap_or(s))
+            .collect();
+        for r in original.regions {
+            self.clone_region_mapped(r, copy, values);
+        }
+        copy
+    }
+}
