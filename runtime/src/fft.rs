@@ -10,6 +10,8 @@ use rustfft::num_complex::Complex;
 use rustfft::num_traits::{Float, FromPrimitive};
 use rustfft::{FftNum, FftPlanner};
 
+use strata_abi::{FFT_MAX_RANK, FftDesc, FftKind};
+
 use crate::ffi_guard;
 
 /// Transforms every line of `data` (shape `shape`) along `axis`.
@@ -126,45 +128,54 @@ fn run<T: FftNum + Float + FromPrimitive>(
     }
 }
 
-/// `void strata_rt_fft(const int64_t *desc, const void *in, void *out)`.
+/// `void strata_rt_fft(const FftDesc *desc, const void *in, void *out)`.
 ///
 /// # Safety
-/// The buffers hold the elements the descriptor describes.
+/// `desc` is null or points to an `FftDesc` written by the lowering; the
+/// buffers hold the elements it describes.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn strata_rt_fft(desc: *const i64, input: *const u8, output: *mut u8) {
+pub unsafe extern "C" fn strata_rt_fft(desc: *const FftDesc, input: *const u8, output: *mut u8) {
     ffi_guard((), || {
-        // SAFETY: the descriptor was written by the lowering.
-        let d = |i: usize| unsafe { *desc.add(i) };
-        let (kind, bits, rank) = (d(0), d(1), d(2) as usize);
-        let shape: Vec<usize> = (0..rank).map(|i| d(3 + i) as usize).collect();
-        let n = d(3 + rank) as usize;
-        let lengths: Vec<usize> = (0..n).map(|i| d(4 + rank + i) as usize).collect();
-        if n == 0 || n > rank {
+        // SAFETY: guaranteed by the caller (generated code).
+        let Some(d) = (unsafe { desc.as_ref() }) else {
+            return;
+        };
+        let (Some(kind), Ok(rank), Ok(n)) = (
+            FftKind::from_i64(d.kind),
+            usize::try_from(d.rank),
+            usize::try_from(d.fft_rank),
+        ) else {
+            return;
+        };
+        if rank > FFT_MAX_RANK || n == 0 || n > rank || n > d.lengths.len() {
             return;
         }
+        let shape: Vec<usize> = d.shape[..rank].iter().map(|&s| s as usize).collect();
+        let lengths: Vec<usize> = d.lengths[..n].iter().map(|&s| s as usize).collect();
         let elems: usize = shape.iter().product();
         let mut out_shape = shape.clone();
-        if kind == 2 {
-            out_shape[rank - 1] = shape[rank - 1] / 2 + 1;
-        } else if kind == 3 {
-            out_shape[rank - 1] = lengths[n - 1];
+        match kind {
+            FftKind::Rfft => out_shape[rank - 1] = shape[rank - 1] / 2 + 1,
+            FftKind::Irfft => out_shape[rank - 1] = lengths[n - 1],
+            FftKind::Fft | FftKind::Ifft => {}
         }
         let out_elems: usize = out_shape.iter().product();
         let (in_parts, out_parts) = match kind {
-            0 | 1 => (2, 2),
-            2 => (1, 2),
-            _ => (2, 1),
+            FftKind::Fft | FftKind::Ifft => (2, 2),
+            FftKind::Rfft => (1, 2),
+            FftKind::Irfft => (2, 1),
         };
+        let code = kind as i64;
         // SAFETY: sizes follow from the static shapes in the descriptor.
         unsafe {
-            if bits == 32 {
+            if d.element_bits == 32 {
                 let i = std::slice::from_raw_parts(input as *const f32, elems * in_parts);
                 let o = std::slice::from_raw_parts_mut(output as *mut f32, out_elems * out_parts);
-                run(kind, &shape, &lengths, i, o);
+                run(code, &shape, &lengths, i, o);
             } else {
                 let i = std::slice::from_raw_parts(input as *const f64, elems * in_parts);
                 let o = std::slice::from_raw_parts_mut(output as *mut f64, out_elems * out_parts);
-                run(kind, &shape, &lengths, i, o);
+                run(code, &shape, &lengths, i, o);
             }
         }
     })
@@ -178,20 +189,32 @@ mod tests {
     fn rfft_then_irfft_round_trips() {
         let x = [1.0f64, 2.0, 0.5, -1.0];
         let mut spec = [0.0f64; 6];
-        let desc = [2i64, 64, 1, 4, 1, 4];
+        let desc = |kind: FftKind, len: i64, length: i64| {
+            let mut d = FftDesc {
+                kind: kind as i64,
+                element_bits: 64,
+                rank: 1,
+                fft_rank: 1,
+                ..FftDesc::default()
+            };
+            d.shape[0] = len;
+            d.lengths[0] = length;
+            d
+        };
+        let forward = desc(FftKind::Rfft, 4, 4);
         unsafe {
             strata_rt_fft(
-                desc.as_ptr(),
+                &forward,
                 x.as_ptr() as *const u8,
                 spec.as_mut_ptr() as *mut u8,
             )
         };
         assert!((spec[0] - 2.5).abs() < 1e-12, "{spec:?}");
         let mut back = [0.0f64; 4];
-        let desc = [3i64, 64, 1, 3, 1, 4];
+        let inverse = desc(FftKind::Irfft, 3, 4);
         unsafe {
             strata_rt_fft(
-                desc.as_ptr(),
+                &inverse,
                 spec.as_ptr() as *const u8,
                 back.as_mut_ptr() as *mut u8,
             )

@@ -2,64 +2,40 @@
 //! the (batched) product with strides and calls these, which run the
 //! `matrixmultiply` crate's blocked SIMD kernels on every batch.
 //!
-//! Descriptor layout (i64 elements), as written by the lowering:
-//! `[nb, size_0.., lhs_stride_0.., rhs_stride_0.., out_stride_0..,
-//!   m, k, n, rsa, csa, rsb, csb, rsc, csc]` where the four middle groups
-//! have `nb` entries (one per batch dimension) and all strides count
-//! elements.
+//! The product is described by a `strata_abi::GemmDesc`.
+
+use strata_abi::{GEMM_MAX_BATCH, GemmDesc};
 
 use crate::ffi_guard;
 
-struct Desc {
-    sizes: Vec<i64>,
-    lhs: Vec<i64>,
-    rhs: Vec<i64>,
-    out: Vec<i64>,
-    /// m, k, n, rsa, csa, rsb, csb, rsc, csc
-    mat: [i64; 9],
-}
-
-/// Reads a descriptor; `None` if it is malformed.
+/// Reads a descriptor; `None` if it is null or malformed.
 ///
 /// # Safety
-/// `desc` points to a descriptor written by the lowering.
-unsafe fn read_desc(desc: *const i64) -> Option<Desc> {
-    if desc.is_null() {
-        return None;
-    }
-    // SAFETY: the first entry is the batch rank; the rest follows it.
-    unsafe {
-        let nb = usize::try_from(*desc).ok().filter(|&n| n <= 64)?;
-        let take = |from: usize, n: usize| {
-            (from..from + n)
-                .map(|i| *desc.add(1 + i))
-                .collect::<Vec<i64>>()
-        };
-        let mut mat = [0i64; 9];
-        for (i, m) in mat.iter_mut().enumerate() {
-            *m = *desc.add(1 + 4 * nb + i);
-        }
-        Some(Desc {
-            sizes: take(0, nb),
-            lhs: take(nb, nb),
-            rhs: take(2 * nb, nb),
-            out: take(3 * nb, nb),
-            mat,
-        })
-    }
+/// `desc` is null or points to a `GemmDesc` written by the lowering.
+unsafe fn read_desc<'a>(desc: *const GemmDesc) -> Option<&'a GemmDesc> {
+    // SAFETY: guaranteed by the caller.
+    let d = unsafe { desc.as_ref() }?;
+    let rank_ok = usize::try_from(d.batch_rank).is_ok_and(|n| n <= GEMM_MAX_BATCH);
+    rank_ok.then_some(d)
 }
 
 /// Calls `gemm(batch offsets...)` for every batch index.
-fn for_each_batch(d: &Desc, mut gemm: impl FnMut(isize, isize, isize)) {
-    let nb = d.sizes.len();
-    if d.sizes.iter().any(|&s| s <= 0) {
+fn for_each_batch(d: &GemmDesc, mut gemm: impl FnMut(isize, isize, isize)) {
+    let nb = d.batch_rank as usize;
+    let sizes = &d.batch_sizes[..nb];
+    if sizes.iter().any(|&s| s <= 0) {
         return;
     }
-    let mut idx = vec![0i64; nb];
+    let mut idx = [0i64; GEMM_MAX_BATCH];
     loop {
-        let off =
-            |strides: &[i64]| idx.iter().zip(strides).map(|(i, s)| i * s).sum::<i64>() as isize;
-        gemm(off(&d.lhs), off(&d.rhs), off(&d.out));
+        let off = |strides: &[i64; GEMM_MAX_BATCH]| {
+            idx[..nb].iter().zip(strides).map(|(i, s)| i * s).sum::<i64>() as isize
+        };
+        gemm(
+            off(&d.lhs_batch_strides),
+            off(&d.rhs_batch_strides),
+            off(&d.out_batch_strides),
+        );
         let mut dim = nb;
         loop {
             if dim == 0 {
@@ -67,7 +43,7 @@ fn for_each_batch(d: &Desc, mut gemm: impl FnMut(isize, isize, isize)) {
             }
             dim -= 1;
             idx[dim] += 1;
-            if idx[dim] < d.sizes[dim] {
+            if idx[dim] < sizes[dim] {
                 break;
             }
             idx[dim] = 0;
@@ -77,23 +53,34 @@ fn for_each_batch(d: &Desc, mut gemm: impl FnMut(isize, isize, isize)) {
 
 macro_rules! gemm_entry {
     ($name:ident, $t:ty, $kernel:path) => {
-        /// `void NAME(const int64_t *desc, const T *a, const T *b, T *c)`:
-        /// `c = a · b` for every batch (see the module docs).
+        /// `void NAME(const GemmDesc *desc, const T *a, const T *b, T *c)`:
+        /// `c = a · b` for every batch.
         ///
         /// # Safety
         /// The buffers hold the elements the descriptor addresses.
         #[unsafe(no_mangle)]
-        pub unsafe extern "C" fn $name(desc: *const i64, a: *const $t, b: *const $t, c: *mut $t) {
+        pub unsafe extern "C" fn $name(desc: *const GemmDesc, a: *const $t, b: *const $t, c: *mut $t) {
             ffi_guard((), || {
                 // SAFETY: guaranteed by the caller (generated code).
                 let Some(d) = (unsafe { read_desc(desc) }) else {
                     return;
                 };
-                let [m, k, n, rsa, csa, rsb, csb, rsc, csc] = d.mat.map(|x| x as isize);
+                let [m, k, n, rsa, csa, rsb, csb, rsc, csc] = [
+                    d.m,
+                    d.k,
+                    d.n,
+                    d.lhs_row_stride,
+                    d.lhs_col_stride,
+                    d.rhs_row_stride,
+                    d.rhs_col_stride,
+                    d.out_row_stride,
+                    d.out_col_stride,
+                ]
+                .map(|x| x as isize);
                 if m <= 0 || n <= 0 {
                     return;
                 }
-                for_each_batch(&d, |oa, ob, oc| {
+                for_each_batch(d, |oa, ob, oc| {
                     // SAFETY: offsets and strides stay inside the buffers
                     // (they come from the tensors' static shapes).
                     unsafe {
@@ -134,8 +121,24 @@ mod tests {
         let b: Vec<f32> = (0..12).map(|x| (x as f32) * 0.5).collect();
         let mut c = vec![0f32; 8];
         // m=2 k=3 n=2; a: rsa=3 csa=1; b stored [n][k]: rsb(k)=1, csb(n)=3; c: rsc=2 csc=1.
-        let desc = [1i64, 2, 6, 6, 4, 2, 3, 2, 3, 1, 1, 3, 2, 1];
-        unsafe { strata_rt_gemm_f32(desc.as_ptr(), a.as_ptr(), b.as_ptr(), c.as_mut_ptr()) };
+        let mut desc = GemmDesc {
+            batch_rank: 1,
+            m: 2,
+            k: 3,
+            n: 2,
+            lhs_row_stride: 3,
+            lhs_col_stride: 1,
+            rhs_row_stride: 1,
+            rhs_col_stride: 3,
+            out_row_stride: 2,
+            out_col_stride: 1,
+            ..GemmDesc::default()
+        };
+        desc.batch_sizes[0] = 2;
+        desc.lhs_batch_strides[0] = 6;
+        desc.rhs_batch_strides[0] = 6;
+        desc.out_batch_strides[0] = 4;
+        unsafe { strata_rt_gemm_f32(&desc, a.as_ptr(), b.as_ptr(), c.as_mut_ptr()) };
         let mut want = vec![0f32; 8];
         for bt in 0..2 {
             for i in 0..2 {

@@ -125,14 +125,107 @@ impl CheckKind {
     }
 }
 
+/// Descriptors are `#[repr(C)]` structs of `i64` fields only, so generated
+/// code can embed one as a constant `i64` array ([`Descriptor::words`]) and
+/// the runtime reads it back as the struct.
+///
+/// # Safety
+/// Implement only for `#[repr(C)]` structs whose fields are all `i64` or
+/// arrays of `i64`.
+pub unsafe trait Descriptor: Sized {
+    /// The descriptor as the `i64` words generated code stores.
+    fn words(&self) -> &[i64] {
+        // SAFETY: the implementor is repr(C) with only i64 fields (trait contract),
+        // so it is exactly size_of::<Self>() / 8 initialised, aligned i64s.
+        unsafe {
+            std::slice::from_raw_parts(
+                self as *const Self as *const i64,
+                std::mem::size_of::<Self>() / 8,
+            )
+        }
+    }
+}
+
+/// Most batch dimensions a [`GemmDesc`] describes (more go to loop nests).
+pub const GEMM_MAX_BATCH: usize = 8;
+
+/// One (batched) matrix product `C = A · B` with element strides, for
+/// [`symbol::GEMM_F32`] / [`symbol::GEMM_F64`]: for every batch index `i`
+/// (row-major over `batch_sizes[..batch_rank]`) the matrices start at
+/// `Σ i_d · *_batch_strides[d]` elements into their buffers; element
+/// `(r, c)` of A is at `r · lhs_row_stride + c · lhs_col_stride`, and
+/// likewise for B and C.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GemmDesc {
+    pub batch_rank: i64,
+    pub batch_sizes: [i64; GEMM_MAX_BATCH],
+    pub lhs_batch_strides: [i64; GEMM_MAX_BATCH],
+    pub rhs_batch_strides: [i64; GEMM_MAX_BATCH],
+    pub out_batch_strides: [i64; GEMM_MAX_BATCH],
+    pub m: i64,
+    pub k: i64,
+    pub n: i64,
+    pub lhs_row_stride: i64,
+    pub lhs_col_stride: i64,
+    pub rhs_row_stride: i64,
+    pub rhs_col_stride: i64,
+    pub out_row_stride: i64,
+    pub out_col_stride: i64,
+}
+
+// SAFETY: repr(C), i64 fields and arrays only.
+unsafe impl Descriptor for GemmDesc {}
+
+/// The four kinds of `xla.fft`.
+#[repr(i64)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FftKind {
+    Fft = 0,
+    Ifft = 1,
+    Rfft = 2,
+    Irfft = 3,
+}
+
+impl FftKind {
+    pub fn from_i64(v: i64) -> Option<FftKind> {
+        [FftKind::Fft, FftKind::Ifft, FftKind::Rfft, FftKind::Irfft]
+            .into_iter()
+            .find(|k| *k as i64 == v)
+    }
+}
+
+/// Highest operand rank an [`FftDesc`] describes.
+pub const FFT_MAX_RANK: usize = 16;
+
+/// One `xla.fft` for [`symbol::FFT`]: the operand's shape (its element type
+/// has `element_bits`-bit parts, 32 or 64), the kind, and the lengths of the
+/// `fft_rank` innermost dimensions transformed.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FftDesc {
+    /// An [`FftKind`].
+    pub kind: i64,
+    pub element_bits: i64,
+    pub rank: i64,
+    pub shape: [i64; FFT_MAX_RANK],
+    pub fft_rank: i64,
+    pub lengths: [i64; 3],
+}
+
+// SAFETY: repr(C), i64 fields and arrays only.
+unsafe impl Descriptor for FftDesc {}
+
 /// Names of the runtime's entry points that generated code calls.
 pub mod symbol {
     /// `i32 (kind, elem, actual, expected, count, tolerance, min_ulp, max_ulp, id)`.
     pub const CHECK: &str = "strata_rt_check";
-    /// `(desc, lhs, rhs, out)`: strided f32 GEMM (descriptor in `runtime/src/gemm.rs`).
+    /// `(const GemmDesc *, const float *lhs, const float *rhs, float *out)`.
     pub const GEMM_F32: &str = "strata_rt_gemm_f32";
-    /// `(desc, lhs, rhs, out)`: strided f64 GEMM.
+    /// `(const GemmDesc *, const double *lhs, const double *rhs, double *out)`.
     pub const GEMM_F64: &str = "strata_rt_gemm_f64";
+    /// `(const FftDesc *, const void *in, void *out)`.
+    pub const FFT: &str = "strata_rt_fft";
     /// Checks that the CPU running a library has the features it was built for.
     pub const CPU_SUPPORTS: &str = "strata_rt_cpu_supports";
     /// Prefix every runtime symbol shares; a `.so` or `.a` never exports these.
@@ -159,6 +252,25 @@ mod tests {
                 assert_eq!(code.storage_bytes(), scalar_storage_bytes(width), "i{width}");
             }
         }
+    }
+
+    #[test]
+    fn descriptors_are_plain_words() {
+        let d = GemmDesc {
+            batch_rank: 1,
+            m: 7,
+            out_col_stride: 9,
+            ..GemmDesc::default()
+        };
+        let w = d.words();
+        assert_eq!(w.len(), 1 + 4 * GEMM_MAX_BATCH + 9);
+        assert_eq!((w[0], w[1 + 4 * GEMM_MAX_BATCH], w[w.len() - 1]), (1, 7, 9));
+        let f = FftDesc {
+            kind: FftKind::Irfft as i64,
+            ..FftDesc::default()
+        };
+        assert_eq!(f.words()[0], 3);
+        assert_eq!(f.words().len(), 3 + FFT_MAX_RANK + 1 + 3);
     }
 
     #[test]

@@ -1,12 +1,13 @@
 // RUN: strata opt %s --split-input-file --convert-xla-to-loop | FileCheck %s
 
 // xla.dot_general on f32/f64 with one contracting dimension calls the
-// runtime's GEMM with a descriptor of the operands' strides:
-// [batch rank, batch sizes, lhs/rhs/out batch strides, m, k, n,
-//  lhs row/col strides, rhs row/col strides, out row/col strides].
+// runtime's GEMM with a strata_abi::GemmDesc of the operands' strides, as a
+// constant of 42 words: [batch rank, batch sizes (8), lhs/rhs/out batch
+// strides (8 each), m, k, n, lhs row/col strides, rhs row/col strides, out
+// row/col strides].
 
 // CHECK: func.func private @strata_rt_gemm_f32(memref<0xi8>, memref<0xi8>, memref<0xi8>, memref<0xi8>)
-// CHECK: "mem.global"() {sym_name = "[[D:.*]]", value = dense<[0, 2, 3, 4, 3, 1, 4, 1, 4, 1]> : tensor<10xi64>}
+// CHECK: "mem.global"() {sym_name = "[[D:.*]]", value = dense<[0, {{(0, ){32}2}}, 3, 4, 3, 1, 4, 1, 4, 1]> : tensor<42xi64>}
 // CHECK-LABEL: func.func @matmul
 // CHECK-SAME: (%[[A:.*]]: memref<2x3xf32>, %[[B:.*]]: memref<3x4xf32>, %[[C:.*]]: memref<2x4xf32>)
 // CHECK: %[[DESC:.*]] = "mem.get_global"() {name = @[[D]]}
@@ -19,7 +20,7 @@ func.func @matmul(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32> {
 // -----
 
 // Batch dimensions are described by their sizes and strides.
-// CHECK: "mem.global"() {sym_name = "[[D:.*]]", value = dense<[1, 5, 6, 12, 8, 2, 3, 4, 3, 1, 4, 1, 4, 1]> : tensor<14xi64>}
+// CHECK: "mem.global"() {sym_name = "[[D:.*]]", value = dense<[1, 5, {{(0, ){7}6}}, {{(0, ){7}12}}, {{(0, ){7}8}}, {{(0, ){7}2}}, 3, 4, 3, 1, 4, 1, 4, 1]> : tensor<42xi64>}
 // CHECK-LABEL: func.func @batched
 // CHECK: "func.call"(%{{.*}}, %arg0, %arg1, %arg2) {callee = @strata_rt_gemm_f32}
 func.func @batched(%a: tensor<5x2x3xf32>, %b: tensor<5x3x4xf32>) -> tensor<5x2x4xf32> {

@@ -195,6 +195,7 @@ impl FuncLowering<'_> {
         if let Some(kind) = float_kind
             && stored_in == stored
             && d.lhs_contract.len() == 1
+            && d.lhs_batch.len() <= strata_abi::GEMM_MAX_BATCH
             && lfree.len() <= 1
             && rfree.len() <= 1
         {
@@ -332,31 +333,28 @@ impl FuncLowering<'_> {
         let (lst, rst, ost) = (strides(&ls), strides(&rs), strides(&os));
         let nb = d.lhs_batch.len();
         let (lc, rc) = (d.lhs_contract[0] as usize, d.rhs_contract[0] as usize);
-        let mut desc = vec![nb as i64];
-        desc.extend(d.lhs_batch.iter().map(|&i| ls[i as usize]));
-        desc.extend(d.lhs_batch.iter().map(|&i| lst[i as usize]));
-        desc.extend(d.rhs_batch.iter().map(|&i| rst[i as usize]));
-        desc.extend((0..nb).map(|i| ost[i]));
-        let (m, rsa) = lfree.first().map(|&f| (ls[f], lst[f])).unwrap_or((1, 0));
-        let (n, csb) = rfree.first().map(|&f| (rs[f], rst[f])).unwrap_or((1, 0));
-        let rsc = if lfree.is_empty() { 0 } else { ost[nb] };
-        let csc = if rfree.is_empty() {
+        let mut desc = strata_abi::GemmDesc {
+            batch_rank: nb as i64,
+            ..Default::default()
+        };
+        for (j, (&lb, &rb)) in d.lhs_batch.iter().zip(&d.rhs_batch).enumerate() {
+            desc.batch_sizes[j] = ls[lb as usize];
+            desc.lhs_batch_strides[j] = lst[lb as usize];
+            desc.rhs_batch_strides[j] = rst[rb as usize];
+            desc.out_batch_strides[j] = ost[j];
+        }
+        (desc.m, desc.lhs_row_stride) = lfree.first().map(|&f| (ls[f], lst[f])).unwrap_or((1, 0));
+        (desc.n, desc.rhs_col_stride) = rfree.first().map(|&f| (rs[f], rst[f])).unwrap_or((1, 0));
+        desc.k = ls[lc];
+        desc.lhs_col_stride = lst[lc];
+        desc.rhs_row_stride = rst[rc];
+        desc.out_row_stride = if lfree.is_empty() { 0 } else { ost[nb] };
+        desc.out_col_stride = if rfree.is_empty() {
             0
         } else {
             ost[nb + lfree.len()]
         };
-        desc.extend([m, ls[lc], n, rsa, lst[lc], rst[rc], csb, rsc, csc]);
-        let i64t = b.ctx.int_ty(64);
-        let dt = b.ctx.tensor_ty(&[desc.len() as i64], i64t);
-        let bits = desc.iter().map(|&x| x as u64).collect();
-        let attr = b
-            .ctx
-            .attr(strata_ir::AttrKind::Dense(strata_ir::DenseElements {
-                ty: dt,
-                splat: false,
-                bits,
-            }));
-        let desc_buf = self.global_of_attr(b, attr, dt)?;
+        let desc_buf = self.descriptor_global(b, &desc)?;
         let (lb, rb) = (self.buffer_of(b, lhs)?, self.buffer_of(b, rhs)?);
         let name = if kind == strata_ir::FloatKind::F32 {
             strata_abi::symbol::GEMM_F32
@@ -842,35 +840,42 @@ impl FuncLowering<'_> {
         let shape = shape_of(b.ctx, x);
         let elem = b.ctx.elem(b.ctx.value_ty(x));
         let bits = b.ctx.bit_width(elem) as i64;
+        use strata_abi::FftKind;
         let kind = match b.ctx.str_attr(op, "fft_type").unwrap_or("FFT") {
-            "FFT" => 0,
-            "IFFT" => 1,
-            "RFFT" => 2,
-            _ => 3,
+            "FFT" => FftKind::Fft,
+            "IFFT" => FftKind::Ifft,
+            "RFFT" => FftKind::Rfft,
+            _ => FftKind::Irfft,
         };
         let lengths = b.ctx.i64_array(op, "fft_length").unwrap_or_default();
-        let mut desc = vec![kind, bits, shape.len() as i64];
-        desc.extend(&shape);
-        desc.push(lengths.len() as i64);
-        desc.extend(&lengths);
-        let i64t = b.ctx.int_ty(64);
-        let dt = b.ctx.tensor_ty(&[desc.len() as i64], i64t);
-        let bits_v = desc.iter().map(|&v| v as u64).collect();
-        let attr = b
-            .ctx
-            .attr(strata_ir::AttrKind::Dense(strata_ir::DenseElements {
-                ty: dt,
-                splat: false,
-                bits: bits_v,
-            }));
-        let desc_buf = self.global_of_attr(b, attr, dt)?;
+        if shape.len() > strata_abi::FFT_MAX_RANK || lengths.len() > 3 {
+            return Err(Diagnostic::unsupported(
+                b.loc,
+                format!(
+                    "fft of a rank-{} operand over {} dimensions is not supported (at most rank {} over 3)",
+                    shape.len(),
+                    lengths.len(),
+                    strata_abi::FFT_MAX_RANK
+                ),
+            ));
+        }
+        let mut desc = strata_abi::FftDesc {
+            kind: kind as i64,
+            element_bits: bits,
+            rank: shape.len() as i64,
+            fft_rank: lengths.len() as i64,
+            ..Default::default()
+        };
+        desc.shape[..shape.len()].copy_from_slice(&shape);
+        desc.lengths[..lengths.len()].copy_from_slice(&lengths);
+        let desc_buf = self.descriptor_global(b, &desc)?;
         let input = self.buffer_of(b, x)?;
         let buf = super::untyped_buffer(b.ctx);
         let fty = b.ctx.function_ty(vec![buf, buf, buf], vec![]);
-        self.declare_runtime(b, "strata_rt_fft", fty);
+        self.declare_runtime(b, strata_abi::symbol::FFT, fty);
         let callee = b
             .ctx
-            .attr(strata_ir::AttrKind::SymbolRef("strata_rt_fft".into()));
+            .attr(strata_ir::AttrKind::SymbolRef(strata_abi::symbol::FFT.into()));
         b.insert(
             strata_ir::builtin::CALL,
             vec![desc_buf, input, out],

@@ -629,6 +629,24 @@ impl FuncLowering<'_> {
         Ok(())
     }
 
+    /// A module constant holding a runtime call's descriptor (its `i64`
+    /// words, see `strata_abi::Descriptor`).
+    pub fn descriptor_global(
+        &mut self,
+        b: &mut Builder<'_>,
+        desc: &impl strata_abi::Descriptor,
+    ) -> Result<Value> {
+        let words = desc.words();
+        let i64t = b.ctx.int_ty(64);
+        let ty = b.ctx.tensor_ty(&[words.len() as i64], i64t);
+        let attr = b.ctx.attr(AttrKind::Dense(strata_ir::DenseElements {
+            ty,
+            splat: false,
+            bits: words.iter().map(|&w| w as u64).collect(),
+        }));
+        self.global_of_attr(b, attr, ty)
+    }
+
     /// Declares `strata_rt_check` once per module.
     fn declare_check(&mut self, b: &mut Builder<'_>) {
         let (i32t, i64t) = (b.ctx.int_ty(32), b.ctx.int_ty(64));
