@@ -320,7 +320,7 @@ impl FuncLowering<'_> {
                     .entry_block(op, 0)
                     .ok_or_else(|| Diagnostic::internal(b.loc, "map without body"))?;
                 let saved = b.reassoc;
-                let r = super::materialize::emit_region(b, body, &args);
+                let r = super::region::emit_region(b, body, &args);
                 b.reassoc = saved;
                 r?.into_iter()
                     .next()

@@ -14,10 +14,20 @@
 
 mod complex;
 mod control;
+mod conv;
+mod dot;
 mod elemental;
+mod family;
+mod fft;
+mod gather_scatter;
 mod materialize;
 pub mod plan;
+mod reduce;
+mod region;
 pub mod scalar;
+mod shape;
+mod sort;
+mod window;
 
 use std::collections::HashMap;
 
@@ -599,10 +609,13 @@ impl FuncLowering<'_> {
             .float_attr(op, "tolerance")
             .unwrap_or(check::DEFAULT_TOLERANCE);
         let min_ulp = b.ctx.int_attr(op, "min_ulp_difference").unwrap_or(0) as i64;
-        let max_ulp = b
-            .ctx
-            .int_attr(op, "max_ulp_difference")
-            .unwrap_or(if kind == strata_abi::CheckKind::ExpectClose { 3 } else { 0 }) as i64;
+        let max_ulp = b.ctx.int_attr(op, "max_ulp_difference").unwrap_or(
+            if kind == strata_abi::CheckKind::ExpectClose {
+                3
+            } else {
+                0
+            },
+        ) as i64;
         let count = b.ctx.num_elements(t);
         let id = encode_check_id(b.loc);
         self.declare_check(b);

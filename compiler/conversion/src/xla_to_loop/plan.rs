@@ -16,41 +16,7 @@ pub enum Mode {
     Buffer,
 }
 
-/// Ops that only remap indices (cheap to recompute at every use).
-pub fn is_index_only(name: &str) -> bool {
-    matches!(
-        name,
-        BROADCAST_IN_DIM
-            | RESHAPE
-            | TRANSPOSE
-            | SLICE
-            | REVERSE
-            | IOTA
-            | DYNAMIC_SLICE
-            | GATHER
-            | GET_DIMENSION_SIZE
-    )
-}
-
-/// Ops computed per element from operand elements at the same index.
-pub fn is_elementwise(name: &str) -> bool {
-    UNARY_ELEMENTWISE.contains(&name)
-        || BINARY_ELEMENTWISE.contains(&name)
-        || FLOAT_PREDICATES.contains(&name)
-        || matches!(
-            name,
-            CONVERT
-                | BITCAST_CONVERT
-                | IS_FINITE
-                | REAL
-                | IMAG
-                | COMPLEX
-                | SELECT
-                | CLAMP
-                | COMPARE
-                | MAP
-        )
-}
+pub use super::family::{is_elementwise, is_index_only};
 
 /// Consumers that read each operand element at most once per output element
 /// they write (so fusing an arithmetic producer costs nothing extra).

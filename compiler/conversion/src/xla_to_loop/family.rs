@@ -1,0 +1,92 @@
+//! Which family each `xla` op belongs to: the one table the lowering
+//! consults to decide whether an op's values can be fused into their
+//! consumers and which file writes them into a buffer.
+//!
+//! | family | file | fused? |
+//! |---|---|---|
+//! | `Elementwise` | `elemental.rs` + `scalar.rs` (+ `complex.rs`) | when read once |
+//! | `IndexRemap` (broadcast, reshape, transpose, slice, reverse, iota, dynamic_slice, gather, get_dimension_size) | `elemental.rs` | always |
+//! | `Constant` | `mod.rs` (globals), `elemental.rs` (splats) | splats |
+//! | `Reduce` | `reduce.rs` | never |
+//! | `Dot` | `dot.rs` | never |
+//! | `Convolution` | `conv.rs` | never |
+//! | `ReduceWindow`, `SelectAndScatter` | `window.rs` | never |
+//! | `Scatter` | `gather_scatter.rs` | never |
+//! | `Sort` | `sort.rs` | never |
+//! | `Fft` | `fft.rs` | never |
+//! | `Concatenate`, `Pad`, `DynamicUpdateSlice` | `shape.rs` | never |
+//!
+//! Ops not listed (control flow, tuples, calls, checks) are handled by
+//! `mod.rs` and `control.rs` before any family is consulted.
+
+use strata_dialect_xla::names::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// Computed per element from operand elements at the same index.
+    Elementwise,
+    /// Only remaps indices: cheap to recompute at every use.
+    IndexRemap,
+    Constant,
+    Reduce,
+    Dot,
+    Convolution,
+    ReduceWindow,
+    SelectAndScatter,
+    Scatter,
+    Sort,
+    Fft,
+    Concatenate,
+    Pad,
+    DynamicUpdateSlice,
+}
+
+/// The family of the op named `name`, if the lowering knows it.
+pub fn family(name: &str) -> Option<Family> {
+    let elementwise = UNARY_ELEMENTWISE.contains(&name)
+        || BINARY_ELEMENTWISE.contains(&name)
+        || FLOAT_PREDICATES.contains(&name)
+        || matches!(
+            name,
+            CONVERT
+                | BITCAST_CONVERT
+                | IS_FINITE
+                | REAL
+                | IMAG
+                | COMPLEX
+                | SELECT
+                | CLAMP
+                | COMPARE
+                | MAP
+        );
+    if elementwise {
+        return Some(Family::Elementwise);
+    }
+    Some(match name {
+        BROADCAST_IN_DIM | RESHAPE | TRANSPOSE | SLICE | REVERSE | IOTA | DYNAMIC_SLICE
+        | GATHER | GET_DIMENSION_SIZE => Family::IndexRemap,
+        CONSTANT => Family::Constant,
+        REDUCE => Family::Reduce,
+        DOT_GENERAL => Family::Dot,
+        CONVOLUTION => Family::Convolution,
+        REDUCE_WINDOW => Family::ReduceWindow,
+        SELECT_AND_SCATTER => Family::SelectAndScatter,
+        SCATTER => Family::Scatter,
+        SORT => Family::Sort,
+        FFT => Family::Fft,
+        CONCATENATE => Family::Concatenate,
+        PAD => Family::Pad,
+        DYNAMIC_UPDATE_SLICE => Family::DynamicUpdateSlice,
+        _ => return None,
+    })
+}
+
+/// Ops computed per element from operand elements at the same index.
+pub fn is_elementwise(name: &str) -> bool {
+    family(name) == Some(Family::Elementwise)
+}
+
+/// Ops that only remap indices (cheap to recompute at every use).
+pub fn is_index_only(name: &str) -> bool {
+    family(name) == Some(Family::IndexRemap)
+}

@@ -1,0 +1,62 @@
+//! `xla.fft` (FFT, IFFT, RFFT, IRFFT over 1-3 trailing dimensions): a call to
+//! the runtime (rustfft) with a `strata_abi::FftDesc`.
+
+use strata_diag::{Diagnostic, Result};
+use strata_ir::{OpId, Value};
+
+use super::FuncLowering;
+use super::materialize::shape_of;
+use crate::builder::Builder;
+
+impl FuncLowering<'_> {
+    /// The runtime's FFT (rustfft), described by a constant descriptor.
+    pub(super) fn fft(&mut self, b: &mut Builder<'_>, op: OpId, out: Value) -> Result<()> {
+        let x = b.ctx.op(op).operands[0];
+        let shape = shape_of(b.ctx, x);
+        let elem = b.ctx.elem(b.ctx.value_ty(x));
+        let bits = b.ctx.bit_width(elem) as i64;
+        use strata_abi::FftKind;
+        let kind = match b.ctx.str_attr(op, "fft_type").unwrap_or("FFT") {
+            "FFT" => FftKind::Fft,
+            "IFFT" => FftKind::Ifft,
+            "RFFT" => FftKind::Rfft,
+            _ => FftKind::Irfft,
+        };
+        let lengths = b.ctx.i64_array(op, "fft_length").unwrap_or_default();
+        if shape.len() > strata_abi::FFT_MAX_RANK || lengths.len() > 3 {
+            return Err(Diagnostic::unsupported(
+                b.loc,
+                format!(
+                    "fft of a rank-{} operand over {} dimensions is not supported (at most rank {} over 3)",
+                    shape.len(),
+                    lengths.len(),
+                    strata_abi::FFT_MAX_RANK
+                ),
+            ));
+        }
+        let mut desc = strata_abi::FftDesc {
+            kind: kind as i64,
+            element_bits: bits,
+            rank: shape.len() as i64,
+            fft_rank: lengths.len() as i64,
+            ..Default::default()
+        };
+        desc.shape[..shape.len()].copy_from_slice(&shape);
+        desc.lengths[..lengths.len()].copy_from_slice(&lengths);
+        let desc_buf = self.descriptor_global(b, &desc)?;
+        let input = self.buffer_of(b, x)?;
+        let buf = super::untyped_buffer(b.ctx);
+        let fty = b.ctx.function_ty(vec![buf, buf, buf], vec![]);
+        self.declare_runtime(b, strata_abi::symbol::FFT, fty);
+        let callee = b.ctx.attr(strata_ir::AttrKind::SymbolRef(
+            strata_abi::symbol::FFT.into(),
+        ));
+        b.insert(
+            strata_ir::builtin::CALL,
+            vec![desc_buf, input, out],
+            &[],
+            vec![("callee".into(), callee)],
+        );
+        Ok(())
+    }
+}

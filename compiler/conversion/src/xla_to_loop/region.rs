@@ -1,0 +1,132 @@
+//! Reducer and comparator regions emitted as scalar code, and the stack
+//! accumulators the reductions fold into.
+
+use std::collections::HashMap;
+
+use strata_diag::{Diagnostic, Result};
+use strata_dialect_xla::names::*;
+use strata_ir::{BlockId, Value};
+
+use super::elemental::{load_scalar, store_scalar};
+use super::plan::is_elementwise;
+use super::scalar::{self, Scalar};
+use crate::builder::Builder;
+
+/// One stack slot per init value, of its element type.
+pub(super) fn stack_accumulators(b: &mut Builder<'_>, inits: &[Value]) -> Vec<Value> {
+    inits
+        .iter()
+        .map(|&init| {
+            let t = b.ctx.value_ty(init);
+            let mt = b.ctx.memref_ty(&[], b.ctx.elem(t));
+            b.alloca(mt)
+        })
+        .collect()
+}
+
+/// Folds `xs` into the accumulators `accs` through the reducer `body`.
+pub(super) fn fold_into(
+    b: &mut Builder<'_>,
+    body: BlockId,
+    accs: &[Value],
+    xs: Vec<Scalar>,
+) -> Result<()> {
+    let mut args: Vec<Scalar> = accs.iter().map(|&a| load_scalar(b, a, &[])).collect();
+    args.extend(xs);
+    for (i, s) in emit_region(b, body, &args)?.into_iter().enumerate() {
+        store_scalar(b, s, accs[i], &[]);
+    }
+    Ok(())
+}
+
+/// Copies each accumulator to its result at `idx`.
+pub(super) fn store_accs(b: &mut Builder<'_>, accs: &[Value], bufs: &[Value], idx: &[Value]) {
+    for (i, &acc) in accs.iter().enumerate() {
+        let s = load_scalar(b, acc, &[]);
+        store_scalar(b, s, bufs[i], idx);
+    }
+}
+
+/// Emits a reducer body (ops on 0-d tensors) as scalar code on `args`;
+/// returns the values its `xla.return` yields.
+///
+/// Float ops of the body may be reassociated (so LLVM vectorizes reductions),
+/// except on f16/bf16, whose per-step rounding makes the order part of the
+/// result (XLA's order is reproduced, see `xla-tree-reduce`).
+pub fn emit_region(b: &mut Builder<'_>, block: BlockId, args: &[Scalar]) -> Result<Vec<Scalar>> {
+    let saved = b.reassoc;
+    let narrow = args.iter().any(|s| {
+        let t = b.ty(s.real());
+        matches!(b.ctx.kind(t), strata_ir::TypeKind::Float(k) if k.width() < 32)
+    });
+    b.reassoc = !narrow;
+    let r = emit_region_ops(b, block, args);
+    b.reassoc = saved;
+    r
+}
+
+fn emit_region_ops(b: &mut Builder<'_>, block: BlockId, args: &[Scalar]) -> Result<Vec<Scalar>> {
+    let mut env: HashMap<Value, Scalar> = HashMap::new();
+    for (a, s) in b.ctx.blocks[block].args.clone().into_iter().zip(args) {
+        env.insert(a, *s);
+    }
+    for op in b.ctx.blocks[block].ops.clone() {
+        let name = b.ctx.op(op).name;
+        let operands = b.ctx.op(op).operands.clone();
+        let get = |env: &HashMap<Value, Scalar>, v: &Value, b: &Builder<'_>| {
+            env.get(v).copied().ok_or_else(|| {
+                Diagnostic::unsupported(
+                    b.loc,
+                    "reducer bodies may only use their own arguments and values",
+                )
+            })
+        };
+        if name == RETURN {
+            return operands.iter().map(|v| get(&env, v, b)).collect();
+        }
+        let result = b
+            .ctx
+            .op(op)
+            .results
+            .first()
+            .copied()
+            .ok_or_else(|| Diagnostic::internal(b.loc, "op without result in reducer"))?;
+        let stored = b.ctx.elem(b.ctx.value_ty(result));
+        let relem = scalar::compute_type(b.ctx, stored);
+        let saved = b.loc;
+        b.loc = b.ctx.op(op).loc;
+        let s = if name == CONSTANT {
+            let d = b
+                .ctx
+                .dense_attr(op, "value")
+                .cloned()
+                .ok_or_else(|| Diagnostic::internal(b.loc, "constant without value"))?;
+            super::elemental::constant_element(b, &d, stored)
+        } else if is_elementwise(name) {
+            let vals = operands
+                .iter()
+                .map(|v| get(&env, v, b))
+                .collect::<Result<Vec<_>>>()?;
+            let value_operand = if matches!(name, SELECT | CLAMP) {
+                operands[1]
+            } else {
+                operands[0]
+            };
+            let elem = b.ctx.elem(b.ctx.value_ty(value_operand));
+            let elem = scalar::compute_type(b.ctx, elem);
+            let value = scalar::emit(b, op, name, &vals, elem, relem)?;
+            scalar::round_to_stored(b, value, stored)
+        } else {
+            return Err(Diagnostic::unsupported(
+                b.loc,
+                format!("'{name}' inside a reducer body is not supported yet"),
+            ));
+        };
+        b.loc = saved;
+        env.insert(result, s);
+    }
+    Err(Diagnostic::internal(
+        b.loc,
+        "reducer body without a terminator",
+    ))
+}

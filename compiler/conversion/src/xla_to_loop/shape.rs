@@ -1,0 +1,108 @@
+//! Ops that build a result from whole operands: `xla.dynamic_update_slice`,
+//! `xla.concatenate`, `xla.pad` (negative padding and interior padding).
+//! Index-remapping ops (broadcast, reshape, transpose, slice, ...) are fused
+//! instead, see `elemental.rs`.
+
+use strata_diag::Result;
+use strata_ir::{OpId, Value};
+
+use super::FuncLowering;
+use super::elemental::store_scalar;
+use super::materialize::shape_of;
+use crate::builder::Builder;
+
+impl FuncLowering<'_> {
+    /// Copies the operand, then writes the update at the clamped start.
+    pub(super) fn dynamic_update_slice(
+        &mut self,
+        b: &mut Builder<'_>,
+        op: OpId,
+        out: Value,
+    ) -> Result<()> {
+        let operands = b.ctx.op(op).operands.clone();
+        let (x, u) = (operands[0], operands[1]);
+        let (xs, us) = (shape_of(b.ctx, x), shape_of(b.ctx, u));
+        b.loop_nest(&xs, &mut |b, idx| {
+            let v = self.element(b, x, idx)?;
+            store_scalar(b, v, out, idx);
+            Ok(())
+        })?;
+        let starts = self.clamped_starts(b, &operands[2..], &xs, &us)?;
+        b.loop_nest(&us, &mut |b, idx| {
+            let v = self.element(b, u, idx)?;
+            let oidx: Vec<Value> = idx
+                .iter()
+                .zip(&starts)
+                .map(|(&i, &s)| b.binary("arith.addi", i, s))
+                .collect();
+            store_scalar(b, v, out, &oidx);
+            Ok(())
+        })
+    }
+
+    /// Each operand is copied into its slot along the concatenation axis.
+    pub(super) fn concatenate(&mut self, b: &mut Builder<'_>, op: OpId, out: Value) -> Result<()> {
+        let dim = b.ctx.int_attr(op, "dimension").unwrap_or(0) as usize;
+        let mut offset = 0;
+        for x in b.ctx.op(op).operands.clone() {
+            let s = shape_of(b.ctx, x);
+            let off = offset;
+            b.loop_nest(&s, &mut |b, idx| {
+                let v = self.element(b, x, idx)?;
+                let mut oidx = idx.to_vec();
+                let o = b.const_index(off);
+                oidx[dim] = b.binary("arith.addi", idx[dim], o);
+                store_scalar(b, v, out, &oidx);
+                Ok(())
+            })?;
+            offset += s[dim];
+        }
+        Ok(())
+    }
+
+    /// Fills with the padding value, then scatters the operand to
+    /// `low + i * (interior + 1)`, skipping positions cut by negative padding.
+    pub(super) fn pad(&mut self, b: &mut Builder<'_>, op: OpId, out: Value) -> Result<()> {
+        let (x, pv) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
+        let xs = shape_of(b.ctx, x);
+        let os = shape_of(b.ctx, b.ctx.op(op).results[0]);
+        let lo = b.ctx.i64_array(op, "edge_padding_low").unwrap_or_default();
+        let interior = b.ctx.i64_array(op, "interior_padding").unwrap_or_default();
+        b.loop_nest(&os, &mut |b, idx| {
+            let v = self.element(b, pv, &[])?;
+            store_scalar(b, v, out, idx);
+            Ok(())
+        })?;
+        b.loop_nest(&xs, &mut |b, idx| {
+            let mut oidx = Vec::new();
+            let mut ok: Option<Value> = None;
+            for d in 0..xs.len() {
+                let step = b.const_index(interior[d] + 1);
+                let l = b.const_index(lo[d]);
+                let m = b.binary("arith.muli", idx[d], step);
+                let p = b.binary("arith.addi", m, l);
+                let zero = b.const_index(0);
+                let n = b.const_index(os[d]);
+                let ge = b.cmpi("sge", p, zero);
+                let lt = b.cmpi("slt", p, n);
+                let both = b.binary("arith.andi", ge, lt);
+                ok = Some(match ok {
+                    Some(o) => b.binary("arith.andi", o, both),
+                    None => both,
+                });
+                oidx.push(p);
+            }
+            let v = self.element(b, x, idx)?;
+            match ok {
+                Some(c) => b.if_then(c, &mut |b| {
+                    store_scalar(b, v, out, &oidx);
+                    Ok(())
+                }),
+                None => {
+                    store_scalar(b, v, out, &oidx);
+                    Ok(())
+                }
+            }
+        })
+    }
+}
