@@ -14,8 +14,9 @@
 
 mod access;
 mod buffer;
+pub mod transforms;
 
-pub use buffer::lookup_global;
+pub use buffer::{lookup_global, storage_bytes};
 
 use strata_ir::{Context, OpDef, Traits};
 

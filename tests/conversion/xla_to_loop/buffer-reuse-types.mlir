@@ -1,4 +1,4 @@
-// RUN: strata opt %s --convert-xla-to-loop | FileCheck %s
+// RUN: strata opt %s --convert-xla-to-loop --mem-reuse-buffers | FileCheck %s
 // RUN: strata run %s --function f --input '[1, -2, 3, 0]' | FileCheck %s --check-prefix=RESULT
 
 // Regression (tests/invalid/FUZZING.md): a dead i32 buffer is reused for an f32 value

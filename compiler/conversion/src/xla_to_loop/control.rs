@@ -28,18 +28,13 @@ impl FuncLowering<'_> {
         let (term, body) = ops
             .split_last()
             .ok_or_else(|| Diagnostic::internal(b.loc, "empty region"))?;
-        // Dead buffers of the enclosing code stay out of the region, and the
-        // region's own are freed at its end.
-        let saved_free = std::mem::take(&mut self.free);
+        // The region frees only its own buffers, all of them by its end.
         let mark = self.allocs.len();
         let saved_mark = std::mem::replace(&mut self.region_mark, mark);
         let returned = b.ctx.op(*term).operands.clone();
         self.lower_ops(b, body, &HashMap::new(), &returned)?;
         finish(self, b, &returned)?;
-        for (buf, _) in self.allocs.split_off(mark) {
-            b.insert("mem.dealloc", vec![buf], &[], vec![]);
-        }
-        self.free = saved_free;
+        self.free_allocs_since(b, mark);
         self.region_mark = saved_mark;
         Ok(())
     }
@@ -60,7 +55,7 @@ impl FuncLowering<'_> {
             if srcs[i] != targets[i] && targets.contains(&srcs[i]) {
                 let t = b.ty(srcs[i]);
                 let tmp = b.alloc(t);
-                self.allocs.push((tmp, 0));
+                self.allocs.push((tmp, true));
                 b.insert("mem.copy", vec![srcs[i], tmp], &[], vec![]);
                 srcs[i] = tmp;
             }

@@ -10,7 +10,9 @@
 //!
 //! Values are either materialized in a buffer or fused into their consumers
 //! (see `plan`). Results are written straight into the caller's output
-//! buffers; intermediate buffers are reused once their last reader has run.
+//! buffers; every intermediate buffer is a fresh `mem.alloc`, freed by a
+//! `mem.dealloc` right after its last reader. Reusing freed buffers is the
+//! job of `mem-reuse-buffers`, which runs next.
 
 mod complex;
 mod control;
@@ -161,7 +163,6 @@ fn lower_func(ctx: &mut Context, state: &mut ModuleState, f: OpId) -> Result<OpI
         state,
         repr: HashMap::new(),
         allocs: Vec::new(),
-        free: Vec::new(),
         outputs: outputs.clone(),
         output_taken: vec![false; outputs.len()],
         region_mark: 0,
@@ -205,10 +206,9 @@ pub enum Repr {
 pub struct FuncLowering<'s> {
     state: &'s mut ModuleState,
     repr: HashMap<Value, Repr>,
-    /// Buffers this function allocated: (buffer, byte size, owner value).
-    allocs: Vec<(Value, i64)>,
-    /// Allocated buffers whose values are dead, by byte size.
-    free: Vec<(Value, i64)>,
+    /// Buffers this function allocated, and whether each is still live
+    /// (not yet freed after its last reader).
+    allocs: Vec<(Value, bool)>,
     outputs: Vec<Value>,
     output_taken: Vec<bool>,
     /// Index into `allocs` where the region being lowered starts.
@@ -219,9 +219,6 @@ pub struct FuncLowering<'s> {
     alloc_index: HashMap<Value, usize>,
 }
 
-fn byte_size(ctx: &Context, t: Type) -> i64 {
-    ctx.storage_bytes(ctx.elem(t)) as i64 * ctx.num_elements(t)
-}
 
 impl FuncLowering<'_> {
     /// Plans and lowers a list of ops (a function body, or a region's ops
@@ -247,7 +244,7 @@ impl FuncLowering<'_> {
         for (pos, &op) in ops.iter().enumerate() {
             b.loc = b.ctx.op(op).loc;
             self.lower_op(b, op, &modes, direct_out)?;
-            self.release_dead(&dying[pos]);
+            self.release_dead(b, &dying[pos]);
         }
         Ok(())
     }
@@ -293,38 +290,38 @@ impl FuncLowering<'_> {
         last
     }
 
-    /// Returns buffers whose last reader was at `pos` to the free list.
-    fn release_dead(&mut self, dead: &[Value]) {
+    /// Frees the buffers whose last reader was the op just lowered.
+    fn release_dead(&mut self, b: &mut Builder<'_>, dead: &[Value]) {
         for v in dead {
-            // Only buffers of the current region may be reused: the
+            // Only buffers of the current region are freed here: the
             // enclosing code's stay live across a loop body's iterations.
             if let Some(Repr::Buffer(buf)) = self.repr.get(v).copied()
                 && let Some(&i) = self.alloc_index.get(&buf)
                 && i >= self.region_mark
-                && self.allocs.get(i).is_some_and(|a| a.0 == buf)
-                && !self.free.iter().any(|(f, _)| *f == buf)
+                && self.allocs.get(i).is_some_and(|&(a, live)| a == buf && live)
             {
-                self.free.push((buf, self.allocs[i].1));
+                self.allocs[i].1 = false;
+                b.insert("mem.dealloc", vec![buf], &[], vec![]);
             }
         }
     }
 
-    /// A buffer for a new value of tensor type `t`: a dead buffer of the
-    /// same size if there is one, else a fresh allocation.
+    /// A fresh buffer for a new value of tensor type `t`.
     fn new_buffer(&mut self, b: &mut Builder<'_>, t: Type) -> Result<Value> {
         let mt = memref_of(b.ctx, t)?;
-        let size = byte_size(b.ctx, t);
-        if let Some(i) = self.free.iter().position(|&(_, s)| s == size) {
-            let (buf, _) = self.free.remove(i);
-            if b.ty(buf) == mt {
-                return Ok(buf);
-            }
-            return Ok(b.op1("mem.view", vec![buf], mt, vec![]));
-        }
         let buf = b.alloc(mt);
         self.alloc_index.insert(buf, self.allocs.len());
-        self.allocs.push((buf, size));
+        self.allocs.push((buf, true));
         Ok(buf)
+    }
+
+    /// Frees the buffers allocated since `mark` that are still live.
+    fn free_allocs_since(&mut self, b: &mut Builder<'_>, mark: usize) {
+        for (buf, live) in self.allocs.split_off(mark) {
+            if live {
+                b.insert("mem.dealloc", vec![buf], &[], vec![]);
+            }
+        }
     }
 
     fn lower_op(
@@ -541,9 +538,7 @@ impl FuncLowering<'_> {
                 b.insert("mem.copy", vec![src, out], &[], vec![]);
             }
         }
-        for (buf, _) in std::mem::take(&mut self.allocs) {
-            b.insert("mem.dealloc", vec![buf], &[], vec![]);
-        }
+        self.free_allocs_since(b, 0);
         b.insert(builtin::RETURN, vec![], &[], vec![]);
         Ok(())
     }

@@ -1,7 +1,23 @@
-// RUN: strata opt %s --split-input-file --convert-xla-to-loop | FileCheck %s
+// RUN: strata opt %s --split-input-file --convert-xla-to-loop | FileCheck %s --check-prefix=RELEASE
+// RUN: strata opt %s --split-input-file --convert-xla-to-loop --mem-reuse-buffers | FileCheck %s
 
-// Intermediate buffers are reused once their last reader has run, and every
-// buffer is freed before the function returns.
+// convert-xla-to-loop frees each intermediate buffer right after its last
+// reader; mem-reuse-buffers then gives it to the next allocation of the same
+// size, and every buffer is freed before the function returns.
+
+// RELEASE-LABEL: func.func @reuse
+// RELEASE: %[[B0:.*]] = "mem.alloc"() : () -> memref<16xf32>
+// RELEASE: "arith.exp"
+// RELEASE: %[[B1:.*]] = "mem.alloc"() : () -> memref<16xf32>
+// RELEASE: "arith.log"
+// RELEASE: "mem.store"(%{{.*}}, %[[B1]]
+// RELEASE-NEXT: "loop.yield"
+// RELEASE: "mem.dealloc"(%[[B0]])
+// RELEASE-NEXT: %[[B2:.*]] = "mem.alloc"() : () -> memref<16xf32>
+// RELEASE: "arith.sqrt"
+// RELEASE: "mem.dealloc"(%[[B1]])
+// RELEASE: "mem.dealloc"(%[[B2]])
+// RELEASE-NEXT: "func.return"
 
 // %0 (exp) is dead after %1 (add+log) is computed, so %3 (mul+sqrt) reuses
 // its buffer; the final result goes straight to the output.

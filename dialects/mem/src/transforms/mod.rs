@@ -1,0 +1,3 @@
+//! Passes that stay inside the `mem` dialect.
+
+pub mod reuse_buffers;
