@@ -12,18 +12,17 @@
 //!   test and LLVM 22's `FileCheck`, `not` and `count` (`/usr/lib/llvm-22/bin`, or
 //!   `$STRATA_LLVM_BIN`).
 //!
-//! A test passes when all its RUN lines exit 0. Files without RUN lines are skipped. All tests
-//! run (in parallel); the one `#[test]` fails listing every failing file with its command and
-//! output, after printing `N passed, M failed`.
+//! A test passes when all its RUN lines exit 0. Files without RUN lines are skipped. Each file
+//! is one test named by its path below `tests/` (libtest-mimic harness), so the usual filters
+//! work: `cargo test -p strata --test lit -- reduce` runs the files whose path contains
+//! `reduce`, `-- --list` lists them; a failure prints the command and its output.
 //!
-//! `STRATA_LIT_FILTER=substr` runs only the files whose path contains `substr`;
+//! `STRATA_LIT_FILTER=substr` also selects files by path (kept for scripts);
 //! `STRATA_LIT_TIMEOUT=secs` sets the per-RUN-line time limit (default 300).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 const STRATA: &str = env!("CARGO_BIN_EXE_strata");
@@ -162,11 +161,6 @@ fn substitute_tools(cmd: &str) -> String {
     out
 }
 
-struct Outcome {
-    file: PathBuf,
-    failure: Option<String>,
-}
-
 fn run_command(script: &str, cwd: &Path, timeout: Duration) -> Result<(), String> {
     let stdout_path = cwd.join(".lit.stdout");
     let stderr_path = cwd.join(".lit.stderr");
@@ -238,8 +232,8 @@ fn run_test(file: &Path, cmds: &[String], timeout: Duration) -> Option<String> {
     None
 }
 
-#[test]
-fn lit() {
+fn main() {
+    let args = libtest_mimic::Arguments::from_args();
     let root = tests_root();
     let mut files = Vec::new();
     collect_mlir(&root, &mut files);
@@ -251,8 +245,7 @@ fn lit() {
             .and_then(|s| s.parse().ok())
             .unwrap_or(300),
     );
-
-    let mut work: Vec<(PathBuf, Vec<String>)> = Vec::new();
+    let mut trials = unit::trials();
     for f in files {
         if !filter.is_empty() && !f.to_string_lossy().contains(&filter) {
             continue;
@@ -262,68 +255,40 @@ fn lit() {
             Err(e) => panic!("cannot read {}: {e}", f.display()),
         };
         let cmds = run_lines(&text);
-        if !cmds.is_empty() {
-            work.push((f, cmds));
+        if cmds.is_empty() {
+            continue;
         }
+        let name = format!("tests/{}", f.strip_prefix(&root).unwrap_or(&f).display());
+        trials.push(libtest_mimic::Trial::test(name, move || {
+            match run_test(&f, &cmds, timeout) {
+                None => Ok(()),
+                Some(failure) => Err(failure.into()),
+            }
+        }));
     }
-
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Outcome>> = Mutex::new(Vec::new());
-    let threads = std::thread::available_parallelism()
-        .map_or(2, |n| n.get())
-        .clamp(1, 8);
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    let Some((file, cmds)) = work.get(i) else {
-                        break;
-                    };
-                    let failure = run_test(file, cmds, timeout);
-                    results.lock().unwrap().push(Outcome {
-                        file: file.clone(),
-                        failure,
-                    });
-                }
-            });
-        }
-    });
-
-    let mut results = results.into_inner().unwrap();
-    results.sort_by(|a, b| a.file.cmp(&b.file));
-    let rel = |p: &Path| p.strip_prefix(&root).unwrap_or(p).display().to_string();
-    let failed: Vec<&Outcome> = results.iter().filter(|r| r.failure.is_some()).collect();
-    let mut report = String::new();
-    for r in &failed {
-        let _ = writeln!(
-            report,
-            "FAIL: tests/{}\n{}\n",
-            rel(&r.file),
-            r.failure.as_deref().unwrap()
-        );
-    }
-    let summary = format!(
-        "{} passed, {} failed",
-        results.len() - failed.len(),
-        failed.len()
-    );
-    if failed.is_empty() {
-        println!("{summary}");
-    } else {
-        let names: Vec<String> = failed
-            .iter()
-            .map(|r| format!("  tests/{}", rel(&r.file)))
-            .collect();
-        panic!("{report}failing files:\n{}\n{summary}", names.join("\n"));
-    }
+    libtest_mimic::run(&args, trials).exit();
 }
 
-#[cfg(test)]
+/// Checks of the runner itself, run as trials beside the files.
 mod unit {
     use super::*;
 
-    #[test]
+    pub fn trials() -> Vec<libtest_mimic::Trial> {
+        let unit: [(&str, fn()); 3] = [
+            ("parses_run_lines", parses_run_lines),
+            ("substitutes_tools_in_command_position_only", substitutes_tools_in_command_position_only),
+            ("substitutes_percent", substitutes_percent),
+        ];
+        unit.into_iter()
+            .map(|(name, f)| {
+                libtest_mimic::Trial::test(format!("lit::unit::{name}"), move || {
+                    f();
+                    Ok(())
+                })
+            })
+            .collect()
+    }
+
     fn parses_run_lines() {
         let text = "// RUN: strata opt %s | FileCheck %s\n\
                     // CHECK: foo\n\
@@ -341,7 +306,6 @@ mod unit {
         assert!(run_lines("// CHECK: x\n").is_empty());
     }
 
-    #[test]
     fn substitutes_tools_in_command_position_only() {
         let s = substitute_tools(
             "strata opt x.mlir --pass strata | FileCheck x.mlir && not strata check y",
@@ -356,7 +320,6 @@ mod unit {
         assert_eq!(substitute_tools("  echo not"), "  echo not");
     }
 
-    #[test]
     fn substitutes_percent() {
         let s = substitute_percent(
             "a %s %S %t.so %T 100%% %d",
