@@ -29,7 +29,11 @@ fn for_each_batch(d: &GemmDesc, mut gemm: impl FnMut(isize, isize, isize)) {
     let mut idx = [0i64; GEMM_MAX_BATCH];
     loop {
         let off = |strides: &[i64; GEMM_MAX_BATCH]| {
-            idx[..nb].iter().zip(strides).map(|(i, s)| i * s).sum::<i64>() as isize
+            idx[..nb]
+                .iter()
+                .zip(strides)
+                .map(|(i, s)| i * s)
+                .sum::<i64>() as isize
         };
         gemm(
             off(&d.lhs_batch_strides),
@@ -59,7 +63,12 @@ macro_rules! gemm_entry {
         /// # Safety
         /// The buffers hold the elements the descriptor addresses.
         #[unsafe(no_mangle)]
-        pub unsafe extern "C" fn $name(desc: *const GemmDesc, a: *const $t, b: *const $t, c: *mut $t) {
+        pub unsafe extern "C" fn $name(
+            desc: *const GemmDesc,
+            a: *const $t,
+            b: *const $t,
+            c: *mut $t,
+        ) {
             ffi_guard((), || {
                 // SAFETY: guaranteed by the caller (generated code).
                 let Some(d) = (unsafe { read_desc(desc) }) else {

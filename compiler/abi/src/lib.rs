@@ -238,7 +238,20 @@ mod tests {
 
     #[test]
     fn storage_rule() {
-        let cases = [(1, 1), (4, 1), (6, 1), (8, 1), (9, 2), (16, 2), (17, 4), (24, 4), (32, 4), (33, 8), (48, 8), (64, 8)];
+        let cases = [
+            (1, 1),
+            (4, 1),
+            (6, 1),
+            (8, 1),
+            (9, 2),
+            (16, 2),
+            (17, 4),
+            (24, 4),
+            (32, 4),
+            (33, 8),
+            (48, 8),
+            (64, 8),
+        ];
         for (bits, bytes) in cases {
             assert_eq!(scalar_storage_bytes(bits), bytes, "{bits} bits");
         }
@@ -249,7 +262,11 @@ mod tests {
         for width in 1..=64 {
             for signed in [true, false] {
                 let code = ElemCode::of_int(width, signed).expect("width in range");
-                assert_eq!(code.storage_bytes(), scalar_storage_bytes(width), "i{width}");
+                assert_eq!(
+                    code.storage_bytes(),
+                    scalar_storage_bytes(width),
+                    "i{width}"
+                );
             }
         }
     }

@@ -255,7 +255,11 @@ pub fn archive(object: &[u8], out: &Path) -> Result<(), String> {
     // too: the linker would keep the program's copy and discard ours while our unwind tables
     // still point into it. Renaming the symbol renames the group, so both copies stay.
     objcopy
-        .args(["--strip-debug", "--remove-section=.llvmbc", "--remove-section=.llvmcmd"])
+        .args([
+            "--strip-debug",
+            "--remove-section=.llvmbc",
+            "--remove-section=.llvmcmd",
+        ])
         .arg("--redefine-sym=DW.ref.rust_eh_personality=strata_rt.DW.ref.rust_eh_personality")
         .arg(keep_arg)
         .arg(&combined);
@@ -532,13 +536,28 @@ int32_t tm_selfcheck(void) {
                 .unwrap()
                 .success()
         );
-        let err = link_shared(&fs::read(&obj).unwrap(), &tmp.path().join("libbad.so"), Exports::LibraryAndRuntime).unwrap_err();
+        let err = link_shared(
+            &fs::read(&obj).unwrap(),
+            &tmp.path().join("libbad.so"),
+            Exports::LibraryAndRuntime,
+        )
+        .unwrap_err();
         assert!(err.contains("nowhere"), "{err}");
         // Not an object at all.
-        let err = link_shared(b"not an object", &tmp.path().join("libjunk.so"), Exports::LibraryAndRuntime).unwrap_err();
+        let err = link_shared(
+            b"not an object",
+            &tmp.path().join("libjunk.so"),
+            Exports::LibraryAndRuntime,
+        )
+        .unwrap_err();
         assert!(!err.is_empty());
         // Missing output directory.
-        let err = link_shared(b"", &tmp.path().join("no/such/dir/lib.so"), Exports::LibraryAndRuntime).unwrap_err();
+        let err = link_shared(
+            b"",
+            &tmp.path().join("no/such/dir/lib.so"),
+            Exports::LibraryAndRuntime,
+        )
+        .unwrap_err();
         assert!(err.contains("does not exist"), "{err}");
     }
 

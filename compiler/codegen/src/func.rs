@@ -249,9 +249,11 @@ impl<'ctx> Lowerer<'ctx, '_> {
     /// string, and `P.cpu_ok`, set to 1 once the check has passed.
     fn declare_cpu_check(&mut self, features: &str) -> Result<()> {
         let text = self.cx.const_string(features.as_bytes(), true);
-        let list = self
-            .module
-            .add_global(text.get_type(), None, &format!("{}.cpu_features", self.prefix));
+        let list = self.module.add_global(
+            text.get_type(),
+            None,
+            &format!("{}.cpu_features", self.prefix),
+        );
         list.set_initializer(&text);
         list.set_constant(true);
         list.set_linkage(Linkage::Private);
@@ -324,7 +326,9 @@ impl<'ctx> Lowerer<'ctx, '_> {
             .b
             .build_int_compare(inkwell::IntPredicate::EQ, status, i32t.const_zero(), "")
             .map_err(ice)?;
-        self.b.build_conditional_branch(good, pass, fail).map_err(ice)?;
+        self.b
+            .build_conditional_branch(good, pass, fail)
+            .map_err(ice)?;
         self.b.position_at_end(pass);
         let store = self.b.build_store(ok_flag, one).map_err(ice)?;
         store

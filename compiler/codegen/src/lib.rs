@@ -95,8 +95,7 @@ pub fn compile_many(
 
 /// The host target, for code the driver loads into its own process.
 pub fn host_target() -> Result<ResolvedTarget, Diagnostic> {
-    target::resolve(&TargetSpec::host())
-        .map_err(|e| Diagnostic::internal(Location::unknown(), e))
+    target::resolve(&TargetSpec::host()).map_err(|e| Diagnostic::internal(Location::unknown(), e))
 }
 
 /// An internal compiler error without a better location.

@@ -106,10 +106,26 @@ fn is_x86_64(triple: &str) -> bool {
 /// Features of the x86-64 micro-architecture levels (the psABI's
 /// definitions, in LLVM's feature names), each level adding to the last.
 const X86_LEVELS: [(&str, &[&str]); 4] = [
-    ("x86-64", &["cmov", "cx8", "fxsr", "mmx", "sse", "sse2", "x87"]),
-    ("x86-64-v2", &["cx16", "popcnt", "sahf", "sse3", "sse4.1", "sse4.2", "ssse3"]),
-    ("x86-64-v3", &["avx", "avx2", "bmi", "bmi2", "f16c", "fma", "lzcnt", "movbe", "xsave"]),
-    ("x86-64-v4", &["avx512bw", "avx512cd", "avx512dq", "avx512f", "avx512vl"]),
+    (
+        "x86-64",
+        &["cmov", "cx8", "fxsr", "mmx", "sse", "sse2", "x87"],
+    ),
+    (
+        "x86-64-v2",
+        &[
+            "cx16", "popcnt", "sahf", "sse3", "sse4.1", "sse4.2", "ssse3",
+        ],
+    ),
+    (
+        "x86-64-v3",
+        &[
+            "avx", "avx2", "bmi", "bmi2", "f16c", "fma", "lzcnt", "movbe", "xsave",
+        ],
+    ),
+    (
+        "x86-64-v4",
+        &["avx512bw", "avx512cd", "avx512dq", "avx512f", "avx512vl"],
+    ),
 ];
 
 /// The `+` features of an x86 CPU: the level table, the host's own list, or

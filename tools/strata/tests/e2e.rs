@@ -238,7 +238,10 @@ fn shared_library_stands_alone() {
     // The README promises glibc 2.34 or newer: no symbol version past that.
     let undefined = run_ok(Command::new("objdump").arg("-T").arg(&so));
     for version in undefined.split("GLIBC_").skip(1) {
-        let v: String = version.chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
+        let v: String = version
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect();
         let parts: Vec<u32> = v.split('.').filter_map(|p| p.parse().ok()).collect();
         assert!(parts <= vec![2, 34], "needs GLIBC_{v}\n{undefined}");
     }
@@ -251,7 +254,9 @@ fn shared_library_stands_alone() {
 /// The rustc toolchains to try: stable, and nightly when rustup has it.
 fn rust_toolchains() -> Vec<Option<&'static str>> {
     let mut t = vec![None];
-    let nightly = Command::new("rustc").args(["+nightly", "--version"]).output();
+    let nightly = Command::new("rustc")
+        .args(["+nightly", "--version"])
+        .output();
     if nightly.is_ok_and(|o| o.status.success()) {
         t.push(Some("+nightly"));
     }
@@ -261,11 +266,22 @@ fn rust_toolchains() -> Vec<Option<&'static str>> {
 #[test]
 fn mlp_rust_program_with_static_archive_matches_xla() {
     let tmp = tempfile::tempdir().unwrap();
-    compile(&mlp_dir().join("model.mlir"), tmp.path(), "libmodel.a", "model.h");
+    compile(
+        &mlp_dir().join("model.mlir"),
+        tmp.path(),
+        "libmodel.a",
+        "model.h",
+    );
     // The inputs and expected values, from the C headers, as Rust statics.
     let inputs_h = std::fs::read_to_string(mlp_dir().join("inputs.h")).unwrap();
     let expected_h = std::fs::read_to_string(mlp_dir().join("expected.h")).unwrap();
-    let array = |h: &str, n: &str| format!("static {}: &[f32] = &{:?};\n", n.to_uppercase(), c_float_array(h, n));
+    let array = |h: &str, n: &str| {
+        format!(
+            "static {}: &[f32] = &{:?};\n",
+            n.to_uppercase(),
+            c_float_array(h, n)
+        )
+    };
     let mut src = String::new();
     for n in ["input_x", "input_w1", "input_b1", "input_w2", "input_b2"] {
         src.push_str(&array(&inputs_h, n));
@@ -307,7 +323,11 @@ fn main() {
                 .arg(tmp.path())
                 .args(["-l", "static=model"]),
         );
-        assert_eq!(run_ok(&mut Command::new(&exe)).trim(), "ok", "{toolchain:?}");
+        assert_eq!(
+            run_ok(&mut Command::new(&exe)).trim(),
+            "ok",
+            "{toolchain:?}"
+        );
     }
 }
 
@@ -332,9 +352,17 @@ fn target_cpu_selects_the_instructions_and_the_header_records_it() {
     let asm = run_ok(Command::new("objdump").arg("-d").arg(&obj));
     let avx: Vec<&str> = asm
         .lines()
-        .filter(|l| l.contains("%ymm") || l.contains("%zmm") || l.split('\t').nth(2).is_some_and(|i| i.starts_with('v')))
+        .filter(|l| {
+            l.contains("%ymm")
+                || l.contains("%zmm")
+                || l.split('\t').nth(2).is_some_and(|i| i.starts_with('v'))
+        })
         .collect();
-    assert!(avx.is_empty(), "AVX instructions: {:?}", &avx[..avx.len().min(5)]);
+    assert!(
+        avx.is_empty(),
+        "AVX instructions: {:?}",
+        &avx[..avx.len().min(5)]
+    );
 }
 
 #[test]
@@ -370,9 +398,17 @@ fn library_for_missing_cpu_features_returns_an_error() {
             .arg("-lm"),
     );
     let out = Command::new(&exe).output().unwrap();
-    assert!(out.status.code().is_some(), "killed by a signal: {}", show(&out));
+    assert!(
+        out.status.code().is_some(),
+        "killed by a signal: {}",
+        show(&out)
+    );
     assert!(!out.status.success(), "{}", show(&out));
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
     let name = feature.trim_start_matches('+');
     assert!(
         text.contains("CPU features this machine lacks") && text.contains(name),

@@ -276,7 +276,10 @@ mod unit {
     pub fn trials() -> Vec<libtest_mimic::Trial> {
         let unit: [(&str, fn()); 3] = [
             ("parses_run_lines", parses_run_lines),
-            ("substitutes_tools_in_command_position_only", substitutes_tools_in_command_position_only),
+            (
+                "substitutes_tools_in_command_position_only",
+                substitutes_tools_in_command_position_only,
+            ),
             ("substitutes_percent", substitutes_percent),
         ];
         unit.into_iter()

@@ -219,7 +219,6 @@ pub struct FuncLowering<'s> {
     alloc_index: HashMap<Value, usize>,
 }
 
-
 impl FuncLowering<'_> {
     /// Plans and lowers a list of ops (a function body, or a region's ops
     /// before its terminator) at the builder's position.
@@ -298,7 +297,10 @@ impl FuncLowering<'_> {
             if let Some(Repr::Buffer(buf)) = self.repr.get(v).copied()
                 && let Some(&i) = self.alloc_index.get(&buf)
                 && i >= self.region_mark
-                && self.allocs.get(i).is_some_and(|&(a, live)| a == buf && live)
+                && self
+                    .allocs
+                    .get(i)
+                    .is_some_and(|&(a, live)| a == buf && live)
             {
                 self.allocs[i].1 = false;
                 b.insert("mem.dealloc", vec![buf], &[], vec![]);

@@ -159,10 +159,7 @@ pub fn verify_convolution(ctx: &Context, op: OpId) -> Result<()> {
         if v.len() != n || v.iter().any(|&x| x <= 0 || x > MAX_ELEMENTS) {
             return Err(ctx.error(
                 op,
-                format!(
-                    "{name} {} must have {n} entries in [1, 2^48]",
-                    list(v)
-                ),
+                format!("{name} {} must have {n} entries in [1, 2^48]", list(v)),
             ));
         }
     }
@@ -172,11 +169,9 @@ pub fn verify_convolution(ctx: &Context, op: OpId) -> Result<()> {
             format!("window_reversal and padding must have {n} entries"),
         ));
     }
-    if c
-        .padding
-        .iter()
-        .any(|&(l, h)| l.unsigned_abs() > MAX_ELEMENTS as u64 || h.unsigned_abs() > MAX_ELEMENTS as u64)
-    {
+    if c.padding.iter().any(|&(l, h)| {
+        l.unsigned_abs() > MAX_ELEMENTS as u64 || h.unsigned_abs() > MAX_ELEMENTS as u64
+    }) {
         return Err(ctx.error(op, "padding entries must lie in [-2^48, 2^48]"));
     }
     let (g, bg) = (c.feature_groups, c.batch_groups);

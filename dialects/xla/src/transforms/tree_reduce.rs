@@ -67,7 +67,9 @@ fn tree_candidate(ctx: &Context, op: OpId) -> Option<Vec<usize>> {
         .into_iter()
         .map(|d| d as usize)
         .collect();
-    let long = dims.iter().any(|&d| shape.get(d).is_some_and(|&n| n > WINDOW));
+    let long = dims
+        .iter()
+        .any(|&d| shape.get(d).is_some_and(|&n| n > WINDOW));
     (narrow && long).then_some(dims)
 }
 
@@ -88,7 +90,8 @@ fn split(ctx: &mut Context, op: OpId, dims: &[usize]) -> Result<()> {
             break;
         }
         let rank = shape.len();
-        let (mut window, mut padding, mut out) = (vec![1; rank], vec![0i64; 2 * rank], shape.clone());
+        let (mut window, mut padding, mut out) =
+            (vec![1; rank], vec![0i64; 2 * rank], shape.clone());
         for &d in dims {
             let n = shape[d];
             if n > WINDOW {

@@ -1,4 +1,9 @@
 //! Pretty forms of the ops as StableHLO prints them (what JAX exports).
+//! Convolution's layout and window syntax is in `conv.rs`.
+
+mod conv;
+
+pub use conv::{parse_conv_dims_attr, parse_convolution};
 
 use strata_diag::{Diagnostic, Result};
 use strata_ir::text::lexer::Tok;
@@ -9,7 +14,7 @@ use crate::names::*;
 
 /// `: (a, b) -> c` or `: t` (one type for every operand and the result).
 /// `xla.complex` reads the single type as its result type.
-fn parse_signature(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub(super) fn parse_signature(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     p.expect_punct(":")?;
     let loc = p.loc();
     if p.is_punct("(") {
@@ -249,7 +254,7 @@ pub fn parse_slice(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     parse_signature(p, st)
 }
 
-fn int_list_attr(p: &mut Parser<'_>, v: Vec<i64>) -> strata_ir::Attr {
+pub(super) fn int_list_attr(p: &mut Parser<'_>, v: Vec<i64>) -> strata_ir::Attr {
     let i64t = p.ctx.int_ty(64);
     let items = v
         .into_iter()
@@ -341,7 +346,7 @@ pub fn parse_dot_general(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 }
 
 /// `[DEFAULT, HIGHEST]`.
-fn parse_precision(p: &mut Parser<'_>) -> Result<strata_ir::Attr> {
+pub(super) fn parse_precision(p: &mut Parser<'_>) -> Result<strata_ir::Attr> {
     p.expect_punct("[")?;
     let mut items = Vec::new();
     if !p.is_punct("]") {
@@ -587,204 +592,7 @@ pub fn parse_while(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     Ok(())
 }
 
-/// `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]` as a `#stablehlo.conv` struct
-/// of the nine dimension fields.
-fn parse_conv_dims(p: &mut Parser<'_>) -> Result<strata_ir::Attr> {
-    // One bracketed layout; `letters` name the non-spatial dimensions.
-    fn layout(p: &mut Parser<'_>, letters: [&str; 2]) -> Result<(i64, i64, Vec<i64>)> {
-        let start = p.loc();
-        p.expect_punct("[")?;
-        let (mut a, mut b, mut numbered) = (None, None, Vec::new());
-        let mut pos = 0i64;
-        loop {
-            let at = p.loc();
-            match p.advance() {
-                Tok::Ident(s) if s == letters[0] && a.is_none() => a = Some(pos),
-                Tok::Ident(s) if s == letters[1] && b.is_none() => b = Some(pos),
-                Tok::Int(s) => numbered.push((s.parse::<usize>().ok(), pos, at)),
-                t => {
-                    return Err(p.error(format!(
-                        "unexpected {} in convolution dimension numbers",
-                        t.describe()
-                    )));
-                }
-            }
-            pos += 1;
-            if !p.consume_punct(",") {
-                break;
-            }
-        }
-        p.expect_punct("]")?;
-        // Spatial dimensions are numbered 0..n, n being how many there are;
-        // an index is checked against n before it is used as a position.
-        let n = numbered.len();
-        let mut spatial = vec![-1; n];
-        for (index, pos, at) in numbered {
-            match index {
-                Some(i) if i < n && spatial[i] == -1 => spatial[i] = pos,
-                _ => {
-                    return Err(Diagnostic::error(
-                        at,
-                        format!("spatial dimension index must be below {n} and appear once"),
-                    ));
-                }
-            }
-        }
-        match (a, b) {
-            (Some(a), Some(b)) => Ok((a, b, spatial)),
-            _ => Err(Diagnostic::error(
-                start,
-                format!(
-                    "layout must name '{}', '{}' and spatial dimensions 0..n once each",
-                    letters[0], letters[1]
-                ),
-            )),
-        }
-    }
-    let (ib, if_, is) = layout(p, ["b", "f"])?;
-    p.expect_keyword("x")?;
-    let (ki, ko, ks) = layout(p, ["i", "o"])?;
-    p.expect_punct("->")?;
-    let (ob, of, os) = layout(p, ["b", "f"])?;
-    let i64t = p.ctx.int_ty(64);
-    let int = |p: &mut Parser<'_>, v: i64| {
-        p.ctx.attr(AttrKind::Int {
-            value: v as i128,
-            ty: i64t,
-        })
-    };
-    let arr = |p: &mut Parser<'_>, v: Vec<i64>| int_list_attr(p, v);
-    let fields = vec![
-        ("input_batch_dimension".to_string(), int(p, ib)),
-        ("input_feature_dimension".to_string(), int(p, if_)),
-        ("input_spatial_dimensions".to_string(), arr(p, is)),
-        ("kernel_input_feature_dimension".to_string(), int(p, ki)),
-        ("kernel_output_feature_dimension".to_string(), int(p, ko)),
-        ("kernel_spatial_dimensions".to_string(), arr(p, ks)),
-        ("output_batch_dimension".to_string(), int(p, ob)),
-        ("output_feature_dimension".to_string(), int(p, of)),
-        ("output_spatial_dimensions".to_string(), arr(p, os)),
-    ];
-    Ok(p.ctx.attr(AttrKind::Struct {
-        name: "stablehlo.conv".into(),
-        fields,
-    }))
-}
-
-/// `#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>` (after `<`),
-/// or its `raw key = value, ...` form.
-pub fn parse_conv_dims_attr(p: &mut Parser<'_>) -> Result<strata_ir::Attr> {
-    if p.consume_keyword("raw") {
-        let mut fields = Vec::new();
-        loop {
-            let k = p.parse_ident()?;
-            p.expect_punct("=")?;
-            let v = p.parse_attr()?;
-            fields.push((k, v));
-            if !p.consume_punct(",") {
-                break;
-            }
-        }
-        p.expect_punct(">")?;
-        return Ok(p.ctx.attr(AttrKind::Struct {
-            name: "stablehlo.conv".into(),
-            fields,
-        }));
-    }
-    let a = parse_conv_dims(p)?;
-    p.expect_punct(">")?;
-    Ok(a)
-}
-
-/// `convolution(%lhs, %rhs) dim_numbers = ..., window = {stride = [..],
-/// pad = [[..]], lhs_dilate = [..], rhs_dilate = [..], reverse = [..]}
-/// {attrs} : (..) -> R`.
-pub fn parse_convolution(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
-    p.expect_punct("(")?;
-    st.operands = p.parse_operands()?;
-    p.expect_punct(")")?;
-    p.expect_keyword("dim_numbers")?;
-    p.expect_punct("=")?;
-    let dims = parse_conv_dims(p)?;
-    st.add_attr("dimension_numbers", dims);
-    if p.consume_punct(",") {
-        p.expect_keyword("window")?;
-        p.expect_punct("=")?;
-        p.expect_punct("{")?;
-        loop {
-            let key = p.parse_ident()?;
-            p.expect_punct("=")?;
-            let (name, value) = match key.as_str() {
-                "stride" => ("window_strides", p.parse_i64_list()?),
-                "lhs_dilate" => ("lhs_dilation", p.parse_i64_list()?),
-                "rhs_dilate" => ("rhs_dilation", p.parse_i64_list()?),
-                "reverse" => ("window_reversal", parse_bool_list(p)?),
-                "pad" => {
-                    p.expect_punct("[")?;
-                    let mut flat = Vec::new();
-                    if !p.is_punct("]") {
-                        loop {
-                            let pair = p.parse_i64_list()?;
-                            if pair.len() != 2 {
-                                return Err(p.error("each padding entry is [low, high]"));
-                            }
-                            flat.extend(pair);
-                            if !p.consume_punct(",") {
-                                break;
-                            }
-                        }
-                    }
-                    p.expect_punct("]")?;
-                    ("padding", flat)
-                }
-                _ => return Err(p.error(format!("unknown window field '{key}'"))),
-            };
-            let a = if name == "padding" {
-                let i64t = p.ctx.int_ty(64);
-                let n = value.len() as i64 / 2;
-                let ty = p.ctx.tensor_ty(&[n, 2], i64t);
-                let bits = value.iter().map(|&v| v as u64).collect();
-                p.ctx.attr(AttrKind::Dense(strata_ir::DenseElements {
-                    ty,
-                    splat: false,
-                    bits,
-                }))
-            } else {
-                p.i64_array_attr(value)
-            };
-            st.add_attr(name, a);
-            if !p.consume_punct(",") {
-                break;
-            }
-        }
-        p.expect_punct("}")?;
-    }
-    p.parse_optional_attr_dict(st)?;
-    parse_signature(p, st)
-}
-
-/// `[false, true]` (or `[0, 1]`) as 0/1 values.
-fn parse_bool_list(p: &mut Parser<'_>) -> Result<Vec<i64>> {
-    p.expect_punct("[")?;
-    let mut v = Vec::new();
-    if !p.is_punct("]") {
-        loop {
-            let loc = p.loc();
-            v.push(match p.parse_scalar_literal()? {
-                strata_ir::dense::Literal::Bool(b) => b as i64,
-                strata_ir::dense::Literal::Int(i @ (0 | 1)) => i as i64,
-                _ => return Err(Diagnostic::error(loc, "expected true or false")),
-            });
-            if !p.consume_punct(",") {
-                break;
-            }
-        }
-    }
-    p.expect_punct("]")?;
-    Ok(v)
-}
-
-fn i64_attr(p: &mut Parser<'_>, v: i64) -> strata_ir::Attr {
+pub(super) fn i64_attr(p: &mut Parser<'_>, v: i64) -> strata_ir::Attr {
     let i64t = p.ctx.int_ty(64);
     p.ctx.attr(AttrKind::Int {
         value: v as i128,
