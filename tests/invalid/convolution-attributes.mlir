@@ -33,7 +33,7 @@ func.func @repeated_index(%a: tensor<1x4x4x2xf32>, %k: tensor<3x3x2x2xf32>) -> t
 
 // Strides and dilations near 2^63 overflowed the output size computation.
 func.func @huge_stride(%a: tensor<1x4x2xf32>, %k: tensor<3x2x2xf32>) -> tensor<1x1x2xf32> {
-  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.convolution' op window_strides [9223372036854775807] must have 1 entries in [1, 2^48]
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.convolution' op window_strides [9223372036854775807] must have 1 positive entries (at most 2^48)
   %0 = stablehlo.convolution(%a, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {stride = [9223372036854775807]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x2xf32>, tensor<3x2x2xf32>) -> tensor<1x1x2xf32>
   return %0 : tensor<1x1x2xf32>
 }
@@ -41,7 +41,7 @@ func.func @huge_stride(%a: tensor<1x4x2xf32>, %k: tensor<3x2x2xf32>) -> tensor<1
 // -----
 
 func.func @huge_dilation(%a: tensor<1x4x2xf32>, %k: tensor<3x2x2xf32>) -> tensor<1x1x2xf32> {
-  // CHECK: error: 'xla.convolution' op lhs_dilation [4611686018427387904] must have 1 entries in [1, 2^48]
+  // CHECK: error: 'xla.convolution' op lhs_dilation [4611686018427387904] must have 1 positive entries (at most 2^48)
   %0 = stablehlo.convolution(%a, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {lhs_dilate = [4611686018427387904]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x2xf32>, tensor<3x2x2xf32>) -> tensor<1x1x2xf32>
   return %0 : tensor<1x1x2xf32>
 }

@@ -161,3 +161,40 @@ pub fn get(f: &[(String, Vec<i64>)], name: &str) -> Vec<i64> {
         .map(|(_, v)| v.clone())
         .unwrap_or_default()
 }
+
+/// The `padding` attribute of a windowed op as (low, high) pairs for `n`
+/// dimensions: zeros when absent, None unless it holds exactly `2 n`
+/// integers (`dense<[[l, h], ...]>`).
+pub fn padding_pairs(ctx: &Context, op: OpId, n: usize) -> Option<Vec<(i64, i64)>> {
+    let Some(d) = ctx.dense_attr(op, "padding") else {
+        return Some(vec![(0, 0); n]);
+    };
+    if ctx.num_elements(d.ty) != 2 * n as i64 || !ctx.is_int(ctx.elem(d.ty)) {
+        return None;
+    }
+    let elem = ctx.elem(d.ty);
+    let value = |i: usize| {
+        strata_ir::dense::int_value(ctx, strata_ir::dense::element_bits(ctx, d, i)[0], elem) as i64
+    };
+    Some((0..n).map(|i| (value(2 * i), value(2 * i + 1))).collect())
+}
+
+/// Checks that each named window list (strides, dilations, window sizes)
+/// has `n` entries in [1, 2^48].
+pub fn check_window_lists(
+    ctx: &Context,
+    op: OpId,
+    n: usize,
+    lists: &[(&str, &[i64])],
+) -> Result<()> {
+    let limit = strata_ir::text::parser::MAX_ELEMENTS;
+    for (name, v) in lists {
+        if v.len() != n || v.iter().any(|&x| x <= 0 || x > limit) {
+            return Err(ctx.error(
+                op,
+                format!("{name} {} must have {n} positive entries (at most 2^48)", list(v)),
+            ));
+        }
+    }
+    Ok(())
+}

@@ -229,22 +229,18 @@ impl FuncLowering<'_> {
             let v = b.binary("arith.minsi", starts[k], hi);
             out[dim] = b.binary("arith.maxsi", v, zero);
         }
-        for (&od, &sd) in d
-            .operand_batching_dims
-            .iter()
-            .zip(&d.start_indices_batching_dims)
-        {
-            let pos = if sd < d.index_vector_dim { sd } else { sd - 1 } as usize;
-            out[od as usize] = b.binary("arith.addi", out[od as usize], batch[pos]);
-        }
-        let mut next = offsets.into_iter();
-        for dim in 0..oshape.len() {
-            let skipped = d.collapsed_slice_dims.contains(&(dim as i64))
-                || d.operand_batching_dims.contains(&(dim as i64));
-            if !skipped && let Some(o) = next.next() {
-                out[dim] = b.binary("arith.addi", out[dim], o);
-            }
-        }
+        super::gather_scatter::add_batch_and_window(
+            b,
+            &mut out,
+            super::gather_scatter::IndexLayout {
+                operand_batching_dims: &d.operand_batching_dims,
+                indices_batching_dims: &d.start_indices_batching_dims,
+                index_vector_dim: d.index_vector_dim,
+                no_window_dims: &d.collapsed_slice_dims,
+            },
+            &batch,
+            offsets,
+        );
         Ok(out)
     }
 

@@ -58,22 +58,18 @@ impl FuncLowering<'_> {
             for (j, &dim) in d.scatter_dims_to_operand_dims.iter().enumerate() {
                 ridx[dim as usize] = starts[j];
             }
-            for (&id, &sd) in d
-                .input_batching_dims
-                .iter()
-                .zip(&d.scatter_indices_batching_dims)
-            {
-                let pos = if sd < d.index_vector_dim { sd } else { sd - 1 } as usize;
-                ridx[id as usize] = b.binary("arith.addi", ridx[id as usize], scatter_pos[pos]);
-            }
-            let mut next = window.into_iter();
-            for dim in 0..shape.len() {
-                let skipped = d.inserted_window_dims.contains(&(dim as i64))
-                    || d.input_batching_dims.contains(&(dim as i64));
-                if !skipped && let Some(w) = next.next() {
-                    ridx[dim] = b.binary("arith.addi", ridx[dim], w);
-                }
-            }
+            add_batch_and_window(
+                b,
+                &mut ridx,
+                IndexLayout {
+                    operand_batching_dims: &d.input_batching_dims,
+                    indices_batching_dims: &d.scatter_indices_batching_dims,
+                    index_vector_dim: d.index_vector_dim,
+                    no_window_dims: &d.inserted_window_dims,
+                },
+                &scatter_pos,
+                window,
+            );
             let mut inside: Option<Value> = None;
             for (dim, &r) in ridx.iter().enumerate() {
                 let n = b.const_index(shape[dim]);
@@ -101,5 +97,48 @@ impl FuncLowering<'_> {
                 None => apply(b),
             }
         })
+    }
+}
+
+/// How a gather's or scatter's operand index is assembled from the indices
+/// tensor (gather's and scatter's dimension numbers under common names).
+pub(super) struct IndexLayout<'a> {
+    /// Operand dimensions paired with `indices_batching_dims`.
+    pub operand_batching_dims: &'a [i64],
+    pub indices_batching_dims: &'a [i64],
+    pub index_vector_dim: i64,
+    /// Operand dimensions without a window offset (gather's
+    /// `collapsed_slice_dims`, scatter's `inserted_window_dims`).
+    pub no_window_dims: &'a [i64],
+}
+
+/// Completes an operand index whose start positions are set: adds to each
+/// batching dimension its position among the indices' batch dimensions
+/// (`batch_pos`, the indices' dimensions other than `index_vector_dim`),
+/// and the `window` offsets, in order, to the dimensions that are neither
+/// window-less nor batching.
+pub(super) fn add_batch_and_window(
+    b: &mut Builder<'_>,
+    index: &mut [Value],
+    layout: IndexLayout<'_>,
+    batch_pos: &[Value],
+    window: Vec<Value>,
+) {
+    for (&od, &id) in layout
+        .operand_batching_dims
+        .iter()
+        .zip(layout.indices_batching_dims)
+    {
+        let pos = if id < layout.index_vector_dim { id } else { id - 1 } as usize;
+        index[od as usize] = b.binary("arith.addi", index[od as usize], batch_pos[pos]);
+    }
+    let mut next = window.into_iter();
+    for (dim, slot) in index.iter_mut().enumerate() {
+        let d = dim as i64;
+        let skipped =
+            layout.no_window_dims.contains(&d) || layout.operand_batching_dims.contains(&d);
+        if !skipped && let Some(w) = next.next() {
+            *slot = b.binary("arith.addi", *slot, w);
+        }
     }
 }

@@ -35,23 +35,7 @@ pub fn conv(ctx: &Context, op: OpId) -> Option<Conv> {
     let spatial = many("input_spatial_dimensions");
     let n = spatial.len();
     let list_or = |name: &str, d: i64| ctx.i64_array(op, name).unwrap_or_else(|| vec![d; n]);
-    let padding = match ctx.dense_attr(op, "padding") {
-        None => vec![(0, 0); n],
-        Some(d) if ctx.num_elements(d.ty) == 2 * n as i64 => {
-            let elem = ctx.elem(d.ty);
-            let v: Vec<i64> = (0..2 * n)
-                .map(|i| {
-                    strata_ir::dense::int_value(
-                        ctx,
-                        strata_ir::dense::element_bits(ctx, d, i)[0],
-                        elem,
-                    ) as i64
-                })
-                .collect();
-            v.chunks(2).map(|c| (c[0], c[1])).collect()
-        }
-        Some(_) => return None,
-    };
+    let padding = padding_pairs(ctx, op, n)?;
     Some(Conv {
         input_batch: one("input_batch_dimension")?,
         input_feature: one("input_feature_dimension")?,
@@ -151,18 +135,16 @@ pub fn verify_convolution(ctx: &Context, op: OpId) -> Result<()> {
             "dimension numbers must name every dimension of lhs, rhs and result once",
         ));
     }
-    for (name, v) in [
-        ("window_strides", &c.strides),
-        ("lhs_dilation", &c.lhs_dilation),
-        ("rhs_dilation", &c.rhs_dilation),
-    ] {
-        if v.len() != n || v.iter().any(|&x| x <= 0 || x > MAX_ELEMENTS) {
-            return Err(ctx.error(
-                op,
-                format!("{name} {} must have {n} entries in [1, 2^48]", list(v)),
-            ));
-        }
-    }
+    check_window_lists(
+        ctx,
+        op,
+        n,
+        &[
+            ("window_strides", &c.strides),
+            ("lhs_dilation", &c.lhs_dilation),
+            ("rhs_dilation", &c.rhs_dilation),
+        ],
+    )?;
     if c.reversal.len() != n || c.padding.len() != n {
         return Err(ctx.error(
             op,

@@ -140,25 +140,7 @@ pub fn window(ctx: &Context, op: OpId, rank: usize) -> Option<Window> {
     let ones = vec![1; rank];
     let dims = ctx.i64_array(op, "window_dimensions")?;
     let get = |n: &str| ctx.i64_array(op, n).unwrap_or_else(|| ones.clone());
-    let padding = match ctx.dense_attr(op, "padding") {
-        None => vec![(0, 0); rank],
-        Some(d) => {
-            let elem = ctx.elem(d.ty);
-            let v: Vec<i64> = (0..2 * rank)
-                .map(|i| {
-                    strata_ir::dense::int_value(
-                        ctx,
-                        strata_ir::dense::element_bits(ctx, d, i)[0],
-                        elem,
-                    ) as i64
-                })
-                .collect();
-            if ctx.num_elements(d.ty) != 2 * rank as i64 {
-                return None;
-            }
-            v.chunks(2).map(|c| (c[0], c[1])).collect()
-        }
-    };
+    let padding = padding_pairs(ctx, op, rank)?;
     Some(Window {
         dims,
         strides: get("window_strides"),
@@ -182,26 +164,17 @@ pub fn verify_reduce_window(ctx: &Context, op: OpId) -> Result<()> {
             "requires window_dimensions and a padding of shape [rank, 2]",
         )
     })?;
-    for (name, v) in [
-        ("window_dimensions", &w.dims),
-        ("window_strides", &w.strides),
-        ("base_dilations", &w.base_dilations),
-        ("window_dilations", &w.window_dilations),
-    ] {
-        if v.len() != shape.len()
-            || v.iter()
-                .any(|&x| x <= 0 || x > strata_ir::text::parser::MAX_ELEMENTS)
-        {
-            return Err(ctx.error(
-                op,
-                format!(
-                    "{name} {} must have {} positive entries",
-                    list(v),
-                    shape.len()
-                ),
-            ));
-        }
-    }
+    check_window_lists(
+        ctx,
+        op,
+        shape.len(),
+        &[
+            ("window_dimensions", &w.dims),
+            ("window_strides", &w.strides),
+            ("base_dilations", &w.base_dilations),
+            ("window_dilations", &w.window_dilations),
+        ],
+    )?;
     if w.padding.iter().any(|&(l, h)| {
         let limit = strata_ir::text::parser::MAX_ELEMENTS as u64;
         l.unsigned_abs() > limit || h.unsigned_abs() > limit
@@ -236,24 +209,12 @@ pub fn verify_select_and_scatter(ctx: &Context, op: OpId) -> Result<()> {
             "requires window_dimensions and a padding of shape [rank, 2]",
         )
     })?;
-    for (name, v) in [
-        ("window_dimensions", &w.dims),
-        ("window_strides", &w.strides),
-    ] {
-        if v.len() != shape.len()
-            || v.iter()
-                .any(|&x| x <= 0 || x > strata_ir::text::parser::MAX_ELEMENTS)
-        {
-            return Err(ctx.error(
-                op,
-                format!(
-                    "{name} {} must have {} positive entries",
-                    list(v),
-                    shape.len()
-                ),
-            ));
-        }
-    }
+    check_window_lists(
+        ctx,
+        op,
+        shape.len(),
+        &[("window_dimensions", &w.dims), ("window_strides", &w.strides)],
+    )?;
     if w.padding.iter().any(|&(l, h)| {
         l < 0
             || h < 0
