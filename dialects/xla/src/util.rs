@@ -192,9 +192,37 @@ pub fn check_window_lists(
         if v.len() != n || v.iter().any(|&x| x <= 0 || x > limit) {
             return Err(ctx.error(
                 op,
-                format!("{name} {} must have {n} positive entries (at most 2^48)", list(v)),
+                format!(
+                    "{name} {} must have {n} positive entries (at most 2^48)",
+                    list(v)
+                ),
             ));
         }
     }
     Ok(())
+}
+
+/// The `slice_sizes` of a gather or dynamic_slice: one per operand
+/// dimension, each within that dimension.
+pub fn slice_sizes(ctx: &Context, op: OpId, shape: &[i64]) -> Result<Vec<i64>> {
+    let sizes = i64s(ctx, op, "slice_sizes")?;
+    if sizes.len() != shape.len() {
+        return Err(ctx.error(
+            op,
+            format!(
+                "slice_sizes {} must have {} entries",
+                list(&sizes),
+                shape.len()
+            ),
+        ));
+    }
+    for (i, (&s, &n)) in sizes.iter().zip(shape).enumerate() {
+        if s < 0 || s > n {
+            return Err(ctx.error(
+                op,
+                format!("slice size {s} of dimension {i} must be in [0, {n}]"),
+            ));
+        }
+    }
+    Ok(sizes)
 }

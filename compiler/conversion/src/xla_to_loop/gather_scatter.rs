@@ -129,7 +129,11 @@ pub(super) fn add_batch_and_window(
         .iter()
         .zip(layout.indices_batching_dims)
     {
-        let pos = if id < layout.index_vector_dim { id } else { id - 1 } as usize;
+        let pos = if id < layout.index_vector_dim {
+            id
+        } else {
+            id - 1
+        } as usize;
         index[od as usize] = b.binary("arith.addi", index[od as usize], batch_pos[pos]);
     }
     let mut next = window.into_iter();

@@ -18,16 +18,47 @@ pub struct GatherDims {
 }
 
 pub fn gather_dims(ctx: &Context, op: OpId) -> Option<GatherDims> {
-    let f = fields(ctx, op, "dimension_numbers")?;
+    let (lists, index_vector_dim) = index_dims(
+        ctx,
+        op,
+        "dimension_numbers",
+        [
+            "offset_dims",
+            "collapsed_slice_dims",
+            "operand_batching_dims",
+            "start_indices_batching_dims",
+            "start_index_map",
+        ],
+    )?;
+    let [
+        offset_dims,
+        collapsed_slice_dims,
+        operand_batching_dims,
+        start_indices_batching_dims,
+        start_index_map,
+    ] = lists;
     Some(GatherDims {
-        offset_dims: get(&f, "offset_dims"),
-        collapsed_slice_dims: get(&f, "collapsed_slice_dims"),
-        operand_batching_dims: get(&f, "operand_batching_dims"),
-        start_indices_batching_dims: get(&f, "start_indices_batching_dims"),
-        start_index_map: get(&f, "start_index_map"),
-        // Omitted when 0 (its default), as StableHLO prints it.
-        index_vector_dim: get(&f, "index_vector_dim").first().copied().unwrap_or(0),
+        offset_dims,
+        collapsed_slice_dims,
+        operand_batching_dims,
+        start_indices_batching_dims,
+        start_index_map,
+        index_vector_dim,
     })
+}
+
+/// Decodes gather's or scatter's dimension numbers (the same five lists in
+/// the same roles, named differently by each) and `index_vector_dim`,
+/// omitted when 0 (its default), as StableHLO prints it.
+fn index_dims(
+    ctx: &Context,
+    op: OpId,
+    attr: &str,
+    names: [&str; 5],
+) -> Option<([Vec<i64>; 5], i64)> {
+    let f = fields(ctx, op, attr)?;
+    let index_vector_dim = get(&f, "index_vector_dim").first().copied().unwrap_or(0);
+    Some((names.map(|n| get(&f, n)), index_vector_dim))
 }
 
 /// Scatter's dimension numbers.
@@ -42,15 +73,32 @@ pub struct ScatterDims {
 }
 
 pub fn scatter_dims(ctx: &Context, op: OpId) -> Option<ScatterDims> {
-    let f = fields(ctx, op, "scatter_dimension_numbers")?;
+    let (lists, index_vector_dim) = index_dims(
+        ctx,
+        op,
+        "scatter_dimension_numbers",
+        [
+            "update_window_dims",
+            "inserted_window_dims",
+            "input_batching_dims",
+            "scatter_indices_batching_dims",
+            "scatter_dims_to_operand_dims",
+        ],
+    )?;
+    let [
+        update_window_dims,
+        inserted_window_dims,
+        input_batching_dims,
+        scatter_indices_batching_dims,
+        scatter_dims_to_operand_dims,
+    ] = lists;
     Some(ScatterDims {
-        update_window_dims: get(&f, "update_window_dims"),
-        inserted_window_dims: get(&f, "inserted_window_dims"),
-        input_batching_dims: get(&f, "input_batching_dims"),
-        scatter_indices_batching_dims: get(&f, "scatter_indices_batching_dims"),
-        scatter_dims_to_operand_dims: get(&f, "scatter_dims_to_operand_dims"),
-        // Omitted when 0 (its default), as StableHLO prints it.
-        index_vector_dim: get(&f, "index_vector_dim").first().copied().unwrap_or(0),
+        update_window_dims,
+        inserted_window_dims,
+        input_batching_dims,
+        scatter_indices_batching_dims,
+        scatter_dims_to_operand_dims,
+        index_vector_dim,
     })
 }
 
@@ -108,25 +156,7 @@ pub fn verify_gather(ctx: &Context, op: OpId) -> Result<()> {
     }
     let d = gather_dims(ctx, op)
         .ok_or_else(|| ctx.error(op, "requires 'dimension_numbers' (#stablehlo.gather<...>)"))?;
-    let sizes = i64s(ctx, op, "slice_sizes")?;
-    if sizes.len() != shape.len() {
-        return Err(ctx.error(
-            op,
-            format!(
-                "slice_sizes {} must have {} entries",
-                list(&sizes),
-                shape.len()
-            ),
-        ));
-    }
-    for (i, (&s, &n)) in sizes.iter().zip(&shape).enumerate() {
-        if s < 0 || s > n {
-            return Err(ctx.error(
-                op,
-                format!("slice size {s} of dimension {i} must be in [0, {n}]"),
-            ));
-        }
-    }
+    let sizes = slice_sizes(ctx, op, &shape)?;
     if d.index_vector_dim < 0 || d.index_vector_dim as usize > ishape.len() {
         return Err(ctx.error(
             op,

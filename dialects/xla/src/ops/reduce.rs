@@ -213,7 +213,10 @@ pub fn verify_select_and_scatter(ctx: &Context, op: OpId) -> Result<()> {
         ctx,
         op,
         shape.len(),
-        &[("window_dimensions", &w.dims), ("window_strides", &w.strides)],
+        &[
+            ("window_dimensions", &w.dims),
+            ("window_strides", &w.strides),
+        ],
     )?;
     if w.padding.iter().any(|&(l, h)| {
         l < 0

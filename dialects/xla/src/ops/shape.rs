@@ -346,25 +346,7 @@ pub fn verify_dynamic_slice(ctx: &Context, op: OpId) -> Result<()> {
     }
     let (shape, elem) = operand_tensor(ctx, op, 0)?;
     check_start_indices(ctx, op, 1, shape.len())?;
-    let sizes = i64s(ctx, op, "slice_sizes")?;
-    if sizes.len() != shape.len() {
-        return Err(ctx.error(
-            op,
-            format!(
-                "slice_sizes {} must have {} entries",
-                list(&sizes),
-                shape.len()
-            ),
-        ));
-    }
-    for (d, (&s, &n)) in sizes.iter().zip(&shape).enumerate() {
-        if s < 0 || s > n {
-            return Err(ctx.error(
-                op,
-                format!("slice size {s} of dimension {d} must be in [0, {n}]"),
-            ));
-        }
-    }
+    let sizes = slice_sizes(ctx, op, &shape)?;
     expect_result_type(ctx, op, 0, &sizes, elem)
 }
 
