@@ -274,13 +274,17 @@ mod unit {
     use super::*;
 
     pub fn trials() -> Vec<libtest_mimic::Trial> {
-        let unit: [(&str, fn()); 3] = [
+        let unit: [(&str, fn()); 4] = [
             ("parses_run_lines", parses_run_lines),
             (
                 "substitutes_tools_in_command_position_only",
                 substitutes_tools_in_command_position_only,
             ),
             ("substitutes_percent", substitutes_percent),
+            (
+                "every_pass_has_a_test_named_after_its_flag",
+                every_pass_has_a_test_named_after_its_flag,
+            ),
         ];
         unit.into_iter()
             .map(|(name, f)| {
@@ -331,5 +335,45 @@ mod unit {
         );
         assert_eq!(s, "a /x/y.mlir /x /tmp/q/t.so /tmp/q 100% %d");
         assert_eq!(shell_quote(Path::new("/a b/c")), "'/a b/c'");
+    }
+
+    /// Every pass `strata opt --list-passes` names has a test file named
+    /// after its flag (`tests/**/FLAG.mlir`; a conversion `convert-a-to-b`
+    /// has its directory `tests/conversion/a_to_b/`), whose RUN lines use
+    /// the flag.
+    fn every_pass_has_a_test_named_after_its_flag() {
+        let out = Command::new(STRATA)
+            .args(["opt", "--list-passes"])
+            .output()
+            .expect("strata runs");
+        let listing = String::from_utf8_lossy(&out.stdout);
+        let flags: Vec<&str> = listing
+            .lines()
+            .filter_map(|l| l.split_whitespace().next()?.strip_prefix("--"))
+            .collect();
+        assert!(!flags.is_empty(), "no passes listed: {listing}");
+        let root = tests_root();
+        let mut files = Vec::new();
+        collect_mlir(&root, &mut files);
+        for flag in flags {
+            let conversion_dir = flag
+                .strip_prefix("convert-")
+                .map(|rest| root.join("conversion").join(rest.replace("-to-", "_to_")));
+            let named: Vec<&PathBuf> = files
+                .iter()
+                .filter(|f| {
+                    f.file_stem().is_some_and(|s| s == flag)
+                        || conversion_dir.as_ref().is_some_and(|d| f.starts_with(d))
+                })
+                .collect();
+            assert!(!named.is_empty(), "no test file named after --{flag}");
+            let uses_flag = named.iter().any(|f| {
+                let text = std::fs::read_to_string(f).unwrap_or_default();
+                run_lines(&text)
+                    .iter()
+                    .any(|l| l.contains(&format!("--{flag}")))
+            });
+            assert!(uses_flag, "the tests named after --{flag} never run it");
+        }
     }
 }
