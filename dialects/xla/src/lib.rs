@@ -2,6 +2,7 @@
 //! reads `stablehlo.*` (and `chlo.*`) spellings as their `xla` twins, so
 //! JAX exports compile unchanged.
 
+pub mod attrs;
 pub mod broadcast;
 pub mod names;
 pub mod ops;

@@ -223,3 +223,11 @@ func.func @index_cast_float(%x: f32) {
   %0 = "arith.index_cast"(%x) : (f32) -> index
   func.return
 }
+
+// -----
+
+func.func @trunci_to_float(%x: i32) {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'arith.trunci' op expects the result to be an integer, found f16
+  %0 = "arith.trunci"(%x) : (i32) -> f16
+  func.return
+}

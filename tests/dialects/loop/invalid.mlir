@@ -155,3 +155,76 @@ func.func @yield_parent(%x: i32) {
   // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'loop.yield' op expects parent op 'loop.for', 'loop.if' or 'loop.while', found 'func.func'
   "loop.yield"() : () -> ()
 }
+
+// -----
+
+func.func @if_else_blocks(%c: i1) {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'loop.if' op expects at most one block in its else region, found 2
+  "loop.if"(%c) ({
+    "loop.yield"() : () -> ()
+  }, {
+  ^bb0:
+    "loop.yield"() : () -> ()
+  ^bb1:
+    "loop.yield"() : () -> ()
+  }) : (i1) -> ()
+  func.return
+}
+
+// -----
+
+func.func @while_operands(%c: i1) {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'loop.while' op expects no operands, found 1
+  "loop.while"(%c) ({
+    "loop.condition"(%c) : (i1) -> ()
+  }, {
+    "loop.yield"() : () -> ()
+  }) : (i1) -> ()
+  func.return
+}
+
+// -----
+
+func.func @while_regions(%c: i1) {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'loop.while' op expects two regions (cond, body), found 1
+  "loop.while"() ({
+    "loop.condition"(%c) : (i1) -> ()
+  }) : () -> ()
+  func.return
+}
+
+// -----
+
+func.func @while_cond_terminator() {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'loop.while' op expects its cond region to be one block ending with 'loop.condition'
+  "loop.while"() ({
+    "loop.yield"() : () -> ()
+  }, {
+    "loop.yield"() : () -> ()
+  }) : () -> ()
+  func.return
+}
+
+// -----
+
+func.func @condition_operand(%x: i32) {
+  "loop.while"() ({
+    // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'loop.condition' op expects one i1 operand and no results
+    "loop.condition"(%x) : (i32) -> ()
+  }, {
+    "loop.yield"() : () -> ()
+  }) : () -> ()
+  func.return
+}
+
+// -----
+
+// The enclosing loop.for also reports that its body does not end with loop.yield.
+func.func @condition_parent(%c: i1, %lb: index) {
+  "loop.for"(%lb, %lb, %lb) ({
+  ^bb0(%i: index):
+    // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'loop.condition' op expects parent op 'loop.while'
+    "loop.condition"(%c) : (i1) -> ()
+  }) : (index, index, index) -> ()
+  func.return
+}

@@ -202,3 +202,11 @@ func.func @view_count(%a: memref<4xf32>) {
   %w = "mem.view"(%a) : (memref<4xf32>) -> memref<5xf32>
   func.return
 }
+
+// -----
+
+func.func @store_no_memref(%x: f32) {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'mem.store' op expects a memref operand #1, found 1 operands
+  "mem.store"(%x) : (f32) -> ()
+  func.return
+}

@@ -16,11 +16,13 @@ impl FuncLowering<'_> {
         let elem = b.ctx.elem(b.ctx.value_ty(x));
         let bits = b.ctx.bit_width(elem) as i64;
         use strata_abi::FftKind;
-        let kind = match b.ctx.str_attr(op, "fft_type").unwrap_or("FFT") {
-            "FFT" => FftKind::Fft,
-            "IFFT" => FftKind::Ifft,
-            "RFFT" => FftKind::Rfft,
-            _ => FftKind::Irfft,
+        use strata_dialect_xla::attrs::{FftType, fft_type};
+        let kind = match fft_type(b.ctx, op) {
+            Some(FftType::Fft) => FftKind::Fft,
+            Some(FftType::Ifft) => FftKind::Ifft,
+            Some(FftType::Rfft) => FftKind::Rfft,
+            Some(FftType::Irfft) => FftKind::Irfft,
+            None => return Err(Diagnostic::internal(b.loc, "fft without a valid fft_type")),
         };
         let lengths = b.ctx.i64_array(op, "fft_length").unwrap_or_default();
         if shape.len() > strata_abi::FFT_MAX_RANK || lengths.len() > 3 {

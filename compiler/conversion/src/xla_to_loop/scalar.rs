@@ -429,48 +429,46 @@ fn shift(b: &mut Builder<'_>, x: Value, n: Value, kind: ShiftKind) -> Value {
 
 /// `xla.compare` with its direction and comparison type.
 fn compare(b: &mut Builder<'_>, op: OpId, x: Value, y: Value, elem: Type) -> Result<Value> {
-    let dir = b
-        .ctx
-        .str_attr(op, "comparison_direction")
-        .unwrap_or("EQ")
-        .to_string();
-    let ctype = b.ctx.str_attr(op, "compare_type").map(|s| s.to_string());
+    use strata_dialect_xla::attrs::{CompareType, ComparisonDirection as Dir};
+    let dir = strata_dialect_xla::attrs::comparison_direction(b.ctx, op)
+        .ok_or_else(|| Diagnostic::internal(b.loc, "compare without a valid direction"))?;
+    let ctype = strata_dialect_xla::attrs::compare_type(b.ctx, op);
     let c = class(b.ctx, elem);
-    let (x, y, c) = if ctype.as_deref() == Some("TOTALORDER") && c == Class::Float {
+    let (x, y, c) = if ctype == Some(CompareType::TotalOrder) && c == Class::Float {
         let (a, bb) = (total_order_key(b, x, elem), total_order_key(b, y, elem));
         (a, bb, Class::Signed)
     } else {
         (x, y, c)
     };
-    let unsigned = match ctype.as_deref() {
-        Some("UNSIGNED") => true,
-        Some("SIGNED") => false,
+    let unsigned = match ctype {
+        Some(CompareType::Unsigned) => true,
+        Some(CompareType::Signed) => false,
         _ => matches!(c, Class::Unsigned | Class::Bool),
     };
     let v = match c {
         Class::Float => {
-            let p = match dir.as_str() {
-                "EQ" => "oeq",
-                "NE" => "une",
-                "LT" => "olt",
-                "LE" => "ole",
-                "GT" => "ogt",
-                _ => "oge",
+            let p = match dir {
+                Dir::Eq => "oeq",
+                Dir::Ne => "une",
+                Dir::Lt => "olt",
+                Dir::Le => "ole",
+                Dir::Gt => "ogt",
+                Dir::Ge => "oge",
             };
             b.cmpf(p, x, y)
         }
         _ => {
-            let p = match (dir.as_str(), unsigned) {
-                ("EQ", _) => "eq",
-                ("NE", _) => "ne",
-                ("LT", false) => "slt",
-                ("LE", false) => "sle",
-                ("GT", false) => "sgt",
-                ("GE", false) => "sge",
-                ("LT", true) => "ult",
-                ("LE", true) => "ule",
-                ("GT", true) => "ugt",
-                _ => "uge",
+            let p = match (dir, unsigned) {
+                (Dir::Eq, _) => "eq",
+                (Dir::Ne, _) => "ne",
+                (Dir::Lt, false) => "slt",
+                (Dir::Le, false) => "sle",
+                (Dir::Gt, false) => "sgt",
+                (Dir::Ge, false) => "sge",
+                (Dir::Lt, true) => "ult",
+                (Dir::Le, true) => "ule",
+                (Dir::Gt, true) => "ugt",
+                (Dir::Ge, true) => "uge",
             };
             b.cmpi(p, x, y)
         }
@@ -666,15 +664,18 @@ fn emit_complex(
         }
         COMPARE => {
             let (d, e) = need(second)?;
-            let dir = b
-                .ctx
-                .str_attr(op, "comparison_direction")
-                .unwrap_or("EQ")
-                .to_string();
-            let (p, join) = match dir.as_str() {
-                "EQ" => ("oeq", "arith.andi"),
-                "NE" => ("une", "arith.ori"),
-                _ => return Err(unsupported(b, format!("compare {dir} on complex numbers"))),
+            use strata_dialect_xla::attrs::ComparisonDirection as Dir;
+            let dir = strata_dialect_xla::attrs::comparison_direction(b.ctx, op)
+                .ok_or_else(|| Diagnostic::internal(b.loc, "compare without a valid direction"))?;
+            let (p, join) = match dir {
+                Dir::Eq => ("oeq", "arith.andi"),
+                Dir::Ne => ("une", "arith.ori"),
+                Dir::Lt | Dir::Le | Dir::Gt | Dir::Ge => {
+                    return Err(unsupported(
+                        b,
+                        format!("compare {} on complex numbers", dir.name()),
+                    ));
+                }
             };
             let (x, y) = (b.cmpf(p, a, d), b.cmpf(p, c, e));
             Scalar::Real(b.binary(join, x, y))

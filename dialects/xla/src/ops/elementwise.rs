@@ -307,26 +307,26 @@ pub fn verify_clamp(ctx: &Context, op: OpId) -> Result<()> {
     expect_result_type(ctx, op, 0, &shape, elem)
 }
 
-pub const DIRECTIONS: [&str; 6] = ["EQ", "NE", "GE", "GT", "LE", "LT"];
-pub const COMPARE_TYPES: [&str; 5] = ["SIGNED", "UNSIGNED", "FLOAT", "TOTALORDER", "NOTYPE"];
-
 pub fn verify_compare(ctx: &Context, op: OpId) -> Result<()> {
+    use crate::attrs::{CompareType, ComparisonDirection};
     expect_counts(ctx, op, 2, 1)?;
     let elem = operand_tensor(ctx, op, 0)?.1;
     let shape = binary_broadcast(ctx, op)?.shape;
     match ctx.str_attr(op, "comparison_direction") {
-        Some(d) if DIRECTIONS.contains(&d) => {}
+        Some(d) if ComparisonDirection::parse(d).is_some() => {}
         Some(d) => return Err(ctx.error(op, format!("unknown comparison direction '{d}'"))),
         None => return Err(ctx.error(op, "requires attribute 'comparison_direction'")),
     }
     if let Some(t) = ctx.str_attr(op, "compare_type") {
-        if !COMPARE_TYPES.contains(&t) {
+        let Some(kind) = CompareType::parse(t) else {
             return Err(ctx.error(op, format!("unknown comparison type '{t}'")));
-        }
-        let ok = match t {
-            "FLOAT" | "TOTALORDER" => is_float(ctx, elem) || is_complex(ctx, elem),
-            "SIGNED" | "UNSIGNED" => is_int(ctx, elem) || is_bool(ctx, elem),
-            _ => true,
+        };
+        let ok = match kind {
+            CompareType::Float | CompareType::TotalOrder => {
+                is_float(ctx, elem) || is_complex(ctx, elem)
+            }
+            CompareType::Signed | CompareType::Unsigned => is_int(ctx, elem) || is_bool(ctx, elem),
+            CompareType::NoType => true,
         };
         if !ok {
             return Err(ctx.error(

@@ -180,7 +180,13 @@ pub fn verify_fft(ctx: &Context, op: OpId) -> Result<()> {
     expect_counts(ctx, op, 1, 1)?;
     let (shape, elem) = operand_tensor(ctx, op, 0)?;
     let (rshape, relem) = result_tensor(ctx, op, 0)?;
-    let kind = ctx.str_attr(op, "fft_type").unwrap_or("");
+    let spelled = ctx.str_attr(op, "fft_type").unwrap_or("");
+    let kind = crate::attrs::FftType::parse(spelled).ok_or_else(|| {
+        ctx.error(
+            op,
+            format!("unknown fft_type '{spelled}' (expected FFT, IFFT, RFFT or IRFFT)"),
+        )
+    })?;
     let lengths = i64s(ctx, op, "fft_length")?;
     let n = lengths.len();
     if n == 0 || n > 3 || n > shape.len() || lengths.iter().any(|&l| l < 0) {
@@ -197,32 +203,21 @@ pub fn verify_fft(ctx: &Context, op: OpId) -> Result<()> {
         _ => None,
     };
     let lead = shape.len() - n;
+    let half = || {
+        let mut v = lengths.clone();
+        v[n - 1] = lengths[n - 1] / 2 + 1;
+        v
+    };
+    use crate::attrs::FftType;
     let (want_in, want_out): (Vec<i64>, Vec<i64>) = match kind {
-        "FFT" | "IFFT" => (lengths.clone(), lengths.clone()),
-        "RFFT" => (lengths.clone(), {
-            let mut v = lengths.clone();
-            v[n - 1] = lengths[n - 1] / 2 + 1;
-            v
-        }),
-        "IRFFT" => (
-            {
-                let mut v = lengths.clone();
-                v[n - 1] = lengths[n - 1] / 2 + 1;
-                v
-            },
-            lengths.clone(),
-        ),
-        k => {
-            return Err(ctx.error(
-                op,
-                format!("unknown fft_type '{k}' (expected FFT, IFFT, RFFT or IRFFT)"),
-            ));
-        }
+        FftType::Fft | FftType::Ifft => (lengths.clone(), lengths.clone()),
+        FftType::Rfft => (lengths.clone(), half()),
+        FftType::Irfft => (half(), lengths.clone()),
     };
     let types_ok = match kind {
-        "FFT" | "IFFT" => part(elem).is_some() && relem == elem,
-        "RFFT" => ctx.is_float(elem) && part(relem) == Some(elem),
-        _ => part(elem).is_some_and(|p| p == relem),
+        FftType::Fft | FftType::Ifft => part(elem).is_some() && relem == elem,
+        FftType::Rfft => ctx.is_float(elem) && part(relem) == Some(elem),
+        FftType::Irfft => part(elem).is_some_and(|p| p == relem),
     };
     let float_ok = [elem, relem].iter().all(|&t| {
         let p = part(t).unwrap_or(t);
