@@ -2,9 +2,10 @@
 
 // xla.scatter: the operand is first copied into the result, then one loop
 // nest over the updates reads each scatter index (not clamped, unlike
-// gather), tests that the target lies in the operand, and under that
-// loop.if applies the update computation to the result element and the
-// update element. Out-of-range updates are skipped.
+// gather), tests that the whole update window lies in the operand
+// (0 <= start <= dim - window size, as XLA:CPU), and under that loop.if
+// applies the update computation to the result element and the update
+// element. A window that does not fit is skipped whole.
 
 // A segment sum (x.at[idx].add(v)): windows of one element.
 
@@ -21,11 +22,11 @@
 // CHECK: %[[S:.*]] = "mem.load"(%[[IDX]], %[[U]], %{{.*}}) : (memref<6x1xi32>, index, index) -> i32
 // CHECK: %[[SW:.*]] = "arith.extsi"(%[[S]]) : (i32) -> i64
 // CHECK: %[[T:.*]] = "arith.index_cast"(%[[SW]]) : (i64) -> index
-// CHECK: %[[ZERO:.*]] = "arith.constant"() {value = 0 : index}
-// CHECK: %[[SIZE:.*]] = "arith.constant"() {value = 3 : index}
-// CHECK: %[[GE:.*]] = "arith.cmpi"(%[[T]], %[[ZERO]]) {predicate = "sge"}
-// CHECK: %[[LT:.*]] = "arith.cmpi"(%[[T]], %[[SIZE]]) {predicate = "slt"}
-// CHECK: %[[IN:.*]] = "arith.andi"(%[[GE]], %[[LT]])
+// CHECK: %[[LAST:.*]] = "arith.constant"() {value = 2 : index}
+// CHECK: %[[GE:.*]] = "arith.cmpi"(%[[T]], %{{.*}}) {predicate = "sge"}
+// CHECK: %[[LE:.*]] = "arith.cmpi"(%[[T]], %[[LAST]]) {predicate = "sle"}
+// CHECK: %[[OK:.*]] = "arith.andi"(%[[GE]], %[[LE]])
+// CHECK: %[[IN:.*]] = "arith.andi"(%{{.*}}, %[[OK]])
 // CHECK: "loop.if"(%[[IN]]) ({
 // CHECK: %[[OLD:.*]] = "mem.load"(%[[OUT]], %[[T]])
 // CHECK: %[[V:.*]] = "mem.load"(%[[UPD]], %[[U]])
@@ -63,13 +64,15 @@ func.func @segment_sum(%a: tensor<3xf32>, %i: tensor<6x1xi32>, %u: tensor<6xf32>
 // CHECK: %[[S:.*]] = "mem.load"(%[[IDX]], %[[U]], %{{.*}})
 // CHECK: %[[SW:.*]] = "arith.extsi"(%[[S]])
 // CHECK: %[[ROW:.*]] = "arith.index_cast"(%[[SW]])
-// CHECK: %[[COL:.*]] = "arith.addi"(%{{.*}}, %[[W]])
-// CHECK: %[[ROWS:.*]] = "arith.constant"() {value = 5 : index}
+// CHECK: %[[LASTROW:.*]] = "arith.constant"() {value = 4 : index}
 // CHECK: %[[GE:.*]] = "arith.cmpi"(%[[ROW]], %{{.*}}) {predicate = "sge"}
-// CHECK: %[[LT:.*]] = "arith.cmpi"(%[[ROW]], %[[ROWS]]) {predicate = "slt"}
-// CHECK: %[[ROWOK:.*]] = "arith.andi"(%[[GE]], %[[LT]])
-// CHECK: %[[IN:.*]] = "arith.andi"(%[[ROWOK]], %{{.*}})
-// CHECK: "loop.if"(%[[IN]]) ({
+// CHECK: %[[LE:.*]] = "arith.cmpi"(%[[ROW]], %[[LASTROW]]) {predicate = "sle"}
+// CHECK: "arith.andi"(%[[GE]], %[[LE]])
+// CHECK: {predicate = "sle"}
+// CHECK: "arith.andi"
+// CHECK-NEXT: %[[IN:.*]] = "arith.andi"
+// CHECK-NEXT: %[[COL:.*]] = "arith.addi"(%{{.*}}, %[[W]])
+// CHECK-NEXT: "loop.if"(%[[IN]]) ({
 // CHECK: %[[V:.*]] = "mem.load"(%[[UPD]], %[[U]], %[[W]])
 // CHECK-NOT: "arith.
 // CHECK: "mem.store"(%[[V]], %[[OUT]], %[[ROW]], %[[COL]])

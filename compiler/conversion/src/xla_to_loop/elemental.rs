@@ -229,18 +229,14 @@ impl FuncLowering<'_> {
             let v = b.binary("arith.minsi", starts[k], hi);
             out[dim] = b.binary("arith.maxsi", v, zero);
         }
-        super::gather_scatter::add_batch_and_window(
-            b,
-            &mut out,
-            super::gather_scatter::IndexLayout {
-                operand_batching_dims: &d.operand_batching_dims,
-                indices_batching_dims: &d.start_indices_batching_dims,
-                index_vector_dim: d.index_vector_dim,
-                no_window_dims: &d.collapsed_slice_dims,
-            },
-            &batch,
-            offsets,
-        );
+        let layout = super::gather_scatter::IndexLayout {
+            operand_batching_dims: &d.operand_batching_dims,
+            indices_batching_dims: &d.start_indices_batching_dims,
+            index_vector_dim: d.index_vector_dim,
+            no_window_dims: &d.collapsed_slice_dims,
+        };
+        super::gather_scatter::add_batch_positions(b, &mut out, &layout, &batch);
+        super::gather_scatter::add_window_offsets(b, &mut out, &layout, offsets);
         Ok(out)
     }
 
@@ -315,10 +311,8 @@ impl FuncLowering<'_> {
                     .ctx
                     .entry_block(op, 0)
                     .ok_or_else(|| Diagnostic::internal(b.loc, "map without body"))?;
-                let saved = b.reassoc;
-                let r = super::region::emit_region(b, body, &args);
-                b.reassoc = saved;
-                r?.into_iter()
+                super::region::emit_region(b, body, &args)?
+                    .into_iter()
                     .next()
                     .ok_or_else(|| Diagnostic::internal(b.loc, "map body returns nothing"))
             }

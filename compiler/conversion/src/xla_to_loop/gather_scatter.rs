@@ -58,29 +58,24 @@ impl FuncLowering<'_> {
             for (j, &dim) in d.scatter_dims_to_operand_dims.iter().enumerate() {
                 ridx[dim as usize] = starts[j];
             }
-            add_batch_and_window(
-                b,
-                &mut ridx,
-                IndexLayout {
-                    operand_batching_dims: &d.input_batching_dims,
-                    indices_batching_dims: &d.scatter_indices_batching_dims,
-                    index_vector_dim: d.index_vector_dim,
-                    no_window_dims: &d.inserted_window_dims,
-                },
-                &scatter_pos,
-                window,
-            );
-            let mut inside: Option<Value> = None;
-            for (dim, &r) in ridx.iter().enumerate() {
-                let n = b.const_index(shape[dim]);
-                let ge = b.cmpi("sge", r, zero);
-                let lt = b.cmpi("slt", r, n);
-                let both = b.binary("arith.andi", ge, lt);
-                inside = Some(match inside {
-                    Some(c) => b.binary("arith.andi", c, both),
-                    None => both,
-                });
-            }
+            let layout = IndexLayout {
+                operand_batching_dims: &d.input_batching_dims,
+                indices_batching_dims: &d.scatter_indices_batching_dims,
+                index_vector_dim: d.index_vector_dim,
+                no_window_dims: &d.inserted_window_dims,
+            };
+            add_batch_positions(b, &mut ridx, &layout, &scatter_pos);
+            // As XLA:CPU: an update window is applied only when all of it
+            // lands in the operand (0 <= start <= dim - window size along
+            // every dimension); otherwise none of it is.
+            let window_sizes: Vec<i64> = d
+                .update_window_dims
+                .iter()
+                .map(|&r| ushape[r as usize])
+                .collect();
+            let sizes = layout.window_sizes(shape.len(), &window_sizes);
+            let inside = window_fits(b, &ridx, &shape, &sizes);
+            add_window_offsets(b, &mut ridx, &layout, window);
             let mut apply = |b: &mut Builder<'_>| -> Result<()> {
                 let mut args: Vec<Scalar> =
                     bufs.iter().map(|&o| load_scalar(b, o, &ridx)).collect();
@@ -92,10 +87,7 @@ impl FuncLowering<'_> {
                 }
                 Ok(())
             };
-            match inside {
-                Some(c) => b.if_then(c, &mut apply),
-                None => apply(b),
-            }
+            b.if_then(inside, &mut apply)
         })
     }
 }
@@ -112,17 +104,32 @@ pub(super) struct IndexLayout<'a> {
     pub no_window_dims: &'a [i64],
 }
 
-/// Completes an operand index whose start positions are set: adds to each
-/// batching dimension its position among the indices' batch dimensions
-/// (`batch_pos`, the indices' dimensions other than `index_vector_dim`),
-/// and the `window` offsets, in order, to the dimensions that are neither
-/// window-less nor batching.
-pub(super) fn add_batch_and_window(
+impl IndexLayout<'_> {
+    /// The extent of the window along each of the operand's `rank`
+    /// dimensions: 1 along window-less and batching dimensions, the
+    /// `window` sizes in order along the others.
+    fn window_sizes(&self, rank: usize, window: &[i64]) -> Vec<i64> {
+        let mut next = window.iter().copied();
+        (0..rank as i64)
+            .map(|d| {
+                if self.no_window_dims.contains(&d) || self.operand_batching_dims.contains(&d) {
+                    1
+                } else {
+                    next.next().unwrap_or(1)
+                }
+            })
+            .collect()
+    }
+}
+
+/// Adds to each batching dimension of an operand index its position among
+/// the indices' batch dimensions (`batch_pos`, the indices' dimensions
+/// other than `index_vector_dim`).
+pub(super) fn add_batch_positions(
     b: &mut Builder<'_>,
     index: &mut [Value],
-    layout: IndexLayout<'_>,
+    layout: &IndexLayout<'_>,
     batch_pos: &[Value],
-    window: Vec<Value>,
 ) {
     for (&od, &id) in layout
         .operand_batching_dims
@@ -136,6 +143,16 @@ pub(super) fn add_batch_and_window(
         } as usize;
         index[od as usize] = b.binary("arith.addi", index[od as usize], batch_pos[pos]);
     }
+}
+
+/// Adds the `window` offsets, in order, to the dimensions of an operand
+/// index that are neither window-less nor batching.
+pub(super) fn add_window_offsets(
+    b: &mut Builder<'_>,
+    index: &mut [Value],
+    layout: &IndexLayout<'_>,
+    window: Vec<Value>,
+) {
     let mut next = window.into_iter();
     for (dim, slot) in index.iter_mut().enumerate() {
         let d = dim as i64;
@@ -145,4 +162,20 @@ pub(super) fn add_batch_and_window(
             *slot = b.binary("arith.addi", *slot, w);
         }
     }
+}
+
+/// Whether a window of `sizes` starting at `start` lies inside `shape`:
+/// `0 <= start[d] <= shape[d] - sizes[d]` for every dimension.
+fn window_fits(b: &mut Builder<'_>, start: &[Value], shape: &[i64], sizes: &[i64]) -> Value {
+    let zero = b.const_index(0);
+    let i1 = b.ctx.int_ty(1);
+    let mut fits = b.const_int(1, i1);
+    for ((&s, &n), &w) in start.iter().zip(shape).zip(sizes) {
+        let last = b.const_index(n - w);
+        let ge = b.cmpi("sge", s, zero);
+        let le = b.cmpi("sle", s, last);
+        let both = b.binary("arith.andi", ge, le);
+        fits = b.binary("arith.andi", fits, both);
+    }
+    fits
 }

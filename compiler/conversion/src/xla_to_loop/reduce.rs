@@ -10,7 +10,7 @@ use strata_ir::{BlockId, OpId, Value};
 use super::FuncLowering;
 use super::elemental::{load_scalar, store_scalar};
 use super::materialize::shape_of;
-use super::region::{emit_region, fold_into, stack_accumulators, store_accs};
+use super::region::{emit_reducer, fold_into, stack_accumulators, store_accs};
 use super::scalar::Scalar;
 use crate::builder::Builder;
 
@@ -98,7 +98,7 @@ impl FuncLowering<'_> {
             for &x in &inputs {
                 args.push(self.element(b, x, idx)?);
             }
-            let new = emit_region(b, body, &args)?;
+            let new = emit_reducer(b, body, &args)?;
             for (i, s) in new.into_iter().enumerate() {
                 store_scalar(b, s, bufs[i], &oidx);
             }

@@ -33,7 +33,7 @@ pub(super) fn fold_into(
 ) -> Result<()> {
     let mut args: Vec<Scalar> = accs.iter().map(|&a| load_scalar(b, a, &[])).collect();
     args.extend(xs);
-    for (i, s) in emit_region(b, body, &args)?.into_iter().enumerate() {
+    for (i, s) in emit_reducer(b, body, &args)?.into_iter().enumerate() {
         store_scalar(b, s, accs[i], &[]);
     }
     Ok(())
@@ -47,20 +47,31 @@ pub(super) fn store_accs(b: &mut Builder<'_>, accs: &[Value], bufs: &[Value], id
     }
 }
 
-/// Emits a reducer body (ops on 0-d tensors) as scalar code on `args`;
-/// returns the values its `xla.return` yields.
+/// Emits a reduction's reducer body (ops on 0-d tensors) as scalar code on
+/// `args`; returns the values its `xla.return` yields.
 ///
-/// Float ops of the body may be reassociated (so LLVM vectorizes reductions),
-/// except on f16/bf16, whose per-step rounding makes the order part of the
-/// result (XLA's order is reproduced, see `xla-tree-reduce`).
-pub fn emit_region(b: &mut Builder<'_>, block: BlockId, args: &[Scalar]) -> Result<Vec<Scalar>> {
-    let saved = b.reassoc;
+/// Float ops of the body may be reassociated, so LLVM vectorizes the
+/// reduction loop around it, except on f16/bf16, whose per-step rounding
+/// makes the order part of the result (XLA's order is reproduced, see
+/// `xla-tree-reduce`).
+pub fn emit_reducer(b: &mut Builder<'_>, block: BlockId, args: &[Scalar]) -> Result<Vec<Scalar>> {
     let narrow = args.iter().any(|s| {
         let t = b.ty(s.real());
         matches!(b.ctx.kind(t), strata_ir::TypeKind::Float(k) if k.width() < 32)
     });
-    b.reassoc = !narrow;
-    let r = emit_region_ops(b, block, args);
+    with_reassoc(b, !narrow, |b| emit_region_ops(b, block, args))
+}
+
+/// Emits any other region (map, sort comparator, scatter update,
+/// select_and_scatter's select and scatter) exactly as written: no
+/// reassociation, each op rounds where the program says.
+pub fn emit_region(b: &mut Builder<'_>, block: BlockId, args: &[Scalar]) -> Result<Vec<Scalar>> {
+    with_reassoc(b, false, |b| emit_region_ops(b, block, args))
+}
+
+fn with_reassoc<T>(b: &mut Builder<'_>, on: bool, f: impl FnOnce(&mut Builder<'_>) -> T) -> T {
+    let saved = std::mem::replace(&mut b.reassoc, on);
+    let r = f(b);
     b.reassoc = saved;
     r
 }

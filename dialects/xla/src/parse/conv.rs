@@ -134,7 +134,8 @@ pub fn parse_convolution(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
         p.expect_keyword("window")?;
         p.expect_punct("=")?;
         p.expect_punct("{")?;
-        loop {
+        // `window = {}` (all defaults) is what StableHLO prints for 1x1 windows.
+        while !p.is_punct("}") {
             let key = p.parse_ident()?;
             p.expect_punct("=")?;
             let (name, value) = match key.as_str() {
