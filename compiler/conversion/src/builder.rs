@@ -235,6 +235,18 @@ impl<'c> Builder<'c> {
             self.const_index(ub),
             self.const_index(step),
         );
+        self.for_values(l, u, s, f)
+    }
+
+    /// `loop.for %iv = lb to ub step step` with bounds and step computed at
+    /// run time (`index` values; the step must be positive).
+    pub fn for_values(
+        &mut self,
+        l: Value,
+        u: Value,
+        s: Value,
+        f: &mut dyn FnMut(&mut Builder<'_>, Value) -> Result<()>,
+    ) -> Result<()> {
         let op = self.insert("loop.for", vec![l, u, s], &[], vec![]);
         let region = self.ctx.add_region(op);
         let it = self.ctx.index_ty();

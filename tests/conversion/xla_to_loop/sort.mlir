@@ -1,48 +1,42 @@
 // RUN: strata opt %s --split-input-file --convert-xla-to-loop | FileCheck %s
 
-// xla.sort: the operands are copied into the results, then each line along
-// `dimension` is insertion-sorted in place: element i moves down while the
-// comparator, inlined on scalars as comparator(x[j], x[j - 1]), holds. Equal
-// elements never swap, so the sort is stable. All operands swap together.
+// xla.sort: every line along `dimension` is merge-sorted as a permutation.
+// perm starts as the identity; runs of width 1, 2, 4, ... are merged into a
+// scratch buffer, the comparator inlined on the operands read through the
+// permutation as comparator(right, left): the right element goes first only
+// when it compares less, so ties keep their order (stable). The results are
+// gathered through the final permutation, all operands alike.
 
 // CHECK-LABEL: func.func @sort_rows
 // CHECK-SAME: (%[[A:.*]]: memref<2x5xf32>, %[[OUT:.*]]: memref<2x5xf32>)
-// The copy.
-// CHECK: "loop.for"
-// CHECK-NEXT: ^{{.*}}(%[[I:.*]]: index):
-// CHECK: "loop.for"
-// CHECK-NEXT: ^{{.*}}(%[[J:.*]]: index):
-// CHECK: %[[X:.*]] = "mem.load"(%[[A]], %[[I]], %[[J]])
-// CHECK: "mem.store"(%[[X]], %[[OUT]], %[[I]], %[[J]])
-// The insertion sort of each row.
-// CHECK: %[[POS:.*]] = "mem.alloca"() : () -> memref<index>
-// CHECK: %[[ROWS:.*]] = "arith.constant"() {value = 2 : index}
-// CHECK: "loop.for"(%{{.*}}, %[[ROWS]], %{{.*}})
-// CHECK-NEXT: ^{{.*}}(%[[R:.*]]: index):
-// CHECK: %[[TO:.*]] = "arith.constant"() {value = 5 : index}
-// CHECK: "loop.for"(%{{.*}}, %[[TO]], %{{.*}})
-// CHECK-NEXT: ^{{.*}}(%[[K:.*]]: index):
-// CHECK-NEXT: "mem.store"(%[[K]], %[[POS]])
-// CHECK: "loop.while"() ({
-// CHECK: %[[P:.*]] = "mem.load"(%[[POS]])
-// CHECK: %[[ZERO:.*]] = "arith.constant"() {value = 0 : index}
-// CHECK: %[[MORE:.*]] = "arith.cmpi"(%[[P]], %[[ZERO]]) {predicate = "sgt"}
-// CHECK: %[[PM1:.*]] = "arith.subi"(%[[P]], %{{.*}})
-// CHECK: %[[PREV:.*]] = "arith.select"(%[[MORE]], %[[PM1]], %[[ZERO]])
-// CHECK: %[[CUR:.*]] = "mem.load"(%[[OUT]], %[[R]], %[[P]])
-// CHECK: %[[BEFORE:.*]] = "mem.load"(%[[OUT]], %[[R]], %[[PREV]])
-// CHECK: %[[LESS:.*]] = "arith.cmpf"(%[[CUR]], %[[BEFORE]]) {predicate = "olt"}
-// CHECK: %[[GO:.*]] = "arith.andi"(%[[MORE]], %[[LESS]])
-// CHECK: "loop.condition"(%[[GO]])
-// CHECK: }, {
-// CHECK: %[[Q:.*]] = "mem.load"(%[[POS]])
-// CHECK: %[[QM1:.*]] = "arith.subi"(%[[Q]], %{{.*}})
-// CHECK: %[[U:.*]] = "mem.load"(%[[OUT]], %[[R]], %[[Q]])
-// CHECK: %[[V:.*]] = "mem.load"(%[[OUT]], %[[R]], %[[QM1]])
-// CHECK: "mem.store"(%[[V]], %[[OUT]], %[[R]], %[[Q]])
-// CHECK: "mem.store"(%[[U]], %[[OUT]], %[[R]], %[[QM1]])
-// CHECK: "mem.store"(%[[QM1]], %[[POS]])
-// CHECK: "loop.yield"
+// CHECK: %[[PERM:.*]] = "mem.alloc"() : () -> memref<5xindex>
+// CHECK: %[[MERGED:.*]] = "mem.alloc"() : () -> memref<5xindex>
+// CHECK: %[[WIDTH:.*]] = "mem.alloca"() : () -> memref<index>
+// The identity permutation.
+// CHECK: "mem.store"(%[[K:.*]], %[[PERM]], %[[K]])
+// One level per width, runs merged pairwise.
+// CHECK: "loop.while"
+// CHECK: "loop.condition"
+// CHECK: %[[W:.*]] = "mem.load"(%[[WIDTH]])
+// CHECK: %[[PAIR:.*]] = "arith.addi"(%[[W]], %[[W]])
+// CHECK: "loop.for"(%{{.*}}, %{{.*}}, %[[PAIR]])
+// CHECK: %[[PI:.*]] = "mem.load"(%[[PERM]]
+// CHECK: %[[PJ:.*]] = "mem.load"(%[[PERM]]
+// CHECK: %[[RIGHT:.*]] = "mem.load"(%[[A]], %{{.*}}, %[[PJ]])
+// CHECK: %[[LEFT:.*]] = "mem.load"(%[[A]], %{{.*}}, %[[PI]])
+// CHECK: %[[LESS:.*]] = "arith.cmpf"(%[[RIGHT]], %[[LEFT]]) {predicate = "olt"}
+// CHECK: %[[EITHER:.*]] = "arith.ori"(%{{.*}}, %[[LESS]])
+// CHECK: %[[TAKE:.*]] = "arith.andi"(%{{.*}}, %[[EITHER]])
+// CHECK: %[[PICK:.*]] = "arith.select"(%[[TAKE]], %[[PJ]], %[[PI]])
+// CHECK: "mem.store"(%[[PICK]], %[[MERGED]]
+// CHECK: "mem.copy"(%[[MERGED]], %[[PERM]])
+// CHECK: "mem.store"(%[[PAIR]], %[[WIDTH]])
+// The gather through the permutation.
+// CHECK: %[[FROM:.*]] = "mem.load"(%[[PERM]]
+// CHECK: %[[V:.*]] = "mem.load"(%[[A]], %{{.*}}, %[[FROM]])
+// CHECK: "mem.store"(%[[V]], %[[OUT]]
+// CHECK: "mem.dealloc"(%[[PERM]])
+// CHECK: "mem.dealloc"(%[[MERGED]])
 func.func @sort_rows(%a: tensor<2x5xf32>) -> tensor<2x5xf32> {
   %0 = "stablehlo.sort"(%a) <{dimension = 1 : i64, is_stable = true}> ({
   ^bb0(%x: tensor<f32>, %y: tensor<f32>):
@@ -54,28 +48,17 @@ func.func @sort_rows(%a: tensor<2x5xf32>) -> tensor<2x5xf32> {
 
 // -----
 
-// Argsort (descending): keys and iota indices are sorted together; the
-// comparator only looks at the keys, and every swap moves both.
+// Several operands: the comparator sees (lhs, rhs) of every operand, and
+// every result is gathered through the same permutation (argsort: the
+// iota operand's values are read at the permuted index).
 
 // CHECK-LABEL: func.func @argsort
 // CHECK-SAME: (%[[A:.*]]: memref<4xf32>, %[[OUT:.*]]: memref<4xi32>)
-// CHECK: "loop.while"() ({
-// CHECK: %[[P:.*]] = "mem.load"(%[[POS:.*]]) : (memref<index>) -> index
-// CHECK: %[[PREV:.*]] = "arith.select"
-// CHECK: %[[K1:.*]] = "mem.load"(%[[KEYS:.*]], %[[P]]) : (memref<4xf32>, index) -> f32
-// CHECK: %[[K0:.*]] = "mem.load"(%[[KEYS]], %[[PREV]]) : (memref<4xf32>, index) -> f32
-// CHECK: %[[GT:.*]] = "arith.cmpf"(%[[K1]], %[[K0]]) {predicate = "ogt"}
-// CHECK: "loop.condition"
-// CHECK: }, {
-// CHECK: %[[Q:.*]] = "mem.load"(%[[POS]])
-// CHECK: %[[QM1:.*]] = "arith.subi"(%[[Q]], %{{.*}})
-// CHECK: "mem.store"(%{{.*}}, %[[KEYS]], %[[Q]])
-// CHECK: "mem.store"(%{{.*}}, %[[KEYS]], %[[QM1]])
-// CHECK: %[[I1:.*]] = "mem.load"(%[[OUT]], %[[Q]])
-// CHECK: %[[I0:.*]] = "mem.load"(%[[OUT]], %[[QM1]])
-// CHECK: "mem.store"(%[[I0]], %[[OUT]], %[[Q]])
-// CHECK: "mem.store"(%[[I1]], %[[OUT]], %[[QM1]])
-// CHECK: "mem.store"(%[[QM1]], %[[POS]])
+// CHECK: %[[PERM:.*]] = "mem.alloc"() : () -> memref<4xindex>
+// CHECK: "arith.cmpf"(%{{.*}}, %{{.*}}) {predicate = "ogt"}
+// CHECK: %[[FROM:.*]] = "mem.load"(%[[PERM]]
+// CHECK: %[[V:.*]] = "mem.load"(%{{.*}}, %[[FROM]]) : (memref<4xi32>, index) -> i32
+// CHECK: "mem.store"(%[[V]], %[[OUT]]
 func.func @argsort(%a: tensor<4xf32>) -> tensor<4xi32> {
   %0 = stablehlo.iota dim = 0 : tensor<4xi32>
   %1:2 = "stablehlo.sort"(%a, %0) <{dimension = 0 : i64, is_stable = true}> ({
