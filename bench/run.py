@@ -162,6 +162,11 @@ def workloads() -> list[Workload]:
     ws.append(Workload("matmul_512_nt (extra)", lambda a, c: a @ c.T, [normal(512, 512), normal(512, 512)],
                        lambda a, c: a.astype(np.float64) @ c.T.astype(np.float64), "compute", flops=2 * 512 ** 3,
                        note="a @ b.T: dot_general contracting [1] x [1], the rhs read across rows"))
+    ws.append(Workload("conv_8x64x56x56_3x3", lambda x, w: jax.lax.conv(x, w, (1, 1), "SAME"),
+                       [normal(8, 64, 56, 56), normal(64, 64, 3, 3, scale=0.1)],
+                       lambda x, w: np.asarray(jax.lax.conv(x.astype(np.float64), w.astype(np.float64), (1, 1), "SAME")),
+                       "compute", flops=2 * 8 * 56 * 56 * 64 * 64 * 9,
+                       note="lax.conv NCHW/OIHW 64->64 3x3 SAME: im2col + GEMM"))
     # 65,536 only: IREE (3.13) needs ~23 s for this size, and hours for 1M.
     n = 65536
     ws.append(Workload(f"sort_{n}", jnp.sort, [normal(n)], lambda x: np.sort(x.astype(np.float64)),

@@ -1,6 +1,13 @@
-//! `xla.convolution`: a direct loop nest (any dimension numbers, padding,
-//! strides, lhs/rhs dilation, window reversal, feature and batch groups);
-//! narrow floats accumulate in f32.
+//! `xla.convolution`. f32/f64 convolutions without feature or batch groups
+//! whose result's spatial dimensions are contiguous in memory (NCHW, NHWC
+//! and the like) go through the runtime GEMM: the input windows are packed
+//! into a patch matrix (im2col: one row per output position, one column per
+//! (input feature, kernel position), zeros for padding and for positions
+//! between dilated inputs), the kernel into a matrix of the same columns,
+//! and one batched product writes the result in place. Everything else
+//! (groups, other element types, scattered output layouts) is a direct loop
+//! nest with any dimension numbers, padding, strides, lhs/rhs dilation and
+//! window reversal; narrow floats accumulate in f32.
 
 use strata_diag::{Diagnostic, Result};
 use strata_dialect_xla::names::*;
@@ -19,6 +26,9 @@ impl FuncLowering<'_> {
     /// window positions in the padding or between dilated lhs elements
     /// contribute zero.
     pub(super) fn convolution(&mut self, b: &mut Builder<'_>, op: OpId, out: Value) -> Result<()> {
+        if let Some(plan) = gemm_plan(b.ctx, op) {
+            return self.convolution_via_gemm(b, op, out, plan);
+        }
         let (lhs, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
         let (ls, rs) = (shape_of(b.ctx, lhs), shape_of(b.ctx, rhs));
         let c = strata_dialect_xla::ops::conv::conv(b.ctx, op)
@@ -125,4 +135,192 @@ impl FuncLowering<'_> {
             Ok(())
         })
     }
+}
+
+/// How a convolution maps onto one batched GEMM (see the module docs).
+struct GemmPlan {
+    kind: strata_ir::FloatKind,
+    /// Output positions per batch element (product of the output's spatial sizes).
+    m: i64,
+    /// Input features times kernel positions.
+    k: i64,
+    /// Output features.
+    n: i64,
+    batch: i64,
+    /// Strides of the result between batch elements, between consecutive
+    /// output positions (the innermost spatial dimension) and features.
+    out_batch_stride: i64,
+    out_position_stride: i64,
+    out_feature_stride: i64,
+}
+
+/// The GEMM form of convolution `op`, if it has one.
+fn gemm_plan(ctx: &strata_ir::Context, op: OpId) -> Option<GemmPlan> {
+    let (lhs, rhs) = (ctx.op(op).operands[0], ctx.op(op).operands[1]);
+    let result = ctx.op(op).results[0];
+    let kind = match ctx.kind(ctx.elem(ctx.value_ty(result))) {
+        TypeKind::Float(k @ (strata_ir::FloatKind::F32 | strata_ir::FloatKind::F64)) => *k,
+        _ => return None,
+    };
+    if ctx.elem(ctx.value_ty(lhs)) != ctx.elem(ctx.value_ty(result)) {
+        return None;
+    }
+    let c = strata_dialect_xla::ops::conv::conv(ctx, op)?;
+    if c.feature_groups != 1 || c.batch_groups != 1 {
+        return None;
+    }
+    let (ls, rs, os) = (
+        shape_of(ctx, lhs),
+        shape_of(ctx, rhs),
+        shape_of(ctx, result),
+    );
+    let ost = super::elemental::strides(&os);
+    // The output's spatial dimensions, in window order, must form one run of
+    // memory: each stride equals the next one's stride times its size.
+    let spatial = &c.output_spatial;
+    let contiguous = spatial
+        .windows(2)
+        .all(|w| ost[w[0]] == ost[w[1]] * os[w[1]]);
+    if !contiguous {
+        return None;
+    }
+    let m: i64 = spatial.iter().map(|&d| os[d]).product();
+    let kpos: i64 = c.kernel_spatial.iter().map(|&d| rs[d]).product();
+    let plan = GemmPlan {
+        kind,
+        m,
+        k: rs[c.kernel_input_feature] * kpos,
+        n: rs[c.kernel_output_feature],
+        batch: ls[c.input_batch],
+        out_batch_stride: ost[c.output_batch],
+        out_position_stride: spatial.last().map_or(0, |&d| ost[d]),
+        out_feature_stride: ost[c.output_feature],
+    };
+    // Tiny products are left to the loop nest (no packing, no call), and so
+    // are patch matrices too large to be worth materialising.
+    let patch = plan.batch * plan.m * plan.k;
+    (plan.m * plan.n * plan.k >= 4096 && patch <= 1 << 28).then_some(plan)
+}
+
+impl FuncLowering<'_> {
+    /// im2col + one batched GEMM (see the module docs).
+    fn convolution_via_gemm(
+        &mut self,
+        b: &mut Builder<'_>,
+        op: OpId,
+        out: Value,
+        plan: GemmPlan,
+    ) -> Result<()> {
+        let (lhs, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
+        let (ls, rs) = (shape_of(b.ctx, lhs), shape_of(b.ctx, rhs));
+        let result = b.ctx.op(op).results[0];
+        let os = shape_of(b.ctx, result);
+        let c = strata_dialect_xla::ops::conv::conv(b.ctx, op)
+            .ok_or_else(|| Diagnostic::internal(b.loc, "convolution without dimension numbers"))?;
+        let n = c.input_spatial.len();
+        let elem = b.ctx.elem(b.ctx.value_ty(result));
+        let kin = rs[c.kernel_input_feature];
+        let ksizes: Vec<i64> = c.kernel_spatial.iter().map(|&d| rs[d]).collect();
+        let osizes: Vec<i64> = c.output_spatial.iter().map(|&d| os[d]).collect();
+        // Columns: (input feature, kernel position...), row-major.
+        let mut columns = vec![kin];
+        columns.extend(&ksizes);
+        let patches_ty = b.ctx.memref_ty(&[plan.batch, plan.m, plan.k], elem);
+        let kernel_ty = b.ctx.memref_ty(&[plan.k, plan.n], elem);
+        let (patches, kernel) = (b.alloc(patches_ty), b.alloc(kernel_ty));
+        let zero_f = b.zero(elem);
+        // Patch matrix: patches[b][position][column].
+        let mut space = vec![plan.batch];
+        space.extend(&osizes);
+        space.extend(&columns);
+        b.loop_nest(&space, &mut |b, iv| {
+            let (bi, rest) = iv.split_at(1);
+            let (pos, col) = rest.split_at(n);
+            let (cin, kpos) = col.split_at(1);
+            let zero = b.const_index(0);
+            let mut lidx = vec![zero; ls.len()];
+            lidx[c.input_batch] = bi[0];
+            lidx[c.input_feature] = cin[0];
+            let mut valid: Option<Value> = None;
+            for d in 0..n {
+                let (e, ok) = window_position(
+                    b,
+                    pos[d],
+                    kpos[d],
+                    c.strides[d],
+                    c.rhs_dilation[d],
+                    c.padding[d].0,
+                    c.lhs_dilation[d],
+                    ls[c.input_spatial[d]],
+                );
+                lidx[c.input_spatial[d]] = e;
+                valid = Some(match valid {
+                    Some(v) => b.binary("arith.andi", v, ok),
+                    None => ok,
+                });
+            }
+            let x = self.element(b, lhs, &lidx)?.real();
+            let x = match valid {
+                Some(v) => b.select(v, x, zero_f),
+                None => x,
+            };
+            let row = linear(b, pos, &osizes);
+            let column = linear(b, col, &columns);
+            b.store(x, patches, &[bi[0], row, column]);
+            Ok(())
+        })?;
+        // Kernel matrix: kernel[column][output feature].
+        let mut kspace = columns.clone();
+        kspace.push(plan.n);
+        b.loop_nest(&kspace, &mut |b, iv| {
+            let (col, of) = iv.split_at(n + 1);
+            let zero = b.const_index(0);
+            let mut ridx = vec![zero; rs.len()];
+            ridx[c.kernel_input_feature] = col[0];
+            ridx[c.kernel_output_feature] = of[0];
+            for d in 0..n {
+                ridx[c.kernel_spatial[d]] = if c.reversal[d] {
+                    let top = b.const_index(ksizes[d] - 1);
+                    b.binary("arith.subi", top, col[1 + d])
+                } else {
+                    col[1 + d]
+                };
+            }
+            let w = self.element(b, rhs, &ridx)?.real();
+            let column = linear(b, col, &columns);
+            b.store(w, kernel, &[column, of[0]]);
+            Ok(())
+        })?;
+        let mut desc = strata_abi::GemmDesc {
+            batch_rank: 1,
+            m: plan.m,
+            k: plan.k,
+            n: plan.n,
+            lhs_row_stride: plan.k,
+            lhs_col_stride: 1,
+            rhs_row_stride: plan.n,
+            rhs_col_stride: 1,
+            out_row_stride: plan.out_position_stride,
+            out_col_stride: plan.out_feature_stride,
+            ..Default::default()
+        };
+        desc.batch_sizes[0] = plan.batch;
+        desc.lhs_batch_strides[0] = plan.m * plan.k;
+        desc.out_batch_strides[0] = plan.out_batch_stride;
+        self.call_gemm(b, plan.kind, &desc, patches, kernel, out)?;
+        b.insert("mem.dealloc", vec![patches], &[], vec![]);
+        b.insert("mem.dealloc", vec![kernel], &[], vec![]);
+        Ok(())
+    }
+}
+
+/// Row-major linear index of `idx` in `sizes`.
+fn linear(b: &mut Builder<'_>, idx: &[Value], sizes: &[i64]) -> Value {
+    let mut acc = b.const_index(0);
+    for (&i, &s) in idx.iter().zip(sizes) {
+        let size = b.const_index(s);
+        let scaled = b.binary("arith.muli", acc, size);
+        acc = b.binary("arith.addi", scaled, i);
+    }
+    acc
 }

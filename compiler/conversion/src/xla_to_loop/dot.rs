@@ -203,8 +203,22 @@ impl FuncLowering<'_> {
         } else {
             ost[nb + lfree.len()]
         };
-        let desc_buf = self.descriptor_global(b, &desc)?;
         let (lb, rb) = (self.buffer_of(b, lhs)?, self.buffer_of(b, rhs)?);
+        self.call_gemm(b, kind, &desc, lb, rb, out)
+    }
+
+    /// `out = lhs · rhs` for every batch, through the runtime's GEMM for
+    /// f32 or f64, as `desc` describes the three buffers.
+    pub(super) fn call_gemm(
+        &mut self,
+        b: &mut Builder<'_>,
+        kind: strata_ir::FloatKind,
+        desc: &strata_abi::GemmDesc,
+        lhs: Value,
+        rhs: Value,
+        out: Value,
+    ) -> Result<()> {
+        let desc_buf = self.descriptor_global(b, desc)?;
         let name = if kind == strata_ir::FloatKind::F32 {
             strata_abi::symbol::GEMM_F32
         } else {
@@ -216,7 +230,7 @@ impl FuncLowering<'_> {
         let callee = b.ctx.attr(strata_ir::AttrKind::SymbolRef(name.into()));
         b.insert(
             strata_ir::builtin::CALL,
-            vec![desc_buf, lb, rb, out],
+            vec![desc_buf, lhs, rhs, out],
             &[],
             vec![("callee".into(), callee)],
         );
