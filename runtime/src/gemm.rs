@@ -1,6 +1,8 @@
-//! Matrix products for `dot_general` on f32/f64: generated code describes
-//! the (batched) product with strides and calls these, which run the
-//! `matrixmultiply` crate's blocked SIMD kernels on every batch.
+//! Matrix products for `dot_general` and convolutions on f32/f64: generated
+//! code describes the (batched) product with strides and calls these, which
+//! run the `gemm` crate's kernels (AVX2 or AVX-512, chosen at run time) on
+//! every batch, over the runtime's thread pool when the product is large
+//! enough to pay for it.
 //!
 //! The product is described by a `strata_abi::GemmDesc`.
 
@@ -55,8 +57,61 @@ fn for_each_batch(d: &GemmDesc, mut gemm: impl FnMut(isize, isize, isize)) {
     }
 }
 
+/// Products with fewer multiply-adds than this run on the calling thread
+/// alone: below it, waking the pool costs more than it saves.
+const PARALLEL_MIN_FLOPS: usize = 1 << 18;
+
+/// `c = a · b` for one matrix of each (strides in elements).
+///
+/// # Safety
+/// The pointers and strides address `m x k`, `k x n` and `m x n` matrices.
+#[allow(clippy::too_many_arguments)]
+unsafe fn product<T: 'static + Copy + Default>(
+    [m, k, n]: [usize; 3],
+    a: *const T,
+    [rsa, csa]: [isize; 2],
+    b: *const T,
+    [rsb, csb]: [isize; 2],
+    c: *mut T,
+    [rsc, csc]: [isize; 2],
+    one: T,
+    threads: usize,
+) {
+    let parallelism = if threads > 1 && m * n * k >= PARALLEL_MIN_FLOPS {
+        gemm::Parallelism::Rayon(threads)
+    } else {
+        gemm::Parallelism::None
+    };
+    // gemm computes dst = alpha·dst + beta·lhs·rhs; read_dst = false ignores
+    // dst's old contents (alpha), so beta = 1 gives c = a · b.
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        gemm::gemm(
+            m,
+            n,
+            k,
+            c,
+            csc,
+            rsc,
+            false,
+            a,
+            csa,
+            rsa,
+            b,
+            csb,
+            rsb,
+            T::default(),
+            one,
+            false,
+            false,
+            false,
+            parallelism,
+        )
+    }
+}
+
 macro_rules! gemm_entry {
-    ($name:ident, $t:ty, $kernel:path) => {
+    ($name:ident, $t:ty) => {
         /// `void NAME(const GemmDesc *desc, const T *a, const T *b, T *c)`:
         /// `c = a · b` for every batch.
         ///
@@ -89,35 +144,45 @@ macro_rules! gemm_entry {
                 if m <= 0 || n <= 0 {
                     return;
                 }
-                for_each_batch(d, |oa, ob, oc| {
-                    // SAFETY: offsets and strides stay inside the buffers
-                    // (they come from the tensors' static shapes).
-                    unsafe {
-                        $kernel(
-                            m as usize,
-                            k.max(0) as usize,
-                            n as usize,
-                            1.0,
-                            a.offset(oa),
-                            rsa,
-                            csa,
-                            b.offset(ob),
-                            rsb,
-                            csb,
-                            0.0,
-                            c.offset(oc),
-                            rsc,
-                            csc,
-                        )
-                    }
+                if k <= 0 {
+                    // An empty sum: c = 0.
+                    for_each_batch(d, |_, _, oc| {
+                        for i in 0..m {
+                            for j in 0..n {
+                                // SAFETY: inside the result (static shapes).
+                                unsafe { *c.offset(oc + i * rsc + j * csc) = 0.0 };
+                            }
+                        }
+                    });
+                    return;
+                }
+                let (c_addr, a_addr, b_addr) = (c as usize, a as usize, b as usize);
+                crate::pool::install(|threads| {
+                    for_each_batch(d, |oa, ob, oc| {
+                        // SAFETY: offsets and strides stay inside the buffers
+                        // (they come from the tensors' static shapes).
+                        unsafe {
+                            product(
+                                [m as usize, k as usize, n as usize],
+                                (a_addr as *const $t).offset(oa),
+                                [rsa, csa],
+                                (b_addr as *const $t).offset(ob),
+                                [rsb, csb],
+                                (c_addr as *mut $t).offset(oc),
+                                [rsc, csc],
+                                1.0 as $t,
+                                threads,
+                            )
+                        }
+                    })
                 });
             })
         }
     };
 }
 
-gemm_entry!(strata_rt_gemm_f32, f32, matrixmultiply::sgemm);
-gemm_entry!(strata_rt_gemm_f64, f64, matrixmultiply::dgemm);
+gemm_entry!(strata_rt_gemm_f32, f32);
+gemm_entry!(strata_rt_gemm_f64, f64);
 
 #[cfg(test)]
 mod tests {

@@ -13,6 +13,8 @@
 //! - [`check`]: the conformance checks (`check.expect_*`) that generated code calls and that
 //!   `strata check` reads back through `dlsym`.
 //! - [`cpu`]: the check that a library runs on a CPU with the features it was compiled for.
+//! - [`pool`]: the runtime's thread pool (size from `STRATA_NUM_THREADS` or the CPUs the
+//!   process may use; `strata_rt_set_num_threads`).
 //! - [`float`]: hand-written f16/bf16 decoding used by the checks.
 //! - [`builtins`]: `__truncsfbf2`/`__truncdfbf2`, which LLVM calls and Debian 12's libgcc lacks.
 
@@ -24,6 +26,7 @@ pub mod fft;
 pub mod float;
 pub mod gemm;
 pub mod minifloat;
+pub mod pool;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 

@@ -226,6 +226,8 @@ pub mod symbol {
     pub const GEMM_F64: &str = "strata_rt_gemm_f64";
     /// `(const FftDesc *, const void *in, void *out)`.
     pub const FFT: &str = "strata_rt_fft";
+    /// `int32_t (int32_t n)`: resizes the runtime's thread pool.
+    pub const SET_NUM_THREADS: &str = "strata_rt_set_num_threads";
     /// Checks that the CPU running a library has the features it was built for.
     pub const CPU_SUPPORTS: &str = "strata_rt_cpu_supports";
     /// Prefix every runtime symbol shares; a `.so` or `.a` never exports these.

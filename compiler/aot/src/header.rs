@@ -163,6 +163,13 @@ pub fn header(prefix: &str, guard_name: &str, funcs: &[CFunction], target: &str)
         "/* The message of this thread's last failed call (\"\" when none). */"
     );
     let _ = writeln!(h, "const char *{prefix}_last_error(void);");
+    h.push('\n');
+    let _ = writeln!(
+        h,
+        "/* Threads the library's kernels may use: n >= 1, or n <= 0 for the default\n \
+         * (STRATA_NUM_THREADS, else the CPUs this process may run on). Returns 0. */"
+    );
+    let _ = writeln!(h, "int32_t {prefix}_set_num_threads(int32_t n);");
     h.push_str("\n#ifdef __cplusplus\n}\n#endif\n\n");
     let _ = writeln!(h, "#endif /* {guard} */");
     h
@@ -236,6 +243,10 @@ int32_t mlp_main(const float *arg0, const uint8_t *arg1, float *res0, float *res
 /* The message of this thread's last failed call ("" when none). */
 const char *mlp_last_error(void);
 
+/* Threads the library's kernels may use: n >= 1, or n <= 0 for the default
+ * (STRATA_NUM_THREADS, else the CPUs this process may run on). Returns 0. */
+int32_t mlp_set_num_threads(int32_t n);
+
 #ifdef __cplusplus
 }
 #endif
@@ -282,8 +293,8 @@ const char *mlp_last_error(void);
             "M_F_RES0_COUNT"
         );
         assert!(h.contains("tensor<2x0xf64>"));
-        // Every function appears once as a prototype.
-        assert_eq!(h.matches("int32_t m_").count(), 2);
+        // Every function appears once as a prototype, beside m_set_num_threads.
+        assert_eq!(h.matches("int32_t m_").count(), 3);
     }
 
     #[test]

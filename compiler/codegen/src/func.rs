@@ -52,6 +52,7 @@ pub(crate) fn lower_module<'ctx>(
         }
     }
     l.last_error_fn()?;
+    l.set_num_threads_fn()?;
     Ok(l.module)
 }
 
@@ -202,11 +203,11 @@ impl<'ctx> Lowerer<'ctx, '_> {
     fn export_wrapper(&mut self, op: OpId) -> Result<()> {
         let name = self.func_name(op)?;
         let inner = self.funcs[&name];
-        if name == "last_error" {
+        if name == "last_error" || name == "set_num_threads" {
             return Err(Diagnostic::error(
                 self.loc(op),
                 format!(
-                    "a public function cannot be named @last_error: its C name {}_last_error is the error accessor",
+                    "a public function cannot be named @{name}: its C name {}_{name} belongs to the library's API",
                     self.prefix
                 ),
             ));
@@ -339,6 +340,28 @@ impl<'ctx> Lowerer<'ctx, '_> {
         self.b.position_at_end(fail);
         self.b.build_return(Some(&status)).map_err(ice)?;
         self.b.position_at_end(body);
+        Ok(())
+    }
+
+    /// `int32_t P_set_num_threads(int32_t n)` forwarding to the runtime's
+    /// `strata_rt_set_num_threads` (the size of the library's thread pool).
+    fn set_num_threads_fn(&mut self) -> Result<()> {
+        let i32t = self.cx.i32_type();
+        let fty = i32t.fn_type(&[i32t.into()], false);
+        let rt = self.external(strata_abi::symbol::SET_NUM_THREADS, fty);
+        let f = self
+            .module
+            .add_function(&format!("{}_set_num_threads", self.prefix), fty, None);
+        f.add_attribute(AttributeLoc::Function, nounwind(self.cx));
+        let bb = self.cx.append_basic_block(f, "entry");
+        self.b.position_at_end(bb);
+        let n = f
+            .get_nth_param(0)
+            .ok_or_else(|| ice("set_num_threads without its parameter"))?;
+        let status = self
+            .call(rt, &[n.into()])?
+            .ok_or_else(|| ice("strata_rt_set_num_threads returns nothing"))?;
+        self.b.build_return(Some(&status)).map_err(ice)?;
         Ok(())
     }
 

@@ -17,6 +17,7 @@ const char *strata_rt_last_error(void) { return "stub error"; }
 void strata_rt_clear_error(void) {}
 void strata_rt_set_error(const char *m) { (void)m; }
 int32_t strata_rt_cpu_supports(const char *f) { (void)f; return 0; }
+int32_t strata_rt_set_num_threads(int32_t n) { (void)n; return 0; }
 int32_t ext_twice(int32_t x) { return 2 * x; }
 double ext_scale(double x, int8_t k) { return x * k; }
 "#;
