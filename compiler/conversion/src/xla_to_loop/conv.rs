@@ -4,7 +4,8 @@
 //! into a patch matrix (im2col: one row per output position, one column per
 //! (input feature, kernel position), zeros for padding and for positions
 //! between dilated inputs), the kernel into a matrix of the same columns,
-//! and one batched product writes the result in place. Everything else
+//! and one batched product writes the result in place. The patch matrix is
+//! stored transposed (column-major), so packing streams through the input. Everything else
 //! (groups, other element types, scattered output layouts) is a direct loop
 //! nest with any dimension numbers, padding, strides, lhs/rhs dilation and
 //! window reversal; narrow floats accumulate in f32.
@@ -225,17 +226,19 @@ impl FuncLowering<'_> {
         // Columns: (input feature, kernel position...), row-major.
         let mut columns = vec![kin];
         columns.extend(&ksizes);
-        let patches_ty = b.ctx.memref_ty(&[plan.batch, plan.m, plan.k], elem);
+        // Patches are stored column by column (patches[b][column][position])
+        // and filled in that order: for a fixed column the positions walk an
+        // input row contiguously, so reads and writes both stream.
+        let patches_ty = b.ctx.memref_ty(&[plan.batch, plan.k, plan.m], elem);
         let kernel_ty = b.ctx.memref_ty(&[plan.k, plan.n], elem);
         let (patches, kernel) = (b.alloc(patches_ty), b.alloc(kernel_ty));
         let zero_f = b.zero(elem);
-        // Patch matrix: patches[b][position][column].
         let mut space = vec![plan.batch];
-        space.extend(&osizes);
         space.extend(&columns);
+        space.extend(&osizes);
         b.loop_nest(&space, &mut |b, iv| {
             let (bi, rest) = iv.split_at(1);
-            let (pos, col) = rest.split_at(n);
+            let (col, pos) = rest.split_at(n + 1);
             let (cin, kpos) = col.split_at(1);
             let zero = b.const_index(0);
             let mut lidx = vec![zero; ls.len()];
@@ -266,7 +269,7 @@ impl FuncLowering<'_> {
             };
             let row = linear(b, pos, &osizes);
             let column = linear(b, col, &columns);
-            b.store(x, patches, &[bi[0], row, column]);
+            b.store(x, patches, &[bi[0], column, row]);
             Ok(())
         })?;
         // Kernel matrix: kernel[column][output feature].
@@ -296,8 +299,8 @@ impl FuncLowering<'_> {
             m: plan.m,
             k: plan.k,
             n: plan.n,
-            lhs_row_stride: plan.k,
-            lhs_col_stride: 1,
+            lhs_row_stride: 1,
+            lhs_col_stride: plan.m,
             rhs_row_stride: plan.n,
             rhs_col_stride: 1,
             out_row_stride: plan.out_position_stride,
