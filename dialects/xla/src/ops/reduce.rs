@@ -136,6 +136,16 @@ impl Window {
     }
 }
 
+/// The op's window, or the error that it has none (or a malformed padding).
+fn required_window(ctx: &Context, op: OpId, rank: usize) -> Result<Window> {
+    window(ctx, op, rank).ok_or_else(|| {
+        ctx.error(
+            op,
+            "requires window_dimensions and a padding of shape [rank, 2]",
+        )
+    })
+}
+
 pub fn window(ctx: &Context, op: OpId, rank: usize) -> Option<Window> {
     let ones = vec![1; rank];
     let dims = ctx.i64_array(op, "window_dimensions")?;
@@ -158,12 +168,7 @@ pub fn verify_reduce_window(ctx: &Context, op: OpId) -> Result<()> {
     }
     let k = n / 2;
     let (shape, _) = operand_tensor(ctx, op, 0)?;
-    let w = window(ctx, op, shape.len()).ok_or_else(|| {
-        ctx.error(
-            op,
-            "requires window_dimensions and a padding of shape [rank, 2]",
-        )
-    })?;
+    let w = required_window(ctx, op, shape.len())?;
     check_window_lists(
         ctx,
         op,
@@ -203,12 +208,7 @@ pub fn verify_select_and_scatter(ctx: &Context, op: OpId) -> Result<()> {
             "init value must be a 0-d tensor of the source's element type",
         ));
     }
-    let w = window(ctx, op, shape.len()).ok_or_else(|| {
-        ctx.error(
-            op,
-            "requires window_dimensions and a padding of shape [rank, 2]",
-        )
-    })?;
+    let w = required_window(ctx, op, shape.len())?;
     check_window_lists(
         ctx,
         op,
