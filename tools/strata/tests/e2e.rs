@@ -367,12 +367,14 @@ fn target_cpu_selects_the_instructions_and_the_header_records_it() {
 
 #[test]
 fn library_for_missing_cpu_features_returns_an_error() {
-    // A feature this test machine lacks (AVX-512 FP16 on AMD and older Intel CPUs,
-    // else AVX10.2, which no CPU this test runs on has yet).
-    let feature = if std::arch::is_x86_feature_detected!("avx512fp16") {
-        "+avx10.2-512"
-    } else {
+    // A feature this test machine lacks and the runtime can detect: AVX-512 FP16
+    // (AMD and older Intel CPUs lack it), else SSE4a (AMD only), else TBM (old AMD only).
+    let feature = if !std::arch::is_x86_feature_detected!("avx512fp16") {
         "+avx512fp16"
+    } else if !std::arch::is_x86_feature_detected!("sse4a") {
+        "+sse4a"
+    } else {
+        "+tbm"
     };
     let tmp = tempfile::tempdir().unwrap();
     let lib = tmp.path().join("libmodel.so");
