@@ -157,7 +157,7 @@ macro_rules! gemm_entry {
                     return;
                 }
                 let (c_addr, a_addr, b_addr) = (c as usize, a as usize, b as usize);
-                crate::pool::install(|threads| {
+                let run = |threads: usize| {
                     for_each_batch(d, |oa, ob, oc| {
                         // SAFETY: offsets and strides stay inside the buffers
                         // (they come from the tensors' static shapes).
@@ -175,7 +175,14 @@ macro_rules! gemm_entry {
                             )
                         }
                     })
-                });
+                };
+                // Small products stay on the calling thread: handing them to
+                // the pool would cost more than they take.
+                if (m * n * k) as usize >= PARALLEL_MIN_FLOPS {
+                    crate::pool::install(run);
+                } else {
+                    run(1);
+                }
             })
         }
     };
