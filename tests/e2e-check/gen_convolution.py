@@ -35,6 +35,10 @@ cases = {
     # 1x1 (a plain product).
     "pointwise": (lambda x, w: conv(x, w, (1, 1), "VALID", dimension_numbers=("NHWC", "HWIO", "NHWC")),
                   (normal(2, 7, 7, 32), normal(1, 1, 32, 24))),
+    # Batch inside the output layout (H W N C): images cannot be multiplied one at a
+    # time, so all are packed and multiplied as one batched product.
+    "batch_inside_output": (lambda x, w: conv(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "HWNC")),
+                            (normal(3, 8, 8, 4), normal(3, 3, 4, 16))),
     # Output layout whose spatial dimensions are not adjacent (N H C W): loop nest.
     "scattered_output": (lambda x, w: conv(x, w, (1, 1), "SAME", dimension_numbers=("NCHW", "OIHW", "NHCW")),
                          (normal(1, 8, 10, 10), normal(8, 8, 3, 3))),

@@ -40,6 +40,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 let p = self.ptr(op, 0)?;
                 self.bind(op, 0, p.into())
             }
+            mem::OFFSET => self.lower_offset(op),
             mem::COPY => self.lower_copy(op),
             mem::LOAD => self.lower_load(op, None),
             mem::LOAD_PART => self.lower_load(op, Some(self.part(op)?)),
@@ -208,6 +209,23 @@ impl<'ctx> Lowerer<'ctx, '_> {
         // SAFETY: the index is in bounds of the buffer for verified input.
         let p = unsafe { self.b.build_in_bounds_gep(unit, base, &[lin], "") }.map_err(ice)?;
         Ok((p, elem))
+    }
+
+    /// `mem.offset`: the base pointer moved by the offset's elements
+    /// (addressing units: two per complex element).
+    fn lower_offset(&mut self, op: OpId) -> Result<()> {
+        let base = self.ptr(op, 0)?;
+        let n = self.int(op, 1)?;
+        let elem = self.ir.elem(self.operand_ty(op, 0)?);
+        let units = crate::types::units_per_elem(self.ir, elem);
+        let n = self
+            .b
+            .build_int_nsw_mul(n, self.i64(units), "")
+            .map_err(ice)?;
+        let unit = storage_type(self.ir, self.cx, elem, self.loc(op))?;
+        // SAFETY: producers keep the offset buffer inside the operand.
+        let p = unsafe { self.b.build_in_bounds_gep(unit, base, &[n], "") }.map_err(ice)?;
+        self.bind(op, 0, p.into())
     }
 
     fn lower_load(&mut self, op: OpId, part: Option<u64>) -> Result<()> {

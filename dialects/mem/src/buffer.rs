@@ -154,6 +154,34 @@ pub(crate) fn verify_copy(ctx: &Context, op: OpId) -> Result<()> {
     expect_compatible(ctx, op, src, dst)
 }
 
+/// `mem.offset %buf, %n`: the buffer starting `n` elements into `%buf`, of
+/// the result's (no larger) type and the same element type. The offset is
+/// a run-time value; producers guarantee that the result stays inside.
+pub(crate) fn verify_offset(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 2, 1)?;
+    let src = ctx.value_ty(ctx.op(op).operands[0]);
+    let dst = ctx.value_ty(ctx.op(op).results[0]);
+    expect_memref(ctx, op, src, "operand #0")?;
+    expect_memref(ctx, op, dst, "result")?;
+    if !matches!(
+        ctx.kind(ctx.value_ty(ctx.op(op).operands[1])),
+        strata_ir::TypeKind::Index
+    ) {
+        return Err(ctx.error(op, "expects an index offset as operand #1"));
+    }
+    if ctx.elem(src) != ctx.elem(dst) || storage_bytes(ctx, dst) > storage_bytes(ctx, src) {
+        return Err(ctx.error(
+            op,
+            format!(
+                "expects a result of the operand's element type and at most its size, found {} and {}",
+                type_to_string(ctx, src),
+                type_to_string(ctx, dst)
+            ),
+        ));
+    }
+    Ok(())
+}
+
 pub(crate) fn verify_view(ctx: &Context, op: OpId) -> Result<()> {
     expect_counts(ctx, op, 1, 1)?;
     let src = ctx.value_ty(ctx.op(op).operands[0]);

@@ -11,6 +11,7 @@
 //! | `mem.load_part` / `mem.store_part` | one part of a complex element |
 //! | `mem.copy` | (src, dst) → () |
 //! | `mem.view` | (memref) → memref (reshape) |
+//! | `mem.offset` | (memref, index) → memref starting that many elements in |
 
 mod access;
 mod buffer;
@@ -31,6 +32,7 @@ pub const LOAD_PART: &str = "mem.load_part";
 pub const STORE_PART: &str = "mem.store_part";
 pub const COPY: &str = "mem.copy";
 pub const VIEW: &str = "mem.view";
+pub const OFFSET: &str = "mem.offset";
 
 pub fn register(ctx: &mut Context) {
     let r = &mut ctx.registry;
@@ -41,6 +43,7 @@ pub fn register(ctx: &mut Context) {
     r.add(OpDef::new(GET_GLOBAL, Traits::PURE).verifier(buffer::verify_get_global));
     r.add(OpDef::new(COPY, Traits::NONE).verifier(buffer::verify_copy));
     r.add(OpDef::new(VIEW, Traits::PURE).verifier(buffer::verify_view));
+    r.add(OpDef::new(OFFSET, Traits::PURE).verifier(buffer::verify_offset));
     r.add(OpDef::new(LOAD, Traits::PURE).verifier(access::verify_load));
     r.add(OpDef::new(STORE, Traits::NONE).verifier(access::verify_store));
     r.add(OpDef::new(LOAD_PART, Traits::PURE).verifier(access::verify_load_part));

@@ -210,3 +210,19 @@ func.func @store_no_memref(%x: f32) {
   "mem.store"(%x) : (f32) -> ()
   func.return
 }
+
+// -----
+
+func.func @offset_larger_than_operand(%a: memref<4xf32>, %i: index) {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'mem.offset' op expects a result of the operand's element type and at most its size, found memref<4xf32> and memref<8xf32>
+  %0 = "mem.offset"(%a, %i) : (memref<4xf32>, index) -> memref<8xf32>
+  "func.return"() : () -> ()
+}
+
+// -----
+
+func.func @offset_not_index(%a: memref<4xf32>, %i: i64) {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'mem.offset' op expects an index offset as operand #1
+  %0 = "mem.offset"(%a, %i) : (memref<4xf32>, i64) -> memref<2xf32>
+  "func.return"() : () -> ()
+}

@@ -60,3 +60,12 @@ func.func @scalars_and_rank0(%r: memref<i8>, %b: memref<5xi1>, %i: index) {
 
 // CHECK-LABEL: func.func private @runtime_decl(memref<0xi8>, i64) -> i32
 func.func private @runtime_decl(memref<0xi8>, i64) -> i32
+
+// -----
+
+// CHECK-LABEL: func.func @offset
+// CHECK: "mem.offset"(%{{.*}}, %{{.*}}) : (memref<4x8xf32>, index) -> memref<8xf32>
+func.func @offset(%a: memref<4x8xf32>, %i: index) {
+  %0 = "mem.offset"(%a, %i) : (memref<4x8xf32>, index) -> memref<8xf32>
+  "func.return"() : () -> ()
+}

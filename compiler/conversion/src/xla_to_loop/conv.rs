@@ -226,76 +226,28 @@ impl FuncLowering<'_> {
         // Columns: (input feature, kernel position...), row-major.
         let mut columns = vec![kin];
         columns.extend(&ksizes);
-        // Patches are stored column by column (patches[b][column][position])
+        // Patches are stored column by column (patches[column][position])
         // and filled in that order: for a fixed column the positions walk an
-        // input row contiguously, so reads and writes both stream.
-        let patches_ty = b.ctx.memref_ty(&[plan.batch, plan.k, plan.m], elem);
+        // input row contiguously, so reads and writes both stream. When each
+        // image's result is one block of memory (batch outermost, as in NCHW
+        // and NHWC), images are packed and multiplied one at a time, so the
+        // patch matrix stays one image large; otherwise all are packed first
+        // and multiplied as one batched product.
+        let total: i64 = os.iter().product();
+        let per_image = plan.batch > 0 && plan.out_batch_stride * plan.batch == total;
+        let patches_shape = if per_image {
+            vec![plan.k, plan.m]
+        } else {
+            vec![plan.batch, plan.k, plan.m]
+        };
+        let patches_ty = b.ctx.memref_ty(&patches_shape, elem);
         let kernel_ty = b.ctx.memref_ty(&[plan.k, plan.n], elem);
         let (patches, kernel) = (b.alloc(patches_ty), b.alloc(kernel_ty));
+        self.pack_kernel(b, op, kernel, &columns, plan.n)?;
         let zero_f = b.zero(elem);
-        let mut space = vec![plan.batch];
-        space.extend(&columns);
+        let mut space = columns.clone();
         space.extend(&osizes);
-        b.loop_nest(&space, &mut |b, iv| {
-            let (bi, rest) = iv.split_at(1);
-            let (col, pos) = rest.split_at(n + 1);
-            let (cin, kpos) = col.split_at(1);
-            let zero = b.const_index(0);
-            let mut lidx = vec![zero; ls.len()];
-            lidx[c.input_batch] = bi[0];
-            lidx[c.input_feature] = cin[0];
-            let mut valid: Option<Value> = None;
-            for d in 0..n {
-                let (e, ok) = window_position(
-                    b,
-                    pos[d],
-                    kpos[d],
-                    c.strides[d],
-                    c.rhs_dilation[d],
-                    c.padding[d].0,
-                    c.lhs_dilation[d],
-                    ls[c.input_spatial[d]],
-                );
-                lidx[c.input_spatial[d]] = e;
-                valid = Some(match valid {
-                    Some(v) => b.binary("arith.andi", v, ok),
-                    None => ok,
-                });
-            }
-            let x = self.element(b, lhs, &lidx)?.real();
-            let x = match valid {
-                Some(v) => b.select(v, x, zero_f),
-                None => x,
-            };
-            let row = linear(b, pos, &osizes);
-            let column = linear(b, col, &columns);
-            b.store(x, patches, &[bi[0], column, row]);
-            Ok(())
-        })?;
-        // Kernel matrix: kernel[column][output feature].
-        let mut kspace = columns.clone();
-        kspace.push(plan.n);
-        b.loop_nest(&kspace, &mut |b, iv| {
-            let (col, of) = iv.split_at(n + 1);
-            let zero = b.const_index(0);
-            let mut ridx = vec![zero; rs.len()];
-            ridx[c.kernel_input_feature] = col[0];
-            ridx[c.kernel_output_feature] = of[0];
-            for d in 0..n {
-                ridx[c.kernel_spatial[d]] = if c.reversal[d] {
-                    let top = b.const_index(ksizes[d] - 1);
-                    b.binary("arith.subi", top, col[1 + d])
-                } else {
-                    col[1 + d]
-                };
-            }
-            let w = self.element(b, rhs, &ridx)?.real();
-            let column = linear(b, col, &columns);
-            b.store(w, kernel, &[column, of[0]]);
-            Ok(())
-        })?;
         let mut desc = strata_abi::GemmDesc {
-            batch_rank: 1,
             m: plan.m,
             k: plan.k,
             n: plan.n,
@@ -307,13 +259,105 @@ impl FuncLowering<'_> {
             out_col_stride: plan.out_feature_stride,
             ..Default::default()
         };
-        desc.batch_sizes[0] = plan.batch;
-        desc.lhs_batch_strides[0] = plan.m * plan.k;
-        desc.out_batch_strides[0] = plan.out_batch_stride;
-        self.call_gemm(b, plan.kind, &desc, patches, kernel, out)?;
+        b.for_range(0, plan.batch, &mut |b, image| {
+            b.loop_nest(&space, &mut |b, iv| {
+                let (col, pos) = iv.split_at(n + 1);
+                let (cin, kpos) = col.split_at(1);
+                let zero = b.const_index(0);
+                let mut lidx = vec![zero; ls.len()];
+                lidx[c.input_batch] = image;
+                lidx[c.input_feature] = cin[0];
+                let mut valid: Option<Value> = None;
+                for d in 0..n {
+                    let (e, ok) = window_position(
+                        b,
+                        pos[d],
+                        kpos[d],
+                        c.strides[d],
+                        c.rhs_dilation[d],
+                        c.padding[d].0,
+                        c.lhs_dilation[d],
+                        ls[c.input_spatial[d]],
+                    );
+                    lidx[c.input_spatial[d]] = e;
+                    valid = Some(match valid {
+                        Some(v) => b.binary("arith.andi", v, ok),
+                        None => ok,
+                    });
+                }
+                let x = self.element(b, lhs, &lidx)?.real();
+                let x = match valid {
+                    Some(v) => b.select(v, x, zero_f),
+                    None => x,
+                };
+                let row = linear(b, pos, &osizes);
+                let column = linear(b, col, &columns);
+                let at = if per_image {
+                    vec![column, row]
+                } else {
+                    vec![image, column, row]
+                };
+                b.store(x, patches, &at);
+                Ok(())
+            })?;
+            if per_image {
+                // This image's block of the result.
+                let image_ty = b.ctx.memref_ty(&[plan.out_batch_stride], elem);
+                let stride = b.const_index(plan.out_batch_stride);
+                let start = b.binary("arith.muli", image, stride);
+                let image_out = b.op1("mem.offset", vec![out, start], image_ty, vec![]);
+                self.call_gemm(b, plan.kind, &desc, patches, kernel, image_out)?;
+            }
+            Ok(())
+        })?;
+        if !per_image {
+            desc.batch_rank = 1;
+            desc.batch_sizes[0] = plan.batch;
+            desc.lhs_batch_strides[0] = plan.m * plan.k;
+            desc.out_batch_strides[0] = plan.out_batch_stride;
+            self.call_gemm(b, plan.kind, &desc, patches, kernel, out)?;
+        }
         b.insert("mem.dealloc", vec![patches], &[], vec![]);
         b.insert("mem.dealloc", vec![kernel], &[], vec![]);
         Ok(())
+    }
+
+    /// The kernel as a matrix: kernel[column][output feature], columns
+    /// ordered (input feature, kernel position...) like the patches'.
+    fn pack_kernel(
+        &mut self,
+        b: &mut Builder<'_>,
+        op: OpId,
+        kernel: Value,
+        columns: &[i64],
+        features: i64,
+    ) -> Result<()> {
+        let rhs = b.ctx.op(op).operands[1];
+        let rs = shape_of(b.ctx, rhs);
+        let c = strata_dialect_xla::ops::conv::conv(b.ctx, op)
+            .ok_or_else(|| Diagnostic::internal(b.loc, "convolution without dimension numbers"))?;
+        let n = c.kernel_spatial.len();
+        let mut space = columns.to_vec();
+        space.push(features);
+        b.loop_nest(&space, &mut |b, iv| {
+            let (col, of) = iv.split_at(n + 1);
+            let zero = b.const_index(0);
+            let mut ridx = vec![zero; rs.len()];
+            ridx[c.kernel_input_feature] = col[0];
+            ridx[c.kernel_output_feature] = of[0];
+            for d in 0..n {
+                ridx[c.kernel_spatial[d]] = if c.reversal[d] {
+                    let top = b.const_index(rs[c.kernel_spatial[d]] - 1);
+                    b.binary("arith.subi", top, col[1 + d])
+                } else {
+                    col[1 + d]
+                };
+            }
+            let w = self.element(b, rhs, &ridx)?.real();
+            let column = linear(b, col, columns);
+            b.store(w, kernel, &[column, of[0]]);
+            Ok(())
+        })
     }
 }
 
