@@ -248,7 +248,10 @@ fn shared_library_stands_alone() {
     // Only the model's own symbols: two Strata libraries never bind to each other's runtime.
     let mut syms = exported(&so);
     syms.sort();
-    assert_eq!(syms, ["model_last_error", "model_main", "model_set_num_threads"]);
+    assert_eq!(
+        syms,
+        ["model_last_error", "model_main", "model_set_num_threads"]
+    );
 }
 
 /// The rustc toolchains to try: stable, and nightly when rustup has it.
