@@ -477,3 +477,105 @@ fn header_is_valid_c_and_cxx() {
         assert!(out.status.success(), "C++ rejected abi.h\n{}", show(&out));
     }
 }
+
+/// Eight host threads call into two libraries at once: a 128x128 product
+/// (large enough to run on the runtime's thread pool) that must be right
+/// every time, interleaved with calls that fail (a library built for a CPU
+/// feature this machine lacks). Each thread's `P_last_error()` reports its
+/// own calls only.
+#[test]
+fn concurrent_callers_share_the_pool_and_keep_their_own_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("mm.mlir");
+    std::fs::write(
+        &src,
+        "func.func @main(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x128xf32> {\n\
+         %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<128x128xf32>, tensor<128x128xf32>) -> tensor<128x128xf32>\n\
+         return %0 : tensor<128x128xf32>\n}\n",
+    )
+    .unwrap();
+    compile(&src, tmp.path(), "libok.so", "ok.h");
+    let missing = if !std::arch::is_x86_feature_detected!("avx512fp16") {
+        "+avx512fp16"
+    } else if !std::arch::is_x86_feature_detected!("sse4a") {
+        "+sse4a"
+    } else {
+        "+tbm"
+    };
+    run_ok(
+        Command::new(STRATA)
+            .arg("compile")
+            .arg(&src)
+            .arg("-o")
+            .arg(tmp.path().join("libbad.so"))
+            .arg("--header")
+            .arg(tmp.path().join("bad.h"))
+            .args(["--target-features", missing]),
+    );
+    let main_c = tmp.path().join("threads.c");
+    std::fs::write(
+        &main_c,
+        r#"
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include "ok.h"
+#include "bad.h"
+
+enum { N = 128, THREADS = 8, ROUNDS = 20 };
+
+static void *work(void *arg) {
+  long id = (long)arg;
+  static __thread float a[N * N], b[N * N], c[N * N];
+  for (int i = 0; i < N * N; i++) {
+    a[i] = (float)((i + id) % 7);
+    b[i] = (float)((i * 3 + id) % 5);
+  }
+  for (int r = 0; r < ROUNDS; r++) {
+    if ((r + id) % 3 == 0) {
+      if (bad_main(a, b, c) == 0) return "the bad library ran";
+      if (strstr(bad_last_error(), "lacks") == NULL) return "no message from the bad library";
+      if (ok_last_error()[0] != 0) return "an error leaked into the good library";
+      continue;
+    }
+    if (ok_main(a, b, c) != 0) return "ok_main failed";
+    if (ok_last_error()[0] != 0) return "ok_main left an error";
+    for (int i = 0; i < N; i += 17)
+      for (int j = 0; j < N; j += 13) {
+        float s = 0;
+        for (int k = 0; k < N; k++) s += a[i * N + k] * b[k * N + j];
+        if (c[i * N + j] != s) return "wrong product";
+      }
+  }
+  return NULL;
+}
+
+int main(void) {
+  pthread_t t[THREADS];
+  for (long i = 0; i < THREADS; i++) pthread_create(&t[i], NULL, work, (void *)i);
+  int failed = 0;
+  for (int i = 0; i < THREADS; i++) {
+    void *r;
+    pthread_join(t[i], &r);
+    if (r) { fprintf(stderr, "thread %d: %s\n", i, (const char *)r); failed = 1; }
+  }
+  if (!failed) puts("ok");
+  return failed;
+}
+"#,
+    )
+    .unwrap();
+    let exe = tmp.path().join("threads");
+    run_ok(
+        cc().arg("-O1")
+            .arg("-pthread")
+            .arg("-o")
+            .arg(&exe)
+            .arg(&main_c)
+            .arg(format!("-I{}", tmp.path().display()))
+            .arg(format!("-L{}", tmp.path().display()))
+            .args(["-lok", "-lbad"])
+            .arg(format!("-Wl,-rpath,{}", tmp.path().display())),
+    );
+    assert_eq!(run_ok(&mut Command::new(&exe)).trim(), "ok");
+}
