@@ -57,9 +57,10 @@ func.func @max_all(%a: tensor<3x5xi32>) -> tensor<i32> {
 // -----
 
 // Multi-input reduce (argmax) over the outer dimension only: the results
-// start at the init values, then the inputs are read in memory order and
-// each element is folded into its result through the region's ops, inlined
-// on scalars.
+// start at the init values, then the inputs are read in memory order, four
+// rows at a time: each result is loaded once, the four rows' elements are
+// folded into it in row order through the region's ops, inlined on scalars,
+// and it is stored once.
 
 // CHECK-LABEL: func.func @argmax
 // CHECK-SAME: (%[[V:.*]]: memref<4x8xf32>, %[[IX:.*]]: memref<4x8xi32>, %[[OV:.*]]: memref<8xf32>, %[[OI:.*]]: memref<8xi32>)
@@ -68,17 +69,24 @@ func.func @max_all(%a: tensor<3x5xi32>) -> tensor<i32> {
 // CHECK: "mem.store"(%{{.*}}, %[[OI]], %{{.*}})
 // CHECK: "loop.for"
 // CHECK-NEXT: ^{{.*}}(%[[I:.*]]: index):
+// CHECK: %[[R0:.*]] = "arith.addi"(%[[I]], %{{.*}})
+// CHECK: %[[R1:.*]] = "arith.addi"(%[[I]], %{{.*}})
 // CHECK: "loop.for"
 // CHECK-NEXT: ^{{.*}}(%[[J:.*]]: index):
 // CHECK-DAG: %[[BV:.*]] = "mem.load"(%[[OV]], %[[J]])
 // CHECK-DAG: %[[BI:.*]] = "mem.load"(%[[OI]], %[[J]])
-// CHECK-DAG: %[[XV:.*]] = "mem.load"(%[[V]], %[[I]], %[[J]])
-// CHECK-DAG: %[[XI:.*]] = "mem.load"(%[[IX]], %[[I]], %[[J]])
+// CHECK-DAG: %[[XV:.*]] = "mem.load"(%[[V]], %[[R0]], %[[J]])
+// CHECK-DAG: %[[XI:.*]] = "mem.load"(%[[IX]], %[[R0]], %[[J]])
 // CHECK: %[[GE:.*]] = "arith.cmpf"(%[[BV]], %[[XV]]) {predicate = "oge"}
 // CHECK: %[[SV:.*]] = "arith.select"(%[[GE]], %[[BV]], %[[XV]])
 // CHECK: %[[SI:.*]] = "arith.select"(%[[GE]], %[[BI]], %[[XI]])
-// CHECK-DAG: "mem.store"(%[[SV]], %[[OV]], %[[J]])
-// CHECK-DAG: "mem.store"(%[[SI]], %[[OI]], %[[J]])
+// CHECK: %[[XV1:.*]] = "mem.load"(%[[V]], %[[R1]], %[[J]])
+// CHECK: "arith.cmpf"(%[[SV]], %[[XV1]]) {predicate = "oge"}
+// CHECK-NOT: "mem.store"
+// CHECK: "arith.cmpf"
+// CHECK: "arith.cmpf"
+// CHECK-DAG: "mem.store"(%{{.*}}, %[[OV]], %[[J]])
+// CHECK-DAG: "mem.store"(%{{.*}}, %[[OI]], %[[J]])
 func.func @argmax(%a: tensor<4x8xf32>, %i: tensor<4x8xi32>) -> (tensor<8xf32>, tensor<8xi32>) {
   %z = stablehlo.constant dense<0xFF800000> : tensor<f32>
   %zi = stablehlo.constant dense<0> : tensor<i32>

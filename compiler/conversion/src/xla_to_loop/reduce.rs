@@ -92,17 +92,56 @@ impl FuncLowering<'_> {
             }
             Ok(())
         })?;
-        b.loop_nest(&in_shape, &mut |b, idx| {
-            let oidx: Vec<Value> = kept.iter().map(|&d| idx[d]).collect();
-            let mut args: Vec<Scalar> = bufs.iter().map(|&o| load_scalar(b, o, &oidx)).collect();
-            for &x in &inputs {
-                args.push(self.element(b, x, idx)?);
+        // Folds the input elements at `rows` (values of the outermost
+        // dimension, in order) and `rest` (the other indices) into the
+        // results: one load and one store of each result per call, the
+        // elements folded in the same order as one row at a time.
+        let fold = |this: &mut Self, b: &mut Builder<'_>, rows: &[Value], rest: &[Value]| {
+            let at = |row: Value| -> Vec<Value> {
+                let mut idx = vec![row];
+                idx.extend_from_slice(rest);
+                idx
+            };
+            let first = at(rows[0]);
+            let oidx: Vec<Value> = kept.iter().map(|&d| first[d]).collect();
+            let mut acc: Vec<Scalar> = bufs.iter().map(|&o| load_scalar(b, o, &oidx)).collect();
+            for &row in rows {
+                let idx = at(row);
+                let mut args = acc.clone();
+                for &x in &inputs {
+                    args.push(this.element(b, x, &idx)?);
+                }
+                acc = emit_reducer(b, body, &args)?;
             }
-            let new = emit_reducer(b, body, &args)?;
-            for (i, s) in new.into_iter().enumerate() {
+            for (i, s) in acc.into_iter().enumerate() {
                 store_scalar(b, s, bufs[i], &oidx);
             }
             Ok(())
-        })
+        };
+        let rows = in_shape.first().copied().unwrap_or(1);
+        let rest_shape = in_shape.get(1..).unwrap_or(&[]).to_vec();
+        // When the outermost dimension is reduced (a column sum), four rows
+        // at a time share each load and store of the results.
+        const ROWS: i64 = 4;
+        if kept.first() != Some(&0) && rows >= ROWS && !in_shape.is_empty() {
+            let main = rows - rows % ROWS;
+            b.for_step(0, main, ROWS, &mut |b, r0| {
+                let rs: Vec<Value> = (0..ROWS)
+                    .map(|u| {
+                        let c = b.const_index(u);
+                        b.binary("arith.addi", r0, c)
+                    })
+                    .collect();
+                b.loop_nest(&rest_shape, &mut |b, rest| fold(self, b, &rs, rest))
+            })?;
+            if main == rows {
+                return Ok(());
+            }
+            return b.for_range(main, rows, &mut |b, r| {
+                b.loop_nest(&rest_shape, &mut |b, rest| fold(self, b, &[r], rest))
+            });
+        }
+        // (The innermost dimension is kept, so the input has one at least.)
+        b.loop_nest(&in_shape, &mut |b, idx| fold(self, b, &idx[..1], &idx[1..]))
     }
 }
