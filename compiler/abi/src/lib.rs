@@ -216,6 +216,22 @@ pub struct FftDesc {
 // SAFETY: repr(C), i64 fields and arrays only.
 unsafe impl Descriptor for FftDesc {}
 
+/// The body of a parallel loop, outlined by the compiler:
+/// `int32_t task(void *ctx, int64_t begin, int64_t end)` runs the loop's
+/// iterations `begin, begin + step, ... < end` with the captured values that
+/// `ctx` points to, and returns 0 or a non-zero status after setting the
+/// calling thread's last error. Chunks never overlap and may run at once on
+/// several threads.
+pub type ParallelTask =
+    unsafe extern "C" fn(ctx: *mut core::ffi::c_void, begin: i64, end: i64) -> i32;
+
+/// Estimated work (operations per iteration, as the compiler counts them,
+/// times iterations) below which a parallel loop runs on the calling thread
+/// alone: waking the pool costs a few microseconds, as much as ~2^17 simple
+/// operations. The compiler does not outline loops it knows are smaller,
+/// and the runtime does not split smaller ones it is handed.
+pub const PARALLEL_MIN_WORK: u64 = 1 << 17;
+
 /// Names of the runtime's entry points that generated code calls.
 pub mod symbol {
     /// `i32 (kind, elem, actual, expected, count, tolerance, min_ulp, max_ulp, id)`.
@@ -228,6 +244,10 @@ pub mod symbol {
     pub const FFT: &str = "strata_rt_fft";
     /// `int32_t (int32_t n)`: resizes the runtime's thread pool.
     pub const SET_NUM_THREADS: &str = "strata_rt_set_num_threads";
+    /// `int32_t (task, void *ctx, int64_t lb, int64_t ub, int64_t step, int64_t cost)`:
+    /// runs `task(ctx, begin, end)` over chunks of `lb..ub` on the pool (see
+    /// [`ParallelTask`]).
+    pub const PARALLEL_FOR: &str = "strata_rt_parallel_for";
     /// Checks that the CPU running a library has the features it was built for.
     pub const CPU_SUPPORTS: &str = "strata_rt_cpu_supports";
     /// Prefix every runtime symbol shares; a `.so` or `.a` never exports these.

@@ -115,8 +115,12 @@ impl<'ctx> Lowerer<'ctx, '_> {
     /// `noalias` on the buffer parameters of a defined function. Sound
     /// because the C ABI requires output buffers not to overlap any other
     /// buffer argument, and internal calls pass distinct allocations for
-    /// outputs (inputs may repeat, but are only read).
+    /// outputs (inputs may repeat, but are only read). An outlined parallel
+    /// loop whose captures view one buffer twice says `may_alias`.
     fn add_noalias_attrs(&self, op: OpId, f: FunctionValue<'ctx>) {
+        if self.ir.attr_of(op, "may_alias").is_some() {
+            return;
+        }
         let Some((inputs, _)) = builtin::func_signature(self.ir, op) else {
             return;
         };

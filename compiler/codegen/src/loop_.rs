@@ -11,7 +11,16 @@
 //! ```
 //! `loop.if %c`: `br %c, then, else|merge`; each arm branches to `merge`.
 //! `loop.while`: `br cond; cond: ... br %c, body, exit; body: ... br cond`.
+//! `loop.dispatch`: the captures stored in a stack struct, then
+//! `strata_rt_parallel_for(P.callee.task, &struct, lb, ub, step, cost)`; the
+//! task `i32 P.callee.task(ptr, i64 begin, i64 end)` loads the captures and
+//! calls `P.callee(begin, end, captures...)`. A non-zero status returns
+//! from the function, as a failed call does.
 
+use inkwell::AddressSpace;
+use inkwell::attributes::{Attribute, AttributeLoc};
+use inkwell::types::{BasicType, BasicTypeEnum, StructType};
+use inkwell::values::{BasicMetadataValueEnum, FunctionValue};
 use strata_diag::{Diagnostic, Result};
 use strata_dialect_loop as lp;
 use strata_ir::OpId;
@@ -25,6 +34,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
             lp::FOR => self.lower_for(op),
             lp::IF => self.lower_if(op),
             lp::WHILE => self.lower_while(op),
+            lp::DISPATCH => self.lower_dispatch(op),
             // Terminators of loop bodies and arms: the parent adds the branch.
             lp::YIELD | lp::CONDITION => Ok(()),
             name => Err(Diagnostic::unsupported(
@@ -138,5 +148,134 @@ impl<'ctx> Lowerer<'ctx, '_> {
         self.b.build_unconditional_branch(cond_bb).map_err(ice)?;
         self.b.position_at_end(exit);
         Ok(())
+    }
+
+    fn lower_dispatch(&mut self, op: OpId) -> Result<()> {
+        let callee = lp::dispatch_callee(self.ir, op)
+            .ok_or_else(|| self.internal(op, "has no 'callee'"))?
+            .to_string();
+        let body = *self
+            .funcs
+            .get(&callee)
+            .ok_or_else(|| self.internal(op, format!("runs unknown '@{callee}'")))?;
+        let cost = self
+            .ir
+            .int_attr(op, "cost")
+            .and_then(|c| u64::try_from(c).ok())
+            .ok_or_else(|| self.internal(op, "has no 'cost'"))?;
+        let n = self.ir.op(op).operands.len();
+        let captures = (3..n)
+            .map(|i| self.val(op, i))
+            .collect::<Result<Vec<_>>>()?;
+        let types: Vec<BasicTypeEnum> = captures.iter().map(|v| v.get_type()).collect();
+        let frame_ty = self.cx.struct_type(&types, false);
+        let task = self.dispatch_task(&callee, body, frame_ty)?;
+
+        // The captures, in a struct in the entry block's stack frame.
+        let entry = self
+            .alloca_block
+            .ok_or_else(|| self.internal(op, "is outside a function"))?;
+        let eb = self.cx.create_builder();
+        match entry.get_first_instruction() {
+            Some(first) => eb.position_before(&first),
+            None => eb.position_at_end(entry),
+        }
+        let frame = eb.build_alloca(frame_ty, "captures").map_err(ice)?;
+        for (i, v) in captures.iter().enumerate() {
+            let slot = self
+                .b
+                .build_struct_gep(frame_ty, frame, i as u32, "")
+                .map_err(ice)?;
+            self.b.build_store(slot, *v).map_err(ice)?;
+        }
+
+        let (i32t, i64t) = (self.cx.i32_type(), self.cx.i64_type());
+        let ptr = self.cx.ptr_type(AddressSpace::default());
+        let run = self.external(
+            strata_abi::symbol::PARALLEL_FOR,
+            i32t.fn_type(
+                &[
+                    ptr.into(),
+                    ptr.into(),
+                    i64t.into(),
+                    i64t.into(),
+                    i64t.into(),
+                    i64t.into(),
+                ],
+                false,
+            ),
+        );
+        let args: Vec<BasicMetadataValueEnum> = vec![
+            task.as_global_value().as_pointer_value().into(),
+            frame.into(),
+            self.int(op, 0)?.into(),
+            self.int(op, 1)?.into(),
+            self.int(op, 2)?.into(),
+            i64t.const_int(cost, false).into(),
+        ];
+        let status = self
+            .call(run, &args)?
+            .ok_or_else(|| ice("strata_rt_parallel_for returns nothing"))?
+            .into_int_value();
+        if !self.returns_status {
+            return Err(self.internal(op, "is in a function that cannot return a status"));
+        }
+        let failed = self
+            .b
+            .build_int_compare(inkwell::IntPredicate::NE, status, i32t.const_zero(), "")
+            .map_err(ice)?;
+        self.return_status_if(failed, status)
+    }
+
+    /// `i32 P.callee.task(ptr frame, i64 begin, i64 end)`, built once per callee.
+    fn dispatch_task(
+        &mut self,
+        callee: &str,
+        body: FunctionValue<'ctx>,
+        frame_ty: StructType<'ctx>,
+    ) -> Result<FunctionValue<'ctx>> {
+        let name = format!("{}.{callee}.task", self.prefix);
+        if let Some(f) = self.module.get_function(&name) {
+            return Ok(f);
+        }
+        let (i32t, i64t) = (self.cx.i32_type(), self.cx.i64_type());
+        let ptr = self.cx.ptr_type(AddressSpace::default());
+        let fty = i32t.fn_type(&[ptr.into(), i64t.into(), i64t.into()], false);
+        let f = self
+            .module
+            .add_function(&name, fty, Some(inkwell::module::Linkage::Internal));
+        f.add_attribute(
+            AttributeLoc::Function,
+            self.cx
+                .create_enum_attribute(Attribute::get_named_enum_kind_id("nounwind"), 0),
+        );
+        let resume = self.b.get_insert_block();
+        let bb = self.cx.append_basic_block(f, "entry");
+        self.b.position_at_end(bb);
+        let param = |i: u32| {
+            f.get_nth_param(i)
+                .ok_or_else(|| ice("task parameter missing"))
+        };
+        let frame = param(0)?.into_pointer_value();
+        let mut args: Vec<BasicMetadataValueEnum> = vec![param(1)?.into(), param(2)?.into()];
+        for (i, ty) in frame_ty.get_field_types().into_iter().enumerate() {
+            let slot = self
+                .b
+                .build_struct_gep(frame_ty, frame, i as u32, "")
+                .map_err(ice)?;
+            let v = self
+                .b
+                .build_load(ty.as_basic_type_enum(), slot, "")
+                .map_err(ice)?;
+            args.push(v.into());
+        }
+        let status = self
+            .call(body, &args)?
+            .ok_or_else(|| ice("an outlined loop returns no status"))?;
+        self.b.build_return(Some(&status)).map_err(ice)?;
+        if let Some(bb) = resume {
+            self.b.position_at_end(bb);
+        }
+        Ok(f)
     }
 }

@@ -247,6 +247,36 @@ impl<'c> Builder<'c> {
         s: Value,
         f: &mut dyn FnMut(&mut Builder<'_>, Value) -> Result<()>,
     ) -> Result<()> {
+        self.for_op(l, u, s, f).map(|_| ())
+    }
+
+    /// `for_step` marked `parallel`: the caller promises that iterations
+    /// write disjoint elements and read nothing another iteration writes.
+    pub fn parallel_for_step(
+        &mut self,
+        lb: i64,
+        ub: i64,
+        step: i64,
+        f: &mut dyn FnMut(&mut Builder<'_>, Value) -> Result<()>,
+    ) -> Result<()> {
+        let (l, u, s) = (
+            self.const_index(lb),
+            self.const_index(ub),
+            self.const_index(step),
+        );
+        let op = self.for_op(l, u, s, f)?;
+        let unit = self.ctx.attr(AttrKind::Unit);
+        self.ctx.set_attr(op, "parallel", unit);
+        Ok(())
+    }
+
+    fn for_op(
+        &mut self,
+        l: Value,
+        u: Value,
+        s: Value,
+        f: &mut dyn FnMut(&mut Builder<'_>, Value) -> Result<()>,
+    ) -> Result<OpId> {
         let op = self.insert("loop.for", vec![l, u, s], &[], vec![]);
         let region = self.ctx.add_region(op);
         let it = self.ctx.index_ty();
@@ -263,7 +293,7 @@ impl<'c> Builder<'c> {
             f(&mut inner, iv)?;
             inner.insert("loop.yield", vec![], &[], vec![]);
         }
-        Ok(())
+        Ok(op)
     }
 
     /// Loop nest over `shape` (row-major order); `f` gets the indices.
@@ -276,8 +306,21 @@ impl<'c> Builder<'c> {
         self.nest(shape, &mut ivs, f)
     }
 
+    /// `loop_nest` with every loop marked `parallel`: `f` writes only the
+    /// elements at its indices.
+    pub fn parallel_nest(
+        &mut self,
+        shape: &[i64],
+        f: &mut dyn FnMut(&mut Builder<'_>, &[Value]) -> Result<()>,
+    ) -> Result<()> {
+        let mut ivs = Vec::new();
+        self.nest_marked(shape, &mut ivs, true, f)
+    }
+
     /// Loop nest over `shape` whose two innermost dimensions are walked in
-    /// `tile`×`tile` blocks (both must be multiples of `tile`).
+    /// `tile`×`tile` blocks (both must be multiples of `tile`); the loops
+    /// over whole rows of tiles and outside them are `parallel` (`f` writes
+    /// only the elements at its indices).
     pub fn tiled_nest(
         &mut self,
         shape: &[i64],
@@ -286,8 +329,8 @@ impl<'c> Builder<'c> {
     ) -> Result<()> {
         let r = shape.len();
         let (rows, cols) = (shape[r - 2], shape[r - 1]);
-        self.loop_nest(&shape[..r - 2], &mut |b, outer| {
-            b.for_step(0, rows, tile, &mut |b, i0| {
+        self.parallel_nest(&shape[..r - 2], &mut |b, outer| {
+            b.parallel_for_step(0, rows, tile, &mut |b, i0| {
                 b.for_step(0, cols, tile, &mut |b, j0| {
                     b.for_range(0, tile, &mut |b, di| {
                         b.for_range(0, tile, &mut |b, dj| {
@@ -310,16 +353,31 @@ impl<'c> Builder<'c> {
         ivs: &mut Vec<Value>,
         f: &mut dyn FnMut(&mut Builder<'_>, &[Value]) -> Result<()>,
     ) -> Result<()> {
+        self.nest_marked(shape, ivs, false, f)
+    }
+
+    fn nest_marked(
+        &mut self,
+        shape: &[i64],
+        ivs: &mut Vec<Value>,
+        parallel: bool,
+        f: &mut dyn FnMut(&mut Builder<'_>, &[Value]) -> Result<()>,
+    ) -> Result<()> {
         if ivs.len() == shape.len() {
             return f(self, ivs);
         }
         let n = shape[ivs.len()];
-        self.for_range(0, n, &mut |b, iv| {
+        let body = &mut |b: &mut Builder<'_>, iv| {
             ivs.push(iv);
-            let r = b.nest(shape, ivs, f);
+            let r = b.nest_marked(shape, ivs, parallel, f);
             ivs.pop();
             r
-        })
+        };
+        if parallel {
+            self.parallel_for_step(0, n, 1, body)
+        } else {
+            self.for_range(0, n, body)
+        }
     }
 
     /// A builder inserting at the end of `block` (a block of a region being

@@ -24,6 +24,7 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
         Box::new(strata_dialect_xla::transforms::tree_reduce::XlaTreeReducePass),
         Box::new(strata_conversion::ConvertXlaToLoopPass),
         Box::new(strata_dialect_mem::transforms::reuse_buffers::MemReuseBuffersPass),
+        Box::new(strata_dialect_loop::transforms::outline_parallel::LoopOutlineParallelPass),
     ]
 }
 

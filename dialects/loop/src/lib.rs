@@ -8,6 +8,15 @@
 //! | `loop.while` | () → () | cond (ends with `loop.condition`), body (ends with `loop.yield`) |
 //! | `loop.condition` | (i1) → () | terminator of a while's cond region: continue while true |
 //! | `loop.yield` | () → () | terminator |
+//! | `loop.dispatch` | (index lb, index ub, index step, captures...) → () | none; `callee`, `cost` |
+//!
+//! `loop.for` may carry the unit attribute `parallel`: its iterations touch
+//! disjoint memory and may run in any order or at once. The
+//! `loop-outline-parallel` pass moves such a loop into a private function
+//! `callee(begin, end, captures...)` and leaves a `loop.dispatch` that runs
+//! the callee over chunks of `lb..ub` on the runtime's thread pool; `cost`
+//! is the estimated number of operations per iteration, which decides how
+//! finely the range is split (or whether it is split at all).
 
 use strata_diag::Result;
 use strata_ir::text::printer::type_to_string;
@@ -18,6 +27,9 @@ pub const IF: &str = "loop.if";
 pub const YIELD: &str = "loop.yield";
 pub const WHILE: &str = "loop.while";
 pub const CONDITION: &str = "loop.condition";
+pub const DISPATCH: &str = "loop.dispatch";
+
+pub mod transforms;
 
 pub fn register(ctx: &mut Context) {
     let r = &mut ctx.registry;
@@ -26,6 +38,15 @@ pub fn register(ctx: &mut Context) {
     r.add(OpDef::new(YIELD, Traits::TERMINATOR).verifier(verify_yield));
     r.add(OpDef::new(WHILE, Traits::NONE).verifier(verify_while));
     r.add(OpDef::new(CONDITION, Traits::TERMINATOR).verifier(verify_condition));
+    r.add(OpDef::new(DISPATCH, Traits::NONE).verifier(verify_dispatch));
+}
+
+/// The function a `loop.dispatch` runs.
+pub fn dispatch_callee(ctx: &Context, op: OpId) -> Option<&str> {
+    match ctx.attr_kind(ctx.attr_of(op, "callee")?) {
+        strata_ir::AttrKind::SymbolRef(s) => Some(s),
+        _ => None,
+    }
 }
 
 /// Whether a `loop.for` carries the unit attribute `parallel`.
@@ -115,6 +136,45 @@ fn verify_for(ctx: &Context, op: OpId) -> Result<()> {
                 args.len()
             ),
         ));
+    }
+    Ok(())
+}
+
+fn verify_dispatch(ctx: &Context, op: OpId) -> Result<()> {
+    let o = ctx.op(op);
+    if o.operands.len() < 3 {
+        return Err(ctx.error(
+            op,
+            format!(
+                "expects at least 3 operands (lower bound, upper bound, step), found {}",
+                o.operands.len()
+            ),
+        ));
+    }
+    for (i, &v) in o.operands[..3].iter().enumerate() {
+        let t = ctx.value_ty(v);
+        if !matches!(ctx.kind(t), TypeKind::Index) {
+            return Err(ctx.error(
+                op,
+                format!(
+                    "expects operand #{i} to be index, found {}",
+                    type_to_string(ctx, t)
+                ),
+            ));
+        }
+    }
+    expect_no_results(ctx, op)?;
+    if !o.regions.is_empty() {
+        return Err(ctx.error(op, "expects no regions"));
+    }
+    if dispatch_callee(ctx, op).is_none() {
+        return Err(ctx.error(op, "expects a symbol attribute 'callee'"));
+    }
+    if !ctx
+        .int_attr(op, "cost")
+        .is_some_and(|c| (1..=i64::MAX as i128).contains(&c))
+    {
+        return Err(ctx.error(op, "expects a positive integer attribute 'cost'"));
     }
     Ok(())
 }

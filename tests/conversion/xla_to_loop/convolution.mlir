@@ -8,7 +8,6 @@
 
 // CHECK-LABEL: func.func @conv1d
 // CHECK-SAME: (%[[X:.*]]: memref<1x5x2xf32>, %[[K:.*]]: memref<3x2x4xf32>, %[[OUT:.*]]: memref<1x5x4xf32>)
-// CHECK: %[[ACC:.*]] = "mem.alloca"() : () -> memref<f32>
 // CHECK: "loop.for"
 // CHECK-NEXT: ^{{.*}}(%[[B:.*]]: index):
 // CHECK: "loop.for"
@@ -16,6 +15,7 @@
 // CHECK: %[[NO:.*]] = "arith.constant"() {value = 4 : index}
 // CHECK: "loop.for"(%{{.*}}, %[[NO]], %{{.*}})
 // CHECK-NEXT: ^{{.*}}(%[[O:.*]]: index):
+// CHECK: %[[ACC:.*]] = "mem.alloca"() : () -> memref<f32>
 // CHECK: %[[Z:.*]] = "arith.constant"() {value = 0.0 : f32}
 // CHECK: "mem.store"(%[[Z]], %[[ACC]])
 // CHECK: %[[NI:.*]] = "arith.constant"() {value = 2 : index}

@@ -1,16 +1,16 @@
 // RUN: strata opt %s --split-input-file --convert-xla-to-loop | FileCheck %s
 
-// xla.reduce: one loop nest over the kept dimensions, an accumulator in a
-// stack slot initialized from the init value, an inner loop nest over the
+// xla.reduce: one parallel loop nest over the kept dimensions; per output
+// element, an accumulator in a stack slot initialized from the init value, an inner loop nest over the
 // reduced dimensions running the reducer body, then one store per result
 // element. Element-wise producers fuse into the inner loop.
 
 // CHECK-LABEL: func.func @sum_rows
 // CHECK-SAME: (%[[A:.*]]: memref<4x8xf32>, %[[OUT:.*]]: memref<4xf32>)
 // CHECK-NOT: "mem.alloc"
-// CHECK: %[[ACC:.*]] = "mem.alloca"() : () -> memref<f32>
 // CHECK: "loop.for"
 // CHECK-NEXT: ^{{.*}}(%[[I:.*]]: index):
+// CHECK: %[[ACC:.*]] = "mem.alloca"() : () -> memref<f32>
 // CHECK: %[[INIT:.*]] = "arith.constant"() {value = 0.0 : f32}
 // CHECK: "mem.store"(%[[INIT]], %[[ACC]])
 // CHECK: "loop.for"
@@ -23,6 +23,8 @@
 // CHECK: "loop.yield"
 // CHECK: %[[RES:.*]] = "mem.load"(%[[ACC]])
 // CHECK: "mem.store"(%[[RES]], %[[OUT]], %[[I]])
+// CHECK: "loop.yield"
+// CHECK-NEXT: }) {parallel}
 func.func @sum_rows(%a: tensor<4x8xf32>) -> tensor<4xf32> {
   %z = stablehlo.constant dense<0.0> : tensor<f32>
   %e = stablehlo.exponential %a : tensor<4x8xf32>

@@ -1,6 +1,6 @@
 // RUN: strata opt %s --split-input-file --convert-xla-to-loop | FileCheck %s
 
-// xla.reduce_window: a loop nest over the result, an accumulator in a stack
+// xla.reduce_window: a parallel loop nest over the result; per element, an accumulator in a stack
 // slot set from the init value, an inner nest over the window. Each input
 // index is out * stride + w * window_dilation - padding_low; positions in the
 // padding or between base-dilated elements read the init value instead (a
@@ -9,11 +9,11 @@
 // CHECK-LABEL: func.func @max_pool
 // CHECK-SAME: (%[[A:.*]]: memref<4x6xf32>, %[[OUT:.*]]: memref<2x3xf32>)
 // CHECK: %[[INIT:.*]] = "mem.get_global"()
-// CHECK: %[[ACC:.*]] = "mem.alloca"() : () -> memref<f32>
 // CHECK: "loop.for"
 // CHECK-NEXT: ^{{.*}}(%[[I:.*]]: index):
 // CHECK: "loop.for"
 // CHECK-NEXT: ^{{.*}}(%[[J:.*]]: index):
+// CHECK: %[[ACC:.*]] = "mem.alloca"() : () -> memref<f32>
 // CHECK: %[[I0:.*]] = "mem.load"(%[[INIT]])
 // CHECK: "mem.store"(%[[I0]], %[[ACC]])
 // CHECK: %[[WN:.*]] = "arith.constant"() {value = 2 : index}
@@ -73,9 +73,9 @@ func.func @max_pool(%a: tensor<4x6xf32>) -> tensor<2x3xf32> {
 // CHECK-LABEL: func.func @cumsum
 // CHECK-SAME: (%[[A:.*]]: memref<6xf32>, %[[OUT:.*]]: memref<6xf32>)
 // CHECK: %[[INIT:.*]] = "mem.get_global"()
-// CHECK: %[[ACC:.*]] = "mem.alloca"() : () -> memref<f32>
 // CHECK: "loop.for"
 // CHECK-NEXT: ^{{.*}}(%[[I:.*]]: index):
+// CHECK: %[[ACC:.*]] = "mem.alloca"() : () -> memref<f32>
 // CHECK: "mem.store"(%{{.*}}, %[[ACC]])
 // CHECK: %[[WN:.*]] = "arith.constant"() {value = 6 : index}
 // CHECK: "loop.for"(%{{.*}}, %[[WN]], %{{.*}})

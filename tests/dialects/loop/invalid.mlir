@@ -228,3 +228,35 @@ func.func @condition_parent(%c: i1, %lb: index) {
   }) : (index, index, index) -> ()
   func.return
 }
+
+// -----
+
+func.func @dispatch_operands(%lb: index) {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'loop.dispatch' op expects at least 3 operands (lower bound, upper bound, step), found 2
+  "loop.dispatch"(%lb, %lb) {callee = @f, cost = 1 : i64} : (index, index) -> ()
+  func.return
+}
+
+// -----
+
+func.func @dispatch_bound_type(%lb: index, %x: i64) {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'loop.dispatch' op expects operand #2 to be index, found i64
+  "loop.dispatch"(%lb, %lb, %x) {callee = @f, cost = 1 : i64} : (index, index, i64) -> ()
+  func.return
+}
+
+// -----
+
+func.func @dispatch_callee(%lb: index) {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'loop.dispatch' op expects a symbol attribute 'callee'
+  "loop.dispatch"(%lb, %lb, %lb) {callee = "f", cost = 1 : i64} : (index, index, index) -> ()
+  func.return
+}
+
+// -----
+
+func.func @dispatch_cost(%lb: index) {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'loop.dispatch' op expects a positive integer attribute 'cost'
+  "loop.dispatch"(%lb, %lb, %lb) {callee = @f, cost = 0 : i64} : (index, index, index) -> ()
+  func.return
+}

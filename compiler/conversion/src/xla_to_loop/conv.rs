@@ -53,8 +53,9 @@ impl FuncLowering<'_> {
         let stored = b.ctx.elem(b.ctx.value_ty(result));
         let acc_elem = scalar::accumulation_type(b.ctx, stored);
         let acc_ty = b.ctx.memref_ty(&[], acc_elem);
-        let acc = b.alloca(acc_ty);
-        b.loop_nest(&out_shape, &mut |b, oidx| {
+        // Output elements are independent; each has its own accumulator.
+        b.parallel_nest(&out_shape, &mut |b, oidx| {
+            let acc = b.alloca(acc_ty);
             let zero = match b.ctx.kind(acc_elem).clone() {
                 TypeKind::Complex(p) => Scalar::Complex(b.zero(p), b.zero(p)),
                 _ => Scalar::Real(b.zero(acc_elem)),

@@ -70,7 +70,8 @@ impl FuncLowering<'_> {
                 if name == TRANSPOSE && swaps_innermost(b.ctx, op) && tileable(&shape) {
                     return b.tiled_nest(&shape, TILE, &mut |b, idx| body(self, b, idx));
                 }
-                b.loop_nest(&shape, &mut |b, idx| body(self, b, idx))
+                // Each element is computed from the operands alone.
+                b.parallel_nest(&shape, &mut |b, idx| body(self, b, idx))
             }
         }
     }

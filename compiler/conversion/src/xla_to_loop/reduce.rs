@@ -38,8 +38,9 @@ impl FuncLowering<'_> {
         if innermost_kept {
             return self.reduce_in_memory_order(b, op, bufs, &kept, body);
         }
-        let accs = stack_accumulators(b, &inits);
-        b.loop_nest(&out_shape, &mut |b, oidx| {
+        // Output elements are independent; each has its own accumulators.
+        b.parallel_nest(&out_shape, &mut |b, oidx| {
+            let accs = stack_accumulators(b, &inits);
             for (i, &init) in inits.iter().enumerate() {
                 let s = self.element(b, init, &[])?;
                 store_scalar(b, s, accs[i], &[]);
@@ -85,7 +86,7 @@ impl FuncLowering<'_> {
         let (inputs, inits) = (operands[..k].to_vec(), operands[k..].to_vec());
         let in_shape = shape_of(b.ctx, inputs[0]);
         let out_shape: Vec<i64> = kept.iter().map(|&d| in_shape[d]).collect();
-        b.loop_nest(&out_shape, &mut |b, oidx| {
+        b.parallel_nest(&out_shape, &mut |b, oidx| {
             for (i, &init) in inits.iter().enumerate() {
                 let s = self.element(b, init, &[])?;
                 store_scalar(b, s, bufs[i], oidx);
@@ -142,6 +143,12 @@ impl FuncLowering<'_> {
             });
         }
         // (The innermost dimension is kept, so the input has one at least.)
+        // When the outermost is kept too, its rows fold into disjoint results.
+        if kept.first() == Some(&0) {
+            return b.parallel_for_step(0, rows, 1, &mut |b, r| {
+                b.loop_nest(&rest_shape, &mut |b, rest| fold(self, b, &[r], rest))
+            });
+        }
         b.loop_nest(&in_shape, &mut |b, idx| fold(self, b, &idx[..1], &idx[1..]))
     }
 }

@@ -36,8 +36,9 @@ impl FuncLowering<'_> {
             .ctx
             .entry_block(op, 0)
             .ok_or_else(|| Diagnostic::internal(b.loc, "reduce_window without body"))?;
-        let accs = stack_accumulators(b, &inits);
-        b.loop_nest(&out_shape, &mut |b, ridx| {
+        // Output elements are independent; each has its own accumulators.
+        b.parallel_nest(&out_shape, &mut |b, ridx| {
+            let accs = stack_accumulators(b, &inits);
             for (i, &init) in inits.iter().enumerate() {
                 let s = self.element(b, init, &[])?;
                 store_scalar(b, s, accs[i], &[]);

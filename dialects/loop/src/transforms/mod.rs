@@ -1,0 +1,3 @@
+//! Passes over the `loop` dialect.
+
+pub mod outline_parallel;

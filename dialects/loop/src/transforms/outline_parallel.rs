@@ -1,0 +1,449 @@
+//! `loop-outline-parallel`: moves each outermost `loop.for {parallel}` of a
+//! function into a private function and replaces it with a `loop.dispatch`
+//! that runs that function over chunks of the loop's range on the runtime's
+//! thread pool (MLIR's `async-parallel-for` outlines the same way).
+//!
+//! Input: loops marked `parallel` by the lowering, whose iterations write
+//! disjoint elements. Output, for a loop in `@f`:
+//! ```text
+//! "loop.dispatch"(%lb, %ub, %step, %captures...) {callee = @f__parallel0, cost = N}
+//! func.func private @f__parallel0(%begin: index, %end: index, %captures...) {
+//!   "loop.for"(%begin, %end, %step) ({ ...the body... })
+//!   func.return
+//! }
+//! ```
+//! Captures are the values the body uses that are defined outside it;
+//! constants are copied into the new function instead. `cost` estimates the
+//! operations of one iteration (inner loops multiplied by their constant
+//! trip counts). Loops whose whole work is known to be below
+//! `strata_abi::PARALLEL_MIN_WORK` stay as they are.
+//!
+//! In a chain of perfectly nested parallel loops, the first one with at
+//! least [`MIN_TRIP`] iterations is outlined, so a `1x4096x1024` nest is
+//! split over its 4096 rows. A loop is left serial (and logged) when its
+//! body could do something a concurrent chunk must not: call a function,
+//! free or copy into a buffer it did not allocate, or store into one at
+//! indices that do not depend on the loop's induction variable (a shared
+//! accumulator).
+
+use std::collections::{HashMap, HashSet};
+
+use strata_diag::Result;
+use strata_ir::builtin::{self, FUNC, RETURN};
+use strata_ir::{AttrKind, BlockId, Context, OpId, Value, ValueDef};
+
+use crate::{DISPATCH, FOR, IF, WHILE, YIELD, is_parallel};
+
+pub const FLAG: &str = "loop-outline-parallel";
+
+/// Trip count from which a parallel loop is split rather than one nested in it.
+pub const MIN_TRIP: i64 = 16;
+/// Iterations assumed for a loop whose trip count is not a constant.
+const UNKNOWN_TRIP: u64 = 16;
+
+pub struct LoopOutlineParallelPass;
+
+impl strata_pass::Pass for LoopOutlineParallelPass {
+    fn flag(&self) -> &'static str {
+        FLAG
+    }
+    fn summary(&self) -> &'static str {
+        "move parallel loops into functions run over chunks on the thread pool (loop.dispatch)"
+    }
+    fn run(&self, ctx: &mut Context, module: OpId) -> Result<()> {
+        let Some(body) = ctx.entry_block(module, 0) else {
+            return Ok(());
+        };
+        let funcs: Vec<OpId> = ctx.blocks[body]
+            .ops
+            .iter()
+            .copied()
+            .filter(|&o| ctx.op(o).name == FUNC && ctx.entry_block(o, 0).is_some())
+            .collect();
+        for func in funcs {
+            let mut loops = Vec::new();
+            collect_outermost(ctx, func, &mut loops);
+            for (k, lp) in loops.into_iter().enumerate() {
+                let chosen = descend(ctx, lp);
+                if known_small(ctx, chosen) {
+                    continue;
+                }
+                if let Err(why) = check_independent(ctx, chosen) {
+                    tracing::debug!(reason = why, "parallel loop left serial");
+                    continue;
+                }
+                outline(ctx, module, func, chosen, k);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The outermost parallel loops nested in `op`.
+fn collect_outermost(ctx: &Context, op: OpId, out: &mut Vec<OpId>) {
+    for &r in &ctx.op(op).regions {
+        for &b in &ctx.regions[r].blocks {
+            for &o in &ctx.blocks[b].ops {
+                if ctx.op(o).name == FOR && is_parallel(ctx, o) {
+                    out.push(o);
+                } else {
+                    collect_outermost(ctx, o, out);
+                }
+            }
+        }
+    }
+}
+
+/// The constant integer `v` holds, if it is one.
+fn constant(ctx: &Context, v: Value) -> Option<i64> {
+    let op = ctx.defining_op(v)?;
+    if ctx.op(op).name != strata_dialect_arith::CONSTANT {
+        return None;
+    }
+    match ctx.attr_kind(ctx.attr_of(op, "value")?) {
+        AttrKind::Int { value, .. } => i64::try_from(*value).ok(),
+        _ => None,
+    }
+}
+
+/// Iterations of a `loop.for` with constant bounds.
+fn trip_count(ctx: &Context, lp: OpId) -> Option<i64> {
+    let o = ctx.op(lp);
+    let (lb, ub, step) = (
+        constant(ctx, o.operands[0])?,
+        constant(ctx, o.operands[1])?,
+        constant(ctx, o.operands[2])?,
+    );
+    if step <= 0 {
+        return None;
+    }
+    let span = ub.checked_sub(lb)?;
+    Some(if span > 0 { (span - 1) / step + 1 } else { 0 })
+}
+
+/// The loop of a parallel nest to split: `lp`, or the first loop with at
+/// least [`MIN_TRIP`] iterations down a chain of perfectly nested parallel
+/// loops (the last one when none has that many).
+fn descend(ctx: &Context, lp: OpId) -> OpId {
+    let mut cur = lp;
+    loop {
+        if trip_count(ctx, cur).is_none_or(|t| t >= MIN_TRIP) {
+            return cur;
+        }
+        let Some(body) = ctx.entry_block(cur, 0) else {
+            return cur;
+        };
+        match ctx.blocks[body].ops.as_slice() {
+            [inner, last]
+                if ctx.op(*inner).name == FOR
+                    && is_parallel(ctx, *inner)
+                    && ctx.op(*last).name == YIELD =>
+            {
+                cur = *inner
+            }
+            _ => return cur,
+        }
+    }
+}
+
+/// Whether the loop's whole work is known and too small to be worth
+/// splitting (see `strata_abi::PARALLEL_MIN_WORK`).
+fn known_small(ctx: &Context, lp: OpId) -> bool {
+    let Some(trips) = trip_count(ctx, lp) else {
+        return false;
+    };
+    let per_iteration = ctx.entry_block(lp, 0).map_or(1, |b| block_cost(ctx, b));
+    (trips.max(0) as u64).saturating_mul(per_iteration) < strata_abi::PARALLEL_MIN_WORK
+}
+
+/// Estimated operations of one run of `block` (nested loops multiplied by
+/// their trip counts).
+fn block_cost(ctx: &Context, block: BlockId) -> u64 {
+    ctx.blocks[block]
+        .ops
+        .iter()
+        .map(|&o| op_cost(ctx, o))
+        .fold(0u64, u64::saturating_add)
+}
+
+fn op_cost(ctx: &Context, op: OpId) -> u64 {
+    let region = |i| ctx.entry_block(op, i).map_or(0, |b| block_cost(ctx, b));
+    match ctx.op(op).name {
+        FOR => {
+            let trips = trip_count(ctx, op).map_or(UNKNOWN_TRIP, |t| t.max(0) as u64);
+            trips.saturating_mul(region(0).saturating_add(1))
+        }
+        IF => region(0).max(region(1)).saturating_add(1),
+        WHILE => UNKNOWN_TRIP.saturating_mul(region(0).saturating_add(region(1))),
+        name if FUNCTIONS.contains(&name) => FUNCTION_COST,
+        _ => 1,
+    }
+}
+
+/// Ops that expand to a polynomial or a library call.
+const FUNCTIONS: &[&str] = &[
+    "arith.exp",
+    "arith.expm1",
+    "arith.log",
+    "arith.log1p",
+    "arith.tanh",
+    "arith.sin",
+    "arith.cos",
+    "arith.tan",
+    "arith.sinh",
+    "arith.cosh",
+    "arith.asin",
+    "arith.acos",
+    "arith.atan",
+    "arith.atan2",
+    "arith.asinh",
+    "arith.acosh",
+    "arith.atanh",
+    "arith.erf",
+    "arith.powf",
+    "arith.cbrt",
+    "arith.remf",
+];
+/// Their estimated cost in simple operations.
+const FUNCTION_COST: u64 = 16;
+
+/// Every op nested in `op`, and every value they define (results and
+/// block arguments).
+fn nested_defs(ctx: &Context, op: OpId) -> (Vec<OpId>, HashSet<Value>) {
+    let mut ops = Vec::new();
+    ctx.walk_nested(op, &mut |o| ops.push(o));
+    let mut defined: HashSet<Value> = HashSet::new();
+    for &r in &ctx.op(op).regions {
+        for &b in &ctx.regions[r].blocks {
+            defined.extend(ctx.blocks[b].args.iter().copied());
+        }
+    }
+    for &o in &ops {
+        defined.extend(ctx.op(o).results.iter().copied());
+        for &r in &ctx.op(o).regions {
+            for &b in &ctx.regions[r].blocks {
+                defined.extend(ctx.blocks[b].args.iter().copied());
+            }
+        }
+    }
+    (ops, defined)
+}
+
+/// Whether the iterations of parallel loop `lp` can safely run at once
+/// (see the module comment); the reason when not.
+fn check_independent(ctx: &Context, lp: OpId) -> std::result::Result<(), &'static str> {
+    use strata_dialect_mem as mem;
+    let Some(body) = ctx.entry_block(lp, 0) else {
+        return Err("loop without a body");
+    };
+    let iv = ctx.blocks[body].args[0];
+    let (ops, defined) = nested_defs(ctx, lp);
+    let mut varies: HashSet<Value> = HashSet::from([iv]);
+    // Ops are in pre-order, so operands are seen before their users.
+    for &o in &ops {
+        if ctx.op(o).operands.iter().any(|v| varies.contains(v)) {
+            varies.extend(ctx.op(o).results.iter().copied());
+        }
+    }
+    // The buffer a store writes through, followed back through views, and
+    // whether an offset on the way depends on the induction variable.
+    let root = |mut v: Value| -> (Value, bool) {
+        let mut offset_varies = false;
+        while let Some(d) = ctx.defining_op(v).filter(|_| defined.contains(&v)) {
+            match ctx.op(d).name {
+                mem::VIEW => v = ctx.op(d).operands[0],
+                mem::OFFSET => {
+                    offset_varies |= varies.contains(&ctx.op(d).operands[1]);
+                    v = ctx.op(d).operands[0];
+                }
+                _ => break,
+            }
+        }
+        (v, offset_varies)
+    };
+    for &o in &ops {
+        let operation = ctx.op(o);
+        let dialect = operation.name.split('.').next().unwrap_or("");
+        if !matches!(dialect, "arith" | "mem" | "loop") || operation.name == DISPATCH {
+            return Err("the body calls a function or has an op of another dialect");
+        }
+        let (target, indices): (Value, &[Value]) = match operation.name {
+            mem::STORE | mem::STORE_PART => (operation.operands[1], &operation.operands[2..]),
+            mem::COPY => (operation.operands[1], &[]),
+            mem::DEALLOC => (operation.operands[0], &[]),
+            _ => continue,
+        };
+        let (buffer, offset_varies) = root(target);
+        if defined.contains(&buffer) {
+            continue;
+        }
+        let index_varies = operation.name != mem::DEALLOC
+            && (offset_varies || indices.iter().any(|v| varies.contains(v)));
+        if !index_varies {
+            return Err("the body writes a buffer from outside at indices shared by iterations");
+        }
+    }
+    Ok(())
+}
+
+/// The buffer a memref value views, through `mem.view` and `mem.offset`.
+fn buffer_root(ctx: &Context, mut v: Value) -> Value {
+    use strata_dialect_mem as mem;
+    while let Some(d) = ctx.defining_op(v) {
+        match ctx.op(d).name {
+            mem::VIEW | mem::OFFSET => v = ctx.op(d).operands[0],
+            _ => break,
+        }
+    }
+    v
+}
+
+/// A function name not yet taken in `module`.
+fn fresh_name(ctx: &Context, module: OpId, func: OpId, k: usize) -> String {
+    let base = builtin::func_name(ctx, func).unwrap_or("f").to_string();
+    let mut n = k;
+    loop {
+        let name = format!("{base}__parallel{n}");
+        if builtin::lookup_func(ctx, module, &name).is_none() {
+            return name;
+        }
+        n += 1;
+    }
+}
+
+/// Moves `lp` into a new private function after `func` and puts a
+/// `loop.dispatch` in its place.
+fn outline(ctx: &mut Context, module: OpId, func: OpId, lp: OpId, k: usize) {
+    let (ops, defined) = nested_defs(ctx, lp);
+    let step = ctx.op(lp).operands[2];
+    // Values from outside, in order of first use; the step is one of them.
+    let mut captures: Vec<Value> = Vec::new();
+    let mut seen: HashSet<Value> = HashSet::new();
+    let uses = std::iter::once(step).chain(
+        ops.iter()
+            .flat_map(|&o| ctx.op(o).operands.clone())
+            .collect::<Vec<_>>(),
+    );
+    for v in uses {
+        if !defined.contains(&v) && seen.insert(v) {
+            captures.push(v);
+        }
+    }
+    let (constants, captures): (Vec<Value>, Vec<Value>) = captures
+        .into_iter()
+        .partition(|&v| constant_op(ctx, v).is_some());
+    let cost = ctx
+        .entry_block(lp, 0)
+        .map_or(1, |b| block_cost(ctx, b))
+        .clamp(1, i64::MAX as u64) as i64;
+
+    // The new function: (begin, end, captures...).
+    let name = fresh_name(ctx, module, func, k);
+    let index = ctx.index_ty();
+    let mut inputs = vec![index, index];
+    inputs.extend(captures.iter().map(|&v| ctx.value_ty(v)));
+    let fty = ctx.function_ty(inputs.clone(), vec![]);
+    let loc = ctx.op(lp).loc;
+    let attrs = vec![
+        (
+            "sym_name".to_string(),
+            ctx.attr(AttrKind::String(name.clone())),
+        ),
+        ("function_type".to_string(), ctx.attr(AttrKind::Type(fty))),
+        (
+            "sym_visibility".to_string(),
+            ctx.attr(AttrKind::String("private".into())),
+        ),
+    ];
+    let new_func = ctx.create_op(FUNC, vec![], &[], attrs, loc);
+    if !distinct_buffers(ctx, &captures) {
+        let unit = ctx.attr(AttrKind::Unit);
+        ctx.set_attr(new_func, "may_alias", unit);
+    }
+    let region = ctx.add_region(new_func);
+    let block = ctx.add_block(region, &inputs);
+    let args = ctx.blocks[block].args.clone();
+    let mut map: HashMap<Value, Value> = captures
+        .iter()
+        .copied()
+        .zip(args[2..].iter().copied())
+        .collect();
+    for &c in &constants {
+        if let Some(def) = constant_op(ctx, c) {
+            let o = ctx.op(def).clone();
+            let copy = ctx.create_op(o.name, vec![], &[ctx.value_ty(c)], o.attrs, o.loc);
+            ctx.append_op(block, copy);
+            map.insert(c, ctx.op(copy).results[0]);
+        }
+    }
+
+    // The dispatch where the loop was.
+    let parent = ctx.op(lp).parent;
+    let mut operands = ctx.op(lp).operands.clone();
+    operands.extend(captures.iter().copied());
+    let i64t = ctx.int_ty(64);
+    let dispatch_attrs = vec![
+        ("callee".to_string(), ctx.attr(AttrKind::SymbolRef(name))),
+        (
+            "cost".to_string(),
+            ctx.attr(AttrKind::Int {
+                value: cost as i128,
+                ty: i64t,
+            }),
+        ),
+    ];
+    let dispatch = ctx.create_op(DISPATCH, operands, &[], dispatch_attrs, loc);
+    if let Some(pb) = parent {
+        let at = ctx.blocks[pb]
+            .ops
+            .iter()
+            .position(|&o| o == lp)
+            .unwrap_or(0);
+        ctx.insert_op_at(pb, at, dispatch);
+    }
+    ctx.detach_op(lp);
+
+    // The loop, now over (begin, end) inside the new function.
+    let new_step = map[&step];
+    ctx.op_mut(lp).operands = vec![args[0], args[1], new_step];
+    // Split once: the loop is an ordinary serial loop in each chunk.
+    ctx.remove_attr(lp, "parallel");
+    for (&from, &to) in &map {
+        ctx.replace_uses_in(lp, from, to);
+    }
+    ctx.append_op(block, lp);
+    let ret = ctx.create_op(RETURN, vec![], &[], vec![], loc);
+    ctx.append_op(block, ret);
+
+    if let Some(mb) = ctx.entry_block(module, 0) {
+        let at = ctx.blocks[mb]
+            .ops
+            .iter()
+            .position(|&o| o == func)
+            .map_or(0, |i| i + 1);
+        ctx.insert_op_at(mb, at, new_func);
+    }
+}
+
+/// The `arith.constant` defining `v`, if any.
+fn constant_op(ctx: &Context, v: Value) -> Option<OpId> {
+    match ctx.values[v].def {
+        ValueDef::OpResult(op, _) if ctx.op(op).name == strata_dialect_arith::CONSTANT => Some(op),
+        _ => None,
+    }
+}
+
+/// Whether the memref captures are views of pairwise different buffers, so
+/// the new function's buffer parameters can be `noalias`.
+fn distinct_buffers(ctx: &Context, captures: &[Value]) -> bool {
+    let mut roots = HashSet::new();
+    captures
+        .iter()
+        .filter(|&&v| {
+            matches!(
+                ctx.kind(ctx.value_ty(v)),
+                strata_ir::TypeKind::MemRef { .. }
+            )
+        })
+        .all(|&v| roots.insert(buffer_root(ctx, v)))
+}
