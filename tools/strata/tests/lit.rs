@@ -8,7 +8,8 @@
 //!   (`%t` itself does not exist; use it as a file name or `mkdir %t`), `%T` → the temporary
 //!   directory, `%%` → `%`;
 //! - the command words `strata`, `FileCheck`, `not` and `count` (words in command position:
-//!   at the start of the line or after `|`, `||`, `&&`, `;`, `!` or `not`) → the driver under
+//!   at the start of the line or after `|`, `||`, `&&`, `;`, `!`, `not` or a `NAME=value`
+//!   assignment) → the driver under
 //!   test and LLVM 22's `FileCheck`, `not` and `count` (`/usr/lib/llvm-22/bin`, or
 //!   `$STRATA_LLVM_BIN`).
 //!
@@ -154,7 +155,15 @@ fn substitute_tools(cmd: &str) -> String {
             }
             _ => {
                 out.push_str(word);
-                command_position = matches!(word, "|" | "||" | "&&" | ";" | "!" | "|&");
+                // `NAME=value strata ...`: an assignment prefix keeps the
+                // command position.
+                let assignment = command_position
+                    && word.split_once('=').is_some_and(|(name, _)| {
+                        !name.is_empty()
+                            && name.chars().all(|c| c == '_' || c.is_ascii_alphanumeric())
+                    });
+                command_position =
+                    assignment || matches!(word, "|" | "||" | "&&" | ";" | "!" | "|&");
             }
         }
     }
@@ -325,6 +334,10 @@ mod unit {
             format!("{strata} opt x.mlir --pass strata | {fc} x.mlir && {not} {strata} check y")
         );
         assert_eq!(substitute_tools("  echo not"), "  echo not");
+        assert_eq!(
+            substitute_tools("STRATA_NUM_THREADS=3 strata check y | grep a=b strata"),
+            format!("STRATA_NUM_THREADS=3 {strata} check y | grep a=b strata")
+        );
     }
 
     fn substitutes_percent() {
