@@ -318,28 +318,36 @@ impl<'c> Builder<'c> {
     }
 
     /// Loop nest over `shape` whose two innermost dimensions are walked in
-    /// `tile`×`tile` blocks (both must be multiples of `tile`); the loops
-    /// over whole rows of tiles and outside them are `parallel` (`f` writes
-    /// only the elements at its indices).
+    /// `block`×`block` blocks of `tile`×`tile` tiles (`tile` divides `block`,
+    /// and `block` both dimensions). The loops over rows of blocks and
+    /// outside them are `parallel` (`f` writes only the elements at its
+    /// indices).
     pub fn tiled_nest(
         &mut self,
         shape: &[i64],
+        block: i64,
         tile: i64,
         f: &mut dyn FnMut(&mut Builder<'_>, &[Value]) -> Result<()>,
     ) -> Result<()> {
         let r = shape.len();
         let (rows, cols) = (shape[r - 2], shape[r - 1]);
         self.parallel_nest(&shape[..r - 2], &mut |b, outer| {
-            b.parallel_for_step(0, rows, tile, &mut |b, i0| {
-                b.for_step(0, cols, tile, &mut |b, j0| {
-                    b.for_range(0, tile, &mut |b, di| {
-                        b.for_range(0, tile, &mut |b, dj| {
-                            let i = b.binary("arith.addi", i0, di);
-                            let j = b.binary("arith.addi", j0, dj);
-                            let mut idx = outer.to_vec();
-                            idx.push(i);
-                            idx.push(j);
-                            f(b, &idx)
+            b.parallel_for_step(0, rows, block, &mut |b, i1| {
+                b.for_step(0, cols, block, &mut |b, j1| {
+                    b.for_step(0, block, tile, &mut |b, i0| {
+                        b.for_step(0, block, tile, &mut |b, j0| {
+                            b.for_range(0, tile, &mut |b, di| {
+                                b.for_range(0, tile, &mut |b, dj| {
+                                    let i = b.binary("arith.addi", i1, i0);
+                                    let i = b.binary("arith.addi", i, di);
+                                    let j = b.binary("arith.addi", j1, j0);
+                                    let j = b.binary("arith.addi", j, dj);
+                                    let mut idx = outer.to_vec();
+                                    idx.push(i);
+                                    idx.push(j);
+                                    f(b, &idx)
+                                })
+                            })
                         })
                     })
                 })
