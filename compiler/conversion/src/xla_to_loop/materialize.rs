@@ -52,6 +52,23 @@ pub(super) fn shape_of(ctx: &Context, v: Value) -> Vec<i64> {
 }
 
 impl FuncLowering<'_> {
+    /// Whether computing `op`'s elements in order reads a transpose that
+    /// moves the innermost dimension: `op` itself, or one fused into it
+    /// through element-wise ops (which keep the index), as in `x.T * 2`.
+    fn reads_transposed(&self, ctx: &Context, op: OpId) -> bool {
+        let name = ctx.op(op).name;
+        if name == TRANSPOSE {
+            return swaps_innermost(ctx, op);
+        }
+        if family(name) != Some(Family::Elementwise) {
+            return false;
+        }
+        ctx.op(op).operands.iter().any(|v| match self.repr.get(v) {
+            Some(super::Repr::Fused(p)) => self.reads_transposed(ctx, *p),
+            _ => false,
+        })
+    }
+
     /// Writes every result of `op` into `bufs`.
     pub fn materialize(&mut self, b: &mut Builder<'_>, op: OpId, bufs: &[Value]) -> Result<()> {
         let name = b.ctx.op(op).name;
@@ -81,7 +98,7 @@ impl FuncLowering<'_> {
                     store_scalar(b, s, out, idx);
                     Ok(())
                 };
-                if name == TRANSPOSE && swaps_innermost(b.ctx, op) {
+                if self.reads_transposed(b.ctx, op) {
                     if let Some(block) = transpose_block(&shape) {
                         return b.tiled_nest(&shape, block, TILE, &mut |b, idx| body(self, b, idx));
                     }
