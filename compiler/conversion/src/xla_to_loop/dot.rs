@@ -60,7 +60,7 @@ impl FuncLowering<'_> {
             None
         };
         let acc_buf = scratch.unwrap_or(out);
-        b.loop_nest(&out_shape, &mut |b, oidx| {
+        b.parallel_nest(&out_shape, &mut |b, oidx| {
             let zero = match b.ctx.kind(acc_elem).clone() {
                 TypeKind::Complex(p) => Scalar::Complex(b.zero(p), b.zero(p)),
                 _ => Scalar::Real(b.zero(acc_elem)),
@@ -68,7 +68,7 @@ impl FuncLowering<'_> {
             store_scalar(b, zero, acc_buf, oidx);
             Ok(())
         })?;
-        let (nb, nl, nc) = (d.lhs_batch.len(), lfree.len(), d.lhs_contract.len());
+        let (nb, nc) = (d.lhs_batch.len(), d.lhs_contract.len());
         let outer: Vec<i64> = d
             .lhs_batch
             .iter()
@@ -125,7 +125,8 @@ impl FuncLowering<'_> {
         if nc == 1 && !rfree.is_empty() && csizes[0] >= UNROLL {
             let k = csizes[0];
             let main = k - k % UNROLL;
-            b.loop_nest(&outer, &mut |b, ivs| {
+            // Batch and lhs-free indices pick disjoint rows of the result.
+            b.parallel_nest(&outer, &mut |b, ivs| {
                 b.for_step(0, main, UNROLL, &mut |b, k0| {
                     let ks: Vec<Vec<Value>> = (0..UNROLL)
                         .map(|u| {
@@ -140,17 +141,17 @@ impl FuncLowering<'_> {
                 })
             })
         } else {
-            let mut space = outer.clone();
-            space.extend(&csizes);
-            space.extend(&rsizes);
-            b.loop_nest(&space, &mut |b, all| {
-                let (ivs, rest) = all.split_at(nb + nl);
-                let (con, rf) = rest.split_at(nc);
-                step(self, b, ivs, &[con.to_vec()], rf)
+            let mut inner = csizes.clone();
+            inner.extend(&rsizes);
+            b.parallel_nest(&outer, &mut |b, ivs| {
+                b.loop_nest(&inner, &mut |b, rest| {
+                    let (con, rf) = rest.split_at(nc);
+                    step(self, b, ivs, &[con.to_vec()], rf)
+                })
             })
         }?;
         if let Some(scratch) = scratch {
-            b.loop_nest(&out_shape, &mut |b, oidx| {
+            b.parallel_nest(&out_shape, &mut |b, oidx| {
                 let acc = load_scalar(b, scratch, oidx);
                 let v = scalar::convert(b, acc, acc_elem, relem)?;
                 store_scalar(b, v, out, oidx);

@@ -54,6 +54,9 @@ fn reuse_in_block(ctx: &mut Context, block: BlockId) {
     let mut free: Vec<(Value, i64)> = Vec::new();
     // Allocations whose `mem.dealloc` was removed and must be freed at the end.
     let mut parked: Vec<Value> = Vec::new();
+    // Removed allocations -> the buffer (or view) used instead; applied to
+    // the uses in one walk at the end, so the pass stays linear.
+    let mut replaced: HashMap<Value, Value> = HashMap::new();
     let ops = ctx.blocks[block].ops.clone();
     let scope = ctx.regions[ctx.blocks[block].parent.expect("block in a region")]
         .parent
@@ -68,8 +71,9 @@ fn reuse_in_block(ctx: &mut Context, block: BlockId) {
                     Some(i) => {
                         let (taken, _) = free.remove(i);
                         let reused = take_over(ctx, block, op, taken);
-                        ctx.replace_uses_in(scope, buf, reused);
+                        replaced.insert(buf, reused);
                         owner.insert(reused, taken);
+                        owner.insert(buf, taken);
                         ctx.detach_op(op);
                     }
                     None => {
@@ -91,6 +95,7 @@ fn reuse_in_block(ctx: &mut Context, block: BlockId) {
             _ => {}
         }
     }
+    replace_uses(ctx, scope, &replaced);
     // Every parked allocation is free again by now (each taker was freed in
     // turn), so it is released once, before the terminator.
     let ops = &ctx.blocks[block].ops;
@@ -109,6 +114,22 @@ fn reuse_in_block(ctx: &mut Context, block: BlockId) {
         let loc = ctx.op(ctx.defining_op(alloc).expect("an alloc")).loc;
         let dealloc = ctx.create_op(DEALLOC, vec![alloc], &[], vec![], loc);
         ctx.insert_op_at(block, end + i, dealloc);
+    }
+}
+
+/// Rewrites every operand of the ops nested in `scope` found in `map`.
+fn replace_uses(ctx: &mut Context, scope: OpId, map: &HashMap<Value, Value>) {
+    if map.is_empty() {
+        return;
+    }
+    let mut all = Vec::new();
+    ctx.walk_nested(scope, &mut |o| all.push(o));
+    for o in all {
+        for v in ctx.op_mut(o).operands.iter_mut() {
+            if let Some(&to) = map.get(v) {
+                *v = to;
+            }
+        }
     }
 }
 
