@@ -620,7 +620,7 @@ def render(rows, failures, lim, strata, elapsed, load0, load1) -> str:
              f"load average {load0[0]:.2f} at start, {load1[0]:.2f} at end (a shared machine)")
     thr = (f"single thread: the process pinned to CPU {PINNED_CPU}, XLA with "
            f"`--xla_cpu_multi_thread_eigen=false`, IREE driver `{IREE_DRIVER}`" if ARGS.threads == "1"
-           else f"all CPUs: XLA's default threading, IREE driver `{IREE_DRIVER}`; Strata is single-threaded")
+           else f"all CPUs: XLA's default threading, IREE driver `{IREE_DRIVER}`; Strata's pool at its default size (the CPUs the process may use)")
     L.append(f"- Threads: {thr}")
     L.append(f"- Versions: strata {v['strata']}; jax {v['jax']}, jaxlib {v['jaxlib']}, numpy {v['numpy']}, "
              f"iree-base-compiler {v['iree-base-compiler']}, iree-base-runtime {v['iree-base-runtime']}, "
