@@ -144,11 +144,37 @@ def workloads() -> list[Workload]:
                        [normal(b, i), normal(i, h, scale=i ** -0.5), normal(h, scale=0.1),
                         normal(h, o, scale=h ** -0.5), normal(o, scale=0.1)],
                        _np_mlp, "compute", flops=2 * b * (i * h + h * o)))
-    for n in (256, 512):
+    for n in (256, 512, 1024, 2048):
         ws.append(Workload(f"matmul_{n}", lambda a, c: a @ c, [normal(n, n), normal(n, n)],
                            lambda a, c: a.astype(np.float64) @ c.astype(np.float64), "compute", flops=2 * n ** 3))
+    ws.append(Workload("batched_matmul_16x256", lambda a, c: a @ c, [normal(16, 256, 256), normal(16, 256, 256)],
+                       lambda a, c: a.astype(np.float64) @ c.astype(np.float64), "compute", flops=16 * 2 * 256 ** 3))
+    b, i, h, o = 64, 784, 512, 10
+    ws.append(Workload("mlp_b64_784_512_10", mlp,
+                       [normal(b, i), normal(i, h, scale=i ** -0.5), normal(h, scale=0.1),
+                        normal(h, o, scale=h ** -0.5), normal(o, scale=0.1)],
+                       _np_mlp, "compute", flops=2 * b * (i * h + h * o),
+                       note="tanh hidden layer, softmax output (examples/mlp's model at MNIST sizes)"))
+    heads, seq, d = 8, 256, 64
+    ws.append(Workload("attention_8x256x64",
+                       lambda q, k, v: jax.nn.softmax(q @ jnp.swapaxes(k, -1, -2) / 8.0, axis=-1) @ v,
+                       [normal(heads, seq, d), normal(heads, seq, d), normal(heads, seq, d)],
+                       lambda q, k, v: _np_softmax(q.astype(np.float64) @ np.swapaxes(k, -1, -2) / 8.0) @ v,
+                       "compute", flops=heads * 2 * 2 * seq * seq * d,
+                       note="softmax(q k^T / sqrt(64)) v over 8 heads"))
     ws.append(Workload("softmax_1024x1024", lambda x: jax.nn.softmax(x, axis=-1), [normal(1024, 1024)],
                        lambda x: _np_softmax(x.astype(np.float64)), "memory", nbytes=2 * 4 * 1024 * 1024))
+    ws.append(Workload("softmax_4096x1024", lambda x: jax.nn.softmax(x, axis=-1), [normal(4096, 1024)],
+                       lambda x: _np_softmax(x.astype(np.float64)), "memory", nbytes=2 * 4 * 4096 * 1024))
+    ws.append(Workload("layernorm_4096x1024",
+                       lambda x, g, b: (x - x.mean(-1, keepdims=True))
+                       / jnp.sqrt(x.var(-1, keepdims=True) + 1e-5) * g + b,
+                       [normal(4096, 1024), normal(1024), normal(1024)],
+                       lambda x, g, b: (lambda x: (x - x.mean(-1, keepdims=True))
+                                        / np.sqrt(x.var(-1, keepdims=True) + 1e-5) * g + b)(x.astype(np.float64)),
+                       "memory", nbytes=2 * 4 * 4096 * 1024))
+    ws.append(Workload("sum_16M", lambda x: jnp.sum(x), [normal(1 << 24)],
+                       lambda x: x.astype(np.float64).sum(), "memory", nbytes=4 * (1 << 24)))
     n = 4 * 1024 * 1024
     ws.append(Workload("tanh(x*y+z)_4M", lambda x, y, z: jnp.tanh(x * y + z), [normal(n), normal(n), normal(n)],
                        lambda x, y, z: np.tanh(x.astype(np.float64) * y + z), "memory", nbytes=4 * 4 * n))
@@ -168,6 +194,16 @@ def workloads() -> list[Workload]:
                        lambda x, w: np.asarray(jax.lax.conv(x.astype(np.float64), w.astype(np.float64), (1, 1), "SAME")),
                        "compute", flops=2 * 8 * 56 * 56 * 64 * 64 * 9,
                        note="lax.conv NCHW/OIHW 64->64 3x3 SAME: im2col + GEMM"))
+    ws.append(Workload("depthwise_3x3_8x56x56x64",
+                       lambda x, w: jax.lax.conv_general_dilated(
+                           x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"),
+                           feature_group_count=64),
+                       [normal(8, 56, 56, 64), normal(3, 3, 1, 64, scale=0.3)],
+                       lambda x, w: np.asarray(jax.lax.conv_general_dilated(
+                           x.astype(np.float64), w.astype(np.float64), (1, 1), "SAME",
+                           dimension_numbers=("NHWC", "HWIO", "NHWC"), feature_group_count=64)),
+                       "compute", flops=2 * 8 * 56 * 56 * 64 * 9,
+                       note="depthwise (feature_group_count 64) NHWC/HWIO 3x3 SAME"))
     # IREE (3.13) needs ~23 s per call at 65,536 and hours at 1M: timed against XLA only.
     for n in (65536, 1 << 20):
         ws.append(Workload(f"sort_{n}", jnp.sort, [normal(n)], lambda x: np.sort(x.astype(np.float64)),

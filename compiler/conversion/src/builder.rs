@@ -270,6 +270,20 @@ impl<'c> Builder<'c> {
         Ok(())
     }
 
+    /// `for_values` marked `parallel` (see `parallel_for_step`).
+    pub fn parallel_for_values(
+        &mut self,
+        l: Value,
+        u: Value,
+        s: Value,
+        f: &mut dyn FnMut(&mut Builder<'_>, Value) -> Result<()>,
+    ) -> Result<()> {
+        let op = self.for_op(l, u, s, f)?;
+        let unit = self.ctx.attr(AttrKind::Unit);
+        self.ctx.set_attr(op, "parallel", unit);
+        Ok(())
+    }
+
     fn for_op(
         &mut self,
         l: Value,

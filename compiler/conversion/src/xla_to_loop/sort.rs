@@ -34,11 +34,15 @@ impl FuncLowering<'_> {
         }
         let it = b.ctx.index_ty();
         let (perm_ty, slot_ty) = (b.ctx.memref_ty(&[n], it), b.ctx.memref_ty(&[], it));
-        let (perm, merged) = (b.alloc(perm_ty), b.alloc(perm_ty));
-        let (width, left, right) = (b.alloca(slot_ty), b.alloca(slot_ty), b.alloca(slot_ty));
         let mut outer = shape.clone();
         outer[dim] = 1;
-        b.loop_nest(&outer, &mut |b, slice| {
+        // Slices are sorted independently, each with its own scratch: in
+        // parallel when there are several; a single slice merges the pairs
+        // of runs of each pass in parallel instead.
+        let slices: i64 = outer.iter().product();
+        let mut slice_body = |b: &mut Builder<'_>, slice: &[Value]| -> Result<()> {
+            let (perm, merged) = (b.alloc(perm_ty), b.alloc(perm_ty));
+            let width = b.alloca(slot_ty);
             let at = |k: Value| {
                 let mut v = slice.to_vec();
                 v[dim] = k;
@@ -62,8 +66,9 @@ impl FuncLowering<'_> {
                     let zero = b.const_index(0);
                     let one = b.const_index(1);
                     let pair = b.binary("arith.addi", w, w);
-                    b.for_values(zero, len, pair, &mut |b, lo| {
+                    let merge = &mut |b: &mut Builder<'_>, lo: Value| -> Result<()> {
                         // Merge perm[lo..mid) and perm[mid..hi) into merged[lo..hi).
+                        let (left, right) = (b.alloca(slot_ty), b.alloca(slot_ty));
                         let lo_w = b.binary("arith.addi", lo, w);
                         let mid = b.binary("arith.minsi", lo_w, len);
                         let lo_2w = b.binary("arith.addi", lo, pair);
@@ -99,7 +104,12 @@ impl FuncLowering<'_> {
                             b.store(next_j, right, &[]);
                             Ok(())
                         })
-                    })?;
+                    };
+                    if slices == 1 {
+                        b.parallel_for_values(zero, len, pair, merge)
+                    } else {
+                        b.for_values(zero, len, pair, merge)
+                    }?;
                     b.insert("mem.copy", vec![merged, perm], &[], vec![]);
                     b.store(pair, width, &[]);
                     Ok(())
@@ -112,11 +122,16 @@ impl FuncLowering<'_> {
                     store_scalar(b, v, out, &at(k));
                 }
                 Ok(())
-            })
-        })?;
-        b.insert("mem.dealloc", vec![perm], &[], vec![]);
-        b.insert("mem.dealloc", vec![merged], &[], vec![]);
-        Ok(())
+            })?;
+            b.insert("mem.dealloc", vec![perm], &[], vec![]);
+            b.insert("mem.dealloc", vec![merged], &[], vec![]);
+            Ok(())
+        };
+        if slices > 1 {
+            b.parallel_nest(&outer, &mut slice_body)
+        } else {
+            b.loop_nest(&outer, &mut slice_body)
+        }
     }
 }
 

@@ -46,8 +46,12 @@ pub const MIN_TRIP: i64 = 16;
 /// ops took 10 s as one function, 5.5 s as 1,000; 3,000 ops 212 s against
 /// 21 s), and the runtime runs a small chunk on the caller anyway.
 const LARGE_FUNCTION_LOOPS: usize = 32;
-/// Iterations assumed for a loop whose trip count is not a constant.
-const UNKNOWN_TRIP: u64 = 16;
+/// Iterations assumed for a loop or while whose trip count is not a
+/// constant. Large on purpose: misjudging a big loop as small leaves a core
+/// idle for its whole length (the merges of the last passes of a sort of
+/// 2^20 elements ran serially at 16), misjudging a small one costs only
+/// waking the pool.
+const UNKNOWN_TRIP: u64 = 4096;
 
 pub struct LoopOutlineParallelPass;
 
@@ -248,10 +252,16 @@ fn check_independent(ctx: &Context, lp: OpId) -> std::result::Result<(), &'stati
     let iv = ctx.blocks[body].args[0];
     let (ops, defined) = nested_defs(ctx, lp);
     let mut varies: HashSet<Value> = HashSet::from([iv]);
-    // Ops are in pre-order, so operands are seen before their users.
+    // Ops are in pre-order, so operands are seen before their users. A
+    // nested loop whose bounds vary has a varying induction variable.
     for &o in &ops {
         if ctx.op(o).operands.iter().any(|v| varies.contains(v)) {
             varies.extend(ctx.op(o).results.iter().copied());
+            if ctx.op(o).name == FOR {
+                if let Some(b) = ctx.entry_block(o, 0) {
+                    varies.extend(ctx.blocks[b].args.iter().copied());
+                }
+            }
         }
     }
     // The buffer a store writes through, followed back through views, and
