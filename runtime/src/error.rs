@@ -20,6 +20,7 @@ static EMPTY: &CStr = c"";
 /// Stores `msg` as this thread's last error. Interior NUL bytes are replaced by spaces.
 /// Never panics (silently does nothing during thread teardown).
 pub fn set_error(msg: &str) {
+    crate::collectives::note_failure(msg);
     let bytes: Vec<u8> = msg.bytes().map(|b| if b == 0 { b' ' } else { b }).collect();
     // Cannot fail: all NUL bytes were replaced above.
     let c = CString::new(bytes).unwrap_or_default();

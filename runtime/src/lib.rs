@@ -20,6 +20,7 @@
 
 pub mod builtins;
 pub mod check;
+pub mod collectives;
 pub mod cpu;
 pub mod error;
 pub mod fft;

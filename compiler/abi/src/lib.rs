@@ -216,6 +216,90 @@ pub struct FftDesc {
 // SAFETY: repr(C), i64 fields and arrays only.
 unsafe impl Descriptor for FftDesc {}
 
+/// How a collective's `ids` split the devices into groups (StableHLO's
+/// process-grouping strategies; a device is (replica, partition)).
+#[repr(i64)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CollectiveMode {
+    /// Groups of replica ids, one group per partition.
+    CrossReplica = 0,
+    /// Groups of partition ids, one group per replica.
+    CrossPartition = 1,
+    /// Groups of replica ids, each with every partition of its replicas.
+    CrossReplicaAndPartition = 2,
+    /// Groups of flattened ids `replica * num_partitions + partition`.
+    FlattenedIds = 3,
+}
+
+impl CollectiveMode {
+    pub fn from_i64(v: i64) -> Option<CollectiveMode> {
+        use CollectiveMode::*;
+        [
+            CrossReplica,
+            CrossPartition,
+            CrossReplicaAndPartition,
+            FlattenedIds,
+        ]
+        .into_iter()
+        .find(|m| *m as i64 == v)
+    }
+}
+
+/// Most ids a [`CollectiveDesc`] holds (all groups, or all pairs x 2).
+pub const COLLECTIVE_MAX_IDS: usize = 256;
+
+/// What a [`CollectiveDesc`]'s ids are.
+#[repr(i64)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CollectiveKind {
+    /// Groups; every device must be in one.
+    Groups = 0,
+    /// Groups; a device in none meets nobody (collective_broadcast: zeros).
+    GroupsOrNone = 1,
+    /// collective_permute's (source, target) pairs: every device along the
+    /// mode's dimension meets, and each receives its source's operand, if any.
+    Pairs = 2,
+}
+
+/// One collective for [`symbol::COLLECTIVE_BEGIN`]: `group_count` groups of
+/// `group_size` ids each, row-major in `ids` (no groups: every device of
+/// the mode's dimension in one group). `expect_size`, when positive, is the
+/// group size the program was compiled for (all_gather's factor); a run
+/// whose groups differ fails with a message.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CollectiveDesc {
+    /// A [`CollectiveMode`].
+    pub mode: i64,
+    /// A [`CollectiveKind`].
+    pub kind: i64,
+    pub expect_size: i64,
+    pub group_count: i64,
+    pub group_size: i64,
+    pub ids: [i64; COLLECTIVE_MAX_IDS],
+}
+
+impl Default for CollectiveDesc {
+    fn default() -> Self {
+        CollectiveDesc {
+            mode: 0,
+            kind: 0,
+            expect_size: 0,
+            group_count: 0,
+            group_size: 0,
+            ids: [0; COLLECTIVE_MAX_IDS],
+        }
+    }
+}
+
+// SAFETY: repr(C), i64 fields and arrays only.
+unsafe impl Descriptor for CollectiveDesc {}
+
+/// A program run once per device on its own thread:
+/// `int32_t task(void *ctx, int64_t device, int64_t device_plus_one)` (the
+/// [`ParallelTask`] shape, so outlined functions serve both).
+pub type DeviceTask = ParallelTask;
+
 /// The body of a parallel loop, outlined by the compiler:
 /// `int32_t task(void *ctx, int64_t begin, int64_t end)` runs the loop's
 /// iterations `begin, begin + step, ... < end` with the captured values that
@@ -248,6 +332,28 @@ pub mod symbol {
     /// runs `task(ctx, begin, end)` over chunks of `lb..ub` on the pool (see
     /// [`ParallelTask`]).
     pub const PARALLEL_FOR: &str = "strata_rt_parallel_for";
+    /// `int32_t (const CollectiveDesc *)`: starts this device's next collective.
+    pub const COLLECTIVE_BEGIN: &str = "strata_rt_collective_begin";
+    /// `int32_t (const void *operand, int64_t bytes)`: adds an operand to it.
+    pub const COLLECTIVE_ADD: &str = "strata_rt_collective_add";
+    /// `int32_t (int64_t *info)`: waits for the group; `info` = {position
+    /// (the source's, for pairs; -1: none), group size}.
+    pub const COLLECTIVE_MEET: &str = "strata_rt_collective_meet";
+    /// `int32_t (int64_t member, int64_t operand, void *out, int64_t bytes)`:
+    /// copies a group member's operand.
+    pub const COLLECTIVE_FETCH: &str = "strata_rt_collective_fetch";
+    /// `int32_t (void)`: waits until every member has fetched, ending it.
+    pub const COLLECTIVE_LEAVE: &str = "strata_rt_collective_leave";
+    /// `uint32_t (void)`: the calling device's replica id.
+    pub const REPLICA_ID: &str = "strata_rt_replica_id";
+    /// `uint32_t (void)`: the calling device's partition id.
+    pub const PARTITION_ID: &str = "strata_rt_partition_id";
+    /// `int32_t (DeviceTask, void *ctx, int64_t replicas, int64_t partitions)`:
+    /// runs the task once per device, each on its own thread.
+    pub const RUN_DEVICES: &str = "strata_rt_run_devices";
+    /// `int32_t (int32_t n, void (*body)(int32_t, void *), void *user)`:
+    /// the library's `P_replicas_run`.
+    pub const REPLICAS_RUN: &str = "strata_rt_replicas_run";
     /// Checks that the CPU running a library has the features it was built for.
     pub const CPU_SUPPORTS: &str = "strata_rt_cpu_supports";
     /// Prefix every runtime symbol shares; a `.so` or `.a` never exports these.

@@ -170,6 +170,20 @@ pub fn header(prefix: &str, guard_name: &str, funcs: &[CFunction], target: &str)
          * (STRATA_NUM_THREADS, else the CPUs this process may run on). Returns 0. */"
     );
     let _ = writeln!(h, "int32_t {prefix}_set_num_threads(int32_t n);");
+    h.push('\n');
+    let _ = writeln!(
+        h,
+        "/* Runs body(d, user) for every device d in 0..n-1, each on its own thread:\n \
+         * functions called inside body are device d's program (replica d), and their\n \
+         * collectives meet the other devices'. Returns 0, or non-zero when a device\n \
+         * failed, with the message from {prefix}_last_error(). A device that does not\n \
+         * reach a collective makes the others fail after STRATA_COLLECTIVE_TIMEOUT_MS\n \
+         * (default 30000). */"
+    );
+    let _ = writeln!(
+        h,
+        "int32_t {prefix}_replicas_run(int32_t n, void (*body)(int32_t device, void *user), void *user);"
+    );
     h.push_str("\n#ifdef __cplusplus\n}\n#endif\n\n");
     let _ = writeln!(h, "#endif /* {guard} */");
     h
@@ -247,6 +261,14 @@ const char *mlp_last_error(void);
  * (STRATA_NUM_THREADS, else the CPUs this process may run on). Returns 0. */
 int32_t mlp_set_num_threads(int32_t n);
 
+/* Runs body(d, user) for every device d in 0..n-1, each on its own thread:
+ * functions called inside body are device d's program (replica d), and their
+ * collectives meet the other devices'. Returns 0, or non-zero when a device
+ * failed, with the message from mlp_last_error(). A device that does not
+ * reach a collective makes the others fail after STRATA_COLLECTIVE_TIMEOUT_MS
+ * (default 30000). */
+int32_t mlp_replicas_run(int32_t n, void (*body)(int32_t device, void *user), void *user);
+
 #ifdef __cplusplus
 }
 #endif
@@ -293,8 +315,12 @@ int32_t mlp_set_num_threads(int32_t n);
             "M_F_RES0_COUNT"
         );
         assert!(h.contains("tensor<2x0xf64>"));
-        // Every function appears once as a prototype, beside m_set_num_threads.
-        assert_eq!(h.matches("int32_t m_").count(), 3);
+        // Every function appears once as a prototype, beside
+        // m_set_num_threads and m_replicas_run.
+        assert_eq!(h.matches("int32_t m_").count(), 4);
+        assert!(h.contains(
+            "int32_t m_replicas_run(int32_t n, void (*body)(int32_t device, void *user), void *user);\n"
+        ));
     }
 
     #[test]

@@ -53,8 +53,12 @@ pub(crate) fn lower_module<'ctx>(
     }
     l.last_error_fn()?;
     l.set_num_threads_fn()?;
+    l.replicas_run_fn()?;
     Ok(l.module)
 }
+
+/// Names whose C symbols `P_name` every library defines itself.
+pub(crate) const RESERVED_NAMES: &[&str] = &["last_error", "set_num_threads", "replicas_run"];
 
 fn nounwind(cx: &LlContext) -> Attribute {
     cx.create_enum_attribute(Attribute::get_named_enum_kind_id("nounwind"), 0)
@@ -106,6 +110,9 @@ impl<'ctx> Lowerer<'ctx, '_> {
         } else {
             let f = self.external(&name, ty);
             self.add_extension_attrs(op, f);
+            if self.ir.attr_of(op, "returns_status").is_some() {
+                self.status_externals.insert(name.clone());
+            }
             f
         };
         self.funcs.insert(name, f);
@@ -207,7 +214,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
     fn export_wrapper(&mut self, op: OpId) -> Result<()> {
         let name = self.func_name(op)?;
         let inner = self.funcs[&name];
-        if name == "last_error" || name == "set_num_threads" {
+        if RESERVED_NAMES.contains(&name.as_str()) {
             return Err(Diagnostic::error(
                 self.loc(op),
                 format!(
@@ -369,6 +376,29 @@ impl<'ctx> Lowerer<'ctx, '_> {
         Ok(())
     }
 
+    /// `int32_t P_replicas_run(int32_t n, void (*body)(int32_t, void *),
+    /// void *user)` forwarding to the runtime's `strata_rt_replicas_run`:
+    /// runs `body(d, user)` for every device d on its own thread, where the
+    /// library's collectives meet.
+    fn replicas_run_fn(&mut self) -> Result<()> {
+        let i32t = self.cx.i32_type();
+        let ptr = self.cx.ptr_type(AddressSpace::default());
+        let fty = i32t.fn_type(&[i32t.into(), ptr.into(), ptr.into()], false);
+        let rt = self.external(strata_abi::symbol::REPLICAS_RUN, fty);
+        let f = self
+            .module
+            .add_function(&format!("{}_replicas_run", self.prefix), fty, None);
+        let bb = self.cx.append_basic_block(f, "entry");
+        self.b.position_at_end(bb);
+        let args: Vec<BasicMetadataValueEnum> =
+            f.get_params().into_iter().map(|p| p.into()).collect();
+        let status = self
+            .call(rt, &args)?
+            .ok_or_else(|| ice("strata_rt_replicas_run returns nothing"))?;
+        self.b.build_return(Some(&status)).map_err(ice)?;
+        Ok(())
+    }
+
     /// `const char *P_last_error(void)` forwarding to `strata_rt_last_error`.
     fn last_error_fn(&mut self) -> Result<()> {
         let ptr = self.cx.ptr_type(AddressSpace::default());
@@ -406,6 +436,26 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 let args: Vec<BasicMetadataValueEnum> =
                     args.into_iter().map(|a| a.into()).collect();
                 let r = self.call(f, &args)?;
+                if self.status_externals.contains(&callee) && self.returns_status {
+                    // A runtime function that failed: its status, with the
+                    // last error it set.
+                    let status = r
+                        .ok_or_else(|| ice("a status-returning function returns nothing"))?
+                        .into_int_value();
+                    if let Some(&res) = self.ir.op(op).results.first() {
+                        self.values.insert(res, status.into());
+                    }
+                    let failed = self
+                        .b
+                        .build_int_compare(
+                            inkwell::IntPredicate::NE,
+                            status,
+                            self.cx.i32_type().const_zero(),
+                            "",
+                        )
+                        .map_err(ice)?;
+                    return self.return_status_if(failed, status);
+                }
                 let callee_defined = self.ir.op(op).results.is_empty()
                     && f.get_first_basic_block().is_some()
                     && f.get_type().get_return_type().is_some();

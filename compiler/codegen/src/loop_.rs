@@ -35,6 +35,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
             lp::IF => self.lower_if(op),
             lp::WHILE => self.lower_while(op),
             lp::DISPATCH => self.lower_dispatch(op),
+            lp::RUN_DEVICES => self.lower_run_devices(op),
             // Terminators of loop bodies and arms: the parent adds the branch.
             lp::YIELD | lp::CONDITION => Ok(()),
             name => Err(Diagnostic::unsupported(
@@ -151,6 +152,83 @@ impl<'ctx> Lowerer<'ctx, '_> {
     }
 
     fn lower_dispatch(&mut self, op: OpId) -> Result<()> {
+        let cost = self
+            .ir
+            .int_attr(op, "cost")
+            .and_then(|c| u64::try_from(c).ok())
+            .ok_or_else(|| self.internal(op, "has no 'cost'"))?;
+        let (task, frame) = self.task_and_frame(op, 3)?;
+        let i64t = self.cx.i64_type();
+        let args: Vec<BasicMetadataValueEnum> = vec![
+            task.as_global_value().as_pointer_value().into(),
+            frame.into(),
+            self.int(op, 0)?.into(),
+            self.int(op, 1)?.into(),
+            self.int(op, 2)?.into(),
+            i64t.const_int(cost, false).into(),
+        ];
+        self.call_runtime_status(op, strata_abi::symbol::PARALLEL_FOR, &args)
+    }
+
+    /// `loop.run_devices`: `strata_rt_run_devices(task, &captures, R, P)`.
+    fn lower_run_devices(&mut self, op: OpId) -> Result<()> {
+        let count = |name| {
+            self.ir
+                .int_attr(op, name)
+                .and_then(|c| u64::try_from(c).ok())
+                .ok_or_else(|| self.internal(op, format!("has no '{name}'")))
+        };
+        let (replicas, partitions) = (count("replicas")?, count("partitions")?);
+        let (task, frame) = self.task_and_frame(op, 0)?;
+        let i64t = self.cx.i64_type();
+        let args: Vec<BasicMetadataValueEnum> = vec![
+            task.as_global_value().as_pointer_value().into(),
+            frame.into(),
+            i64t.const_int(replicas, false).into(),
+            i64t.const_int(partitions, false).into(),
+        ];
+        self.call_runtime_status(op, strata_abi::symbol::RUN_DEVICES, &args)
+    }
+
+    /// Calls the runtime's `name(args)` returning an `i32` status, and
+    /// returns a non-zero status from the function.
+    fn call_runtime_status(
+        &mut self,
+        op: OpId,
+        name: &str,
+        args: &[BasicMetadataValueEnum<'ctx>],
+    ) -> Result<()> {
+        let i32t = self.cx.i32_type();
+        let params: Vec<inkwell::types::BasicMetadataTypeEnum> = args
+            .iter()
+            .map(|a| match a {
+                BasicMetadataValueEnum::PointerValue(p) => p.get_type().into(),
+                BasicMetadataValueEnum::IntValue(v) => v.get_type().into(),
+                _ => self.cx.i64_type().into(),
+            })
+            .collect();
+        let run = self.external(name, i32t.fn_type(&params, false));
+        let status = self
+            .call(run, args)?
+            .ok_or_else(|| ice(format!("{name} returns nothing")))?
+            .into_int_value();
+        if !self.returns_status {
+            return Err(self.internal(op, "is in a function that cannot return a status"));
+        }
+        let failed = self
+            .b
+            .build_int_compare(inkwell::IntPredicate::NE, status, i32t.const_zero(), "")
+            .map_err(ice)?;
+        self.return_status_if(failed, status)
+    }
+
+    /// The task running `op`'s callee and a stack struct holding the
+    /// captures (operands from `first` on), stored at this point.
+    fn task_and_frame(
+        &mut self,
+        op: OpId,
+        first: usize,
+    ) -> Result<(FunctionValue<'ctx>, inkwell::values::PointerValue<'ctx>)> {
         let callee = lp::dispatch_callee(self.ir, op)
             .ok_or_else(|| self.internal(op, "has no 'callee'"))?
             .to_string();
@@ -158,13 +236,8 @@ impl<'ctx> Lowerer<'ctx, '_> {
             .funcs
             .get(&callee)
             .ok_or_else(|| self.internal(op, format!("runs unknown '@{callee}'")))?;
-        let cost = self
-            .ir
-            .int_attr(op, "cost")
-            .and_then(|c| u64::try_from(c).ok())
-            .ok_or_else(|| self.internal(op, "has no 'cost'"))?;
         let n = self.ir.op(op).operands.len();
-        let captures = (3..n)
+        let captures = (first..n)
             .map(|i| self.val(op, i))
             .collect::<Result<Vec<_>>>()?;
         let types: Vec<BasicTypeEnum> = captures.iter().map(|v| v.get_type()).collect();
@@ -188,43 +261,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 .map_err(ice)?;
             self.b.build_store(slot, *v).map_err(ice)?;
         }
-
-        let (i32t, i64t) = (self.cx.i32_type(), self.cx.i64_type());
-        let ptr = self.cx.ptr_type(AddressSpace::default());
-        let run = self.external(
-            strata_abi::symbol::PARALLEL_FOR,
-            i32t.fn_type(
-                &[
-                    ptr.into(),
-                    ptr.into(),
-                    i64t.into(),
-                    i64t.into(),
-                    i64t.into(),
-                    i64t.into(),
-                ],
-                false,
-            ),
-        );
-        let args: Vec<BasicMetadataValueEnum> = vec![
-            task.as_global_value().as_pointer_value().into(),
-            frame.into(),
-            self.int(op, 0)?.into(),
-            self.int(op, 1)?.into(),
-            self.int(op, 2)?.into(),
-            i64t.const_int(cost, false).into(),
-        ];
-        let status = self
-            .call(run, &args)?
-            .ok_or_else(|| ice("strata_rt_parallel_for returns nothing"))?
-            .into_int_value();
-        if !self.returns_status {
-            return Err(self.internal(op, "is in a function that cannot return a status"));
-        }
-        let failed = self
-            .b
-            .build_int_compare(inkwell::IntPredicate::NE, status, i32t.const_zero(), "")
-            .map_err(ice)?;
-        self.return_status_if(failed, status)
+        Ok((task, frame))
     }
 
     /// `i32 P.callee.task(ptr frame, i64 begin, i64 end)`, built once per callee.

@@ -34,6 +34,9 @@ pub(crate) struct Lowerer<'ctx, 'a> {
     /// so that runtime errors (a failed allocation) unwind to the exported
     /// wrapper. True while lowering such a function.
     pub returns_status: bool,
+    /// External functions whose `i32` result is a status to propagate
+    /// (declared with the unit attribute `returns_status`).
+    pub status_externals: std::collections::HashSet<String>,
     /// The target's required CPU features as a C string, and the flag the
     /// exported wrappers set once the check has passed (see `func.rs`).
     pub cpu_check: Option<(PointerValue<'ctx>, PointerValue<'ctx>)>,
@@ -51,6 +54,7 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
             funcs: HashMap::new(),
             globals: HashMap::new(),
             cpu_check: None,
+            status_externals: Default::default(),
             alloca_block: None,
             returns_status: false,
         }

@@ -9,6 +9,7 @@
 //! | `loop.condition` | (i1) → () | terminator of a while's cond region: continue while true |
 //! | `loop.yield` | () → () | terminator |
 //! | `loop.dispatch` | (index lb, index ub, index step, captures...) → () | none; `callee`, `cost` |
+//! | `loop.run_devices` | (captures...) → () | none; `callee`, `replicas`, `partitions` |
 //!
 //! `loop.for` may carry the unit attribute `parallel`: its iterations touch
 //! disjoint memory and may run in any order or at once. The
@@ -17,6 +18,10 @@
 //! the callee over chunks of `lb..ub` on the runtime's thread pool; `cost`
 //! is the estimated number of operations per iteration, which decides how
 //! finely the range is split (or whether it is split at all).
+//!
+//! `loop.run_devices` runs `callee(device, device + 1, captures...)` once
+//! for every device of a `replicas` x `partitions` run, each on its own
+//! thread, where collectives meet (`interpreter.run_parallel`).
 
 use strata_diag::Result;
 use strata_ir::text::printer::type_to_string;
@@ -28,6 +33,7 @@ pub const YIELD: &str = "loop.yield";
 pub const WHILE: &str = "loop.while";
 pub const CONDITION: &str = "loop.condition";
 pub const DISPATCH: &str = "loop.dispatch";
+pub const RUN_DEVICES: &str = "loop.run_devices";
 
 pub mod transforms;
 
@@ -39,6 +45,7 @@ pub fn register(ctx: &mut Context) {
     r.add(OpDef::new(WHILE, Traits::NONE).verifier(verify_while));
     r.add(OpDef::new(CONDITION, Traits::TERMINATOR).verifier(verify_condition));
     r.add(OpDef::new(DISPATCH, Traits::NONE).verifier(verify_dispatch));
+    r.add(OpDef::new(RUN_DEVICES, Traits::NONE).verifier(verify_run_devices));
 }
 
 /// The function a `loop.dispatch` runs.
@@ -175,6 +182,28 @@ fn verify_dispatch(ctx: &Context, op: OpId) -> Result<()> {
         .is_some_and(|c| (1..=i64::MAX as i128).contains(&c))
     {
         return Err(ctx.error(op, "expects a positive integer attribute 'cost'"));
+    }
+    Ok(())
+}
+
+fn verify_run_devices(ctx: &Context, op: OpId) -> Result<()> {
+    expect_no_results(ctx, op)?;
+    if !ctx.op(op).regions.is_empty() {
+        return Err(ctx.error(op, "expects no regions"));
+    }
+    if dispatch_callee(ctx, op).is_none() {
+        return Err(ctx.error(op, "expects a symbol attribute 'callee'"));
+    }
+    for name in ["replicas", "partitions"] {
+        if !ctx
+            .int_attr(op, name)
+            .is_some_and(|c| (1..=4096).contains(&c))
+        {
+            return Err(ctx.error(
+                op,
+                format!("expects an integer attribute '{name}' in [1, 4096]"),
+            ));
+        }
     }
     Ok(())
 }

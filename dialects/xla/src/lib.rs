@@ -206,6 +206,25 @@ pub fn register(ctx: &mut Context) {
             .parser(parse::parse_optimization_barrier),
     );
     r.add(OpDef::new(CUSTOM_CALL, Traits::NONE).parser(parse::parse_custom_call));
+    use ops::collective as coll;
+    r.add(OpDef::new(ALL_REDUCE, Traits::NONE).verifier(coll::verify_all_reduce));
+    r.add(OpDef::new(COLLECTIVE_REDUCE, Traits::NONE).verifier(coll::verify_all_reduce));
+    r.add(OpDef::new(ALL_GATHER, Traits::NONE).verifier(coll::verify_all_gather));
+    r.add(OpDef::new(REDUCE_SCATTER, Traits::NONE).verifier(coll::verify_reduce_scatter));
+    r.add(OpDef::new(ALL_TO_ALL, Traits::NONE).verifier(coll::verify_all_to_all));
+    r.add(OpDef::new(COLLECTIVE_PERMUTE, Traits::NONE).verifier(coll::verify_collective_permute));
+    r.add(
+        OpDef::new(COLLECTIVE_BROADCAST, Traits::NONE).verifier(coll::verify_collective_broadcast),
+    );
+    for name in [REPLICA_ID, PARTITION_ID] {
+        r.add(
+            OpDef::new(name, Traits::NONE)
+                .verifier(coll::verify_device_id)
+                .parser(parse::parse_elementwise),
+        );
+    }
+    r.add(OpDef::new(RUN_PARALLEL, Traits::NONE).verifier(coll::verify_run_parallel));
+    r.alias("interpreter.run_parallel", RUN_PARALLEL);
 
     for &name in names::ALL {
         let suffix = &name["xla.".len()..];

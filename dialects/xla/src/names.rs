@@ -88,6 +88,19 @@ pub const REDUCE_WINDOW: &str = "xla.reduce_window";
 pub const CONVOLUTION: &str = "xla.convolution";
 pub const MULHI: &str = "xla.mulhi";
 pub const SORT: &str = "xla.sort";
+// Collectives (see ops/collective.rs).
+pub const ALL_REDUCE: &str = "xla.all_reduce";
+pub const ALL_GATHER: &str = "xla.all_gather";
+pub const ALL_TO_ALL: &str = "xla.all_to_all";
+pub const REDUCE_SCATTER: &str = "xla.reduce_scatter";
+pub const COLLECTIVE_PERMUTE: &str = "xla.collective_permute";
+pub const COLLECTIVE_BROADCAST: &str = "xla.collective_broadcast";
+pub const COLLECTIVE_REDUCE: &str = "xla.collective_reduce";
+pub const REPLICA_ID: &str = "xla.replica_id";
+pub const PARTITION_ID: &str = "xla.partition_id";
+/// The StableHLO interpreter's `interpreter.run_parallel`: runs one program
+/// per device (replica x partition) at once.
+pub const RUN_PARALLEL: &str = "xla.run_parallel";
 pub const FFT: &str = "xla.fft";
 pub const SELECT_AND_SCATTER: &str = "xla.select_and_scatter";
 pub const MAP: &str = "xla.map";
@@ -149,6 +162,15 @@ pub const BINARY_ELEMENTWISE: &[&str] = &[
 ];
 
 pub const ALL: &[&str] = &[
+    ALL_REDUCE,
+    ALL_GATHER,
+    ALL_TO_ALL,
+    REDUCE_SCATTER,
+    COLLECTIVE_PERMUTE,
+    COLLECTIVE_BROADCAST,
+    COLLECTIVE_REDUCE,
+    REPLICA_ID,
+    PARTITION_ID,
     ABS,
     NEGATE,
     SQRT,

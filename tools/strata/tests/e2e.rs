@@ -250,7 +250,12 @@ fn shared_library_stands_alone() {
     syms.sort();
     assert_eq!(
         syms,
-        ["model_last_error", "model_main", "model_set_num_threads"]
+        [
+            "model_last_error",
+            "model_main",
+            "model_replicas_run",
+            "model_set_num_threads"
+        ]
     );
 }
 
@@ -578,4 +583,85 @@ int main(void) {
             .arg(format!("-Wl,-rpath,{}", tmp.path().display())),
     );
     assert_eq!(run_ok(&mut Command::new(&exe)).trim(), "ok");
+}
+
+#[test]
+fn replicas_run_meets_at_collectives_and_a_missing_device_times_out() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("coll.mlir");
+    std::fs::write(
+        &src,
+        r#"func.func @main(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<32xf32>, tensor<ui32>) {
+  %s = "stablehlo.all_reduce"(%x) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %0 = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %0 : tensor<f32>
+  }) {replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>} : (tensor<8xf32>) -> tensor<8xf32>
+  %g = "stablehlo.all_gather"(%x) {all_gather_dim = 0 : i64, replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>} : (tensor<8xf32>) -> tensor<32xf32>
+  %id = stablehlo.replica_id : tensor<ui32>
+  return %s, %g, %id : tensor<8xf32>, tensor<32xf32>, tensor<ui32>
+}
+"#,
+    )
+    .unwrap();
+    compile(&src, tmp.path(), "libcoll.so", "coll.h");
+    let main_c = tmp.path().join("devices.c");
+    std::fs::write(
+        &main_c,
+        r#"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "coll.h"
+
+static const char *verdict[4];
+static int skip = -1;
+
+static void device(int32_t d, void *user) {
+  (void)user;
+  float x[8], sum[8], gathered[32];
+  uint32_t id;
+  for (int i = 0; i < 8; i++) x[i] = (float)(d * 10 + i);
+  if (d == skip) { verdict[d] = "skipped"; return; }
+  if (coll_main(x, sum, gathered, &id) != 0) { verdict[d] = "failed"; return; }
+  for (int i = 0; i < 8; i++)
+    if (sum[i] != (float)(60 + 4 * i)) { verdict[d] = "wrong sum"; return; }
+  for (int k = 0; k < 32; k++)
+    if (gathered[k] != (float)((k / 8) * 10 + k % 8)) { verdict[d] = "wrong gather"; return; }
+  verdict[d] = id == (uint32_t)d ? "ok" : "wrong replica id";
+}
+
+int main(void) {
+  if (coll_replicas_run(4, device, NULL) != 0) { printf("run failed: %s\n", coll_last_error()); return 1; }
+  for (int d = 0; d < 4; d++)
+    if (strcmp(verdict[d], "ok") != 0) { printf("device %d: %s\n", d, verdict[d]); return 1; }
+  /* Outside a run the library is one device: groups of four cannot meet. */
+  float x[8] = {0}, sum[8], gathered[32];
+  uint32_t id;
+  if (coll_main(x, sum, gathered, &id) == 0) { printf("a lone device ran a collective of four\n"); return 1; }
+  if (strstr(coll_last_error(), "1 replica") == NULL) { printf("lone: %s\n", coll_last_error()); return 1; }
+  /* Device 3 never arrives: the others fail after the timeout, with a message. */
+  setenv("STRATA_COLLECTIVE_TIMEOUT_MS", "300", 1);
+  skip = 3;
+  if (coll_replicas_run(4, device, NULL) == 0) { printf("a run with a missing device succeeded\n"); return 1; }
+  if (strstr(coll_last_error(), "timed out") == NULL) { printf("missing: %s\n", coll_last_error()); return 1; }
+  if (coll_replicas_run(0, device, NULL) == 0) { printf("zero devices accepted\n"); return 1; }
+  printf("collectives ok\n");
+  return 0;
+}
+"#,
+    )
+    .unwrap();
+    let exe = tmp.path().join("devices");
+    run_ok(
+        cc().arg(&main_c)
+            .arg("-I")
+            .arg(tmp.path())
+            .arg(tmp.path().join("libcoll.so"))
+            .arg(format!("-Wl,-rpath,{}", tmp.path().display()))
+            .arg("-o")
+            .arg(&exe),
+    );
+    let out = run_ok(&mut Command::new(&exe));
+    assert!(out.contains("collectives ok"), "{out}");
 }

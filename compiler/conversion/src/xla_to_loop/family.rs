@@ -15,6 +15,7 @@
 //! | `Sort` | `sort.rs` | never |
 //! | `Fft` | `fft.rs` | never |
 //! | `Concatenate`, `Pad`, `DynamicUpdateSlice` | `shape.rs` | never |
+//! | `Collective` (all_reduce, all_gather, reduce_scatter, all_to_all, collective_permute/broadcast/reduce, replica_id, partition_id) | `collective.rs` | never |
 //!
 //! Ops not listed (control flow, tuples, calls, checks) are handled by
 //! `mod.rs` and `control.rs` before any family is consulted.
@@ -39,6 +40,7 @@ pub enum Family {
     Concatenate,
     Pad,
     DynamicUpdateSlice,
+    Collective,
 }
 
 /// The family of the op named `name`, if the lowering knows it.
@@ -77,6 +79,10 @@ pub fn family(name: &str) -> Option<Family> {
         CONCATENATE => Family::Concatenate,
         PAD => Family::Pad,
         DYNAMIC_UPDATE_SLICE => Family::DynamicUpdateSlice,
+        ALL_REDUCE | ALL_GATHER | REDUCE_SCATTER | ALL_TO_ALL | COLLECTIVE_PERMUTE
+        | COLLECTIVE_BROADCAST | COLLECTIVE_REDUCE | REPLICA_ID | PARTITION_ID => {
+            Family::Collective
+        }
         _ => return None,
     })
 }

@@ -14,6 +14,7 @@
 //! `mem.dealloc` right after its last reader. Reusing freed buffers is the
 //! job of `mem-reuse-buffers`, which runs next.
 
+mod collective;
 mod complex;
 mod control;
 mod conv;
@@ -65,6 +66,10 @@ pub struct ModuleState {
     next_global: usize,
     /// Runtime functions declared in the module so far.
     declared: std::collections::HashSet<&'static str>,
+    /// (inputs, results) of every function, as written (for run_parallel).
+    pub arity: HashMap<String, (usize, usize)>,
+    /// Device functions made for run_parallel so far.
+    pub next_devices: usize,
 }
 
 pub fn convert_module(ctx: &mut Context, module: OpId) -> Result<()> {
@@ -77,10 +82,22 @@ pub fn convert_module(ctx: &mut Context, module: OpId) -> Result<()> {
         .copied()
         .filter(|&o| ctx.op(o).name == builtin::FUNC)
         .collect();
+    let arity = funcs
+        .iter()
+        .filter_map(|&f| {
+            let (ins, outs) = builtin::func_signature(ctx, f)?;
+            Some((
+                builtin::func_name(ctx, f)?.to_string(),
+                (ins.len(), outs.len()),
+            ))
+        })
+        .collect();
     let mut state = ModuleState {
         module_block: block,
         next_global: 0,
         declared: Default::default(),
+        arity,
+        next_devices: 0,
     };
     for f in funcs {
         let span = tracing::debug_span!(
@@ -351,6 +368,7 @@ impl FuncLowering<'_> {
                 return Ok(());
             }
             strata_dialect_xla::COMPOSITE => return self.lower_call(b, op),
+            strata_dialect_xla::RUN_PARALLEL => return self.run_parallel(b, op),
             strata_dialect_xla::TUPLE => {
                 let (r, elems) = (b.ctx.op(op).results[0], b.ctx.op(op).operands.clone());
                 self.tuples.insert(r, elems);
@@ -667,6 +685,20 @@ impl FuncLowering<'_> {
             vec![i32t],
         );
         self.declare_runtime(b, RT_CHECK, fty);
+    }
+
+    /// `declare_runtime` for a function whose `i32` result is a status:
+    /// a call that returns non-zero returns it from the calling function.
+    pub fn declare_runtime_status(&mut self, b: &mut Builder<'_>, name: &'static str, fty: Type) {
+        if self.state.declared.contains(name) {
+            return;
+        }
+        self.declare_runtime(b, name, fty);
+        let mb = self.state.module_block;
+        if let Some(&decl) = b.ctx.blocks[mb].ops.first() {
+            let unit = b.ctx.attr(AttrKind::Unit);
+            b.ctx.set_attr(decl, "returns_status", unit);
+        }
     }
 
     /// Declares the runtime function `name` once per module, as a bodiless

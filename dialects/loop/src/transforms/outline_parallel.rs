@@ -34,7 +34,7 @@ use strata_diag::Result;
 use strata_ir::builtin::{self, FUNC, RETURN};
 use strata_ir::{AttrKind, BlockId, Context, OpId, Value, ValueDef};
 
-use crate::{DISPATCH, FOR, IF, WHILE, YIELD, is_parallel};
+use crate::{DISPATCH, FOR, IF, RUN_DEVICES, WHILE, YIELD, is_parallel};
 
 pub const FLAG: &str = "loop-outline-parallel";
 
@@ -283,7 +283,10 @@ fn check_independent(ctx: &Context, lp: OpId) -> std::result::Result<(), &'stati
     for &o in &ops {
         let operation = ctx.op(o);
         let dialect = operation.name.split('.').next().unwrap_or("");
-        if !matches!(dialect, "arith" | "mem" | "loop") || operation.name == DISPATCH {
+        if !matches!(dialect, "arith" | "mem" | "loop")
+            || operation.name == DISPATCH
+            || operation.name == RUN_DEVICES
+        {
             return Err("the body calls a function or has an op of another dialect");
         }
         let (target, indices): (Value, &[Value]) = match operation.name {

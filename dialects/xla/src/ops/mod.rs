@@ -1,5 +1,6 @@
 //! Verifiers (with shape inference) by op family.
 
+pub mod collective;
 pub mod control;
 pub mod conv;
 pub mod dot;

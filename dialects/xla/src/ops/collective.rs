@@ -1,0 +1,483 @@
+//! Collectives (`all_reduce`, `all_gather`, `reduce_scatter`, `all_to_all`,
+//! `collective_permute`, `collective_broadcast`, `collective_reduce`),
+//! `replica_id` / `partition_id`, and the interpreter's `run_parallel`.
+//!
+//! How the devices split into groups follows StableHLO's strategies; the
+//! group size behind a result shape (all_gather's factor) is checked here
+//! when the strategy makes it known at compile time, and by the runtime
+//! otherwise.
+
+use strata_diag::Result;
+use strata_ir::{AttrKind, Context, OpId, TypeKind};
+
+use crate::names::*;
+use crate::util::*;
+
+/// StableHLO's process-grouping strategies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Grouping {
+    CrossReplica,
+    CrossPartition,
+    CrossReplicaAndPartition,
+    FlattenedIds,
+}
+
+/// The `handle` of a `channel_handle` attribute (0 when absent).
+pub fn channel_id(ctx: &Context, op: OpId) -> i64 {
+    fields(ctx, op, "channel_handle")
+        .and_then(|f| get(&f, "handle").first().copied())
+        .unwrap_or(0)
+}
+
+/// How `op` groups the devices (StableHLO's rules per op).
+pub fn grouping(ctx: &Context, op: OpId) -> Grouping {
+    let channel = channel_id(ctx, op) > 0;
+    match ctx.op(op).name {
+        ALL_TO_ALL | COLLECTIVE_PERMUTE | COLLECTIVE_BROADCAST => {
+            if channel {
+                Grouping::CrossPartition
+            } else {
+                Grouping::CrossReplica
+            }
+        }
+        _ => match (channel, ctx.attr_of(op, "use_global_device_ids").is_some()) {
+            (false, _) => Grouping::CrossReplica,
+            (true, false) => Grouping::CrossReplicaAndPartition,
+            (true, true) => Grouping::FlattenedIds,
+        },
+    }
+}
+
+/// A 2-D integer attribute (`dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>`) as
+/// rows; None when absent.
+fn int_matrix(ctx: &Context, op: OpId, name: &str) -> Result<Option<Vec<Vec<i64>>>> {
+    let Some(d) = ctx.dense_attr(op, name) else {
+        return Ok(None);
+    };
+    let shape = ctx.shape(d.ty).unwrap_or(&[]).to_vec();
+    let elem = ctx.elem(d.ty);
+    if shape.len() != 2 || !ctx.is_int(elem) {
+        return Err(ctx.error(
+            op,
+            format!(
+                "'{name}' must be a 2-dimensional integer tensor, found {}",
+                ty_str(ctx, d.ty)
+            ),
+        ));
+    }
+    let (rows, cols) = (shape[0] as usize, shape[1] as usize);
+    let value = |i: usize| {
+        strata_ir::dense::int_value(ctx, strata_ir::dense::element_bits(ctx, d, i)[0], elem) as i64
+    };
+    Ok(Some(
+        (0..rows)
+            .map(|r| (0..cols).map(|c| value(r * cols + c)).collect())
+            .collect(),
+    ))
+}
+
+/// The `replica_groups` of `op`: unique non-negative ids, rows padded with
+/// -1 when the groups differ in size (an absent or empty attribute: no
+/// groups, meaning every device). Padding is kept: the runtime skips it.
+pub fn replica_groups(ctx: &Context, op: OpId) -> Result<Vec<Vec<i64>>> {
+    let groups = int_matrix(ctx, op, "replica_groups")?.unwrap_or_default();
+    let mut seen = std::collections::HashSet::new();
+    for g in &groups {
+        for &id in g {
+            if id == -1 {
+                continue;
+            }
+            if id < 0 {
+                return Err(ctx.error(op, format!("replica_groups holds {id}")));
+            }
+            if !seen.insert(id) {
+                return Err(ctx.error(op, format!("replica_groups names {id} twice")));
+            }
+        }
+    }
+    if groups.iter().map(|g| g.len()).sum::<usize>() > MAX_IDS {
+        return Err(ctx.error(op, format!("replica_groups holds more than {MAX_IDS} ids")));
+    }
+    Ok(groups.into_iter().filter(|g| !g.is_empty()).collect())
+}
+
+/// Most ids a collective's groups or pairs may hold (the runtime's limit).
+pub const MAX_IDS: usize = 256;
+
+/// The group size a result shape implies, when the strategy fixes it at
+/// compile time (groups given, and not multiplied by the partitions).
+fn static_group_size(ctx: &Context, op: OpId, groups: &[Vec<i64>]) -> Option<i64> {
+    if groups.iter().flatten().any(|&id| id < 0) {
+        return None;
+    }
+    match grouping(ctx, op) {
+        Grouping::CrossReplicaAndPartition => None,
+        _ => groups.first().map(|g| g.len() as i64),
+    }
+}
+
+fn expect_same_types(ctx: &Context, op: OpId) -> Result<()> {
+    let o = ctx.op(op);
+    if o.operands.is_empty() || o.operands.len() != o.results.len() {
+        return Err(ctx.error(
+            op,
+            format!(
+                "expects as many results as operands (at least one), found {} and {}",
+                o.operands.len(),
+                o.results.len()
+            ),
+        ));
+    }
+    for i in 0..o.operands.len() {
+        let (shape, elem) = operand_tensor(ctx, op, i)?;
+        let (rshape, relem) = result_tensor(ctx, op, i)?;
+        if shape != rshape || elem != relem {
+            return Err(ctx.error(
+                op,
+                format!(
+                    "result #{i} must have operand #{i}'s type {}, found {}",
+                    ty_str(ctx, ctx.value_ty(o.operands[i])),
+                    ty_str(ctx, ctx.value_ty(o.results[i]))
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The reducer region of `all_reduce`-like ops: 2k 0-d tensors of the
+/// operands' element types (folding all operands together), or two when
+/// every operand has the same element type (applied to each operand).
+fn expect_reducer(ctx: &Context, op: OpId, k: usize) -> Result<()> {
+    let body = ctx
+        .entry_block(op, 0)
+        .ok_or_else(|| ctx.error(op, "requires a reducer region"))?;
+    let args = &ctx.blocks[body].args;
+    let per_operand = args.len() == 2 && k > 1;
+    if args.len() != 2 * k && !per_operand {
+        return Err(ctx.error(
+            op,
+            format!(
+                "reducer must take {} arguments (or 2), found {}",
+                2 * k,
+                args.len()
+            ),
+        ));
+    }
+    for i in 0..(if per_operand { 2 * k } else { args.len() }) {
+        let a = args[if per_operand { i % 2 } else { i }];
+        let want = operand_tensor(ctx, op, if per_operand { i / 2 } else { i % k })?.1;
+        match tensor_of(ctx, a) {
+            Some((s, e)) if s.is_empty() && e == want => {}
+            _ => {
+                return Err(ctx.error(
+                    op,
+                    format!(
+                        "reducer argument #{} must be tensor<{}>, found {}",
+                        if per_operand { i % 2 } else { i },
+                        ty_str(ctx, want),
+                        ty_str(ctx, ctx.value_ty(a))
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `all_reduce` and `collective_reduce`.
+pub fn verify_all_reduce(ctx: &Context, op: OpId) -> Result<()> {
+    expect_same_types(ctx, op)?;
+    replica_groups(ctx, op)?;
+    expect_reducer(ctx, op, ctx.op(op).operands.len())
+}
+
+fn dimension(ctx: &Context, op: OpId, name: &str, rank: usize) -> Result<usize> {
+    let d = ctx
+        .int_attr(op, name)
+        .ok_or_else(|| ctx.error(op, format!("requires an integer attribute '{name}'")))?;
+    if d < 0 || d >= rank as i128 {
+        return Err(ctx.error(op, format!("{name} {d} is out of range for rank {rank}")));
+    }
+    Ok(d as usize)
+}
+
+/// `all_gather`: results are the operands concatenated `G` times along
+/// `all_gather_dim`.
+pub fn verify_all_gather(ctx: &Context, op: OpId) -> Result<()> {
+    let o = ctx.op(op);
+    if o.operands.is_empty() || o.operands.len() != o.results.len() {
+        return Err(ctx.error(op, "expects as many results as operands (at least one)"));
+    }
+    let groups = replica_groups(ctx, op)?;
+    let mut factor = None;
+    for i in 0..o.operands.len() {
+        let (shape, elem) = operand_tensor(ctx, op, i)?;
+        let (rshape, relem) = result_tensor(ctx, op, i)?;
+        let d = dimension(ctx, op, "all_gather_dim", shape.len())?;
+        let ok_other = rshape.len() == shape.len()
+            && (0..shape.len()).all(|j| j == d || rshape[j] == shape[j])
+            && elem == relem;
+        let f = if shape[d] > 0 && rshape.get(d).is_some_and(|&r| r % shape[d] == 0) {
+            Some(rshape[d] / shape[d])
+        } else {
+            None
+        };
+        if !ok_other || f.is_none() || factor.is_some_and(|g| Some(g) != f) {
+            return Err(ctx.error(
+                op,
+                format!(
+                    "result #{i} {} must be operand #{i} {} concatenated along dimension {d} once per device",
+                    ty_str(ctx, ctx.value_ty(o.results[i])),
+                    ty_str(ctx, ctx.value_ty(o.operands[i]))
+                ),
+            ));
+        }
+        factor = f;
+    }
+    if let (Some(g), Some(f)) = (static_group_size(ctx, op, &groups), factor) {
+        if g != f {
+            return Err(ctx.error(
+                op,
+                format!("results are {f} operands long, but replica_groups has groups of {g}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `reduce_scatter`: each device keeps its block of the reduction along
+/// `scatter_dimension`.
+pub fn verify_reduce_scatter(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 1, 1)?;
+    let groups = replica_groups(ctx, op)?;
+    let (shape, elem) = operand_tensor(ctx, op, 0)?;
+    let (rshape, relem) = result_tensor(ctx, op, 0)?;
+    let d = dimension(ctx, op, "scatter_dimension", shape.len())?;
+    let ok_other = rshape.len() == shape.len()
+        && (0..shape.len()).all(|j| j == d || rshape[j] == shape[j])
+        && elem == relem;
+    let factor =
+        (rshape.get(d).is_some_and(|&r| r > 0 && shape[d] % r == 0)).then(|| shape[d] / rshape[d]);
+    let Some(factor) = factor.filter(|_| ok_other) else {
+        return Err(ctx.error(
+            op,
+            format!(
+                "result {} must be one of the equal blocks of operand {} along dimension {d}",
+                ty_str(ctx, ctx.value_ty(ctx.op(op).results[0])),
+                ty_str(ctx, ctx.value_ty(ctx.op(op).operands[0]))
+            ),
+        ));
+    };
+    if let Some(g) = static_group_size(ctx, op, &groups) {
+        if g != factor {
+            return Err(ctx.error(
+                op,
+                format!(
+                    "the operand splits into {factor} blocks, but replica_groups has groups of {g}"
+                ),
+            ));
+        }
+    }
+    expect_reducer(ctx, op, 1)
+}
+
+/// `all_to_all`: `split_count` blocks along `split_dimension` go one to
+/// each device, and come back concatenated along `concat_dimension`.
+pub fn verify_all_to_all(ctx: &Context, op: OpId) -> Result<()> {
+    let o = ctx.op(op);
+    if o.operands.is_empty() || o.operands.len() != o.results.len() {
+        return Err(ctx.error(op, "expects as many results as operands (at least one)"));
+    }
+    let groups = replica_groups(ctx, op)?;
+    let count = ctx
+        .int_attr(op, "split_count")
+        .ok_or_else(|| ctx.error(op, "requires an integer attribute 'split_count'"))?;
+    if count < 1 || count > MAX_IDS as i128 {
+        return Err(ctx.error(op, format!("split_count {count} must be in [1, {MAX_IDS}]")));
+    }
+    let count = count as i64;
+    if let Some(g) = groups.first() {
+        if g.len() as i64 != count {
+            return Err(ctx.error(
+                op,
+                format!(
+                    "split_count {count} differs from the group size {}",
+                    g.len()
+                ),
+            ));
+        }
+    }
+    for i in 0..o.operands.len() {
+        let (shape, elem) = operand_tensor(ctx, op, i)?;
+        let (rshape, relem) = result_tensor(ctx, op, i)?;
+        let split = dimension(ctx, op, "split_dimension", shape.len())?;
+        let concat = dimension(ctx, op, "concat_dimension", shape.len())?;
+        if shape[split] % count != 0 {
+            return Err(ctx.error(
+                op,
+                format!("dimension {split} of operand #{i} ({}) is not divisible by split_count {count}", shape[split]),
+            ));
+        }
+        let mut expected = shape.clone();
+        expected[split] /= count;
+        expected[concat] *= count;
+        if rshape != expected || elem != relem {
+            return Err(ctx.error(
+                op,
+                format!(
+                    "result #{i} must be {}, found {}",
+                    ty_str_shape(ctx, &expected, elem),
+                    ty_str(ctx, ctx.value_ty(o.results[i]))
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn ty_str_shape(ctx: &Context, shape: &[i64], elem: strata_ir::Type) -> String {
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    format!("tensor<{}x{}>", dims.join("x"), ty_str(ctx, elem))
+}
+
+/// The (source, target) pairs of `collective_permute`.
+pub fn source_target_pairs(ctx: &Context, op: OpId) -> Result<Vec<(i64, i64)>> {
+    let rows = int_matrix(ctx, op, "source_target_pairs")?
+        .ok_or_else(|| ctx.error(op, "requires 'source_target_pairs'"))?;
+    let (mut sources, mut targets) = (
+        std::collections::HashSet::new(),
+        std::collections::HashSet::new(),
+    );
+    let mut pairs = Vec::new();
+    for r in rows {
+        let [s, t] = r[..] else {
+            return Err(ctx.error(op, "source_target_pairs must be an Nx2 tensor"));
+        };
+        if s < 0 || t < 0 {
+            return Err(ctx.error(
+                op,
+                format!("source_target_pairs holds a negative id in ({s}, {t})"),
+            ));
+        }
+        if !sources.insert(s) || !targets.insert(t) {
+            return Err(ctx.error(
+                op,
+                format!("source_target_pairs repeats a source or target in ({s}, {t})"),
+            ));
+        }
+        pairs.push((s, t));
+    }
+    if pairs.len() * 2 > MAX_IDS {
+        return Err(ctx.error(
+            op,
+            format!("source_target_pairs holds more than {MAX_IDS} ids"),
+        ));
+    }
+    Ok(pairs)
+}
+
+pub fn verify_collective_permute(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 1, 1)?;
+    expect_same_types(ctx, op)?;
+    source_target_pairs(ctx, op).map(|_| ())
+}
+
+/// `collective_broadcast`: one or more operands; with `has_dynamic_root`
+/// a last `tensor<Kxi32>` operand names, per data operand, the group
+/// position to take it from (else position 0).
+pub fn verify_collective_broadcast(ctx: &Context, op: OpId) -> Result<()> {
+    let o = ctx.op(op);
+    let dynamic = ctx.attr_of(op, "has_dynamic_root").is_some();
+    let data = o.operands.len().saturating_sub(usize::from(dynamic));
+    if data == 0 || o.results.len() != data {
+        return Err(ctx.error(
+            op,
+            format!(
+                "expects one result per data operand{}, found {} operands and {} results",
+                if dynamic {
+                    " (the last operand is the root)"
+                } else {
+                    ""
+                },
+                o.operands.len(),
+                o.results.len()
+            ),
+        ));
+    }
+    for i in 0..data {
+        let (shape, elem) = operand_tensor(ctx, op, i)?;
+        let (rshape, relem) = result_tensor(ctx, op, i)?;
+        if shape != rshape || elem != relem {
+            return Err(ctx.error(op, format!("result #{i} must have operand #{i}'s type")));
+        }
+    }
+    if dynamic {
+        let (shape, elem) = operand_tensor(ctx, op, data)?;
+        let int32 = matches!(ctx.kind(elem), TypeKind::Int { width: 32, .. });
+        if shape != [data as i64] || !int32 {
+            return Err(ctx.error(
+                op,
+                format!(
+                    "the root operand must be tensor<{data}xi32>, found {}",
+                    ty_str(ctx, ctx.value_ty(o.operands[data]))
+                ),
+            ));
+        }
+    }
+    replica_groups(ctx, op).map(|_| ())
+}
+
+/// `replica_id` / `partition_id`: `tensor<ui32>`.
+pub fn verify_device_id(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 0, 1)?;
+    let t = ctx.value_ty(ctx.op(op).results[0]);
+    let ok = matches!(ctx.kind(t), TypeKind::Tensor { shape, elem } if shape.is_empty()
+        && matches!(ctx.kind(*elem), TypeKind::Int { width: 32, sign: strata_ir::Signedness::Unsigned }));
+    if !ok {
+        return Err(ctx.error(
+            op,
+            format!("result must be tensor<ui32>, found {}", ty_str(ctx, t)),
+        ));
+    }
+    Ok(())
+}
+
+/// The programs of `run_parallel`, one row per replica, one column per
+/// partition.
+pub fn programs(ctx: &Context, op: OpId) -> Result<Vec<Vec<String>>> {
+    let bad = || {
+        ctx.error(
+            op,
+            "'programs' must be a non-empty list of equally long lists of function symbols",
+        )
+    };
+    let a = ctx.attr_of(op, "programs").ok_or_else(bad)?;
+    let AttrKind::Array(rows) = ctx.attr_kind(a) else {
+        return Err(bad());
+    };
+    let mut out = Vec::new();
+    for &row in rows {
+        let AttrKind::Array(items) = ctx.attr_kind(row) else {
+            return Err(bad());
+        };
+        let names = items
+            .iter()
+            .map(|&i| match ctx.attr_kind(i) {
+                AttrKind::SymbolRef(s) => Some(s.clone()),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(bad)?;
+        out.push(names);
+    }
+    let width = out.first().map_or(0, |r| r.len());
+    if width == 0 || out.iter().any(|r| r.len() != width) || out.len() * width > 4096 {
+        return Err(bad());
+    }
+    Ok(out)
+}
+
+pub fn verify_run_parallel(ctx: &Context, op: OpId) -> Result<()> {
+    programs(ctx, op).map(|_| ())
+}

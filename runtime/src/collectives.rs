@@ -1,0 +1,820 @@
+//! Replicas and collectives on threads in one process.
+//!
+//! A run (`strata_rt_run_devices` for `interpreter.run_parallel`, or a
+//! library's `P_replicas_run`) starts one thread per device (replica,
+//! partition); code compiled from the program runs on it and meets the
+//! other devices at each collective. A collective is a short protocol that
+//! generated code drives, so that any reducer region stays generated code:
+//!
+//! 1. `begin(desc)`: the grouping (see `strata_abi::CollectiveDesc`), then
+//!    `add(operand, bytes)` for each operand;
+//! 2. `meet(info)`: waits until every member of this device's group has
+//!    arrived at the same collective (the k-th collective a device begins
+//!    meets the k-th of the others), and says where this device stands;
+//! 3. `fetch(member, operand, out, bytes)`: copies a member's operand
+//!    straight from its buffer (pointers are exchanged, data is copied once,
+//!    as XLA's in-process communicator does);
+//! 4. `leave()`: waits until every member is done reading, so operands stay
+//!    valid while others copy them.
+//!
+//! A member that never arrives makes the others fail after
+//! `STRATA_COLLECTIVE_TIMEOUT_MS` (default [`DEFAULT_TIMEOUT_MS`]) with a
+//! message, instead of hanging. Code called outside a run is device (0, 0)
+//! of a 1x1 run.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::ffi::{c_int, c_void};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use strata_abi::{COLLECTIVE_MAX_IDS, CollectiveDesc, CollectiveKind, CollectiveMode, DeviceTask};
+
+use crate::error::{clear_error, last_error, set_error};
+use crate::ffi_guard;
+
+/// How long a device waits for the others at a collective, by default.
+pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
+
+fn timeout() -> Duration {
+    let ms = std::env::var("STRATA_COLLECTIVE_TIMEOUT_MS")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|&ms| ms > 0)
+        .unwrap_or(DEFAULT_TIMEOUT_MS);
+    Duration::from_millis(ms)
+}
+
+/// What the devices of one run share.
+struct Run {
+    replicas: usize,
+    partitions: usize,
+    /// Open meetings by (collective number, first member).
+    meetings: Mutex<HashMap<(u64, usize), Arc<Meeting>>>,
+}
+
+#[derive(Clone, Copy)]
+struct Operand {
+    address: usize,
+    bytes: usize,
+}
+
+#[derive(Default)]
+struct MeetingState {
+    /// Each member's operands, by its position in the group.
+    operands: Vec<Option<Vec<Operand>>>,
+    arrived: usize,
+    left: usize,
+    /// Copies in progress (an abandoning member waits for them).
+    copying: usize,
+    /// Set when a member gave up waiting: nobody reads operands any more.
+    abandoned: bool,
+}
+
+struct Meeting {
+    state: Mutex<MeetingState>,
+    changed: Condvar,
+}
+
+/// The collective a device is in.
+struct Pending {
+    /// Device indices (replica * partitions + partition), in group order.
+    members: Vec<usize>,
+    /// This device's place in `members`; None when it is in no group.
+    position: Option<usize>,
+    /// Whether the ids were collective_permute's pairs.
+    pairs: bool,
+    /// For pairs: the member whose operand this device receives.
+    source: Option<usize>,
+    operands: Vec<Operand>,
+    meeting: Option<Arc<Meeting>>,
+    key: (u64, usize),
+}
+
+struct Device {
+    run: Arc<Run>,
+    replica: usize,
+    partition: usize,
+    /// Collectives begun so far.
+    seq: u64,
+    pending: Option<Pending>,
+    /// The first error reported on this device (see [`note_failure`]).
+    failure: Option<String>,
+}
+
+thread_local! {
+    static DEVICE: RefCell<Option<Device>> = const { RefCell::new(None) };
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Runs `f` on this thread's device (device (0, 0) of a 1x1 run outside a run).
+fn with_device<R>(f: impl FnOnce(&mut Device) -> R) -> R {
+    DEVICE.with(|slot| {
+        let mut slot = slot.borrow_mut();
+        let device = slot.get_or_insert_with(|| Device {
+            run: Arc::new(Run {
+                replicas: 1,
+                partitions: 1,
+                meetings: Mutex::new(HashMap::new()),
+            }),
+            replica: 0,
+            partition: 0,
+            seq: 0,
+            pending: None,
+            failure: None,
+        });
+        f(device)
+    })
+}
+
+/// Records the first error message set on a device thread, so a run can
+/// report which device failed even when the device's program returned
+/// normally afterwards (`P_replicas_run` bodies return nothing).
+pub(crate) fn note_failure(msg: &str) {
+    let _ = DEVICE.try_with(|slot| {
+        if let Ok(mut slot) = slot.try_borrow_mut() {
+            if let Some(d) = slot.as_mut() {
+                if d.failure.is_none() && !msg.is_empty() {
+                    d.failure = Some(msg.to_string());
+                }
+            }
+        }
+    });
+}
+
+/// The groups of device indices a descriptor makes, for a run of
+/// `replicas` x `partitions` devices (StableHLO's grouping strategies).
+fn process_groups(
+    desc: &CollectiveDesc,
+    replicas: usize,
+    partitions: usize,
+) -> Result<Vec<Vec<usize>>, String> {
+    let mode = CollectiveMode::from_i64(desc.mode)
+        .ok_or_else(|| format!("unknown collective mode {}", desc.mode))?;
+    let ids = group_ids(desc)?;
+    let limit = match mode {
+        CollectiveMode::CrossReplica | CollectiveMode::CrossReplicaAndPartition => replicas,
+        CollectiveMode::CrossPartition => partitions,
+        CollectiveMode::FlattenedIds => replicas * partitions,
+    };
+    let groups: Vec<Vec<usize>> = if ids.is_empty() {
+        vec![(0..limit).collect()]
+    } else {
+        let mut groups = Vec::new();
+        for g in ids {
+            let mut group = Vec::new();
+            // -1 pads groups smaller than the widest.
+            for id in g.into_iter().filter(|&id| id != -1) {
+                if id < 0 || id as usize >= limit {
+                    return Err(format!(
+                        "a replica group names id {id}, but the run has {replicas} replica(s) x {partitions} partition(s)"
+                    ));
+                }
+                group.push(id as usize);
+            }
+            groups.push(group);
+        }
+        groups
+    };
+    let device = |r: usize, p: usize| r * partitions + p;
+    let mut out = Vec::new();
+    for g in &groups {
+        match mode {
+            CollectiveMode::CrossReplica => {
+                for p in 0..partitions {
+                    out.push(g.iter().map(|&r| device(r, p)).collect());
+                }
+            }
+            CollectiveMode::CrossPartition => {
+                for r in 0..replicas {
+                    out.push(g.iter().map(|&p| device(r, p)).collect());
+                }
+            }
+            CollectiveMode::CrossReplicaAndPartition => out.push(
+                (0..partitions)
+                    .flat_map(|p| g.iter().map(move |&r| device(r, p)))
+                    .collect(),
+            ),
+            CollectiveMode::FlattenedIds => out.push(g.clone()),
+        }
+    }
+    Ok(out)
+}
+
+/// The descriptor's groups (or pairs) as lists of ids.
+fn group_ids(desc: &CollectiveDesc) -> Result<Vec<Vec<i64>>, String> {
+    let (count, size) = (desc.group_count, desc.group_size);
+    let total = count
+        .checked_mul(size)
+        .filter(|&t| count >= 0 && size >= 0 && t as usize <= COLLECTIVE_MAX_IDS);
+    let Some(total) = total else {
+        return Err(format!(
+            "bad collective descriptor: {count} groups of {size}"
+        ));
+    };
+    if total == 0 {
+        return Ok(Vec::new());
+    }
+    Ok(desc.ids[..total as usize]
+        .chunks(size as usize)
+        .map(|c| c.to_vec())
+        .collect())
+}
+
+/// Members, this device's position and (for pairs) its source.
+fn plan(desc: &CollectiveDesc, device: &Device) -> Result<Pending, String> {
+    let (replicas, partitions) = (device.run.replicas, device.run.partitions);
+    let me = device.replica * partitions + device.partition;
+    let kind = [
+        CollectiveKind::Groups,
+        CollectiveKind::GroupsOrNone,
+        CollectiveKind::Pairs,
+    ]
+    .into_iter()
+    .find(|k| *k as i64 == desc.kind)
+    .ok_or_else(|| format!("unknown collective kind {}", desc.kind))?;
+    if kind == CollectiveKind::Pairs {
+        // Every device along the mode's dimension meets; targets get their source's operand.
+        let cross_partition = desc.mode == CollectiveMode::CrossPartition as i64;
+        let (members, mine): (Vec<usize>, usize) = if cross_partition {
+            let line = (0..partitions)
+                .map(|p| device.replica * partitions + p)
+                .collect();
+            (line, device.partition)
+        } else {
+            let line = (0..replicas)
+                .map(|r| r * partitions + device.partition)
+                .collect();
+            (line, device.replica)
+        };
+        let mut source = None;
+        for pair in group_ids(desc)? {
+            let [s, t] = pair[..] else {
+                return Err("collective_permute pairs must have two ids".into());
+            };
+            if s < 0 || t < 0 || s as usize >= members.len() || t as usize >= members.len() {
+                return Err(format!(
+                    "source_target_pairs names ({s}, {t}), but the run has {replicas} replica(s) x {partitions} partition(s)"
+                ));
+            }
+            if t as usize == mine {
+                source = Some(s as usize);
+            }
+        }
+        let position = members.iter().position(|&d| d == me);
+        return Ok(Pending {
+            key: (device.seq, members[0]),
+            members,
+            position,
+            pairs: true,
+            source,
+            operands: Vec::new(),
+            meeting: None,
+        });
+    }
+    let groups = process_groups(desc, replicas, partitions)?;
+    let members = groups
+        .into_iter()
+        .find(|g| g.contains(&me))
+        .unwrap_or_default();
+    let position = members.iter().position(|&d| d == me);
+    if position.is_none() && kind == CollectiveKind::Groups {
+        return Err(format!(
+            "device (replica {}, partition {}) is in no group of a collective",
+            device.replica, device.partition
+        ));
+    }
+    if position.is_some() && desc.expect_size > 0 && members.len() as i64 != desc.expect_size {
+        return Err(format!(
+            "a collective compiled for groups of {} runs with a group of {} devices {members:?}",
+            desc.expect_size,
+            members.len()
+        ));
+    }
+    Ok(Pending {
+        key: (device.seq, members.first().copied().unwrap_or(me)),
+        members,
+        position,
+        pairs: false,
+        source: None,
+        operands: Vec::new(),
+        meeting: None,
+    })
+}
+
+/// Runs `f` on the device's pending collective, or fails.
+fn with_pending(f: impl FnOnce(&mut Device) -> Result<(), String>) -> c_int {
+    let outcome = with_device(|d| {
+        let r = f(d);
+        if r.is_err() {
+            d.pending = None;
+        }
+        r
+    });
+    match outcome {
+        Ok(()) => 0,
+        Err(msg) => {
+            // Outside the device borrow, so the run records the failure.
+            set_error(&msg);
+            1
+        }
+    }
+}
+
+/// `int32_t strata_rt_collective_begin(const CollectiveDesc *desc)`.
+///
+/// # Safety
+/// `desc` points to a valid descriptor.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn strata_rt_collective_begin(desc: *const CollectiveDesc) -> c_int {
+    // SAFETY: the caller's contract.
+    let desc = unsafe { &*desc };
+    ffi_guard(1, || {
+        with_pending(|d| {
+            d.seq += 1;
+            d.pending = Some(plan(desc, d)?);
+            Ok(())
+        })
+    })
+}
+
+/// `int32_t strata_rt_collective_add(const void *operand, int64_t bytes)`.
+#[unsafe(no_mangle)]
+pub extern "C" fn strata_rt_collective_add(operand: *const c_void, bytes: i64) -> c_int {
+    ffi_guard(1, || {
+        with_pending(|d| {
+            let p = d
+                .pending
+                .as_mut()
+                .ok_or("collective operand outside a collective")?;
+            p.operands.push(Operand {
+                address: operand as usize,
+                bytes: usize::try_from(bytes).map_err(|_| "negative operand size")?,
+            });
+            Ok(())
+        })
+    })
+}
+
+/// `int32_t strata_rt_collective_meet(int64_t info[2])`: waits for the
+/// group; `info[0]` = this device's position in it (for pairs: its
+/// source's, or -1 when it receives nothing; -1 too when the device is in
+/// no group), `info[1]` = the group's size.
+///
+/// # Safety
+/// `info` points to two writable `int64_t`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn strata_rt_collective_meet(info: *mut i64) -> c_int {
+    ffi_guard(1, || {
+        with_pending(|d| {
+            let run = d.run.clone();
+            let p = d
+                .pending
+                .as_mut()
+                .ok_or("collective meeting outside a collective")?;
+            let (shown, size) = match p.position {
+                None => (-1, 0),
+                Some(pos) => {
+                    p.meeting = Some(join(&run, p, pos)?);
+                    let shown = match (p.pairs, p.source) {
+                        (true, Some(s)) => s as i64,
+                        (true, None) => -1,
+                        (false, _) => pos as i64,
+                    };
+                    (shown, p.members.len() as i64)
+                }
+            };
+            // SAFETY: the caller's contract.
+            unsafe {
+                *info = shown;
+                *info.add(1) = size;
+            }
+            Ok(())
+        })
+    })
+}
+
+/// Registers this device's operands in its group's meeting and waits for
+/// every member.
+fn join(run: &Run, p: &Pending, position: usize) -> Result<Arc<Meeting>, String> {
+    let meeting = lock(&run.meetings)
+        .entry(p.key)
+        .or_insert_with(|| {
+            Arc::new(Meeting {
+                state: Mutex::new(MeetingState {
+                    operands: vec![None; p.members.len()],
+                    ..MeetingState::default()
+                }),
+                changed: Condvar::new(),
+            })
+        })
+        .clone();
+    let deadline = Instant::now() + timeout();
+    let mut st = lock(&meeting.state);
+    if st.operands.len() != p.members.len() {
+        return Err("devices disagree on a collective's group (different programs?)".into());
+    }
+    st.operands[position] = Some(p.operands.clone());
+    st.arrived += 1;
+    meeting.changed.notify_all();
+    while st.arrived < p.members.len() && !st.abandoned {
+        let now = Instant::now();
+        if now >= deadline {
+            st.abandoned = true;
+            meeting.changed.notify_all();
+            break;
+        }
+        st = meeting
+            .changed
+            .wait_timeout(st, deadline - now)
+            .map(|(g, _)| g)
+            .unwrap_or_else(|e| e.into_inner().0);
+    }
+    if st.arrived < p.members.len() || st.abandoned {
+        st.abandoned = true;
+        meeting.changed.notify_all();
+        let missing: Vec<usize> = st
+            .operands
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.is_none())
+            .map(|(i, _)| p.members[i])
+            .collect();
+        return Err(format!(
+            "collective #{} timed out after {} ms: device(s) {missing:?} of group {:?} did not arrive (STRATA_COLLECTIVE_TIMEOUT_MS sets the limit)",
+            p.key.0,
+            timeout().as_millis(),
+            p.members
+        ));
+    }
+    Ok(meeting.clone())
+}
+
+/// `int32_t strata_rt_collective_fetch(int64_t member, int64_t operand,
+/// void *out, int64_t bytes)`: copies operand `operand` of the group's
+/// `member`-th device into `out` (`bytes` long, which must be its size).
+///
+/// # Safety
+/// `out` points to `bytes` writable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn strata_rt_collective_fetch(
+    member: i64,
+    operand: i64,
+    out: *mut c_void,
+    bytes: i64,
+) -> c_int {
+    ffi_guard(1, || {
+        with_pending(|d| {
+            let p = d
+                .pending
+                .as_ref()
+                .ok_or("collective fetch outside a collective")?;
+            let meeting = p
+                .meeting
+                .clone()
+                .ok_or("collective fetch before the meeting")?;
+            let src = {
+                let mut st = lock(&meeting.state);
+                if st.abandoned {
+                    return Err("a collective was abandoned by another device".into());
+                }
+                let src = usize::try_from(member)
+                    .ok()
+                    .and_then(|m| st.operands.get(m).cloned().flatten())
+                    .and_then(|ops| {
+                        usize::try_from(operand)
+                            .ok()
+                            .and_then(|k| ops.get(k).copied())
+                    })
+                    .ok_or_else(|| {
+                        format!("collective member {member} has no operand {operand}")
+                    })?;
+                if src.bytes as i64 != bytes {
+                    return Err(format!(
+                        "collective operands differ in size between devices ({} and {bytes} bytes)",
+                        src.bytes
+                    ));
+                }
+                st.copying += 1;
+                src
+            };
+            // SAFETY: the member's buffer stays valid until every member
+            // has left (it waits in `leave`, or for `copying` to drop when
+            // abandoning); `out` is the caller's, `bytes` long.
+            unsafe {
+                std::ptr::copy(src.address as *const u8, out as *mut u8, src.bytes);
+            }
+            let mut st = lock(&meeting.state);
+            st.copying -= 1;
+            meeting.changed.notify_all();
+            Ok(())
+        })
+    })
+}
+
+/// `int32_t strata_rt_collective_leave(void)`: ends the collective once
+/// every member has fetched what it needs.
+#[unsafe(no_mangle)]
+pub extern "C" fn strata_rt_collective_leave() -> c_int {
+    ffi_guard(1, || {
+        with_pending(|d| {
+            let run = d.run.clone();
+            let Some(p) = d.pending.take() else {
+                return Err("collective leave outside a collective".into());
+            };
+            let Some(meeting) = p.meeting else {
+                return Ok(());
+            };
+            let deadline = Instant::now() + timeout();
+            let mut st = lock(&meeting.state);
+            st.left += 1;
+            meeting.changed.notify_all();
+            let everyone = p.members.len();
+            while st.left < everyone && !st.abandoned {
+                let now = Instant::now();
+                if now >= deadline {
+                    st.abandoned = true;
+                    break;
+                }
+                st = meeting
+                    .changed
+                    .wait_timeout(st, deadline - now)
+                    .map(|(g, _)| g)
+                    .unwrap_or_else(|e| e.into_inner().0);
+            }
+            // Nobody may still be copying from this device's operands.
+            while st.copying > 0 {
+                st = meeting.changed.wait(st).unwrap_or_else(|e| e.into_inner());
+            }
+            let done = st.left >= everyone && !st.abandoned;
+            meeting.changed.notify_all();
+            drop(st);
+            if done {
+                lock(&run.meetings).remove(&p.key);
+                return Ok(());
+            }
+            Err(format!(
+                "collective #{} timed out after {} ms waiting for group {:?} to finish",
+                p.key.0,
+                timeout().as_millis(),
+                p.members
+            ))
+        })
+    })
+}
+
+/// `uint32_t strata_rt_replica_id(void)`.
+#[unsafe(no_mangle)]
+pub extern "C" fn strata_rt_replica_id() -> u32 {
+    ffi_guard(0, || with_device(|d| d.replica as u32))
+}
+
+/// `uint32_t strata_rt_partition_id(void)`.
+#[unsafe(no_mangle)]
+pub extern "C" fn strata_rt_partition_id() -> u32 {
+    ffi_guard(0, || with_device(|d| d.partition as u32))
+}
+
+/// Runs `body(device)` for every device of a `replicas` x `partitions`
+/// run, each on its own thread; returns 0, or sets this thread's last
+/// error to the first failing device's message and returns its status.
+fn run_devices(
+    replicas: usize,
+    partitions: usize,
+    body: &(dyn Fn(usize) -> c_int + Sync),
+) -> c_int {
+    if DEVICE.with(|d| {
+        d.borrow()
+            .as_ref()
+            .is_some_and(|d| d.run.replicas * d.run.partitions > 1)
+    }) {
+        set_error("a run of devices cannot start inside another run");
+        return 1;
+    }
+    let count = replicas * partitions;
+    let run = Arc::new(Run {
+        replicas,
+        partitions,
+        meetings: Mutex::new(HashMap::new()),
+    });
+    let outcomes: Vec<(c_int, Option<String>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..count)
+            .map(|device| {
+                let run = run.clone();
+                std::thread::Builder::new()
+                    .name(format!("strata-device-{device}"))
+                    .spawn_scoped(scope, move || {
+                        DEVICE.with(|slot| {
+                            *slot.borrow_mut() = Some(Device {
+                                run,
+                                replica: device / partitions,
+                                partition: device % partitions,
+                                seq: 0,
+                                pending: None,
+                                failure: None,
+                            })
+                        });
+                        clear_error();
+                        let status = body(device);
+                        let failure = DEVICE
+                            .with(|slot| slot.borrow_mut().take())
+                            .and_then(|d| d.failure);
+                        let message = if status != 0 {
+                            Some(last_error())
+                        } else {
+                            failure
+                        };
+                        (status, message)
+                    })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| match h {
+                Ok(h) => h
+                    .join()
+                    .unwrap_or((1, Some("a device thread panicked".into()))),
+                Err(e) => (1, Some(format!("cannot start a device thread: {e}"))),
+            })
+            .collect()
+    });
+    for (device, (status, message)) in outcomes.into_iter().enumerate() {
+        if status != 0 || message.is_some() {
+            let msg = message.unwrap_or_default();
+            set_error(&format!("device {device}: {msg}"));
+            return if status != 0 { status } else { 1 };
+        }
+    }
+    0
+}
+
+/// `int32_t strata_rt_run_devices(task, ctx, replicas, partitions)`: runs
+/// `task(ctx, d, d + 1)` for every device d on its own thread.
+///
+/// # Safety
+/// `task` and `ctx` follow the `strata_abi::DeviceTask` contract and stay
+/// valid during the call.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn strata_rt_run_devices(
+    task: DeviceTask,
+    ctx: *mut c_void,
+    replicas: i64,
+    partitions: i64,
+) -> c_int {
+    let (Ok(r), Ok(p)) = (usize::try_from(replicas), usize::try_from(partitions)) else {
+        set_error("negative device count");
+        return 1;
+    };
+    if r == 0 || p == 0 {
+        set_error("a run needs at least one replica and one partition");
+        return 1;
+    }
+    let shared = ctx as usize;
+    ffi_guard(1, || {
+        // SAFETY: the caller's contract; each device gets its own index.
+        run_devices(r, p, &|d| unsafe {
+            task(shared as *mut c_void, d as i64, d as i64 + 1)
+        })
+    })
+}
+
+/// `int32_t strata_rt_replicas_run(int32_t n, void (*body)(int32_t, void *),
+/// void *user)`: the library's `P_replicas_run`.
+///
+/// # Safety
+/// `body` is callable with `user` from any thread.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn strata_rt_replicas_run(
+    n: i32,
+    body: Option<unsafe extern "C" fn(i32, *mut c_void)>,
+    user: *mut c_void,
+) -> c_int {
+    let Some(body) = body else {
+        set_error("P_replicas_run: body is NULL");
+        return 1;
+    };
+    if n < 1 {
+        set_error(&format!("P_replicas_run: n must be at least 1, got {n}"));
+        return 1;
+    }
+    let shared = user as usize;
+    ffi_guard(1, || {
+        run_devices(n as usize, 1, &|d| {
+            // SAFETY: the caller's contract.
+            unsafe { body(d as i32, shared as *mut c_void) };
+            0
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn desc(mode: CollectiveMode, groups: &[&[i64]]) -> CollectiveDesc {
+        let mut d = CollectiveDesc {
+            mode: mode as i64,
+            group_count: groups.len() as i64,
+            group_size: groups.first().map_or(0, |g| g.len() as i64),
+            ..CollectiveDesc::default()
+        };
+        for (i, id) in groups.iter().flat_map(|g| g.iter()).enumerate() {
+            d.ids[i] = *id;
+        }
+        d
+    }
+
+    #[test]
+    fn groups_follow_the_spec_examples() {
+        let g = process_groups(
+            &desc(CollectiveMode::CrossReplica, &[&[0, 1], &[2, 3]]),
+            4,
+            2,
+        );
+        // (r, p) as r * 2 + p: [[(0,0),(1,0)], [(0,1),(1,1)], [(2,0),(3,0)], [(2,1),(3,1)]]
+        assert_eq!(
+            g.unwrap(),
+            vec![vec![0, 2], vec![1, 3], vec![4, 6], vec![5, 7]]
+        );
+        let g = process_groups(&desc(CollectiveMode::CrossPartition, &[&[0, 1]]), 4, 2);
+        assert_eq!(
+            g.unwrap(),
+            vec![vec![0, 1], vec![2, 3], vec![4, 5], vec![6, 7]]
+        );
+        let g = process_groups(
+            &desc(
+                CollectiveMode::CrossReplicaAndPartition,
+                &[&[0, 1], &[2, 3]],
+            ),
+            4,
+            2,
+        );
+        assert_eq!(g.unwrap(), vec![vec![0, 2, 1, 3], vec![4, 6, 5, 7]]);
+        let g = process_groups(&desc(CollectiveMode::FlattenedIds, &[&[0, 1, 2, 3]]), 2, 2);
+        assert_eq!(g.unwrap(), vec![vec![0, 1, 2, 3]]);
+        let bad = process_groups(&desc(CollectiveMode::CrossReplica, &[&[0, 5]]), 2, 1);
+        assert!(bad.unwrap_err().contains("names id 5"));
+    }
+
+    /// Four devices sum their device numbers through the protocol.
+    #[test]
+    fn devices_meet_and_fetch_each_others_operands() {
+        let d = desc(CollectiveMode::CrossReplica, &[&[0, 1, 2, 3]]);
+        let sums = Mutex::new(vec![0i64; 4]);
+        let status = run_devices(4, 1, &|device| {
+            let mine = [device as i64 * 10];
+            let mut info = [0i64; 2];
+            let mut total = 0;
+            unsafe {
+                assert_eq!(strata_rt_collective_begin(&d), 0);
+                assert_eq!(
+                    strata_rt_collective_add(mine.as_ptr() as *const c_void, 8),
+                    0
+                );
+                assert_eq!(strata_rt_collective_meet(info.as_mut_ptr()), 0);
+                assert_eq!(info, [device as i64, 4]);
+                for m in 0..4 {
+                    let mut v = [0i64];
+                    assert_eq!(
+                        strata_rt_collective_fetch(m, 0, v.as_mut_ptr() as *mut c_void, 8),
+                        0
+                    );
+                    total += v[0];
+                }
+            }
+            assert_eq!(strata_rt_collective_leave(), 0);
+            lock(&sums)[device] = total;
+            0
+        });
+        assert_eq!(status, 0);
+        assert_eq!(*lock(&sums), vec![60; 4]);
+    }
+
+    #[test]
+    fn a_missing_device_times_out_with_a_message() {
+        // SAFETY: tests in this module do not read the variable concurrently
+        // with a different expectation.
+        unsafe { std::env::set_var("STRATA_COLLECTIVE_TIMEOUT_MS", "200") };
+        let d = desc(CollectiveMode::CrossReplica, &[&[0, 1]]);
+        let status = run_devices(2, 1, &|device| {
+            if device == 1 {
+                return 0; // never arrives
+            }
+            let mine = [1i64];
+            let mut info = [0i64; 2];
+            unsafe {
+                strata_rt_collective_begin(&d);
+                strata_rt_collective_add(mine.as_ptr() as *const c_void, 8);
+                strata_rt_collective_meet(info.as_mut_ptr())
+            }
+        });
+        unsafe { std::env::remove_var("STRATA_COLLECTIVE_TIMEOUT_MS") };
+        assert_ne!(status, 0);
+        let msg = last_error();
+        assert!(msg.contains("device 0: collective #1 timed out"), "{msg}");
+        assert!(msg.contains("[1]"), "{msg}");
+    }
+}
