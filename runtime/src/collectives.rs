@@ -682,7 +682,10 @@ pub unsafe extern "C" fn strata_rt_run_devices(
 }
 
 /// `int32_t strata_rt_replicas_run(int32_t n, void (*body)(int32_t, void *),
-/// void *user)`: the library's `P_replicas_run`.
+/// void *user, int32_t as_partitions)`: the library's `P_replicas_run`.
+/// The n devices are replicas 0..n-1, or with `as_partitions` (a module of
+/// `mhlo.num_partitions` > 1, as JAX's pmap and shard_map export) the
+/// partitions 0..n-1 of one replica.
 ///
 /// # Safety
 /// `body` is callable with `user` from any thread.
@@ -691,6 +694,7 @@ pub unsafe extern "C" fn strata_rt_replicas_run(
     n: i32,
     body: Option<unsafe extern "C" fn(i32, *mut c_void)>,
     user: *mut c_void,
+    as_partitions: i32,
 ) -> c_int {
     let Some(body) = body else {
         set_error("P_replicas_run: body is NULL");
@@ -701,8 +705,13 @@ pub unsafe extern "C" fn strata_rt_replicas_run(
         return 1;
     }
     let shared = user as usize;
+    let (replicas, partitions) = if as_partitions != 0 {
+        (1, n as usize)
+    } else {
+        (n as usize, 1)
+    };
     ffi_guard(1, || {
-        run_devices(n as usize, 1, &|d| {
+        run_devices(replicas, partitions, &|d| {
             // SAFETY: the caller's contract.
             unsafe { body(d as i32, shared as *mut c_void) };
             0

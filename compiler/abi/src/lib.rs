@@ -351,8 +351,8 @@ pub mod symbol {
     /// `int32_t (DeviceTask, void *ctx, int64_t replicas, int64_t partitions)`:
     /// runs the task once per device, each on its own thread.
     pub const RUN_DEVICES: &str = "strata_rt_run_devices";
-    /// `int32_t (int32_t n, void (*body)(int32_t, void *), void *user)`:
-    /// the library's `P_replicas_run`.
+    /// `int32_t (int32_t n, void (*body)(int32_t, void *), void *user,
+    /// int32_t as_partitions)`: the library's `P_replicas_run`.
     pub const REPLICAS_RUN: &str = "strata_rt_replicas_run";
     /// Checks that the CPU running a library has the features it was built for.
     pub const CPU_SUPPORTS: &str = "strata_rt_cpu_supports";

@@ -53,8 +53,15 @@ pub(crate) fn lower_module<'ctx>(
     }
     l.last_error_fn()?;
     l.set_num_threads_fn()?;
-    l.replicas_run_fn()?;
+    l.replicas_run_fn(runs_as_partitions(ir, module))?;
     Ok(l.module)
+}
+
+/// Whether the module's devices are partitions (`mhlo.num_partitions` > 1,
+/// as JAX's pmap and shard_map exports say) rather than replicas.
+fn runs_as_partitions(ir: &Context, module: OpId) -> bool {
+    ir.int_attr(module, "mhlo.num_partitions")
+        .is_some_and(|n| n > 1)
 }
 
 /// Names whose C symbols `P_name` every library defines itself.
@@ -380,18 +387,20 @@ impl<'ctx> Lowerer<'ctx, '_> {
     /// void *user)` forwarding to the runtime's `strata_rt_replicas_run`:
     /// runs `body(d, user)` for every device d on its own thread, where the
     /// library's collectives meet.
-    fn replicas_run_fn(&mut self) -> Result<()> {
+    fn replicas_run_fn(&mut self, as_partitions: bool) -> Result<()> {
         let i32t = self.cx.i32_type();
         let ptr = self.cx.ptr_type(AddressSpace::default());
         let fty = i32t.fn_type(&[i32t.into(), ptr.into(), ptr.into()], false);
-        let rt = self.external(strata_abi::symbol::REPLICAS_RUN, fty);
+        let rt_ty = i32t.fn_type(&[i32t.into(), ptr.into(), ptr.into(), i32t.into()], false);
+        let rt = self.external(strata_abi::symbol::REPLICAS_RUN, rt_ty);
         let f = self
             .module
             .add_function(&format!("{}_replicas_run", self.prefix), fty, None);
         let bb = self.cx.append_basic_block(f, "entry");
         self.b.position_at_end(bb);
-        let args: Vec<BasicMetadataValueEnum> =
+        let mut args: Vec<BasicMetadataValueEnum> =
             f.get_params().into_iter().map(|p| p.into()).collect();
+        args.push(i32t.const_int(u64::from(as_partitions), false).into());
         let status = self
             .call(rt, &args)?
             .ok_or_else(|| ice("strata_rt_replicas_run returns nothing"))?;

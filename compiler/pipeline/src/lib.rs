@@ -20,6 +20,9 @@ pub fn new_context() -> Context {
 /// Every pass `strata opt` can run, in pipeline order.
 pub fn all_passes() -> Vec<Box<dyn Pass>> {
     vec![
+        Box::new(
+            strata_dialect_xla::transforms::manual_computation::XlaExpandManualComputationPass,
+        ),
         Box::new(strata_dialect_xla::transforms::legalize_broadcast::XlaLegalizeBroadcastPass),
         Box::new(strata_dialect_xla::transforms::tree_reduce::XlaTreeReducePass),
         Box::new(strata_conversion::ConvertXlaToLoopPass),
@@ -39,6 +42,17 @@ pub fn lowering_pipeline() -> PassManager {
         pm.add(p);
     }
     pm
+}
+
+/// Makes the functions a module exports final before the C interface is
+/// read from it: a multi-device export's per-device functions appear here
+/// (`xla-expand-manual-computation`; `lower` runs it again, finding nothing).
+pub fn expand_devices(ctx: &mut Context, module: OpId) -> Result<(), Vec<Diagnostic>> {
+    use strata_pass::Pass;
+    strata_dialect_xla::transforms::manual_computation::XlaExpandManualComputationPass
+        .run(ctx, module)
+        .map_err(|d| vec![d])?;
+    strata_ir::verify::verify(ctx, module)
 }
 
 /// Verifies the parsed module, then lowers it to the loop level.

@@ -225,6 +225,12 @@ pub fn register(ctx: &mut Context) {
     }
     r.add(OpDef::new(RUN_PARALLEL, Traits::NONE).verifier(coll::verify_run_parallel));
     r.alias("interpreter.run_parallel", RUN_PARALLEL);
+    r.add(OpDef::new(MESH, Traits::SYMBOL).parser(parse::parse_mesh));
+    r.alias("sdy.mesh", MESH);
+    r.add(OpDef::new(MANUAL_COMPUTATION, Traits::NONE).parser(parse::parse_manual_computation));
+    r.alias("sdy.manual_computation", MANUAL_COMPUTATION);
+    r.alias("sdy.return", RETURN);
+    r.add_attr_parser("sdy.sharding", parse::parse_sharding_attr);
 
     for &name in names::ALL {
         let suffix = &name["xla.".len()..];

@@ -101,6 +101,12 @@ pub const PARTITION_ID: &str = "xla.partition_id";
 /// The StableHLO interpreter's `interpreter.run_parallel`: runs one program
 /// per device (replica x partition) at once.
 pub const RUN_PARALLEL: &str = "xla.run_parallel";
+/// Shardy's `sdy.mesh` (a named device mesh) and `sdy.manual_computation`
+/// (a per-device program on shards), as JAX's pmap/shard_map exports write
+/// them; `xla-expand-manual-computation` turns them into a device function
+/// and a `run_parallel`.
+pub const MESH: &str = "xla.mesh";
+pub const MANUAL_COMPUTATION: &str = "xla.manual_computation";
 pub const FFT: &str = "xla.fft";
 pub const SELECT_AND_SCATTER: &str = "xla.select_and_scatter";
 pub const MAP: &str = "xla.map";

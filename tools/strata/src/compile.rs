@@ -144,6 +144,7 @@ fn compile(
             target.triple
         ))]);
     }
+    strata_pipeline::expand_devices(ctx, module)?;
     let funcs: Vec<_> = abi::public_functions(ctx, module)
         .into_iter()
         .map(|f| {

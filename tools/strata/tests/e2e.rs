@@ -665,3 +665,40 @@ int main(void) {
     let out = run_ok(&mut Command::new(&exe));
     assert!(out.contains("collectives ok"), "{out}");
 }
+
+/// tests/e2e/pmap: a jax.pmap export (sdy.manual_computation on 4 devices)
+/// called globally (`pm_main`) and per device inside `pm_replicas_run`, from
+/// a shared library and from a static archive, against XLA:CPU's outputs.
+#[test]
+fn pmap_export_runs_globally_and_per_device() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = repo().join("tests/e2e/pmap");
+    for lib in ["libpm.so", "libpm.a"] {
+        let built = tmp.path().join(lib);
+        run_ok(
+            Command::new(STRATA)
+                .arg("compile")
+                .arg(dir.join("pmap.mlir"))
+                .arg("-o")
+                .arg(&built)
+                .args(["--name", "pm", "--header"])
+                .arg(tmp.path().join("pm.h")),
+        );
+        let exe = tmp.path().join(format!("main-{lib}"));
+        let mut link = cc();
+        link.arg("-Wall")
+            .arg("-Werror")
+            .arg(dir.join("main.c"))
+            .arg("-I")
+            .arg(tmp.path())
+            .arg("-I")
+            .arg(&dir)
+            .arg(&built)
+            .arg(format!("-Wl,-rpath,{}", tmp.path().display()))
+            .args(["-lm", "-lpthread", "-ldl", "-o"])
+            .arg(&exe);
+        run_ok(&mut link);
+        let out = run_ok(&mut Command::new(&exe));
+        assert!(out.contains("pmap ok"), "{lib}: {out}");
+    }
+}

@@ -1,4 +1,5 @@
 //! Passes that stay inside the `xla` dialect.
 
 pub mod legalize_broadcast;
+pub mod manual_computation;
 pub mod tree_reduce;
