@@ -49,6 +49,8 @@ fn timeout() -> Duration {
 struct Run {
     replicas: usize,
     partitions: usize,
+    /// Devices are MPI processes (`--collectives mpi`), one per process.
+    mpi: bool,
     /// Open meetings by (collective number, first member).
     meetings: Mutex<HashMap<(u64, usize), Arc<Meeting>>>,
 }
@@ -89,6 +91,11 @@ struct Pending {
     operands: Vec<Operand>,
     meeting: Option<Arc<Meeting>>,
     key: (u64, usize),
+    /// The descriptor's words and the layout: identifies the collective's
+    /// MPI communicator.
+    signature: Vec<i64>,
+    /// MPI: every member's operands, gathered (member-major).
+    gathered: Option<Vec<u8>>,
 }
 
 struct Device {
@@ -118,6 +125,7 @@ fn with_device<R>(f: impl FnOnce(&mut Device) -> R) -> R {
             run: Arc::new(Run {
                 replicas: 1,
                 partitions: 1,
+                mpi: false,
                 meetings: Mutex::new(HashMap::new()),
             }),
             replica: 0,
@@ -273,6 +281,8 @@ fn plan(desc: &CollectiveDesc, device: &Device) -> Result<Pending, String> {
             source,
             operands: Vec::new(),
             meeting: None,
+            signature: Vec::new(),
+            gathered: None,
         });
     }
     let groups = process_groups(desc, replicas, partitions)?;
@@ -302,6 +312,8 @@ fn plan(desc: &CollectiveDesc, device: &Device) -> Result<Pending, String> {
         source: None,
         operands: Vec::new(),
         meeting: None,
+        signature: Vec::new(),
+        gathered: None,
     })
 }
 
@@ -335,7 +347,14 @@ pub unsafe extern "C" fn strata_rt_collective_begin(desc: *const CollectiveDesc)
     ffi_guard(1, || {
         with_pending(|d| {
             d.seq += 1;
-            d.pending = Some(plan(desc, d)?);
+            let mut pending = plan(desc, d)?;
+            let used = 5
+                + (desc.group_count * desc.group_size).clamp(0, COLLECTIVE_MAX_IDS as i64) as usize;
+            pending.signature = strata_abi::Descriptor::words(desc)[..used].to_vec();
+            pending
+                .signature
+                .extend([d.run.replicas as i64, d.run.partitions as i64]);
+            d.pending = Some(pending);
             Ok(())
         })
     })
@@ -376,9 +395,25 @@ pub unsafe extern "C" fn strata_rt_collective_meet(info: *mut i64) -> c_int {
                 .as_mut()
                 .ok_or("collective meeting outside a collective")?;
             let (shown, size) = match p.position {
+                None if run.mpi => {
+                    // Still part of the communicator split every rank makes.
+                    crate::mpi::join_split(p.signature.clone())?;
+                    (-1, 0)
+                }
                 None => (-1, 0),
                 Some(pos) => {
-                    p.meeting = Some(join(&run, p, pos)?);
+                    if run.mpi {
+                        let ops: Vec<(usize, usize)> =
+                            p.operands.iter().map(|o| (o.address, o.bytes)).collect();
+                        p.gathered = Some(crate::mpi::exchange(
+                            p.signature.clone(),
+                            &p.members,
+                            pos,
+                            &ops,
+                        )?);
+                    } else {
+                        p.meeting = Some(join(&run, p, pos)?);
+                    }
                     let shown = match (p.pairs, p.source) {
                         (true, Some(s)) => s as i64,
                         (true, None) => -1,
@@ -472,6 +507,9 @@ pub unsafe extern "C" fn strata_rt_collective_fetch(
                 .pending
                 .as_ref()
                 .ok_or("collective fetch outside a collective")?;
+            if let Some(gathered) = &p.gathered {
+                return fetch_gathered(p, gathered, member, operand, out, bytes);
+            }
             let meeting = p
                 .meeting
                 .clone()
@@ -515,6 +553,42 @@ pub unsafe extern "C" fn strata_rt_collective_fetch(
     })
 }
 
+/// `fetch` from the operands MPI gathered.
+fn fetch_gathered(
+    p: &Pending,
+    gathered: &[u8],
+    member: i64,
+    operand: i64,
+    out: *mut c_void,
+    bytes: i64,
+) -> Result<(), String> {
+    let total: usize = p.operands.iter().map(|o| o.bytes).sum();
+    let k = usize::try_from(operand)
+        .ok()
+        .filter(|&k| k < p.operands.len());
+    let m = usize::try_from(member)
+        .ok()
+        .filter(|&m| m < p.members.len());
+    let (Some(k), Some(m)) = (k, m) else {
+        return Err(format!(
+            "collective member {member} has no operand {operand}"
+        ));
+    };
+    let size = p.operands[k].bytes;
+    if size as i64 != bytes {
+        return Err(format!(
+            "collective operand {operand} is {size} bytes, not {bytes}"
+        ));
+    }
+    let start = m * total + p.operands[..k].iter().map(|o| o.bytes).sum::<usize>();
+    // SAFETY: `out` holds `bytes` bytes (the caller's contract); the range
+    // lies inside `gathered` (members x total bytes).
+    unsafe {
+        std::ptr::copy_nonoverlapping(gathered[start..start + size].as_ptr(), out as *mut u8, size)
+    };
+    Ok(())
+}
+
 /// `int32_t strata_rt_collective_leave(void)`: ends the collective once
 /// every member has fetched what it needs.
 #[unsafe(no_mangle)]
@@ -526,7 +600,7 @@ pub extern "C" fn strata_rt_collective_leave() -> c_int {
                 return Err("collective leave outside a collective".into());
             };
             let Some(meeting) = p.meeting else {
-                return Ok(());
+                return Ok(()); // MPI, or a device in no group
             };
             let deadline = Instant::now() + timeout();
             let mut st = lock(&meeting.state);
@@ -598,6 +672,7 @@ fn run_devices(
     let run = Arc::new(Run {
         replicas,
         partitions,
+        mpi: false,
         meetings: Mutex::new(HashMap::new()),
     });
     let outcomes: Vec<(c_int, Option<String>)> = std::thread::scope(|scope| {
@@ -716,6 +791,75 @@ pub unsafe extern "C" fn strata_rt_replicas_run(
             unsafe { body(d as i32, shared as *mut c_void) };
             0
         })
+    })
+}
+
+/// `int32_t strata_rt_replicas_run_mpi(int32_t n, void (*body)(int32_t,
+/// void *), void *user, int32_t as_partitions)`: `P_replicas_run` of a
+/// `--collectives mpi` library. This process is one device: `body` runs
+/// once, with its MPI rank, and `n` must be the MPI world's size.
+///
+/// # Safety
+/// `body` is callable with `user`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn strata_rt_replicas_run_mpi(
+    n: i32,
+    body: Option<unsafe extern "C" fn(i32, *mut c_void)>,
+    user: *mut c_void,
+    as_partitions: i32,
+) -> c_int {
+    let Some(body) = body else {
+        set_error("P_replicas_run: body is NULL");
+        return 1;
+    };
+    ffi_guard(1, || {
+        let (rank, size) = match crate::mpi::world() {
+            Ok(w) => w,
+            Err(msg) => {
+                set_error(&msg);
+                return 1;
+            }
+        };
+        if n < 1 || n as usize != size {
+            set_error(&format!(
+                "P_replicas_run({n}) in an MPI world of {size} process(es): n must equal the world size (mpirun -np {n})"
+            ));
+            return 1;
+        }
+        let (replicas, partitions) = if as_partitions != 0 {
+            (1, size)
+        } else {
+            (size, 1)
+        };
+        let run = Arc::new(Run {
+            replicas,
+            partitions,
+            mpi: true,
+            meetings: Mutex::new(HashMap::new()),
+        });
+        let previous = DEVICE.with(|slot| {
+            slot.borrow_mut().replace(Device {
+                run,
+                replica: rank / partitions,
+                partition: rank % partitions,
+                seq: 0,
+                pending: None,
+                failure: None,
+            })
+        });
+        clear_error();
+        // SAFETY: the caller's contract.
+        unsafe { body(rank as i32, user) };
+        let failure = DEVICE
+            .with(|slot| std::mem::replace(&mut *slot.borrow_mut(), previous))
+            .and_then(|d| d.failure);
+        match failure {
+            Some(msg) => {
+                set_error(&format!("device {rank}: {msg}"));
+                1
+            }
+            None => 0,
+        }
     })
 }
 

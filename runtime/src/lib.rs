@@ -27,6 +27,7 @@ pub mod fft;
 pub mod float;
 pub mod gemm;
 pub mod minifloat;
+mod mpi;
 pub mod pool;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -354,6 +354,8 @@ pub mod symbol {
     /// `int32_t (int32_t n, void (*body)(int32_t, void *), void *user,
     /// int32_t as_partitions)`: the library's `P_replicas_run`.
     pub const REPLICAS_RUN: &str = "strata_rt_replicas_run";
+    /// `P_replicas_run` of a `--collectives mpi` library (same signature).
+    pub const REPLICAS_RUN_MPI: &str = "strata_rt_replicas_run_mpi";
     /// Checks that the CPU running a library has the features it was built for.
     pub const CPU_SUPPORTS: &str = "strata_rt_cpu_supports";
     /// Prefix every runtime symbol shares; a `.so` or `.a` never exports these.

@@ -53,7 +53,8 @@ pub(crate) fn lower_module<'ctx>(
     }
     l.last_error_fn()?;
     l.set_num_threads_fn()?;
-    l.replicas_run_fn(runs_as_partitions(ir, module))?;
+    let over_mpi = ir.str_attr(module, crate::COLLECTIVES_ATTR) == Some("mpi");
+    l.replicas_run_fn(runs_as_partitions(ir, module), over_mpi)?;
     Ok(l.module)
 }
 
@@ -387,12 +388,17 @@ impl<'ctx> Lowerer<'ctx, '_> {
     /// void *user)` forwarding to the runtime's `strata_rt_replicas_run`:
     /// runs `body(d, user)` for every device d on its own thread, where the
     /// library's collectives meet.
-    fn replicas_run_fn(&mut self, as_partitions: bool) -> Result<()> {
+    fn replicas_run_fn(&mut self, as_partitions: bool, over_mpi: bool) -> Result<()> {
         let i32t = self.cx.i32_type();
         let ptr = self.cx.ptr_type(AddressSpace::default());
         let fty = i32t.fn_type(&[i32t.into(), ptr.into(), ptr.into()], false);
         let rt_ty = i32t.fn_type(&[i32t.into(), ptr.into(), ptr.into(), i32t.into()], false);
-        let rt = self.external(strata_abi::symbol::REPLICAS_RUN, rt_ty);
+        let rt_name = if over_mpi {
+            strata_abi::symbol::REPLICAS_RUN_MPI
+        } else {
+            strata_abi::symbol::REPLICAS_RUN
+        };
+        let rt = self.external(rt_name, rt_ty);
         let f = self
             .module
             .add_function(&format!("{}_replicas_run", self.prefix), fty, None);

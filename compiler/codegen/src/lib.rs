@@ -51,6 +51,10 @@ pub struct CodegenOptions {
     pub target: ResolvedTarget,
 }
 
+/// Module attribute (`"mpi"`) making `P_replicas_run` run this process as
+/// one MPI device (`strata compile --collectives mpi`).
+pub const COLLECTIVES_ATTR: &str = "strata.collectives";
+
 pub use target::{DEFAULT_X86_CPU, ResolvedTarget, TargetSpec, resolve as resolve_target};
 
 /// Compiles one module; returns the LLVM module text / asm text / object bytes.

@@ -29,6 +29,17 @@ pub fn default_prefix(output: &Path) -> String {
         .collect()
 }
 
+/// How the compiled library's devices meet at collectives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Collectives {
+    /// `P_replicas_run(n, ...)` starts n threads in this process.
+    Threads,
+    /// Each MPI process is one device (run under `mpirun -np n`); Open MPI
+    /// is loaded at run time.
+    Mpi,
+}
+
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     input: &Path,
     output: &Path,
@@ -36,6 +47,7 @@ pub fn run(
     name: Option<&str>,
     opt_level: u8,
     target: &strata_codegen::TargetSpec,
+    collectives: Collectives,
 ) -> bool {
     if let Err(message) = check_paths(input, output, header).and_then(|()| check_name(name)) {
         report_plain(&message);
@@ -57,6 +69,7 @@ pub fn run(
         &prefix,
         opt_level,
         target,
+        collectives,
     ) {
         Ok(()) => true,
         Err(diags) => {
@@ -116,6 +129,7 @@ fn check_name(name: Option<&str>) -> Result<(), String> {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn compile(
     ctx: &mut Context,
     name: &str,
@@ -125,8 +139,14 @@ fn compile(
     prefix: &str,
     opt_level: u8,
     target: &strata_codegen::TargetSpec,
+    collectives: Collectives,
 ) -> Result<(), Vec<strata_diag::Diagnostic>> {
     let module = parse_and_verify(ctx, name, text)?;
+    if collectives == Collectives::Mpi {
+        // Read by codegen: P_replicas_run runs this process as one MPI device.
+        let mpi = ctx.attr(strata_ir::AttrKind::String("mpi".into()));
+        ctx.set_attr(module, strata_codegen::COLLECTIVES_ATTR, mpi);
+    }
     let ext = output.extension().and_then(|e| e.to_str()).unwrap_or("");
     if !["so", "a", "o", "ll", "s", "mlir"].contains(&ext) {
         return Err(vec![unknown_loc_error(format!(

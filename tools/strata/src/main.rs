@@ -83,6 +83,10 @@ enum Command {
         /// Target triple [default: the host's]; other triples only for .o, .ll and .s.
         #[arg(long)]
         target: Option<String>,
+        /// How devices meet at collectives: `threads` (P_replicas_run starts one
+        /// thread per device) or `mpi` (each MPI process is one device).
+        #[arg(long, value_enum, default_value = "threads")]
+        collectives: compile::Collectives,
     },
     /// Print the IR after running the given passes (e.g. --convert-xla-to-loop).
     Opt {
@@ -133,6 +137,7 @@ fn main() -> ExitCode {
             target_cpu,
             target_features,
             target,
+            collectives,
         } => {
             let mut spec = strata_codegen::TargetSpec::portable();
             spec.triple = target;
@@ -145,6 +150,7 @@ fn main() -> ExitCode {
                 name.as_deref(),
                 opt_level,
                 &spec,
+                collectives,
             )
         }
         Command::Opt {

@@ -702,3 +702,57 @@ fn pmap_export_runs_globally_and_per_device() {
         assert!(out.contains("pmap ok"), "{lib}: {out}");
     }
 }
+
+/// The same C program and pmap export, built with `--collectives mpi` and
+/// run as 4 MPI processes (Open MPI from `.ci/setup`): each process is one
+/// device and matches XLA:CPU on its shard; outside mpirun the library
+/// says why it cannot run 4 devices.
+#[test]
+fn pmap_export_runs_as_mpi_processes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = repo().join("tests/e2e/pmap");
+    let lib = tmp.path().join("libpm.so");
+    run_ok(
+        Command::new(STRATA)
+            .arg("compile")
+            .arg(dir.join("pmap.mlir"))
+            .arg("-o")
+            .arg(&lib)
+            .args(["--name", "pm", "--collectives", "mpi", "--header"])
+            .arg(tmp.path().join("pm.h")),
+    );
+    let dynamic = run_ok(Command::new("objdump").arg("-p").arg(&lib));
+    assert!(
+        !dynamic.contains("libmpi"),
+        "MPI must be loaded at run time, not linked\n{dynamic}"
+    );
+    let exe = tmp.path().join("main");
+    run_ok(
+        cc().arg("-Wall")
+            .arg("-Werror")
+            .arg(dir.join("main.c"))
+            .arg("-I")
+            .arg(tmp.path())
+            .arg("-I")
+            .arg(&dir)
+            .arg(&lib)
+            .arg(format!("-Wl,-rpath,{}", tmp.path().display()))
+            .args(["-lm", "-o"])
+            .arg(&exe),
+    );
+    let out = run_ok(
+        Command::new("mpirun")
+            .args(["--allow-run-as-root", "--oversubscribe", "-np", "4"])
+            .arg(&exe)
+            .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"),
+    );
+    assert_eq!(out.matches("pmap ok (1 device here)").count(), 4, "{out}");
+    let alone = Command::new(&exe).output().unwrap();
+    assert!(!alone.status.success());
+    assert!(
+        String::from_utf8_lossy(&alone.stdout).contains("n must equal the world size"),
+        "{}",
+        show(&alone)
+    );
+}
