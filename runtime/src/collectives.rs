@@ -53,6 +53,25 @@ struct Run {
     mpi: bool,
     /// Open meetings by (collective number, first member).
     meetings: Mutex<HashMap<(u64, usize), Arc<Meeting>>>,
+    /// Point-to-point messages by channel, in the order they were sent.
+    mailbox: Mutex<HashMap<i64, std::collections::VecDeque<Vec<u8>>>>,
+    mail: Condvar,
+    /// Values `infeed` takes, in order.
+    infeed: Mutex<std::collections::VecDeque<Vec<u8>>>,
+}
+
+impl Run {
+    fn new(replicas: usize, partitions: usize, mpi: bool) -> Run {
+        Run {
+            replicas,
+            partitions,
+            mpi,
+            meetings: Mutex::new(HashMap::new()),
+            mailbox: Mutex::new(HashMap::new()),
+            mail: Condvar::new(),
+            infeed: Mutex::new(std::collections::VecDeque::new()),
+        }
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -111,6 +130,10 @@ struct Device {
 
 thread_local! {
     static DEVICE: RefCell<Option<Device>> = const { RefCell::new(None) };
+    /// Values pushed for the next run's `infeed` (interpreter.run_parallel's
+    /// `infeed = [...]`).
+    static PENDING_INFEED: RefCell<std::collections::VecDeque<Vec<u8>>> =
+        const { RefCell::new(std::collections::VecDeque::new()) };
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -122,12 +145,7 @@ fn with_device<R>(f: impl FnOnce(&mut Device) -> R) -> R {
     DEVICE.with(|slot| {
         let mut slot = slot.borrow_mut();
         let device = slot.get_or_insert_with(|| Device {
-            run: Arc::new(Run {
-                replicas: 1,
-                partitions: 1,
-                mpi: false,
-                meetings: Mutex::new(HashMap::new()),
-            }),
+            run: Arc::new(Run::new(1, 1, false)),
             replica: 0,
             partition: 0,
             seq: 0,
@@ -640,6 +658,127 @@ pub extern "C" fn strata_rt_collective_leave() -> c_int {
     })
 }
 
+/// `int32_t strata_rt_send(int64_t channel, const void *data, int64_t bytes)`:
+/// queues a copy of `data` for the `recv` on the same channel.
+///
+/// # Safety
+/// `data` points to `bytes` readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn strata_rt_send(channel: i64, data: *const c_void, bytes: i64) -> c_int {
+    let run = with_device(|d| d.run.clone());
+    if run.mpi {
+        set_error("send/recv are not supported over MPI yet");
+        return 1;
+    }
+    let Ok(n) = usize::try_from(bytes) else {
+        set_error("negative send size");
+        return 1;
+    };
+    // SAFETY: the caller's contract.
+    let copy = unsafe { std::slice::from_raw_parts(data as *const u8, n) }.to_vec();
+    lock(&run.mailbox)
+        .entry(channel)
+        .or_default()
+        .push_back(copy);
+    run.mail.notify_all();
+    0
+}
+
+/// `int32_t strata_rt_recv(int64_t channel, void *out, int64_t bytes)`:
+/// takes the oldest message on `channel`, waiting for one (up to the
+/// collective timeout).
+///
+/// # Safety
+/// `out` points to `bytes` writable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn strata_rt_recv(channel: i64, out: *mut c_void, bytes: i64) -> c_int {
+    let run = with_device(|d| d.run.clone());
+    let deadline = Instant::now() + timeout();
+    let mut mail = lock(&run.mailbox);
+    loop {
+        if let Some(msg) = mail.get_mut(&channel).and_then(|q| q.pop_front()) {
+            if msg.len() as i64 != bytes {
+                drop(mail);
+                set_error(&format!(
+                    "recv on channel {channel} expects {bytes} bytes, but {} were sent",
+                    msg.len()
+                ));
+                return 1;
+            }
+            // SAFETY: the caller's contract; sizes checked.
+            unsafe { std::ptr::copy_nonoverlapping(msg.as_ptr(), out as *mut u8, msg.len()) };
+            return 0;
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            drop(mail);
+            set_error(&format!(
+                "recv on channel {channel} timed out after {} ms: nothing was sent",
+                timeout().as_millis()
+            ));
+            return 1;
+        }
+        mail = run
+            .mail
+            .wait_timeout(mail, deadline - now)
+            .map(|(g, _)| g)
+            .unwrap_or_else(|e| e.into_inner().0);
+    }
+}
+
+/// `int32_t strata_rt_infeed_push(const void *data, int64_t bytes)`: adds a
+/// value for the next run's `infeed` ops (interpreter.run_parallel's
+/// `infeed = [...]`), on the thread that starts the run.
+///
+/// # Safety
+/// `data` points to `bytes` readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn strata_rt_infeed_push(data: *const c_void, bytes: i64) -> c_int {
+    let n = usize::try_from(bytes).unwrap_or(0);
+    // SAFETY: the caller's contract.
+    let copy = unsafe { std::slice::from_raw_parts(data as *const u8, n) }.to_vec();
+    PENDING_INFEED.with(|q| q.borrow_mut().push_back(copy));
+    0
+}
+
+/// `int32_t strata_rt_infeed(void *out, int64_t bytes)`: the run's next
+/// infeed value.
+///
+/// # Safety
+/// `out` points to `bytes` writable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn strata_rt_infeed(out: *mut c_void, bytes: i64) -> c_int {
+    let run = with_device(|d| d.run.clone());
+    let next = lock(&run.infeed).pop_front();
+    match next {
+        Some(v) if v.len() as i64 == bytes => {
+            // SAFETY: the caller's contract; sizes checked.
+            unsafe { std::ptr::copy_nonoverlapping(v.as_ptr(), out as *mut u8, v.len()) };
+            0
+        }
+        Some(v) => {
+            set_error(&format!(
+                "infeed expects {bytes} bytes, the queue holds {}",
+                v.len()
+            ));
+            1
+        }
+        None => {
+            set_error(
+                "infeed: no value queued (only interpreter.run_parallel's infeed = [...] feeds it)",
+            );
+            1
+        }
+    }
+}
+
+/// `int32_t strata_rt_outfeed(const void *data, int64_t bytes)`: accepts a
+/// value; no host reads outfeeds yet, so it is dropped.
+#[unsafe(no_mangle)]
+pub extern "C" fn strata_rt_outfeed(_data: *const c_void, _bytes: i64) -> c_int {
+    0
+}
+
 /// `uint32_t strata_rt_replica_id(void)`.
 #[unsafe(no_mangle)]
 pub extern "C" fn strata_rt_replica_id() -> u32 {
@@ -669,12 +808,8 @@ fn run_devices(
         return 1;
     }
     let count = replicas * partitions;
-    let run = Arc::new(Run {
-        replicas,
-        partitions,
-        mpi: false,
-        meetings: Mutex::new(HashMap::new()),
-    });
+    let run = Arc::new(Run::new(replicas, partitions, false));
+    *lock(&run.infeed) = PENDING_INFEED.with(|q| std::mem::take(&mut *q.borrow_mut()));
     let outcomes: Vec<(c_int, Option<String>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..count)
             .map(|device| {
@@ -831,12 +966,7 @@ pub unsafe extern "C" fn strata_rt_replicas_run_mpi(
         } else {
             (size, 1)
         };
-        let run = Arc::new(Run {
-            replicas,
-            partitions,
-            mpi: true,
-            meetings: Mutex::new(HashMap::new()),
-        });
+        let run = Arc::new(Run::new(replicas, partitions, true));
         let previous = DEVICE.with(|slot| {
             slot.borrow_mut().replace(Device {
                 run,

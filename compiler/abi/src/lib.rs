@@ -344,6 +344,16 @@ pub mod symbol {
     pub const COLLECTIVE_FETCH: &str = "strata_rt_collective_fetch";
     /// `int32_t (void)`: waits until every member has fetched, ending it.
     pub const COLLECTIVE_LEAVE: &str = "strata_rt_collective_leave";
+    /// `int32_t (int64_t channel, const void *data, int64_t bytes)`.
+    pub const SEND: &str = "strata_rt_send";
+    /// `int32_t (int64_t channel, void *out, int64_t bytes)`.
+    pub const RECV: &str = "strata_rt_recv";
+    /// `int32_t (void *out, int64_t bytes)`: the run's next infeed value.
+    pub const INFEED: &str = "strata_rt_infeed";
+    /// `int32_t (const void *data, int64_t bytes)`: queues an infeed value.
+    pub const INFEED_PUSH: &str = "strata_rt_infeed_push";
+    /// `int32_t (const void *data, int64_t bytes)`.
+    pub const OUTFEED: &str = "strata_rt_outfeed";
     /// `uint32_t (void)`: the calling device's replica id.
     pub const REPLICA_ID: &str = "strata_rt_replica_id";
     /// `uint32_t (void)`: the calling device's partition id.

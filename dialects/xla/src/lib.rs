@@ -224,6 +224,14 @@ pub fn register(ctx: &mut Context) {
         );
     }
     r.add(OpDef::new(RUN_PARALLEL, Traits::NONE).verifier(coll::verify_run_parallel));
+    r.add(
+        OpDef::new(AFTER_ALL, Traits::NONE)
+            .verifier(coll::verify_after_all)
+            .parser(parse::parse_elementwise),
+    );
+    for name in [SEND, RECV, INFEED, OUTFEED] {
+        r.add(OpDef::new(name, Traits::NONE).verifier(coll::verify_transfer));
+    }
     r.alias("interpreter.run_parallel", RUN_PARALLEL);
     r.add(OpDef::new(MESH, Traits::SYMBOL).parser(parse::parse_mesh));
     r.alias("sdy.mesh", MESH);

@@ -97,6 +97,12 @@ pub const COLLECTIVE_PERMUTE: &str = "xla.collective_permute";
 pub const COLLECTIVE_BROADCAST: &str = "xla.collective_broadcast";
 pub const COLLECTIVE_REDUCE: &str = "xla.collective_reduce";
 pub const REPLICA_ID: &str = "xla.replica_id";
+// Tokens and point-to-point transfers.
+pub const AFTER_ALL: &str = "xla.after_all";
+pub const SEND: &str = "xla.send";
+pub const RECV: &str = "xla.recv";
+pub const INFEED: &str = "xla.infeed";
+pub const OUTFEED: &str = "xla.outfeed";
 pub const PARTITION_ID: &str = "xla.partition_id";
 /// The StableHLO interpreter's `interpreter.run_parallel`: runs one program
 /// per device (replica x partition) at once.
@@ -168,6 +174,11 @@ pub const BINARY_ELEMENTWISE: &[&str] = &[
 ];
 
 pub const ALL: &[&str] = &[
+    AFTER_ALL,
+    SEND,
+    RECV,
+    INFEED,
+    OUTFEED,
     ALL_REDUCE,
     ALL_GATHER,
     ALL_TO_ALL,

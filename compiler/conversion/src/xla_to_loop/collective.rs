@@ -62,6 +62,7 @@ impl FuncLowering<'_> {
             REDUCE_SCATTER => self.reduce_scatter(b, op, bufs[0]),
             ALL_TO_ALL => self.all_to_all(b, op, bufs),
             COLLECTIVE_PERMUTE | COLLECTIVE_BROADCAST => self.receive_one(b, op, bufs),
+            AFTER_ALL | SEND | RECV | INFEED | OUTFEED => self.transfer(b, op, bufs),
             name => Err(Diagnostic::internal(
                 b.loc,
                 format!("'{name}' is not a collective"),
@@ -437,6 +438,93 @@ impl FuncLowering<'_> {
         Ok(())
     }
 
+    /// Tokens, send/recv by channel and infeed/outfeed: runtime calls per
+    /// data buffer; the token result is a byte set to 0.
+    fn transfer(&mut self, b: &mut Builder<'_>, op: OpId, bufs: &[Value]) -> Result<()> {
+        let name = b.ctx.op(op).name;
+        let operands = b.ctx.op(op).operands.clone();
+        let i64t = b.ctx.int_ty(64);
+        let channel = coll::channel_id(b.ctx, op);
+        let (data, token): (Vec<Value>, Value) = match name {
+            SEND | OUTFEED => {
+                let mut ins = Vec::new();
+                for &x in &operands[..operands.len() - 1] {
+                    ins.push(self.buffer_of(b, x)?);
+                }
+                (ins, bufs[0])
+            }
+            AFTER_ALL => (Vec::new(), bufs[0]),
+            _ => (bufs[..bufs.len() - 1].to_vec(), bufs[bufs.len() - 1]),
+        };
+        for buf in data {
+            let bytes = b.const_int(bytes_of(b, buf) as i128, i64t);
+            match name {
+                SEND | RECV => {
+                    let ch = b.const_int(channel as i128, i64t);
+                    let callee = if name == SEND { sym::SEND } else { sym::RECV };
+                    self.call_status(b, callee, vec![ch, buf, bytes]);
+                }
+                INFEED => self.call_status(b, sym::INFEED, vec![buf, bytes]),
+                _ => self.call_status(b, sym::OUTFEED, vec![buf, bytes]),
+            }
+        }
+        let i8t = b.ctx.int_ty(8);
+        let zero = b.const_int(0, i8t);
+        b.store(zero, token, &[]);
+        Ok(())
+    }
+
+    /// `run_parallel`'s `infeed = [@f, ...]`: each function's results, in
+    /// order, queued for the run's infeed ops.
+    fn queue_infeed(&mut self, b: &mut Builder<'_>, op: OpId) -> Result<()> {
+        let Some(list) = b.ctx.attr_of(op, "infeed") else {
+            return Ok(());
+        };
+        let AttrKind::Array(items) = b.ctx.attr_kind(list).clone() else {
+            return Err(Diagnostic::error(
+                b.loc,
+                "run_parallel's 'infeed' must be a list of functions",
+            ));
+        };
+        let i64t = b.ctx.int_ty(64);
+        for item in items {
+            let AttrKind::SymbolRef(name) = b.ctx.attr_kind(item).clone() else {
+                return Err(Diagnostic::error(
+                    b.loc,
+                    "run_parallel's 'infeed' must be a list of functions",
+                ));
+            };
+            let types = self.state.result_types.get(&name).cloned().ok_or_else(|| {
+                Diagnostic::error(
+                    b.loc,
+                    format!("run_parallel's infeed names unknown function @{name}"),
+                )
+            })?;
+            if self.state.arity.get(&name).is_some_and(|&(ins, _)| ins > 0) {
+                return Err(Diagnostic::error(
+                    b.loc,
+                    format!("infeed function @{name} must take no arguments"),
+                ));
+            }
+            let mut outs = Vec::new();
+            for t in types {
+                outs.push(self.new_buffer(b, t)?);
+            }
+            let callee = b.ctx.attr(AttrKind::SymbolRef(name));
+            b.insert(
+                builtin::CALL,
+                outs.clone(),
+                &[],
+                vec![("callee".into(), callee)],
+            );
+            for buf in outs {
+                let bytes = b.const_int(bytes_of(b, buf) as i128, i64t);
+                self.call_status(b, sym::INFEED_PUSH, vec![buf, bytes]);
+            }
+        }
+        Ok(())
+    }
+
     /// `run_parallel`: a device function calling each device's program with
     /// its operands and results, run once per device on its own thread.
     pub(super) fn run_parallel(&mut self, b: &mut Builder<'_>, op: OpId) -> Result<()> {
@@ -486,6 +574,7 @@ impl FuncLowering<'_> {
                 "run_parallel's operands and results do not match its programs' signatures",
             ));
         }
+        self.queue_infeed(b, op)?;
         let callee = self.device_function(b, &captures, &calls)?;
         let i64t = b.ctx.int_ty(64);
         let attrs = vec![

@@ -80,9 +80,8 @@ pub fn family(name: &str) -> Option<Family> {
         PAD => Family::Pad,
         DYNAMIC_UPDATE_SLICE => Family::DynamicUpdateSlice,
         ALL_REDUCE | ALL_GATHER | REDUCE_SCATTER | ALL_TO_ALL | COLLECTIVE_PERMUTE
-        | COLLECTIVE_BROADCAST | COLLECTIVE_REDUCE | REPLICA_ID | PARTITION_ID => {
-            Family::Collective
-        }
+        | COLLECTIVE_BROADCAST | COLLECTIVE_REDUCE | REPLICA_ID | PARTITION_ID | AFTER_ALL
+        | SEND | RECV | INFEED | OUTFEED => Family::Collective,
         _ => return None,
     })
 }

@@ -68,6 +68,8 @@ pub struct ModuleState {
     declared: std::collections::HashSet<&'static str>,
     /// (inputs, results) of every function, as written (for run_parallel).
     pub arity: HashMap<String, (usize, usize)>,
+    /// Result types of every function, as written (run_parallel's infeed).
+    pub result_types: HashMap<String, Vec<Type>>,
     /// Device functions made for run_parallel so far.
     pub next_devices: usize,
 }
@@ -92,11 +94,19 @@ pub fn convert_module(ctx: &mut Context, module: OpId) -> Result<()> {
             ))
         })
         .collect();
+    let result_types = funcs
+        .iter()
+        .filter_map(|&f| {
+            let (_, outs) = builtin::func_signature(ctx, f)?;
+            Some((builtin::func_name(ctx, f)?.to_string(), outs))
+        })
+        .collect();
     let mut state = ModuleState {
         module_block: block,
         next_global: 0,
         declared: Default::default(),
         arity,
+        result_types,
         next_devices: 0,
     };
     for f in funcs {
@@ -121,6 +131,11 @@ pub fn convert_module(ctx: &mut Context, module: OpId) -> Result<()> {
 fn memref_of(ctx: &mut Context, t: Type) -> Result<Type> {
     match ctx.kind(t).clone() {
         TypeKind::Tensor { shape, elem } => Ok(ctx.memref_ty(&shape, elem)),
+        // A token orders side effects and carries no data: one byte.
+        TypeKind::Token => {
+            let i8t = ctx.int_ty(8);
+            Ok(ctx.memref_ty(&[], i8t))
+        }
         _ => Err(Diagnostic::unsupported(
             strata_diag::Location::unknown(),
             format!(

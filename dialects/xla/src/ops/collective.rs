@@ -481,3 +481,55 @@ pub fn programs(ctx: &Context, op: OpId) -> Result<Vec<Vec<String>>> {
 pub fn verify_run_parallel(ctx: &Context, op: OpId) -> Result<()> {
     programs(ctx, op).map(|_| ())
 }
+
+fn is_token(ctx: &Context, v: strata_ir::Value) -> bool {
+    matches!(ctx.kind(ctx.value_ty(v)), TypeKind::Token)
+}
+
+/// `after_all`: tokens in, one token out.
+pub fn verify_after_all(ctx: &Context, op: OpId) -> Result<()> {
+    let o = ctx.op(op);
+    if o.results.len() != 1
+        || !is_token(ctx, o.results[0])
+        || !o.operands.iter().all(|&v| is_token(ctx, v))
+    {
+        return Err(ctx.error(op, "expects token operands and one token result"));
+    }
+    Ok(())
+}
+
+/// `send` (tensors, token -> token), `recv` (token -> tensors, token),
+/// `infeed` (token -> tensors, token), `outfeed` (tensors, token -> token).
+pub fn verify_transfer(ctx: &Context, op: OpId) -> Result<()> {
+    let o = ctx.op(op);
+    let name = o.name;
+    let (data_in, data_out) = match name {
+        SEND | OUTFEED => (o.operands.len().saturating_sub(1), 0),
+        _ => (0, o.results.len().saturating_sub(1)),
+    };
+    let token_in =
+        o.operands.last().is_some_and(|&v| is_token(ctx, v)) && o.operands.len() == data_in + 1;
+    let token_out =
+        o.results.last().is_some_and(|&v| is_token(ctx, v)) && o.results.len() == data_out + 1;
+    if !token_in || !token_out {
+        return Err(ctx.error(
+            op,
+            "expects its data, then a token, as operands (send, outfeed) or results (recv, infeed), and a token as the other",
+        ));
+    }
+    for &v in o.operands[..data_in].iter().chain(&o.results[..data_out]) {
+        if tensor_of(ctx, v).is_none_or(|(s, _)| s.iter().any(|&d| d < 0)) {
+            return Err(ctx.error(
+                op,
+                format!(
+                    "transfers static tensors, found {}",
+                    ty_str(ctx, ctx.value_ty(v))
+                ),
+            ));
+        }
+    }
+    if matches!(name, SEND | RECV) && channel_id(ctx, op) <= 0 {
+        return Err(ctx.error(op, "requires a channel_handle with a positive handle"));
+    }
+    Ok(())
+}
