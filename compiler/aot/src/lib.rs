@@ -17,7 +17,7 @@
 mod header;
 mod link;
 
-pub use header::{CFunction, CParam, header};
+pub use header::{CFunction, CParam, Devices, header};
 pub use link::{Exports, RUNTIME_LIB_ENV, archive, find_runtime, link_shared, write_object};
 
 /// Runtime symbols every shared library keeps exported (looked up with `dlsym` by `strata check`,

@@ -43,7 +43,7 @@ int main(void) {
   if (!close_to(r0, EXPECTED0, 12, "psum+pmax") || !close_to(r1, EXPECTED1, 48, "all_gather") ||
       !close_to(r2, EXPECTED2, 12, "ppermute+axis_index"))
     return 1;
-  if (pm_replicas_run(4, device, NULL) != 0) {
+  if (pm_replicas_run(PM_NUM_DEVICES, device, NULL) != 0) {
     printf("pm_replicas_run: %s\n", pm_last_error());
     return 1;
   }

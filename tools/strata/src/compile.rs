@@ -29,6 +29,27 @@ pub fn default_prefix(output: &Path) -> String {
         .collect()
 }
 
+/// The device count a multi-device module states (`mhlo.num_partitions`,
+/// else `mhlo.num_replicas`, when above 1).
+fn devices_of(ctx: &Context, module: strata_ir::OpId) -> Option<strata_aot::Devices> {
+    let attr = |name| {
+        ctx.int_attr(module, name)
+            .filter(|&n| n > 1)
+            .map(|n| n as i64)
+    };
+    attr("mhlo.num_partitions")
+        .map(|count| strata_aot::Devices {
+            count,
+            partitions: true,
+        })
+        .or_else(|| {
+            attr("mhlo.num_replicas").map(|count| strata_aot::Devices {
+                count,
+                partitions: false,
+            })
+        })
+}
+
 /// How the compiled library's devices meet at collectives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Collectives {
@@ -164,6 +185,7 @@ fn compile(
             target.triple
         ))]);
     }
+    let devices = devices_of(ctx, module);
     strata_pipeline::expand_devices(ctx, module)?;
     let funcs: Vec<_> = abi::public_functions(ctx, module)
         .into_iter()
@@ -202,7 +224,7 @@ fn compile(
     }
     if let Some(h) = header {
         let guard = format!("STRATA_{}_H", prefix.to_uppercase());
-        let text = strata_aot::header(prefix, &guard, &funcs, &target.describe());
+        let text = strata_aot::header(prefix, &guard, &funcs, &target.describe(), devices);
         io(std::fs::write(h, text).map_err(|e| format!("cannot write {}: {e}", h.display())))?;
     }
     Ok(())

@@ -756,3 +756,54 @@ fn pmap_export_runs_as_mpi_processes() {
         show(&alone)
     );
 }
+
+/// examples/data_parallel: the README's multi-device example, both ways
+/// (threads in one process, and 4 MPI processes), against XLA:CPU.
+#[test]
+fn data_parallel_example_matches_xla_on_threads_and_mpi() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = repo().join("examples/data_parallel");
+    for (sub, collectives) in [("threads", "threads"), ("mpi", "mpi")] {
+        let out = tmp.path().join(sub);
+        std::fs::create_dir(&out).unwrap();
+        run_ok(
+            Command::new(STRATA)
+                .arg("compile")
+                .arg(dir.join("model.mlir"))
+                .arg("-o")
+                .arg(out.join("libdp.so"))
+                .args(["--collectives", collectives, "--header"])
+                .arg(out.join("dp.h")),
+        );
+        let exe = out.join("dp");
+        run_ok(
+            cc().args(["-O2", "-Wall", "-Werror"])
+                .arg(dir.join("main.c"))
+                .arg("-I")
+                .arg(&out)
+                .arg("-I")
+                .arg(&dir)
+                .arg(out.join("libdp.so"))
+                .arg(format!("-Wl,-rpath,{}", out.display()))
+                .args(["-lm", "-o"])
+                .arg(&exe),
+        );
+        let printed = if collectives == "mpi" {
+            run_ok(
+                Command::new("mpirun")
+                    .args(["--allow-run-as-root", "--oversubscribe", "-np", "4"])
+                    .arg(&exe)
+                    .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+                    .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"),
+            )
+        } else {
+            run_ok(&mut Command::new(&exe))
+        };
+        for d in 0..4 {
+            assert!(
+                printed.contains(&format!("device {d}: matches XLA")),
+                "{sub}: {printed}"
+            );
+        }
+    }
+}
