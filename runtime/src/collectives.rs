@@ -779,6 +779,274 @@ pub extern "C" fn strata_rt_outfeed(_data: *const c_void, _bytes: i64) -> c_int 
     0
 }
 
+/// An element type the runtime's all_reduce combines itself.
+trait Element: Copy + Send + Sync {
+    fn add(a: Self, b: Self) -> Self;
+    fn mul(a: Self, b: Self) -> Self;
+    fn max(a: Self, b: Self) -> Self;
+    fn min(a: Self, b: Self) -> Self;
+}
+
+macro_rules! int_element {
+    ($($t:ty),*) => {$(
+        impl Element for $t {
+            fn add(a: Self, b: Self) -> Self { a.wrapping_add(b) }
+            fn mul(a: Self, b: Self) -> Self { a.wrapping_mul(b) }
+            fn max(a: Self, b: Self) -> Self { Ord::max(a, b) }
+            fn min(a: Self, b: Self) -> Self { Ord::min(a, b) }
+        }
+    )*};
+}
+int_element!(i32, i64, u32, u64);
+
+macro_rules! float_element {
+    ($($t:ty),*) => {$(
+        impl Element for $t {
+            fn add(a: Self, b: Self) -> Self { a + b }
+            fn mul(a: Self, b: Self) -> Self { a * b }
+            // StableHLO's (and the generated code's) maximum: NaN if either
+            // is NaN, and +0 above -0.
+            fn max(a: Self, b: Self) -> Self {
+                if a.is_nan() || b.is_nan() { <$t>::NAN }
+                else if a == b { if a.is_sign_negative() { b } else { a } }
+                else if a > b { a } else { b }
+            }
+            fn min(a: Self, b: Self) -> Self {
+                if a.is_nan() || b.is_nan() { <$t>::NAN }
+                else if a == b { if a.is_sign_negative() { a } else { b } }
+                else if a < b { a } else { b }
+            }
+        }
+    )*};
+}
+float_element!(f32, f64);
+
+/// Folds `parts` (each `range` long) in order into `acc` with `f`, one
+/// member at a time so the loop vectorizes.
+fn fold_parts<T: Element>(acc: &mut [T], parts: &[&[T]], f: impl Fn(T, T) -> T) {
+    acc.copy_from_slice(parts[0]);
+    for part in &parts[1..] {
+        for (a, &x) in acc.iter_mut().zip(part.iter()) {
+            *a = f(*a, x);
+        }
+    }
+}
+
+fn fold_by_op<T: Element>(op: strata_abi::ReduceOp, acc: &mut [T], parts: &[&[T]]) {
+    use strata_abi::ReduceOp::*;
+    match op {
+        Add => fold_parts(acc, parts, T::add),
+        Mul => fold_parts(acc, parts, T::mul),
+        Max => fold_parts(acc, parts, T::max),
+        Min => fold_parts(acc, parts, T::min),
+    }
+}
+
+/// Device `position` of `inputs.len()` reduces elements
+/// `[position * count / g, (position + 1) * count / g)` of every input, in
+/// member order, and writes them into every output.
+///
+/// # Safety
+/// Every pointer addresses `count` elements of `T`; outputs overlap nothing.
+unsafe fn reduce_my_slice<T: Element>(
+    op: strata_abi::ReduceOp,
+    inputs: &[usize],
+    outputs: &[usize],
+    position: usize,
+    count: usize,
+) {
+    let g = inputs.len();
+    let (lo, hi) = (position * count / g, (position + 1) * count / g);
+    if lo == hi {
+        return;
+    }
+    // SAFETY: the caller's contract.
+    let parts: Vec<&[T]> = inputs
+        .iter()
+        .map(|&p| unsafe { std::slice::from_raw_parts((p as *const T).add(lo), hi - lo) })
+        .collect();
+    let mut acc = parts[0].to_vec();
+    fold_by_op(op, &mut acc, &parts);
+    for &o in outputs {
+        // SAFETY: the caller's contract; each device writes only its slice.
+        unsafe { std::ptr::copy_nonoverlapping(acc.as_ptr(), (o as *mut T).add(lo), hi - lo) };
+    }
+}
+
+/// The same reduction over operands MPI gathered (members x `count`
+/// elements, member-major) into `out`.
+fn reduce_gathered<T: Element>(
+    op: strata_abi::ReduceOp,
+    gathered: &[u8],
+    members: usize,
+    out: *mut T,
+    count: usize,
+) {
+    let all = gathered.as_ptr() as *const T;
+    // SAFETY: `gathered` holds members x count elements of T (aligned: a
+    // Vec<u8> from the allocator, 8-byte aligned or more in practice is not
+    // guaranteed, so read unaligned copies).
+    let owned: Vec<Vec<T>> = (0..members)
+        .map(|m| {
+            (0..count)
+                .map(|i| unsafe { all.add(m * count + i).read_unaligned() })
+                .collect()
+        })
+        .collect();
+    let parts: Vec<&[T]> = owned.iter().map(|v| v.as_slice()).collect();
+    // SAFETY: `out` holds `count` elements (the caller's contract).
+    let acc = unsafe { std::slice::from_raw_parts_mut(out, count) };
+    fold_by_op(op, acc, &parts);
+}
+
+/// Dispatches `body` on the element type.
+macro_rules! by_elem {
+    ($code:expr, $body:ident, $($arg:expr),*) => {
+        match $code {
+            strata_abi::ElemCode::S32 => $body::<i32>($($arg),*),
+            strata_abi::ElemCode::S64 => $body::<i64>($($arg),*),
+            strata_abi::ElemCode::U32 => $body::<u32>($($arg),*),
+            strata_abi::ElemCode::U64 => $body::<u64>($($arg),*),
+            strata_abi::ElemCode::F32 => $body::<f32>($($arg),*),
+            strata_abi::ElemCode::F64 => $body::<f64>($($arg),*),
+            _ => return Err(format!("all_reduce of element code {:?} is not built in", $code)),
+        }
+    };
+}
+
+/// `int32_t strata_rt_all_reduce(desc, op, elem, in, out, count)`: see
+/// `strata_abi::symbol::ALL_REDUCE`. On threads, members exchange input and
+/// output pointers and each reduces its slice straight from the others'
+/// inputs into every output (no copies of whole operands); over MPI,
+/// floats' sums and products are `MPI_Allreduce`, the rest an allgather
+/// reduced in member order.
+///
+/// # Safety
+/// `desc` is valid; `input` and `out` hold `count` elements of `elem`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn strata_rt_all_reduce(
+    desc: *const CollectiveDesc,
+    op: i32,
+    elem: i32,
+    input: *const c_void,
+    out: *mut c_void,
+    count: i64,
+) -> c_int {
+    let (Some(op), Some(code), Ok(count)) = (
+        strata_abi::ReduceOp::from_i32(op),
+        strata_abi::ElemCode::from_i32(elem),
+        usize::try_from(count),
+    ) else {
+        set_error("bad all_reduce arguments");
+        return 1;
+    };
+    let bytes = (count * code.storage_bytes() as usize) as i64;
+    // SAFETY: the caller's contract.
+    unsafe {
+        let status = strata_rt_collective_begin(desc);
+        if status != 0 {
+            return status;
+        }
+        for buf in [input, out as *const c_void] {
+            let status = strata_rt_collective_add(buf, bytes);
+            if status != 0 {
+                return status;
+            }
+        }
+    }
+    let mpi = with_device(|d| d.run.mpi);
+    if mpi {
+        return with_pending(|d| {
+            let p = d.pending.take().ok_or("all_reduce outside a collective")?;
+            let pos = p
+                .position
+                .ok_or("this device is in no group of an all_reduce")?;
+            let ops = [(input as usize, bytes as usize)];
+            if crate::mpi::all_reduce(
+                p.signature.clone(),
+                &p.members,
+                pos,
+                op,
+                code,
+                input,
+                out,
+                count,
+            )? {
+                return Ok(());
+            }
+            let gathered = crate::mpi::exchange(p.signature.clone(), &p.members, pos, &ops)?;
+            let members = p.members.len();
+            by_elem!(
+                code,
+                reduce_gathered,
+                op,
+                &gathered,
+                members,
+                out.cast(),
+                count
+            );
+            Ok(())
+        });
+    }
+    let mut info = [0i64; 2];
+    // SAFETY: two writable words.
+    let status = unsafe { strata_rt_collective_meet(info.as_mut_ptr()) };
+    if status != 0 {
+        return status;
+    }
+    let status = with_pending(|d| {
+        let p = d
+            .pending
+            .as_ref()
+            .ok_or("all_reduce outside a collective")?;
+        let meeting = p.meeting.clone().ok_or("all_reduce before the meeting")?;
+        let position = p
+            .position
+            .ok_or("this device is in no group of an all_reduce")?;
+        let (inputs, outputs) = {
+            let mut st = lock(&meeting.state);
+            if st.abandoned {
+                return Err("a collective was abandoned by another device".into());
+            }
+            let mut inputs = Vec::new();
+            let mut outputs = Vec::new();
+            for ops in st.operands.iter().flatten() {
+                if ops.len() != 2 || ops[0].bytes as i64 != bytes {
+                    return Err("all_reduce operands differ between devices".into());
+                }
+                inputs.push(ops[0].address);
+                outputs.push(ops[1].address);
+            }
+            st.copying += 1;
+            (inputs, outputs)
+        };
+        // SAFETY: members' buffers stay valid until all have left; each
+        // device writes only its own slice of the outputs.
+        let r: Result<(), String> = (|| {
+            unsafe {
+                by_elem!(
+                    code,
+                    reduce_my_slice,
+                    op,
+                    &inputs,
+                    &outputs,
+                    position,
+                    count
+                )
+            };
+            Ok(())
+        })();
+        let mut st = lock(&meeting.state);
+        st.copying -= 1;
+        meeting.changed.notify_all();
+        r
+    });
+    if status != 0 {
+        return status;
+    }
+    strata_rt_collective_leave()
+}
+
 /// `uint32_t strata_rt_replica_id(void)`.
 #[unsafe(no_mangle)]
 pub extern "C" fn strata_rt_replica_id() -> u32 {

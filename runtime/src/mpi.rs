@@ -43,6 +43,12 @@ struct Mpi {
         Handle,
         Handle,
     ) -> c_int,
+    allreduce:
+        unsafe extern "C" fn(*const c_void, *mut c_void, c_int, Handle, Handle, Handle) -> c_int,
+    float: Handle,
+    double: Handle,
+    op_sum: Handle,
+    op_prod: Handle,
     finalize: unsafe extern "C" fn() -> c_int,
     finalized: unsafe extern "C" fn(*mut c_int) -> c_int,
 }
@@ -88,6 +94,11 @@ fn load() -> Result<Mpi, String> {
             comm_size: sym(&lib, "MPI_Comm_size")?,
             comm_split: sym(&lib, "MPI_Comm_split")?,
             allgather: sym(&lib, "MPI_Allgather")?,
+            allreduce: sym(&lib, "MPI_Allreduce")?,
+            float: object(&lib, "ompi_mpi_float")?,
+            double: object(&lib, "ompi_mpi_double")?,
+            op_sum: object(&lib, "ompi_mpi_op_sum")?,
+            op_prod: object(&lib, "ompi_mpi_op_prod")?,
             finalize: sym(&lib, "MPI_Finalize")?,
             finalized: sym(&lib, "MPI_Finalized")?,
             _lib: lib,
@@ -230,4 +241,41 @@ pub(crate) fn exchange(
 /// Keeps one split per key order: a rank in no group still takes part.
 pub(crate) fn join_split(key: Vec<i64>) -> Result<(), String> {
     communicator(key, None, 0).map(|_| ())
+}
+
+/// `MPI_Allreduce` for floats' sums and products (MPI's own reduction; the
+/// order it combines members in is its own, the same on every rank).
+/// Returns false for other reductions, which the caller gathers and folds.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn all_reduce(
+    key: Vec<i64>,
+    members: &[usize],
+    position: usize,
+    op: strata_abi::ReduceOp,
+    code: strata_abi::ElemCode,
+    input: *const c_void,
+    out: *mut c_void,
+    count: usize,
+) -> Result<bool, String> {
+    let m = mpi()?;
+    let dtype = match code {
+        strata_abi::ElemCode::F32 => m.float,
+        strata_abi::ElemCode::F64 => m.double,
+        _ => return Ok(false),
+    };
+    let mpi_op = match op {
+        strata_abi::ReduceOp::Add => m.op_sum,
+        strata_abi::ReduceOp::Mul => m.op_prod,
+        _ => return Ok(false),
+    };
+    let Ok(n) = c_int::try_from(count) else {
+        return Ok(false);
+    };
+    let comm = communicator(key, members.first().copied(), position)?;
+    // SAFETY: `input`/`out` hold `count` elements (the caller's contract).
+    let rc = unsafe { (m.allreduce)(input, out, n, dtype, mpi_op, comm) };
+    if rc != 0 {
+        return Err(format!("MPI_Allreduce failed ({rc})"));
+    }
+    Ok(true)
 }

@@ -245,6 +245,26 @@ impl CollectiveMode {
     }
 }
 
+/// The reductions [`symbol::ALL_REDUCE`] computes itself (a reducer region
+/// that is one of these ops on its two arguments).
+#[repr(i32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReduceOp {
+    Add = 0,
+    Mul = 1,
+    /// Floats: NaN if either is NaN (StableHLO's maximum).
+    Max = 2,
+    Min = 3,
+}
+
+impl ReduceOp {
+    pub fn from_i32(v: i32) -> Option<ReduceOp> {
+        [ReduceOp::Add, ReduceOp::Mul, ReduceOp::Max, ReduceOp::Min]
+            .into_iter()
+            .find(|o| *o as i32 == v)
+    }
+}
+
 /// Most ids a [`CollectiveDesc`] holds (all groups, or all pairs x 2).
 pub const COLLECTIVE_MAX_IDS: usize = 256;
 
@@ -354,6 +374,12 @@ pub mod symbol {
     pub const INFEED_PUSH: &str = "strata_rt_infeed_push";
     /// `int32_t (const void *data, int64_t bytes)`.
     pub const OUTFEED: &str = "strata_rt_outfeed";
+    /// `int32_t (const CollectiveDesc *, int32_t op, int32_t elem, const void *in,
+    /// void *out, int64_t count)`: a one-operand all_reduce whose reducer is
+    /// a [`ReduceOp`] on an [`ElemCode`] of S32, S64, U32, U64, F32 or F64;
+    /// each device reduces its slice of every member's operand, in member
+    /// order, and writes it into every member's result.
+    pub const ALL_REDUCE: &str = "strata_rt_all_reduce";
     /// `uint32_t (void)`: the calling device's replica id.
     pub const REPLICA_ID: &str = "strata_rt_replica_id";
     /// `uint32_t (void)`: the calling device's partition id.

@@ -46,6 +46,45 @@ fn bytes_of(b: &Builder<'_>, buf: Value) -> i64 {
     strata_dialect_mem::storage_bytes(b.ctx, b.ctx.value_ty(buf))
 }
 
+/// The runtime's built-in reduction for a reducer region that is one add,
+/// multiply, maximum or minimum of its two arguments, on f32, f64 or a
+/// 32/64-bit integer tensor of type `t`.
+fn builtin_reduction(
+    ctx: &strata_ir::Context,
+    body: strata_ir::BlockId,
+    t: Type,
+) -> Option<(strata_abi::ReduceOp, strata_abi::ElemCode)> {
+    use strata_abi::{ElemCode, ReduceOp};
+    let elem = ctx.elem(t);
+    let code = match ctx.kind(elem) {
+        TypeKind::Float(strata_ir::FloatKind::F32) => ElemCode::F32,
+        TypeKind::Float(strata_ir::FloatKind::F64) => ElemCode::F64,
+        TypeKind::Int {
+            width: w @ (32 | 64),
+            sign,
+        } => ElemCode::of_int(*w, *sign != strata_ir::Signedness::Unsigned)?,
+        _ => return None,
+    };
+    let args = &ctx.blocks[body].args;
+    let [first, last] = ctx.blocks[body].ops.as_slice() else {
+        return None;
+    };
+    let reduce = match ctx.op(*first).name {
+        ADD => ReduceOp::Add,
+        MULTIPLY => ReduceOp::Mul,
+        MAXIMUM => ReduceOp::Max,
+        MINIMUM => ReduceOp::Min,
+        _ => return None,
+    };
+    let operands = &ctx.op(*first).operands;
+    let on_args = args.len() == 2
+        && operands.len() == 2
+        && operands.iter().all(|v| args.contains(v))
+        && operands[0] != operands[1];
+    let returns_it = ctx.op(*last).operands.as_slice() == ctx.op(*first).results.as_slice();
+    (on_args && returns_it).then_some((reduce, code))
+}
+
 impl FuncLowering<'_> {
     /// Writes the results of a collective (or device id) op into `bufs`.
     pub(super) fn collective(
@@ -183,6 +222,13 @@ impl FuncLowering<'_> {
             .ctx
             .entry_block(op, 0)
             .ok_or_else(|| Diagnostic::internal(b.loc, "all_reduce without a reducer"))?;
+        if b.ctx.op(op).name == ALL_REDUCE && operands.len() == 1 {
+            if let Some((reduce, code)) =
+                builtin_reduction(b.ctx, body, b.ctx.value_ty(operands[0]))
+            {
+                return self.runtime_all_reduce(b, op, reduce, code, operands[0], bufs[0]);
+            }
+        }
         let per_operand = b.ctx.blocks[body].args.len() == 2 && operands.len() > 1;
         let desc = self.desc(b, op, strata_abi::CollectiveKind::Groups, 0)?;
         let (pos, size) = self.meet(b, &desc, &operands)?;
@@ -236,6 +282,34 @@ impl FuncLowering<'_> {
             let not_root = b.cmpi("ne", pos, zero);
             b.if_then(not_root, &mut |b| self.fill_zero(b, bufs))?;
         }
+        Ok(())
+    }
+
+    /// A one-operand all_reduce the runtime reduces itself: each device
+    /// folds its slice of every member's operand into every member's result.
+    fn runtime_all_reduce(
+        &mut self,
+        b: &mut Builder<'_>,
+        op: OpId,
+        reduce: strata_abi::ReduceOp,
+        code: strata_abi::ElemCode,
+        x: Value,
+        out: Value,
+    ) -> Result<()> {
+        let desc = self.desc(b, op, strata_abi::CollectiveKind::Groups, 0)?;
+        let desc_buf = self.descriptor_global(b, &desc)?;
+        let input = self.buffer_of(b, x)?;
+        let (i32t, i64t) = (b.ctx.int_ty(32), b.ctx.int_ty(64));
+        let count = b.ctx.num_elements(b.ctx.value_ty(out));
+        let args = vec![
+            desc_buf,
+            b.const_int(reduce as i128, i32t),
+            b.const_int(code as i32 as i128, i32t),
+            input,
+            out,
+            b.const_int(count as i128, i64t),
+        ];
+        self.call_status(b, sym::ALL_REDUCE, args);
         Ok(())
     }
 
