@@ -33,6 +33,9 @@ use strata_abi::{COLLECTIVE_MAX_IDS, CollectiveDesc, CollectiveKind, CollectiveM
 use crate::error::{clear_error, last_error, set_error};
 use crate::ffi_guard;
 
+/// Yields before a device waiting for the others sleeps.
+const SPINS: u32 = 64;
+
 /// How long a device waits for the others at a collective, by default.
 pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
 
@@ -58,6 +61,8 @@ struct Run {
     mail: Condvar,
     /// Values `infeed` takes, in order.
     infeed: Mutex<std::collections::VecDeque<Vec<u8>>>,
+    /// Started by `interpreter.run_parallel` (strata check), not a host.
+    interpreter: bool,
 }
 
 impl Run {
@@ -70,6 +75,7 @@ impl Run {
             mailbox: Mutex::new(HashMap::new()),
             mail: Condvar::new(),
             infeed: Mutex::new(std::collections::VecDeque::new()),
+            interpreter: false,
         }
     }
 }
@@ -473,7 +479,17 @@ fn join(run: &Run, p: &Pending, position: usize) -> Result<Arc<Meeting>, String>
     st.operands[position] = Some(p.operands.clone());
     st.arrived += 1;
     meeting.changed.notify_all();
+    let mut spins = 0;
     while st.arrived < p.members.len() && !st.abandoned {
+        // Small collectives complete within microseconds: yield a few times
+        // before sleeping on the condition variable.
+        if spins < SPINS {
+            spins += 1;
+            drop(st);
+            std::thread::yield_now();
+            st = lock(&meeting.state);
+            continue;
+        }
         let now = Instant::now();
         if now >= deadline {
             st.abandoned = true;
@@ -625,7 +641,15 @@ pub extern "C" fn strata_rt_collective_leave() -> c_int {
             st.left += 1;
             meeting.changed.notify_all();
             let everyone = p.members.len();
+            let mut spins = 0;
             while st.left < everyone && !st.abandoned {
+                if spins < SPINS {
+                    spins += 1;
+                    drop(st);
+                    std::thread::yield_now();
+                    st = lock(&meeting.state);
+                    continue;
+                }
                 let now = Instant::now();
                 if now >= deadline {
                     st.abandoned = true;
@@ -763,20 +787,74 @@ pub unsafe extern "C" fn strata_rt_infeed(out: *mut c_void, bytes: i64) -> c_int
             ));
             1
         }
-        None => {
-            set_error(
-                "infeed: no value queued (only interpreter.run_parallel's infeed = [...] feeds it)",
-            );
-            1
-        }
+        None => match hook(&INFEED_HOOK) {
+            // SAFETY: the host's hook, given the buffer it must fill.
+            Some((f, user)) => call_hook(f, user, out, bytes, "infeed"),
+            None => {
+                set_error(
+                    "infeed: no host hook registered (P_set_infeed) and no value queued by interpreter.run_parallel",
+                );
+                1
+            }
+        },
     }
 }
 
-/// `int32_t strata_rt_outfeed(const void *data, int64_t bytes)`: accepts a
-/// value; no host reads outfeeds yet, so it is dropped.
-#[unsafe(no_mangle)]
-pub extern "C" fn strata_rt_outfeed(_data: *const c_void, _bytes: i64) -> c_int {
+/// A host's feed hook: `int32_t hook(int32_t device, void *data, int64_t
+/// bytes, void *user)`, returning 0 or an error status.
+type FeedHook = unsafe extern "C" fn(i32, *mut c_void, i64, *mut c_void) -> i32;
+
+static INFEED_HOOK: Mutex<Option<(FeedHook, usize)>> = Mutex::new(None);
+static OUTFEED_HOOK: Mutex<Option<(FeedHook, usize)>> = Mutex::new(None);
+
+fn hook(slot: &Mutex<Option<(FeedHook, usize)>>) -> Option<(FeedHook, usize)> {
+    *lock(slot)
+}
+
+/// Calls a feed hook for this device; a non-zero status fails the call.
+fn call_hook(f: FeedHook, user: usize, data: *mut c_void, bytes: i64, what: &str) -> c_int {
+    let device = with_device(|d| (d.replica * d.run.partitions + d.partition) as i32);
+    // SAFETY: the host registered `f` for exactly this use.
+    let status = unsafe { f(device, data, bytes, user as *mut c_void) };
+    if status != 0 {
+        set_error(&format!(
+            "the host's {what} hook returned {status} (device {device}, {bytes} bytes)"
+        ));
+        return status;
+    }
     0
+}
+
+/// `void strata_rt_set_infeed(hook, void *user)` (the library's
+/// `P_set_infeed`): `infeed` ops ask `hook(device, out, bytes, user)` to
+/// fill their buffer. NULL unregisters it.
+#[unsafe(no_mangle)]
+pub extern "C" fn strata_rt_set_infeed(f: Option<FeedHook>, user: *mut c_void) {
+    *lock(&INFEED_HOOK) = f.map(|f| (f, user as usize));
+}
+
+/// `void strata_rt_set_outfeed(hook, void *user)` (the library's
+/// `P_set_outfeed`): `outfeed` ops hand `hook(device, data, bytes, user)`
+/// their values. NULL unregisters it.
+#[unsafe(no_mangle)]
+pub extern "C" fn strata_rt_set_outfeed(f: Option<FeedHook>, user: *mut c_void) {
+    *lock(&OUTFEED_HOOK) = f.map(|f| (f, user as usize));
+}
+
+/// `int32_t strata_rt_outfeed(const void *data, int64_t bytes)`: hands the
+/// value to the host's outfeed hook. Without one, an interpreter run
+/// (`strata check`) drops it, as StableHLO's interpreter does, and a host
+/// program's call fails with a message.
+#[unsafe(no_mangle)]
+pub extern "C" fn strata_rt_outfeed(data: *const c_void, bytes: i64) -> c_int {
+    match hook(&OUTFEED_HOOK) {
+        Some((f, user)) => call_hook(f, user, data as *mut c_void, bytes, "outfeed"),
+        None if with_device(|d| d.run.interpreter) => 0,
+        None => {
+            set_error("outfeed: no host hook registered (P_set_outfeed)");
+            1
+        }
+    }
 }
 
 /// An element type the runtime's all_reduce combines itself.
@@ -1065,6 +1143,7 @@ pub extern "C" fn strata_rt_partition_id() -> u32 {
 fn run_devices(
     replicas: usize,
     partitions: usize,
+    interpreter: bool,
     body: &(dyn Fn(usize) -> c_int + Sync),
 ) -> c_int {
     if DEVICE.with(|d| {
@@ -1076,7 +1155,9 @@ fn run_devices(
         return 1;
     }
     let count = replicas * partitions;
-    let run = Arc::new(Run::new(replicas, partitions, false));
+    let mut run = Run::new(replicas, partitions, false);
+    run.interpreter = interpreter;
+    let run = Arc::new(run);
     *lock(&run.infeed) = PENDING_INFEED.with(|q| std::mem::take(&mut *q.borrow_mut()));
     let outcomes: Vec<(c_int, Option<String>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..count)
@@ -1153,7 +1234,7 @@ pub unsafe extern "C" fn strata_rt_run_devices(
     let shared = ctx as usize;
     ffi_guard(1, || {
         // SAFETY: the caller's contract; each device gets its own index.
-        run_devices(r, p, &|d| unsafe {
+        run_devices(r, p, true, &|d| unsafe {
             task(shared as *mut c_void, d as i64, d as i64 + 1)
         })
     })
@@ -1189,7 +1270,7 @@ pub unsafe extern "C" fn strata_rt_replicas_run(
         (n as usize, 1)
     };
     ffi_guard(1, || {
-        run_devices(replicas, partitions, &|d| {
+        run_devices(replicas, partitions, false, &|d| {
             // SAFETY: the caller's contract.
             unsafe { body(d as i32, shared as *mut c_void) };
             0
@@ -1315,7 +1396,7 @@ mod tests {
     fn devices_meet_and_fetch_each_others_operands() {
         let d = desc(CollectiveMode::CrossReplica, &[&[0, 1, 2, 3]]);
         let sums = Mutex::new(vec![0i64; 4]);
-        let status = run_devices(4, 1, &|device| {
+        let status = run_devices(4, 1, false, &|device| {
             let mine = [device as i64 * 10];
             let mut info = [0i64; 2];
             let mut total = 0;
@@ -1350,7 +1431,7 @@ mod tests {
         // with a different expectation.
         unsafe { std::env::set_var("STRATA_COLLECTIVE_TIMEOUT_MS", "200") };
         let d = desc(CollectiveMode::CrossReplica, &[&[0, 1]]);
-        let status = run_devices(2, 1, &|device| {
+        let status = run_devices(2, 1, false, &|device| {
             if device == 1 {
                 return 0; // never arrives
             }

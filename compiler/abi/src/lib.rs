@@ -374,6 +374,10 @@ pub mod symbol {
     pub const INFEED_PUSH: &str = "strata_rt_infeed_push";
     /// `int32_t (const void *data, int64_t bytes)`.
     pub const OUTFEED: &str = "strata_rt_outfeed";
+    /// `void (hook, void *user)`: the library's `P_set_infeed`.
+    pub const SET_INFEED: &str = "strata_rt_set_infeed";
+    /// `void (hook, void *user)`: the library's `P_set_outfeed`.
+    pub const SET_OUTFEED: &str = "strata_rt_set_outfeed";
     /// `int32_t (const CollectiveDesc *, int32_t op, int32_t elem, const void *in,
     /// void *out, int64_t count)`: a one-operand all_reduce whose reducer is
     /// a [`ReduceOp`] on an [`ElemCode`] of S32, S64, U32, U64, F32 or F64;

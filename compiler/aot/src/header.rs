@@ -216,6 +216,21 @@ pub fn header(
         h,
         "int32_t {prefix}_replicas_run(int32_t n, void (*body)(int32_t device, void *user), void *user);"
     );
+    h.push('\n');
+    let _ = writeln!(
+        h,
+        "/* Host hooks for infeed and outfeed ops: hook(device, data, bytes, user) fills\n \
+         * (infeed) or reads (outfeed) one value and returns 0, or non-zero to fail the\n \
+         * call. Without a hook, those ops fail with a message. NULL unregisters. */"
+    );
+    let _ = writeln!(
+        h,
+        "void {prefix}_set_infeed(int32_t (*hook)(int32_t device, void *data, int64_t bytes, void *user), void *user);"
+    );
+    let _ = writeln!(
+        h,
+        "void {prefix}_set_outfeed(int32_t (*hook)(int32_t device, void *data, int64_t bytes, void *user), void *user);"
+    );
     h.push_str("\n#ifdef __cplusplus\n}\n#endif\n\n");
     let _ = writeln!(h, "#endif /* {guard} */");
     h
@@ -301,6 +316,12 @@ int32_t mlp_set_num_threads(int32_t n);
  * reach a collective makes the others fail after STRATA_COLLECTIVE_TIMEOUT_MS
  * (default 30000). */
 int32_t mlp_replicas_run(int32_t n, void (*body)(int32_t device, void *user), void *user);
+
+/* Host hooks for infeed and outfeed ops: hook(device, data, bytes, user) fills
+ * (infeed) or reads (outfeed) one value and returns 0, or non-zero to fail the
+ * call. Without a hook, those ops fail with a message. NULL unregisters. */
+void mlp_set_infeed(int32_t (*hook)(int32_t device, void *data, int64_t bytes, void *user), void *user);
+void mlp_set_outfeed(int32_t (*hook)(int32_t device, void *data, int64_t bytes, void *user), void *user);
 
 #ifdef __cplusplus
 }

@@ -55,6 +55,8 @@ pub(crate) fn lower_module<'ctx>(
     l.set_num_threads_fn()?;
     let over_mpi = ir.str_attr(module, crate::COLLECTIVES_ATTR) == Some("mpi");
     l.replicas_run_fn(runs_as_partitions(ir, module), over_mpi)?;
+    l.feed_hook_fn("set_infeed", strata_abi::symbol::SET_INFEED)?;
+    l.feed_hook_fn("set_outfeed", strata_abi::symbol::SET_OUTFEED)?;
     Ok(l.module)
 }
 
@@ -66,7 +68,13 @@ fn runs_as_partitions(ir: &Context, module: OpId) -> bool {
 }
 
 /// Names whose C symbols `P_name` every library defines itself.
-pub(crate) const RESERVED_NAMES: &[&str] = &["last_error", "set_num_threads", "replicas_run"];
+pub(crate) const RESERVED_NAMES: &[&str] = &[
+    "last_error",
+    "set_num_threads",
+    "replicas_run",
+    "set_infeed",
+    "set_outfeed",
+];
 
 fn nounwind(cx: &LlContext) -> Attribute {
     cx.create_enum_attribute(Attribute::get_named_enum_kind_id("nounwind"), 0)
@@ -411,6 +419,27 @@ impl<'ctx> Lowerer<'ctx, '_> {
             .call(rt, &args)?
             .ok_or_else(|| ice("strata_rt_replicas_run returns nothing"))?;
         self.b.build_return(Some(&status)).map_err(ice)?;
+        Ok(())
+    }
+
+    /// `void P_<name>(hook, void *user)` forwarding to the runtime's `target`
+    /// (registering the host's infeed or outfeed hook).
+    fn feed_hook_fn(&mut self, name: &str, target: &str) -> Result<()> {
+        let ptr = self.cx.ptr_type(AddressSpace::default());
+        let fty = self
+            .cx
+            .void_type()
+            .fn_type(&[ptr.into(), ptr.into()], false);
+        let rt = self.external(target, fty);
+        let f = self
+            .module
+            .add_function(&format!("{}_{name}", self.prefix), fty, None);
+        let bb = self.cx.append_basic_block(f, "entry");
+        self.b.position_at_end(bb);
+        let args: Vec<BasicMetadataValueEnum> =
+            f.get_params().into_iter().map(|p| p.into()).collect();
+        self.call(rt, &args)?;
+        self.b.build_return(None).map_err(ice)?;
         Ok(())
     }
 

@@ -254,7 +254,9 @@ fn shared_library_stands_alone() {
             "model_last_error",
             "model_main",
             "model_replicas_run",
-            "model_set_num_threads"
+            "model_set_infeed",
+            "model_set_num_threads",
+            "model_set_outfeed"
         ]
     );
 }
@@ -806,4 +808,87 @@ fn data_parallel_example_matches_xla_on_threads_and_mpi() {
             );
         }
     }
+}
+
+/// infeed and outfeed through the host's hooks (P_set_infeed /
+/// P_set_outfeed), per device inside P_replicas_run; without hooks the
+/// calls fail with a message.
+#[test]
+fn infeed_and_outfeed_go_through_host_hooks() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("feed.mlir");
+    std::fs::write(
+        &src,
+        r#"func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %t = stablehlo.after_all : !stablehlo.token
+  %v:2 = "stablehlo.infeed"(%t) : (!stablehlo.token) -> (tensor<4xf32>, !stablehlo.token)
+  %s = stablehlo.add %x, %v#0 : tensor<4xf32>
+  %u = "stablehlo.outfeed"(%s, %v#1) : (tensor<4xf32>, !stablehlo.token) -> !stablehlo.token
+  return %s : tensor<4xf32>
+}
+"#,
+    )
+    .unwrap();
+    compile(&src, tmp.path(), "libfeed.so", "feed.h");
+    let main_c = tmp.path().join("feed.c");
+    std::fs::write(
+        &main_c,
+        r#"
+#include <stdio.h>
+#include <string.h>
+#include "feed.h"
+
+static float seen[4][4];
+
+static int32_t give(int32_t device, void *data, int64_t bytes, void *user) {
+  (void)user;
+  if (bytes != 16) return 7;
+  float *f = data;
+  for (int i = 0; i < 4; i++) f[i] = (float)(10 * device + i);
+  return 0;
+}
+
+static int32_t take(int32_t device, void *data, int64_t bytes, void *user) {
+  (void)user;
+  memcpy(seen[device], data, (size_t)bytes);
+  return 0;
+}
+
+static int failures;
+
+static void device(int32_t d, void *user) {
+  (void)user;
+  float x[4] = {1, 1, 1, 1}, y[4];
+  if (feed_main(x, y) != 0) { printf("device %d: %s\n", d, feed_last_error()); failures++; return; }
+  for (int i = 0; i < 4; i++)
+    if (y[i] != (float)(10 * d + i + 1) || seen[d][i] != y[i]) { printf("device %d: wrong\n", d); failures++; }
+}
+
+int main(void) {
+  float x[4] = {0}, y[4];
+  if (feed_main(x, y) == 0 || strstr(feed_last_error(), "P_set_infeed") == NULL) {
+    printf("no hook: %s\n", feed_last_error());
+    return 1;
+  }
+  feed_set_infeed(give, NULL);
+  feed_set_outfeed(take, NULL);
+  if (feed_replicas_run(3, device, NULL) != 0 || failures) { printf("run: %s\n", feed_last_error()); return 1; }
+  printf("feeds ok\n");
+  return 0;
+}
+"#,
+    )
+    .unwrap();
+    let exe = tmp.path().join("feed");
+    run_ok(
+        cc().arg(&main_c)
+            .arg("-I")
+            .arg(tmp.path())
+            .arg(tmp.path().join("libfeed.so"))
+            .arg(format!("-Wl,-rpath,{}", tmp.path().display()))
+            .arg("-o")
+            .arg(&exe),
+    );
+    let out = run_ok(&mut Command::new(&exe));
+    assert!(out.contains("feeds ok"), "{out}");
 }
