@@ -3,19 +3,19 @@
 //! function and a global one that runs every device.
 //!
 //! Input: a function (`@main`) whose body holds `xla.manual_computation`
-//! ops over a one-axis `xla.mesh` of N devices, every mesh axis manual; each
-//! operand and result sharded along at most one dimension by that axis (or
-//! replicated).
+//! ops over an `xla.mesh` of N devices (any number of axes, numbered
+//! row-major), every mesh axis manual; each operand and result dimension
+//! split over some of the axes (each axis used once) or whole.
 //! Output, for the k-th manual computation of `@f` (k = 0 for the first):
 //! - `func.func @f_device` (`@f_device{k}` after the first): the body on
 //!   shards — what each device runs, called once per device inside the
 //!   library's `P_replicas_run`;
 //! - in `@f`, in place of the manual computation: slices of the operands
-//!   (one block per device along the sharded dimension; replicated
-//!   operands whole), an `xla.run_parallel` of `@f_device` on N devices as
-//!   partitions (1 x N, so `partition_id` is the device), and the results
-//!   concatenated back along their sharded dimension (replicated results
-//!   from device 0).
+//!   (each device's block; replicated operands whole), an
+//!   `xla.run_parallel` of `@f_device` on N devices as partitions (1 x N, so
+//!   `partition_id` is the device), and the results concatenated back along
+//!   each split dimension (from the devices at index 0 of the axes a result
+//!   is replicated over).
 //!
 //! The `xla.mesh` ops are removed.
 
@@ -138,23 +138,56 @@ fn shardings(ctx: &Context, op: OpId, name: &str) -> Result<Vec<(String, Vec<Vec
         .collect()
 }
 
-/// The dimension split over `axis` (None: replicated); an error for
-/// splits Strata does not run (two dimensions, or several axes).
-fn split_dim(ctx: &Context, op: OpId, dims: &[Vec<String>], axis: &str) -> Result<Option<usize>> {
-    let mut found = None;
-    for (d, axes) in dims.iter().enumerate() {
-        if axes.is_empty() {
-            continue;
-        }
-        if axes.len() > 1 || axes[0] != axis || found.is_some() {
-            return Err(Diagnostic::unsupported(
-                ctx.op(op).loc,
-                "shardings over more than one dimension or axis are not supported yet",
-            ));
-        }
-        found = Some(d);
+/// A device mesh: axes (name, size), devices numbered row-major over them.
+struct Mesh {
+    axes: Vec<(String, i64)>,
+}
+
+impl Mesh {
+    fn devices(&self) -> i64 {
+        self.axes.iter().map(|(_, n)| n).product()
     }
-    Ok(found)
+
+    /// Device `d`'s index along axis `a`.
+    fn coord(&self, d: i64, a: usize) -> i64 {
+        let stride: i64 = self.axes[a + 1..].iter().map(|(_, n)| n).product();
+        (d / stride) % self.axes[a].1
+    }
+
+    fn axis(&self, name: &str) -> Option<usize> {
+        self.axes.iter().position(|(n, _)| n == name)
+    }
+
+    /// Per dimension, the mesh axes splitting it; each axis used once.
+    fn splits(&self, ctx: &Context, op: OpId, dims: &[Vec<String>]) -> Result<Vec<Vec<usize>>> {
+        let mut used = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for axes in dims {
+            let mut these = Vec::new();
+            for name in axes {
+                let a = self.axis(name).ok_or_else(|| {
+                    ctx.error(
+                        op,
+                        format!("shards over '{name}', which is not an axis of the mesh"),
+                    )
+                })?;
+                if !used.insert(a) {
+                    return Err(ctx.error(op, format!("shards two dimensions over axis '{name}'")));
+                }
+                these.push(a);
+            }
+            out.push(these);
+        }
+        Ok(out)
+    }
+
+    /// How many blocks `axes` split a dimension into, and device `d`'s block.
+    fn block(&self, axes: &[usize], d: i64) -> (i64, i64) {
+        axes.iter().fold((1, 0), |(count, idx), &a| {
+            let n = self.axes[a].1;
+            (count * n, idx * n + self.coord(d, a))
+        })
+    }
 }
 
 fn shape_of(ctx: &Context, t: Type) -> Vec<i64> {
@@ -178,19 +211,28 @@ fn expand(
         .map(|(m, _)| m.clone())
         .next()
         .unwrap_or_default();
-    let axes = meshes.get(&mesh_name).cloned().unwrap_or_default();
-    let [(axis, n)] = axes.as_slice() else {
+    let mesh = Mesh {
+        axes: meshes.get(&mesh_name).cloned().unwrap_or_default(),
+    };
+    let n = mesh.devices();
+    if mesh.axes.is_empty() || !(1..=4096).contains(&n) {
+        return Err(ctx.error(
+            mc,
+            format!("mesh @{mesh_name} is unknown or has {n} devices"),
+        ));
+    }
+    let manual = match ctx.attr_of(mc, "manual_axes").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::Array(items)) => items.len(),
+        _ => 0,
+    };
+    if manual != mesh.axes.len() {
         return Err(Diagnostic::unsupported(
             loc,
             format!(
-                "manual computations over mesh @{mesh_name} with {} axes are not supported yet (one axis is)",
-                axes.len()
+                "manual computations over some axes of mesh @{mesh_name} ({manual} of {}) are not supported yet; every axis must be manual",
+                mesh.axes.len()
             ),
         ));
-    };
-    let (axis, n) = (axis.clone(), *n);
-    if !(1..=4096).contains(&n) {
-        return Err(ctx.error(mc, format!("mesh axis '{axis}' has {n} devices")));
     }
     let operands = ctx.op(mc).operands.clone();
     let results = ctx.op(mc).results.clone();
@@ -282,56 +324,74 @@ fn expand(
     let mut per_device: Vec<Vec<Value>> = vec![Vec::new(); n as usize];
     for (i, &x) in operands.iter().enumerate() {
         let shape = shape_of(ctx, ctx.value_ty(x));
-        match split_dim(ctx, mc, &ins[i].1, &axis)? {
-            None => {
-                for slot in per_device.iter_mut() {
-                    slot.push(x);
-                }
+        let splits = mesh.splits(ctx, mc, &ins[i].1)?;
+        if splits.len() != shape.len() && splits.iter().any(|s| !s.is_empty()) {
+            return Err(ctx.error(
+                mc,
+                format!("operand #{i}'s sharding does not match its rank"),
+            ));
+        }
+        let mut bshape = shape.clone();
+        for (d, axes) in splits.iter().enumerate() {
+            let (count, _) = mesh.block(axes, 0);
+            if shape[d] % count != 0 {
+                return Err(ctx.error(
+                    mc,
+                    format!("operand #{i} dimension {d} does not split into {count} equal blocks"),
+                ));
             }
-            Some(d) => {
-                if shape.get(d).is_none_or(|&s| s % n != 0) {
-                    return Err(ctx.error(
-                        mc,
-                        format!("operand #{i} dimension {d} does not split into {n} equal blocks"),
-                    ));
+            bshape[d] = shape[d] / count;
+        }
+        if bshape == shape {
+            for slot in per_device.iter_mut() {
+                slot.push(x);
+            }
+        } else {
+            let elem = ctx.elem(ctx.value_ty(x));
+            let bty = ctx.tensor_ty(&bshape, elem);
+            // One slice per distinct block (devices that differ only along
+            // unsplit axes share it).
+            let mut made: HashMap<Vec<i64>, Value> = HashMap::new();
+            for (dev, slot) in per_device.iter_mut().enumerate() {
+                let start: Vec<i64> = (0..shape.len())
+                    .map(|d| {
+                        let axes = splits.get(d).map_or(&[][..], |v| v.as_slice());
+                        mesh.block(axes, dev as i64).1 * bshape[d]
+                    })
+                    .collect();
+                if let Some(&v) = made.get(&start) {
+                    slot.push(v);
+                    continue;
                 }
-                let size = shape[d] / n;
-                let mut bshape = shape.clone();
-                bshape[d] = size;
-                let elem = ctx.elem(ctx.value_ty(x));
-                let bty = ctx.tensor_ty(&bshape, elem);
-                for (dev, slot) in per_device.iter_mut().enumerate() {
-                    let mut start = vec![0; shape.len()];
-                    start[d] = dev as i64 * size;
-                    let mut limit = shape.clone();
-                    limit[d] = start[d] + size;
-                    let attrs = vec![
-                        (
-                            "start_indices".to_string(),
-                            ctx.attr(AttrKind::DenseArray {
-                                elem: i64t,
-                                values: start,
-                            }),
-                        ),
-                        (
-                            "limit_indices".to_string(),
-                            ctx.attr(AttrKind::DenseArray {
-                                elem: i64t,
-                                values: limit,
-                            }),
-                        ),
-                        (
-                            "strides".to_string(),
-                            ctx.attr(AttrKind::DenseArray {
-                                elem: i64t,
-                                values: vec![1; shape.len()],
-                            }),
-                        ),
-                    ];
-                    let s = ctx.create_op(SLICE, vec![x], &[bty], attrs, loc);
-                    insert(ctx, s);
-                    slot.push(ctx.op(s).results[0]);
-                }
+                let limit: Vec<i64> = start.iter().zip(&bshape).map(|(s, b)| s + b).collect();
+                let attrs = vec![
+                    (
+                        "start_indices".to_string(),
+                        ctx.attr(AttrKind::DenseArray {
+                            elem: i64t,
+                            values: start.clone(),
+                        }),
+                    ),
+                    (
+                        "limit_indices".to_string(),
+                        ctx.attr(AttrKind::DenseArray {
+                            elem: i64t,
+                            values: limit,
+                        }),
+                    ),
+                    (
+                        "strides".to_string(),
+                        ctx.attr(AttrKind::DenseArray {
+                            elem: i64t,
+                            values: vec![1; shape.len()],
+                        }),
+                    ),
+                ];
+                let sl = ctx.create_op(SLICE, vec![x], &[bty], attrs, loc);
+                insert(ctx, sl);
+                let v = ctx.op(sl).results[0];
+                made.insert(start, v);
+                slot.push(v);
             }
         }
         if ctx.value_ty(per_device[0][i]) != arg_types[i] {
@@ -357,37 +417,116 @@ fn expand(
     insert(ctx, run);
     let run_results = ctx.op(run).results.clone();
 
-    // Results: blocks concatenated back, or device 0's.
+    // Results: blocks concatenated back along each split dimension (from
+    // the devices at index 0 of the other axes), or device 0's.
     let nres = results.len();
     for (j, &r) in results.iter().enumerate() {
-        let whole = match split_dim(ctx, mc, &outs[j].1, &axis)? {
-            None => run_results[j],
-            Some(d) => {
-                let global = shape_of(ctx, ctx.value_ty(r));
-                let shard = shape_of(ctx, res_types[j]);
-                if global.get(d) != shard.get(d).map(|s| s * n).as_ref() {
-                    return Err(ctx.error(mc, format!("result #{j} is not {n} shards of the body's result #{j} along dimension {d}")));
-                }
-                let parts: Vec<Value> = (0..n as usize)
-                    .map(|dev| run_results[dev * nres + j])
-                    .collect();
-                let dim = ctx.attr(AttrKind::Int {
-                    value: d as i128,
-                    ty: i64t,
-                });
-                let c = ctx.create_op(
-                    CONCATENATE,
-                    parts,
-                    &[ctx.value_ty(r)],
-                    vec![("dimension".into(), dim)],
-                    loc,
-                );
-                insert(ctx, c);
-                ctx.op(c).results[0]
+        let global = shape_of(ctx, ctx.value_ty(r));
+        let shard = shape_of(ctx, res_types[j]);
+        let splits = mesh.splits(ctx, mc, &outs[j].1)?;
+        let split_dims: Vec<(usize, Vec<usize>)> = splits
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| !a.is_empty())
+            .map(|(d, a)| (d, a.clone()))
+            .collect();
+        for (d, axes) in &split_dims {
+            let (count, _) = mesh.block(axes, 0);
+            if global.get(*d) != shard.get(*d).map(|s| s * count).as_ref() {
+                return Err(ctx.error(
+                    mc,
+                    format!("result #{j} is not {count} shards of the body's result #{j} along dimension {d}"),
+                ));
             }
-        };
+        }
+        let elem = ctx.elem(res_types[j]);
+        let whole = assemble(
+            ctx,
+            &mut insert,
+            &mesh,
+            &split_dims,
+            &shard,
+            elem,
+            &mut vec![0; mesh.axes.len()],
+            0,
+            &|dev| run_results[dev as usize * nres + j],
+            i64t,
+            loc,
+        );
         ctx.replace_uses_in(f, r, whole);
     }
     ctx.detach_op(mc);
     Ok(())
+}
+
+/// The global value of a result from its device shards: concatenations
+/// along each split dimension in turn (`coords` fixes the mesh coordinates
+/// chosen so far; unsplit axes stay at 0).
+#[allow(clippy::too_many_arguments)]
+fn assemble(
+    ctx: &mut Context,
+    insert: &mut dyn FnMut(&mut Context, OpId),
+    mesh: &Mesh,
+    split_dims: &[(usize, Vec<usize>)],
+    shard: &[i64],
+    elem: Type,
+    coords: &mut Vec<i64>,
+    level: usize,
+    result_of: &dyn Fn(i64) -> Value,
+    i64t: Type,
+    loc: strata_diag::Location,
+) -> Value {
+    let Some((dim, axes)) = split_dims.get(level) else {
+        let device = coords
+            .iter()
+            .zip(&mesh.axes)
+            .fold(0, |d, (&c, (_, n))| d * n + c);
+        return result_of(device);
+    };
+    // Every block index along this dimension, major axis first.
+    let (count, _) = mesh.block(axes, 0);
+    let mut parts = Vec::new();
+    for b in 0..count {
+        let mut rest = b;
+        for &a in axes.iter().rev() {
+            let n = mesh.axes[a].1;
+            coords[a] = rest % n;
+            rest /= n;
+        }
+        parts.push(assemble(
+            ctx,
+            insert,
+            mesh,
+            split_dims,
+            shard,
+            elem,
+            coords,
+            level + 1,
+            result_of,
+            i64t,
+            loc,
+        ));
+    }
+    for &a in axes {
+        coords[a] = 0;
+    }
+    // This value covers the dimensions split at this level and below.
+    let mut shape = shard.to_vec();
+    for (d, ax) in &split_dims[level..] {
+        shape[*d] *= mesh.block(ax, 0).0;
+    }
+    let ty = ctx.tensor_ty(&shape, elem);
+    let dim_attr = ctx.attr(AttrKind::Int {
+        value: *dim as i128,
+        ty: i64t,
+    });
+    let c = ctx.create_op(
+        CONCATENATE,
+        parts,
+        &[ty],
+        vec![("dimension".into(), dim_attr)],
+        loc,
+    );
+    insert(ctx, c);
+    ctx.op(c).results[0]
 }
