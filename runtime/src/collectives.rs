@@ -162,6 +162,27 @@ fn with_device<R>(f: impl FnOnce(&mut Device) -> R) -> R {
     })
 }
 
+/// How many device threads this thread's run has (1 outside a run, and for
+/// MPI, where each process is one device).
+pub(crate) fn devices_in_process() -> usize {
+    DEVICE
+        .try_with(|slot| {
+            slot.try_borrow()
+                .ok()
+                .and_then(|d| {
+                    d.as_ref().map(|d| {
+                        if d.run.mpi {
+                            1
+                        } else {
+                            d.run.replicas * d.run.partitions
+                        }
+                    })
+                })
+                .unwrap_or(1)
+        })
+        .unwrap_or(1)
+}
+
 /// Records the first error message set on a device thread, so a run can
 /// report which device failed even when the device's program returned
 /// normally afterwards (`P_replicas_run` bodies return nothing).

@@ -134,7 +134,10 @@ pub unsafe extern "C" fn strata_rt_parallel_for(
     if n == 0 {
         return 0;
     }
-    let chunks = chunk_count(n, cost.max(1) as u64, threads_hint());
+    // Device threads of a run share the cores: each splits its loops over
+    // its share of the pool (none once there are as many devices as cores).
+    let threads = threads_hint() / crate::collectives::devices_in_process().max(1);
+    let chunks = chunk_count(n, cost.max(1) as u64, threads);
     if chunks <= 1 {
         // SAFETY: the caller's contract.
         return unsafe { task(ctx, lb, ub) };
