@@ -590,7 +590,45 @@ def main():
         with open(ARGS.out, "w") as f:
             f.write(md_text)
         print(f"wrote {ARGS.out}")
+        write_chart(rows, os.path.splitext(ARGS.out)[0] + ".png")
     return 1 if failures else 0
+
+
+def write_chart(rows, path):
+    """A bar chart of Strata's time / XLA's and / IREE's per workload (log
+    scale; below 1 is faster), beside the markdown (needs matplotlib)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib not installed: no chart")
+        return
+    names, vs_xla, vs_iree = [], [], []
+    for row in rows:
+        tm = row["timing"]["wall"]
+        s = tm.get("Strata", {}).get("median")
+        if not s:
+            continue
+        names.append(row["w"].name.replace(" (examples/mlp)", "").replace(" (extra)", ""))
+        vs_xla.append(s / tm["XLA"]["median"] if "XLA" in tm else float("nan"))
+        vs_iree.append(s / tm["IREE"]["median"] if "IREE" in tm else float("nan"))
+    fig, ax = plt.subplots(figsize=(10, 0.32 * len(names) + 1.5))
+    ys = range(len(names))
+    ax.barh([y + 0.2 for y in ys], vs_xla, height=0.4, label="Strata / XLA:CPU")
+    ax.barh([y - 0.2 for y in ys], vs_iree, height=0.4, label="Strata / IREE")
+    ax.axvline(1.0, color="black", linewidth=0.8)
+    ax.set_xscale("log")
+    ax.set_yticks(list(ys), names)
+    ax.invert_yaxis()
+    ax.set_xlabel("time ratio (log scale; < 1: Strata is faster)")
+    info = cpu_info()
+    mode = "one thread" if ARGS.threads == "1" else "all CPUs"
+    ax.set_title(f"Strata vs XLA:CPU and IREE, {mode} ({info.get('model', 'CPU')}, {os.cpu_count()} CPUs)")
+    ax.legend(loc="upper right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    print(f"wrote {path}")
 
 
 def achieved(row, label, peak, clock):

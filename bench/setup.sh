@@ -8,7 +8,7 @@ if [ ! -x "$VENV/bin/python" ]; then
     "$PY" -m venv "$VENV"
 fi
 "$VENV/bin/python" -m pip install --quiet --upgrade pip
-"$VENV/bin/python" -m pip install --quiet jax jaxlib numpy iree-base-compiler iree-base-runtime
+"$VENV/bin/python" -m pip install --quiet jax jaxlib numpy iree-base-compiler iree-base-runtime matplotlib
 "$VENV/bin/python" - <<'PY'
 import importlib.metadata as md
 for p in ("jax", "jaxlib", "numpy", "iree-base-compiler", "iree-base-runtime"):
