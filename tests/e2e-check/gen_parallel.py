@@ -34,6 +34,10 @@ cases = {
     "row_sums": (lambda xp: grid(xp).sum(axis=1)[::7], 2e-3),
     # Row maxima of a 3-d array reduced over the middle dimension.
     "middle_max": (lambda xp: grid(xp).reshape(64, 8, C).max(axis=1)[::5, ::31], 1e-5),
+    # Reductions of every dimension: blocks of rows in parallel, then the
+    # partial results in order.
+    "full_sum": (lambda xp: grid(xp).sum().reshape(1), 1e-2),
+    "full_max": (lambda xp: grid(xp).max().reshape(1), 1e-6),
     # Softmax over rows: a max, an exp-sum and a division pass.
     "softmax": (lambda xp: (lambda e: e / e.sum(axis=1, keepdims=True))(
         xp.exp(grid(xp) - grid(xp).max(axis=1, keepdims=True)))[::45, ::61], 1e-6),

@@ -49,7 +49,7 @@ fn bytes_of(b: &Builder<'_>, buf: Value) -> i64 {
 /// The runtime's built-in reduction for a reducer region that is one add,
 /// multiply, maximum or minimum of its two arguments, on f32, f64 or a
 /// 32/64-bit integer tensor of type `t`.
-fn builtin_reduction(
+pub(super) fn builtin_reduction(
     ctx: &strata_ir::Context,
     body: strata_ir::BlockId,
     t: Type,

@@ -38,6 +38,9 @@ impl FuncLowering<'_> {
         if innermost_kept {
             return self.reduce_in_memory_order(b, op, bufs, &kept, body);
         }
+        if out_shape.is_empty() && k == 1 && splittable(b.ctx, body, inputs[0], inits[0]) {
+            return self.reduce_in_blocks(b, inputs[0], inits[0], body, bufs[0]);
+        }
         // Output elements are independent; each has its own accumulators.
         b.parallel_nest(&out_shape, &mut |b, oidx| {
             let accs = stack_accumulators(b, &inits);
@@ -67,6 +70,67 @@ impl FuncLowering<'_> {
             store_accs(b, &accs, bufs, oidx);
             Ok(())
         })
+    }
+
+    /// A reduction of every dimension, in blocks of whole rows (of about
+    /// BLOCK elements) reduced in parallel into partial results, which are
+    /// then folded in order. The blocks do not depend on the thread count,
+    /// so the result does not either.
+    fn reduce_in_blocks(
+        &mut self,
+        b: &mut Builder<'_>,
+        input: Value,
+        init: Value,
+        body: BlockId,
+        out: Value,
+    ) -> Result<()> {
+        const BLOCK: i64 = 1 << 14;
+        let in_shape = shape_of(b.ctx, input);
+        let inner: Vec<i64> = in_shape[1..].to_vec();
+        let inner_len: i64 = inner.iter().product::<i64>().max(1);
+        let rows = (BLOCK / inner_len).max(1);
+        let blocks = (in_shape[0] + rows - 1) / rows;
+        let elem = b.ctx.elem(b.ctx.value_ty(out));
+        let partial_ty = b.ctx.memref_ty(&[blocks], elem);
+        let partials = b.alloc(partial_ty);
+        let inits = [init];
+        b.parallel_for_step(0, blocks, 1, &mut |b, block| {
+            let accs = stack_accumulators(b, &inits);
+            let s = self.element(b, init, &[])?;
+            store_scalar(b, s, accs[0], &[]);
+            let first = {
+                let r = b.const_index(rows);
+                b.binary("arith.muli", block, r)
+            };
+            let last = {
+                let r = b.const_index(rows);
+                let end = b.binary("arith.addi", first, r);
+                let n = b.const_index(in_shape[0]);
+                b.binary("arith.minsi", end, n)
+            };
+            let one = b.const_index(1);
+            b.for_values(first, last, one, &mut |b, row| {
+                b.loop_nest(&inner, &mut |b, rest| {
+                    let mut idx = vec![row];
+                    idx.extend_from_slice(rest);
+                    let x = self.element(b, input, &idx)?;
+                    fold_into(b, body, &accs, vec![x])
+                })
+            })?;
+            let v = load_scalar(b, accs[0], &[]);
+            store_scalar(b, v, partials, &[block]);
+            Ok(())
+        })?;
+        let accs = stack_accumulators(b, &inits);
+        let s = self.element(b, init, &[])?;
+        store_scalar(b, s, accs[0], &[]);
+        b.for_range(0, blocks, &mut |b, block| {
+            let x = load_scalar(b, partials, &[block]);
+            fold_into(b, body, &accs, vec![x])
+        })?;
+        store_accs(b, &accs, &[out], &[]);
+        b.insert("mem.dealloc", vec![partials], &[], vec![]);
+        Ok(())
     }
 
     /// Reduction over outer dimensions only: the results start at the init
@@ -150,5 +214,41 @@ impl FuncLowering<'_> {
             });
         }
         b.loop_nest(&in_shape, &mut |b, idx| fold(self, b, &idx[..1], &idx[1..]))
+    }
+}
+
+/// Whether a reduction of every dimension may be split into blocks whose
+/// partial results each start from the init value: large enough to be
+/// worth it, a built-in reducer on f32/f64/32-64-bit integers, and an init
+/// that folding several times does not change (0 for add, 1 for multiply,
+/// anything for max and min).
+fn splittable(ctx: &strata_ir::Context, body: BlockId, input: Value, init: Value) -> bool {
+    use strata_abi::ReduceOp;
+    let t = ctx.value_ty(input);
+    if ctx.num_elements(t) < 1 << 18 || ctx.shape(t).is_none_or(|s| s.is_empty()) {
+        return false;
+    }
+    let Some((op, _)) = super::collective::builtin_reduction(ctx, body, t) else {
+        return false;
+    };
+    let constant = ctx
+        .defining_op(init)
+        .filter(|&o| ctx.op(o).name == strata_dialect_xla::names::CONSTANT)
+        .and_then(|o| ctx.dense_attr(o, "value").cloned());
+    let value = |d: &strata_ir::DenseElements| -> Option<f64> {
+        let elem = ctx.elem(d.ty);
+        let bits = strata_ir::dense::element_bits(ctx, d, 0)[0];
+        match ctx.kind(elem) {
+            strata_ir::TypeKind::Float(k) => Some(strata_ir::dense::bits_to_float(bits, *k)),
+            strata_ir::TypeKind::Int { .. } => {
+                Some(strata_ir::dense::int_value(ctx, bits, elem) as f64)
+            }
+            _ => None,
+        }
+    };
+    match op {
+        ReduceOp::Max | ReduceOp::Min => true,
+        ReduceOp::Add => constant.as_ref().and_then(value) == Some(0.0),
+        ReduceOp::Mul => constant.as_ref().and_then(value) == Some(1.0),
     }
 }
