@@ -63,6 +63,7 @@ pub const ROUND: &str = "arith.round";
 pub const ROUNDEVEN: &str = "arith.roundeven";
 pub const CBRT: &str = "arith.cbrt";
 pub const ERF: &str = "arith.erf";
+pub const ERFC: &str = "arith.erfc";
 pub const ASIN: &str = "arith.asin";
 pub const ACOS: &str = "arith.acos";
 pub const ATAN: &str = "arith.atan";
@@ -96,9 +97,9 @@ pub const INT_BINARY: [&str; 17] = [
 pub const FLOAT_BINARY: [&str; 10] = [
     ADDF, SUBF, MULF, DIVF, REMF, POWF, ATAN2, MAXIMUMF, MINIMUMF, COPYSIGN,
 ];
-pub const FLOAT_UNARY: [&str; 26] = [
+pub const FLOAT_UNARY: [&str; 27] = [
     NEGF, ABSF, SQRT, RSQRT, EXP, EXPM1, LOG, LOG1P, SIN, COS, TAN, TANH, FLOOR, CEIL, ROUND,
-    ROUNDEVEN, CBRT, ERF, ASIN, ACOS, ATAN, SINH, COSH, ASINH, ACOSH, ATANH,
+    ROUNDEVEN, CBRT, ERF, ERFC, ASIN, ACOS, ATAN, SINH, COSH, ASINH, ACOSH, ATANH,
 ];
 pub const INT_UNARY: [&str; 2] = [CTLZ, POPCOUNT];
 

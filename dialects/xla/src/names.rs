@@ -25,6 +25,8 @@ pub const CLZ: &str = "xla.count_leading_zeros";
 // CHLO's element-wise ops (client-level in XLA), parsed from `chlo.*`.
 pub const SQUARE: &str = "xla.square";
 pub const ERF: &str = "xla.erf";
+pub const ERFC: &str = "xla.erfc";
+pub const ERF_INV: &str = "xla.erf_inv";
 pub const ASIN: &str = "xla.asin";
 pub const ACOS: &str = "xla.acos";
 pub const ATAN: &str = "xla.atan";
@@ -147,8 +149,8 @@ pub const CHLO_BROADCASTING: &[(&str, &str)] = &[
 
 pub const UNARY_ELEMENTWISE: &[&str] = &[
     ABS, NEGATE, SQRT, RSQRT, CBRT, EXP, EXPM1, LOG, LOG1P, LOGISTIC, SINE, COSINE, TAN, TANH,
-    FLOOR, CEIL, ROUND_AFZ, ROUND_EVEN, SIGN, NOT, POPCNT, CLZ, SQUARE, ERF, ASIN, ACOS, ATAN,
-    SINH, COSH, ASINH, ACOSH, ATANH,
+    FLOOR, CEIL, ROUND_AFZ, ROUND_EVEN, SIGN, NOT, POPCNT, CLZ, SQUARE, ERF, ERFC, ERF_INV, ASIN,
+    ACOS, ATAN, SINH, COSH, ASINH, ACOSH, ATANH,
 ];
 
 /// Float predicates with an i1 result (like `xla.is_finite`).
@@ -251,6 +253,8 @@ pub const ALL: &[&str] = &[
     BROADCAST_TO,
     SQUARE,
     ERF,
+    ERFC,
+    ERF_INV,
     ASIN,
     ACOS,
     ATAN,

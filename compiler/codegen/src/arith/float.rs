@@ -290,6 +290,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
             a::ROUNDEVEN => self.float_intrinsic("llvm.roundeven", &[x])?,
             a::CBRT => self.libm("cbrt", &[x])?,
             a::ERF => self.libm("erf", &[x])?,
+            a::ERFC => self.libm("erfc", &[x])?,
             a::ASIN => self.libm("asin", &[x])?,
             a::ACOS => self.libm("acos", &[x])?,
             a::ATAN => self.libm("atan", &[x])?,

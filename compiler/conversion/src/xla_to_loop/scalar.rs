@@ -226,6 +226,9 @@ pub fn emit(
         (SQUARE, Class::Float) => b.binary("arith.mulf", x, x),
         (SQUARE, _) => b.binary("arith.muli", x, x),
         (ERF, _) => b.unary("arith.erf", x),
+        // libm's erfc: accurate where 1 - erf(x) cancels.
+        (ERFC, _) => b.unary("arith.erfc", x),
+        (ERF_INV, _) => erf_inv(b, x, elem),
         (ASIN, _) => b.unary("arith.asin", x),
         (ACOS, _) => b.unary("arith.acos", x),
         (ATAN, _) => b.unary("arith.atan", x),
@@ -684,4 +687,93 @@ fn emit_complex(
         _ => return Err(unsupported(b, format!("'{name}' on complex numbers"))),
     };
     Ok(v)
+}
+
+/// Giles' single-precision approximation of erf⁻¹ ("Approximating the
+/// erfinv function", GPU Computing Gems, 2011), the one XLA uses for f32:
+/// a polynomial in w = -log((1 - x)(1 + x)), one for w < 5 and one in
+/// sqrt(w) - 3 beyond; ±1 give ±inf, |x| > 1 NaN.
+const ERF_INV_CENTRAL: [f64; 9] = [
+    2.81022636e-08,
+    3.43273939e-07,
+    -3.5233877e-06,
+    -4.39150654e-06,
+    0.00021858087,
+    -0.00125372503,
+    -0.00417768164,
+    0.246640727,
+    1.50140941,
+];
+const ERF_INV_TAIL: [f64; 9] = [
+    -0.000200214257,
+    0.000100950558,
+    0.00134934322,
+    -0.00367342844,
+    0.00573950773,
+    -0.0076224613,
+    0.00943887047,
+    1.00167406,
+    2.83297682,
+];
+
+fn horner(b: &mut Builder<'_>, coeffs: &[f64], w: Value, ty: Type) -> Value {
+    let mut p = b.const_float(coeffs[0], ty);
+    for &c in &coeffs[1..] {
+        let k = b.const_float(c, ty);
+        let pw = b.binary("arith.mulf", p, w);
+        p = b.binary("arith.addf", k, pw);
+    }
+    p
+}
+
+/// erf⁻¹(x) in `ty` (f32 or f64). f64 refines the f32 approximation with
+/// two Newton steps on erf (libm's), which reach double precision.
+fn erf_inv(b: &mut Builder<'_>, x: Value, ty: Type) -> Value {
+    let one = b.const_float(1.0, ty);
+    let one_minus = b.binary("arith.subf", one, x);
+    let one_plus = b.binary("arith.addf", one, x);
+    let prod = b.binary("arith.mulf", one_minus, one_plus);
+    let log = b.unary("arith.log", prod);
+    let w = b.unary("arith.negf", log);
+    let five = b.const_float(5.0, ty);
+    let central = b.cmpf("olt", w, five);
+    let w_c = {
+        let k = b.const_float(2.5, ty);
+        b.binary("arith.subf", w, k)
+    };
+    let w_t = {
+        let r = b.unary("arith.sqrt", w);
+        let k = b.const_float(3.0, ty);
+        b.binary("arith.subf", r, k)
+    };
+    let p_c = horner(b, &ERF_INV_CENTRAL, w_c, ty);
+    let p_t = horner(b, &ERF_INV_TAIL, w_t, ty);
+    let p = b.select(central, p_c, p_t);
+    let mut y = b.binary("arith.mulf", p, x);
+    if matches!(b.ctx.kind(ty), TypeKind::Float(strata_ir::FloatKind::F64)) {
+        // y -= (erf(y) - x) / (2/sqrt(pi) exp(-y^2)), twice. The residual
+        // is sign(x) ((1 - |x|) - erfc(|y|)), which keeps its precision near
+        // ±1, where erf(y) - x would cancel.
+        let ax = b.unary("arith.absf", x);
+        let one_minus_ax = b.binary("arith.subf", one, ax);
+        let sign = b.binary("arith.copysign", one, x);
+        for _ in 0..2 {
+            let ay = b.unary("arith.absf", y);
+            let c = b.unary("arith.erfc", ay);
+            let r = b.binary("arith.subf", one_minus_ax, c);
+            let r = b.binary("arith.mulf", r, sign);
+            let yy = b.binary("arith.mulf", y, y);
+            let ey = b.unary("arith.exp", yy);
+            let half_sqrt_pi = b.const_float(std::f64::consts::PI.sqrt() / 2.0, ty);
+            let step = b.binary("arith.mulf", r, ey);
+            let step = b.binary("arith.mulf", step, half_sqrt_pi);
+            y = b.binary("arith.subf", y, step);
+        }
+    }
+    // ±1 give ±inf (the polynomials would give inf * 0 there).
+    let ax = b.unary("arith.absf", x);
+    let at_one = b.cmpf("oeq", ax, one);
+    let inf = b.const_float(f64::INFINITY, ty);
+    let signed_inf = b.binary("arith.mulf", x, inf);
+    b.select(at_one, signed_inf, y)
 }
