@@ -177,6 +177,11 @@ pub fn register(ctx: &mut Context) {
             .parser(parse::parse_fft),
     );
     r.add(OpDef::new(SORT, pure).verifier(ops::misc::verify_sort));
+    r.add(
+        OpDef::new(TOP_K, pure)
+            .verifier(ops::misc::verify_top_k)
+            .parser(parse::parse_top_k),
+    );
     r.add(OpDef::new(MAP, pure).verifier(ops::misc::verify_map));
     r.add(
         OpDef::new(GET_DIMENSION_SIZE, pure)

@@ -90,6 +90,9 @@ pub const REDUCE_WINDOW: &str = "xla.reduce_window";
 pub const CONVOLUTION: &str = "xla.convolution";
 pub const MULHI: &str = "xla.mulhi";
 pub const SORT: &str = "xla.sort";
+/// CHLO's top_k: the k largest elements of each row (last dimension), in
+/// descending total order, and their indices.
+pub const TOP_K: &str = "xla.top_k";
 // Collectives (see ops/collective.rs).
 pub const ALL_REDUCE: &str = "xla.all_reduce";
 pub const ALL_GATHER: &str = "xla.all_gather";
@@ -176,6 +179,7 @@ pub const BINARY_ELEMENTWISE: &[&str] = &[
 ];
 
 pub const ALL: &[&str] = &[
+    TOP_K,
     AFTER_ALL,
     SEND,
     RECV,

@@ -13,6 +13,7 @@
 //! | `ReduceWindow`, `SelectAndScatter` | `window.rs` | never |
 //! | `Scatter` | `gather_scatter.rs` | never |
 //! | `Sort` | `sort.rs` | never |
+//! | `TopK` | `top_k.rs` | never |
 //! | `Fft` | `fft.rs` | never |
 //! | `Concatenate`, `Pad`, `DynamicUpdateSlice` | `shape.rs` | never |
 //! | `Collective` (all_reduce, all_gather, reduce_scatter, all_to_all, collective_permute/broadcast/reduce, replica_id, partition_id) | `collective.rs` | never |
@@ -41,6 +42,7 @@ pub enum Family {
     Pad,
     DynamicUpdateSlice,
     Collective,
+    TopK,
 }
 
 /// The family of the op named `name`, if the lowering knows it.
@@ -75,6 +77,7 @@ pub fn family(name: &str) -> Option<Family> {
         SELECT_AND_SCATTER => Family::SelectAndScatter,
         SCATTER => Family::Scatter,
         SORT => Family::Sort,
+        TOP_K => Family::TopK,
         FFT => Family::Fft,
         CONCATENATE => Family::Concatenate,
         PAD => Family::Pad,

@@ -91,6 +91,7 @@ impl FuncLowering<'_> {
             Family::Fft => self.fft(b, op, bufs[0]),
             Family::SelectAndScatter => self.select_and_scatter(b, op, bufs[0]),
             Family::Collective => self.collective(b, op, bufs),
+            Family::TopK => self.top_k(b, op, bufs),
             Family::Elementwise | Family::IndexRemap | Family::Constant => {
                 let shape = shape_of(b.ctx, b.ctx.op(op).results[0]);
                 let out = bufs[0];

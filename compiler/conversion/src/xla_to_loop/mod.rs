@@ -30,6 +30,7 @@ mod region;
 pub mod scalar;
 mod shape;
 mod sort;
+mod top_k;
 mod window;
 
 use std::collections::HashMap;

@@ -253,3 +253,39 @@ pub fn verify_fft(ctx: &Context, op: OpId) -> Result<()> {
     }
     Ok(())
 }
+
+/// `top_k`: results of the operand's shape with the last dimension k, the
+/// values of its element type and the indices `i32`; 0 <= k <= that dimension.
+pub fn verify_top_k(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 1, 2)?;
+    let (shape, elem) = operand_tensor(ctx, op, 0)?;
+    let Some(&n) = shape.last() else {
+        return Err(ctx.error(op, "expects an operand of rank 1 or more"));
+    };
+    let k = ctx
+        .int_attr(op, "k")
+        .ok_or_else(|| ctx.error(op, "requires an integer attribute 'k'"))?;
+    if k < 0 || k > n as i128 {
+        return Err(ctx.error(
+            op,
+            format!("k = {k} must be in [0, {n}] (the last dimension)"),
+        ));
+    }
+    let mut want = shape.clone();
+    if let Some(last) = want.last_mut() {
+        *last = k as i64;
+    }
+    let (vshape, velem) = result_tensor(ctx, op, 0)?;
+    let (ishape, ielem) = result_tensor(ctx, op, 1)?;
+    let i32_indices = matches!(ctx.kind(ielem), TypeKind::Int { width: 32, sign } if *sign != strata_ir::Signedness::Unsigned);
+    if vshape != want || velem != elem || ishape != want || !i32_indices {
+        return Err(ctx.error(
+            op,
+            format!("results must be the top {k} values (element type {}) and their i32 indices along the last dimension", ty_str(ctx, elem)),
+        ));
+    }
+    if is_complex(ctx, elem) {
+        return Err(ctx.error(op, "has no order on complex elements"));
+    }
+    Ok(())
+}

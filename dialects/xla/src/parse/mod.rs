@@ -655,6 +655,31 @@ pub fn parse_get_tuple_element(p: &mut Parser<'_>, st: &mut OpState) -> Result<(
 }
 
 /// `fft %x, type = FFT, length = [4] : (T) -> R`.
+/// `chlo.top_k(%x, k = 3) : tensor<AxNxT> -> (tensor<AxKxT>, tensor<AxKxi32>)`.
+pub fn parse_top_k(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    p.expect_punct("(")?;
+    st.operands.push(p.parse_operand()?);
+    p.expect_punct(",")?;
+    p.expect_keyword("k")?;
+    p.expect_punct("=")?;
+    let k = p.parse_i64()?;
+    let i64t = p.ctx.int_ty(64);
+    let a = p.ctx.attr(AttrKind::Int {
+        value: k as i128,
+        ty: i64t,
+    });
+    st.add_attr("k", a);
+    p.expect_punct(")")?;
+    p.parse_optional_attr_dict(st)?;
+    p.expect_punct(":")?;
+    let loc = p.loc();
+    let t = p.parse_type()?;
+    p.check_operand_types(&st.operands, &[t], loc)?;
+    p.expect_punct("->")?;
+    st.result_types = p.parse_result_types()?;
+    Ok(())
+}
+
 pub fn parse_fft(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     st.operands.push(p.parse_operand()?);
     p.expect_punct(",")?;
