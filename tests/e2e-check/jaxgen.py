@@ -25,7 +25,8 @@ def literal(a, fmt=None):
         elif np.issubdtype(a.dtype, np.bool_):
             fmt = lambda v: "true" if v else "false"
         else:
-            fmt = lambda v: "0x7FC00000" if np.isnan(v) else repr(float(v))
+            nan = "0x7FF8000000000000" if a.dtype.itemsize == 8 else "0x7FC00000"
+            fmt = lambda v: nan if np.isnan(v) else repr(float(v))
 
     def rec(v):
         return fmt(v) if v.ndim == 0 else "[" + ", ".join(rec(s) for s in v) + "]"

@@ -178,6 +178,11 @@ pub fn register(ctx: &mut Context) {
     );
     r.add(OpDef::new(SORT, pure).verifier(ops::misc::verify_sort));
     r.add(
+        OpDef::new(REDUCE_PRECISION, pure)
+            .verifier(ops::elementwise::verify_reduce_precision)
+            .parser(parse::parse_reduce_precision),
+    );
+    r.add(
         OpDef::new(TOP_K, pure)
             .verifier(ops::misc::verify_top_k)
             .parser(parse::parse_top_k),

@@ -27,6 +27,7 @@ pub const SQUARE: &str = "xla.square";
 pub const ERF: &str = "xla.erf";
 pub const ERFC: &str = "xla.erfc";
 pub const ERF_INV: &str = "xla.erf_inv";
+pub const REDUCE_PRECISION: &str = "xla.reduce_precision";
 pub const ASIN: &str = "xla.asin";
 pub const ACOS: &str = "xla.acos";
 pub const ATAN: &str = "xla.atan";
@@ -180,6 +181,7 @@ pub const BINARY_ELEMENTWISE: &[&str] = &[
 
 pub const ALL: &[&str] = &[
     TOP_K,
+    REDUCE_PRECISION,
     AFTER_ALL,
     SEND,
     RECV,

@@ -23,6 +23,7 @@ const EXPECTED_TO_PASS: &[&str] = &[
     "collective_permute",
     "collective_reduce",
     "partition_id",
+    "reduce_precision",
     "reduce_scatter",
     "replica_id",
     "add",

@@ -62,6 +62,7 @@ pub fn family(name: &str) -> Option<Family> {
                 | CLAMP
                 | COMPARE
                 | MAP
+                | REDUCE_PRECISION
         );
     if elementwise {
         return Some(Family::Elementwise);

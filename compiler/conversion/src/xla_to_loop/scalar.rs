@@ -229,6 +229,11 @@ pub fn emit(
         // libm's erfc: accurate where 1 - erf(x) cancels.
         (ERFC, _) => b.unary("arith.erfc", x),
         (ERF_INV, _) => erf_inv(b, x, elem),
+        (REDUCE_PRECISION, _) => {
+            let e = b.ctx.int_attr(op, "exponent_bits").unwrap_or(8) as u32;
+            let m = b.ctx.int_attr(op, "mantissa_bits").unwrap_or(23) as u32;
+            reduce_precision(b, x, e, m)
+        }
         (ASIN, _) => b.unary("arith.asin", x),
         (ACOS, _) => b.unary("arith.acos", x),
         (ATAN, _) => b.unary("arith.atan", x),
@@ -776,4 +781,61 @@ fn erf_inv(b: &mut Builder<'_>, x: Value, ty: Type) -> Value {
     let inf = b.const_float(f64::INFINITY, ty);
     let signed_inf = b.binary("arith.mulf", x, inf);
     b.select(at_one, signed_inf, y)
+}
+
+/// `reduce_precision` as XLA does it: round the mantissa to `m` bits (to
+/// nearest, ties to even), then send exponents beyond `e` bits' range to
+/// ±inf (overflow) or ±0 (underflow, no subnormals). NaN stays NaN unless
+/// no mantissa bit is left (then it becomes inf, as XLA's).
+fn reduce_precision(b: &mut Builder<'_>, x: Value, e: u32, m: u32) -> Value {
+    let t = b.ty(x);
+    let (w, src_e, src_m) = match b.ctx.kind(t) {
+        TypeKind::Float(strata_ir::FloatKind::F64) => (64u32, 11u32, 52u32),
+        _ => (32, 8, 23),
+    };
+    let it = b.ctx.int_ty(w);
+    let int = |b: &mut Builder<'_>, v: u64| b.const_int(v as i64 as i128, it);
+    let mut bits = b.cast("arith.bitcast", x, it);
+    if m < src_m {
+        let shift = src_m - m;
+        let last_bit_mask = 1u64 << shift;
+        let bias = (last_bit_mask >> 1) - 1;
+        let mask_c = int(b, last_bit_mask);
+        let last = b.binary("arith.andi", bits, mask_c);
+        let sh = int(b, shift as u64);
+        let last = b.binary("arith.shrui", last, sh);
+        let bias_c = int(b, bias);
+        let rounding = b.binary("arith.addi", last, bias_c);
+        let rounded = b.binary("arith.addi", bits, rounding);
+        let truncation = int(b, !(last_bit_mask - 1));
+        bits = b.binary("arith.andi", rounded, truncation);
+    }
+    if e < src_e {
+        let sign_mask = 1u64 << (w - 1);
+        let exp_mask = ((1u64 << src_e) - 1) << src_m;
+        let bias = (1u64 << (src_e - 1)) - 1;
+        let reduced_bias = (1u64 << (e - 1)) - 1;
+        let max_exp = (bias + reduced_bias) << src_m;
+        let min_exp = (bias - reduced_bias) << src_m;
+        let exp_c = int(b, exp_mask);
+        let exponent = b.binary("arith.andi", bits, exp_c);
+        let max_c = int(b, max_exp);
+        let min_c = int(b, min_exp);
+        let overflows = b.cmpi("ugt", exponent, max_c);
+        let underflows = b.cmpi("ule", exponent, min_c);
+        let sign_c = int(b, sign_mask);
+        let signed_zero = b.binary("arith.andi", bits, sign_c);
+        let signed_inf = b.binary("arith.ori", signed_zero, exp_c);
+        let kept = b.select(underflows, signed_zero, bits);
+        bits = b.select(overflows, signed_inf, kept);
+    }
+    let r = b.cast("arith.bitcast", bits, t);
+    let nan = b.cmpf("uno", x, x);
+    if m > 0 {
+        return b.select(nan, x, r);
+    }
+    // No mantissa bit left to mark a NaN: it becomes inf of its sign.
+    let inf = b.const_float(f64::INFINITY, t);
+    let signed_inf = b.binary("arith.copysign", inf, x);
+    b.select(nan, signed_inf, r)
 }

@@ -344,3 +344,23 @@ pub fn verify_compare(ctx: &Context, op: OpId) -> Result<()> {
     }
     Ok(())
 }
+
+/// `reduce_precision`: a float tensor, the result of its type, and
+/// `exponent_bits` >= 1, `mantissa_bits` >= 0 (at most the type's own).
+pub fn verify_reduce_precision(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 1, 1)?;
+    let (shape, elem) = operand_tensor(ctx, op, 0)?;
+    let (rshape, relem) = result_tensor(ctx, op, 0)?;
+    if !is_float(ctx, elem) || shape != rshape || elem != relem {
+        return Err(ctx.error(op, "expects a float tensor and a result of its type"));
+    }
+    let e = ctx.int_attr(op, "exponent_bits");
+    let m = ctx.int_attr(op, "mantissa_bits");
+    match (e, m) {
+        (Some(e), Some(m)) if (1..=64).contains(&e) && (0..=64).contains(&m) => Ok(()),
+        _ => Err(ctx.error(
+            op,
+            "requires exponent_bits in [1, 64] and mantissa_bits in [0, 64]",
+        )),
+    }
+}

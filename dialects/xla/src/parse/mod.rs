@@ -655,6 +655,40 @@ pub fn parse_get_tuple_element(p: &mut Parser<'_>, st: &mut OpState) -> Result<(
 }
 
 /// `fft %x, type = FFT, length = [4] : (T) -> R`.
+/// `reduce_precision %x, format = e5m10 : tensor<...>`.
+pub fn parse_reduce_precision(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    st.operands.push(p.parse_operand()?);
+    if p.consume_punct(",") {
+        p.expect_keyword("format")?;
+        p.expect_punct("=")?;
+        let loc = p.loc();
+        let format = p.parse_ident()?;
+        let parsed = format
+            .strip_prefix('e')
+            .and_then(|r| r.split_once('m'))
+            .and_then(|(e, m)| Some((e.parse::<i64>().ok()?, m.parse::<i64>().ok()?)));
+        let Some((e, m)) = parsed else {
+            return Err(strata_diag::Diagnostic::error(
+                loc,
+                format!("expected a format like e5m10, found '{format}'"),
+            ));
+        };
+        let i32t = p.ctx.int_ty(32);
+        let ea = p.ctx.attr(AttrKind::Int {
+            value: e as i128,
+            ty: i32t,
+        });
+        let ma = p.ctx.attr(AttrKind::Int {
+            value: m as i128,
+            ty: i32t,
+        });
+        st.add_attr("exponent_bits", ea);
+        st.add_attr("mantissa_bits", ma);
+    }
+    p.parse_optional_attr_dict(st)?;
+    parse_signature(p, st)
+}
+
 /// `chlo.top_k(%x, k = 3) : tensor<AxNxT> -> (tensor<AxKxT>, tensor<AxKxi32>)`.
 pub fn parse_top_k(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     p.expect_punct("(")?;
