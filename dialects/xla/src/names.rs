@@ -27,6 +27,8 @@ pub const SQUARE: &str = "xla.square";
 pub const ERF: &str = "xla.erf";
 pub const ERFC: &str = "xla.erfc";
 pub const ERF_INV: &str = "xla.erf_inv";
+pub const LGAMMA: &str = "xla.lgamma";
+pub const DIGAMMA: &str = "xla.digamma";
 pub const REDUCE_PRECISION: &str = "xla.reduce_precision";
 pub const ASIN: &str = "xla.asin";
 pub const ACOS: &str = "xla.acos";
@@ -153,8 +155,8 @@ pub const CHLO_BROADCASTING: &[(&str, &str)] = &[
 
 pub const UNARY_ELEMENTWISE: &[&str] = &[
     ABS, NEGATE, SQRT, RSQRT, CBRT, EXP, EXPM1, LOG, LOG1P, LOGISTIC, SINE, COSINE, TAN, TANH,
-    FLOOR, CEIL, ROUND_AFZ, ROUND_EVEN, SIGN, NOT, POPCNT, CLZ, SQUARE, ERF, ERFC, ERF_INV, ASIN,
-    ACOS, ATAN, SINH, COSH, ASINH, ACOSH, ATANH,
+    FLOOR, CEIL, ROUND_AFZ, ROUND_EVEN, SIGN, NOT, POPCNT, CLZ, SQUARE, ERF, ERFC, ERF_INV, LGAMMA,
+    DIGAMMA, ASIN, ACOS, ATAN, SINH, COSH, ASINH, ACOSH, ATANH,
 ];
 
 /// Float predicates with an i1 result (like `xla.is_finite`).
@@ -261,6 +263,8 @@ pub const ALL: &[&str] = &[
     ERF,
     ERFC,
     ERF_INV,
+    LGAMMA,
+    DIGAMMA,
     ASIN,
     ACOS,
     ATAN,
