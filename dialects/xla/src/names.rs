@@ -28,6 +28,7 @@ pub const ERF: &str = "xla.erf";
 pub const ERFC: &str = "xla.erfc";
 pub const ERF_INV: &str = "xla.erf_inv";
 pub const LGAMMA: &str = "xla.lgamma";
+pub const NEXT_AFTER: &str = "xla.next_after";
 pub const DIGAMMA: &str = "xla.digamma";
 pub const REDUCE_PRECISION: &str = "xla.reduce_precision";
 pub const ASIN: &str = "xla.asin";
@@ -163,6 +164,7 @@ pub const UNARY_ELEMENTWISE: &[&str] = &[
 pub const FLOAT_PREDICATES: &[&str] = &[IS_INF, IS_POS_INF, IS_NEG_INF];
 
 pub const BINARY_ELEMENTWISE: &[&str] = &[
+    NEXT_AFTER,
     ADD,
     SUBTRACT,
     MULTIPLY,
@@ -182,6 +184,7 @@ pub const BINARY_ELEMENTWISE: &[&str] = &[
 ];
 
 pub const ALL: &[&str] = &[
+    NEXT_AFTER,
     TOP_K,
     REDUCE_PRECISION,
     AFTER_ALL,

@@ -229,6 +229,7 @@ pub fn emit(
         // libm's erfc: accurate where 1 - erf(x) cancels.
         (ERFC, _) => b.unary("arith.erfc", x),
         (ERF_INV, _) => erf_inv(b, x, elem),
+        (NEXT_AFTER, _) => next_after(b, x, two(y)?),
         (LGAMMA, _) => lgamma(b, x, elem),
         (DIGAMMA, _) => digamma(b, x, elem),
         (REDUCE_PRECISION, _) => {
@@ -963,4 +964,34 @@ fn digamma(b: &mut Builder<'_>, x: Value, ty: Type) -> Value {
     let inf = b.const_float(f64::INFINITY, ty);
     let is_inf = b.cmpf("oeq", x, inf);
     b.select(is_inf, inf, res)
+}
+
+/// nextafter(x, y): the float after x toward y (C's nextafter): NaN if
+/// either is NaN, y if x == y, the smallest subnormal of y's sign from
+/// zero, else x's bits one step up or down in magnitude.
+fn next_after(b: &mut Builder<'_>, x: Value, y: Value) -> Value {
+    let t = b.ty(x);
+    let w = b.ctx.bit_width(t);
+    let it = b.ctx.int_ty(w);
+    let ix = b.cast("arith.bitcast", x, it);
+    let zero = b.const_float(0.0, t);
+    let one = b.const_int(1, it);
+    let x_pos = b.cmpf("ogt", x, zero);
+    let toward_up = b.cmpf("olt", x, y);
+    // Magnitude grows when moving away from zero.
+    let grows = b.cmpi("eq", x_pos, toward_up);
+    let up = b.binary("arith.addi", ix, one);
+    let down = b.binary("arith.subi", ix, one);
+    let stepped = b.select(grows, up, down);
+    let stepped = b.cast("arith.bitcast", stepped, t);
+    // From zero: the smallest subnormal with y's sign.
+    let tiny = b.cast("arith.bitcast", one, t);
+    let from_zero = b.binary("arith.copysign", tiny, y);
+    let x_zero = b.cmpf("oeq", x, zero);
+    let r = b.select(x_zero, from_zero, stepped);
+    let equal = b.cmpf("oeq", x, y);
+    let r = b.select(equal, y, r);
+    let unordered = b.cmpf("uno", x, y);
+    let nan = b.binary("arith.addf", x, y);
+    b.select(unordered, nan, r)
 }

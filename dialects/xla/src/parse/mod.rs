@@ -36,6 +36,18 @@ pub(super) fn parse_signature(p: &mut Parser<'_>, st: &mut OpState) -> Result<()
         st.result_types = vec![r];
         return Ok(());
     }
+    if p.is_punct(",") && st.operands.len() > 1 {
+        // CHLO's `: A, B -> R` form of a binary op.
+        let mut types = vec![t];
+        while p.consume_punct(",") {
+            types.push(p.parse_type()?);
+        }
+        p.expect_punct("->")?;
+        let r = p.parse_type()?;
+        p.check_operand_types(&st.operands, &types, loc)?;
+        st.result_types = vec![r];
+        return Ok(());
+    }
     let operand_ty = if st.name == COMPLEX {
         match p.ctx.kind(p.ctx.elem(t)).clone() {
             TypeKind::Complex(part) => p.ctx.with_elem(t, part),
