@@ -29,6 +29,8 @@ pub const ERFC: &str = "xla.erfc";
 pub const ERF_INV: &str = "xla.erf_inv";
 pub const LGAMMA: &str = "xla.lgamma";
 pub const NEXT_AFTER: &str = "xla.next_after";
+pub const ZETA: &str = "xla.zeta";
+pub const POLYGAMMA: &str = "xla.polygamma";
 pub const DIGAMMA: &str = "xla.digamma";
 pub const REDUCE_PRECISION: &str = "xla.reduce_precision";
 pub const ASIN: &str = "xla.asin";
@@ -165,6 +167,8 @@ pub const FLOAT_PREDICATES: &[&str] = &[IS_INF, IS_POS_INF, IS_NEG_INF];
 
 pub const BINARY_ELEMENTWISE: &[&str] = &[
     NEXT_AFTER,
+    ZETA,
+    POLYGAMMA,
     ADD,
     SUBTRACT,
     MULTIPLY,
@@ -185,6 +189,8 @@ pub const BINARY_ELEMENTWISE: &[&str] = &[
 
 pub const ALL: &[&str] = &[
     NEXT_AFTER,
+    ZETA,
+    POLYGAMMA,
     TOP_K,
     REDUCE_PRECISION,
     AFTER_ALL,

@@ -230,6 +230,8 @@ pub fn emit(
         (ERFC, _) => b.unary("arith.erfc", x),
         (ERF_INV, _) => erf_inv(b, x, elem),
         (NEXT_AFTER, _) => next_after(b, x, two(y)?),
+        (ZETA, _) => zeta(b, x, two(y)?, elem),
+        (POLYGAMMA, _) => polygamma(b, x, two(y)?, elem),
         (LGAMMA, _) => lgamma(b, x, elem),
         (DIGAMMA, _) => digamma(b, x, elem),
         (REDUCE_PRECISION, _) => {
@@ -994,4 +996,117 @@ fn next_after(b: &mut Builder<'_>, x: Value, y: Value) -> Value {
     let unordered = b.cmpf("uno", x, y);
     let nan = b.binary("arith.addf", x, y);
     b.select(unordered, nan, r)
+}
+
+/// (2k)! / B_2k for k = 1..12: the Euler-Maclaurin correction terms of the
+/// Hurwitz zeta function (Cephes' table, which XLA's zeta also uses).
+const ZETA_EM: [f64; 12] = [
+    12.0,
+    -720.0,
+    30240.0,
+    -1209600.0,
+    47900160.0,
+    -1.8924375803183791606e9,
+    7.47242496e10,
+    -2.950130727918164224e12,
+    1.1646782814350067249e14,
+    -4.5979787224074726105e15,
+    1.8152105401943546773e17,
+    -7.1661652561756670113e18,
+];
+/// Direct terms summed before the Euler-Maclaurin tail.
+const ZETA_TERMS: i64 = 10;
+
+/// The Hurwitz zeta function ζ(x, q) = Σ_k (q + k)^-x: the terms up to
+/// q + 10, then the integral and twelve Euler-Maclaurin corrections there.
+/// +inf at x = 1 and at the poles q = 0, -1, ...; NaN for x < 1, and for
+/// q < 0 with x not an integer.
+fn zeta(b: &mut Builder<'_>, x: Value, q: Value, ty: Type) -> Value {
+    let neg_x = b.unary("arith.negf", x);
+    let mut s = b.const_float(0.0, ty);
+    // Σ_{k=0..N} (q + k)^-x; the tail below starts at w = q + N, whose
+    // term is in the sum (and is half taken back out).
+    for k in 0..=ZETA_TERMS {
+        let kk = b.const_float(k as f64, ty);
+        let a = b.binary("arith.addf", q, kk);
+        let term = b.binary("arith.powf", a, neg_x);
+        s = b.binary("arith.addf", s, term);
+    }
+    let n = b.const_float(ZETA_TERMS as f64, ty);
+    let w = b.binary("arith.addf", q, n);
+    let mut bb = b.binary("arith.powf", w, neg_x);
+    // + w^(1-x) / (x - 1) - w^-x / 2
+    let one = b.const_float(1.0, ty);
+    let xm1 = b.binary("arith.subf", x, one);
+    let bw = b.binary("arith.mulf", bb, w);
+    let integral = b.binary("arith.divf", bw, xm1);
+    s = b.binary("arith.addf", s, integral);
+    let half = b.const_float(0.5, ty);
+    let hb = b.binary("arith.mulf", half, bb);
+    s = b.binary("arith.subf", s, hb);
+    let mut a = b.const_float(1.0, ty);
+    let mut k = 0.0;
+    for &c in &ZETA_EM {
+        let kx = b.const_float(k, ty);
+        let xk = b.binary("arith.addf", x, kx);
+        a = b.binary("arith.mulf", a, xk);
+        bb = b.binary("arith.divf", bb, w);
+        let ab = b.binary("arith.mulf", a, bb);
+        let cc = b.const_float(c, ty);
+        let t = b.binary("arith.divf", ab, cc);
+        s = b.binary("arith.addf", s, t);
+        let kx1 = b.const_float(k + 1.0, ty);
+        let xk1 = b.binary("arith.addf", x, kx1);
+        a = b.binary("arith.mulf", a, xk1);
+        bb = b.binary("arith.divf", bb, w);
+        k += 2.0;
+    }
+    let inf = b.const_float(f64::INFINITY, ty);
+    let nan = b.const_float(f64::NAN, ty);
+    let zero = b.const_float(0.0, ty);
+    let x_fl = b.unary("arith.floor", x);
+    let x_int = b.cmpf("oeq", x_fl, x);
+    let q_fl = b.unary("arith.floor", q);
+    let q_int = b.cmpf("oeq", q_fl, q);
+    let q_nonpos = b.cmpf("ole", q, zero);
+    let q_pole = b.binary("arith.andi", q_nonpos, q_int);
+    let t = b.ctx.int_ty(1);
+    let yes = b.const_int(1, t);
+    let x_frac = b.binary("arith.xori", x_int, yes);
+    let q_neg = b.cmpf("olt", q, zero);
+    let domain = b.binary("arith.andi", q_neg, x_frac);
+    let r = b.select(domain, nan, s);
+    let r = b.select(q_pole, inf, r);
+    let below = b.cmpf("olt", x, one);
+    let r = b.select(below, nan, r);
+    let at_one = b.cmpf("oeq", x, one);
+    b.select(at_one, inf, r)
+}
+
+/// polygamma(n, x) = (-1)^(n+1) n! ζ(n + 1, x) for integers n >= 1,
+/// digamma(x) for n = 0, NaN for other n.
+fn polygamma(b: &mut Builder<'_>, n: Value, x: Value, ty: Type) -> Value {
+    let one = b.const_float(1.0, ty);
+    let np1 = b.binary("arith.addf", n, one);
+    let z = zeta(b, np1, x, ty);
+    let lg = lgamma(b, np1, ty);
+    let fact = b.unary("arith.exp", lg);
+    // (-1)^(n+1): +1 for odd n, -1 for even n.
+    let two = b.const_float(2.0, ty);
+    let rem = b.binary("arith.remf", n, two);
+    let zero = b.const_float(0.0, ty);
+    let even = b.cmpf("oeq", rem, zero);
+    let minus = b.const_float(-1.0, ty);
+    let sign = b.select(even, minus, one);
+    let r = b.binary("arith.mulf", fact, z);
+    let r = b.binary("arith.mulf", r, sign);
+    let d = digamma(b, x, ty);
+    let n_zero = b.cmpf("oeq", n, zero);
+    let r = b.select(n_zero, d, r);
+    let fl = b.unary("arith.floor", n);
+    let n_int = b.cmpf("oeq", fl, n);
+    let n_nonneg = b.cmpf("oge", n, zero);
+    let valid = b.binary("arith.andi", n_int, n_nonneg);
+    let nan = b.const_float(f64::NAN, ty);
+    b.select(valid, r, nan)
 }

@@ -32,6 +32,7 @@ fn accepts(ctx: &Context, name: &str, elem: Type) -> bool {
         ADD | MULTIPLY | MAXIMUM | MINIMUM => int || boolean || float || complex,
         SUBTRACT | DIVIDE | POWER => int || float || complex,
         REMAINDER => int || float,
+        ZETA | POLYGAMMA => float,
         // Steps by one unit of the stored type: f32 and f64 only so far.
         NEXT_AFTER => matches!(
             ctx.kind(elem),
