@@ -233,6 +233,16 @@ pub fn register(ctx: &mut Context) {
                 .parser(parse::parse_elementwise),
         );
     }
+    for name in [
+        DYNAMIC_BROADCAST_IN_DIM,
+        DYNAMIC_RESHAPE,
+        DYNAMIC_PAD,
+        DYNAMIC_GATHER,
+        DYNAMIC_CONV,
+    ] {
+        r.add(OpDef::new(name, pure).parser(parse::parse_elementwise));
+    }
+    r.add(OpDef::new(DYNAMIC_IOTA, pure).parser(parse::parse_dynamic_iota));
     r.add(OpDef::new(RUN_PARALLEL, Traits::NONE).verifier(coll::verify_run_parallel));
     r.add(
         OpDef::new(AFTER_ALL, Traits::NONE)

@@ -30,6 +30,22 @@ pub const ERF_INV: &str = "xla.erf_inv";
 pub const LGAMMA: &str = "xla.lgamma";
 pub const NEXT_AFTER: &str = "xla.next_after";
 pub const ZETA: &str = "xla.zeta";
+// StableHLO's dynamic-shape ops; `xla-static-dynamic-ops` turns those with
+// constant shape operands into their static twins.
+pub const DYNAMIC_BROADCAST_IN_DIM: &str = "xla.dynamic_broadcast_in_dim";
+pub const DYNAMIC_IOTA: &str = "xla.dynamic_iota";
+pub const DYNAMIC_RESHAPE: &str = "xla.dynamic_reshape";
+pub const DYNAMIC_PAD: &str = "xla.dynamic_pad";
+pub const DYNAMIC_GATHER: &str = "xla.dynamic_gather";
+pub const DYNAMIC_CONV: &str = "xla.dynamic_conv";
+pub const DYNAMIC_OPS: &[&str] = &[
+    DYNAMIC_BROADCAST_IN_DIM,
+    DYNAMIC_IOTA,
+    DYNAMIC_RESHAPE,
+    DYNAMIC_PAD,
+    DYNAMIC_GATHER,
+    DYNAMIC_CONV,
+];
 pub const POLYGAMMA: &str = "xla.polygamma";
 pub const DIGAMMA: &str = "xla.digamma";
 pub const REDUCE_PRECISION: &str = "xla.reduce_precision";
@@ -188,6 +204,12 @@ pub const BINARY_ELEMENTWISE: &[&str] = &[
 ];
 
 pub const ALL: &[&str] = &[
+    DYNAMIC_BROADCAST_IN_DIM,
+    DYNAMIC_IOTA,
+    DYNAMIC_RESHAPE,
+    DYNAMIC_PAD,
+    DYNAMIC_GATHER,
+    DYNAMIC_CONV,
     NEXT_AFTER,
     ZETA,
     POLYGAMMA,

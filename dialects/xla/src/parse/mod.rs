@@ -667,6 +667,24 @@ pub fn parse_get_tuple_element(p: &mut Parser<'_>, st: &mut OpState) -> Result<(
 }
 
 /// `fft %x, type = FFT, length = [4] : (T) -> R`.
+/// `dynamic_iota %shape, dim = 0 : (tensor<2xi64>) -> tensor<3x4xi64>`.
+pub fn parse_dynamic_iota(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    st.operands.push(p.parse_operand()?);
+    if p.consume_punct(",") {
+        p.expect_keyword("dim")?;
+        p.expect_punct("=")?;
+        let d = p.parse_i64()?;
+        let i64t = p.ctx.int_ty(64);
+        let a = p.ctx.attr(AttrKind::Int {
+            value: d as i128,
+            ty: i64t,
+        });
+        st.add_attr("iota_dimension", a);
+    }
+    p.parse_optional_attr_dict(st)?;
+    parse_signature(p, st)
+}
+
 /// `reduce_precision %x, format = e5m10 : tensor<...>`.
 pub fn parse_reduce_precision(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     st.operands.push(p.parse_operand()?);

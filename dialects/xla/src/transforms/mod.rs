@@ -2,4 +2,5 @@
 
 pub mod legalize_broadcast;
 pub mod manual_computation;
+pub mod static_dynamic_ops;
 pub mod tree_reduce;

@@ -1,0 +1,207 @@
+//! `xla-static-dynamic-ops`: rewrites StableHLO's dynamic_* ops whose
+//! shape, padding or size operands are constants into their static twins:
+//! `dynamic_broadcast_in_dim` → `broadcast_in_dim`, `dynamic_iota` →
+//! `iota`, `dynamic_reshape` → `reshape`, `dynamic_pad` → `pad`,
+//! `dynamic_gather` → `gather`, `dynamic_conv` → `convolution`.
+//!
+//! Result types are static, so a constant shape operand must agree with the
+//! result type (a located error otherwise). Operands computed at run time
+//! are not supported: a located error says so.
+
+use strata_diag::{Diagnostic, Result};
+use strata_ir::{AttrKind, Context, OpId, Value};
+
+use crate::names::*;
+
+pub const FLAG: &str = "xla-static-dynamic-ops";
+
+pub struct XlaStaticDynamicOpsPass;
+
+impl strata_pass::Pass for XlaStaticDynamicOpsPass {
+    fn flag(&self) -> &'static str {
+        FLAG
+    }
+    fn summary(&self) -> &'static str {
+        "rewrite dynamic_* ops with constant shape operands into their static twins"
+    }
+    fn run(&self, ctx: &mut Context, module: OpId) -> Result<()> {
+        let mut found = Vec::new();
+        ctx.walk_nested(module, &mut |op| {
+            if DYNAMIC_OPS.contains(&ctx.op(op).name) {
+                found.push(op);
+            }
+        });
+        for op in found {
+            rewrite(ctx, op)?;
+        }
+        Ok(())
+    }
+}
+
+/// The integers of a constant operand (`xla.constant`), if it is one.
+fn constant_ints(ctx: &Context, v: Value) -> Option<Vec<i64>> {
+    let op = ctx.defining_op(v)?;
+    if ctx.op(op).name != CONSTANT {
+        return None;
+    }
+    let d = ctx.dense_attr(op, "value")?;
+    let elem = ctx.elem(d.ty);
+    if !ctx.is_int(elem) {
+        return None;
+    }
+    let n = ctx.num_elements(d.ty) as usize;
+    Some(
+        (0..n)
+            .map(|i| {
+                strata_ir::dense::int_value(ctx, strata_ir::dense::element_bits(ctx, d, i)[0], elem)
+                    as i64
+            })
+            .collect(),
+    )
+}
+
+fn ints_of(ctx: &Context, op: OpId, i: usize, what: &str) -> Result<Vec<i64>> {
+    let v = ctx.op(op).operands[i];
+    constant_ints(ctx, v).ok_or_else(|| {
+        Diagnostic::unsupported(
+            ctx.op(op).loc,
+            format!("'{}' with an operand ({what}) computed at run time is not supported (only constants)", ctx.op(op).name),
+        )
+    })
+}
+
+fn result_shape(ctx: &Context, op: OpId) -> Vec<i64> {
+    ctx.shape(ctx.value_ty(ctx.op(op).results[0]))
+        .map(|s| s.to_vec())
+        .unwrap_or_default()
+}
+
+fn expect_shape(ctx: &Context, op: OpId, shape: &[i64]) -> Result<()> {
+    let want = result_shape(ctx, op);
+    if shape != want.as_slice() {
+        return Err(ctx.error(
+            op,
+            format!(
+                "output shape {:?} does not match the result type's {:?}",
+                shape, want
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Replaces `op` by a `name` op on `operands` with `attrs` and `op`'s
+/// result type.
+fn replace(
+    ctx: &mut Context,
+    op: OpId,
+    name: &'static str,
+    operands: Vec<Value>,
+    mut attrs: Vec<(String, strata_ir::Attr)>,
+    drop: &[&str],
+) {
+    for (k, a) in ctx.op(op).attrs.clone() {
+        if !drop.contains(&k.as_str()) && !attrs.iter().any(|(n, _)| *n == k) {
+            attrs.push((k, a));
+        }
+    }
+    let ty = ctx.value_ty(ctx.op(op).results[0]);
+    let loc = ctx.op(op).loc;
+    let new = ctx.create_op(name, operands, &[ty], attrs, loc);
+    let Some(block) = ctx.op(op).parent else {
+        return;
+    };
+    let pos = ctx.blocks[block]
+        .ops
+        .iter()
+        .position(|&o| o == op)
+        .unwrap_or(0);
+    ctx.insert_op_at(block, pos, new);
+    let (old, newv) = (ctx.op(op).results[0], ctx.op(new).results[0]);
+    // Uses may sit anywhere below the enclosing function.
+    let mut scope = block;
+    while let Some(parent) = ctx.block_parent_op(scope) {
+        match ctx.op(parent).parent {
+            Some(b) if ctx.op(parent).name != strata_ir::builtin::FUNC => scope = b,
+            _ => {
+                ctx.replace_uses_in(parent, old, newv);
+                break;
+            }
+        }
+    }
+    ctx.detach_op(op);
+}
+
+fn array(ctx: &mut Context, values: Vec<i64>) -> strata_ir::Attr {
+    let elem = ctx.int_ty(64);
+    ctx.attr(AttrKind::DenseArray { elem, values })
+}
+
+fn rewrite(ctx: &mut Context, op: OpId) -> Result<()> {
+    let operands = ctx.op(op).operands.clone();
+    match ctx.op(op).name {
+        DYNAMIC_BROADCAST_IN_DIM => {
+            let shape = ints_of(ctx, op, 1, "output shape")?;
+            expect_shape(ctx, op, &shape)?;
+            replace(
+                ctx,
+                op,
+                BROADCAST_IN_DIM,
+                vec![operands[0]],
+                vec![],
+                &[
+                    "known_expanding_dimensions",
+                    "known_nonexpanding_dimensions",
+                ],
+            );
+        }
+        DYNAMIC_IOTA => {
+            let shape = ints_of(ctx, op, 0, "output shape")?;
+            expect_shape(ctx, op, &shape)?;
+            replace(ctx, op, IOTA, vec![], vec![], &[]);
+        }
+        DYNAMIC_RESHAPE => {
+            let shape = ints_of(ctx, op, 1, "output shape")?;
+            expect_shape(ctx, op, &shape)?;
+            replace(ctx, op, RESHAPE, vec![operands[0]], vec![], &[]);
+        }
+        DYNAMIC_PAD => {
+            let lo = ints_of(ctx, op, 2, "low padding")?;
+            let hi = ints_of(ctx, op, 3, "high padding")?;
+            let interior = ints_of(ctx, op, 4, "interior padding")?;
+            let attrs = vec![
+                ("edge_padding_low".to_string(), array(ctx, lo)),
+                ("edge_padding_high".to_string(), array(ctx, hi)),
+                ("interior_padding".to_string(), array(ctx, interior)),
+            ];
+            replace(ctx, op, PAD, vec![operands[0], operands[1]], attrs, &[]);
+        }
+        DYNAMIC_GATHER => {
+            let sizes = ints_of(ctx, op, 2, "slice sizes")?;
+            let attrs = vec![("slice_sizes".to_string(), array(ctx, sizes))];
+            replace(ctx, op, GATHER, vec![operands[0], operands[1]], attrs, &[]);
+        }
+        DYNAMIC_CONV => {
+            let pads = ints_of(ctx, op, 2, "padding")?;
+            let i64t = ctx.int_ty(64);
+            let n = pads.len() as i64 / 2;
+            let ty = ctx.tensor_ty(&[n, 2], i64t);
+            let dense = strata_ir::DenseElements {
+                ty,
+                splat: false,
+                bits: pads.iter().map(|&p| p as u64).collect(),
+            };
+            let attrs = vec![("padding".to_string(), ctx.attr(AttrKind::Dense(dense)))];
+            replace(
+                ctx,
+                op,
+                CONVOLUTION,
+                vec![operands[0], operands[1]],
+                attrs,
+                &[],
+            );
+        }
+        _ => {}
+    }
+    Ok(())
+}
