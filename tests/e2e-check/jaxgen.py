@@ -19,6 +19,9 @@ def literal(a, fmt=None):
         digits = 2 * a.dtype.itemsize
         a = a.view(np.uint16 if a.dtype.itemsize == 2 else np.uint8)
         fmt = lambda v: "0x%0*X" % (digits, int(v))
+    if fmt is None and np.issubdtype(a.dtype, np.complexfloating):
+        part = lambda v: "0x7FF8000000000000" if np.isnan(v) else repr(float(v))
+        fmt = lambda v: f"({part(v.real)}, {part(v.imag)})"
     if fmt is None:
         if np.issubdtype(a.dtype, np.integer):
             fmt = lambda v: str(int(v))

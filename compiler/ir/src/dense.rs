@@ -85,6 +85,11 @@ fn scalar_bits(ctx: &Context, lit: &Literal, ty: Type, out: &mut Vec<u64>) -> Re
             out.push((*v as u64) & mask(*width));
         }
         (TypeKind::Int { width: 1, .. }, Literal::Bool(b)) => out.push(*b as u64),
+        // `index` elements (custom-call layouts): 64-bit integers.
+        (TypeKind::Index, Literal::Int(v)) => {
+            let v = i64::try_from(*v).map_err(|_| format!("index {v} does not fit in 64 bits"))?;
+            out.push(v as u64);
+        }
         (TypeKind::Int { width, .. }, Literal::Hex(v)) => {
             if *v & !mask(*width) != 0 {
                 return Err(format!(

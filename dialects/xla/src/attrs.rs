@@ -73,3 +73,22 @@ pub fn compare_type(ctx: &Context, op: OpId) -> Option<CompareType> {
 pub fn fft_type(ctx: &Context, op: OpId) -> Option<FftType> {
     FftType::parse(ctx.str_attr(op, "fft_type")?)
 }
+
+spelled_enum!(
+    /// `transpose_a` of `xla.triangular_solve`.
+    Transpose { NoTranspose = "NO_TRANSPOSE", Transpose = "TRANSPOSE", Adjoint = "ADJOINT" }
+);
+
+/// The op's `transpose_a`, if present and known.
+pub fn transpose_a(ctx: &Context, op: OpId) -> Option<Transpose> {
+    Transpose::parse(ctx.str_attr(op, "transpose_a")?)
+}
+
+/// A boolean attribute (`true`/`false`, or a unit attribute for true).
+pub fn flag(ctx: &Context, op: OpId, name: &str) -> Option<bool> {
+    match ctx.attr_kind(ctx.attr_of(op, name)?) {
+        strata_ir::AttrKind::Bool(b) => Some(*b),
+        strata_ir::AttrKind::Unit => Some(true),
+        _ => None,
+    }
+}

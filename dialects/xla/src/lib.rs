@@ -242,6 +242,7 @@ pub fn register(ctx: &mut Context) {
     ] {
         r.add(OpDef::new(name, pure).parser(parse::parse_elementwise));
     }
+    r.add(OpDef::new(TRIANGULAR_SOLVE, pure).verifier(ops::linalg::verify_triangular_solve));
     r.add(OpDef::new(DYNAMIC_IOTA, pure).parser(parse::parse_dynamic_iota));
     r.add(OpDef::new(RUN_PARALLEL, Traits::NONE).verifier(coll::verify_run_parallel));
     r.add(
@@ -259,6 +260,8 @@ pub fn register(ctx: &mut Context) {
     r.alias("sdy.manual_computation", MANUAL_COMPUTATION);
     r.alias("sdy.return", RETURN);
     r.add_attr_parser("sdy.sharding", parse::parse_sharding_attr);
+    r.add_attr_parser("sdy.op_sharding_rule", parse::parse_ignored_attr);
+    r.add_attr_parser("sdy.sharding_per_value", parse::parse_ignored_attr);
 
     for &name in names::ALL {
         let suffix = &name["xla.".len()..];

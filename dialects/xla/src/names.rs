@@ -30,6 +30,7 @@ pub const ERF_INV: &str = "xla.erf_inv";
 pub const LGAMMA: &str = "xla.lgamma";
 pub const NEXT_AFTER: &str = "xla.next_after";
 pub const ZETA: &str = "xla.zeta";
+pub const TRIANGULAR_SOLVE: &str = "xla.triangular_solve";
 // StableHLO's dynamic-shape ops; `xla-static-dynamic-ops` turns those with
 // constant shape operands into their static twins.
 pub const DYNAMIC_BROADCAST_IN_DIM: &str = "xla.dynamic_broadcast_in_dim";
@@ -204,6 +205,7 @@ pub const BINARY_ELEMENTWISE: &[&str] = &[
 ];
 
 pub const ALL: &[&str] = &[
+    TRIANGULAR_SOLVE,
     DYNAMIC_BROADCAST_IN_DIM,
     DYNAMIC_IOTA,
     DYNAMIC_RESHAPE,

@@ -106,6 +106,7 @@ const EXPECTED_TO_PASS: &[&str] = &[
     "tan",
     "tanh",
     "transpose",
+    "triangular_solve",
     "tuple_and_get_tuple_element",
     "xor",
     "get_dimension_size",

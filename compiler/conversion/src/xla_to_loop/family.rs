@@ -14,6 +14,7 @@
 //! | `Scatter` | `gather_scatter.rs` | never |
 //! | `Sort` | `sort.rs` | never |
 //! | `TopK` | `top_k.rs` | never |
+//! | `TriangularSolve` | `linalg.rs` | never |
 //! | `Fft` | `fft.rs` | never |
 //! | `Concatenate`, `Pad`, `DynamicUpdateSlice` | `shape.rs` | never |
 //! | `Collective` (all_reduce, all_gather, reduce_scatter, all_to_all, collective_permute/broadcast/reduce, replica_id, partition_id) | `collective.rs` | never |
@@ -43,6 +44,7 @@ pub enum Family {
     DynamicUpdateSlice,
     Collective,
     TopK,
+    TriangularSolve,
 }
 
 /// The family of the op named `name`, if the lowering knows it.
@@ -79,6 +81,7 @@ pub fn family(name: &str) -> Option<Family> {
         SCATTER => Family::Scatter,
         SORT => Family::Sort,
         TOP_K => Family::TopK,
+        TRIANGULAR_SOLVE => Family::TriangularSolve,
         FFT => Family::Fft,
         CONCATENATE => Family::Concatenate,
         PAD => Family::Pad,

@@ -92,6 +92,7 @@ impl FuncLowering<'_> {
             Family::SelectAndScatter => self.select_and_scatter(b, op, bufs[0]),
             Family::Collective => self.collective(b, op, bufs),
             Family::TopK => self.top_k(b, op, bufs),
+            Family::TriangularSolve => self.triangular_solve(b, op, bufs[0]),
             Family::Elementwise | Family::IndexRemap | Family::Constant => {
                 let shape = shape_of(b.ctx, b.ctx.op(op).results[0]);
                 let out = bufs[0];

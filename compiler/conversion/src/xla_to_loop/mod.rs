@@ -23,6 +23,7 @@ mod elemental;
 mod family;
 mod fft;
 mod gather_scatter;
+mod linalg;
 mod materialize;
 pub mod plan;
 mod reduce;

@@ -6,6 +6,7 @@ pub mod conv;
 pub mod dot;
 pub mod elementwise;
 pub mod gather;
+pub mod linalg;
 pub mod misc;
 pub mod reduce;
 pub mod shape;

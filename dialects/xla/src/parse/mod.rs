@@ -5,7 +5,7 @@ mod conv;
 mod sdy;
 
 pub use conv::{parse_conv_dims_attr, parse_convolution};
-pub use sdy::{parse_manual_computation, parse_mesh, parse_sharding_attr};
+pub use sdy::{parse_ignored_attr, parse_manual_computation, parse_mesh, parse_sharding_attr};
 
 use strata_diag::{Diagnostic, Result};
 use strata_ir::text::lexer::Tok;

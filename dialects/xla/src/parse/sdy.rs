@@ -192,3 +192,11 @@ pub fn parse_manual_computation(p: &mut Parser<'_>, st: &mut OpState) -> Result<
     st.result_types = results;
     Ok(())
 }
+
+/// `#sdy.op_sharding_rule<...>` and other Shardy attributes Strata does not
+/// use: the text up to the matching `>` is skipped (kept as a unit
+/// attribute), so exports that carry them still parse.
+pub fn parse_ignored_attr(p: &mut Parser<'_>) -> Result<Attr> {
+    skip_group(p, ">")?;
+    Ok(p.ctx.attr(AttrKind::Unit))
+}

@@ -1,0 +1,131 @@
+//! `xla.triangular_solve`: substitution in place. The result starts as b;
+//! the system is solved one right-hand side (a column of b when a is on the
+//! left, a row when it is on the right) at a time, in parallel, by forward
+//! or back substitution over op(a) (transposed or conjugate-transposed as
+//! `transpose_a` says), reading only the triangle `lower` names and taking
+//! the diagonal as 1 when `unit_diagonal`.
+
+use strata_diag::{Diagnostic, Result};
+use strata_dialect_xla::attrs::{self, Transpose};
+use strata_dialect_xla::names::{DIVIDE, MULTIPLY, SUBTRACT};
+use strata_ir::{OpId, TypeKind, Value};
+
+use super::FuncLowering;
+use super::elemental::{load_scalar, store_scalar};
+use super::materialize::shape_of;
+use super::scalar::{self, Scalar};
+use crate::builder::Builder;
+
+impl FuncLowering<'_> {
+    pub(super) fn triangular_solve(
+        &mut self,
+        b: &mut Builder<'_>,
+        op: OpId,
+        x: Value,
+    ) -> Result<()> {
+        let (a, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
+        let shape = shape_of(b.ctx, rhs);
+        let r = shape.len();
+        let (m, n) = (shape[r - 2], shape[r - 1]);
+        let batch = shape[..r - 2].to_vec();
+        let left = attrs::flag(b.ctx, op, "left_side") == Some(true);
+        let lower = attrs::flag(b.ctx, op, "lower") == Some(true);
+        let unit = attrs::flag(b.ctx, op, "unit_diagonal") == Some(true);
+        let transpose = attrs::transpose_a(b.ctx, op).unwrap_or(Transpose::NoTranspose);
+        let stored = b.ctx.elem(b.ctx.value_ty(x));
+        let elem = scalar::compute_type(b.ctx, stored);
+        let lowered = match b.ctx.kind(stored) {
+            TypeKind::Float(k) => {
+                matches!(k, strata_ir::FloatKind::F32 | strata_ir::FloatKind::F64)
+            }
+            TypeKind::Complex(_) => true,
+            _ => false,
+        };
+        if !lowered {
+            return Err(Diagnostic::unsupported(
+                b.loc,
+                "triangular_solve is supported for f32, f64 and complex elements",
+            ));
+        }
+        // x = b.
+        b.parallel_nest(&shape, &mut |b, idx| {
+            let v = self.element(b, rhs, idx)?;
+            store_scalar(b, v, x, idx);
+            Ok(())
+        })?;
+        // The system S: op(a) on the left, op(a)ᵀ (solving xᵀ) on the right.
+        let transposed = transpose != Transpose::NoTranspose;
+        let m_lower = lower != transposed;
+        let s_lower = if left { m_lower } else { !m_lower };
+        let size = if left { m } else { n };
+        let count = if left { n } else { m };
+        let mut outer = batch.clone();
+        outer.push(count);
+        let acc_ty = b.ctx.memref_ty(&[], stored);
+        b.parallel_nest(&outer, &mut |b, ivs| {
+            let (bidx, c) = (&ivs[..ivs.len() - 1], ivs[ivs.len() - 1]);
+            // Element (i, k) of the vector being solved, in x.
+            let x_at = |i: Value| {
+                let mut idx = bidx.to_vec();
+                if left {
+                    idx.extend([i, c]);
+                } else {
+                    idx.extend([c, i]);
+                }
+                idx
+            };
+            // S(i, k): M(i, k) on the left, M(k, i) on the right, where
+            // M(i, k) = a(i, k), a(k, i) or conj(a(k, i)).
+            let s_at =
+                |this: &mut Self, b: &mut Builder<'_>, i: Value, k: Value| -> Result<Scalar> {
+                    let (mi, mk) = if left { (i, k) } else { (k, i) };
+                    let (ai, ak) = if transposed { (mk, mi) } else { (mi, mk) };
+                    let mut idx = bidx.to_vec();
+                    idx.extend([ai, ak]);
+                    let v = this.element(b, a, &idx)?;
+                    Ok(match (transpose, v) {
+                        (Transpose::Adjoint, Scalar::Complex(re, im)) => {
+                            Scalar::Complex(re, b.unary("arith.negf", im))
+                        }
+                        (_, v) => v,
+                    })
+                };
+            let acc = b.alloca(acc_ty);
+            b.for_range(0, size, &mut |b, step| {
+                let i = if s_lower {
+                    step
+                } else {
+                    let last = b.const_index(size - 1);
+                    b.binary("arith.subi", last, step)
+                };
+                let xi = x_at(i);
+                let v = load_scalar(b, x, &xi);
+                store_scalar(b, v, acc, &[]);
+                // The solved part: k < i (forward) or k > i (backward).
+                let (lo, hi) = if s_lower {
+                    (b.const_index(0), i)
+                } else {
+                    let one = b.const_index(1);
+                    (b.binary("arith.addi", i, one), b.const_index(size))
+                };
+                let one = b.const_index(1);
+                b.for_values(lo, hi, one, &mut |b, k| {
+                    let s = s_at(self, b, i, k)?;
+                    let xk = load_scalar(b, x, &x_at(k));
+                    let p = scalar::emit(b, op, MULTIPLY, &[s, xk], elem, elem)?;
+                    let cur = load_scalar(b, acc, &[]);
+                    let d = scalar::emit(b, op, SUBTRACT, &[cur, p], elem, elem)?;
+                    store_scalar(b, d, acc, &[]);
+                    Ok(())
+                })?;
+                let mut v = load_scalar(b, acc, &[]);
+                if !unit {
+                    let diag = s_at(self, b, i, i)?;
+                    v = scalar::emit(b, op, DIVIDE, &[v, diag], elem, elem)?;
+                }
+                store_scalar(b, v, x, &xi);
+                Ok(())
+            })
+        })
+    }
+}

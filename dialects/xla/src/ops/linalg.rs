@@ -1,0 +1,62 @@
+//! Linear algebra: `xla.triangular_solve`.
+
+use strata_diag::Result;
+use strata_ir::{Context, OpId};
+
+use crate::attrs;
+use crate::util::*;
+
+/// `triangular_solve(a, b)`: a is (..., k, k), b (..., m, n) with k = m when
+/// `left_side` and k = n otherwise, the same batch dimensions; the result has
+/// b's type. `left_side`, `lower`, `unit_diagonal` and `transpose_a` given.
+pub fn verify_triangular_solve(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 2, 1)?;
+    let (a, ae) = operand_tensor(ctx, op, 0)?;
+    let (b, be) = operand_tensor(ctx, op, 1)?;
+    let r = a.len();
+    if r < 2 || a[r - 1] != a[r - 2] {
+        return Err(ctx.error(
+            op,
+            format!("a must be a batch of square matrices, found {}", list(&a)),
+        ));
+    }
+    if b.len() != r || a[..r - 2] != b[..r - 2] || ae != be {
+        return Err(ctx.error(
+            op,
+            "b must have a's rank, batch dimensions and element type",
+        ));
+    }
+    for name in ["left_side", "lower", "unit_diagonal"] {
+        if attrs::flag(ctx, op, name).is_none() {
+            return Err(ctx.error(op, format!("requires a boolean attribute '{name}'")));
+        }
+    }
+    if attrs::transpose_a(ctx, op).is_none() {
+        return Err(ctx.error(
+            op,
+            "requires 'transpose_a' (NO_TRANSPOSE, TRANSPOSE or ADJOINT)",
+        ));
+    }
+    let left = attrs::flag(ctx, op, "left_side") == Some(true);
+    let k = a[r - 1];
+    let side = if left { b[r - 2] } else { b[r - 1] };
+    if side != k {
+        return Err(ctx.error(
+            op,
+            format!(
+                "a is {k}x{k} but b has {side} {}",
+                if left { "rows" } else { "columns" }
+            ),
+        ));
+    }
+    if !(is_float(ctx, ae) || is_complex(ctx, ae)) {
+        return Err(ctx.error(
+            op,
+            format!(
+                "expects float or complex elements, found {}",
+                ty_str(ctx, ae)
+            ),
+        ));
+    }
+    expect_result_type(ctx, op, 0, &b, be)
+}

@@ -1,0 +1,126 @@
+//! `xla-lapack-custom-calls`: the LAPACK custom calls JAX emits on CPU,
+//! rewritten into the `xla` ops that compute the same thing, so the `.so`
+//! needs no LAPACK.
+//!
+//! - `lapack_{s,d,c,z}trsm_ffi(a, b)` with `mhlo.backend_config` = {side,
+//!   uplo, trans_x, diag} (the LAPACK characters 'L'/'R', 'L'/'U',
+//!   'N'/'T'/'C', 'N'/'U' as ui8) → `xla.triangular_solve`. The operand
+//!   layouts (column-major for LAPACK) describe memory, not values, so they
+//!   do not change the result.
+//!
+//! The other LAPACK targets (getrf, potrf, geqrf, syevd, gesdd, ...) are left
+//! alone and reported as unsupported by the lowering.
+
+use strata_diag::Result;
+use strata_ir::{AttrKind, Context, OpId};
+
+use crate::names::{CUSTOM_CALL, TRIANGULAR_SOLVE};
+
+pub const FLAG: &str = "xla-lapack-custom-calls";
+
+pub struct XlaLapackCustomCallsPass;
+
+impl strata_pass::Pass for XlaLapackCustomCallsPass {
+    fn flag(&self) -> &'static str {
+        FLAG
+    }
+    fn summary(&self) -> &'static str {
+        "rewrite JAX's LAPACK custom calls (trsm) into xla ops"
+    }
+    fn run(&self, ctx: &mut Context, module: OpId) -> Result<()> {
+        let mut calls = Vec::new();
+        ctx.walk_nested(module, &mut |op| {
+            let is_trsm = ctx.op(op).name == CUSTOM_CALL
+                && ctx.str_attr(op, "call_target_name").is_some_and(|t| {
+                    matches!(
+                        t,
+                        "lapack_strsm_ffi"
+                            | "lapack_dtrsm_ffi"
+                            | "lapack_ctrsm_ffi"
+                            | "lapack_ztrsm_ffi"
+                    )
+                });
+            if is_trsm {
+                calls.push(op);
+            }
+        });
+        for op in calls {
+            trsm(ctx, op)?;
+        }
+        Ok(())
+    }
+}
+
+/// The LAPACK character option `name` of the call's backend config.
+fn option(ctx: &Context, op: OpId, name: &str) -> Option<u8> {
+    let AttrKind::Dict(fields) = ctx.attr_kind(ctx.attr_of(op, "mhlo.backend_config")?) else {
+        return None;
+    };
+    let (_, v) = fields.iter().find(|(k, _)| k == name)?;
+    match ctx.attr_kind(*v) {
+        AttrKind::Int { value, .. } => u8::try_from(*value).ok(),
+        _ => None,
+    }
+}
+
+fn trsm(ctx: &mut Context, op: OpId) -> Result<()> {
+    let bad = |ctx: &Context, what: &str| {
+        ctx.error(
+            op,
+            format!("has a malformed or missing '{what}' in mhlo.backend_config"),
+        )
+    };
+    let side = option(ctx, op, "side").ok_or_else(|| bad(ctx, "side"))?;
+    let uplo = option(ctx, op, "uplo").ok_or_else(|| bad(ctx, "uplo"))?;
+    let trans = option(ctx, op, "trans_x").ok_or_else(|| bad(ctx, "trans_x"))?;
+    let diag = option(ctx, op, "diag").ok_or_else(|| bad(ctx, "diag"))?;
+    let transpose = match trans {
+        b'N' => "NO_TRANSPOSE",
+        b'T' => "TRANSPOSE",
+        b'C' => "ADJOINT",
+        _ => return Err(bad(ctx, "trans_x")),
+    };
+    let o = ctx.op(op).clone();
+    if o.operands.len() != 2 || o.results.len() != 1 {
+        return Err(ctx.error(op, "(trsm) expects operands (a, b) and one result"));
+    }
+    let flag = |ctx: &mut Context, v: bool| ctx.attr(AttrKind::Bool(v));
+    let attrs = vec![
+        ("left_side".to_string(), flag(ctx, side == b'L')),
+        ("lower".to_string(), flag(ctx, uplo == b'L')),
+        ("unit_diagonal".to_string(), flag(ctx, diag == b'U')),
+        (
+            "transpose_a".to_string(),
+            ctx.attr(AttrKind::Enum {
+                dialect: "stablehlo".into(),
+                name: "transpose".into(),
+                value: transpose.into(),
+            }),
+        ),
+    ];
+    let ty = ctx.value_ty(o.results[0]);
+    let solve = ctx.create_op(TRIANGULAR_SOLVE, o.operands.clone(), &[ty], attrs, o.loc);
+    let Some(block) = o.parent else {
+        return Ok(());
+    };
+    let pos = ctx.blocks[block]
+        .ops
+        .iter()
+        .position(|&x| x == op)
+        .unwrap_or(0);
+    ctx.insert_op_at(block, pos, solve);
+    let new = ctx.op(solve).results[0];
+    // The call sits in a function body; its uses are below that function.
+    let mut scope = ctx.block_parent_op(block);
+    while let Some(s) = scope {
+        if ctx.op(s).name == strata_ir::builtin::FUNC {
+            break;
+        }
+        scope = ctx.op(s).parent.and_then(|b| ctx.block_parent_op(b));
+    }
+    if let Some(f) = scope {
+        ctx.replace_uses_in(f, o.results[0], new);
+    }
+    ctx.detach_op(op);
+    Ok(())
+}
