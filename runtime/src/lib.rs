@@ -29,6 +29,7 @@ pub mod gemm;
 pub mod minifloat;
 mod mpi;
 pub mod pool;
+pub mod rng;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 

@@ -320,6 +320,23 @@ unsafe impl Descriptor for CollectiveDesc {}
 /// [`ParallelTask`] shape, so outlined functions serve both).
 pub type DeviceTask = ParallelTask;
 
+/// Highest output rank an [`RngDesc`] describes.
+pub const RNG_MAX_RANK: usize = 16;
+
+/// One `rng_bit_generator` with the THREE_FRY algorithm for
+/// [`symbol::RNG_THREE_FRY`]: the output's shape and element size (1, 2, 4
+/// or 8 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RngDesc {
+    pub rank: i64,
+    pub dims: [i64; RNG_MAX_RANK],
+    pub element_bytes: i64,
+}
+
+// SAFETY: repr(C), i64 fields and arrays only.
+unsafe impl Descriptor for RngDesc {}
+
 /// The body of a parallel loop, outlined by the compiler:
 /// `int32_t task(void *ctx, int64_t begin, int64_t end)` runs the loop's
 /// iterations `begin, begin + step, ... < end` with the captured values that
@@ -384,6 +401,9 @@ pub mod symbol {
     /// each device reduces its slice of every member's operand, in member
     /// order, and writes it into every member's result.
     pub const ALL_REDUCE: &str = "strata_rt_all_reduce";
+    /// `(const RngDesc *, const uint64_t state[2], uint64_t new_state[2], void *out)`:
+    /// XLA:CPU's THREE_FRY `rng_bit_generator`, bit for bit.
+    pub const RNG_THREE_FRY: &str = "strata_rt_rng_three_fry";
     /// `uint32_t (void)`: the calling device's replica id.
     pub const REPLICA_ID: &str = "strata_rt_replica_id";
     /// `uint32_t (void)`: the calling device's partition id.

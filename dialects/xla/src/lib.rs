@@ -242,6 +242,11 @@ pub fn register(ctx: &mut Context) {
     ] {
         r.add(OpDef::new(name, pure).parser(parse::parse_elementwise));
     }
+    r.add(
+        OpDef::new(RNG_BIT_GENERATOR, pure)
+            .verifier(ops::misc::verify_rng_bit_generator)
+            .parser(parse::parse_rng_bit_generator),
+    );
     r.add(OpDef::new(TRIANGULAR_SOLVE, pure).verifier(ops::linalg::verify_triangular_solve));
     r.add(OpDef::new(DYNAMIC_IOTA, pure).parser(parse::parse_dynamic_iota));
     r.add(OpDef::new(RUN_PARALLEL, Traits::NONE).verifier(coll::verify_run_parallel));

@@ -15,6 +15,7 @@
 //! | `Sort` | `sort.rs` | never |
 //! | `TopK` | `top_k.rs` | never |
 //! | `TriangularSolve` | `linalg.rs` | never |
+//! | `Rng` (rng_bit_generator) | `rng.rs` | never |
 //! | `Fft` | `fft.rs` | never |
 //! | `Concatenate`, `Pad`, `DynamicUpdateSlice` | `shape.rs` | never |
 //! | `Collective` (all_reduce, all_gather, reduce_scatter, all_to_all, collective_permute/broadcast/reduce, replica_id, partition_id) | `collective.rs` | never |
@@ -45,6 +46,7 @@ pub enum Family {
     Collective,
     TopK,
     TriangularSolve,
+    Rng,
 }
 
 /// The family of the op named `name`, if the lowering knows it.
@@ -82,6 +84,7 @@ pub fn family(name: &str) -> Option<Family> {
         SORT => Family::Sort,
         TOP_K => Family::TopK,
         TRIANGULAR_SOLVE => Family::TriangularSolve,
+        RNG_BIT_GENERATOR => Family::Rng,
         FFT => Family::Fft,
         CONCATENATE => Family::Concatenate,
         PAD => Family::Pad,

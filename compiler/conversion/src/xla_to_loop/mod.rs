@@ -28,6 +28,7 @@ mod materialize;
 pub mod plan;
 mod reduce;
 mod region;
+mod rng;
 pub mod scalar;
 mod shape;
 mod sort;

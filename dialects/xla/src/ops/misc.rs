@@ -289,3 +289,40 @@ pub fn verify_top_k(ctx: &Context, op: OpId) -> Result<()> {
     }
     Ok(())
 }
+
+/// `rng_bit_generator(state) -> (new_state, bits)`: `rng_algorithm` one of
+/// DEFAULT, THREE_FRY, PHILOX; the new state of the state's type (ui64,
+/// 2 words for THREE_FRY); integer or float bits of a static shape.
+pub fn verify_rng_bit_generator(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 1, 2)?;
+    let alg = ctx.str_attr(op, "rng_algorithm").unwrap_or("");
+    if !matches!(alg, "DEFAULT" | "THREE_FRY" | "PHILOX") {
+        return Err(ctx.error(
+            op,
+            format!("rng_algorithm must be DEFAULT, THREE_FRY or PHILOX, found '{alg}'"),
+        ));
+    }
+    let (s, se) = operand_tensor(ctx, op, 0)?;
+    let (ns, nse) = result_tensor(ctx, op, 0)?;
+    let (_, be) = result_tensor(ctx, op, 1)?;
+    let u64_state = matches!(ctx.kind(se), TypeKind::Int { width: 64, .. });
+    if s.len() != 1 || !u64_state || (s, se) != (ns, nse) {
+        return Err(ctx.error(
+            op,
+            "the state must be a 1-d 64-bit integer tensor, and the new state of its type",
+        ));
+    }
+    if alg == "THREE_FRY" && ctx.shape(ctx.value_ty(ctx.op(op).operands[0])) != Some(&[2][..]) {
+        return Err(ctx.error(op, "THREE_FRY's state has 2 words"));
+    }
+    if !(is_int(ctx, be) || is_float(ctx, be)) {
+        return Err(ctx.error(
+            op,
+            format!(
+                "output elements must be integers or floats, found {}",
+                ty_str(ctx, be)
+            ),
+        ));
+    }
+    Ok(())
+}

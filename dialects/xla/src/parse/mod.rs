@@ -667,6 +667,20 @@ pub fn parse_get_tuple_element(p: &mut Parser<'_>, st: &mut OpState) -> Result<(
 }
 
 /// `fft %x, type = FFT, length = [4] : (T) -> R`.
+/// `rng_bit_generator %state, algorithm = THREE_FRY : (S) -> (S, T)`.
+pub fn parse_rng_bit_generator(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    st.operands.push(p.parse_operand()?);
+    if p.consume_punct(",") {
+        p.expect_keyword("algorithm")?;
+        p.expect_punct("=")?;
+        let alg = p.parse_ident()?;
+        let a = p.ctx.attr(AttrKind::String(alg));
+        st.add_attr("rng_algorithm", a);
+    }
+    p.parse_optional_attr_dict(st)?;
+    parse_signature(p, st)
+}
+
 /// `dynamic_iota %shape, dim = 0 : (tensor<2xi64>) -> tensor<3x4xi64>`.
 pub fn parse_dynamic_iota(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     st.operands.push(p.parse_operand()?);

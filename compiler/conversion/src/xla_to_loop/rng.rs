@@ -1,0 +1,60 @@
+//! `xla.rng_bit_generator` with THREE_FRY: the runtime's generator
+//! (`runtime/src/rng.rs`, bit for bit XLA:CPU's layout and state update).
+//! PHILOX (and DEFAULT, which XLA:CPU expands to Philox) is not supported
+//! yet.
+
+use strata_diag::{Diagnostic, Result};
+use strata_ir::{OpId, Value};
+
+use super::FuncLowering;
+use super::materialize::shape_of;
+use crate::builder::Builder;
+
+impl FuncLowering<'_> {
+    pub(super) fn rng_bit_generator(
+        &mut self,
+        b: &mut Builder<'_>,
+        op: OpId,
+        bufs: &[Value],
+    ) -> Result<()> {
+        let alg = b
+            .ctx
+            .str_attr(op, "rng_algorithm")
+            .unwrap_or("")
+            .to_string();
+        if alg != "THREE_FRY" {
+            return Err(Diagnostic::unsupported(
+                b.loc,
+                format!("rng_bit_generator with {alg} is not supported yet (THREE_FRY is)"),
+            ));
+        }
+        let shape = shape_of(b.ctx, bufs[1]);
+        if shape.len() > strata_abi::RNG_MAX_RANK {
+            return Err(Diagnostic::unsupported(
+                b.loc,
+                "rng_bit_generator output of rank above 16",
+            ));
+        }
+        let elem = b.ctx.elem(b.ctx.value_ty(bufs[1]));
+        let mut desc = strata_abi::RngDesc {
+            rank: shape.len() as i64,
+            element_bytes: b.ctx.storage_bytes(elem) as i64,
+            ..Default::default()
+        };
+        desc.dims[..shape.len()].copy_from_slice(&shape);
+        let desc_buf = self.descriptor_global(b, &desc)?;
+        let state = self.buffer_of(b, b.ctx.op(op).operands[0])?;
+        let buf = super::untyped_buffer(b.ctx);
+        let fty = b.ctx.function_ty(vec![buf, buf, buf, buf], vec![]);
+        let name = strata_abi::symbol::RNG_THREE_FRY;
+        self.declare_runtime(b, name, fty);
+        let callee = b.ctx.attr(strata_ir::AttrKind::SymbolRef(name.into()));
+        b.insert(
+            strata_ir::builtin::CALL,
+            vec![desc_buf, state, bufs[0], bufs[1]],
+            &[],
+            vec![("callee".into(), callee)],
+        );
+        Ok(())
+    }
+}
