@@ -468,6 +468,29 @@ impl<'c> Builder<'c> {
         }
     }
 
+    /// `loop.for %iv = start to end` (step 1), `start` computed at run time.
+    pub fn for_values_from(
+        &mut self,
+        start: Value,
+        end: i64,
+        f: &mut dyn FnMut(&mut Builder<'_>, Value) -> Result<()>,
+    ) -> Result<()> {
+        let (u, s) = (self.const_index(end), self.const_index(1));
+        self.for_values(start, u, s, f)
+    }
+
+    /// Emits `loop.if %c` with then and else blocks built by `then` and `other`.
+    pub fn if_else(
+        &mut self,
+        c: Value,
+        then: &mut dyn FnMut(&mut Builder<'_>) -> Result<()>,
+        other: &mut dyn FnMut(&mut Builder<'_>) -> Result<()>,
+    ) -> Result<()> {
+        let (t, e) = self.if_else_blocks(c);
+        then(&mut self.before_terminator(t))?;
+        other(&mut self.before_terminator(e))
+    }
+
     /// Emits `loop.if %c` with a then-block built by `f` (no else).
     pub fn if_then(
         &mut self,

@@ -31,6 +31,7 @@ pub const LGAMMA: &str = "xla.lgamma";
 pub const NEXT_AFTER: &str = "xla.next_after";
 pub const ZETA: &str = "xla.zeta";
 pub const TRIANGULAR_SOLVE: &str = "xla.triangular_solve";
+pub const CHOLESKY: &str = "xla.cholesky";
 pub const RNG_BIT_GENERATOR: &str = "xla.rng_bit_generator";
 // StableHLO's dynamic-shape ops; `xla-static-dynamic-ops` turns those with
 // constant shape operands into their static twins.
@@ -207,6 +208,7 @@ pub const BINARY_ELEMENTWISE: &[&str] = &[
 
 pub const ALL: &[&str] = &[
     TRIANGULAR_SOLVE,
+    CHOLESKY,
     RNG_BIT_GENERATOR,
     DYNAMIC_BROADCAST_IN_DIM,
     DYNAMIC_IOTA,

@@ -14,7 +14,7 @@
 //! | `Scatter` | `gather_scatter.rs` | never |
 //! | `Sort` | `sort.rs` | never |
 //! | `TopK` | `top_k.rs` | never |
-//! | `TriangularSolve` | `linalg.rs` | never |
+//! | `TriangularSolve`, `Cholesky` | `linalg.rs` | never |
 //! | `Rng` (rng_bit_generator) | `rng.rs` | never |
 //! | `Fft` | `fft.rs` | never |
 //! | `Concatenate`, `Pad`, `DynamicUpdateSlice` | `shape.rs` | never |
@@ -46,6 +46,7 @@ pub enum Family {
     Collective,
     TopK,
     TriangularSolve,
+    Cholesky,
     Rng,
 }
 
@@ -84,6 +85,7 @@ pub fn family(name: &str) -> Option<Family> {
         SORT => Family::Sort,
         TOP_K => Family::TopK,
         TRIANGULAR_SOLVE => Family::TriangularSolve,
+        CHOLESKY => Family::Cholesky,
         RNG_BIT_GENERATOR => Family::Rng,
         FFT => Family::Fft,
         CONCATENATE => Family::Concatenate,

@@ -129,3 +129,102 @@ impl FuncLowering<'_> {
         })
     }
 }
+
+impl FuncLowering<'_> {
+    /// `xla.cholesky`: per matrix (in parallel), the result starts as a; column
+    /// by column, L(j,j) = sqrt(a(j,j) - Σ_k<j L(j,k)²) and
+    /// L(i,j) = (a(i,j) - Σ_k<j L(i,k) L(j,k)) / L(j,j) below it, in place in the
+    /// lower triangle (the upper one keeps a). The first j whose pivot is not
+    /// positive sets `info` to j + 1 (LAPACK's potrf); the factorization goes on.
+    pub(super) fn cholesky(&mut self, b: &mut Builder<'_>, op: OpId, bufs: &[Value]) -> Result<()> {
+        let a = b.ctx.op(op).operands[0];
+        if attrs::flag(b.ctx, op, "lower") == Some(false) {
+            return Err(Diagnostic::unsupported(
+                b.loc,
+                "cholesky of the upper triangle (lower = false) is not supported yet",
+            ));
+        }
+        let out = bufs[0];
+        let info = bufs.get(1).copied();
+        let shape = shape_of(b.ctx, a);
+        let r = shape.len();
+        let n = shape[r - 1];
+        let batch = shape[..r - 2].to_vec();
+        let stored = b.ctx.elem(b.ctx.value_ty(out));
+        let elem = scalar::compute_type(b.ctx, stored);
+        b.parallel_nest(&shape, &mut |b, idx| {
+            let v = self.element(b, a, idx)?;
+            store_scalar(b, v, out, idx);
+            Ok(())
+        })?;
+        let acc_ty = b.ctx.memref_ty(&[], stored);
+        let i32t = b.ctx.int_ty(32);
+        let info_ty = b.ctx.memref_ty(&[], i32t);
+        b.parallel_nest(&batch, &mut |b, bidx| {
+            let at = |i: Value, j: Value| {
+                let mut idx = bidx.to_vec();
+                idx.extend([i, j]);
+                idx
+            };
+            let acc = b.alloca(acc_ty);
+            let status = b.alloca(info_ty);
+            let zero_i = b.const_int(0, i32t);
+            b.store(zero_i, status, &[]);
+            b.for_range(0, n, &mut |b, j| {
+                // Rows j..n of column j, each minus its dot with row j so far.
+                b.for_values_from(j, n, &mut |b, i| {
+                    let v = load_scalar(b, out, &at(i, j));
+                    store_scalar(b, v, acc, &[]);
+                    let zero = b.const_index(0);
+                    let one = b.const_index(1);
+                    b.for_values(zero, j, one, &mut |b, k| {
+                        let lik = load_scalar(b, out, &at(i, k));
+                        let ljk = load_scalar(b, out, &at(j, k));
+                        let p = scalar::emit(b, op, MULTIPLY, &[lik, ljk], elem, elem)?;
+                        let cur = load_scalar(b, acc, &[]);
+                        let d = scalar::emit(b, op, SUBTRACT, &[cur, p], elem, elem)?;
+                        store_scalar(b, d, acc, &[]);
+                        Ok(())
+                    })?;
+                    let s = load_scalar(b, acc, &[]);
+                    let on_diagonal = b.cmpi("eq", i, j);
+                    b.if_else(
+                        on_diagonal,
+                        &mut |b| {
+                            // The pivot: its square root, or a failed minor.
+                            let x = s.real();
+                            let zero = b.zero(b.ty(x));
+                            let positive = b.cmpf("ogt", x, zero);
+                            let t = b.ctx.int_ty(1);
+                            let yes = b.const_int(1, t);
+                            let bad = b.binary("arith.xori", positive, yes);
+                            let first = b.load(status, &[]);
+                            let z = b.const_int(0, i32t);
+                            let unset = b.cmpi("eq", first, z);
+                            let record = b.binary("arith.andi", bad, unset);
+                            let jj = b.cast("arith.index_cast", j, i32t);
+                            let one32 = b.const_int(1, i32t);
+                            let order = b.binary("arith.addi", jj, one32);
+                            let next = b.select(record, order, first);
+                            b.store(next, status, &[]);
+                            let root = b.unary("arith.sqrt", x);
+                            store_scalar(b, Scalar::Real(root), out, &at(j, j));
+                            Ok(())
+                        },
+                        &mut |b| {
+                            let d = load_scalar(b, out, &at(j, j));
+                            let q = scalar::emit(b, op, DIVIDE, &[s, d], elem, elem)?;
+                            store_scalar(b, q, out, &at(i, j));
+                            Ok(())
+                        },
+                    )
+                })
+            })?;
+            if let Some(info) = info {
+                let v = b.load(status, &[]);
+                b.store(v, info, bidx);
+            }
+            Ok(())
+        })
+    }
+}

@@ -1,4 +1,4 @@
-//! Linear algebra: `xla.triangular_solve`.
+//! Linear algebra: `xla.triangular_solve`, `xla.cholesky`.
 
 use strata_diag::Result;
 use strata_ir::{Context, OpId};
@@ -59,4 +59,38 @@ pub fn verify_triangular_solve(ctx: &Context, op: OpId) -> Result<()> {
         ));
     }
     expect_result_type(ctx, op, 0, &b, be)
+}
+
+/// `cholesky(a)`: a batch of square f32/f64 matrices; the result of a's
+/// type, and optionally a second result, the i32 LAPACK `info` per matrix
+/// (0, or the 1-based order of the first minor that is not positive
+/// definite), as JAX's `lapack_?potrf_ffi` returns it.
+pub fn verify_cholesky(ctx: &Context, op: OpId) -> Result<()> {
+    let o = ctx.op(op);
+    if o.operands.len() != 1 || !(1..=2).contains(&o.results.len()) {
+        return Err(ctx.error(op, "expects one operand and one or two results"));
+    }
+    let (a, ae) = operand_tensor(ctx, op, 0)?;
+    let r = a.len();
+    if r < 2 || a[r - 1] != a[r - 2] {
+        return Err(ctx.error(
+            op,
+            format!("expects a batch of square matrices, found {}", list(&a)),
+        ));
+    }
+    if !is_float(ctx, ae) {
+        return Err(ctx.error(
+            op,
+            format!("supports float elements, found {}", ty_str(ctx, ae)),
+        ));
+    }
+    expect_result_type(ctx, op, 0, &a, ae)?;
+    if o.results.len() == 2 {
+        let (info, ie) = result_tensor(ctx, op, 1)?;
+        if info != a[..r - 2] || !matches!(ctx.kind(ie), strata_ir::TypeKind::Int { width: 32, .. })
+        {
+            return Err(ctx.error(op, "the info result is i32 per matrix"));
+        }
+    }
+    Ok(())
 }

@@ -8,13 +8,16 @@
 //!   layouts (column-major for LAPACK) describe memory, not values, so they
 //!   do not change the result.
 //!
-//! The other LAPACK targets (getrf, potrf, geqrf, syevd, gesdd, ...) are left
+//! - `lapack_{s,d}potrf_ffi(a)` with uplo 'L' → `xla.cholesky` with its
+//!   `info` result (the factor in the lower triangle, the rest of a kept).
+//!
+//! The other LAPACK targets (getrf, geqrf, syevd, gesdd, ...) are left
 //! alone and reported as unsupported by the lowering.
 
 use strata_diag::Result;
 use strata_ir::{AttrKind, Context, OpId};
 
-use crate::names::{CUSTOM_CALL, TRIANGULAR_SOLVE};
+use crate::names::{CHOLESKY, CUSTOM_CALL, TRIANGULAR_SOLVE};
 
 pub const FLAG: &str = "xla-lapack-custom-calls";
 
@@ -40,12 +43,23 @@ impl strata_pass::Pass for XlaLapackCustomCallsPass {
                             | "lapack_ztrsm_ffi"
                     )
                 });
-            if is_trsm {
+            let is_potrf = ctx.op(op).name == CUSTOM_CALL
+                && ctx
+                    .str_attr(op, "call_target_name")
+                    .is_some_and(|t| matches!(t, "lapack_spotrf_ffi" | "lapack_dpotrf_ffi"));
+            if is_trsm || is_potrf {
                 calls.push(op);
             }
         });
         for op in calls {
-            trsm(ctx, op)?;
+            if ctx
+                .str_attr(op, "call_target_name")
+                .is_some_and(|t| t.ends_with("potrf_ffi"))
+            {
+                potrf(ctx, op)?;
+            } else {
+                trsm(ctx, op)?;
+            }
         }
         Ok(())
     }
@@ -100,16 +114,38 @@ fn trsm(ctx: &mut Context, op: OpId) -> Result<()> {
     ];
     let ty = ctx.value_ty(o.results[0]);
     let solve = ctx.create_op(TRIANGULAR_SOLVE, o.operands.clone(), &[ty], attrs, o.loc);
-    let Some(block) = o.parent else {
-        return Ok(());
+    replace(ctx, op, solve);
+    Ok(())
+}
+
+fn potrf(ctx: &mut Context, op: OpId) -> Result<()> {
+    if option(ctx, op, "uplo") != Some(b'L') {
+        return Err(strata_diag::Diagnostic::unsupported(
+            ctx.op(op).loc,
+            "potrf with the upper triangle (uplo 'U') is not supported yet",
+        ));
+    }
+    let o = ctx.op(op).clone();
+    if o.operands.len() != 1 || o.results.len() != 2 {
+        return Err(ctx.error(op, "(potrf) expects one operand and results (factor, info)"));
+    }
+    let types: Vec<_> = o.results.iter().map(|&r| ctx.value_ty(r)).collect();
+    let chol = ctx.create_op(CHOLESKY, o.operands.clone(), &types, vec![], o.loc);
+    replace(ctx, op, chol);
+    Ok(())
+}
+
+/// Puts `new` where `op` is and gives its results to `op`'s users.
+fn replace(ctx: &mut Context, op: OpId, new: OpId) {
+    let Some(block) = ctx.op(op).parent else {
+        return;
     };
     let pos = ctx.blocks[block]
         .ops
         .iter()
         .position(|&x| x == op)
         .unwrap_or(0);
-    ctx.insert_op_at(block, pos, solve);
-    let new = ctx.op(solve).results[0];
+    ctx.insert_op_at(block, pos, new);
     // The call sits in a function body; its uses are below that function.
     let mut scope = ctx.block_parent_op(block);
     while let Some(s) = scope {
@@ -119,8 +155,16 @@ fn trsm(ctx: &mut Context, op: OpId) -> Result<()> {
         scope = ctx.op(s).parent.and_then(|b| ctx.block_parent_op(b));
     }
     if let Some(f) = scope {
-        ctx.replace_uses_in(f, o.results[0], new);
+        let pairs: Vec<_> = ctx
+            .op(op)
+            .results
+            .iter()
+            .copied()
+            .zip(ctx.op(new).results.clone())
+            .collect();
+        for (old, newv) in pairs {
+            ctx.replace_uses_in(f, old, newv);
+        }
     }
     ctx.detach_op(op);
-    Ok(())
 }
