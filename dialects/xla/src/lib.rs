@@ -247,6 +247,7 @@ pub fn register(ctx: &mut Context) {
             .verifier(ops::misc::verify_rng_bit_generator)
             .parser(parse::parse_rng_bit_generator),
     );
+    r.add(OpDef::new(LU, pure).verifier(ops::linalg::verify_lu));
     r.add(OpDef::new(CHOLESKY, pure).verifier(ops::linalg::verify_cholesky));
     r.add(OpDef::new(TRIANGULAR_SOLVE, pure).verifier(ops::linalg::verify_triangular_solve));
     r.add(OpDef::new(DYNAMIC_IOTA, pure).parser(parse::parse_dynamic_iota));

@@ -32,6 +32,9 @@ pub const NEXT_AFTER: &str = "xla.next_after";
 pub const ZETA: &str = "xla.zeta";
 pub const TRIANGULAR_SOLVE: &str = "xla.triangular_solve";
 pub const CHOLESKY: &str = "xla.cholesky";
+/// LU factorization with partial pivoting, as LAPACK's getrf: (lu, 1-based
+/// row swaps, info). Made from JAX's `lapack_?getrf_ffi` custom calls.
+pub const LU: &str = "xla.lu";
 pub const RNG_BIT_GENERATOR: &str = "xla.rng_bit_generator";
 // StableHLO's dynamic-shape ops; `xla-static-dynamic-ops` turns those with
 // constant shape operands into their static twins.

@@ -14,7 +14,7 @@
 //! | `Scatter` | `gather_scatter.rs` | never |
 //! | `Sort` | `sort.rs` | never |
 //! | `TopK` | `top_k.rs` | never |
-//! | `TriangularSolve`, `Cholesky` | `linalg.rs` | never |
+//! | `TriangularSolve`, `Cholesky`, `Lu` | `linalg.rs` | never |
 //! | `Rng` (rng_bit_generator) | `rng.rs` | never |
 //! | `Fft` | `fft.rs` | never |
 //! | `Concatenate`, `Pad`, `DynamicUpdateSlice` | `shape.rs` | never |
@@ -47,6 +47,7 @@ pub enum Family {
     TopK,
     TriangularSolve,
     Cholesky,
+    Lu,
     Rng,
 }
 
@@ -86,6 +87,7 @@ pub fn family(name: &str) -> Option<Family> {
         TOP_K => Family::TopK,
         TRIANGULAR_SOLVE => Family::TriangularSolve,
         CHOLESKY => Family::Cholesky,
+        LU => Family::Lu,
         RNG_BIT_GENERATOR => Family::Rng,
         FFT => Family::Fft,
         CONCATENATE => Family::Concatenate,

@@ -228,3 +228,124 @@ impl FuncLowering<'_> {
         })
     }
 }
+
+impl FuncLowering<'_> {
+    /// `xla.lu`: LAPACK's getrf per matrix (in parallel), in place: for each
+    /// column j, the row of the largest |a(i, j)| at or below j (the first of
+    /// equal ones) is swapped into row j and recorded 1-based in the pivots;
+    /// the column below the pivot is divided by it (a zero pivot sets info to
+    /// j + 1 on first sight and skips the division); the trailing block gets
+    /// the rank-one update.
+    pub(super) fn lu(&mut self, b: &mut Builder<'_>, op: OpId, bufs: &[Value]) -> Result<()> {
+        let a = b.ctx.op(op).operands[0];
+        let (out, pivots, info) = (bufs[0], bufs[1], bufs[2]);
+        let shape = shape_of(b.ctx, a);
+        let r = shape.len();
+        let (m, n) = (shape[r - 2], shape[r - 1]);
+        let batch = shape[..r - 2].to_vec();
+        let stored = b.ctx.elem(b.ctx.value_ty(out));
+        let elem = scalar::compute_type(b.ctx, stored);
+        b.parallel_nest(&shape, &mut |b, idx| {
+            let v = self.element(b, a, idx)?;
+            store_scalar(b, v, out, idx);
+            Ok(())
+        })?;
+        let it = b.ctx.index_ty();
+        let i32t = b.ctx.int_ty(32);
+        let slot = b.ctx.memref_ty(&[], it);
+        let best_ty = b.ctx.memref_ty(&[], stored);
+        let status_ty = b.ctx.memref_ty(&[], i32t);
+        b.parallel_nest(&batch, &mut |b, bidx| {
+            let at = |i: Value, j: Value| {
+                let mut idx = bidx.to_vec();
+                idx.extend([i, j]);
+                idx
+            };
+            let (row, best, status) = (b.alloca(slot), b.alloca(best_ty), b.alloca(status_ty));
+            let z32 = b.const_int(0, i32t);
+            b.store(z32, status, &[]);
+            b.for_range(0, m.min(n), &mut |b, j| {
+                // The pivot row: the largest magnitude at or below row j.
+                b.store(j, row, &[]);
+                let d = load_scalar(b, out, &at(j, j)).real();
+                let ad = b.unary("arith.absf", d);
+                store_scalar(b, Scalar::Real(ad), best, &[]);
+                let one = b.const_index(1);
+                let below = b.binary("arith.addi", j, one);
+                b.for_values_from(below, m, &mut |b, i| {
+                    let v = load_scalar(b, out, &at(i, j)).real();
+                    let av = b.unary("arith.absf", v);
+                    let cur = load_scalar(b, best, &[]).real();
+                    let larger = b.cmpf("ogt", av, cur);
+                    b.if_then(larger, &mut |b| {
+                        store_scalar(b, Scalar::Real(av), best, &[]);
+                        b.store(i, row, &[]);
+                        Ok(())
+                    })
+                })?;
+                let p = b.load(row, &[]);
+                let p32 = b.cast("arith.index_cast", p, i32t);
+                let one32 = b.const_int(1, i32t);
+                let p1 = b.binary("arith.addi", p32, one32);
+                let mut pidx = bidx.to_vec();
+                pidx.push(j);
+                b.store(p1, pivots, &pidx);
+                let pv = load_scalar(b, out, &at(p, j)).real();
+                let zero = b.zero(b.ty(pv));
+                let nonzero = b.cmpf("une", pv, zero);
+                b.if_else(
+                    nonzero,
+                    &mut |b| {
+                        // Swap rows j and p, then scale the column below j.
+                        b.for_range(0, n, &mut |b, k| {
+                            let x = load_scalar(b, out, &at(j, k));
+                            let y = load_scalar(b, out, &at(p, k));
+                            store_scalar(b, y, out, &at(j, k));
+                            store_scalar(b, x, out, &at(p, k));
+                            Ok(())
+                        })?;
+                        let one = b.const_index(1);
+                        let below = b.binary("arith.addi", j, one);
+                        b.for_values_from(below, m, &mut |b, i| {
+                            let x = load_scalar(b, out, &at(i, j));
+                            let d = load_scalar(b, out, &at(j, j));
+                            let q = scalar::emit(b, op, DIVIDE, &[x, d], elem, elem)?;
+                            store_scalar(b, q, out, &at(i, j));
+                            Ok(())
+                        })
+                    },
+                    &mut |b| {
+                        let first = b.load(status, &[]);
+                        let z = b.const_int(0, i32t);
+                        let unset = b.cmpi("eq", first, z);
+                        let jj = b.cast("arith.index_cast", j, i32t);
+                        let o = b.const_int(1, i32t);
+                        let order = b.binary("arith.addi", jj, o);
+                        let next = b.select(unset, order, first);
+                        b.store(next, status, &[]);
+                        Ok(())
+                    },
+                )?;
+                // Trailing update: a(i, k) -= a(i, j) a(j, k).
+                let one = b.const_index(1);
+                let below = b.binary("arith.addi", j, one);
+                b.for_values_from(below, m, &mut |b, i| {
+                    let lij = load_scalar(b, out, &at(i, j));
+                    let one = b.const_index(1);
+                    let right = b.binary("arith.addi", j, one);
+                    b.for_values_from(right, n, &mut |b, k| {
+                        let ujk = load_scalar(b, out, &at(j, k));
+                        let pr = scalar::emit(b, op, MULTIPLY, &[lij, ujk], elem, elem)?;
+                        let x = load_scalar(b, out, &at(i, k));
+                        let d = scalar::emit(b, op, SUBTRACT, &[x, pr], elem, elem)?;
+                        store_scalar(b, d, out, &at(i, k));
+                        Ok(())
+                    })
+                })
+            })?;
+            let v = b.load(status, &[]);
+            b.store(v, info, bidx);
+            Ok(())
+        })
+    }
+}

@@ -95,6 +95,7 @@ impl FuncLowering<'_> {
             Family::TriangularSolve => self.triangular_solve(b, op, bufs[0]),
             Family::Rng => self.rng_bit_generator(b, op, bufs),
             Family::Cholesky => self.cholesky(b, op, bufs),
+            Family::Lu => self.lu(b, op, bufs),
             Family::Elementwise | Family::IndexRemap | Family::Constant => {
                 let shape = shape_of(b.ctx, b.ctx.op(op).results[0]);
                 let out = bufs[0];

@@ -94,3 +94,27 @@ pub fn verify_cholesky(ctx: &Context, op: OpId) -> Result<()> {
     }
     Ok(())
 }
+
+/// `lu(a) -> (lu, pivots, info)`: a batch of (m, n) f32/f64 matrices; lu of
+/// a's type, i32 pivots (batch..., min(m, n)) and i32 info (batch...).
+pub fn verify_lu(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 1, 3)?;
+    let (a, ae) = operand_tensor(ctx, op, 0)?;
+    let r = a.len();
+    if r < 2 || !is_float(ctx, ae) {
+        return Err(ctx.error(op, "expects a batch of float matrices"));
+    }
+    expect_result_type(ctx, op, 0, &a, ae)?;
+    let mut pivots = a[..r - 2].to_vec();
+    pivots.push(a[r - 2].min(a[r - 1]));
+    let (p, pe) = result_tensor(ctx, op, 1)?;
+    let (i, ie) = result_tensor(ctx, op, 2)?;
+    let i32s = |t| matches!(ctx.kind(t), strata_ir::TypeKind::Int { width: 32, .. });
+    if p != pivots || i != a[..r - 2] || !i32s(pe) || !i32s(ie) {
+        return Err(ctx.error(
+            op,
+            "results must be lu, i32 pivots per row of min(m, n) and i32 info per matrix",
+        ));
+    }
+    Ok(())
+}

@@ -11,13 +11,16 @@
 //! - `lapack_{s,d}potrf_ffi(a)` with uplo 'L' → `xla.cholesky` with its
 //!   `info` result (the factor in the lower triangle, the rest of a kept).
 //!
-//! The other LAPACK targets (getrf, geqrf, syevd, gesdd, ...) are left
+//! - `lapack_{s,d}getrf_ffi(a)` → `xla.lu` (lu, 1-based pivots, info): with
+//!   trsm, what `jnp.linalg.solve` and `inv` call.
+//!
+//! The other LAPACK targets (geqrf, syevd, gesdd, ...) are left
 //! alone and reported as unsupported by the lowering.
 
 use strata_diag::Result;
 use strata_ir::{AttrKind, Context, OpId};
 
-use crate::names::{CHOLESKY, CUSTOM_CALL, TRIANGULAR_SOLVE};
+use crate::names::{CHOLESKY, CUSTOM_CALL, LU, TRIANGULAR_SOLVE};
 
 pub const FLAG: &str = "xla-lapack-custom-calls";
 
@@ -47,15 +50,25 @@ impl strata_pass::Pass for XlaLapackCustomCallsPass {
                 && ctx
                     .str_attr(op, "call_target_name")
                     .is_some_and(|t| matches!(t, "lapack_spotrf_ffi" | "lapack_dpotrf_ffi"));
-            if is_trsm || is_potrf {
+            let is_getrf = ctx.op(op).name == CUSTOM_CALL
+                && ctx
+                    .str_attr(op, "call_target_name")
+                    .is_some_and(|t| matches!(t, "lapack_sgetrf_ffi" | "lapack_dgetrf_ffi"));
+            if is_trsm || is_potrf || is_getrf {
                 calls.push(op);
             }
         });
         for op in calls {
-            if ctx
+            let target = ctx
                 .str_attr(op, "call_target_name")
-                .is_some_and(|t| t.ends_with("potrf_ffi"))
-            {
+                .unwrap_or("")
+                .to_string();
+            if target.ends_with("getrf_ffi") {
+                let o = ctx.op(op).clone();
+                let types: Vec<_> = o.results.iter().map(|&r| ctx.value_ty(r)).collect();
+                let lu = ctx.create_op(LU, o.operands.clone(), &types, vec![], o.loc);
+                replace(ctx, op, lu);
+            } else if target.ends_with("potrf_ffi") {
                 potrf(ctx, op)?;
             } else {
                 trsm(ctx, op)?;
