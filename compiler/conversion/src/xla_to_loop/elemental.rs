@@ -70,12 +70,12 @@ pub fn strides(shape: &[i64]) -> Vec<i64> {
 }
 
 /// Bits of one element (both parts of a complex number).
-fn total_bits(ctx: &Context, t: strata_ir::Type) -> u32 {
+pub(super) fn total_bits(ctx: &Context, t: strata_ir::Type) -> u32 {
     ctx.bit_width(t) * if ctx.is_complex(t) { 2 } else { 1 }
 }
 
 /// The element as an integer of all its bits (complex: re in the low half).
-fn to_bits(b: &mut Builder<'_>, s: Scalar, elem: strata_ir::Type) -> Value {
+pub(super) fn to_bits(b: &mut Builder<'_>, s: Scalar, elem: strata_ir::Type) -> Value {
     let w = total_bits(b.ctx, elem);
     let it = b.ctx.int_ty(w);
     match s {
@@ -98,7 +98,7 @@ fn to_bits(b: &mut Builder<'_>, s: Scalar, elem: strata_ir::Type) -> Value {
 }
 
 /// An integer holding all of an element's bits, as an element of `elem`.
-fn from_bits(b: &mut Builder<'_>, bits: Value, elem: strata_ir::Type) -> Scalar {
+pub(super) fn from_bits(b: &mut Builder<'_>, bits: Value, elem: strata_ir::Type) -> Scalar {
     match b.ctx.kind(elem).clone() {
         TypeKind::Complex(p) => {
             let pw = b.ctx.bit_width(p);

@@ -126,6 +126,22 @@ pub fn emit(
     check_lowerable(b, elem)?;
     check_lowerable(b, result)?;
     let c = class(b.ctx, elem);
+    // A same-width bitcast to or from a complex type: through the bits
+    // (real part low, imaginary part high, as in memory).
+    if name == BITCAST_CONVERT
+        && (c == Class::Complex || b.ctx.is_complex(result))
+        && let Some(&x) = args.first()
+    {
+        if super::elemental::total_bits(b.ctx, elem) != super::elemental::total_bits(b.ctx, result)
+        {
+            return Err(unsupported(
+                b,
+                "bitcast_convert between element types of different widths".into(),
+            ));
+        }
+        let bits = super::elemental::to_bits(b, x, elem);
+        return Ok(super::elemental::from_bits(b, bits, result));
+    }
     if c == Class::Complex {
         return emit_complex(b, op, name, args, elem, result);
     }
