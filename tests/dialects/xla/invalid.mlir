@@ -585,10 +585,11 @@ func.func @dot_no_dims(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf
 
 // -----
 
-func.func @dot_elem_types(%a: tensor<2x3xf32>, %b: tensor<3x4xf64>) -> tensor<2x4xf32> {
-  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.dot_general' op requires operands of the same element type, found f32 and f64
-  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x4xf64>) -> tensor<2x4xf32>
-  return %0 : tensor<2x4xf32>
+// Mixed real types are computed in the result's type; complex must match.
+func.func @dot_elem_types(%a: tensor<2x3xf32>, %b: tensor<3x4xcomplex<f32>>) -> tensor<2x4xcomplex<f32>> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.dot_general' op requires operands of the same element type, found f32 and complex<f32>
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x4xcomplex<f32>>) -> tensor<2x4xcomplex<f32>>
+  return %0 : tensor<2x4xcomplex<f32>>
 }
 
 // -----

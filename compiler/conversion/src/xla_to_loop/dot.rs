@@ -31,6 +31,9 @@ impl FuncLowering<'_> {
         let relem = scalar::compute_type(b.ctx, relem);
         let in_elem = b.ctx.elem(b.ctx.value_ty(lhs));
         let in_elem = scalar::compute_type(b.ctx, in_elem);
+        // Each operand's own type: they may differ (converted to the result's).
+        let rhs_elem = b.ctx.elem(b.ctx.value_ty(rhs));
+        let rhs_elem = scalar::compute_type(b.ctx, rhs_elem);
         let lfree = dot::free_dims(ls.len(), &d.lhs_batch, &d.lhs_contract);
         let rfree = dot::free_dims(rs.len(), &d.rhs_batch, &d.rhs_contract);
         let stored = b.ctx.elem(b.ctx.value_ty(result));
@@ -43,6 +46,7 @@ impl FuncLowering<'_> {
         };
         if let Some(kind) = float_kind
             && stored_in == stored
+            && b.ctx.elem(b.ctx.value_ty(rhs)) == stored
             && d.lhs_contract.len() == 1
             && d.lhs_batch.len() <= strata_abi::GEMM_MAX_BATCH
             && lfree.len() <= 1
@@ -114,7 +118,7 @@ impl FuncLowering<'_> {
                 let x = this.element(b, lhs, &li)?;
                 let y = this.element(b, rhs, &ri)?;
                 let x = scalar::convert(b, x, in_elem, acc_elem)?;
-                let y = scalar::convert(b, y, in_elem, acc_elem)?;
+                let y = scalar::convert(b, y, rhs_elem, acc_elem)?;
                 let p = scalar::emit(b, op, MULTIPLY, &[x, y], acc_elem, acc_elem)?;
                 acc = scalar::emit(b, op, ADD, &[acc, p], acc_elem, acc_elem)?;
             }

@@ -80,7 +80,12 @@ pub fn verify_dot_general(ctx: &Context, op: OpId) -> Result<()> {
             "requires attribute 'dot_dimension_numbers' (#stablehlo.dot<...>)",
         )
     })?;
-    if le != re {
+    // Mixed operand types (i8 x i8 -> i32 is the same type; an int with a
+    // float is not) are computed as XLA does: each converted to the
+    // result's type. Complex operands must match.
+    let mixed_ok =
+        !is_complex(ctx, le) && !is_complex(ctx, re) && !is_bool(ctx, le) && !is_bool(ctx, re);
+    if le != re && !mixed_ok {
         return Err(ctx.error(
             op,
             format!(
