@@ -97,6 +97,12 @@ pub fn compile_many(
     target::optimize_and_emit(&tm, &linked, opt_level, kind)
 }
 
+/// The version of the LLVM the compiler is linked with, `major.minor.patch`.
+pub fn llvm_version() -> String {
+    let (major, minor, patch) = inkwell::support::get_llvm_version();
+    format!("{major}.{minor}.{patch}")
+}
+
 /// The host target, for code the driver loads into its own process.
 pub fn host_target() -> Result<ResolvedTarget, Diagnostic> {
     target::resolve(&TargetSpec::host()).map_err(|e| Diagnostic::internal(Location::unknown(), e))

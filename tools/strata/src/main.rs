@@ -41,7 +41,7 @@ mod run;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 #[derive(Parser)]
 #[command(
@@ -126,7 +126,21 @@ fn main() -> ExitCode {
         .with_env_filter(tracing_subscriber::EnvFilter::from_env("STRATA_LOG"))
         .with_writer(std::io::stderr)
         .try_init();
-    let cli = Cli::parse();
+    // `--version` also names the LLVM the compiler generates code with.
+    // (clap keeps a &'static str; the string lives for the whole run anyway.)
+    let version: &'static str = Box::leak(
+        format!(
+            "{} (LLVM {})",
+            env!("CARGO_PKG_VERSION"),
+            strata_codegen::llvm_version()
+        )
+        .into_boxed_str(),
+    );
+    let matches = Cli::command().version(version).get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     let ok = match cli.command {
         Command::Compile {
             input,
