@@ -73,6 +73,22 @@ pub fn compile(
     )
 }
 
+thread_local! {
+    static PHASE_TIMES: std::cell::RefCell<Vec<(&'static str, std::time::Duration)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The wall time of the phases of this thread's last [`compile`] /
+/// [`compile_many`]: lowering to LLVM IR, LLVM's optimisation pipeline and
+/// code generation (for `strata compile --time-passes`).
+pub fn last_phase_times() -> Vec<(&'static str, std::time::Duration)> {
+    PHASE_TIMES.with(|t| t.borrow().clone())
+}
+
+fn record_phase(name: &'static str, since: std::time::Instant) {
+    PHASE_TIMES.with(|t| t.borrow_mut().push((name, since.elapsed())));
+}
+
 /// Compiles several modules (each with its own prefix) into one output: the
 /// LLVM modules are linked together before optimisation.
 pub fn compile_many(
@@ -82,6 +98,8 @@ pub fn compile_many(
     kind: EmitKind,
     target: &ResolvedTarget,
 ) -> Result<Vec<u8>, Diagnostic> {
+    PHASE_TIMES.with(|t| t.borrow_mut().clear());
+    let start = std::time::Instant::now();
     let tm = target::machine(target, opt_level)?;
     let llcx = LlContext::create();
     let linked = llcx.create_module("strata");
@@ -94,6 +112,7 @@ pub fn compile_many(
             )
         })?;
     }
+    record_phase("codegen: lower to LLVM IR", start);
     target::optimize_and_emit(&tm, &linked, opt_level, kind)
 }
 

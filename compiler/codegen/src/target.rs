@@ -288,14 +288,19 @@ pub(crate) fn optimize_and_emit(
         .verify()
         .map_err(|e| failure("the generated LLVM IR is invalid", e))?;
     let pipeline = format!("default<O{}>", opt_level.min(3));
+    let start = std::time::Instant::now();
     module
         .run_passes(&pipeline, tm, PassBuilderOptions::create())
         .map_err(|e| failure("the LLVM optimisation pipeline failed", e))?;
-    match kind {
+    crate::record_phase("codegen: LLVM optimisation", start);
+    let start = std::time::Instant::now();
+    let out = match kind {
         EmitKind::LlvmIr => Ok(module.print_to_string().to_bytes().to_vec()),
         EmitKind::Assembly => emit(tm, module, FileType::Assembly),
         EmitKind::Object => emit(tm, module, FileType::Object),
-    }
+    };
+    crate::record_phase("codegen: machine code", start);
+    out
 }
 
 fn emit(tm: &TargetMachine, module: &Module, ft: FileType) -> Result<Vec<u8>> {

@@ -50,6 +50,24 @@ fn devices_of(ctx: &Context, module: strata_ir::OpId) -> Option<strata_aot::Devi
         })
 }
 
+/// `--time-passes`: wall time per pass and per code generation phase, on
+/// standard error, as MLIR tools print it.
+fn print_times(times: &[(&'static str, std::time::Duration)]) {
+    let total: f64 = times.iter().map(|(_, d)| d.as_secs_f64()).sum();
+    errln!("===-------------------------------------------------------------------------===");
+    errln!("                         ... Execution time report ...");
+    errln!("===-------------------------------------------------------------------------===");
+    errln!("  Total Execution Time: {:.4} seconds", total);
+    errln!();
+    errln!("  ----Wall Time----  ----Name----");
+    for (name, d) in times {
+        let s = d.as_secs_f64();
+        let pct = if total > 0.0 { 100.0 * s / total } else { 0.0 };
+        errln!("  {:8.4} ({:5.1}%)  {}", s, pct, name);
+    }
+    errln!("  {:8.4} (100.0%)  Total", total);
+}
+
 /// How the compiled library's devices meet at collectives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Collectives {
@@ -69,6 +87,7 @@ pub fn run(
     opt_level: u8,
     target: &strata_codegen::TargetSpec,
     collectives: Collectives,
+    time_passes: bool,
 ) -> bool {
     if let Err(message) = check_paths(input, output, header).and_then(|()| check_name(name)) {
         report_plain(&message);
@@ -91,6 +110,7 @@ pub fn run(
         opt_level,
         target,
         collectives,
+        time_passes,
     ) {
         Ok(()) => true,
         Err(diags) => {
@@ -161,6 +181,7 @@ fn compile(
     opt_level: u8,
     target: &strata_codegen::TargetSpec,
     collectives: Collectives,
+    time_passes: bool,
 ) -> Result<(), Vec<strata_diag::Diagnostic>> {
     let module = parse_and_verify(ctx, name, text)?;
     if collectives == Collectives::Mpi {
@@ -194,7 +215,7 @@ fn compile(
                 .map_err(|m| vec![strata_diag::Diagnostic::unsupported(ctx.op(f).loc, m)])
         })
         .collect::<Result<_, _>>()?;
-    strata_pipeline::lower(ctx, module)?;
+    let mut times = strata_pipeline::lower_timed(ctx, module)?;
     let io = |r: Result<(), String>| r.map_err(|m| vec![unknown_loc_error(m)]);
     if ext == "mlir" {
         let printed = strata_ir::text::printer::print_op(ctx, module);
@@ -212,6 +233,8 @@ fn compile(
             target: target.clone(),
         };
         let bytes = strata_codegen::compile(ctx, module, &opts, kind).map_err(|d| vec![d])?;
+        times.extend(strata_codegen::last_phase_times());
+        let start = std::time::Instant::now();
         match ext {
             "so" => io(strata_aot::link_shared(
                 &bytes,
@@ -221,6 +244,10 @@ fn compile(
             "a" => io(strata_aot::archive(&bytes, output))?,
             _ => io(strata_aot::write_object(&bytes, output))?,
         }
+        times.push(("link / write the artifact", start.elapsed()));
+    }
+    if time_passes {
+        print_times(&times);
     }
     if let Some(h) = header {
         let guard = format!("STRATA_{}_H", prefix.to_uppercase());

@@ -87,6 +87,10 @@ enum Command {
         /// thread per device) or `mpi` (each MPI process is one device).
         #[arg(long, value_enum, default_value = "threads")]
         collectives: compile::Collectives,
+        /// Print the wall time of every pass, of LLVM's optimisation and code
+        /// generation, and of linking, on standard error.
+        #[arg(long)]
+        time_passes: bool,
     },
     /// Print the IR after running the given passes (e.g. --convert-xla-to-loop).
     Opt {
@@ -152,6 +156,7 @@ fn main() -> ExitCode {
             target_features,
             target,
             collectives,
+            time_passes,
         } => {
             let mut spec = strata_codegen::TargetSpec::portable();
             spec.triple = target;
@@ -165,6 +170,7 @@ fn main() -> ExitCode {
                 opt_level,
                 &spec,
                 collectives,
+                time_passes,
             )
         }
         Command::Opt {
