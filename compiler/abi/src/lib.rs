@@ -353,6 +353,42 @@ pub type ParallelTask =
 /// and the runtime does not split smaller ones it is handed.
 pub const PARALLEL_MIN_WORK: u64 = 1 << 17;
 
+/// Whether a `custom_call` target names a function of the user's program:
+/// a C identifier that is none of the runtime's, XLA's or JAX's own
+/// targets (`strata_rt_*`, `lapack_*`, `xla*`, `Sharding`, `cu*`, `__*`...).
+pub fn is_user_custom_call(name: &str) -> bool {
+    let identifier = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let reserved = [
+        "strata_",
+        "lapack_",
+        "xla",
+        "Xla",
+        "__",
+        "cu",
+        "hip",
+        "mhlo",
+        "stablehlo",
+        "tpu",
+        "mosaic",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p))
+        || matches!(
+            name,
+            "Sharding"
+                | "SPMDFullToShardShape"
+                | "SPMDShardToFullShape"
+                | "annotate_device_placement"
+                | "check.expect_eq"
+                | "main"
+        );
+    identifier && !reserved
+}
+
 /// Names of the runtime's entry points that generated code calls.
 pub mod symbol {
     /// `i32 (kind, elem, actual, expected, count, tolerance, min_ulp, max_ulp, id)`.
@@ -404,6 +440,9 @@ pub mod symbol {
     /// `(const RngDesc *, const uint64_t state[2], uint64_t new_state[2], void *out)`:
     /// XLA:CPU's THREE_FRY `rng_bit_generator`, bit for bit.
     pub const RNG_THREE_FRY: &str = "strata_rt_rng_three_fry";
+    /// `int32_t (const char *name, int32_t status)`: a user's custom call
+    /// failed (status) or is not linked (NULL function): sets the message.
+    pub const CUSTOM_CALL_FAILED: &str = "strata_rt_custom_call_failed";
     /// `uint32_t (void)`: the calling device's replica id.
     pub const REPLICA_ID: &str = "strata_rt_replica_id";
     /// `uint32_t (void)`: the calling device's partition id.

@@ -37,6 +37,9 @@ pub(crate) struct Lowerer<'ctx, 'a> {
     /// External functions whose `i32` result is a status to propagate
     /// (declared with the unit attribute `returns_status`).
     pub status_externals: std::collections::HashSet<String>,
+    /// Functions of the user's program called by `custom_call` (weak
+    /// references, checked for NULL at each call).
+    pub custom_calls: std::collections::HashSet<String>,
     /// The target's required CPU features as a C string, and the flag the
     /// exported wrappers set once the check has passed (see `func.rs`).
     pub cpu_check: Option<(PointerValue<'ctx>, PointerValue<'ctx>)>,
@@ -55,6 +58,7 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
             globals: HashMap::new(),
             cpu_check: None,
             status_externals: Default::default(),
+            custom_calls: Default::default(),
             alloca_block: None,
             returns_status: false,
         }

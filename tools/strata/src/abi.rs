@@ -56,6 +56,50 @@ pub fn public_functions(ctx: &Context, module: OpId) -> Vec<OpId> {
 pub fn c_function(ctx: &Context, prefix: &str, f: OpId) -> Result<CFunction, String> {
     let name = builtin::func_name(ctx, f).unwrap_or("?").to_string();
     let (inputs, results) = builtin::func_signature(ctx, f).ok_or("function without signature")?;
+    c_prototype(ctx, format!("{prefix}_{name}"), &name, &inputs, &results)
+}
+
+/// The C functions of the user's program that the module's `custom_call`s
+/// call (`int32_t name(const T *arg..., T *res...)`), each once.
+pub fn custom_calls(ctx: &Context, module: OpId) -> Result<Vec<CFunction>, (OpId, String)> {
+    let mut calls = Vec::new();
+    ctx.walk_nested(module, &mut |op| {
+        if ctx.op(op).name == strata_dialect_xla::CUSTOM_CALL {
+            calls.push(op);
+        }
+    });
+    let mut out: Vec<CFunction> = Vec::new();
+    for op in calls {
+        let Some(target) = ctx.str_attr(op, "call_target_name") else {
+            continue;
+        };
+        if !strata_abi::is_user_custom_call(target) || out.iter().any(|f| f.c_name == target) {
+            continue;
+        }
+        let ins: Vec<_> = ctx
+            .op(op)
+            .operands
+            .iter()
+            .map(|&v| ctx.value_ty(v))
+            .collect();
+        let outs: Vec<_> = ctx
+            .op(op)
+            .results
+            .iter()
+            .map(|&v| ctx.value_ty(v))
+            .collect();
+        out.push(c_prototype(ctx, target.to_string(), target, &ins, &outs).map_err(|m| (op, m))?);
+    }
+    Ok(out)
+}
+
+fn c_prototype(
+    ctx: &Context,
+    c_name: String,
+    name: &str,
+    inputs: &[strata_ir::Type],
+    results: &[strata_ir::Type],
+) -> Result<CFunction, String> {
     let mut params = Vec::new();
     for (i, (t, out)) in inputs
         .iter()
@@ -87,8 +131,5 @@ pub fn c_function(ctx: &Context, prefix: &str, f: OpId) -> Result<CFunction, Str
             elem_doc: strata_ir::text::printer::type_to_string(ctx, *elem),
         });
     }
-    Ok(CFunction {
-        c_name: format!("{prefix}_{name}"),
-        params,
-    })
+    Ok(CFunction { c_name, params })
 }

@@ -215,6 +215,8 @@ fn compile(
                 .map_err(|m| vec![strata_diag::Diagnostic::unsupported(ctx.op(f).loc, m)])
         })
         .collect::<Result<_, _>>()?;
+    let externs = abi::custom_calls(ctx, module)
+        .map_err(|(op, m)| vec![strata_diag::Diagnostic::unsupported(ctx.op(op).loc, m)])?;
     let mut times = strata_pipeline::lower_timed(ctx, module)?;
     let io = |r: Result<(), String>| r.map_err(|m| vec![unknown_loc_error(m)]);
     if ext == "mlir" {
@@ -251,7 +253,14 @@ fn compile(
     }
     if let Some(h) = header {
         let guard = format!("STRATA_{}_H", prefix.to_uppercase());
-        let text = strata_aot::header(prefix, &guard, &funcs, &target.describe(), devices);
+        let text = strata_aot::header(
+            prefix,
+            &guard,
+            &funcs,
+            &target.describe(),
+            devices,
+            &externs,
+        );
         io(std::fs::write(h, text).map_err(|e| format!("cannot write {}: {e}", h.display())))?;
     }
     Ok(())

@@ -892,3 +892,102 @@ int main(void) {
     let out = run_ok(&mut Command::new(&exe));
     assert!(out.contains("feeds ok"), "{out}");
 }
+
+/// custom_call @name to a function of the user's program: declared in the
+/// header, linked statically (.a) or found through -rdynamic (.so); its
+/// non-zero status and a missing definition come back as errors naming it.
+#[test]
+fn custom_calls_reach_the_programs_own_functions() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("cc.mlir");
+    std::fs::write(
+        &src,
+        r#"func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = stablehlo.custom_call @my_scale(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %z = stablehlo.add %y, %x : tensor<4xf32>
+  return %z : tensor<4xf32>
+}
+"#,
+    )
+    .unwrap();
+    let main_c = tmp.path().join("cc.c");
+    std::fs::write(
+        &main_c,
+        r#"
+#include <stdio.h>
+#include <string.h>
+#include "cc.h"
+
+static int fail;
+
+int32_t my_scale(const float *arg0, float *res0) {
+  if (fail) return 42;
+  for (int i = 0; i < 4; i++) res0[i] = 10.0f * arg0[i];
+  return 0;
+}
+
+int main(void) {
+  float x[4] = {1, 2, 3, 4}, y[4];
+  if (cc_main(x, y) != 0) { printf("error: %s\n", cc_last_error()); return 1; }
+  for (int i = 0; i < 4; i++) if (y[i] != 11.0f * x[i]) { printf("wrong %g\n", y[i]); return 1; }
+  fail = 1;
+  if (cc_main(x, y) != 42 || strstr(cc_last_error(), "@my_scale failed with status 42") == NULL) {
+    printf("failure: %s\n", cc_last_error());
+    return 1;
+  }
+  printf("custom calls ok\n");
+  return 0;
+}
+"#,
+    )
+    .unwrap();
+    for lib in ["libcc.a", "libcc.so"] {
+        let built = compile(&src, tmp.path(), lib, "cc.h");
+        let header = std::fs::read_to_string(tmp.path().join("cc.h")).unwrap();
+        assert!(
+            header.contains("int32_t my_scale(const float *arg0, float *res0);"),
+            "{header}"
+        );
+        let exe = tmp.path().join(format!("cc-{lib}"));
+        run_ok(
+            cc().arg(&main_c)
+                .arg("-I")
+                .arg(tmp.path())
+                .arg(&built)
+                .arg("-rdynamic")
+                .arg(format!("-Wl,-rpath,{}", tmp.path().display()))
+                .args(["-lm", "-lpthread", "-ldl", "-o"])
+                .arg(&exe),
+        );
+        let out = run_ok(&mut Command::new(&exe));
+        assert!(out.contains("custom calls ok"), "{lib}: {out}");
+    }
+    // A program that does not define the function: the call fails, naming it.
+    let lone = tmp.path().join("lone.c");
+    std::fs::write(
+        &lone,
+        r#"
+#include <stdio.h>
+#include <string.h>
+#include "cc.h"
+int main(void) {
+  float x[4] = {0}, y[4];
+  if (cc_main(x, y) == 0) return 1;
+  printf("%s\n", cc_last_error());
+  return strstr(cc_last_error(), "my_scale is not linked") ? 0 : 1;
+}
+"#,
+    )
+    .unwrap();
+    let exe = tmp.path().join("lone");
+    run_ok(
+        cc().arg(&lone)
+            .arg("-I")
+            .arg(tmp.path())
+            .arg(tmp.path().join("libcc.so"))
+            .arg(format!("-Wl,-rpath,{}", tmp.path().display()))
+            .arg("-o")
+            .arg(&exe),
+    );
+    run_ok(&mut Command::new(&exe));
+}

@@ -413,10 +413,13 @@ impl FuncLowering<'_> {
                     .str_attr(op, "call_target_name")
                     .unwrap_or("?")
                     .to_string();
-                return Err(Diagnostic::unsupported(
-                    b.loc,
-                    format!("custom_call target '{target}' is not supported"),
-                ));
+                if !strata_abi::is_user_custom_call(&target) {
+                    return Err(Diagnostic::unsupported(
+                        b.loc,
+                        format!("custom_call target '{target}' is not supported"),
+                    ));
+                }
+                return self.user_custom_call(b, op, target);
             }
             _ => {}
         }
@@ -578,6 +581,79 @@ impl FuncLowering<'_> {
         }
         self.free_allocs_since(b, 0);
         b.insert(builtin::RETURN, vec![], &[], vec![]);
+        Ok(())
+    }
+
+    /// `custom_call @name(...)` to the user's own C function
+    /// `int32_t name(const T *in..., T *out...)` (0 on success): declared
+    /// with the unit attribute `custom_call`, which codegen makes a weak
+    /// reference checked at the call.
+    fn user_custom_call(&mut self, b: &mut Builder<'_>, op: OpId, target: String) -> Result<()> {
+        let mut args = Vec::new();
+        for v in b.ctx.op(op).operands.clone() {
+            args.push(self.buffer_of(b, v)?);
+        }
+        for r in b.ctx.op(op).results.clone() {
+            let t = b.ctx.value_ty(r);
+            if !matches!(b.ctx.kind(t), TypeKind::Tensor { .. }) {
+                return Err(Diagnostic::unsupported(
+                    b.loc,
+                    format!(
+                        "custom_call @{target}: only tensor operands and results can be passed to C"
+                    ),
+                ));
+            }
+            let buf = self.new_buffer(b, t)?;
+            self.repr.insert(r, Repr::Buffer(buf));
+            args.push(buf);
+        }
+        let i32t = b.ctx.int_ty(32);
+        let params: Vec<Type> = args.iter().map(|&a| b.ctx.value_ty(a)).collect();
+        let fty = b.ctx.function_ty(params, vec![i32t]);
+        let mb = self.state.module_block;
+        let existing = b
+            .ctx
+            .block_parent_op(mb)
+            .and_then(|m| builtin::lookup_func(b.ctx, m, &target));
+        if let Some(f) = existing {
+            if builtin::func_signature(b.ctx, f)
+                .is_some_and(|(ins, outs)| b.ctx.function_ty(ins, outs) != fty)
+            {
+                return Err(Diagnostic::error(
+                    b.loc,
+                    format!("custom_call @{target} is called with two different signatures"),
+                ));
+            }
+        } else {
+            let attrs = vec![
+                (
+                    "sym_name".into(),
+                    b.ctx.attr(AttrKind::String(target.clone())),
+                ),
+                ("function_type".into(), b.ctx.attr(AttrKind::Type(fty))),
+                (
+                    "sym_visibility".into(),
+                    b.ctx.attr(AttrKind::String("private".into())),
+                ),
+                ("custom_call".into(), b.ctx.attr(AttrKind::Unit)),
+                ("returns_status".into(), b.ctx.attr(AttrKind::Unit)),
+            ];
+            let decl = b.ctx.create_op(
+                builtin::FUNC,
+                vec![],
+                &[],
+                attrs,
+                strata_diag::Location::unknown(),
+            );
+            b.ctx.insert_op_at(mb, 0, decl);
+        }
+        let callee = b.ctx.attr(AttrKind::SymbolRef(target));
+        b.insert(
+            builtin::CALL,
+            args,
+            &[i32t],
+            vec![("callee".into(), callee)],
+        );
         Ok(())
     }
 
