@@ -48,11 +48,7 @@ impl FuncLowering<'_> {
             ));
         }
         // x = b.
-        b.parallel_nest(&shape, &mut |b, idx| {
-            let v = self.element(b, rhs, idx)?;
-            store_scalar(b, v, x, idx);
-            Ok(())
-        })?;
+        self.copy_elements(b, rhs, x, &shape)?;
         // The system S: op(a) on the left, op(a)ᵀ (solving xᵀ) on the right.
         let transposed = transpose != Transpose::NoTranspose;
         let m_lower = lower != transposed;
@@ -152,11 +148,7 @@ impl FuncLowering<'_> {
         let batch = shape[..r - 2].to_vec();
         let stored = b.ctx.elem(b.ctx.value_ty(out));
         let elem = scalar::compute_type(b.ctx, stored);
-        b.parallel_nest(&shape, &mut |b, idx| {
-            let v = self.element(b, a, idx)?;
-            store_scalar(b, v, out, idx);
-            Ok(())
-        })?;
+        self.copy_elements(b, a, out, &shape)?;
         let acc_ty = b.ctx.memref_ty(&[], stored);
         let i32t = b.ctx.int_ty(32);
         let info_ty = b.ctx.memref_ty(&[], i32t);
@@ -198,15 +190,7 @@ impl FuncLowering<'_> {
                             let t = b.ctx.int_ty(1);
                             let yes = b.const_int(1, t);
                             let bad = b.binary("arith.xori", positive, yes);
-                            let first = b.load(status, &[]);
-                            let z = b.const_int(0, i32t);
-                            let unset = b.cmpi("eq", first, z);
-                            let record = b.binary("arith.andi", bad, unset);
-                            let jj = b.cast("arith.index_cast", j, i32t);
-                            let one32 = b.const_int(1, i32t);
-                            let order = b.binary("arith.addi", jj, one32);
-                            let next = b.select(record, order, first);
-                            b.store(next, status, &[]);
+                            record_first_failure(b, status, Some(bad), j);
                             let root = b.unary("arith.sqrt", x);
                             store_scalar(b, Scalar::Real(root), out, &at(j, j));
                             Ok(())
@@ -245,11 +229,7 @@ impl FuncLowering<'_> {
         let batch = shape[..r - 2].to_vec();
         let stored = b.ctx.elem(b.ctx.value_ty(out));
         let elem = scalar::compute_type(b.ctx, stored);
-        b.parallel_nest(&shape, &mut |b, idx| {
-            let v = self.element(b, a, idx)?;
-            store_scalar(b, v, out, idx);
-            Ok(())
-        })?;
+        self.copy_elements(b, a, out, &shape)?;
         let it = b.ctx.index_ty();
         let i32t = b.ctx.int_ty(32);
         let slot = b.ctx.memref_ty(&[], it);
@@ -315,14 +295,7 @@ impl FuncLowering<'_> {
                         })
                     },
                     &mut |b| {
-                        let first = b.load(status, &[]);
-                        let z = b.const_int(0, i32t);
-                        let unset = b.cmpi("eq", first, z);
-                        let jj = b.cast("arith.index_cast", j, i32t);
-                        let o = b.const_int(1, i32t);
-                        let order = b.binary("arith.addi", jj, o);
-                        let next = b.select(unset, order, first);
-                        b.store(next, status, &[]);
+                        record_first_failure(b, status, None, j);
                         Ok(())
                     },
                 )?;
@@ -348,4 +321,41 @@ impl FuncLowering<'_> {
             Ok(())
         })
     }
+}
+
+impl FuncLowering<'_> {
+    /// Every element of `a` into `out` (same shape), in parallel: the
+    /// factorizations work in place on the copy.
+    fn copy_elements(
+        &mut self,
+        b: &mut Builder<'_>,
+        a: Value,
+        out: Value,
+        shape: &[i64],
+    ) -> Result<()> {
+        b.parallel_nest(shape, &mut |b, idx| {
+            let v = self.element(b, a, idx)?;
+            store_scalar(b, v, out, idx);
+            Ok(())
+        })
+    }
+}
+
+/// LAPACK's `info`: the 1-based column `j + 1` of the first failure, kept in
+/// the i32 `status` slot (0 until then). `failed` (i1) guards the record;
+/// `None` means the caller is already on the failing path.
+fn record_first_failure(b: &mut Builder<'_>, status: Value, failed: Option<Value>, j: Value) {
+    let i32t = b.ctx.int_ty(32);
+    let first = b.load(status, &[]);
+    let zero = b.const_int(0, i32t);
+    let unset = b.cmpi("eq", first, zero);
+    let record = match failed {
+        Some(failed) => b.binary("arith.andi", failed, unset),
+        None => unset,
+    };
+    let column = b.cast("arith.index_cast", j, i32t);
+    let one = b.const_int(1, i32t);
+    let order = b.binary("arith.addi", column, one);
+    let next = b.select(record, order, first);
+    b.store(next, status, &[]);
 }

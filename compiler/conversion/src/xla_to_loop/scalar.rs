@@ -888,6 +888,27 @@ fn lanczos_argument(b: &mut Builder<'_>, x: Value, ty: Type) -> (Value, Value, V
     (reflect, y, z)
 }
 
+/// t = z + g + 1/2 and log t, taken as log(g + 1/2) + log1p(z / (g + 1/2))
+/// so that it stays accurate for small z.
+fn lanczos_t(b: &mut Builder<'_>, z: Value, ty: Type) -> (Value, Value) {
+    let gh = b.const_float(LANCZOS_G + 0.5, ty);
+    let t = b.binary("arith.addf", z, gh);
+    let log_gh = b.const_float((LANCZOS_G + 0.5).ln(), ty);
+    let ratio = b.binary("arith.divf", z, gh);
+    let l1p = b.unary("arith.log1p", ratio);
+    let log_t = b.binary("arith.addf", log_gh, l1p);
+    (t, log_t)
+}
+
+/// Whether x is a pole of Γ: a non-positive integer.
+fn gamma_pole(b: &mut Builder<'_>, x: Value, ty: Type) -> Value {
+    let fl = b.unary("arith.floor", x);
+    let zero = b.const_float(0.0, ty);
+    let is_int = b.cmpf("oeq", fl, x);
+    let nonpos = b.cmpf("ole", x, zero);
+    b.binary("arith.andi", is_int, nonpos)
+}
+
 /// lgamma: log|Γ(x)| (Lanczos for x >= 1/2, the reflection formula
 /// below: log π - log|sin πx| - lgamma(1 - x)); +inf at the poles and ±inf.
 fn lgamma(b: &mut Builder<'_>, x: Value, ty: Type) -> Value {
@@ -900,13 +921,7 @@ fn lgamma(b: &mut Builder<'_>, x: Value, ty: Type) -> Value {
         let term = b.binary("arith.divf", cc, zi);
         s = b.binary("arith.addf", s, term);
     }
-    let gh = b.const_float(LANCZOS_G + 0.5, ty);
-    let t = b.binary("arith.addf", z, gh);
-    // log t = log(g + 1/2) + log1p(z / (g + 1/2)), accurate for small z.
-    let log_gh = b.const_float((LANCZOS_G + 0.5).ln(), ty);
-    let ratio = b.binary("arith.divf", z, gh);
-    let l1p = b.unary("arith.log1p", ratio);
-    let log_t = b.binary("arith.addf", log_gh, l1p);
+    let (t, log_t) = lanczos_t(b, z, ty);
     let half = b.const_float(0.5, ty);
     let zh = b.binary("arith.addf", z, half);
     let a = b.binary("arith.mulf", zh, log_t);
@@ -927,11 +942,7 @@ fn lgamma(b: &mut Builder<'_>, x: Value, ty: Type) -> Value {
     let res = b.select(reflect, refl, r);
     // Non-positive integers (poles) and ±inf give +inf.
     let inf = b.const_float(f64::INFINITY, ty);
-    let fl = b.unary("arith.floor", x);
-    let zero = b.const_float(0.0, ty);
-    let is_int = b.cmpf("oeq", fl, x);
-    let nonpos = b.cmpf("ole", x, zero);
-    let pole = b.binary("arith.andi", is_int, nonpos);
+    let pole = gamma_pole(b, x, ty);
     let ax = b.unary("arith.absf", x);
     let infinite = b.cmpf("oeq", ax, inf);
     let to_inf = b.binary("arith.ori", pole, infinite);
@@ -954,12 +965,7 @@ fn digamma(b: &mut Builder<'_>, x: Value, ty: Type) -> Value {
         let sq = b.binary("arith.divf", term, zi);
         num = b.binary("arith.subf", num, sq);
     }
-    let gh = b.const_float(LANCZOS_G + 0.5, ty);
-    let t = b.binary("arith.addf", z, gh);
-    let log_gh = b.const_float((LANCZOS_G + 0.5).ln(), ty);
-    let ratio = b.binary("arith.divf", z, gh);
-    let l1p = b.unary("arith.log1p", ratio);
-    let log_t = b.binary("arith.addf", log_gh, l1p);
+    let (t, log_t) = lanczos_t(b, z, ty);
     let g = b.const_float(LANCZOS_G, ty);
     let g_over_t = b.binary("arith.divf", g, t);
     let frac = b.binary("arith.divf", num, den);
@@ -973,11 +979,7 @@ fn digamma(b: &mut Builder<'_>, x: Value, ty: Type) -> Value {
     let refl = b.binary("arith.subf", r, cot);
     let res = b.select(reflect, refl, r);
     let nan = b.const_float(f64::NAN, ty);
-    let fl = b.unary("arith.floor", x);
-    let zero = b.const_float(0.0, ty);
-    let is_int = b.cmpf("oeq", fl, x);
-    let nonpos = b.cmpf("ole", x, zero);
-    let pole = b.binary("arith.andi", is_int, nonpos);
+    let pole = gamma_pole(b, x, ty);
     let res = b.select(pole, nan, res);
     let inf = b.const_float(f64::INFINITY, ty);
     let is_inf = b.cmpf("oeq", x, inf);

@@ -28,6 +28,27 @@ fn skip_group(p: &mut Parser<'_>, close: &'static str) -> Result<()> {
     }
 }
 
+/// `"i", "j"}` (after `{`, through `}`): mesh axis names as an array of
+/// strings. A sharding's dimension may also be open (`?`, meaning nothing
+/// here) when `open_allowed`; sub-axis splits (`"x":(1)2`) are refused.
+fn parse_axis_set(p: &mut Parser<'_>, open_allowed: bool) -> Result<Attr> {
+    let mut axes = Vec::new();
+    while !p.consume_punct("}") {
+        match p.advance() {
+            Tok::Str(axis) => {
+                if p.is_punct(":") {
+                    return Err(p.error("sub-axis shardings ('\"x\":(1)2') are not supported"));
+                }
+                axes.push(p.ctx.attr(AttrKind::String(axis)));
+            }
+            Tok::Punct(",") => {}
+            Tok::Punct("?") if open_allowed => {}
+            t => return Err(p.error(format!("expected a mesh axis name, found {}", t.describe()))),
+        }
+    }
+    Ok(p.ctx.attr(AttrKind::Array(axes)))
+}
+
 /// `@mesh, [{"i"}, {}]` (after `<`, through `>`): a sharding.
 fn parse_sharding_body(p: &mut Parser<'_>) -> Result<Attr> {
     let mesh = match p.advance() {
@@ -40,26 +61,8 @@ fn parse_sharding_body(p: &mut Parser<'_>) -> Result<Attr> {
     if !p.is_punct("]") {
         loop {
             p.expect_punct("{")?;
-            let mut axes = Vec::new();
-            while !p.consume_punct("}") {
-                match p.advance() {
-                    Tok::Str(axis) => {
-                        if p.is_punct(":") {
-                            return Err(
-                                p.error("sub-axis shardings ('\"x\":(1)2') are not supported")
-                            );
-                        }
-                        axes.push(p.ctx.attr(AttrKind::String(axis)));
-                    }
-                    Tok::Punct(",") | Tok::Punct("?") => {}
-                    t => {
-                        return Err(
-                            p.error(format!("expected a mesh axis name, found {}", t.describe()))
-                        );
-                    }
-                }
-            }
-            dims.push(p.ctx.attr(AttrKind::Array(axes)));
+            let axes = parse_axis_set(p, true)?;
+            dims.push(axes);
             if !p.consume_punct(",") {
                 break;
             }
@@ -170,15 +173,7 @@ pub fn parse_manual_computation(p: &mut Parser<'_>, st: &mut OpState) -> Result<
     p.expect_keyword("manual_axes")?;
     p.expect_punct("=")?;
     p.expect_punct("{")?;
-    let mut axes = Vec::new();
-    while !p.consume_punct("}") {
-        match p.advance() {
-            Tok::Str(s) => axes.push(p.ctx.attr(AttrKind::String(s))),
-            Tok::Punct(",") => {}
-            t => return Err(p.error(format!("expected a mesh axis name, found {}", t.describe()))),
-        }
-    }
-    let axes = p.ctx.attr(AttrKind::Array(axes));
+    let axes = parse_axis_set(p, false)?;
     st.add_attr("manual_axes", axes);
     let args = p.parse_region_args()?;
     st.regions.push(p.parse_region(&args, true)?);
