@@ -565,16 +565,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
                     if let Some(&res) = self.ir.op(op).results.first() {
                         self.values.insert(res, status.into());
                     }
-                    let failed = self
-                        .b
-                        .build_int_compare(
-                            inkwell::IntPredicate::NE,
-                            status,
-                            self.cx.i32_type().const_zero(),
-                            "",
-                        )
-                        .map_err(ice)?;
-                    return self.return_status_if(failed, status);
+                    return self.return_status_if_failed(status);
                 }
                 let callee_defined = self.ir.op(op).results.is_empty()
                     && f.get_first_basic_block().is_some()
@@ -584,16 +575,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
                     let status = r
                         .ok_or_else(|| ice("internal function returns no status"))?
                         .into_int_value();
-                    let failed = self
-                        .b
-                        .build_int_compare(
-                            inkwell::IntPredicate::NE,
-                            status,
-                            self.cx.i32_type().const_zero(),
-                            "",
-                        )
-                        .map_err(ice)?;
-                    return self.return_status_if(failed, status);
+                    return self.return_status_if_failed(status);
                 }
                 match (r, self.ir.op(op).results.len()) {
                     (_, 0) => Ok(()),

@@ -215,11 +215,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
         if !self.returns_status {
             return Err(self.internal(op, "is in a function that cannot return a status"));
         }
-        let failed = self
-            .b
-            .build_int_compare(inkwell::IntPredicate::NE, status, i32t.const_zero(), "")
-            .map_err(ice)?;
-        self.return_status_if(failed, status)
+        self.return_status_if_failed(status)
     }
 
     /// The task running `op`'s callee and a stack struct holding the

@@ -201,13 +201,18 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
 }
 
 impl<'ctx> Lowerer<'ctx, '_> {
-    /// Returns `status` from the current function when `failed` holds
-    /// (only in status-returning functions); continues in a new block.
-    pub fn return_status_if(
+    /// Returns `status` from the current function when it is not zero (a
+    /// callee failed; only in status-returning functions); continues in a
+    /// new block.
+    pub fn return_status_if_failed(
         &mut self,
-        failed: inkwell::values::IntValue<'ctx>,
         status: inkwell::values::IntValue<'ctx>,
     ) -> strata_diag::Result<()> {
+        let zero = status.get_type().const_zero();
+        let failed = self
+            .b
+            .build_int_compare(inkwell::IntPredicate::NE, status, zero, "")
+            .map_err(crate::ice)?;
         let f = self.current_fn()?;
         let fail = self.cx.append_basic_block(f, "fail");
         let ok = self.cx.append_basic_block(f, "ok");

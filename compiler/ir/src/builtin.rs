@@ -172,7 +172,8 @@ fn verify_func(ctx: &Context, op: OpId) -> Result<()> {
     Ok(())
 }
 
-fn enclosing_func(ctx: &Context, op: OpId) -> Option<OpId> {
+/// The nearest function around `op`.
+pub(crate) fn enclosing_func(ctx: &Context, op: OpId) -> Option<OpId> {
     let mut cur = op;
     loop {
         let b = ctx.op(cur).parent?;

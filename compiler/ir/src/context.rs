@@ -376,6 +376,33 @@ impl Context {
         }
     }
 
+    /// Puts `new` where `old` stands: inserted right before it, the uses of
+    /// `old`'s results (pairwise) redirected to `new`'s within the enclosing
+    /// function — uses cannot escape it — and `old` detached.
+    pub fn replace_op(&mut self, old: OpId, new: OpId) {
+        let Some(block) = self.ops[old].parent else {
+            return;
+        };
+        let pos = self.blocks[block]
+            .ops
+            .iter()
+            .position(|&o| o == old)
+            .unwrap_or(0);
+        self.insert_op_at(block, pos, new);
+        if let Some(func) = crate::builtin::enclosing_func(self, old) {
+            let pairs: Vec<_> = self.ops[old]
+                .results
+                .iter()
+                .copied()
+                .zip(self.ops[new].results.clone())
+                .collect();
+            for (from, to) in pairs {
+                self.replace_uses_in(func, from, to);
+            }
+        }
+        self.detach_op(old);
+    }
+
     /// Replaces every use of `from` with `to` among ops nested in `scope`.
     pub fn replace_uses_in(&mut self, scope: OpId, from: Value, to: Value) {
         let mut all = Vec::new();

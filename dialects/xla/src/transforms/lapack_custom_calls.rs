@@ -67,7 +67,7 @@ impl strata_pass::Pass for XlaLapackCustomCallsPass {
                 let o = ctx.op(op).clone();
                 let types: Vec<_> = o.results.iter().map(|&r| ctx.value_ty(r)).collect();
                 let lu = ctx.create_op(LU, o.operands.clone(), &types, vec![], o.loc);
-                replace(ctx, op, lu);
+                ctx.replace_op(op, lu);
             } else if target.ends_with("potrf_ffi") {
                 potrf(ctx, op)?;
             } else {
@@ -127,7 +127,7 @@ fn trsm(ctx: &mut Context, op: OpId) -> Result<()> {
     ];
     let ty = ctx.value_ty(o.results[0]);
     let solve = ctx.create_op(TRIANGULAR_SOLVE, o.operands.clone(), &[ty], attrs, o.loc);
-    replace(ctx, op, solve);
+    ctx.replace_op(op, solve);
     Ok(())
 }
 
@@ -144,40 +144,6 @@ fn potrf(ctx: &mut Context, op: OpId) -> Result<()> {
     }
     let types: Vec<_> = o.results.iter().map(|&r| ctx.value_ty(r)).collect();
     let chol = ctx.create_op(CHOLESKY, o.operands.clone(), &types, vec![], o.loc);
-    replace(ctx, op, chol);
+    ctx.replace_op(op, chol);
     Ok(())
-}
-
-/// Puts `new` where `op` is and gives its results to `op`'s users.
-fn replace(ctx: &mut Context, op: OpId, new: OpId) {
-    let Some(block) = ctx.op(op).parent else {
-        return;
-    };
-    let pos = ctx.blocks[block]
-        .ops
-        .iter()
-        .position(|&x| x == op)
-        .unwrap_or(0);
-    ctx.insert_op_at(block, pos, new);
-    // The call sits in a function body; its uses are below that function.
-    let mut scope = ctx.block_parent_op(block);
-    while let Some(s) = scope {
-        if ctx.op(s).name == strata_ir::builtin::FUNC {
-            break;
-        }
-        scope = ctx.op(s).parent.and_then(|b| ctx.block_parent_op(b));
-    }
-    if let Some(f) = scope {
-        let pairs: Vec<_> = ctx
-            .op(op)
-            .results
-            .iter()
-            .copied()
-            .zip(ctx.op(new).results.clone())
-            .collect();
-        for (old, newv) in pairs {
-            ctx.replace_uses_in(f, old, newv);
-        }
-    }
-    ctx.detach_op(op);
 }

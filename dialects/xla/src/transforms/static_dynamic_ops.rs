@@ -108,28 +108,7 @@ fn replace(
     let ty = ctx.value_ty(ctx.op(op).results[0]);
     let loc = ctx.op(op).loc;
     let new = ctx.create_op(name, operands, &[ty], attrs, loc);
-    let Some(block) = ctx.op(op).parent else {
-        return;
-    };
-    let pos = ctx.blocks[block]
-        .ops
-        .iter()
-        .position(|&o| o == op)
-        .unwrap_or(0);
-    ctx.insert_op_at(block, pos, new);
-    let (old, newv) = (ctx.op(op).results[0], ctx.op(new).results[0]);
-    // Uses may sit anywhere below the enclosing function.
-    let mut scope = block;
-    while let Some(parent) = ctx.block_parent_op(scope) {
-        match ctx.op(parent).parent {
-            Some(b) if ctx.op(parent).name != strata_ir::builtin::FUNC => scope = b,
-            _ => {
-                ctx.replace_uses_in(parent, old, newv);
-                break;
-            }
-        }
-    }
-    ctx.detach_op(op);
+    ctx.replace_op(op, new);
 }
 
 fn array(ctx: &mut Context, values: Vec<i64>) -> strata_ir::Attr {
