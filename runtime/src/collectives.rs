@@ -142,6 +142,40 @@ thread_local! {
         const { RefCell::new(std::collections::VecDeque::new()) };
 }
 
+/// Waits on `meeting` until `done` holds or the meeting is abandoned;
+/// past `deadline` this device abandons it (and wakes the others).
+fn wait_until<'m>(
+    meeting: &'m Meeting,
+    mut st: MutexGuard<'m, MeetingState>,
+    deadline: Instant,
+    done: impl Fn(&MeetingState) -> bool,
+) -> MutexGuard<'m, MeetingState> {
+    let mut spins = 0;
+    while !done(&st) && !st.abandoned {
+        // Small collectives complete within microseconds: yield a few times
+        // before sleeping on the condition variable.
+        if spins < SPINS {
+            spins += 1;
+            drop(st);
+            std::thread::yield_now();
+            st = lock(&meeting.state);
+            continue;
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            st.abandoned = true;
+            meeting.changed.notify_all();
+            break;
+        }
+        st = meeting
+            .changed
+            .wait_timeout(st, deadline - now)
+            .map(|(g, _)| g)
+            .unwrap_or_else(|e| e.into_inner().0);
+    }
+    st
+}
+
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -500,29 +534,8 @@ fn join(run: &Run, p: &Pending, position: usize) -> Result<Arc<Meeting>, String>
     st.operands[position] = Some(p.operands.clone());
     st.arrived += 1;
     meeting.changed.notify_all();
-    let mut spins = 0;
-    while st.arrived < p.members.len() && !st.abandoned {
-        // Small collectives complete within microseconds: yield a few times
-        // before sleeping on the condition variable.
-        if spins < SPINS {
-            spins += 1;
-            drop(st);
-            std::thread::yield_now();
-            st = lock(&meeting.state);
-            continue;
-        }
-        let now = Instant::now();
-        if now >= deadline {
-            st.abandoned = true;
-            meeting.changed.notify_all();
-            break;
-        }
-        st = meeting
-            .changed
-            .wait_timeout(st, deadline - now)
-            .map(|(g, _)| g)
-            .unwrap_or_else(|e| e.into_inner().0);
-    }
+    let everyone = p.members.len();
+    st = wait_until(&meeting, st, deadline, |st| st.arrived >= everyone);
     if st.arrived < p.members.len() || st.abandoned {
         st.abandoned = true;
         meeting.changed.notify_all();
@@ -662,26 +675,7 @@ pub extern "C" fn strata_rt_collective_leave() -> c_int {
             st.left += 1;
             meeting.changed.notify_all();
             let everyone = p.members.len();
-            let mut spins = 0;
-            while st.left < everyone && !st.abandoned {
-                if spins < SPINS {
-                    spins += 1;
-                    drop(st);
-                    std::thread::yield_now();
-                    st = lock(&meeting.state);
-                    continue;
-                }
-                let now = Instant::now();
-                if now >= deadline {
-                    st.abandoned = true;
-                    break;
-                }
-                st = meeting
-                    .changed
-                    .wait_timeout(st, deadline - now)
-                    .map(|(g, _)| g)
-                    .unwrap_or_else(|e| e.into_inner().0);
-            }
+            st = wait_until(&meeting, st, deadline, |st| st.left >= everyone);
             // Nobody may still be copying from this device's operands.
             while st.copying > 0 {
                 st = meeting.changed.wait(st).unwrap_or_else(|e| e.into_inner());
