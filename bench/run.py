@@ -204,6 +204,13 @@ def workloads() -> list[Workload]:
                            dimension_numbers=("NHWC", "HWIO", "NHWC"), feature_group_count=64)),
                        "compute", flops=2 * 8 * 56 * 56 * 64 * 9,
                        note="depthwise (feature_group_count 64) NHWC/HWIO 3x3 SAME"))
+    n = 1 << 20
+    ws.append(Workload("fft_1M_c64",
+                       lambda x: jnp.fft.fft(jax.lax.complex(x[0], x[1])),
+                       [normal(2, n)],
+                       lambda x: np.fft.fft(x[0].astype(np.float64) + 1j * x[1].astype(np.float64)),
+                       "compute", flops=5 * n * 20,
+                       note="jnp.fft.fft of 2^20 complex64 (FLOPs: the usual 5 N log2 N)"))
     # IREE (3.13) needs ~23 s per call at 65,536 and hours at 1M: timed against XLA only.
     for n in (65536, 1 << 20):
         ws.append(Workload(f"sort_{n}", jnp.sort, [normal(n)], lambda x: np.sort(x.astype(np.float64)),
@@ -244,7 +251,7 @@ class StrataImpl:
         self.last_error = getattr(self.lib, prefix + "_last_error")
         self.last_error.restype = ctypes.c_char_p
         self.ins = [np.ascontiguousarray(a) for a in w.args]
-        self.outs = [np.zeros(s, F32) for s in out_shapes]
+        self.outs = [np.zeros(s, d) for s, d in out_shapes]
         ptrs = [a.ctypes.data for a in self.ins + self.outs]
         self.fn.argtypes = [ctypes.c_void_p] * len(ptrs)
         fn = self.fn
@@ -512,8 +519,9 @@ def versions(strata) -> dict:
 
 
 def max_err(out, ref) -> float:
-    out = np.asarray(out, np.float64)
-    ref = np.asarray(ref, np.float64)
+    out, ref = np.asarray(out), np.asarray(ref)
+    wide = np.complex128 if np.iscomplexobj(out) or np.iscomplexobj(ref) else np.float64
+    out, ref = out.astype(wide), ref.astype(wide)
     if out.shape != ref.shape:
         return math.inf
     scale = max(float(np.max(np.abs(ref))), 1e-30)
@@ -549,7 +557,7 @@ def main():
         mlir_path = os.path.join(ARGS.workdir, slug(w.name) + ".mlir")
         with open(mlir_path, "w") as f:
             f.write(text)
-        out_shapes = [o.shape for o in jax.tree_util.tree_leaves(jax.eval_shape(w.fn, *w.args))]
+        out_shapes = [(o.shape, o.dtype) for o in jax.tree_util.tree_leaves(jax.eval_shape(w.fn, *w.args))]
         ref = w.ref(*w.args)
         refs = list(ref) if isinstance(ref, (tuple, list)) else [ref]
         impls, errs, problems = [], {}, []

@@ -8,44 +8,84 @@
 
 use rustfft::num_complex::Complex;
 use rustfft::num_traits::{Float, FromPrimitive};
-use rustfft::{FftNum, FftPlanner};
+use rustfft::{Fft, FftNum, FftPlanner};
+use std::sync::{Arc, LazyLock, Mutex};
+
+use rayon::prelude::*;
 
 use strata_abi::{FFT_MAX_RANK, FftDesc, FftKind};
 
 use crate::ffi_guard;
 
-/// Transforms every line of `data` (shape `shape`) along `axis`.
-fn along_axis<T: FftNum + Float>(
-    data: &mut [Complex<T>],
-    shape: &[usize],
-    axis: usize,
-    inverse: bool,
-) {
+/// A float type with a process-wide cache of FFT plans: planning a large
+/// transform computes all its twiddle factors (8 MiB at 2^20 points), which
+/// cost more than the transform itself when done on every call.
+trait Planned: FftNum + Float {
+    fn plan(n: usize, inverse: bool) -> Arc<dyn Fft<Self>>;
+}
+
+macro_rules! planned {
+    ($t:ty) => {
+        impl Planned for $t {
+            fn plan(n: usize, inverse: bool) -> Arc<dyn Fft<Self>> {
+                static PLANNER: LazyLock<Mutex<FftPlanner<$t>>> =
+                    LazyLock::new(|| Mutex::new(FftPlanner::new()));
+                let mut planner = PLANNER.lock().unwrap_or_else(|e| e.into_inner());
+                if inverse {
+                    planner.plan_fft_inverse(n)
+                } else {
+                    planner.plan_fft_forward(n)
+                }
+            }
+        }
+    };
+}
+planned!(f32);
+planned!(f64);
+
+/// Elements below which the lines of a transform are not split over the
+/// thread pool.
+const MIN_PARALLEL_ELEMENTS: usize = 1 << 15;
+
+/// Transforms every line of `data` (shape `shape`) along `axis`; the lines
+/// of different outer indices run in parallel on the runtime's pool.
+fn along_axis<T: Planned>(data: &mut [Complex<T>], shape: &[usize], axis: usize, inverse: bool) {
     let n = shape[axis];
     if n == 0 || data.is_empty() {
         return;
     }
     let inner: usize = shape[axis + 1..].iter().product();
-    let outer: usize = shape[..axis].iter().product();
-    let mut planner = FftPlanner::<T>::new();
-    let fft = if inverse {
-        planner.plan_fft_inverse(n)
-    } else {
-        planner.plan_fft_forward(n)
-    };
-    let mut line = vec![Complex::new(T::zero(), T::zero()); n];
-    for o in 0..outer {
+    let fft = T::plan(n, inverse);
+    let block = n * inner;
+    let transform_block = |block: &mut [Complex<T>], scratch: &mut Vec<Complex<T>>| {
+        if inner == 1 {
+            // Contiguous lines: transformed where they lie.
+            fft.process_with_scratch(block, scratch);
+            return;
+        }
+        let mut line = vec![Complex::new(T::zero(), T::zero()); n];
         for i in 0..inner {
-            let base = o * n * inner + i;
             for (k, slot) in line.iter_mut().enumerate() {
-                *slot = data[base + k * inner];
+                *slot = block[i + k * inner];
             }
-            fft.process(&mut line);
+            fft.process_with_scratch(&mut line, scratch);
             for (k, v) in line.iter().enumerate() {
-                data[base + k * inner] = *v;
+                block[i + k * inner] = *v;
             }
         }
+    };
+    let new_scratch = || vec![Complex::new(T::zero(), T::zero()); fft.get_inplace_scratch_len()];
+    if data.len() < MIN_PARALLEL_ELEMENTS || data.len() == block {
+        let mut scratch = new_scratch();
+        for b in data.chunks_mut(block) {
+            transform_block(b, &mut scratch);
+        }
+        return;
     }
+    crate::pool::install(|_| {
+        data.par_chunks_mut(block)
+            .for_each_init(new_scratch, |scratch, b| transform_block(b, scratch));
+    });
 }
 
 fn scale<T: Float>(data: &mut [Complex<T>], by: T) {
@@ -55,7 +95,7 @@ fn scale<T: Float>(data: &mut [Complex<T>], by: T) {
 }
 
 /// The transform on f32 or f64 data; `input`/`output` are raw element arrays.
-fn run<T: FftNum + Float + FromPrimitive>(
+fn run<T: Planned + FromPrimitive>(
     kind: i64,
     shape: &[usize],
     lengths: &[usize],

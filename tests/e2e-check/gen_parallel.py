@@ -41,6 +41,13 @@ cases = {
     # Softmax over rows: a max, an exp-sum and a division pass.
     "softmax": (lambda xp: (lambda e: e / e.sum(axis=1, keepdims=True))(
         xp.exp(grid(xp) - grid(xp).max(axis=1, keepdims=True)))[::45, ::61], 1e-6),
+    # The same over columns: the passes share buffers across rows, so
+    # loop-fuse-parallel must leave them apart.
+    "softmax_columns": (lambda xp: (lambda e: e / e.sum(axis=0, keepdims=True))(
+        xp.exp(grid(xp) - grid(xp).max(axis=0, keepdims=True)))[::45, ::61], 1e-6),
+    # Layer norm over rows: mean, variance and normalisation fused by row.
+    "layer_norm": (lambda xp: (lambda x: (lambda c: c / xp.sqrt((c * c).mean(axis=1, keepdims=True) + 1e-5))(
+        x - x.mean(axis=1, keepdims=True)))(grid(xp))[::45, ::61], 1e-4),
 }
 
 pieces = []

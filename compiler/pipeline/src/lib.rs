@@ -28,6 +28,8 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
         Box::new(strata_dialect_xla::transforms::legalize_broadcast::XlaLegalizeBroadcastPass),
         Box::new(strata_dialect_xla::transforms::tree_reduce::XlaTreeReducePass),
         Box::new(strata_conversion::ConvertXlaToLoopPass),
+        Box::new(strata_dialect_loop::transforms::fuse_parallel::LoopFuseParallelPass),
+        Box::new(strata_dialect_loop::transforms::private_buffers::LoopPrivateBuffersPass),
         Box::new(strata_dialect_mem::transforms::reuse_buffers::MemReuseBuffersPass),
         Box::new(strata_dialect_loop::transforms::outline_parallel::LoopOutlineParallelPass),
     ]

@@ -34,7 +34,8 @@ use strata_diag::Result;
 use strata_ir::builtin::{self, FUNC, RETURN};
 use strata_ir::{AttrKind, BlockId, Context, OpId, Value, ValueDef};
 
-use crate::{DISPATCH, FOR, IF, RUN_DEVICES, WHILE, YIELD, is_parallel};
+use super::access::{buffer_root, constant, only_local_effects};
+use crate::{DISPATCH, FOR, IF, WHILE, YIELD, is_parallel};
 
 pub const FLAG: &str = "loop-outline-parallel";
 
@@ -104,18 +105,6 @@ fn collect_outermost(ctx: &Context, op: OpId, out: &mut Vec<OpId>) {
                 }
             }
         }
-    }
-}
-
-/// The constant integer `v` holds, if it is one.
-fn constant(ctx: &Context, v: Value) -> Option<i64> {
-    let op = ctx.defining_op(v)?;
-    if ctx.op(op).name != strata_dialect_arith::CONSTANT {
-        return None;
-    }
-    match ctx.attr_kind(ctx.attr_of(op, "value")?) {
-        AttrKind::Int { value, .. } => i64::try_from(*value).ok(),
-        _ => None,
     }
 }
 
@@ -280,15 +269,11 @@ fn check_independent(ctx: &Context, lp: OpId) -> std::result::Result<(), &'stati
         }
         (v, offset_varies)
     };
+    if !only_local_effects(ctx, lp) {
+        return Err("the body calls a function or has an op of another dialect");
+    }
     for &o in &ops {
         let operation = ctx.op(o);
-        let dialect = operation.name.split('.').next().unwrap_or("");
-        if !matches!(dialect, "arith" | "mem" | "loop")
-            || operation.name == DISPATCH
-            || operation.name == RUN_DEVICES
-        {
-            return Err("the body calls a function or has an op of another dialect");
-        }
         let (target, indices): (Value, &[Value]) = match operation.name {
             mem::STORE | mem::STORE_PART => (operation.operands[1], &operation.operands[2..]),
             mem::COPY => (operation.operands[1], &[]),
@@ -306,18 +291,6 @@ fn check_independent(ctx: &Context, lp: OpId) -> std::result::Result<(), &'stati
         }
     }
     Ok(())
-}
-
-/// The buffer a memref value views, through `mem.view` and `mem.offset`.
-fn buffer_root(ctx: &Context, mut v: Value) -> Value {
-    use strata_dialect_mem as mem;
-    while let Some(d) = ctx.defining_op(v) {
-        match ctx.op(d).name {
-            mem::VIEW | mem::OFFSET => v = ctx.op(d).operands[0],
-            _ => break,
-        }
-    }
-    v
 }
 
 /// A function name not yet taken in `module`.

@@ -1,0 +1,109 @@
+//! What the loop passes need to know about values and buffer accesses:
+//! constant operands, the buffer a memref value views, and how a loop
+//! touches each buffer defined outside it.
+
+use std::collections::HashMap;
+
+use strata_dialect_mem as mem;
+use strata_ir::{AttrKind, Context, OpId, Value};
+
+/// The constant integer `v` holds, if it is one.
+pub(crate) fn constant(ctx: &Context, v: Value) -> Option<i64> {
+    let op = ctx.defining_op(v)?;
+    if ctx.op(op).name != strata_dialect_arith::CONSTANT {
+        return None;
+    }
+    match ctx.attr_kind(ctx.attr_of(op, "value")?) {
+        AttrKind::Int { value, .. } => i64::try_from(*value).ok(),
+        _ => None,
+    }
+}
+
+/// The buffer a memref value views, through `mem.view` and `mem.offset`.
+pub(crate) fn buffer_root(ctx: &Context, mut v: Value) -> Value {
+    while let Some(d) = ctx.defining_op(v) {
+        match ctx.op(d).name {
+            mem::VIEW | mem::OFFSET => v = ctx.op(d).operands[0],
+            _ => break,
+        }
+    }
+    v
+}
+
+/// The memref operand and the indices of an element access (`mem.load`,
+/// `mem.store`, `mem.load_part`, `mem.store_part`), and whether it writes.
+pub(crate) fn element_access(ctx: &Context, op: OpId) -> Option<(Value, &[Value], bool)> {
+    let operands = &ctx.op(op).operands;
+    match ctx.op(op).name {
+        mem::LOAD | mem::LOAD_PART => Some((operands[0], &operands[1..], false)),
+        mem::STORE | mem::STORE_PART => Some((operands[1], &operands[2..], true)),
+        _ => None,
+    }
+}
+
+/// How the ops nested in one loop use one buffer defined outside it.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct BufferUse {
+    /// Something may write it.
+    pub written: bool,
+    /// Every use is an element access straight on the buffer whose first
+    /// index is the loop's induction variable: iteration `i` touches row
+    /// `i` only.
+    pub by_row: bool,
+}
+
+/// The buffers (memref values defined outside `lp`) that the ops nested in
+/// loop `lp` use, and how. Any use other than an element access (a copy, a
+/// view, a call) counts as a write that is not by row.
+pub(crate) fn buffer_uses(ctx: &Context, lp: OpId) -> HashMap<Value, BufferUse> {
+    let mut inside = std::collections::HashSet::new();
+    let mut ops = Vec::new();
+    ctx.walk_nested(lp, &mut |o| ops.push(o));
+    let iv = ctx
+        .entry_block(lp, 0)
+        .and_then(|b| ctx.blocks[b].args.first().copied());
+    for &o in &ops {
+        inside.extend(ctx.op(o).results.iter().copied());
+    }
+    let mut uses: HashMap<Value, BufferUse> = HashMap::new();
+    for &o in &ops {
+        let access = element_access(ctx, o);
+        for &v in &ctx.op(o).operands {
+            let is_memref = matches!(ctx.kind(ctx.value_ty(v)), strata_ir::TypeKind::MemRef { .. });
+            if !is_memref || inside.contains(&v) {
+                continue;
+            }
+            // Views alias their buffer: uses are gathered by the root, and
+            // only an access straight on the root can be by row.
+            let root = buffer_root(ctx, v);
+            let (by_row, written) = match access {
+                Some((buf, indices, writes)) if buf == v => (
+                    v == root && iv.is_some() && indices.first().copied() == iv,
+                    writes,
+                ),
+                _ => (false, true),
+            };
+            let entry = uses.entry(root).or_insert(BufferUse {
+                written: false,
+                by_row: true,
+            });
+            entry.written |= written;
+            entry.by_row &= by_row;
+        }
+    }
+    uses
+}
+
+/// Whether every op nested in `lp` is of the arith, mem or loop dialect
+/// (no calls, nothing with effects the buffer analysis cannot see).
+pub(crate) fn only_local_effects(ctx: &Context, lp: OpId) -> bool {
+    let mut ok = true;
+    ctx.walk_nested(lp, &mut |o| {
+        let name = ctx.op(o).name;
+        let dialect = name.split('.').next().unwrap_or("");
+        ok &= matches!(dialect, "arith" | "mem" | "loop")
+            && name != crate::DISPATCH
+            && name != crate::RUN_DEVICES;
+    });
+    ok
+}

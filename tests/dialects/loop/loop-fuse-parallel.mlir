@@ -1,0 +1,160 @@
+// RUN: strata opt %s --split-input-file --loop-fuse-parallel | FileCheck %s
+
+// A producer loop and its consumer over the same rows fuse: the consumer's
+// body follows the producer's in one loop, its induction variable replaced;
+// the constants and the allocation between them move before the loop, the
+// free of a buffer only the producer used moves after it.
+
+// CHECK-LABEL: func.func @rows
+// CHECK: %[[T:.*]] = "mem.alloc"() : () -> memref<8x4xf32>
+// CHECK: "loop.for"
+// CHECK-NEXT: ^{{.*}}(%[[I:.*]]: index):
+// CHECK: "mem.store"(%{{.*}}, %[[T]], %[[I]], %{{.*}})
+// CHECK: %[[X:.*]] = "mem.load"(%[[T]], %[[I]], %{{.*}})
+// CHECK: "mem.store"(%{{.*}}, %{{.*}}, %[[I]], %{{.*}})
+// CHECK: }) {parallel}
+// CHECK-NOT: "loop.for"
+// CHECK: "mem.dealloc"(%[[T]])
+// CHECK-NEXT: "func.return"
+func.func @rows(%a: memref<8x4xf32>, %out: memref<8x4xf32>) {
+  %lb = "arith.constant"() {value = 0 : index} : () -> index
+  %ub = "arith.constant"() {value = 8 : index} : () -> index
+  %n = "arith.constant"() {value = 4 : index} : () -> index
+  %st = "arith.constant"() {value = 1 : index} : () -> index
+  %t = "mem.alloc"() : () -> memref<8x4xf32>
+  "loop.for"(%lb, %ub, %st) ({
+  ^bb0(%i: index):
+    "loop.for"(%lb, %n, %st) ({
+    ^bb1(%j: index):
+      %x = "mem.load"(%a, %i, %j) : (memref<8x4xf32>, index, index) -> f32
+      %y = "arith.exp"(%x) : (f32) -> f32
+      "mem.store"(%y, %t, %i, %j) : (f32, memref<8x4xf32>, index, index) -> ()
+      "loop.yield"() : () -> ()
+    }) {parallel} : (index, index, index) -> ()
+    "loop.yield"() : () -> ()
+  }) {parallel} : (index, index, index) -> ()
+  %lb2 = "arith.constant"() {value = 0 : index} : () -> index
+  %ub2 = "arith.constant"() {value = 8 : index} : () -> index
+  "loop.for"(%lb2, %ub2, %st) ({
+  ^bb0(%i: index):
+    "loop.for"(%lb, %n, %st) ({
+    ^bb1(%j: index):
+      %x = "mem.load"(%t, %i, %j) : (memref<8x4xf32>, index, index) -> f32
+      %y = "arith.addf"(%x, %x) : (f32, f32) -> f32
+      "mem.store"(%y, %out, %i, %j) : (f32, memref<8x4xf32>, index, index) -> ()
+      "loop.yield"() : () -> ()
+    }) {parallel} : (index, index, index) -> ()
+    "loop.yield"() : () -> ()
+  }) {parallel} : (index, index, index) -> ()
+  "mem.dealloc"(%t) : (memref<8x4xf32>) -> ()
+  func.return
+}
+
+// -----
+
+// The consumer reads the producer's buffer transposed: iteration i needs
+// column i, which every iteration of the producer writes. No fusion.
+
+// CHECK-LABEL: func.func @transposed
+// CHECK: "loop.for"
+// CHECK: }) {parallel}
+// CHECK: "loop.for"
+// CHECK: }) {parallel}
+func.func @transposed(%a: memref<4x4xf32>, %out: memref<4x4xf32>) {
+  %lb = "arith.constant"() {value = 0 : index} : () -> index
+  %ub = "arith.constant"() {value = 4 : index} : () -> index
+  %st = "arith.constant"() {value = 1 : index} : () -> index
+  %t = "mem.alloc"() : () -> memref<4x4xf32>
+  "loop.for"(%lb, %ub, %st) ({
+  ^bb0(%i: index):
+    "loop.for"(%lb, %ub, %st) ({
+    ^bb1(%j: index):
+      %x = "mem.load"(%a, %i, %j) : (memref<4x4xf32>, index, index) -> f32
+      "mem.store"(%x, %t, %i, %j) : (f32, memref<4x4xf32>, index, index) -> ()
+      "loop.yield"() : () -> ()
+    }) {parallel} : (index, index, index) -> ()
+    "loop.yield"() : () -> ()
+  }) {parallel} : (index, index, index) -> ()
+  "loop.for"(%lb, %ub, %st) ({
+  ^bb0(%i: index):
+    "loop.for"(%lb, %ub, %st) ({
+    ^bb1(%j: index):
+      %x = "mem.load"(%t, %j, %i) : (memref<4x4xf32>, index, index) -> f32
+      "mem.store"(%x, %out, %i, %j) : (f32, memref<4x4xf32>, index, index) -> ()
+      "loop.yield"() : () -> ()
+    }) {parallel} : (index, index, index) -> ()
+    "loop.yield"() : () -> ()
+  }) {parallel} : (index, index, index) -> ()
+  "mem.dealloc"(%t) : (memref<4x4xf32>) -> ()
+  func.return
+}
+
+// -----
+
+// Through a view the rows of the buffer are not the rows of the loop: the
+// reshaped consumer stays apart.
+
+// CHECK-LABEL: func.func @viewed
+// CHECK-COUNT-2: }) {parallel}
+func.func @viewed(%a: memref<4x4xf32>, %out: memref<4x4xf32>) {
+  %lb = "arith.constant"() {value = 0 : index} : () -> index
+  %ub = "arith.constant"() {value = 4 : index} : () -> index
+  %st = "arith.constant"() {value = 1 : index} : () -> index
+  %t = "mem.alloc"() : () -> memref<4x4xf32>
+  %v = "mem.view"(%t) : (memref<4x4xf32>) -> memref<4x4xf32>
+  "loop.for"(%lb, %ub, %st) ({
+  ^bb0(%i: index):
+    %x = "mem.load"(%a, %i, %lb) : (memref<4x4xf32>, index, index) -> f32
+    "mem.store"(%x, %t, %i, %lb) : (f32, memref<4x4xf32>, index, index) -> ()
+    "loop.yield"() : () -> ()
+  }) {parallel} : (index, index, index) -> ()
+  "loop.for"(%lb, %ub, %st) ({
+  ^bb0(%i: index):
+    %x = "mem.load"(%v, %i, %lb) : (memref<4x4xf32>, index, index) -> f32
+    "mem.store"(%x, %out, %i, %lb) : (f32, memref<4x4xf32>, index, index) -> ()
+    "loop.yield"() : () -> ()
+  }) {parallel} : (index, index, index) -> ()
+  "mem.dealloc"(%t) : (memref<4x4xf32>) -> ()
+  func.return
+}
+
+// -----
+
+// Loops that share no written buffer, loops with different bounds, and
+// loops with an op between them that cannot move all stay apart.
+
+// CHECK-LABEL: func.func @apart
+// CHECK-COUNT-4: }) {parallel}
+func.func @apart(%a: memref<4xf32>, %o1: memref<4xf32>, %o2: memref<4xf32>, %o3: memref<2xf32>, %o4: memref<4xf32>) {
+  %lb = "arith.constant"() {value = 0 : index} : () -> index
+  %ub = "arith.constant"() {value = 4 : index} : () -> index
+  %two = "arith.constant"() {value = 2 : index} : () -> index
+  %st = "arith.constant"() {value = 1 : index} : () -> index
+  "loop.for"(%lb, %ub, %st) ({
+  ^bb0(%i: index):
+    %x = "mem.load"(%a, %i) : (memref<4xf32>, index) -> f32
+    "mem.store"(%x, %o1, %i) : (f32, memref<4xf32>, index) -> ()
+    "loop.yield"() : () -> ()
+  }) {parallel} : (index, index, index) -> ()
+  "loop.for"(%lb, %ub, %st) ({
+  ^bb0(%i: index):
+    %x = "mem.load"(%a, %i) : (memref<4xf32>, index) -> f32
+    "mem.store"(%x, %o2, %i) : (f32, memref<4xf32>, index) -> ()
+    "loop.yield"() : () -> ()
+  }) {parallel} : (index, index, index) -> ()
+  "loop.for"(%lb, %two, %st) ({
+  ^bb0(%i: index):
+    %x = "mem.load"(%o2, %i) : (memref<4xf32>, index) -> f32
+    "mem.store"(%x, %o3, %i) : (f32, memref<2xf32>, index) -> ()
+    "loop.yield"() : () -> ()
+  }) {parallel} : (index, index, index) -> ()
+  %c = "mem.load"(%o3, %lb) : (memref<2xf32>, index) -> f32
+  "loop.for"(%lb, %ub, %st) ({
+  ^bb0(%i: index):
+    %x = "mem.load"(%o1, %i) : (memref<4xf32>, index) -> f32
+    %y = "arith.addf"(%x, %c) : (f32, f32) -> f32
+    "mem.store"(%y, %o4, %i) : (f32, memref<4xf32>, index) -> ()
+    "loop.yield"() : () -> ()
+  }) {parallel} : (index, index, index) -> ()
+  func.return
+}
