@@ -323,15 +323,17 @@ pub type DeviceTask = ParallelTask;
 /// Highest output rank an [`RngDesc`] describes.
 pub const RNG_MAX_RANK: usize = 16;
 
-/// One `rng_bit_generator` with the THREE_FRY algorithm for
-/// [`symbol::RNG_THREE_FRY`]: the output's shape and element size (1, 2, 4
-/// or 8 bytes).
+/// One `rng_bit_generator` for [`symbol::RNG_THREE_FRY`] or
+/// [`symbol::RNG_PHILOX`]: the output's shape, element size (1, 2, 4 or 8
+/// bytes) and the number of u64 words of the state (2 for THREE_FRY, 2 or
+/// 3 for PHILOX).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RngDesc {
     pub rank: i64,
     pub dims: [i64; RNG_MAX_RANK],
     pub element_bytes: i64,
+    pub state_words: i64,
 }
 
 // SAFETY: repr(C), i64 fields and arrays only.
@@ -440,6 +442,9 @@ pub mod symbol {
     /// `(const RngDesc *, const uint64_t state[2], uint64_t new_state[2], void *out)`:
     /// XLA:CPU's THREE_FRY `rng_bit_generator`, bit for bit.
     pub const RNG_THREE_FRY: &str = "strata_rt_rng_three_fry";
+    /// `(const RngDesc *, const uint64_t state[w], uint64_t new_state[w], void *out)`:
+    /// XLA:CPU's PHILOX (and DEFAULT) `rng_bit_generator`, bit for bit.
+    pub const RNG_PHILOX: &str = "strata_rt_rng_philox";
     /// `int32_t (const char *name, int32_t status)`: a user's custom call
     /// failed (status) or is not linked (NULL function): sets the message.
     pub const CUSTOM_CALL_FAILED: &str = "strata_rt_custom_call_failed";

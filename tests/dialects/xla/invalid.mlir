@@ -1726,3 +1726,19 @@ func.func @composite_name(%a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = stablehlo.composite my.op %a {decomposition = @f} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @three_fry_state_words(%s: tensor<3xui64>) -> tensor<4xui32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.rng_bit_generator' op THREE_FRY's state has 2 words
+  %ns, %bits = stablehlo.rng_bit_generator %s, algorithm = THREE_FRY : (tensor<3xui64>) -> (tensor<3xui64>, tensor<4xui32>)
+  return %bits : tensor<4xui32>
+}
+
+// -----
+
+func.func @philox_state_words(%s: tensor<4xui64>) -> tensor<4xui32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.rng_bit_generator' op PHILOX's state has 2 or 3 words (Philox), found 4
+  %ns, %bits = stablehlo.rng_bit_generator %s, algorithm = PHILOX : (tensor<4xui64>) -> (tensor<4xui64>, tensor<4xui32>)
+  return %bits : tensor<4xui32>
+}

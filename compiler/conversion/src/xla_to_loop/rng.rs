@@ -1,7 +1,6 @@
-//! `xla.rng_bit_generator` with THREE_FRY: the runtime's generator
-//! (`runtime/src/rng.rs`, bit for bit XLA:CPU's layout and state update).
-//! PHILOX (and DEFAULT, which XLA:CPU expands to Philox) is not supported
-//! yet.
+//! `xla.rng_bit_generator`: a call to the runtime's THREE_FRY or PHILOX
+//! generator (`runtime/src/rng.rs`, bit for bit XLA:CPU's layout and state
+//! update). DEFAULT is PHILOX, as XLA:CPU expands it.
 
 use strata_diag::{Diagnostic, Result};
 use strata_ir::{OpId, Value};
@@ -22,12 +21,16 @@ impl FuncLowering<'_> {
             .str_attr(op, "rng_algorithm")
             .unwrap_or("")
             .to_string();
-        if alg != "THREE_FRY" {
-            return Err(Diagnostic::unsupported(
-                b.loc,
-                format!("rng_bit_generator with {alg} is not supported yet (THREE_FRY is)"),
-            ));
-        }
+        let name = match alg.as_str() {
+            "THREE_FRY" => strata_abi::symbol::RNG_THREE_FRY,
+            "PHILOX" | "DEFAULT" => strata_abi::symbol::RNG_PHILOX,
+            _ => {
+                return Err(Diagnostic::error(
+                    b.loc,
+                    format!("unknown rng_algorithm '{alg}'"),
+                ));
+            }
+        };
         let shape = shape_of(b.ctx, bufs[1]);
         if shape.len() > strata_abi::RNG_MAX_RANK {
             return Err(Diagnostic::unsupported(
@@ -39,6 +42,7 @@ impl FuncLowering<'_> {
         let mut desc = strata_abi::RngDesc {
             rank: shape.len() as i64,
             element_bytes: b.ctx.storage_bytes(elem) as i64,
+            state_words: shape_of(b.ctx, bufs[0]).first().copied().unwrap_or(0),
             ..Default::default()
         };
         desc.dims[..shape.len()].copy_from_slice(&shape);
@@ -46,7 +50,6 @@ impl FuncLowering<'_> {
         let state = self.buffer_of(b, b.ctx.op(op).operands[0])?;
         let buf = super::untyped_buffer(b.ctx);
         let fty = b.ctx.function_ty(vec![buf, buf, buf, buf], vec![]);
-        let name = strata_abi::symbol::RNG_THREE_FRY;
         self.declare_runtime(b, name, fty);
         let callee = b.ctx.attr(strata_ir::AttrKind::SymbolRef(name.into()));
         b.insert(

@@ -292,7 +292,8 @@ pub fn verify_top_k(ctx: &Context, op: OpId) -> Result<()> {
 
 /// `rng_bit_generator(state) -> (new_state, bits)`: `rng_algorithm` one of
 /// DEFAULT, THREE_FRY, PHILOX; the new state of the state's type (ui64,
-/// 2 words for THREE_FRY); integer or float bits of a static shape.
+/// 2 words for THREE_FRY, 2 or 3 for PHILOX and DEFAULT, which XLA:CPU
+/// runs as Philox); integer or float bits of a static shape.
 pub fn verify_rng_bit_generator(ctx: &Context, op: OpId) -> Result<()> {
     expect_counts(ctx, op, 1, 2)?;
     let alg = ctx.str_attr(op, "rng_algorithm").unwrap_or("");
@@ -306,14 +307,18 @@ pub fn verify_rng_bit_generator(ctx: &Context, op: OpId) -> Result<()> {
     let (ns, nse) = result_tensor(ctx, op, 0)?;
     let (_, be) = result_tensor(ctx, op, 1)?;
     let u64_state = matches!(ctx.kind(se), TypeKind::Int { width: 64, .. });
-    if s.len() != 1 || !u64_state || (s, se) != (ns, nse) {
+    if s.len() != 1 || !u64_state || (&s, se) != (&ns, nse) {
         return Err(ctx.error(
             op,
             "the state must be a 1-d 64-bit integer tensor, and the new state of its type",
         ));
     }
-    if alg == "THREE_FRY" && ctx.shape(ctx.value_ty(ctx.op(op).operands[0])) != Some(&[2][..]) {
+    let words = s[0];
+    if alg == "THREE_FRY" && words != 2 {
         return Err(ctx.error(op, "THREE_FRY's state has 2 words"));
+    }
+    if alg != "THREE_FRY" && !(2..=3).contains(&words) {
+        return Err(ctx.error(op, format!("{alg}'s state has 2 or 3 words (Philox), found {words}")));
     }
     if !(is_int(ctx, be) || is_float(ctx, be)) {
         return Err(ctx.error(
