@@ -151,9 +151,41 @@ pub fn cos(b: &mut Builder<'_>, x: C) -> C {
     (b.binary("arith.mulf", c, ch), b.unary("arith.negf", im))
 }
 
+/// tan(a + ib) = (sin 2a + i sinh 2b) / (cos 2a + cosh 2b), which does
+/// not cancel as sin z / cos z does; for |b| > 20, cosh 2b overflows or
+/// swamps the rest and Im = ±1.
 pub fn tan(b: &mut Builder<'_>, x: C) -> C {
-    let (s, c) = (sin(b, x), cos(b, x));
-    div(b, s, c)
+    let t = b.ty(x.0);
+    let two = b.const_float(2.0, t);
+    let a2 = b.binary("arith.mulf", x.0, two);
+    let b2 = b.binary("arith.mulf", x.1, two);
+    let (sa, ca) = (b.unary("arith.sin", a2), b.unary("arith.cos", a2));
+    let (chb, shb) = (b.unary("arith.cosh", b2), b.unary("arith.sinh", b2));
+    let den = b.binary("arith.addf", ca, chb);
+    let re = b.binary("arith.divf", sa, den);
+    let im = b.binary("arith.divf", shb, den);
+    let ab = b.unary("arith.absf", x.1);
+    let twenty = b.const_float(20.0, t);
+    let large = b.cmpf("ogt", ab, twenty);
+    let one = b.const_float(1.0, t);
+    let unit = b.binary("arith.copysign", one, x.1);
+    (re, b.select(large, unit, im))
+}
+
+/// sinh(a + ib) = sinh a cos b + i cosh a sin b.
+pub fn sinh(b: &mut Builder<'_>, x: C) -> C {
+    let sh = b.unary("arith.sinh", x.0);
+    let ch = b.unary("arith.cosh", x.0);
+    let (s, c) = (b.unary("arith.sin", x.1), b.unary("arith.cos", x.1));
+    (b.binary("arith.mulf", sh, c), b.binary("arith.mulf", ch, s))
+}
+
+/// cosh(a + ib) = cosh a cos b + i sinh a sin b.
+pub fn cosh(b: &mut Builder<'_>, x: C) -> C {
+    let sh = b.unary("arith.sinh", x.0);
+    let ch = b.unary("arith.cosh", x.0);
+    let (s, c) = (b.unary("arith.sin", x.1), b.unary("arith.cos", x.1));
+    (b.binary("arith.mulf", ch, c), b.binary("arith.mulf", sh, s))
 }
 
 /// tanh(z) = -i·tan(i·z).
@@ -164,18 +196,32 @@ pub fn tanh(b: &mut Builder<'_>, x: C) -> C {
     (t.1, ni)
 }
 
-/// Principal square root: re = sqrt((|z| + a) / 2), im = copysign(sqrt((|z| - a) / 2), b).
+/// Principal square root without cancellation: t = sqrt((|z| + |a|) / 2)
+/// is the larger part; the other is |b| / 2t, placed by the sign of a; the
+/// imaginary part takes the sign of b. sqrt(0 ± 0i) = 0 ± 0i, and an
+/// infinite b gives (inf, b).
 pub fn sqrt(b: &mut Builder<'_>, x: C) -> C {
     let t = b.ty(x.0);
     let r = abs(b, x);
+    let aa = b.unary("arith.absf", x.0);
+    let ab = b.unary("arith.absf", x.1);
     let half = b.const_float(0.5, t);
-    let p = b.binary("arith.addf", r, x.0);
-    let m = b.binary("arith.subf", r, x.0);
-    let ph = b.binary("arith.mulf", p, half);
-    let mh = b.binary("arith.mulf", m, half);
-    let re = b.unary("arith.sqrt", ph);
-    let im = b.unary("arith.sqrt", mh);
-    (re, b.binary("arith.copysign", im, x.1))
+    let s = b.binary("arith.addf", r, aa);
+    let s = b.binary("arith.mulf", s, half);
+    let big = b.unary("arith.sqrt", s);
+    let two_big = b.binary("arith.addf", big, big);
+    let small = b.binary("arith.divf", ab, two_big);
+    let zero = b.const_float(0.0, t);
+    let a_negative = b.cmpf("olt", x.0, zero);
+    let re = b.select(a_negative, small, big);
+    let im = b.select(a_negative, big, small);
+    let im = b.binary("arith.copysign", im, x.1);
+    let is_zero = b.cmpf("oeq", r, zero);
+    let re = b.select(is_zero, zero, re);
+    let im = b.select(is_zero, x.1, im);
+    let inf = b.const_float(f64::INFINITY, t);
+    let b_inf = b.cmpf("oeq", ab, inf);
+    (b.select(b_inf, inf, re), b.select(b_inf, x.1, im))
 }
 
 pub fn one(b: &mut Builder<'_>, like: Value) -> C {

@@ -16,6 +16,7 @@
 
 mod collective;
 mod complex;
+mod complex_inverse;
 mod control;
 mod conv;
 mod dot;

@@ -648,6 +648,14 @@ fn emit_complex(
         COSINE => pair(cx::cos(b, (a, c))),
         TAN => pair(cx::tan(b, (a, c))),
         TANH => pair(cx::tanh(b, (a, c))),
+        SINH => pair(cx::sinh(b, (a, c))),
+        COSH => pair(cx::cosh(b, (a, c))),
+        ASIN => pair(super::complex_inverse::asin(b, (a, c))),
+        ACOS => pair(super::complex_inverse::acos(b, (a, c))),
+        ATAN => pair(super::complex_inverse::atan(b, (a, c))),
+        ASINH => pair(super::complex_inverse::asinh(b, (a, c))),
+        ACOSH => pair(super::complex_inverse::acosh(b, (a, c))),
+        ATANH => pair(super::complex_inverse::atanh(b, (a, c))),
         SQRT => pair(cx::sqrt(b, (a, c))),
         RSQRT => {
             let s = cx::sqrt(b, (a, c));
