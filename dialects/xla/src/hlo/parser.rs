@@ -1,0 +1,259 @@
+//! The syntax of an HLO module: header, computations and instructions, kept
+//! as written (attribute values are spans interpreted by the op builders).
+//!
+//! ```text
+//! HloModule name, entry_computation_layout={(f32[4]{0})->f32[4]{0}}
+//! region_0.1 { ... }
+//! ENTRY main.2 {
+//!   a.1 = f32[4]{0} parameter(0)
+//!   ROOT r.2 = f32[4]{0} add(a.1, a.1), metadata={...}
+//! }
+//! ```
+
+use strata_diag::{Diagnostic, Location, Result};
+
+use super::lexer::{Cursor, Span};
+use super::shapes::{Shape, parse_shape};
+
+pub struct HloModule {
+    pub name: String,
+    pub loc: Location,
+    pub entry_layout: Option<EntryLayout>,
+    pub computations: Vec<Computation>,
+}
+
+/// `entry_computation_layout={(params)->result}`: the entry's ABI.
+pub struct EntryLayout {
+    pub params: Vec<Shape>,
+    pub result: Shape,
+}
+
+pub struct Computation {
+    pub name: String,
+    pub loc: Location,
+    pub is_entry: bool,
+    pub instrs: Vec<Instr>,
+    /// Index of the `ROOT` instruction (the last one when none is marked).
+    pub root: usize,
+}
+
+pub struct Instr {
+    pub name: String,
+    pub loc: Location,
+    pub shape: Shape,
+    pub opcode: String,
+    pub opcode_loc: Location,
+    pub operands: Vec<Operand>,
+    /// What `parameter(...)` and `constant(...)` hold instead of operands.
+    pub payload: Option<Span>,
+    pub attrs: Vec<RawAttr>,
+}
+
+pub struct Operand {
+    pub name: String,
+    pub loc: Location,
+}
+
+pub struct RawAttr {
+    pub name: String,
+    pub loc: Location,
+    pub value: Span,
+}
+
+impl Instr {
+    pub fn attr(&self, name: &str) -> Option<&RawAttr> {
+        self.attrs.iter().find(|a| a.name == name)
+    }
+}
+
+pub fn parse_module(c: &mut Cursor<'_>) -> Result<HloModule> {
+    c.skip_lines();
+    let (keyword, kw_loc) = c.name("'HloModule'")?;
+    if keyword != "HloModule" {
+        return Err(Diagnostic::error(
+            kw_loc,
+            format!("expected 'HloModule', found '{keyword}'"),
+        ));
+    }
+    let (name, loc) = c.name("a module name")?;
+    let mut entry_layout = None;
+    while c.eat(",") {
+        let (key, _) = c.name("a module attribute")?;
+        c.expect("=")?;
+        let value = c.raw_value()?;
+        if key == "entry_computation_layout" {
+            entry_layout = Some(parse_entry_layout(&mut c.over(value))?);
+        }
+    }
+    let mut computations = Vec::new();
+    loop {
+        c.skip_lines();
+        if c.at_end() {
+            break;
+        }
+        computations.push(parse_computation(c)?);
+    }
+    Ok(HloModule {
+        name,
+        loc,
+        entry_layout,
+        computations,
+    })
+}
+
+fn parse_entry_layout(c: &mut Cursor<'_>) -> Result<EntryLayout> {
+    c.expect("{")?;
+    c.expect("(")?;
+    let mut params = Vec::new();
+    if !c.eat(")") {
+        loop {
+            params.push(parse_shape(c)?);
+            if c.eat(")") {
+                break;
+            }
+            c.expect(",")?;
+        }
+    }
+    c.expect("->")?;
+    let result = parse_shape(c)?;
+    c.expect("}")?;
+    Ok(EntryLayout { params, result })
+}
+
+/// `[ENTRY] name [(signature) -> shape] { instructions }`.
+fn parse_computation(c: &mut Cursor<'_>) -> Result<Computation> {
+    let (mut name, mut loc) = c.name("a computation name")?;
+    let is_entry = name == "ENTRY";
+    if is_entry {
+        (name, loc) = c.name("the entry computation's name")?;
+    }
+    if c.starts_with("(") {
+        c.skip_group()?;
+    }
+    if c.eat("->") {
+        parse_shape(c)?;
+    }
+    c.expect("{")?;
+    let mut instrs = Vec::new();
+    let mut root = None;
+    loop {
+        c.skip_lines();
+        if c.eat("}") {
+            break;
+        }
+        if c.at_end() {
+            return Err(c.expected(&format!("'}}' closing computation '{name}'")));
+        }
+        let (instr, is_root) = parse_instruction(c)?;
+        if is_root {
+            if root.is_some() {
+                return Err(Diagnostic::error(
+                    instr.loc,
+                    format!("computation '{name}' has more than one ROOT"),
+                ));
+            }
+            root = Some(instrs.len());
+        }
+        instrs.push(instr);
+    }
+    if instrs.is_empty() {
+        return Err(Diagnostic::error(
+            loc,
+            format!("computation '{name}' has no instructions"),
+        ));
+    }
+    let root = root.unwrap_or(instrs.len() - 1);
+    Ok(Computation {
+        name,
+        loc,
+        is_entry,
+        instrs,
+        root,
+    })
+}
+
+/// `[ROOT] name = shape opcode(operands)[, attr=value]...`, one per line.
+fn parse_instruction(c: &mut Cursor<'_>) -> Result<(Instr, bool)> {
+    let (mut name, mut loc) = c.name("an instruction name")?;
+    let is_root = name == "ROOT";
+    if is_root {
+        (name, loc) = c.name("an instruction name")?;
+    }
+    c.expect("=")?;
+    let shape = parse_shape(c)?;
+    let (opcode, opcode_loc) = c.name("an opcode")?;
+    let (operands, payload) = if opcode == "parameter" || opcode == "constant" {
+        let group = c.raw_group()?;
+        c.pos = group.end;
+        let inner = Span {
+            start: group.start + 1,
+            end: group.end - 1,
+        };
+        (Vec::new(), Some(inner))
+    } else {
+        (parse_operands(c)?, None)
+    };
+    let mut attrs = Vec::new();
+    while c.eat(",") {
+        let (attr_name, attr_loc) = c.name("an attribute name")?;
+        c.expect("=")?;
+        let value = c.raw_value()?;
+        attrs.push(RawAttr {
+            name: attr_name,
+            loc: attr_loc,
+            value,
+        });
+    }
+    if !c.at_line_end() {
+        return Err(c.expected("',' or the end of the instruction"));
+    }
+    let instr = Instr {
+        name,
+        loc,
+        shape,
+        opcode,
+        opcode_loc,
+        operands,
+        payload,
+        attrs,
+    };
+    Ok((instr, is_root))
+}
+
+/// `(a, b)`, also in the long form with shapes: `(f32[4] a, f32[4] b)`.
+fn parse_operands(c: &mut Cursor<'_>) -> Result<Vec<Operand>> {
+    c.expect("(")?;
+    let mut out = Vec::new();
+    if c.eat(")") {
+        return Ok(out);
+    }
+    loop {
+        out.push(parse_operand(c)?);
+        if c.eat(")") {
+            return Ok(out);
+        }
+        c.expect(",")?;
+    }
+}
+
+fn parse_operand(c: &mut Cursor<'_>) -> Result<Operand> {
+    if c.starts_with("(") {
+        parse_shape(c)?;
+        return name_operand(c);
+    }
+    let save = c.pos;
+    let (name, loc) = c.name("an operand name")?;
+    let has_shape = c.starts_with("[") && super::shapes::ElemType::parse(&name).is_some()
+        || name == "token" && c.starts_with("[");
+    if has_shape {
+        c.pos = save;
+        parse_shape(c)?;
+        return name_operand(c);
+    }
+    Ok(Operand { name, loc })
+}
+
+fn name_operand(c: &mut Cursor<'_>) -> Result<Operand> {
+    let (name, loc) = c.name("an operand name")?;
+    Ok(Operand { name, loc })
+}
