@@ -3,21 +3,78 @@
 //! `slice={[0:4:1]}` and `dim_labels=b01f_01io->b01f`. Each reader consumes
 //! the whole value or reports where it stopped making sense.
 
+use std::cell::RefCell;
+
 use strata_diag::{Diagnostic, Location, Result};
 
 use super::lexer::Cursor;
 use super::parser::Instr;
 
+/// Attributes that never change what an instruction computes on one
+/// device: debug information, scheduling, and layout or aliasing hints.
+const IGNORED: &[&str] = &[
+    "metadata",
+    "frontend_attributes",
+    "backend_config",
+    "origin",
+    "statistics",
+    "control-predecessors",
+    "operand_layout_constraints",
+    "output_to_operand_aliasing",
+    "api_version",
+    "parameter_replication",
+    "result_accuracy",
+    "schedule",
+    "custom_call_schedule",
+];
+
+/// Single-device shardings: every device holds the whole value.
+const SINGLE_DEVICE_SHARDINGS: &[&str] = &["{replicated}", "{maximal device=0}"];
+
 /// The attributes of one instruction, with a cursor over the source text.
+/// It records which attributes the op builder read, so that any other
+/// attribute, which would change the meaning, is reported.
 pub struct Attrs<'i, 'a> {
     pub instr: &'i Instr,
     pub cursor: Cursor<'a>,
+    read: RefCell<Vec<String>>,
 }
 
-impl<'a> Attrs<'_, 'a> {
+impl<'i, 'a> Attrs<'i, 'a> {
+    pub fn new(instr: &'i Instr, cursor: Cursor<'a>) -> Self {
+        Attrs {
+            instr,
+            cursor,
+            read: RefCell::new(Vec::new()),
+        }
+    }
+
     /// A cursor over the value of attribute `name`, if written.
     pub fn get(&self, name: &str) -> Option<Cursor<'a>> {
+        self.read.borrow_mut().push(name.to_string());
         self.instr.attr(name).map(|a| self.cursor.over(a.value))
+    }
+
+    /// Reports the first attribute that was neither read nor harmless.
+    pub fn check_all_used(&self) -> Result<()> {
+        let read = self.read.borrow();
+        for a in &self.instr.attrs {
+            if read.contains(&a.name) || IGNORED.contains(&a.name.as_str()) {
+                continue;
+            }
+            let value = self.cursor.over(a.value).text_of(a.value);
+            if a.name == "sharding" && SINGLE_DEVICE_SHARDINGS.contains(&value) {
+                continue;
+            }
+            return Err(Diagnostic::unsupported(
+                a.loc,
+                format!(
+                    "attribute '{}' of '{}' is not supported",
+                    a.name, self.instr.opcode
+                ),
+            ));
+        }
+        Ok(())
     }
 
     pub fn required(&self, name: &str) -> Result<Cursor<'a>> {

@@ -65,11 +65,21 @@ fn default_compare_type(imp: &Importer<'_>, operand: strata_ir::Value) -> Compar
 pub fn reduce_precision(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
     inst.expect_operands(1)?;
     let operands = inst.all_leaves()?;
-    let exponent = inst.attrs.int("exponent_bits")?;
-    let mantissa = inst.attrs.int("mantissa_bits")?;
+    let exponent = bit_count(inst, "exponent_bits")?;
+    let mantissa = bit_count(inst, "mantissa_bits")?;
     let attrs = vec![
         ("exponent_bits".to_string(), imp.i32_attr(exponent)),
         ("mantissa_bits".to_string(), imp.i32_attr(mantissa)),
     ];
     imp.build(inst, REDUCE_PRECISION, operands, attrs)
+}
+
+/// A bit count attribute: an integer from 0 to 2^31 - 1 (an `i32`).
+fn bit_count(inst: &Inst<'_, '_>, name: &str) -> Result<i64> {
+    let v = inst.attrs.int(name)?;
+    if !(0..=i64::from(i32::MAX)).contains(&v) {
+        let loc = inst.instr.attr(name).map_or(inst.loc(), |a| a.loc);
+        return Err(Diagnostic::error(loc, format!("{name} must be between 0 and 2^31-1, found {v}")));
+    }
+    Ok(v)
 }

@@ -23,6 +23,9 @@ use super::parser::{Computation, HloModule, Instr};
 use super::shapes::Shape;
 use super::{control, elementwise, misc, reduce, shape_ops};
 
+/// Deepest nesting of computations used as op bodies.
+const MAX_REGION_NESTING: usize = 128;
+
 /// An HLO value: one IR value, or a tuple of values.
 #[derive(Clone, Debug)]
 pub enum Val {
@@ -289,6 +292,12 @@ impl<'a> Importer<'a> {
     }
 
     fn emit_region_body(&mut self, comp: usize, block: BlockId, params: Vec<Val>) -> Result<()> {
+        if self.inlining.len() >= MAX_REGION_NESTING {
+            return Err(Diagnostic::error(
+                self.comp(comp).loc,
+                format!("computations nest more than {MAX_REGION_NESTING} levels deep"),
+            ));
+        }
         if self.inlining.contains(&comp) {
             return Err(Diagnostic::error(
                 self.comp(comp).loc,
@@ -406,10 +415,7 @@ impl<'a> Importer<'a> {
         }
         let inst = Inst {
             instr,
-            attrs: Attrs {
-                instr,
-                cursor: self.cursor,
-            },
+            attrs: Attrs::new(instr, self.cursor),
             operands,
             block,
         };
@@ -428,7 +434,9 @@ impl<'a> Importer<'a> {
                 ));
             }
         };
-        self.dispatch(opcode, &inst, &operand_shapes)
+        let value = self.dispatch(opcode, &inst, &operand_shapes)?;
+        inst.attrs.check_all_used()?;
+        Ok(value)
     }
 
     fn dispatch(&mut self, opcode: Opcode, inst: &Inst<'_, 'a>, shapes: &[&Shape]) -> Result<Val> {

@@ -369,4 +369,9 @@ impl<'a> Cursor<'a> {
         }
         Err(Diagnostic::error(self.loc_at(start), "unbalanced brackets"))
     }
+
+    /// The source text of `span`.
+    pub fn text_of(&self, span: Span) -> &'a str {
+        self.text.get(span.start..span.end).unwrap_or("")
+    }
 }

@@ -298,6 +298,9 @@ pub fn custom_call(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
             attrs.push(("mhlo.backend_config".to_string(), dict));
         }
     }
+    if inst.attrs.flag_or("custom_call_has_side_effect", false)? {
+        attrs.push(("has_side_effect".to_string(), imp.bool_attr(true)));
+    }
     attrs.push(("call_target_name".to_string(), imp.string_attr(&target)));
     let operands: Vec<_> = inst.operands.iter().flat_map(|v| v.leaves()).collect();
     imp.build(inst, CUSTOM_CALL, operands, attrs)

@@ -183,6 +183,9 @@ fn parse_instruction(c: &mut Cursor<'_>) -> Result<(Instr, bool)> {
     let shape = parse_shape(c)?;
     let (opcode, opcode_loc) = c.name("an opcode")?;
     let (operands, payload) = if opcode == "parameter" || opcode == "constant" {
+        if !c.starts_with("(") {
+            return Err(c.expected("'('"));
+        }
         let group = c.raw_group()?;
         c.pos = group.end;
         let inner = Span {

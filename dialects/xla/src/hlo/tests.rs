@@ -46,7 +46,13 @@ fn probe_files() {
                             println!("VERIFY: {}", ctx.sources.render(&d));
                         }
                     }
-                    println!("{}", print_op(&ctx, m));
+                    let printed = print_op(&ctx, m);
+                    if let Ok(out) = std::env::var("HLO_PROBE_OUT") {
+                        let name = p.with_extension("mlir");
+                        let name = name.file_name().unwrap_or_default();
+                        let _ = std::fs::write(std::path::Path::new(&out).join(name), &printed);
+                    }
+                    println!("{printed}");
                 }
                 Err(d) => println!("ERROR: {}", ctx.sources.render(&d)),
             }
