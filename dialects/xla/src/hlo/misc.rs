@@ -22,13 +22,19 @@ pub fn constant(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
     };
     let mut c = imp.cursor.over(span);
     let loc = c.loc();
-    let lit = whole(&mut c, |c| literal(c, 0))?;
+    let floats = matches!(
+        imp.ctx.kind(imp.ctx.elem(ty)),
+        TypeKind::Float(_) | TypeKind::Complex(_)
+    );
+    let lit = whole(&mut c, |c| literal(c, floats, 0))?;
     let elements = dense::build(imp.ctx, ty, &lit).map_err(|m| Diagnostic::error(loc, m))?;
     let value = imp.ctx.attr(AttrKind::Dense(elements));
     imp.build(inst, CONSTANT, vec![], vec![("value".to_string(), value)])
 }
 
-fn literal(c: &mut Cursor<'_>, depth: usize) -> Result<Literal> {
+/// A literal tree; with `floats`, every number is read as a float (so that
+/// `-0` keeps its sign).
+fn literal(c: &mut Cursor<'_>, floats: bool, depth: usize) -> Result<Literal> {
     if depth > MAX_LITERAL_DEPTH {
         return Err(c.error("literal nests too deeply"));
     }
@@ -44,7 +50,7 @@ fn literal(c: &mut Cursor<'_>, depth: usize) -> Result<Literal> {
             return Ok(Literal::List(items));
         }
         loop {
-            items.push(literal(c, depth + 1)?);
+            items.push(literal(c, floats, depth + 1)?);
             if c.eat("}") {
                 return Ok(Literal::List(items));
             }
@@ -52,17 +58,18 @@ fn literal(c: &mut Cursor<'_>, depth: usize) -> Result<Literal> {
         }
     }
     if c.eat("(") {
-        let re = scalar(c)?;
+        let re = scalar(c, true)?;
         c.expect(",")?;
-        let im = scalar(c)?;
+        let im = scalar(c, true)?;
         c.expect(")")?;
         return Ok(Literal::Complex(Box::new(re), Box::new(im)));
     }
-    scalar(c)
+    scalar(c, floats)
 }
 
-/// One number: integer, float, `true`/`false`, `inf`, `-inf`, `nan`.
-fn scalar(c: &mut Cursor<'_>) -> Result<Literal> {
+/// One number: integer, float, `true`/`false`, `inf`, `-inf`, `nan`;
+/// integers as floats with `float`.
+fn scalar(c: &mut Cursor<'_>, float: bool) -> Result<Literal> {
     let (word, loc) = c.number_word();
     let body = word.strip_prefix(['-', '+']).unwrap_or(&word);
     let negative = word.starts_with('-');
@@ -72,7 +79,7 @@ fn scalar(c: &mut Cursor<'_>) -> Result<Literal> {
         "false" if body.len() == word.len() => Literal::Bool(false),
         "inf" => Literal::Float(if negative { f64::NEG_INFINITY } else { f64::INFINITY }),
         "nan" => Literal::Float(f64::NAN),
-        _ if body.bytes().all(|b| b.is_ascii_digit()) => {
+        _ if !float && body.bytes().all(|b| b.is_ascii_digit()) => {
             let v: i128 = word.parse().map_err(|_| {
                 Diagnostic::error(loc, format!("integer literal {word} is too large"))
             })?;
@@ -317,7 +324,7 @@ fn config_dict(imp: &mut Importer<'_>, c: &mut Cursor<'_>) -> Result<Attr> {
             let s = c.string()?;
             imp.string_attr(&s)
         } else {
-            match scalar(c)? {
+            match scalar(c, false)? {
                 Literal::Bool(b) => imp.bool_attr(b),
                 Literal::Int(v) => {
                     let ty = config_int_type(imp, c)?;
