@@ -142,7 +142,10 @@ fn parse_computation(c: &mut Cursor<'_>) -> Result<Computation> {
             break;
         }
         if c.at_end() {
-            return Err(c.expected(&format!("'}}' closing computation '{name}'")));
+            return Err(Diagnostic::error(
+                loc,
+                format!("computation '{name}' is not closed with '}}'"),
+            ));
         }
         let (instr, is_root) = parse_instruction(c)?;
         if is_root {
