@@ -156,7 +156,10 @@ impl<'i, 'a> Attrs<'i, 'a> {
 }
 
 /// Runs `read` on `c` and checks that it consumed the whole value.
-pub fn whole<'a, T>(c: &mut Cursor<'a>, read: impl FnOnce(&mut Cursor<'a>) -> Result<T>) -> Result<T> {
+pub fn whole<'a, T>(
+    c: &mut Cursor<'a>,
+    read: impl FnOnce(&mut Cursor<'a>) -> Result<T>,
+) -> Result<T> {
     let v = read(c)?;
     if !c.at_end() {
         return Err(c.expected("the end of the attribute value"));
@@ -259,8 +262,7 @@ pub struct Window {
 }
 
 /// `{size=3x3 stride=2x2 pad=1_1x1_1 lhs_dilate=1x1 rhs_dilate=1x1 rhs_reversal=0x1}`
-/// (`{}` is a rank-0 window). `rank` gives the defaults' length when
-/// `size` is absent.
+/// (`{}` is a rank-0 window). The rank is that of the longest field.
 pub fn window(c: &mut Cursor<'_>) -> Result<Window> {
     let loc = c.loc();
     c.expect("{")?;
@@ -291,7 +293,10 @@ pub fn window(c: &mut Cursor<'_>) -> Result<Window> {
         match fields.iter().find(|f| f.0 == name) {
             Some((_, floc, v, _)) if v.len() != rank => Err(Diagnostic::error(
                 *floc,
-                format!("window field '{name}' has {} entries, expected {rank}", v.len()),
+                format!(
+                    "window field '{name}' has {} entries, expected {rank}",
+                    v.len()
+                ),
             )),
             Some((_, _, v, _)) => Ok(v.clone()),
             None => Ok(vec![default; rank]),
@@ -306,7 +311,10 @@ pub fn window(c: &mut Cursor<'_>) -> Result<Window> {
         Some((_, floc, _, p)) if p.len() != rank => {
             return Err(Diagnostic::error(
                 *floc,
-                format!("window field 'pad' has {} entries, expected {rank}", p.len()),
+                format!(
+                    "window field 'pad' has {} entries, expected {rank}",
+                    p.len()
+                ),
             ));
         }
         Some((_, _, _, p)) => p.clone(),

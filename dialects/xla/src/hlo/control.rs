@@ -89,7 +89,10 @@ pub fn get_tuple_element(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<
     let Some(item) = usize::try_from(index).ok().and_then(|i| items.get(i)) else {
         return Err(Diagnostic::error(
             inst.instr.attr("index").map_or(inst.loc(), |a| a.loc),
-            format!("index {index} is out of range for a tuple of {} elements", items.len()),
+            format!(
+                "index {index} is out of range for a tuple of {} elements",
+                items.len()
+            ),
         ));
     };
     expect_declared(imp, inst, item)?;
@@ -99,7 +102,12 @@ pub fn get_tuple_element(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<
 /// `opt-barrier(t)`: `xla.optimization_barrier` over the flattened values.
 pub fn optimization_barrier(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
     inst.expect_operands(1)?;
-    imp.build(inst, OPTIMIZATION_BARRIER, inst.operands[0].leaves(), vec![])
+    imp.build(
+        inst,
+        OPTIMIZATION_BARRIER,
+        inst.operands[0].leaves(),
+        vec![],
+    )
 }
 
 /// `after-all(tokens...)`.
@@ -112,7 +120,11 @@ pub fn after_all(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
 /// must have the declared shape.
 fn expect_declared(imp: &mut Importer<'_>, inst: &Inst<'_, '_>, value: &Val) -> Result<()> {
     let declared = inst.instr.shape.leaf_types(imp.ctx);
-    let actual: Vec<Type> = value.leaves().iter().map(|&v| imp.ctx.value_ty(v)).collect();
+    let actual: Vec<Type> = value
+        .leaves()
+        .iter()
+        .map(|&v| imp.ctx.value_ty(v))
+        .collect();
     let same_structure = shape_matches(&inst.instr.shape, value);
     if declared != actual || !same_structure {
         let actual: Vec<String> = actual

@@ -79,7 +79,10 @@ fn bit_count(inst: &Inst<'_, '_>, name: &str) -> Result<i64> {
     let v = inst.attrs.int(name)?;
     if !(0..=i64::from(i32::MAX)).contains(&v) {
         let loc = inst.instr.attr(name).map_or(inst.loc(), |a| a.loc);
-        return Err(Diagnostic::error(loc, format!("{name} must be between 0 and 2^31-1, found {v}")));
+        return Err(Diagnostic::error(
+            loc,
+            format!("{name} must be between 0 and 2^31-1, found {v}"),
+        ));
     }
     Ok(v)
 }

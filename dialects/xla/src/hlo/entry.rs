@@ -16,7 +16,11 @@ pub fn check_entry_layouts(module: &HloModule, entry: &Computation) -> Result<()
     let Some(layout) = &module.entry_layout else {
         return Ok(());
     };
-    let declared = entry.instrs.iter().filter(|i| i.opcode == "parameter").count();
+    let declared = entry
+        .instrs
+        .iter()
+        .filter(|i| i.opcode == "parameter")
+        .count();
     if layout.params.len() != declared {
         return Err(Diagnostic::error(
             layout.result.loc(),

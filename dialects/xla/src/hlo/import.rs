@@ -59,6 +59,17 @@ pub fn rebuild(shape: &Shape, leaves: &mut impl Iterator<Item = Value>) -> Optio
     }
 }
 
+/// `name` as a symbol MLIR's text can spell bare (`@name`): characters
+/// other than letters, digits, `_`, `.` and `$` become `_`.
+fn symbol_name(name: &str) -> String {
+    name.chars()
+        .map(|c| match c {
+            'a'..='z' | 'A'..='Z' | '0'..='9' | '_' | '.' | '$' => c,
+            _ => '_',
+        })
+        .collect()
+}
+
 /// The instruction being imported, with its operands' values.
 pub struct Inst<'i, 'a> {
     pub instr: &'i Instr,
@@ -123,8 +134,8 @@ pub struct Importer<'a> {
     by_name: HashMap<&'a str, usize>,
     /// Private functions made for `call`ed computations, by computation.
     functions: HashMap<usize, String>,
-    /// Functions named but not yet emitted.
-    pending: Vec<usize>,
+    /// Functions named but not yet emitted: computation and symbol.
+    pending: Vec<(usize, String)>,
     symbols: HashSet<String>,
     module_block: Option<BlockId>,
     /// Computations being emitted inline, to reject cycles.
@@ -166,22 +177,28 @@ impl<'a> Importer<'a> {
             vec![],
             self.module.loc,
         );
-        let name = self.ctx.attr(AttrKind::String(self.module.name.clone()));
+        let name = self
+            .ctx
+            .attr(AttrKind::String(symbol_name(&self.module.name)));
         self.ctx.set_attr(module, "sym_name", name);
         let region = self.ctx.add_region(module);
         let block = self.ctx.add_block(region, &[]);
         self.module_block = Some(block);
         self.symbols.insert("main".into());
         self.emit_function(entry, "main", false)?;
-        while let Some(comp) = self.pending.pop() {
-            let name = self.functions[&comp].clone();
+        while let Some((comp, name)) = self.pending.pop() {
             self.emit_function(comp, &name, true)?;
         }
         Ok(module)
     }
 
     fn entry(&self) -> Result<usize> {
-        let mut entries = self.module.computations.iter().enumerate().filter(|(_, c)| c.is_entry);
+        let mut entries = self
+            .module
+            .computations
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.is_entry);
         match (entries.next(), entries.next()) {
             (Some((i, _)), None) => Ok(i),
             (Some(_), Some((_, second))) => Err(Diagnostic::error(
@@ -213,17 +230,7 @@ impl<'a> Importer<'a> {
         if let Some(name) = self.functions.get(&comp) {
             return name.clone();
         }
-        let base: String = self.module.computations[comp]
-            .name
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
+        let base = symbol_name(&self.module.computations[comp].name);
         let mut name = base.clone();
         let mut n = 0;
         while self.symbols.contains(&name) {
@@ -232,7 +239,7 @@ impl<'a> Importer<'a> {
         }
         self.symbols.insert(name.clone());
         self.functions.insert(comp, name.clone());
-        self.pending.push(comp);
+        self.pending.push((comp, name.clone()));
         name
     }
 
@@ -260,9 +267,13 @@ impl<'a> Importer<'a> {
         let block = self.ctx.add_block(region, &inputs);
         let params = self.params_from_block_args(block, &param_shapes);
         let root = self.emit_body(comp, block, params)?;
-        let ret = self
-            .ctx
-            .create_op(FUNC_RETURN, root.leaves(), &[], vec![], c.instrs[c.root].loc);
+        let ret = self.ctx.create_op(
+            FUNC_RETURN,
+            root.leaves(),
+            &[],
+            vec![],
+            c.instrs[c.root].loc,
+        );
         self.ctx.append_op(block, ret);
         if let Some(module_block) = self.module_block {
             self.ctx.append_op(module_block, func);
@@ -341,7 +352,10 @@ impl<'a> Importer<'a> {
             .enumerate()
             .map(|(i, s)| {
                 s.ok_or_else(|| {
-                    Diagnostic::error(c.loc, format!("computation '{}' has no parameter {i}", c.name))
+                    Diagnostic::error(
+                        c.loc,
+                        format!("computation '{}' has no parameter {i}", c.name),
+                    )
                 })
             })
             .collect()
@@ -381,7 +395,10 @@ impl<'a> Importer<'a> {
             } else {
                 self.emit_instruction(instr, block, &env)?
             };
-            if env.insert(instr.name.as_str(), (val, &instr.shape)).is_some() {
+            if env
+                .insert(instr.name.as_str(), (val, &instr.shape))
+                .is_some()
+            {
                 return Err(Diagnostic::error(
                     instr.loc,
                     format!("'{}' is defined twice", instr.name),
@@ -441,7 +458,9 @@ impl<'a> Importer<'a> {
 
     fn dispatch(&mut self, opcode: Opcode, inst: &Inst<'_, 'a>, shapes: &[&Shape]) -> Result<Val> {
         match opcode {
-            Opcode::Parameter => Err(inst.error("parameter outside a computation's parameter list")),
+            Opcode::Parameter => {
+                Err(inst.error("parameter outside a computation's parameter list"))
+            }
             Opcode::Constant => misc::constant(self, inst),
             Opcode::Elementwise(name) => elementwise::elementwise(self, inst, name),
             Opcode::Compare => elementwise::compare(self, inst),
@@ -509,7 +528,8 @@ impl<'a> Importer<'a> {
         attrs: Vec<(String, Attr)>,
     ) -> OpId {
         let types = inst.instr.shape.leaf_types(self.ctx);
-        self.ctx.create_op(name, operands, &types, attrs, inst.loc())
+        self.ctx
+            .create_op(name, operands, &types, attrs, inst.loc())
     }
 
     pub fn finish(&mut self, inst: &Inst<'_, '_>, op: OpId) -> Result<Val> {

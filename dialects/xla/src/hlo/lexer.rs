@@ -321,7 +321,9 @@ impl<'a> Cursor<'a> {
                 "unbalanced brackets in attribute value",
             ));
         }
-        let end = self.end.min(start + self.rest().find('\n').unwrap_or(self.rest().len()));
+        let end = self
+            .end
+            .min(start + self.rest().find('\n').unwrap_or(self.rest().len()));
         let end = end.max(start);
         self.pos = end;
         Ok(self.trimmed(start, end))

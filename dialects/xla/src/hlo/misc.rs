@@ -77,7 +77,11 @@ fn scalar(c: &mut Cursor<'_>, float: bool) -> Result<Literal> {
         "" => return Err(c.expected("a number")),
         "true" if body.len() == word.len() => Literal::Bool(true),
         "false" if body.len() == word.len() => Literal::Bool(false),
-        "inf" => Literal::Float(if negative { f64::NEG_INFINITY } else { f64::INFINITY }),
+        "inf" => Literal::Float(if negative {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        }),
         "nan" => Literal::Float(f64::NAN),
         _ if !float && body.bytes().all(|b| b.is_ascii_digit()) => {
             let v: i128 = word.parse().map_err(|_| {
@@ -115,7 +119,12 @@ fn precision_config(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Attr>
     for (word, loc) in &words {
         let value = match word.to_ascii_uppercase().as_str() {
             v @ ("DEFAULT" | "HIGH" | "HIGHEST") => v.to_string(),
-            _ => return Err(Diagnostic::error(*loc, format!("unknown precision '{word}'"))),
+            _ => {
+                return Err(Diagnostic::error(
+                    *loc,
+                    format!("unknown precision '{word}'"),
+                ));
+            }
         };
         items.push(imp.enum_attr("precision", &value));
     }
@@ -131,10 +140,22 @@ pub fn dot(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
     inst.expect_operands(2)?;
     let a = &inst.attrs;
     let fields = [
-        ("lhs_batching_dimensions", a.ints_or_empty("lhs_batch_dims")?),
-        ("rhs_batching_dimensions", a.ints_or_empty("rhs_batch_dims")?),
-        ("lhs_contracting_dimensions", a.ints_or_empty("lhs_contracting_dims")?),
-        ("rhs_contracting_dimensions", a.ints_or_empty("rhs_contracting_dims")?),
+        (
+            "lhs_batching_dimensions",
+            a.ints_or_empty("lhs_batch_dims")?,
+        ),
+        (
+            "rhs_batching_dimensions",
+            a.ints_or_empty("rhs_batch_dims")?,
+        ),
+        (
+            "lhs_contracting_dimensions",
+            a.ints_or_empty("lhs_contracting_dims")?,
+        ),
+        (
+            "rhs_contracting_dimensions",
+            a.ints_or_empty("rhs_contracting_dims")?,
+        ),
     ];
     let fields = fields
         .into_iter()
@@ -170,26 +191,22 @@ pub fn convolution(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
         },
     };
     let (i, k, o) = (&labels.input, &labels.kernel, &labels.output);
-    let ints = [
-        ("input_batch_dimension", i.first),
-        ("input_feature_dimension", i.second),
-        ("kernel_input_feature_dimension", k.first),
-        ("kernel_output_feature_dimension", k.second),
-        ("output_batch_dimension", o.first),
-        ("output_feature_dimension", o.second),
+    // In the order StableHLO prints `#stablehlo.conv<...>`.
+    let fields = vec![
+        ("input_batch_dimension", imp.i64_attr(i.first)),
+        ("input_feature_dimension", imp.i64_attr(i.second)),
+        ("input_spatial_dimensions", imp.i64_list(&i.spatial)),
+        ("kernel_input_feature_dimension", imp.i64_attr(k.first)),
+        ("kernel_output_feature_dimension", imp.i64_attr(k.second)),
+        ("kernel_spatial_dimensions", imp.i64_list(&k.spatial)),
+        ("output_batch_dimension", imp.i64_attr(o.first)),
+        ("output_feature_dimension", imp.i64_attr(o.second)),
+        ("output_spatial_dimensions", imp.i64_list(&o.spatial)),
     ];
-    let mut fields = Vec::new();
-    for (name, v) in ints {
-        fields.push((name.to_string(), imp.i64_attr(v)));
-        if name.ends_with("feature_dimension") && !name.starts_with("kernel_input") {
-            let (list_name, list) = match name {
-                "input_feature_dimension" => ("input_spatial_dimensions", &i.spatial),
-                "kernel_output_feature_dimension" => ("kernel_spatial_dimensions", &k.spatial),
-                _ => ("output_spatial_dimensions", &o.spatial),
-            };
-            fields.push((list_name.to_string(), imp.i64_list(list)));
-        }
-    }
+    let fields = fields
+        .into_iter()
+        .map(|(name, a)| (name.to_string(), a))
+        .collect();
     let numbers = imp.ctx.attr(AttrKind::Struct {
         name: "stablehlo.conv".into(),
         fields,
@@ -204,7 +221,10 @@ pub fn convolution(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
         ("rhs_dilation".to_string(), imp.dense_i64s(w.rhs_dilate)),
         ("window_reversal".to_string(), imp.dense_i64s(w.reversal)),
         ("batch_group_count".to_string(), imp.i64_attr(batch_groups)),
-        ("feature_group_count".to_string(), imp.i64_attr(feature_groups)),
+        (
+            "feature_group_count".to_string(),
+            imp.i64_attr(feature_groups),
+        ),
         ("precision_config".to_string(), precision_config(imp, inst)?),
     ];
     let operands = inst.all_leaves()?;
@@ -231,7 +251,10 @@ pub fn fft(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
         .ok_or_else(|| Diagnostic::error(loc, format!("unknown fft_type '{kind}'")))?;
     let lengths = inst.attrs.ints("fft_length")?;
     let attrs = vec![
-        ("fft_type".to_string(), imp.enum_attr("fft_type", kind.name())),
+        (
+            "fft_type".to_string(),
+            imp.enum_attr("fft_type", kind.name()),
+        ),
         ("fft_length".to_string(), imp.dense_i64s(lengths)),
     ];
     imp.build(inst, FFT, vec![inst.leaf(0)?], attrs)
@@ -246,7 +269,12 @@ pub fn rng_bit_generator(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<
             "rng_default" => "DEFAULT",
             "rng_three_fry" => "THREE_FRY",
             "rng_philox" => "PHILOX",
-            _ => return Err(Diagnostic::error(loc, format!("unknown rng algorithm '{w}'"))),
+            _ => {
+                return Err(Diagnostic::error(
+                    loc,
+                    format!("unknown rng algorithm '{w}'"),
+                ));
+            }
         },
     };
     let attrs = vec![("rng_algorithm".to_string(), imp.string_attr(algorithm))];
@@ -272,8 +300,14 @@ pub fn triangular_solve(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<V
             .ok_or_else(|| Diagnostic::error(loc, format!("unknown transpose_a '{w}'")))?,
     };
     let attrs = vec![
-        ("left_side".to_string(), imp.bool_attr(a.flag_or("left_side", false)?)),
-        ("lower".to_string(), imp.bool_attr(a.flag_or("lower", false)?)),
+        (
+            "left_side".to_string(),
+            imp.bool_attr(a.flag_or("left_side", false)?),
+        ),
+        (
+            "lower".to_string(),
+            imp.bool_attr(a.flag_or("lower", false)?),
+        ),
         (
             "unit_diagonal".to_string(),
             imp.bool_attr(a.flag_or("unit_diagonal", false)?),
@@ -360,12 +394,17 @@ fn config_int_type(imp: &mut Importer<'_>, c: &mut Cursor<'_>) -> Result<strata_
     } else if let Some(d) = name.strip_prefix('i') {
         (Signedness::Signless, d)
     } else {
-        return Err(Diagnostic::error(loc, format!("expected an integer type, found '{name}'")));
+        return Err(Diagnostic::error(
+            loc,
+            format!("expected an integer type, found '{name}'"),
+        ));
     };
     let width = digits
         .parse::<u32>()
         .ok()
         .filter(|w| (1..=64).contains(w))
-        .ok_or_else(|| Diagnostic::error(loc, format!("expected an integer type, found '{name}'")))?;
+        .ok_or_else(|| {
+            Diagnostic::error(loc, format!("expected an integer type, found '{name}'"))
+        })?;
     Ok(imp.ctx.ty(TypeKind::Int { width, sign }))
 }

@@ -81,7 +81,10 @@ fn dimension_numbers(
         }
         fields.push((field.to_string(), imp.i64_list(&values)));
     }
-    fields.push(("index_vector_dim".to_string(), imp.i64_attr(index_vector_dim)));
+    fields.push((
+        "index_vector_dim".to_string(),
+        imp.i64_attr(index_vector_dim),
+    ));
     imp.ctx.attr(AttrKind::Struct {
         name: name.to_string(),
         fields,
@@ -95,8 +98,14 @@ pub fn scatter(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
     let a = &inst.attrs;
     let lists = vec![
         ("update_window_dims", a.ints_or_empty("update_window_dims")?),
-        ("inserted_window_dims", a.ints_or_empty("inserted_window_dims")?),
-        ("input_batching_dims", a.ints_or_empty("input_batching_dims")?),
+        (
+            "inserted_window_dims",
+            a.ints_or_empty("inserted_window_dims")?,
+        ),
+        (
+            "input_batching_dims",
+            a.ints_or_empty("input_batching_dims")?,
+        ),
         (
             "scatter_indices_batching_dims",
             a.ints_or_empty("scatter_indices_batching_dims")?,
@@ -129,8 +138,14 @@ pub fn gather(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
     let a = &inst.attrs;
     let lists = vec![
         ("offset_dims", a.ints_or_empty("offset_dims")?),
-        ("collapsed_slice_dims", a.ints_or_empty("collapsed_slice_dims")?),
-        ("operand_batching_dims", a.ints_or_empty("operand_batching_dims")?),
+        (
+            "collapsed_slice_dims",
+            a.ints_or_empty("collapsed_slice_dims")?,
+        ),
+        (
+            "operand_batching_dims",
+            a.ints_or_empty("operand_batching_dims")?,
+        ),
         (
             "start_indices_batching_dims",
             a.ints_or_empty("start_indices_batching_dims")?,
@@ -187,7 +202,9 @@ pub fn all_reduce(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
     };
     let width = groups.iter().map(|g| g.len()).max().unwrap_or(0);
     let i64t = imp.ctx.int_ty(64);
-    let ty = imp.ctx.tensor_ty(&[groups.len() as i64, width as i64], i64t);
+    let ty = imp
+        .ctx
+        .tensor_ty(&[groups.len() as i64, width as i64], i64t);
     let bits = groups
         .iter()
         .flat_map(|g| (0..width).map(move |i| g.get(i).copied().unwrap_or(-1) as u64))

@@ -41,7 +41,10 @@ pub fn bitcast(imp: &mut Importer<'_>, inst: &Inst<'_, '_>, shapes: &[&Shape]) -
         (from, to),
         (Shape::Array { elem: a, .. }, Shape::Array { elem: b, .. }) if a == b
     );
-    if !same_elem || from.first_non_default_layout().is_some() || to.first_non_default_layout().is_some() {
+    if !same_elem
+        || from.first_non_default_layout().is_some()
+        || to.first_non_default_layout().is_some()
+    {
         return Err(Diagnostic::unsupported(
             inst.instr.opcode_loc,
             "'bitcast' is only supported as a reshape: the same element type and the default layout on both sides",

@@ -28,7 +28,11 @@ fn assert_imports_to(hlo: &str, expected: &str) {
         panic!("verification failed:\n{}", text.join("\n"));
     }
     let printed = print_op(&ctx, module);
-    assert_eq!(printed.trim_end(), expected.trim_end(), "imported IR differs");
+    assert_eq!(
+        printed.trim_end(),
+        expected.trim_end(),
+        "imported IR differs"
+    );
     // `#stablehlo.conv` prints in a form the MLIR parser does not read back.
     if !expected.contains("#stablehlo.conv") {
         let mut ctx = context();
@@ -50,7 +54,10 @@ fn error_of(hlo: &str) -> String {
         },
     };
     // The rendering quotes the source line: the location must be in it.
-    assert!(ctx.sources.render(&d).lines().count() >= 3, "no source line quoted");
+    assert!(
+        ctx.sources.render(&d).lines().count() >= 3,
+        "no source line quoted"
+    );
     format!("{}:{}: {}", d.loc.line, d.loc.col, d.message)
 }
 
@@ -534,7 +541,8 @@ fn jax_generated_cases_import() {
     assert!(count >= 20, "found only {count} cases in {}", dir.display());
 }
 
-const ADD: &str = "add {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\n";
+const ADD: &str =
+    "add {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\n";
 
 /// One ENTRY computation around `body` (instructions, one per line).
 fn entry(body: &str) -> String {
