@@ -673,3 +673,64 @@ fn errors_in_modules_have_locations() {
         assert_eq!(error_of(text), *expected, "for:\n{text}");
     }
 }
+
+/// `map`, `all-reduce`, tokens and `after-all`; a tuple entry parameter
+/// flattens into two arguments (and a tuple call argument into two call
+/// operands); a computation named `main` gets another symbol.
+#[test]
+fn map_all_reduce_tokens_and_tuple_parameters() {
+    let hlo = r#"
+HloModule more
+
+add {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+
+mul {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT p = f32[] multiply(x, y)
+}
+
+main {
+  p = (f32[3]{0}, f32[3]{0}) parameter(0)
+  ROOT a = f32[3]{0} get-tuple-element(p), index=0
+}
+
+ENTRY entry {
+  t = (f32[3]{0}, f32[3]{0}) parameter(0)
+  tok = token[] parameter(1)
+  a = f32[3]{0} get-tuple-element(t), index=0
+  b = f32[3]{0} get-tuple-element(t), index=1
+  m = f32[3]{0} map(a, b), dimensions={0}, to_apply=mul
+  r = f32[3]{0} all-reduce(m), replica_groups={}, to_apply=add
+  c = f32[3]{0} call(t), to_apply=main
+  after = token[] after-all(tok, tok)
+  ROOT out = (f32[3]{0}, f32[3]{0}, token[]) tuple(r, c, after)
+}
+"#;
+    let expected = r#"module @more {
+  func.func @main(%arg0: tensor<3xf32>, %arg1: tensor<3xf32>, %arg2: !stablehlo.token) -> (tensor<3xf32>, tensor<3xf32>, !stablehlo.token) {
+    %0 = "xla.map"(%arg0, %arg1) ({
+      ^bb1(%arg3: tensor<f32>, %arg4: tensor<f32>):
+        %1 = "xla.multiply"(%arg3, %arg4) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+        "xla.return"(%1) : (tensor<f32>) -> ()
+      }) {dimensions = array<i64: 0>} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %2 = "xla.all_reduce"(%0) ({
+      ^bb2(%arg5: tensor<f32>, %arg6: tensor<f32>):
+        %3 = "xla.add"(%arg5, %arg6) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+        "xla.return"(%3) : (tensor<f32>) -> ()
+      }) {replica_groups = dense<[]> : tensor<0x0xi64>} : (tensor<3xf32>) -> tensor<3xf32>
+    %4 = "func.call"(%arg0, %arg1) {callee = @main_1} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    %5 = "xla.after_all"(%arg2, %arg2) : (!stablehlo.token, !stablehlo.token) -> !stablehlo.token
+    "func.return"(%2, %4, %5) : (tensor<3xf32>, tensor<3xf32>, !stablehlo.token) -> ()
+  }
+  func.func private @main_1(%arg0: tensor<3xf32>, %arg1: tensor<3xf32>) -> tensor<3xf32> {
+    "func.return"(%arg0) : (tensor<3xf32>) -> ()
+  }
+}
+"#;
+    assert_imports_to(hlo, expected);
+}
