@@ -734,3 +734,56 @@ ENTRY entry {
 "#;
     assert_imports_to(hlo, expected);
 }
+
+/// Truncated and corrupted HLO never panics the importer (or the verifier
+/// after a successful import): every outcome is a module or a diagnostic.
+#[test]
+fn damaged_input_never_panics() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/hlo");
+    let texts: Vec<String> = [
+        "while_loop.hlo",
+        "argsort.hlo",
+        "conv2d.hlo",
+        "constants.hlo",
+    ]
+    .iter()
+    .map(|f| std::fs::read_to_string(dir.join(f)).expect("readable test input"))
+    .collect();
+    let replacements = [
+        "",
+        "{",
+        "}",
+        "(",
+        ")",
+        ",",
+        "=",
+        "-",
+        "9999999999999999999999",
+        "\"",
+        "/*",
+        "%",
+        "x",
+    ];
+    for text in &texts {
+        let cuts: Vec<usize> = (0..text.len())
+            .step_by(5)
+            .filter(|&i| text.is_char_boundary(i))
+            .collect();
+        for (n, &cut) in cuts.iter().enumerate() {
+            let replacement = replacements[n % replacements.len()];
+            let end = (cut + 1 + n % 3).min(text.len());
+            let end = (end..=text.len())
+                .find(|&e| text.is_char_boundary(e))
+                .unwrap_or(text.len());
+            for damaged in [
+                text[..cut].to_string(),
+                format!("{}{replacement}{}", &text[..cut], &text[end..]),
+            ] {
+                let mut ctx = context();
+                if let Ok(module) = import_module(&mut ctx, "d.hlo", &damaged) {
+                    let _ = strata_ir::verify::verify(&ctx, module);
+                }
+            }
+        }
+    }
+}
