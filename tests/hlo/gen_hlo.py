@@ -122,6 +122,14 @@ def halve_and_add_loop(a):
     return a
 
 
+def scan_reference(x):
+    carry, ys = np.float32(0), []
+    for v in x:
+        ys.append(carry * v)
+        carry = carry + v
+    return np.float32(carry), np.array(ys, np.float32)
+
+
 def conv2d_nchw_same(x, w):
     n, c, h, wd = x.shape
     o, _, kh, kw = w.shape
@@ -189,6 +197,13 @@ def main():
     case("call", lambda a: jax.jit(lambda b: b * 3)(a) + 1, lambda a: a * 3 + 1, x43)
     case("softmax", lambda a: jax.nn.softmax(a, axis=-1),
          lambda a: np.exp(a - a.max(-1, keepdims=True)) / np.exp(a - a.max(-1, keepdims=True)).sum(-1, keepdims=True), x43)
+    case("top_k", lambda a: lax.top_k(a, 2), lambda a: (-np.sort(-a, axis=-1)[:, :2], np.argsort(-a, axis=-1, kind="stable")[:, :2].astype(np.int32)), f32(3, 5), tolerance=0)
+    case("scan", lambda x: lax.scan(lambda c, v: (c + v, c * v), np.float32(0), x), scan_reference, f32(6))
+    case("bool_cond", lambda p, a: lax.cond(p, lambda a: a + 1, lambda a: a - 1, a), lambda p, a: a + 1 if p else a - 1, np.bool_(True), x43)
+    case("binary_math", lambda a, b: (a ** 2, jnp.arctan2(a, b), jnp.fmod(a, b), jnp.minimum(a, b)),
+         lambda a, b: (a ** 2, np.arctan2(a, b), np.fmod(a, b), np.minimum(a, b)), x43, y43)
+    spd = (lambda m: (m @ m.T + 4 * np.eye(4)).astype(np.float32))(f32(4, 4))
+    case("cholesky", lambda a: jnp.linalg.cholesky(a), np.linalg.cholesky, spd, tolerance=1e-4)
     case("mlp", lambda x, w1, w2: jnp.tanh(x @ w1) @ w2,
          lambda x, w1, w2: np.tanh(x @ w1) @ w2, f32(2, 4), f32(4, 8), f32(8, 3), tolerance=1e-4)
 

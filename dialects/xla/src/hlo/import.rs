@@ -484,6 +484,7 @@ impl<'a> Importer<'a> {
             Opcode::Cholesky => misc::cholesky(self, inst),
             Opcode::TriangularSolve => misc::triangular_solve(self, inst),
             Opcode::CustomCall => misc::custom_call(self, inst),
+            Opcode::TopK => misc::top_k(self, inst),
             Opcode::Reduce => reduce::reduce(self, inst),
             Opcode::ReduceWindow => reduce::reduce_window(self, inst),
             Opcode::SelectAndScatter => reduce::select_and_scatter(self, inst),

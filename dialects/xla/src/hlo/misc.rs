@@ -321,6 +321,23 @@ pub fn triangular_solve(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<V
     imp.build(inst, TRIANGULAR_SOLVE, operands, attrs)
 }
 
+/// `topk(x), k=2, largest=true` gives (values, indices) along the last
+/// dimension; `xla.top_k` takes the largest, so `largest=false` is not
+/// supported.
+pub fn top_k(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
+    inst.expect_operands(1)?;
+    let k = inst.attrs.int("k")?;
+    if !inst.attrs.flag_or("largest", true)? {
+        let loc = inst.instr.attr("largest").map_or(inst.loc(), |a| a.loc);
+        return Err(Diagnostic::unsupported(
+            loc,
+            "'topk' with largest=false is not supported",
+        ));
+    }
+    let attrs = vec![("k".to_string(), imp.i64_attr(k))];
+    imp.build(inst, TOP_K, vec![inst.leaf(0)?], attrs)
+}
+
 /// `custom-call(args...), custom_call_target="name", backend_config=...`
 /// is `xla.custom_call` with `call_target_name`. A dictionary
 /// `backend_config={k = 76 : ui8}` becomes `mhlo.backend_config` (the

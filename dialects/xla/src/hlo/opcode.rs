@@ -44,6 +44,7 @@ pub enum Opcode {
     Cholesky,
     TriangularSolve,
     CustomCall,
+    TopK,
     AllReduce,
 }
 
@@ -137,6 +138,7 @@ const OTHERS: &[(&str, Opcode)] = &[
     ("cholesky", Opcode::Cholesky),
     ("triangular-solve", Opcode::TriangularSolve),
     ("custom-call", Opcode::CustomCall),
+    ("topk", Opcode::TopK),
     ("all-reduce", Opcode::AllReduce),
 ];
 
@@ -167,7 +169,6 @@ const NOT_SUPPORTED: &[&str] = &[
     "dynamic-reshape",
     "get-dimension-size",
     "set-dimension-size",
-    "topk",
     "stochastic-convert",
     "copy-start",
     "copy-done",
