@@ -21,7 +21,7 @@ use super::lexer::Cursor;
 use super::opcode::{Lookup, Opcode, lookup};
 use super::parser::{Computation, HloModule, Instr};
 use super::shapes::Shape;
-use super::{control, elementwise, misc, reduce, shape_ops};
+use super::{collective, control, elementwise, misc, reduce, shape_ops};
 
 /// Deepest nesting of computations used as op bodies.
 const MAX_REGION_NESTING: usize = 128;
@@ -181,6 +181,16 @@ impl<'a> Importer<'a> {
             .ctx
             .attr(AttrKind::String(symbol_name(&self.module.name)));
         self.ctx.set_attr(module, "sym_name", name);
+        let counts = [
+            ("mhlo.num_partitions", self.module.num_partitions),
+            ("mhlo.num_replicas", self.module.replica_count),
+        ];
+        for (attr, count) in counts {
+            if let Some(n) = count {
+                let a = self.i32_attr(n);
+                self.ctx.set_attr(module, attr, a);
+            }
+        }
         let region = self.ctx.add_region(module);
         let block = self.ctx.add_block(region, &[]);
         self.module_block = Some(block);
@@ -492,7 +502,13 @@ impl<'a> Importer<'a> {
             Opcode::Gather => reduce::gather(self, inst),
             Opcode::Sort => reduce::sort(self, inst),
             Opcode::Map => reduce::map(self, inst),
-            Opcode::AllReduce => reduce::all_reduce(self, inst),
+            Opcode::AllReduce => collective::all_reduce(self, inst),
+            Opcode::AllGather => collective::all_gather(self, inst),
+            Opcode::ReduceScatter => collective::reduce_scatter(self, inst),
+            Opcode::AllToAll => collective::all_to_all(self, inst),
+            Opcode::CollectivePermute => collective::collective_permute(self, inst),
+            Opcode::ReplicaId => collective::device_id(self, inst, crate::names::REPLICA_ID),
+            Opcode::PartitionId => collective::device_id(self, inst, crate::names::PARTITION_ID),
             Opcode::While => control::while_loop(self, inst),
             Opcode::Conditional => control::conditional(self, inst),
             Opcode::Call => control::call(self, inst),

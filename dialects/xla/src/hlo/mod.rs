@@ -6,10 +6,11 @@
 //!   instructions, shapes), with `line:col` on everything.
 //! - `attrs`: readers for attribute values (`{1,0}`, `window={...}`, ...).
 //! - `import`: computations to functions and regions, tuples flattened.
-//! - `elementwise`, `shape_ops`, `reduce`, `control`, `misc`: one builder
-//!   per opcode family.
+//! - `elementwise`, `shape_ops`, `reduce`, `control`, `collective`, `misc`:
+//!   one builder per opcode, by family.
 
 mod attrs;
+mod collective;
 mod control;
 mod elementwise;
 mod entry;

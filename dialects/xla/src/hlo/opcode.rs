@@ -46,6 +46,12 @@ pub enum Opcode {
     CustomCall,
     TopK,
     AllReduce,
+    AllGather,
+    ReduceScatter,
+    AllToAll,
+    CollectivePermute,
+    ReplicaId,
+    PartitionId,
 }
 
 /// Element-wise opcodes: HLO spelling and `xla` op. Their operands and result
@@ -140,18 +146,18 @@ const OTHERS: &[(&str, Opcode)] = &[
     ("custom-call", Opcode::CustomCall),
     ("topk", Opcode::TopK),
     ("all-reduce", Opcode::AllReduce),
+    ("all-gather", Opcode::AllGather),
+    ("reduce-scatter", Opcode::ReduceScatter),
+    ("all-to-all", Opcode::AllToAll),
+    ("collective-permute", Opcode::CollectivePermute),
+    ("replica-id", Opcode::ReplicaId),
+    ("partition-id", Opcode::PartitionId),
 ];
 
 /// HLO opcodes that exist but are not imported (yet): reported as
 /// unsupported rather than unknown.
 const NOT_SUPPORTED: &[&str] = &[
-    "all-gather",
-    "all-to-all",
-    "reduce-scatter",
-    "collective-permute",
     "collective-broadcast",
-    "replica-id",
-    "partition-id",
     "fusion",
     "infeed",
     "outfeed",

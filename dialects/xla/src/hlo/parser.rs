@@ -12,6 +12,7 @@
 
 use strata_diag::{Diagnostic, Location, Result};
 
+use super::attrs::whole;
 use super::lexer::{Cursor, Span};
 use super::shapes::{Shape, parse_shape};
 
@@ -19,6 +20,9 @@ pub struct HloModule {
     pub name: String,
     pub loc: Location,
     pub entry_layout: Option<EntryLayout>,
+    /// `replica_count=N` and `num_partitions=N`, if written.
+    pub replica_count: Option<i64>,
+    pub num_partitions: Option<i64>,
     pub computations: Vec<Computation>,
 }
 
@@ -77,12 +81,21 @@ pub fn parse_module(c: &mut Cursor<'_>) -> Result<HloModule> {
     }
     let (name, loc) = c.name("a module name")?;
     let mut entry_layout = None;
+    let mut replica_count = None;
+    let mut num_partitions = None;
+    // Other module attributes (schedules, aliasing, sharding propagation
+    // flags) do not change what the entry computes.
     while c.eat(",") {
         let (key, _) = c.name("a module attribute")?;
         c.expect("=")?;
         let value = c.raw_value()?;
-        if key == "entry_computation_layout" {
-            entry_layout = Some(parse_entry_layout(&mut c.over(value))?);
+        match key.as_str() {
+            "entry_computation_layout" => {
+                entry_layout = Some(whole(&mut c.over(value), parse_entry_layout)?)
+            }
+            "replica_count" => replica_count = Some(device_count(&mut c.over(value))?),
+            "num_partitions" => num_partitions = Some(device_count(&mut c.over(value))?),
+            _ => {}
         }
     }
     let mut computations = Vec::new();
@@ -97,8 +110,20 @@ pub fn parse_module(c: &mut Cursor<'_>) -> Result<HloModule> {
         name,
         loc,
         entry_layout,
+        replica_count,
+        num_partitions,
         computations,
     })
+}
+
+/// A positive device count that fits an `i32`.
+fn device_count(c: &mut Cursor<'_>) -> Result<i64> {
+    let loc = c.loc();
+    let n = whole(c, |c| c.int())?;
+    if !(1..=i64::from(i32::MAX)).contains(&n) {
+        return Err(Diagnostic::error(loc, format!("invalid device count {n}")));
+    }
+    Ok(n)
 }
 
 fn parse_entry_layout(c: &mut Cursor<'_>) -> Result<EntryLayout> {

@@ -1,17 +1,17 @@
 //! Instructions with a computation applied to elements: `reduce`,
 //! `reduce-window`, `select-and-scatter`, `scatter`, `gather` (no
-//! computation, but scatter's twin), `sort`, `map`, `all-reduce`.
+//! computation, but scatter's twin), `sort`, `map`.
 
 use strata_diag::{Diagnostic, Result};
-use strata_ir::{Attr, AttrKind, DenseElements};
+use strata_ir::{Attr, AttrKind};
 
-use super::attrs::{int_lists, whole, window};
+use super::attrs::{whole, window};
 use super::import::{Importer, Inst, Val};
 use crate::names::*;
 
 /// Emits the op with `to_apply` (or another named computation) as its
 /// region with block arguments.
-fn with_region(
+pub fn with_region(
     imp: &mut Importer<'_>,
     inst: &Inst<'_, '_>,
     name: &'static str,
@@ -191,29 +191,4 @@ pub fn map(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
     let dims = inst.attrs.ints("dimensions")?;
     let attrs = vec![("dimensions".to_string(), imp.dense_i64s(dims))];
     with_region(imp, inst, MAP, attrs, &["to_apply"])
-}
-
-/// `all-reduce(x), replica_groups={{0,1}}, to_apply=add`. Groups of unequal
-/// size are padded with -1, as StableHLO writes them.
-pub fn all_reduce(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
-    let groups = match inst.attrs.get("replica_groups") {
-        Some(mut c) => whole(&mut c, int_lists)?,
-        None => Vec::new(),
-    };
-    let width = groups.iter().map(|g| g.len()).max().unwrap_or(0);
-    let i64t = imp.ctx.int_ty(64);
-    let ty = imp
-        .ctx
-        .tensor_ty(&[groups.len() as i64, width as i64], i64t);
-    let bits = groups
-        .iter()
-        .flat_map(|g| (0..width).map(move |i| g.get(i).copied().unwrap_or(-1) as u64))
-        .collect();
-    let dense = imp.ctx.attr(AttrKind::Dense(DenseElements {
-        ty,
-        splat: false,
-        bits,
-    }));
-    let attrs = vec![("replica_groups".to_string(), dense)];
-    with_region(imp, inst, ALL_REDUCE, attrs, &["to_apply"])
 }

@@ -557,8 +557,8 @@ fn errors_in_instructions_have_locations() {
             "11:19: unknown HLO opcode 'frobnicate'",
         ),
         (
-            "  x = f32[4] parameter(0)\n  ROOT y = f32[4] all-gather(x)",
-            "11:19: HLO opcode 'all-gather' is not supported",
+            "  x = f32[4] parameter(0)\n  ROOT y = f32[4] rng(x, x), distribution=rng_uniform",
+            "11:19: HLO opcode 'rng' is not supported",
         ),
         (
             "  x = f32[4] parameter(0)\n  ROOT y = f32[] reduce(x, x), dimensions={0}, to_apply=nowhere",
@@ -788,6 +788,53 @@ fn damaged_input_never_panics() {
     }
 }
 
+/// Collectives with their replica groups; `replica_count` becomes the
+/// module's `mhlo.num_replicas`.
+#[test]
+fn collectives() {
+    let hlo = r#"
+HloModule collectives, replica_count=2
+
+add {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+
+ENTRY main {
+  x = f32[4,2]{1,0} parameter(0)
+  r = f32[4,2]{1,0} all-reduce(x), replica_groups={{0,1}}, to_apply=add
+  g = f32[8,2]{1,0} all-gather(x), dimensions={0}, replica_groups={{0,1}}
+  s = f32[2,2]{1,0} reduce-scatter(x), dimensions={0}, replica_groups={{0,1}}, to_apply=add
+  a = f32[4,2]{1,0} all-to-all(x), dimensions={0}, replica_groups={{0,1}}
+  p = f32[4,2]{1,0} collective-permute(x), source_target_pairs={{0,1},{1,0}}
+  id = u32[] replica-id()
+  ROOT t = (f32[4,2]{1,0}, f32[8,2]{1,0}, f32[2,2]{1,0}, f32[4,2]{1,0}, f32[4,2]{1,0}, u32[]) tuple(r, g, s, a, p, id)
+}
+"#;
+    let expected = r#"module @collectives attributes {mhlo.num_replicas = 2 : i32} {
+  func.func @main(%arg0: tensor<4x2xf32>) -> (tensor<4x2xf32>, tensor<8x2xf32>, tensor<2x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<ui32>) {
+    %0 = "xla.all_reduce"(%arg0) ({
+      ^bb1(%arg1: tensor<f32>, %arg2: tensor<f32>):
+        %1 = "xla.add"(%arg1, %arg2) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+        "xla.return"(%1) : (tensor<f32>) -> ()
+      }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    %2 = "xla.all_gather"(%arg0) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, all_gather_dim = 0 : i64} : (tensor<4x2xf32>) -> tensor<8x2xf32>
+    %3 = "xla.reduce_scatter"(%arg0) ({
+      ^bb2(%arg3: tensor<f32>, %arg4: tensor<f32>):
+        %4 = "xla.add"(%arg3, %arg4) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+        "xla.return"(%4) : (tensor<f32>) -> ()
+      }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, scatter_dimension = 0 : i64} : (tensor<4x2xf32>) -> tensor<2x2xf32>
+    %5 = "xla.all_to_all"(%arg0) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, split_dimension = 0 : i64, concat_dimension = 0 : i64, split_count = 2 : i64} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    %6 = "xla.collective_permute"(%arg0) {source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    %7 = "xla.replica_id"() : () -> tensor<ui32>
+    "func.return"(%0, %2, %3, %5, %6, %7) : (tensor<4x2xf32>, tensor<8x2xf32>, tensor<2x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<ui32>) -> ()
+  }
+}
+"#;
+    assert_imports_to(hlo, expected);
+}
+
 #[test]
 #[ignore]
 fn probe_files() {
@@ -806,7 +853,10 @@ fn probe_files() {
                     let printed = print_op(&ctx, m);
                     if let Ok(out) = std::env::var("HLO_PROBE_OUT") {
                         let name = p.with_extension("mlir");
-                        let _ = std::fs::write(std::path::Path::new(&out).join(name.file_name().unwrap()), &printed);
+                        let _ = std::fs::write(
+                            std::path::Path::new(&out).join(name.file_name().unwrap()),
+                            &printed,
+                        );
                     }
                     println!("{printed}");
                 }
