@@ -105,8 +105,9 @@ impl Shape {
         }
     }
 
-    /// Whether every array leaf has the default layout (major-to-minor, the
-    /// row-major order of the C ABI), or no layout written.
+    /// Where the first array leaf with a non-default layout is written. The
+    /// default (minor-to-major `{n-1,...,1,0}`) is the row-major order of the
+    /// C ABI; an absent or empty layout (`{}`) counts as the default.
     pub fn first_non_default_layout(&self) -> Option<Location> {
         match self {
             Shape::Array {
@@ -116,7 +117,7 @@ impl Shape {
                 ..
             } => {
                 let default: Vec<i64> = (0..dims.len() as i64).rev().collect();
-                (*l != default).then_some(*loc)
+                (!l.is_empty() && *l != default).then_some(*loc)
             }
             Shape::Array { .. } | Shape::Token(_) => None,
             Shape::Tuple(items, _) => items.iter().find_map(|s| s.first_non_default_layout()),

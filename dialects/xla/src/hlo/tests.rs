@@ -581,6 +581,10 @@ fn errors_in_instructions_have_locations() {
             "10:27: integer literal 123456789012345678901234567890123456789012 is too large",
         ),
         (
+            "  ROOT c = f32[200] constant({...})",
+            "10:30: the constant's values were left out of the HLO text ('{...}'); print it with large constants",
+        ),
+        (
             "  ROOT c = f32[2] constant({1, 2, 3})",
             "10:28: expected 2 elements in dimension 0, but found 3",
         ),
