@@ -62,7 +62,7 @@ impl<'i, 'a> Attrs<'i, 'a> {
             if read.contains(&a.name) || IGNORED.contains(&a.name.as_str()) {
                 continue;
             }
-            let value = self.cursor.over(a.value).text_of(a.value);
+            let value = self.cursor.text_of(a.value);
             if a.name == "sharding" && SINGLE_DEVICE_SHARDINGS.contains(&value) {
                 continue;
             }

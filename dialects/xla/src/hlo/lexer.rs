@@ -8,6 +8,9 @@ use strata_diag::{Diagnostic, FileId, Location, Result};
 /// Byte offsets of line starts, to turn an offset into `line:col`.
 pub struct LineIndex {
     starts: Vec<usize>,
+    /// Whether each line is ASCII, where the column is the byte offset
+    /// (so locations inside long one-line constants cost O(1)).
+    ascii: Vec<bool>,
     file: FileId,
 }
 
@@ -15,15 +18,23 @@ impl LineIndex {
     pub fn new(text: &str, file: FileId) -> LineIndex {
         let mut starts = vec![0];
         starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        LineIndex { starts, file }
+        let ascii = text.split('\n').map(|line| line.is_ascii()).collect();
+        LineIndex {
+            starts,
+            ascii,
+            file,
+        }
     }
 
     pub fn location(&self, text: &str, offset: usize) -> Location {
         let line = self.starts.partition_point(|&s| s <= offset);
         let start = self.starts[line - 1];
-        let col = text
-            .get(start..offset)
-            .map_or(offset - start, |s| s.chars().count());
+        let col = match self.ascii.get(line - 1) {
+            Some(true) => offset - start,
+            _ => text
+                .get(start..offset)
+                .map_or(offset - start, |s| s.chars().count()),
+        };
         Location {
             file: self.file,
             line: line as u32,
