@@ -97,7 +97,10 @@ impl Shape {
     /// The one array type of a non-tuple shape.
     pub fn array_type(&self, ctx: &mut Context, what: &str) -> Result<Type> {
         match self {
-            Shape::Array { .. } => Ok(self.leaf_types(ctx)[0]),
+            Shape::Array { elem, dims, .. } => {
+                let e = elem.to_type(ctx);
+                Ok(ctx.tensor_ty(dims, e))
+            }
             _ => Err(Diagnostic::error(
                 self.loc(),
                 format!("{what} must have an array shape, found {}", self.describe()),

@@ -838,34 +838,3 @@ ENTRY main {
 "#;
     assert_imports_to(hlo, expected);
 }
-
-#[test]
-#[ignore]
-fn probe_files() {
-    let dir = std::env::var("HLO_PROBE_DIR").unwrap_or_default();
-    for e in std::fs::read_dir(dir).unwrap().flatten() {
-        let p = e.path();
-        if p.extension().is_some_and(|x| x == "hlo") {
-            let text = std::fs::read_to_string(&p).unwrap();
-            let mut ctx = context();
-            println!("=== {}", p.display());
-            match import_module(&mut ctx, &p.display().to_string(), &text) {
-                Ok(m) => {
-                    if let Err(errs) = strata_ir::verify::verify(&ctx, m) {
-                        println!("VERIFY: {}", ctx.sources.render(&errs[0]));
-                    }
-                    let printed = print_op(&ctx, m);
-                    if let Ok(out) = std::env::var("HLO_PROBE_OUT") {
-                        let name = p.with_extension("mlir");
-                        let _ = std::fs::write(
-                            std::path::Path::new(&out).join(name.file_name().unwrap()),
-                            &printed,
-                        );
-                    }
-                    println!("{printed}");
-                }
-                Err(d) => println!("ERROR: {}", ctx.sources.render(&d)),
-            }
-        }
-    }
-}
