@@ -88,12 +88,17 @@ def json_value(a):
     return int(x)
 
 
-def case(name, f, reference, *args, tolerance=1e-5):
-    hlo = jax.jit(f).lower(*args).as_text(dialect="hlo")
+def case(name, f, reference, *args, tolerance=1e-5, optimized=False):
+    """Writes NAME.hlo and NAME.json; with `optimized`, also XLA:CPU's
+    optimized HLO of the same program (fusions, debug tables) as
+    NAME_optimized.hlo with its own copy of the json."""
+    lowered = jax.jit(f).lower(*args)
     expected = reference(*[np.asarray(a) for a in args])
     if not isinstance(expected, tuple):
         expected = (expected,)
-    (OUT / f"{name}.hlo").write_text(hlo)
+    texts = {name: lowered.as_text(dialect="hlo")}
+    if optimized:
+        texts[f"{name}_optimized"] = lowered.compile().as_text()
     data = {
         "inputs": [literal(a) for a in args],
         "input_types": [mlir_type(a) for a in args],
@@ -101,7 +106,9 @@ def case(name, f, reference, *args, tolerance=1e-5):
         "outputs": [json_value(e) for e in expected],
         "tolerance": tolerance,
     }
-    (OUT / f"{name}.json").write_text(json.dumps(data, indent=1) + "\n")
+    for file_name, hlo in texts.items():
+        (OUT / f"{file_name}.hlo").write_text(hlo)
+        (OUT / f"{file_name}.json").write_text(json.dumps(data, indent=1) + "\n")
 
 
 def f32(*shape):
@@ -196,7 +203,8 @@ def main():
          lambda a: np.arange(12, dtype=np.float32).reshape(4, 3) + a[0], x43)
     case("call", lambda a: jax.jit(lambda b: b * 3)(a) + 1, lambda a: a * 3 + 1, x43)
     case("softmax", lambda a: jax.nn.softmax(a, axis=-1),
-         lambda a: np.exp(a - a.max(-1, keepdims=True)) / np.exp(a - a.max(-1, keepdims=True)).sum(-1, keepdims=True), x43)
+         lambda a: np.exp(a - a.max(-1, keepdims=True)) / np.exp(a - a.max(-1, keepdims=True)).sum(-1, keepdims=True), x43,
+         optimized=True)
     case("top_k", lambda a: lax.top_k(a, 2), lambda a: (-np.sort(-a, axis=-1)[:, :2], np.argsort(-a, axis=-1, kind="stable")[:, :2].astype(np.int32)), f32(3, 5), tolerance=0)
     case("scan", lambda x: lax.scan(lambda c, v: (c + v, c * v), np.float32(0), x), scan_reference, f32(6))
     case("bool_cond", lambda p, a: lax.cond(p, lambda a: a + 1, lambda a: a - 1, a), lambda p, a: a + 1 if p else a - 1, np.bool_(True), x43)
@@ -205,7 +213,7 @@ def main():
     spd = (lambda m: (m @ m.T + 4 * np.eye(4)).astype(np.float32))(f32(4, 4))
     case("cholesky", lambda a: jnp.linalg.cholesky(a), np.linalg.cholesky, spd, tolerance=1e-4)
     case("mlp", lambda x, w1, w2: jnp.tanh(x @ w1) @ w2,
-         lambda x, w1, w2: np.tanh(x @ w1) @ w2, f32(2, 4), f32(4, 8), f32(8, 3), tolerance=1e-4)
+         lambda x, w1, w2: np.tanh(x @ w1) @ w2, f32(2, 4), f32(4, 8), f32(8, 3), tolerance=1e-4, optimized=True)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-//! Control flow and tuples: `while`, `conditional`, `call`, `tuple`,
+//! Control flow and tuples: `while`, `conditional`, `call`, `fusion`, `tuple`,
 //! `get-tuple-element`, `opt-barrier`, `after-all`.
 
 use strata_diag::{Diagnostic, Result};
@@ -56,7 +56,20 @@ pub fn conditional(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
 
 /// `call(args...), to_apply=f` is `func.call @f` of a private function.
 pub fn call(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
-    let (callee, loc) = inst.attrs.computation("to_apply")?;
+    call_computation(imp, inst, "to_apply")
+}
+
+/// `fusion(args...), kind=kLoop, calls=f` (in optimized HLO) computes what
+/// calling `f` does; the kind is only XLA's code generation strategy.
+pub fn fusion(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
+    inst.attrs.word("kind")?;
+    call_computation(imp, inst, "calls")
+}
+
+/// `func.call` of the private function made for the computation named by
+/// attribute `attr`, with the operands flattened.
+fn call_computation(imp: &mut Importer<'_>, inst: &Inst<'_, '_>, attr: &str) -> Result<Val> {
+    let (callee, loc) = inst.attrs.computation(attr)?;
     let comp = imp.computation(&callee, loc)?;
     let symbol = imp.function_symbol(comp);
     let callee_attr = imp.ctx.attr(AttrKind::SymbolRef(symbol));

@@ -3,7 +3,8 @@
 //!
 //! - The ENTRY computation becomes the public `@main`; its tuple parameters
 //!   and results flatten into several (as StableHLO exports write them).
-//! - `call`ed computations become private functions (one per computation).
+//! - `call`ed (and `fusion`'s) computations become private functions (one
+//!   per computation).
 //! - Computations used as op bodies (reduce's `to_apply`, while's
 //!   `condition`/`body`, conditional branches, ...) are emitted into the
 //!   op's region, afresh for each use.
@@ -512,6 +513,7 @@ impl<'a> Importer<'a> {
             Opcode::While => control::while_loop(self, inst),
             Opcode::Conditional => control::conditional(self, inst),
             Opcode::Call => control::call(self, inst),
+            Opcode::Fusion => control::fusion(self, inst),
             Opcode::Tuple => control::tuple(self, inst),
             Opcode::GetTupleElement => control::get_tuple_element(self, inst),
             Opcode::OptimizationBarrier => control::optimization_barrier(self, inst),

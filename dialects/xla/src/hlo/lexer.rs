@@ -149,6 +149,11 @@ impl<'a> Cursor<'a> {
         self.rest().starts_with(s)
     }
 
+    /// Whether `s` comes right at the cursor, with no blanks before it.
+    pub fn touches(&self, s: &str) -> bool {
+        self.rest().starts_with(s)
+    }
+
     pub fn eat(&mut self, s: &str) -> bool {
         if self.starts_with(s) {
             self.pos += s.len();
@@ -386,5 +391,27 @@ impl<'a> Cursor<'a> {
     /// The source text of `span`.
     pub fn text_of(&self, span: Span) -> &'a str {
         self.text.get(span.start..span.end).unwrap_or("")
+    }
+
+    /// Whether the line at the cursor holds exactly `word` (blanks aside).
+    pub fn line_is(&mut self, word: &str) -> bool {
+        self.skip_blanks();
+        self.rest().split('\n').next().unwrap_or("").trim_end() == word
+    }
+
+    /// Moves past the end of the current line.
+    pub fn skip_line(&mut self) {
+        let rest = self.rest();
+        self.pos += rest.find('\n').map_or(rest.len(), |i| i + 1);
+    }
+
+    /// Whether the line at the cursor is empty (or only blanks).
+    pub fn at_blank_line(&self) -> bool {
+        self.rest()
+            .split('\n')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .is_empty()
     }
 }

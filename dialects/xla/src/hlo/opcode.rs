@@ -36,6 +36,7 @@ pub enum Opcode {
     While,
     Conditional,
     Call,
+    Fusion,
     Tuple,
     GetTupleElement,
     OptimizationBarrier,
@@ -135,6 +136,7 @@ const OTHERS: &[(&str, Opcode)] = &[
     ("while", Opcode::While),
     ("conditional", Opcode::Conditional),
     ("call", Opcode::Call),
+    ("fusion", Opcode::Fusion),
     ("tuple", Opcode::Tuple),
     ("get-tuple-element", Opcode::GetTupleElement),
     ("opt-barrier", Opcode::OptimizationBarrier),
@@ -158,7 +160,6 @@ const OTHERS: &[(&str, Opcode)] = &[
 /// unsupported rather than unknown.
 const NOT_SUPPORTED: &[&str] = &[
     "collective-broadcast",
-    "fusion",
     "infeed",
     "outfeed",
     "send",

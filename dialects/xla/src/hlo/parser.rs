@@ -104,6 +104,10 @@ pub fn parse_module(c: &mut Cursor<'_>) -> Result<HloModule> {
         if c.at_end() {
             break;
         }
+        if DEBUG_SECTIONS.iter().any(|s| c.line_is(s)) {
+            skip_section(c);
+            continue;
+        }
         computations.push(parse_computation(c)?);
     }
     Ok(HloModule {
@@ -124,6 +128,18 @@ fn device_count(c: &mut Cursor<'_>) -> Result<i64> {
         return Err(Diagnostic::error(loc, format!("invalid device count {n}")));
     }
     Ok(n)
+}
+
+/// Tables of source locations that newer XLA prints between the header
+/// and the computations (`FileNames`, then `1 "f.py"` lines, ...).
+const DEBUG_SECTIONS: &[&str] = &["FileNames", "FunctionNames", "FileLocations", "StackFrames"];
+
+/// Skips a debug section: its title line and the lines up to a blank one.
+fn skip_section(c: &mut Cursor<'_>) {
+    c.skip_line();
+    while !c.at_end() && !c.at_blank_line() {
+        c.skip_line();
+    }
 }
 
 fn parse_entry_layout(c: &mut Cursor<'_>) -> Result<EntryLayout> {

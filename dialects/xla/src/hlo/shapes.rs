@@ -197,7 +197,9 @@ fn parse_shape_at_depth(c: &mut Cursor<'_>, depth: usize) -> Result<Shape> {
         ));
     };
     let dims = parse_dims(c)?;
-    let layout = if c.starts_with("{") {
+    // A layout follows the dimensions directly (`f32[4]{0}`); after a space,
+    // `{` opens something else (a computation body after a signature).
+    let layout = if c.touches("{") {
         Some(parse_layout(c)?)
     } else {
         None

@@ -838,3 +838,40 @@ ENTRY main {
 "#;
     assert_imports_to(hlo, expected);
 }
+
+/// Optimized HLO as XLA prints it after compiling: debug tables between the
+/// header and the computations, signatures ending in `-> shape {`, and
+/// `fusion`s, which call their computation.
+#[test]
+fn optimized_hlo_with_fusions_and_debug_tables() {
+    let hlo = r#"HloModule jit_f, is_scheduled=true, entry_computation_layout={(f32[4]{0})->f32[4]{0}}
+
+FileNames
+1 "<string>"
+
+StackFrames
+1 {file_location_id=1 parent_frame_id=1}
+
+%fused_computation (param_0: f32[4]) -> f32[4] {
+  %param_0 = f32[4]{0} parameter(0)
+  ROOT %exp.0 = f32[4]{0} exponential(%param_0), metadata={op_name="jit(f)/exp" stack_frame_id=1}
+}
+
+ENTRY %main.3 (a.1: f32[4]) -> f32[4] {
+  %a.1 = f32[4]{0} parameter(0), metadata={op_name="a"}
+  ROOT %exp_fusion = f32[4]{0} fusion(%a.1), kind=kLoop, calls=%fused_computation, backend_config={"outer_dimension_partitions":[]}
+}
+"#;
+    let expected = r#"module @jit_f {
+  func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = "func.call"(%arg0) {callee = @fused_computation} : (tensor<4xf32>) -> tensor<4xf32>
+    "func.return"(%0) : (tensor<4xf32>) -> ()
+  }
+  func.func private @fused_computation(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = "xla.exponential"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+    "func.return"(%0) : (tensor<4xf32>) -> ()
+  }
+}
+"#;
+    assert_imports_to(hlo, expected);
+}
