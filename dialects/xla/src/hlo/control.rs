@@ -2,7 +2,7 @@
 //! `get-tuple-element`, `opt-barrier`, `after-all`.
 
 use strata_diag::{Diagnostic, Result};
-use strata_ir::{AttrKind, Type};
+use strata_ir::AttrKind;
 
 use super::import::{Importer, Inst, Val};
 use crate::names::*;
@@ -85,7 +85,7 @@ fn call_computation(imp: &mut Importer<'_>, inst: &Inst<'_, '_>, attr: &str) -> 
 /// `tuple(a, b)` groups values; no op is emitted.
 pub fn tuple(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
     let value = Val::Tuple(inst.operands.clone());
-    expect_declared(imp, inst, &value)?;
+    imp.expect_declared(inst, &value)?;
     Ok(value)
 }
 
@@ -108,7 +108,7 @@ pub fn get_tuple_element(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<
             ),
         ));
     };
-    expect_declared(imp, inst, item)?;
+    imp.expect_declared(inst, item)?;
     Ok(item.clone())
 }
 
@@ -127,40 +127,4 @@ pub fn optimization_barrier(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Resu
 pub fn after_all(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
     let operands = inst.all_leaves()?;
     imp.build(inst, AFTER_ALL, operands, vec![])
-}
-
-/// For instructions that emit no op (so no verifier sees them): the value
-/// must have the declared shape.
-fn expect_declared(imp: &mut Importer<'_>, inst: &Inst<'_, '_>, value: &Val) -> Result<()> {
-    let declared = inst.instr.shape.leaf_types(imp.ctx);
-    let actual: Vec<Type> = value
-        .leaves()
-        .iter()
-        .map(|&v| imp.ctx.value_ty(v))
-        .collect();
-    let same_structure = shape_matches(&inst.instr.shape, value);
-    if declared != actual || !same_structure {
-        let actual: Vec<String> = actual
-            .iter()
-            .map(|&t| crate::util::ty_str(imp.ctx, t))
-            .collect();
-        return Err(inst.error(format!(
-            "'{}' declares shape {} but produces ({})",
-            inst.instr.opcode,
-            inst.instr.shape.describe(),
-            actual.join(", ")
-        )));
-    }
-    Ok(())
-}
-
-fn shape_matches(shape: &super::shapes::Shape, value: &Val) -> bool {
-    use super::shapes::Shape;
-    match (shape, value) {
-        (Shape::Tuple(items, _), Val::Tuple(vals)) => {
-            items.len() == vals.len() && items.iter().zip(vals).all(|(s, v)| shape_matches(s, v))
-        }
-        (Shape::Array { .. } | Shape::Token(_), Val::Leaf(_)) => true,
-        _ => false,
-    }
 }

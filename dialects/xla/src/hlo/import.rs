@@ -60,6 +60,17 @@ pub fn rebuild(shape: &Shape, leaves: &mut impl Iterator<Item = Value>) -> Optio
     }
 }
 
+/// Whether `value` has the tuple structure of `shape`.
+fn shape_matches(shape: &Shape, value: &Val) -> bool {
+    match (shape, value) {
+        (Shape::Tuple(items, _), Val::Tuple(vals)) => {
+            items.len() == vals.len() && items.iter().zip(vals).all(|(s, v)| shape_matches(s, v))
+        }
+        (Shape::Array { .. } | Shape::Token(_), Val::Leaf(_)) => true,
+        _ => false,
+    }
+}
+
 /// `name` as a symbol MLIR's text can spell bare (`@name`): characters
 /// other than letters, digits, `_`, `.` and `$` become `_`.
 fn symbol_name(name: &str) -> String {
@@ -556,6 +567,30 @@ impl<'a> Importer<'a> {
         let mut results = self.ctx.op(op).results.clone().into_iter();
         rebuild(&inst.instr.shape, &mut results)
             .ok_or_else(|| inst.error("internal: result count does not match the shape"))
+    }
+
+    /// For instructions that emit no op (so no verifier sees them): the
+    /// value must have the declared shape.
+    pub fn expect_declared(&mut self, inst: &Inst<'_, '_>, value: &Val) -> Result<()> {
+        let declared = inst.instr.shape.leaf_types(self.ctx);
+        let actual: Vec<Type> = value
+            .leaves()
+            .iter()
+            .map(|&v| self.ctx.value_ty(v))
+            .collect();
+        if declared != actual || !shape_matches(&inst.instr.shape, value) {
+            let actual: Vec<String> = actual
+                .iter()
+                .map(|&t| crate::util::ty_str(self.ctx, t))
+                .collect();
+            return Err(inst.error(format!(
+                "'{}' declares shape {} but produces ({})",
+                inst.instr.opcode,
+                inst.instr.shape.describe(),
+                actual.join(", ")
+            )));
+        }
+        Ok(())
     }
 
     // ---- attribute values ----

@@ -56,16 +56,9 @@ pub fn bitcast(imp: &mut Importer<'_>, inst: &Inst<'_, '_>, shapes: &[&Shape]) -
 /// `copy` only changes the layout, which is not modelled: the operand's value.
 pub fn copy(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
     inst.expect_operands(1)?;
-    let v = inst.leaf(0)?;
-    let declared = inst.instr.shape.leaf_types(imp.ctx);
-    if declared != [imp.ctx.value_ty(v)] {
-        return Err(inst.error(format!(
-            "'copy' declares {} but its operand is {}",
-            inst.instr.shape.describe(),
-            crate::util::ty_str(imp.ctx, imp.ctx.value_ty(v))
-        )));
-    }
-    Ok(Val::Leaf(v))
+    let value = Val::Leaf(inst.leaf(0)?);
+    imp.expect_declared(inst, &value)?;
+    Ok(value)
 }
 
 /// `transpose(x), dimensions={1,0}`.

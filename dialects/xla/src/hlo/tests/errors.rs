@@ -56,6 +56,15 @@ fn errors_in_instructions_have_locations() {
             "  x = f32[4] parameter(0)\n  ROOT y = f32[5] negate(x)",
             "11:8: 'xla.negate' op inferred type tensor<4xf32> does not match result type tensor<5xf32>",
         ),
+        // Instructions that emit no op check their declared shape themselves.
+        (
+            "  x = f32[4] parameter(0)\n  ROOT y = f32[5] copy(x)",
+            "11:8: 'copy' declares shape f32[5] but produces (tensor<4xf32>)",
+        ),
+        (
+            "  x = f32[4] parameter(0)\n  ROOT t = (f32[4], s32[]) tuple(x, x)",
+            "11:8: 'tuple' declares shape (f32[4], s32[]) but produces (tensor<4xf32>, tensor<4xf32>)",
+        ),
         (
             "  x = f32[4] parameter(0)\n  ROOT y = f32[4] add(x, z)",
             "11:26: use of undefined value 'z'",
