@@ -1,0 +1,427 @@
+//! `constant`, `dot`, `convolution`, `fft`, `rng-bit-generator`,
+//! `cholesky`, `triangular-solve` and `custom-call`.
+
+use strata_diag::{Diagnostic, Result};
+use strata_ir::dense::{self, Literal};
+use strata_ir::{Attr, AttrKind, Signedness, TypeKind};
+
+use super::attrs::{dim_labels, whole, window};
+use super::import::{Importer, Inst, Val};
+use super::lexer::Cursor;
+use crate::names::*;
+
+/// Deepest literal nesting accepted (beyond any real tensor rank).
+const MAX_LITERAL_DEPTH: usize = 64;
+
+/// `constant(2)`, `constant({ {1, 2}, {3, 4} })`, `constant({(1, 2)})`,
+/// `constant(true)`, `constant({nan, inf, -inf})`.
+pub fn constant(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
+    let ty = inst.instr.shape.array_type(imp.ctx, "a constant")?;
+    let Some(span) = inst.instr.payload else {
+        return Err(inst.error("constant without a value"));
+    };
+    let mut c = imp.cursor.over(span);
+    let loc = c.loc();
+    let floats = matches!(
+        imp.ctx.kind(imp.ctx.elem(ty)),
+        TypeKind::Float(_) | TypeKind::Complex(_)
+    );
+    let lit = whole(&mut c, |c| literal(c, floats, 0))?;
+    let elements = dense::build(imp.ctx, ty, &lit).map_err(|m| Diagnostic::error(loc, m))?;
+    let value = imp.ctx.attr(AttrKind::Dense(elements));
+    imp.build(inst, CONSTANT, vec![], vec![("value".to_string(), value)])
+}
+
+/// A literal tree; with `floats`, every number is read as a float (so that
+/// `-0` keeps its sign).
+fn literal(c: &mut Cursor<'_>, floats: bool, depth: usize) -> Result<Literal> {
+    if depth > MAX_LITERAL_DEPTH {
+        return Err(c.error("literal nests too deeply"));
+    }
+    if c.starts_with("{...}") {
+        return Err(Diagnostic::unsupported(
+            c.loc(),
+            "the constant's values were left out of the HLO text ('{...}'); print it with large constants",
+        ));
+    }
+    if c.eat("{") {
+        let mut items = Vec::new();
+        if c.eat("}") {
+            return Ok(Literal::List(items));
+        }
+        loop {
+            items.push(literal(c, floats, depth + 1)?);
+            if c.eat("}") {
+                return Ok(Literal::List(items));
+            }
+            c.expect(",")?;
+        }
+    }
+    if c.eat("(") {
+        let re = scalar(c, true)?;
+        c.expect(",")?;
+        let im = scalar(c, true)?;
+        c.expect(")")?;
+        return Ok(Literal::Complex(Box::new(re), Box::new(im)));
+    }
+    scalar(c, floats)
+}
+
+/// One number: integer, float, `true`/`false`, `inf`, `-inf`, `nan`;
+/// integers as floats with `float`.
+fn scalar(c: &mut Cursor<'_>, float: bool) -> Result<Literal> {
+    let (word, loc) = c.number_word();
+    let body = word.strip_prefix(['-', '+']).unwrap_or(&word);
+    let negative = word.starts_with('-');
+    let lit = match body {
+        "" => return Err(c.expected("a number")),
+        "true" if body.len() == word.len() => Literal::Bool(true),
+        "false" if body.len() == word.len() => Literal::Bool(false),
+        "inf" => Literal::Float(if negative {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        }),
+        "nan" => Literal::Float(f64::NAN),
+        _ if !float && body.bytes().all(|b| b.is_ascii_digit()) => {
+            let v: i128 = word.parse().map_err(|_| {
+                Diagnostic::error(loc, format!("integer literal {word} is too large"))
+            })?;
+            Literal::Int(v)
+        }
+        _ => Literal::Float(
+            word.parse::<f64>()
+                .map_err(|_| Diagnostic::error(loc, format!("malformed number '{word}'")))?,
+        ),
+    };
+    Ok(lit)
+}
+
+/// `operand_precision={highest,default}` as `[#stablehlo<precision ...>]`
+/// (DEFAULT for both operands when absent).
+fn precision_config(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Attr> {
+    let mut words = Vec::new();
+    if let Some(mut c) = inst.attrs.get("operand_precision") {
+        words = whole(&mut c, |c| {
+            c.expect("{")?;
+            let mut out = Vec::new();
+            while !c.eat("}") {
+                out.push(c.name("a precision")?);
+                if !c.eat(",") {
+                    c.expect("}")?;
+                    break;
+                }
+            }
+            Ok(out)
+        })?;
+    }
+    let mut items = Vec::new();
+    for (word, loc) in &words {
+        let value = match word.to_ascii_uppercase().as_str() {
+            v @ ("DEFAULT" | "HIGH" | "HIGHEST") => v.to_string(),
+            _ => {
+                return Err(Diagnostic::error(
+                    *loc,
+                    format!("unknown precision '{word}'"),
+                ));
+            }
+        };
+        items.push(imp.enum_attr("precision", &value));
+    }
+    while items.len() < 2 {
+        items.push(imp.enum_attr("precision", "DEFAULT"));
+    }
+    Ok(imp.ctx.attr(AttrKind::Array(items)))
+}
+
+/// `dot(a, b), lhs_batch_dims={0}, lhs_contracting_dims={2},
+/// rhs_batch_dims={0}, rhs_contracting_dims={1}` is `xla.dot_general`.
+pub fn dot(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
+    inst.expect_operands(2)?;
+    let a = &inst.attrs;
+    let fields = [
+        (
+            "lhs_batching_dimensions",
+            a.ints_or_empty("lhs_batch_dims")?,
+        ),
+        (
+            "rhs_batching_dimensions",
+            a.ints_or_empty("rhs_batch_dims")?,
+        ),
+        (
+            "lhs_contracting_dimensions",
+            a.ints_or_empty("lhs_contracting_dims")?,
+        ),
+        (
+            "rhs_contracting_dimensions",
+            a.ints_or_empty("rhs_contracting_dims")?,
+        ),
+    ];
+    let fields = fields
+        .into_iter()
+        .map(|(name, v)| (name.to_string(), imp.i64_list(&v)))
+        .collect();
+    let numbers = imp.ctx.attr(AttrKind::Struct {
+        name: "stablehlo.dot".into(),
+        fields,
+    });
+    let attrs = vec![
+        ("precision_config".to_string(), precision_config(imp, inst)?),
+        ("dot_dimension_numbers".to_string(), numbers),
+    ];
+    let operands = inst.all_leaves()?;
+    imp.build(inst, DOT_GENERAL, operands, attrs)
+}
+
+/// `convolution(lhs, rhs), window={...}, dim_labels=b01f_01io->b01f,
+/// feature_group_count=1, batch_group_count=1`.
+pub fn convolution(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
+    inst.expect_operands(2)?;
+    let labels = whole(&mut inst.attrs.required("dim_labels")?, dim_labels)?;
+    let spatial = labels.input.spatial.len();
+    let w = match inst.attrs.get("window") {
+        Some(mut c) => whole(&mut c, window)?,
+        None => super::attrs::Window {
+            size: vec![1; spatial],
+            stride: vec![1; spatial],
+            pad: vec![(0, 0); spatial],
+            lhs_dilate: vec![1; spatial],
+            rhs_dilate: vec![1; spatial],
+            reversal: vec![0; spatial],
+        },
+    };
+    let (i, k, o) = (&labels.input, &labels.kernel, &labels.output);
+    // In the order StableHLO prints `#stablehlo.conv<...>`.
+    let fields = vec![
+        ("input_batch_dimension", imp.i64_attr(i.first)),
+        ("input_feature_dimension", imp.i64_attr(i.second)),
+        ("input_spatial_dimensions", imp.i64_list(&i.spatial)),
+        ("kernel_input_feature_dimension", imp.i64_attr(k.first)),
+        ("kernel_output_feature_dimension", imp.i64_attr(k.second)),
+        ("kernel_spatial_dimensions", imp.i64_list(&k.spatial)),
+        ("output_batch_dimension", imp.i64_attr(o.first)),
+        ("output_feature_dimension", imp.i64_attr(o.second)),
+        ("output_spatial_dimensions", imp.i64_list(&o.spatial)),
+    ];
+    let fields = fields
+        .into_iter()
+        .map(|(name, a)| (name.to_string(), a))
+        .collect();
+    let numbers = imp.ctx.attr(AttrKind::Struct {
+        name: "stablehlo.conv".into(),
+        fields,
+    });
+    let feature_groups = group_count(inst, "feature_group_count")?;
+    let batch_groups = group_count(inst, "batch_group_count")?;
+    let attrs = vec![
+        ("dimension_numbers".to_string(), numbers),
+        ("window_strides".to_string(), imp.dense_i64s(w.stride)),
+        ("padding".to_string(), imp.padding_attr(&w.pad)),
+        ("lhs_dilation".to_string(), imp.dense_i64s(w.lhs_dilate)),
+        ("rhs_dilation".to_string(), imp.dense_i64s(w.rhs_dilate)),
+        ("window_reversal".to_string(), imp.dense_i64s(w.reversal)),
+        ("batch_group_count".to_string(), imp.i64_attr(batch_groups)),
+        (
+            "feature_group_count".to_string(),
+            imp.i64_attr(feature_groups),
+        ),
+        ("precision_config".to_string(), precision_config(imp, inst)?),
+    ];
+    let operands = inst.all_leaves()?;
+    imp.build(inst, CONVOLUTION, operands, attrs)
+}
+
+fn group_count(inst: &Inst<'_, '_>, name: &str) -> Result<i64> {
+    match inst.instr.attr(name) {
+        Some(_) => inst.attrs.int(name),
+        None => Ok(1),
+    }
+}
+
+/// `fft(x), fft_type=RFFT, fft_length={8}`.
+pub fn fft(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
+    inst.expect_operands(1)?;
+    let Some((kind, loc)) = inst.attrs.word("fft_type")? else {
+        return Err(Diagnostic::error(
+            inst.instr.opcode_loc,
+            "'fft' requires the attribute 'fft_type'",
+        ));
+    };
+    let kind = crate::attrs::FftType::parse(&kind)
+        .ok_or_else(|| Diagnostic::error(loc, format!("unknown fft_type '{kind}'")))?;
+    let lengths = inst.attrs.ints("fft_length")?;
+    let attrs = vec![
+        (
+            "fft_type".to_string(),
+            imp.enum_attr("fft_type", kind.name()),
+        ),
+        ("fft_length".to_string(), imp.dense_i64s(lengths)),
+    ];
+    imp.build(inst, FFT, vec![inst.leaf(0)?], attrs)
+}
+
+/// `rng-bit-generator(state), algorithm=rng_default` gives (state, bits).
+pub fn rng_bit_generator(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
+    inst.expect_operands(1)?;
+    let algorithm = match inst.attrs.word("algorithm")? {
+        None => "DEFAULT",
+        Some((w, loc)) => match w.as_str() {
+            "rng_default" => "DEFAULT",
+            "rng_three_fry" => "THREE_FRY",
+            "rng_philox" => "PHILOX",
+            _ => {
+                return Err(Diagnostic::error(
+                    loc,
+                    format!("unknown rng algorithm '{w}'"),
+                ));
+            }
+        },
+    };
+    let attrs = vec![("rng_algorithm".to_string(), imp.string_attr(algorithm))];
+    imp.build(inst, RNG_BIT_GENERATOR, vec![inst.leaf(0)?], attrs)
+}
+
+/// `cholesky(a), lower=true`.
+pub fn cholesky(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
+    inst.expect_operands(1)?;
+    let lower = inst.attrs.flag_or("lower", false)?;
+    let attrs = vec![("lower".to_string(), imp.bool_attr(lower))];
+    imp.build(inst, CHOLESKY, vec![inst.leaf(0)?], attrs)
+}
+
+/// `triangular-solve(a, b), left_side=true, lower=true,
+/// unit_diagonal=false, transpose_a=NO_TRANSPOSE`.
+pub fn triangular_solve(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
+    inst.expect_operands(2)?;
+    let a = &inst.attrs;
+    let transpose = match a.word("transpose_a")? {
+        None => crate::attrs::Transpose::NoTranspose,
+        Some((w, loc)) => crate::attrs::Transpose::parse(&w)
+            .ok_or_else(|| Diagnostic::error(loc, format!("unknown transpose_a '{w}'")))?,
+    };
+    let attrs = vec![
+        (
+            "left_side".to_string(),
+            imp.bool_attr(a.flag_or("left_side", false)?),
+        ),
+        (
+            "lower".to_string(),
+            imp.bool_attr(a.flag_or("lower", false)?),
+        ),
+        (
+            "unit_diagonal".to_string(),
+            imp.bool_attr(a.flag_or("unit_diagonal", false)?),
+        ),
+        (
+            "transpose_a".to_string(),
+            imp.enum_attr("transpose", transpose.name()),
+        ),
+    ];
+    let operands = inst.all_leaves()?;
+    imp.build(inst, TRIANGULAR_SOLVE, operands, attrs)
+}
+
+/// `topk(x), k=2, largest=true` gives (values, indices) along the last
+/// dimension; `xla.top_k` takes the largest, so `largest=false` is not
+/// supported.
+pub fn top_k(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
+    inst.expect_operands(1)?;
+    let k = inst.attrs.int("k")?;
+    if !inst.attrs.flag_or("largest", true)? {
+        let loc = inst.instr.attr("largest").map_or(inst.loc(), |a| a.loc);
+        return Err(Diagnostic::unsupported(
+            loc,
+            "'topk' with largest=false is not supported",
+        ));
+    }
+    let attrs = vec![("k".to_string(), imp.i64_attr(k))];
+    imp.build(inst, TOP_K, vec![inst.leaf(0)?], attrs)
+}
+
+/// `custom-call(args...), custom_call_target="name", backend_config=...`
+/// is `xla.custom_call` with `call_target_name`. A dictionary
+/// `backend_config={k = 76 : ui8}` becomes `mhlo.backend_config` (the
+/// typed-FFI attributes JAX's LAPACK calls carry), as in StableHLO.
+pub fn custom_call(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
+    let mut target = inst.attrs.required("custom_call_target")?;
+    let target = whole(&mut target, |c| c.string())?;
+    let mut attrs = Vec::new();
+    if let Some(mut c) = inst.attrs.get("backend_config") {
+        if c.starts_with("\"") {
+            let config = whole(&mut c, |c| c.string())?;
+            attrs.push(("backend_config".to_string(), imp.string_attr(&config)));
+        } else {
+            let dict = whole(&mut c, |c| config_dict(imp, c))?;
+            attrs.push(("backend_config".to_string(), imp.string_attr("")));
+            attrs.push(("mhlo.backend_config".to_string(), dict));
+        }
+    }
+    if inst.attrs.flag_or("custom_call_has_side_effect", false)? {
+        attrs.push(("has_side_effect".to_string(), imp.bool_attr(true)));
+    }
+    attrs.push(("call_target_name".to_string(), imp.string_attr(&target)));
+    let operands: Vec<_> = inst.operands.iter().flat_map(|v| v.leaves()).collect();
+    imp.build(inst, CUSTOM_CALL, operands, attrs)
+}
+
+/// `{name = 76 : ui8, flag = true, s = "text"}`.
+fn config_dict(imp: &mut Importer<'_>, c: &mut Cursor<'_>) -> Result<Attr> {
+    c.expect("{")?;
+    let mut fields = Vec::new();
+    while !c.eat("}") {
+        let (key, _) = c.name("a backend_config key")?;
+        c.expect("=")?;
+        let value = if c.starts_with("\"") {
+            let s = c.string()?;
+            imp.string_attr(&s)
+        } else {
+            match scalar(c, false)? {
+                Literal::Bool(b) => imp.bool_attr(b),
+                Literal::Int(v) => {
+                    let ty = config_int_type(imp, c)?;
+                    dense::check_int_range(imp.ctx, v, ty).map_err(|m| c.error(m))?;
+                    imp.ctx.attr(AttrKind::Int { value: v, ty })
+                }
+                Literal::Float(v) => {
+                    let f64t = imp.ctx.float_ty(strata_ir::FloatKind::F64);
+                    imp.ctx.attr(AttrKind::float(v, f64t))
+                }
+                _ => return Err(c.error("unsupported backend_config value")),
+            }
+        };
+        fields.push((key, value));
+        if !c.eat(",") {
+            c.expect("}")?;
+            break;
+        }
+    }
+    Ok(imp.ctx.attr(AttrKind::Dict(fields)))
+}
+
+/// The `: ui8` after an integer in a backend_config (i64 when absent).
+fn config_int_type(imp: &mut Importer<'_>, c: &mut Cursor<'_>) -> Result<strata_ir::Type> {
+    if !c.eat(":") {
+        return Ok(imp.ctx.int_ty(64));
+    }
+    let (name, loc) = c.name("an integer type like ui8")?;
+    let (sign, digits) = if let Some(d) = name.strip_prefix("ui") {
+        (Signedness::Unsigned, d)
+    } else if let Some(d) = name.strip_prefix("si") {
+        (Signedness::Signed, d)
+    } else if let Some(d) = name.strip_prefix('i') {
+        (Signedness::Signless, d)
+    } else {
+        return Err(Diagnostic::error(
+            loc,
+            format!("expected an integer type, found '{name}'"),
+        ));
+    };
+    let width = digits
+        .parse::<u32>()
+        .ok()
+        .filter(|w| (1..=64).contains(w))
+        .ok_or_else(|| {
+            Diagnostic::error(loc, format!("expected an integer type, found '{name}'"))
+        })?;
+    Ok(imp.ctx.ty(TypeKind::Int { width, sign }))
+}
