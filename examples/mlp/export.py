@@ -1,4 +1,5 @@
-"""Exports the MLP example: model.mlir (StableHLO from JAX), inputs.h and expected.h.
+"""Exports the MLP example: model.mlir (StableHLO from JAX), model.hlo (the same model as XLA HLO
+text), inputs.h and expected.h.
 
 Run with a Python that has jax and numpy, e.g.
     python3 -m venv /tmp/venv && /tmp/venv/bin/pip install jax numpy
@@ -65,6 +66,8 @@ def main():
     lowered = jax.jit(mlp).lower(*args)
     with open(os.path.join(HERE, "model.mlir"), "w") as f:
         f.write(lowered.as_text())
+    with open(os.path.join(HERE, "model.hlo"), "w") as f:
+        f.write(lowered.as_text(dialect="hlo"))
     out = np.asarray(jax.jit(mlp)(*args))
     write_header(
         os.path.join(HERE, "inputs.h"),
@@ -78,7 +81,7 @@ def main():
         f"Output of the MLP example computed by JAX {jax.__version__} on XLA:CPU.",
         [("expected_out", out)],
     )
-    print("wrote model.mlir, inputs.h, expected.h; output:\n", out)
+    print("wrote model.mlir, model.hlo, inputs.h, expected.h; output:\n", out)
 
 
 if __name__ == "__main__":

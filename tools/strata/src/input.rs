@@ -31,13 +31,20 @@ pub fn report(ctx: &Context, diags: &[Diagnostic]) {
     }
 }
 
-/// Parses and verifies a whole file (or one isolated piece of it).
+/// Parses and verifies a whole file (or one isolated piece of it): XLA's
+/// HLO text when it starts with `HloModule`, else MLIR text (StableHLO and
+/// Strata's dialects), whatever the file's extension.
 pub fn parse_and_verify(
     ctx: &mut Context,
     name: &str,
     text: &str,
 ) -> Result<OpId, Vec<Diagnostic>> {
-    let module = strata_ir::text::parser::parse_module(ctx, name, text).map_err(|d| vec![d])?;
+    let module = if strata_dialect_xla::hlo::looks_like_hlo(text) {
+        strata_dialect_xla::hlo::import_module(ctx, name, text)
+    } else {
+        strata_ir::text::parser::parse_module(ctx, name, text)
+    }
+    .map_err(|d| vec![d])?;
     strata_ir::verify::verify(ctx, module)?;
     Ok(module)
 }

@@ -1,7 +1,7 @@
 //! End-to-end tests: compile with the `strata` driver, link the artifacts into C and Rust
 //! programs, and compare the results with XLA's.
 //!
-//! - `examples/mlp/`: an MLP exported from JAX (`model.mlir`), its inputs (`inputs.h`) and
+//! - `examples/mlp/`: an MLP exported from JAX (`model.mlir`, and `model.hlo` as HLO text), its inputs (`inputs.h`) and
 //!   XLA:CPU's outputs (`expected.h`); `main.c` exits 0 iff Strata's output matches within 1e-5.
 //! - `tests/e2e/abi.mlir` + `abi.c`: the C ABI (several functions and results, integer, pred,
 //!   f16 and f64 buffers, scalars; private functions are not exported).
@@ -65,6 +65,30 @@ fn mlp_c_program_with_shared_library_matches_xla() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     compile(&mlp_dir().join("model.mlir"), dir, "libmodel.so", "model.h");
+    let exe = dir.join("mlp");
+    run_ok(
+        cc().args(["-O2", "-Wall", "-Werror", "-o"])
+            .arg(&exe)
+            .arg(mlp_dir().join("main.c"))
+            .arg(format!("-I{}", dir.display()))
+            .arg(format!("-L{}", dir.display()))
+            .arg("-lmodel")
+            .arg(format!("-Wl,-rpath,{}", dir.display()))
+            .arg("-lm"),
+    );
+    let stdout = run_ok(&mut Command::new(&exe));
+    assert!(stdout.contains("OK: all 16 outputs match XLA"), "{stdout}");
+}
+
+/// The same model exported as XLA HLO text (`model.hlo`) gives the same
+/// library: the C program is unchanged and matches XLA.
+#[test]
+fn mlp_from_hlo_text_c_program_matches_xla() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    compile(&mlp_dir().join("model.hlo"), dir, "libmodel.so", "model.h");
+    let header = std::fs::read_to_string(dir.join("model.h")).unwrap();
+    assert!(header.contains("model_main("), "{header}");
     let exe = dir.join("mlp");
     run_ok(
         cc().args(["-O2", "-Wall", "-Werror", "-o"])

@@ -181,7 +181,7 @@ impl<'a> Importer<'a> {
     /// Builds the `builtin.module` with `@main` and the private functions.
     pub fn run(mut self) -> Result<OpId> {
         let entry = self.entry()?;
-        super::entry::check_entry_layouts(self.module, &self.module.computations[entry])?;
+        super::entry::check_entry_interface(self.module, &self.module.computations[entry])?;
         let module = self.ctx.create_op(
             strata_ir::builtin::MODULE,
             vec![],
