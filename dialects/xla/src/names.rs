@@ -27,6 +27,8 @@ pub const SQUARE: &str = "xla.square";
 pub const ERF: &str = "xla.erf";
 pub const ERFC: &str = "xla.erfc";
 pub const ERF_INV: &str = "xla.erf_inv";
+/// exp(-|x|) I1(x), CHLO's `bessel_i1e` (`jax.scipy.special.i1e`).
+pub const BESSEL_I1E: &str = "xla.bessel_i1e";
 pub const LGAMMA: &str = "xla.lgamma";
 pub const NEXT_AFTER: &str = "xla.next_after";
 pub const ZETA: &str = "xla.zeta";
@@ -181,7 +183,7 @@ pub const CHLO_BROADCASTING: &[(&str, &str)] = &[
 pub const UNARY_ELEMENTWISE: &[&str] = &[
     ABS, NEGATE, SQRT, RSQRT, CBRT, EXP, EXPM1, LOG, LOG1P, LOGISTIC, SINE, COSINE, TAN, TANH,
     FLOOR, CEIL, ROUND_AFZ, ROUND_EVEN, SIGN, NOT, POPCNT, CLZ, SQUARE, ERF, ERFC, ERF_INV, LGAMMA,
-    DIGAMMA, ASIN, ACOS, ATAN, SINH, COSH, ASINH, ACOSH, ATANH,
+    DIGAMMA, BESSEL_I1E, ASIN, ACOS, ATAN, SINH, COSH, ASINH, ACOSH, ATANH,
 ];
 
 /// Float predicates with an i1 result (like `xla.is_finite`).
@@ -303,6 +305,7 @@ pub const ALL: &[&str] = &[
     ERF,
     ERFC,
     ERF_INV,
+    BESSEL_I1E,
     LGAMMA,
     DIGAMMA,
     ASIN,

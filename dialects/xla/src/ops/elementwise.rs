@@ -22,7 +22,7 @@ fn accepts(ctx: &Context, name: &str, elem: Type) -> bool {
         NOT | AND | OR | XOR => int || boolean,
         POPCNT | CLZ | SHIFT_LEFT | SHIFT_RIGHT_ARITHMETIC | SHIFT_RIGHT_LOGICAL | MULHI => int,
         FLOOR | CEIL | ROUND_AFZ | ROUND_EVEN => float,
-        ERF | ERFC | ERF_INV | LGAMMA | DIGAMMA => float,
+        ERF | ERFC | ERF_INV | LGAMMA | DIGAMMA | BESSEL_I1E => float,
         ASIN | ACOS | ATAN | SINH | COSH | ASINH | ACOSH | ATANH => float || complex,
         SQUARE => int || float || complex,
         CBRT | ATAN2 | SQRT | RSQRT | EXP | EXPM1 | LOG | LOG1P | LOGISTIC | SINE | COSINE
