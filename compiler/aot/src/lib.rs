@@ -16,8 +16,10 @@
 
 mod header;
 mod link;
+mod rust_bindings;
 
 pub use header::{CFunction, CParam, Devices, header};
+pub use rust_bindings::rust_bindings;
 pub use link::{Exports, RUNTIME_LIB_ENV, archive, find_runtime, link_shared, write_object};
 
 /// Runtime symbols every shared library keeps exported (looked up with `dlsym` by `strata check`,

@@ -79,17 +79,26 @@ pub enum Collectives {
 }
 
 #[allow(clippy::too_many_arguments)]
+/// Files written beside the artifact.
+#[derive(Clone, Copy, Default)]
+pub struct Extras<'a> {
+    /// The C header.
+    pub header: Option<&'a Path>,
+    /// Safe Rust bindings (`strata_aot::rust_bindings`).
+    pub rust_bindings: Option<&'a Path>,
+}
+
 pub fn run(
     input: &Path,
     output: &Path,
-    header: Option<&Path>,
+    extras: Extras<'_>,
     name: Option<&str>,
     opt_level: u8,
     target: &strata_codegen::TargetSpec,
     collectives: Collectives,
     time_passes: bool,
 ) -> bool {
-    if let Err(message) = check_paths(input, output, header).and_then(|()| check_name(name)) {
+    if let Err(message) = check_paths(input, output, extras).and_then(|()| check_name(name)) {
         report_plain(&message);
         return false;
     }
@@ -105,7 +114,7 @@ pub fn run(
         &input.display().to_string(),
         &text,
         output,
-        header,
+        extras,
         &prefix,
         opt_level,
         target,
@@ -126,7 +135,7 @@ fn report_plain(message: &str) {
 
 /// Refuses to write an artifact or header over the input (a typo such as
 /// `-o m.mlir` would destroy the JAX export) or a header over the artifact.
-fn check_paths(input: &Path, output: &Path, header: Option<&Path>) -> Result<(), String> {
+fn check_paths(input: &Path, output: &Path, extras: Extras<'_>) -> Result<(), String> {
     let same = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
         (Ok(x), Ok(y)) => x == y,
         _ => a == b,
@@ -137,16 +146,21 @@ fn check_paths(input: &Path, output: &Path, header: Option<&Path>) -> Result<(),
             output.display()
         ));
     }
-    if let Some(h) = header {
+    let side_files = [
+        (extras.header, "header", "--header"),
+        (extras.rust_bindings, "Rust bindings", "--rust-bindings"),
+    ];
+    for (path, what, flag) in side_files {
+        let Some(h) = path else { continue };
         if same(input, h) {
             return Err(format!(
-                "the header {} is the input file; choose another --header",
+                "the {what} {} is the input file; choose another {flag}",
                 h.display()
             ));
         }
         if same(output, h) {
             return Err(format!(
-                "the header {} is the output file; choose another --header",
+                "the {what} {} is the output file; choose another {flag}",
                 h.display()
             ));
         }
@@ -176,7 +190,7 @@ fn compile(
     name: &str,
     text: &str,
     output: &Path,
-    header: Option<&Path>,
+    extras: Extras<'_>,
     prefix: &str,
     opt_level: u8,
     target: &strata_codegen::TargetSpec,
@@ -251,7 +265,11 @@ fn compile(
     if time_passes {
         print_times(&times);
     }
-    if let Some(h) = header {
+    if let Some(r) = extras.rust_bindings {
+        let text = strata_aot::rust_bindings(prefix, &funcs, name);
+        io(std::fs::write(r, text).map_err(|e| format!("cannot write {}: {e}", r.display())))?;
+    }
+    if let Some(h) = extras.header {
         let guard = format!("STRATA_{}_H", prefix.to_uppercase());
         let text = strata_aot::header(
             prefix,

@@ -67,6 +67,9 @@ enum Command {
         /// Also write a C header for the library.
         #[arg(long)]
         header: Option<PathBuf>,
+        /// Also write safe Rust bindings for the library (what `strata-build` uses).
+        #[arg(long)]
+        rust_bindings: Option<PathBuf>,
         /// Symbol prefix (default: OUT's stem without a leading `lib`).
         #[arg(long)]
         name: Option<String>,
@@ -150,6 +153,7 @@ fn main() -> ExitCode {
             input,
             output,
             header,
+            rust_bindings,
             name,
             opt_level,
             target_cpu,
@@ -165,7 +169,10 @@ fn main() -> ExitCode {
             compile::run(
                 &input,
                 &output,
-                header.as_deref(),
+                compile::Extras {
+                    header: header.as_deref(),
+                    rust_bindings: rust_bindings.as_deref(),
+                },
                 name.as_deref(),
                 opt_level,
                 &spec,

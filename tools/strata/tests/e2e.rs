@@ -104,6 +104,25 @@ fn mlp_from_hlo_text_c_program_matches_xla() {
     assert!(stdout.contains("OK: all 16 outputs match XLA"), "{stdout}");
 }
 
+/// `examples/rust_mlp`, a crate of its own as a user's would be: its
+/// build.rs compiles the MLP with `strata-build` and its main calls the
+/// typed bindings (no `unsafe`, no `extern` block) and checks XLA's output.
+#[test]
+fn rust_crate_with_strata_build_matches_xla() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let stdout = run_ok(
+        Command::new(cargo)
+            .args(["run", "--release", "--quiet", "--offline"])
+            .current_dir(repo().join("examples/rust_mlp"))
+            .env("STRATA", STRATA)
+            // Kept between runs (it is small), beside the workspace's own.
+            .env("CARGO_TARGET_DIR", repo().join("target/examples-rust_mlp")),
+    );
+    assert!(stdout.contains("OK: all 16 outputs match XLA"), "{stdout}");
+    let main_rs = std::fs::read_to_string(repo().join("examples/rust_mlp/src/main.rs")).unwrap();
+    assert!(!main_rs.contains("unsafe"), "the example must need no unsafe code");
+}
+
 #[test]
 fn mlp_c_program_with_static_archive_matches_xla() {
     let tmp = tempfile::tempdir().unwrap();
