@@ -39,6 +39,20 @@ pub fn pass_by_flag(flag: &str) -> Option<Box<dyn Pass>> {
     all_passes().into_iter().find(|p| p.flag() == flag)
 }
 
+/// Verifies the parsed module and runs the front-dialect passes only (what
+/// runs before `convert-xla-to-loop`): the module `--emit dot` draws.
+pub fn front(ctx: &mut Context, module: OpId) -> Result<(), Vec<Diagnostic>> {
+    strata_ir::verify::verify(ctx, module)?;
+    let mut pm = PassManager::new();
+    for p in all_passes() {
+        if p.flag() == strata_conversion::xla_to_loop::FLAG {
+            break;
+        }
+        pm.add(p);
+    }
+    pm.run(ctx, module)
+}
+
 /// The passes from the front dialect down to `loop` + `mem` + `arith`.
 pub fn lowering_pipeline() -> PassManager {
     let mut pm = PassManager::new();

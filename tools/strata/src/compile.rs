@@ -204,11 +204,17 @@ fn compile(
         ctx.set_attr(module, strata_codegen::COLLECTIVES_ATTR, mpi);
     }
     let ext = output.extension().and_then(|e| e.to_str()).unwrap_or("");
-    if !["so", "a", "o", "ll", "s", "mlir"].contains(&ext) {
+    if !["so", "a", "o", "ll", "s", "mlir", "dot"].contains(&ext) {
         return Err(vec![unknown_loc_error(format!(
-            "cannot tell the artifact kind from '{}': use .so, .a, .o, .ll, .s or .mlir",
+            "cannot tell the artifact kind from '{}': use .so, .a, .o, .ll, .s, .mlir or .dot",
             output.display()
         ))]);
+    }
+    if ext == "dot" {
+        strata_pipeline::front(ctx, module)?;
+        let text = crate::dot::graph(ctx, module);
+        return std::fs::write(output, text)
+            .map_err(|e| vec![unknown_loc_error(format!("cannot write {}: {e}", output.display()))]);
     }
     let target = strata_codegen::resolve_target(target).map_err(|m| vec![unknown_loc_error(m)])?;
     if target.triple != strata_codegen::host_target().map_err(|d| vec![d])?.triple

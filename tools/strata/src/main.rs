@@ -33,6 +33,7 @@ macro_rules! err {
 mod abi;
 mod check;
 mod compile;
+mod dot;
 mod input;
 mod load;
 mod opt;
@@ -57,7 +58,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Compile a module to a native artifact; OUT's extension picks the kind
-    /// (.so, .a, .o, .ll, .s, .mlir).
+    /// (.so, .a, .o, .ll, .s, .mlir; .dot draws the module for Graphviz).
     Compile {
         /// Input file (StableHLO or xla dialect text).
         input: PathBuf,
