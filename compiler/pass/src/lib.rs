@@ -16,9 +16,30 @@ pub trait Pass {
     fn run(&self, ctx: &mut Context, module: OpId) -> Result<(), Diagnostic>;
 }
 
+/// After which passes the manager prints the IR to standard error
+/// (`--print-ir-after-all`, `--print-ir-after=FLAG`, as MLIR tools spell them).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum PrintAfter {
+    #[default]
+    Nothing,
+    All,
+    Passes(Vec<String>),
+}
+
+impl PrintAfter {
+    fn wants(&self, flag: &str) -> bool {
+        match self {
+            PrintAfter::Nothing => false,
+            PrintAfter::All => true,
+            PrintAfter::Passes(flags) => flags.iter().any(|f| f == flag),
+        }
+    }
+}
+
 pub struct PassManager {
     passes: Vec<Box<dyn Pass>>,
     pub verify_each: bool,
+    pub print_after: PrintAfter,
     /// Time spent in each pass, in run order.
     pub timings: Vec<(&'static str, Duration)>,
 }
@@ -28,6 +49,7 @@ impl Default for PassManager {
         PassManager {
             passes: Vec::new(),
             verify_each: true,
+            print_after: PrintAfter::Nothing,
             timings: Vec::new(),
         }
     }
@@ -70,6 +92,13 @@ impl PassManager {
                         })
                         .collect::<Vec<_>>()
                 })?;
+            }
+            if self.print_after.wants(pass.flag()) {
+                eprintln!(
+                    "// -----// IR Dump After {} //----- //\n{}",
+                    pass.flag(),
+                    strata_ir::text::printer::print_op(ctx, module)
+                );
             }
             tracing::debug!(elapsed = ?start.elapsed(), "pass done");
         }

@@ -75,16 +75,18 @@ pub fn expand_devices(ctx: &mut Context, module: OpId) -> Result<(), Vec<Diagnos
 
 /// Verifies the parsed module, then lowers it to the loop level.
 pub fn lower(ctx: &mut Context, module: OpId) -> Result<(), Vec<Diagnostic>> {
-    lower_timed(ctx, module).map(|_| ())
+    lower_timed(ctx, module, strata_pass::PrintAfter::Nothing).map(|_| ())
 }
 
 /// `lower`, returning the wall time of each pass (in run order).
 pub fn lower_timed(
     ctx: &mut Context,
     module: OpId,
+    print_after: strata_pass::PrintAfter,
 ) -> Result<Vec<(&'static str, std::time::Duration)>, Vec<Diagnostic>> {
     strata_ir::verify::verify(ctx, module)?;
     let mut pm = lowering_pipeline();
+    pm.print_after = print_after;
     pm.run(ctx, module)?;
     Ok(pm.timings)
 }

@@ -79,6 +79,15 @@ pub enum Collectives {
 }
 
 #[allow(clippy::too_many_arguments)]
+/// What `compile` reports on standard error as it goes.
+#[derive(Clone, Default)]
+pub struct Reports {
+    /// `--time-passes`.
+    pub time_passes: bool,
+    /// `--print-ir-after-all` / `--print-ir-after=PASS`, spelled as flags.
+    pub print_after: Vec<String>,
+}
+
 /// Files written beside the artifact.
 #[derive(Clone, Copy, Default)]
 pub struct Extras<'a> {
@@ -96,7 +105,7 @@ pub fn run(
     opt_level: u8,
     target: &strata_codegen::TargetSpec,
     collectives: Collectives,
-    time_passes: bool,
+    reports: Reports,
 ) -> bool {
     if let Err(message) = check_paths(input, output, extras).and_then(|()| check_name(name)) {
         report_plain(&message);
@@ -119,7 +128,7 @@ pub fn run(
         opt_level,
         target,
         collectives,
-        time_passes,
+        &reports,
     ) {
         Ok(()) => true,
         Err(diags) => {
@@ -195,7 +204,7 @@ fn compile(
     opt_level: u8,
     target: &strata_codegen::TargetSpec,
     collectives: Collectives,
-    time_passes: bool,
+    reports: &Reports,
 ) -> Result<(), Vec<strata_diag::Diagnostic>> {
     let module = parse_and_verify(ctx, name, text)?;
     if collectives == Collectives::Mpi {
@@ -237,7 +246,9 @@ fn compile(
         .collect::<Result<_, _>>()?;
     let externs = abi::custom_calls(ctx, module)
         .map_err(|(op, m)| vec![strata_diag::Diagnostic::unsupported(ctx.op(op).loc, m)])?;
-    let mut times = strata_pipeline::lower_timed(ctx, module)?;
+    let flags: Vec<&String> = reports.print_after.iter().collect();
+    let print_after = crate::opt::print_after(&flags).map_err(|m| vec![unknown_loc_error(m)])?;
+    let mut times = strata_pipeline::lower_timed(ctx, module, print_after)?;
     let io = |r: Result<(), String>| r.map_err(|m| vec![unknown_loc_error(m)]);
     if ext == "mlir" {
         let printed = strata_ir::text::printer::print_op(ctx, module);
@@ -268,7 +279,7 @@ fn compile(
         }
         times.push(("link / write the artifact", start.elapsed()));
     }
-    if time_passes {
+    if reports.time_passes {
         print_times(&times);
     }
     if let Some(r) = extras.rust_bindings {

@@ -95,6 +95,12 @@ enum Command {
         /// generation, and of linking, on standard error.
         #[arg(long)]
         time_passes: bool,
+        /// Print the IR after every pass of the lowering, on standard error.
+        #[arg(long)]
+        print_ir_after_all: bool,
+        /// Print the IR after the named pass (repeatable), on standard error.
+        #[arg(long, value_name = "PASS")]
+        print_ir_after: Vec<String>,
     },
     /// Print the IR after running the given passes (e.g. --convert-xla-to-loop).
     Opt {
@@ -162,6 +168,8 @@ fn main() -> ExitCode {
             target,
             collectives,
             time_passes,
+            print_ir_after_all,
+            print_ir_after,
         } => {
             let mut spec = strata_codegen::TargetSpec::portable();
             spec.triple = target;
@@ -178,7 +186,17 @@ fn main() -> ExitCode {
                 opt_level,
                 &spec,
                 collectives,
-                time_passes,
+                compile::Reports {
+                    time_passes,
+                    print_after: if print_ir_after_all {
+                        vec!["--print-ir-after-all".to_string()]
+                    } else {
+                        print_ir_after
+                            .iter()
+                            .map(|p| format!("--print-ir-after={p}"))
+                            .collect()
+                    },
+                },
             )
         }
         Command::Opt {

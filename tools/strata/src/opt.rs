@@ -46,6 +46,32 @@ pub fn run(input: &Path, split: bool, flags: &[String]) -> bool {
     ok
 }
 
+/// `--print-ir-after-all` and `--print-ir-after=FLAG` (repeatable), as MLIR
+/// tools spell them.
+pub fn print_after(flags: &[&String]) -> Result<strata_pass::PrintAfter, String> {
+    let mut passes = Vec::new();
+    for f in flags {
+        if f.as_str() == "--print-ir-after-all" {
+            return Ok(strata_pass::PrintAfter::All);
+        }
+        let Some(flag) = f.strip_prefix("--print-ir-after=") else {
+            return Err(format!("'{f}': use --print-ir-after-all or --print-ir-after=PASS"));
+        };
+        let flag = flag.trim_start_matches('-');
+        if strata_pipeline::pass_by_flag(flag).is_none() {
+            return Err(format!(
+                "unknown pass '{flag}' in '{f}' (see `strata opt --list-passes`)"
+            ));
+        }
+        passes.push(flag.to_string());
+    }
+    Ok(if passes.is_empty() {
+        strata_pass::PrintAfter::Nothing
+    } else {
+        strata_pass::PrintAfter::Passes(passes)
+    })
+}
+
 fn run_piece(
     ctx: &mut strata_ir::Context,
     name: &str,
@@ -54,7 +80,10 @@ fn run_piece(
 ) -> Result<String, Vec<strata_diag::Diagnostic>> {
     let module = parse_and_verify(ctx, name, text)?;
     let mut pm = strata_pass::PassManager::new();
-    for f in flags {
+    let (print_flags, pass_flags): (Vec<&String>, Vec<&String>) =
+        flags.iter().partition(|f| f.starts_with("--print-ir-after"));
+    pm.print_after = print_after(&print_flags).map_err(|m| vec![unknown_loc_error(m)])?;
+    for f in pass_flags {
         let flag = f.trim_start_matches('-');
         let pass = strata_pipeline::pass_by_flag(flag).ok_or_else(|| {
             vec![unknown_loc_error(format!(
