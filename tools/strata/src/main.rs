@@ -36,6 +36,7 @@ mod compile;
 mod dot;
 mod input;
 mod load;
+mod npy;
 mod opt;
 mod run;
 
@@ -129,9 +130,14 @@ enum Command {
         /// Function to run.
         #[arg(long, default_value = "main")]
         function: String,
-        /// One literal per argument, e.g. `[[1.0, 2.0]]` or `3`.
+        /// One per argument: a literal (`[[1.0, 2.0]]`, `3`), `@x.npy` (a NumPy
+        /// file of the argument's type and shape) or `@x.bin` (raw bytes in the
+        /// argument's declared type).
         #[arg(long = "input")]
         inputs: Vec<String>,
+        /// Also write each result as DIR/res<i>.npy.
+        #[arg(long, value_name = "DIR")]
+        output_dir: Option<PathBuf>,
     },
 }
 
@@ -213,7 +219,8 @@ fn main() -> ExitCode {
             input,
             function,
             inputs,
-        } => run::run(&input, &function, &inputs),
+            output_dir,
+        } => run::run(&input, &function, &inputs, output_dir.as_deref()),
     };
     if ok {
         ExitCode::SUCCESS

@@ -8,7 +8,7 @@ use crate::abi::elem_bytes;
 use crate::input::{parse_and_verify, read_or_report, report, unknown_loc_error};
 use crate::load;
 
-pub fn run(input: &Path, function: &str, literals: &[String]) -> bool {
+pub fn run(input: &Path, function: &str, literals: &[String], output_dir: Option<&Path>) -> bool {
     let Some(text) = read_or_report(input) else {
         return false;
     };
@@ -19,6 +19,7 @@ pub fn run(input: &Path, function: &str, literals: &[String]) -> bool {
         &text,
         function,
         literals,
+        output_dir,
     ) {
         Ok(lines) => {
             for l in lines {
@@ -39,6 +40,7 @@ fn run_in(
     text: &str,
     function: &str,
     literals: &[String],
+    output_dir: Option<&Path>,
 ) -> Result<Vec<String>, Vec<strata_diag::Diagnostic>> {
     let module = parse_and_verify(ctx, name, text)?;
     let err = |m: String| vec![unknown_loc_error(m)];
@@ -55,6 +57,10 @@ fn run_in(
     }
     let mut buffers: Vec<Vec<u8>> = Vec::new();
     for (i, (lit, &t)) in literals.iter().zip(&inputs).enumerate() {
+        if let Some(file) = lit.strip_prefix('@') {
+            buffers.push(crate::npy::read(ctx, Path::new(file), t).map_err(err)?);
+            continue;
+        }
         let text = format!(
             "dense<{lit}> : {}",
             strata_ir::text::printer::type_to_string(ctx, t)
@@ -81,13 +87,70 @@ fn run_in(
     if status != 0 {
         return Err(err(format!("@{function} failed with status {status}")));
     }
+    if let Some(dir) = output_dir {
+        for (i, &t) in results.iter().enumerate() {
+            let path = dir.join(format!("res{i}.npy"));
+            crate::npy::write(ctx, &path, t, &buffers[inputs.len() + i]).map_err(err)?;
+        }
+    }
     let mut lines = Vec::new();
     for (i, &t) in results.iter().enumerate() {
         let d = from_bytes(ctx, t, &buffers[inputs.len() + i]);
-        let a = ctx.attr(AttrKind::Dense(d));
-        lines.push(strata_ir::text::printer::attr_to_string(ctx, a));
+        let line = match narrow_float(ctx, ctx.elem(t)) {
+            Some(k) => narrow_float_literal(ctx, &d, k),
+            None => {
+                let a = ctx.attr(AttrKind::Dense(d));
+                strata_ir::text::printer::attr_to_string(ctx, a)
+            }
+        };
+        lines.push(line);
     }
     Ok(lines)
+}
+
+/// f16, bf16 and the f8/f6/f4 formats, which the IR printer writes as bit
+/// patterns (exact round trips); results are shown as numbers instead.
+fn narrow_float(ctx: &Context, elem: Type) -> Option<strata_ir::FloatKind> {
+    match ctx.kind(elem) {
+        TypeKind::Float(k) if k.width() < 32 => Some(*k),
+        _ => None,
+    }
+}
+
+/// `dense<[...]> : type` with each narrow float as the shortest decimal of
+/// its (exact) f32 value.
+fn narrow_float_literal(ctx: &Context, d: &DenseElements, k: strata_ir::FloatKind) -> String {
+    let shape = ctx.shape(d.ty).unwrap_or(&[]).to_vec();
+    let values: Vec<String> = (0..ctx.num_elements(d.ty) as usize)
+        .map(|i| {
+            let bits = strata_ir::dense::element_bits(ctx, d, i)[0];
+            let v = strata_ir::dense::bits_to_float(bits, k) as f32;
+            if v.is_nan() {
+                "nan".to_string()
+            } else if v.is_infinite() {
+                if v > 0.0 { "inf" } else { "-inf" }.to_string()
+            } else {
+                format!("{v:?}")
+            }
+        })
+        .collect();
+    fn nest(values: &[String], shape: &[i64]) -> String {
+        match shape.split_first() {
+            None => values.first().cloned().unwrap_or_default(),
+            Some((&n, rest)) => {
+                let step = values.len() / (n.max(1) as usize);
+                let parts: Vec<String> = (0..n as usize)
+                    .map(|i| nest(&values[i * step..(i + 1) * step], rest))
+                    .collect();
+                format!("[{}]", parts.join(", "))
+            }
+        }
+    }
+    format!(
+        "dense<{}> : {}",
+        nest(&values, &shape),
+        strata_ir::text::printer::type_to_string(ctx, d.ty)
+    )
 }
 
 /// Bytes of one stored scalar part.
