@@ -249,6 +249,9 @@ pub fn register(ctx: &mut Context) {
             .parser(parse::parse_rng_bit_generator),
     );
     r.add(OpDef::new(LU, pure).verifier(ops::linalg::verify_lu));
+    for name in [BATCH_NORM_INFERENCE, BATCH_NORM_TRAINING, BATCH_NORM_GRAD] {
+        r.add(OpDef::new(name, pure).verifier(ops::norm::verify_batch_norm));
+    }
     r.add(OpDef::new(CHOLESKY, pure).verifier(ops::linalg::verify_cholesky));
     r.add(OpDef::new(TRIANGULAR_SOLVE, pure).verifier(ops::linalg::verify_triangular_solve));
     r.add(OpDef::new(DYNAMIC_IOTA, pure).parser(parse::parse_dynamic_iota));

@@ -38,6 +38,11 @@ pub const CHOLESKY: &str = "xla.cholesky";
 /// row swaps, info). Made from JAX's `lapack_?getrf_ffi` custom calls.
 pub const LU: &str = "xla.lu";
 pub const RNG_BIT_GENERATOR: &str = "xla.rng_bit_generator";
+// Batch normalization; `xla-expand-batch-norm` writes them as element-wise
+// ops and reductions.
+pub const BATCH_NORM_INFERENCE: &str = "xla.batch_norm_inference";
+pub const BATCH_NORM_TRAINING: &str = "xla.batch_norm_training";
+pub const BATCH_NORM_GRAD: &str = "xla.batch_norm_grad";
 // StableHLO's dynamic-shape ops; `xla-static-dynamic-ops` turns those with
 // constant shape operands into their static twins.
 pub const DYNAMIC_BROADCAST_IN_DIM: &str = "xla.dynamic_broadcast_in_dim";
@@ -212,6 +217,9 @@ pub const BINARY_ELEMENTWISE: &[&str] = &[
 ];
 
 pub const ALL: &[&str] = &[
+    BATCH_NORM_INFERENCE,
+    BATCH_NORM_TRAINING,
+    BATCH_NORM_GRAD,
     TRIANGULAR_SOLVE,
     CHOLESKY,
     RNG_BIT_GENERATOR,

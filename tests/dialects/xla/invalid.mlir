@@ -1742,3 +1742,19 @@ func.func @philox_state_words(%s: tensor<4xui64>) -> tensor<4xui32> {
   %ns, %bits = stablehlo.rng_bit_generator %s, algorithm = PHILOX : (tensor<4xui64>) -> (tensor<4xui64>, tensor<4xui32>)
   return %bits : tensor<4xui32>
 }
+
+// -----
+
+func.func @batch_norm_feature_index(%x: tensor<2x3xf32>, %s: tensor<3xf32>) -> tensor<2x3xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.batch_norm_inference' op feature_index 2 is out of range for rank 2
+  %0 = "stablehlo.batch_norm_inference"(%x, %s, %s, %s, %s) <{epsilon = 0.001 : f32, feature_index = 2 : i64}> : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @batch_norm_scale_size(%x: tensor<2x3xf32>, %s: tensor<2xf32>, %o: tensor<3xf32>) -> tensor<2x3xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.batch_norm_training' op operand #1 must be a tensor of shape [3] and element type f32, found tensor<2xf32>
+  %0:3 = "stablehlo.batch_norm_training"(%x, %s, %o) <{epsilon = 0.001 : f32, feature_index = 1 : i64}> : (tensor<2x3xf32>, tensor<2xf32>, tensor<3xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>)
+  return %0#0 : tensor<2x3xf32>
+}

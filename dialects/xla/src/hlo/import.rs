@@ -507,6 +507,7 @@ impl<'a> Importer<'a> {
             Opcode::TriangularSolve => misc::triangular_solve(self, inst),
             Opcode::CustomCall => misc::custom_call(self, inst),
             Opcode::TopK => misc::top_k(self, inst),
+            Opcode::BatchNorm(name) => misc::batch_norm(self, inst, name),
             Opcode::Reduce => reduce::reduce(self, inst),
             Opcode::ReduceWindow => reduce::reduce_window(self, inst),
             Opcode::SelectAndScatter => reduce::select_and_scatter(self, inst),
@@ -611,6 +612,10 @@ impl<'a> Importer<'a> {
             value: v as i128,
             ty,
         })
+    }
+    pub fn f32_attr(&mut self, v: f64) -> Attr {
+        let ty = self.ctx.float_ty(strata_ir::FloatKind::F32);
+        self.ctx.attr(AttrKind::float(v, ty))
     }
     pub fn bool_attr(&mut self, b: bool) -> Attr {
         self.ctx.attr(AttrKind::Bool(b))

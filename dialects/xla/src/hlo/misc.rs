@@ -289,6 +289,29 @@ pub fn cholesky(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
     imp.build(inst, CHOLESKY, vec![inst.leaf(0)?], attrs)
 }
 
+/// `batch-norm-inference(x, scale, offset, mean, variance)`,
+/// `batch-norm-training(x, scale, offset)` (a tuple result) and
+/// `batch-norm-grad(x, scale, mean, variance, grad_y)` (a tuple result),
+/// with `epsilon=0.001, feature_index=3`.
+pub fn batch_norm(imp: &mut Importer<'_>, inst: &Inst<'_, '_>, name: &'static str) -> Result<Val> {
+    let count = if name == BATCH_NORM_TRAINING { 3 } else { 5 };
+    inst.expect_operands(count)?;
+    let feature_index = inst.attrs.int("feature_index")?;
+    let (word, loc) = inst
+        .attrs
+        .word("epsilon")?
+        .ok_or_else(|| inst.error("batch-norm needs an 'epsilon'"))?;
+    let epsilon: f64 = word
+        .parse()
+        .map_err(|_| Diagnostic::error(loc, format!("epsilon '{word}' is not a number")))?;
+    let attrs = vec![
+        ("epsilon".to_string(), imp.f32_attr(epsilon)),
+        ("feature_index".to_string(), imp.i64_attr(feature_index)),
+    ];
+    let operands = (0..count).map(|i| inst.leaf(i)).collect::<Result<Vec<_>>>()?;
+    imp.build(inst, name, operands, attrs)
+}
+
 /// `triangular-solve(a, b), left_side=true, lower=true,
 /// unit_diagonal=false, transpose_a=NO_TRANSPOSE`.
 pub fn triangular_solve(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {

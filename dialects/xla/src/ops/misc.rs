@@ -318,7 +318,10 @@ pub fn verify_rng_bit_generator(ctx: &Context, op: OpId) -> Result<()> {
         return Err(ctx.error(op, "THREE_FRY's state has 2 words"));
     }
     if alg != "THREE_FRY" && !(2..=3).contains(&words) {
-        return Err(ctx.error(op, format!("{alg}'s state has 2 or 3 words (Philox), found {words}")));
+        return Err(ctx.error(
+            op,
+            format!("{alg}'s state has 2 or 3 words (Philox), found {words}"),
+        ));
     }
     if !(is_int(ctx, be) || is_float(ctx, be)) {
         return Err(ctx.error(

@@ -8,5 +8,6 @@ pub mod elementwise;
 pub mod gather;
 pub mod linalg;
 pub mod misc;
+pub mod norm;
 pub mod reduce;
 pub mod shape;

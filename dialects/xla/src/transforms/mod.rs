@@ -1,5 +1,6 @@
 //! Passes that stay inside the `xla` dialect.
 
+pub mod batch_norm;
 pub mod lapack_custom_calls;
 pub mod legalize_broadcast;
 pub mod manual_computation;
