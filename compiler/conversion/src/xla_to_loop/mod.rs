@@ -19,6 +19,7 @@ mod complex;
 mod control;
 mod conv;
 mod dot;
+mod decomposition;
 mod elemental;
 mod family;
 mod fft;
