@@ -210,8 +210,19 @@ fn same_signature(
     }
     let types: Vec<_> = o.results.iter().map(|&r| ctx.value_ty(r)).collect();
     let new = ctx.create_op(name, o.operands.clone(), &types, attrs, o.loc);
+    verify_new(ctx, new)?;
     ctx.replace_op(op, new);
     Ok(())
+}
+
+/// Runs the verifier of an op the rewrite made, so that a call whose types
+/// do not fit (its shapes are the user's) fails as the user's error, not as
+/// invalid IR after the pass.
+fn verify_new(ctx: &Context, op: OpId) -> Result<()> {
+    match ctx.op_def(ctx.op(op).name).and_then(|d| d.verify) {
+        Some(verify) => verify(ctx, op),
+        None => Ok(()),
+    }
 }
 
 /// The LAPACK character option `name` of the call's backend config.
@@ -263,6 +274,7 @@ fn trsm(ctx: &mut Context, op: OpId) -> Result<()> {
     ];
     let ty = ctx.value_ty(o.results[0]);
     let solve = ctx.create_op(TRIANGULAR_SOLVE, o.operands.clone(), &[ty], attrs, o.loc);
+    verify_new(ctx, solve)?;
     ctx.replace_op(op, solve);
     Ok(())
 }
@@ -340,6 +352,7 @@ fn gesdd(ctx: &mut Context, module: OpId, op: OpId) -> Result<()> {
     ];
     let types: Vec<_> = o.results[1..].iter().map(|&r| ctx.value_ty(r)).collect();
     let svd = ctx.create_op(SVD, o.operands.clone(), &types, attrs, o.loc);
+    verify_new(ctx, svd)?;
     let mut replacements: Vec<Value> = vec![o.operands[0]];
     replacements.extend(ctx.op(svd).results.clone());
     replace_results(ctx, module, op, svd, &replacements);
