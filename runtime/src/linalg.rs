@@ -152,14 +152,20 @@ macro_rules! eigh_with_faer {
         let n = $a.nrows();
         if !$vectors {
             let values = $a.self_adjoint_eigenvalues(side).ok()?;
-            return Some(Eigh { values, vectors: None });
+            return Some(Eigh {
+                values,
+                vectors: None,
+            });
         }
         let evd = $a.self_adjoint_eigen(side).ok()?;
         let s = evd.S().column_vector();
         let values = (0..n).map(|i| s[i].parts().0).collect();
         let u = evd.U();
         let vectors = (0..n * n).map(|k| u[(k / n, k % n)]).collect();
-        Some(Eigh { values, vectors: Some(vectors) })
+        Some(Eigh {
+            values,
+            vectors: Some(vectors),
+        })
     }};
 }
 
@@ -182,7 +188,10 @@ macro_rules! svd_with_faer {
         let vt_rows = (0..shape.vt_rows * n)
             .map(|k| v[(k % n, k / n)].conjugate())
             .collect();
-        Some(SvdResult { values, u_vt: Some((u_rows, vt_rows)) })
+        Some(SvdResult {
+            values,
+            u_vt: Some((u_rows, vt_rows)),
+        })
     }};
 }
 
@@ -299,7 +308,12 @@ impl Shape {
         let d = unsafe { desc.as_ref() }.ok_or("null linalg descriptor")?;
         let count = |v: i64| usize::try_from(v).map_err(|_| format!("bad linalg descriptor {d:?}"));
         let elem = ElemCode::from_i32(d.elem as i32)
-            .filter(|e| matches!(e, ElemCode::F32 | ElemCode::F64 | ElemCode::C64 | ElemCode::C128))
+            .filter(|e| {
+                matches!(
+                    e,
+                    ElemCode::F32 | ElemCode::F64 | ElemCode::C64 | ElemCode::C128
+                )
+            })
             .ok_or_else(|| format!("linalg descriptor with element code {}", d.elem))?;
         Ok(Shape {
             elem,
@@ -503,6 +517,8 @@ pub unsafe extern "C" fn strata_rt_eigh(
                 let vals: &mut [<T as Scalar>::Part] = unsafe { output(values, s.batch * n) };
                 let infos: &mut [i32] = unsafe { output(info, s.batch) };
                 vecs.copy_from_slice(&input);
+                // Empty matrices are skipped below: their info is 0.
+                infos.fill(0);
                 let input = &input;
                 for_each_matrix(
                     || chunks(vecs, nn).zip(chunks(vals, n)).zip(infos.par_iter_mut()).enumerate(),
@@ -518,7 +534,13 @@ pub unsafe extern "C" fn strata_rt_eigh(
 }
 
 /// One matrix of [`strata_rt_eigh`]; returns its info.
-fn eigh_one<T: Scalar>(a: MatRef<'_, T>, lower: bool, vectors: bool, vec: &mut [T], val: &mut [T::Part]) -> i32 {
+fn eigh_one<T: Scalar>(
+    a: MatRef<'_, T>,
+    lower: bool,
+    vectors: bool,
+    vec: &mut [T],
+    val: &mut [T::Part],
+) -> i32 {
     if val.is_empty() {
         return 0;
     }
@@ -564,9 +586,15 @@ pub unsafe extern "C" fn strata_rt_svd(
             let k = m.min(n);
             let full = s.u_cols == m && s.vt_rows == n;
             if !full && (s.u_cols != k || s.vt_rows != k) {
-                return Err(format!("svd of {m}x{n} into u {m}x{} and vt {}x{n}", s.u_cols, s.vt_rows));
+                return Err(format!(
+                    "svd of {m}x{n} into u {m}x{} and vt {}x{n}",
+                    s.u_cols, s.vt_rows
+                ));
             }
-            let shape = SvdShape { u_cols: s.u_cols, vt_rows: s.vt_rows };
+            let shape = SvdShape {
+                u_cols: s.u_cols,
+                vt_rows: s.vt_rows,
+            };
             by_elem!(s, T => {
                 let mn = s.matrix();
                 let (u_len, vt_len) = (m * shape.u_cols, shape.vt_rows * n);
@@ -578,6 +606,8 @@ pub unsafe extern "C" fn strata_rt_svd(
                 let infos: &mut [i32] = unsafe { output(info, s.batch) };
                 us.fill(<T as Scalar>::zero());
                 vts.fill(<T as Scalar>::zero());
+                // Empty matrices are skipped below: their info is 0.
+                infos.fill(0);
                 let input = &input;
                 let vectors = s.vectors.then_some(shape);
                 for_each_matrix(
@@ -650,7 +680,13 @@ mod tests {
         // alpha = 2 > 0, so R's first diagonal element is -‖column 0‖.
         assert!((f[0] + 10f64.sqrt()).abs() < 1e-12, "{f:?}");
         let r: Vec<f64> = (0..n * n)
-            .map(|x| if x / n <= x % n { f[x / n * n + x % n] } else { 0.0 })
+            .map(|x| {
+                if x / n <= x % n {
+                    f[x / n * n + x % n]
+                } else {
+                    0.0
+                }
+            })
             .collect();
         let mut q = f.clone();
         householder_product(&mut q, m, n, &tau);
@@ -666,7 +702,14 @@ mod tests {
         let m = MatRef::from_row_major_slice(&a, 2, 2);
         let e = f64::faer_eigh(m, true, true).expect("converges");
         assert!(e.values[0] < e.values[1]);
-        let s = f64::faer_svd(m, Some(SvdShape { u_cols: 2, vt_rows: 2 })).expect("converges");
+        let s = f64::faer_svd(
+            m,
+            Some(SvdShape {
+                u_cols: 2,
+                vt_rows: 2,
+            }),
+        )
+        .expect("converges");
         assert!(s.values[0] > s.values[1]);
         assert!((e.values[1] - s.values[0]).abs() < 1e-12);
     }

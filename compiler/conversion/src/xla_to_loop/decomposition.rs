@@ -65,7 +65,11 @@ impl FuncLowering<'_> {
 
 /// `bit` when the op's boolean attribute `name` is true.
 fn flag_bits(b: &Builder<'_>, op: OpId, name: &str, bit: i64) -> i64 {
-    if attrs::flag(b.ctx, op, name) == Some(true) { bit } else { 0 }
+    if attrs::flag(b.ctx, op, name) == Some(true) {
+        bit
+    } else {
+        0
+    }
 }
 
 /// The descriptor's element code and shape for the matrices of `a` (the

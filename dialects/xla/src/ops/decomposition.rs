@@ -40,7 +40,11 @@ pub fn real_part(ctx: &Context, elem: Type) -> Option<Type> {
         TypeKind::Complex(p) => *p,
         _ => elem,
     };
-    matches!(ctx.kind(part), TypeKind::Float(FloatKind::F32 | FloatKind::F64)).then_some(part)
+    matches!(
+        ctx.kind(part),
+        TypeKind::Float(FloatKind::F32 | FloatKind::F64)
+    )
+    .then_some(part)
 }
 
 /// `batch` followed by `dims`.
@@ -118,10 +122,7 @@ pub fn verify_eigh(ctx: &Context, op: OpId) -> Result<()> {
     expect_counts(ctx, op, 1, 3)?;
     let (batch, m, n, elem) = matrices(ctx, op, 0)?;
     if m != n {
-        return Err(ctx.error(
-            op,
-            format!("expects square matrices, found {m}x{n}"),
-        ));
+        return Err(ctx.error(op, format!("expects square matrices, found {m}x{n}")));
     }
     expect_flag(ctx, op, "lower")?;
     expect_flag(ctx, op, "compute_vectors")?;

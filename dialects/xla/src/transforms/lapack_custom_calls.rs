@@ -371,7 +371,13 @@ fn replace_results(ctx: &mut Context, scope: OpId, old: OpId, new: OpId, values:
         .position(|&o| o == old)
         .unwrap_or(0);
     ctx.insert_op_at(block, pos, new);
-    let pairs: Vec<_> = ctx.op(old).results.clone().into_iter().zip(values.iter().copied()).collect();
+    let pairs: Vec<_> = ctx
+        .op(old)
+        .results
+        .clone()
+        .into_iter()
+        .zip(values.iter().copied())
+        .collect();
     for (from, to) in pairs {
         ctx.replace_uses_in(scope, from, to);
     }
