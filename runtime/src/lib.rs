@@ -26,6 +26,7 @@ pub mod error;
 pub mod fft;
 pub mod float;
 pub mod gemm;
+pub mod linalg;
 pub mod minifloat;
 mod mpi;
 pub mod pool;

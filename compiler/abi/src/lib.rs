@@ -339,6 +339,37 @@ pub struct RngDesc {
 // SAFETY: repr(C), i64 fields and arrays only.
 unsafe impl Descriptor for RngDesc {}
 
+/// One batched matrix decomposition for [`symbol::HOUSEHOLDER_QR`],
+/// [`symbol::HOUSEHOLDER_PRODUCT`], [`symbol::EIGH`] or [`symbol::SVD`]:
+/// `batch` matrices of `rows` x `cols` elements of type `elem` (an
+/// [`ElemCode`]: F32, F64, C64 or C128), each dense row-major, one after
+/// the other in every buffer (as the tensors' values are laid out).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LinalgDesc {
+    /// An [`ElemCode`] (F32, F64, C64, C128).
+    pub elem: i64,
+    pub batch: i64,
+    pub rows: i64,
+    pub cols: i64,
+    /// Householder product: the number of reflectors (tau's length).
+    pub reflectors: i64,
+    /// [`LINALG_LOWER`] | [`LINALG_VECTORS`].
+    pub flags: i64,
+    /// SVD: u is `rows` x `u_cols` and vt is `vt_rows` x `cols` (the square
+    /// factors, or the reduced ones with min(rows, cols)).
+    pub u_cols: i64,
+    pub vt_rows: i64,
+}
+
+// SAFETY: repr(C), i64 fields only.
+unsafe impl Descriptor for LinalgDesc {}
+
+/// [`LinalgDesc::flags`] bit: eigh reads the lower triangle (else the upper).
+pub const LINALG_LOWER: i64 = 1;
+/// [`LinalgDesc::flags`] bit: eigh / svd compute the vectors too.
+pub const LINALG_VECTORS: i64 = 2;
+
 /// The body of a parallel loop, outlined by the compiler:
 /// `int32_t task(void *ctx, int64_t begin, int64_t end)` runs the loop's
 /// iterations `begin, begin + step, ... < end` with the captured values that
@@ -445,6 +476,18 @@ pub mod symbol {
     /// `(const RngDesc *, const uint64_t state[w], uint64_t new_state[w], void *out)`:
     /// XLA:CPU's PHILOX (and DEFAULT) `rng_bit_generator`, bit for bit.
     pub const RNG_PHILOX: &str = "strata_rt_rng_philox";
+    /// `int32_t (const LinalgDesc *, const T *a, T *factored, T *tau)`: LAPACK's
+    /// geqrf per matrix (R on and above the diagonal, the reflectors below).
+    pub const HOUSEHOLDER_QR: &str = "strata_rt_householder_qr";
+    /// `int32_t (const LinalgDesc *, const T *a, const T *tau, T *q)`: LAPACK's
+    /// orgqr / ungqr per matrix (Q from geqrf's reflectors).
+    pub const HOUSEHOLDER_PRODUCT: &str = "strata_rt_householder_product";
+    /// `int32_t (const LinalgDesc *, const T *a, T *vectors, Real *values,
+    /// int32_t *info)`: syevd / heevd per matrix, eigenvalues ascending.
+    pub const EIGH: &str = "strata_rt_eigh";
+    /// `int32_t (const LinalgDesc *, const T *a, Real *s, T *u, T *vt,
+    /// int32_t *info)`: gesdd per matrix, singular values descending.
+    pub const SVD: &str = "strata_rt_svd";
     /// `int32_t (const char *name, int32_t status)`: a user's custom call
     /// failed (status) or is not linked (NULL function): sets the message.
     pub const CUSTOM_CALL_FAILED: &str = "strata_rt_custom_call_failed";

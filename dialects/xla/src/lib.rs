@@ -252,6 +252,13 @@ pub fn register(ctx: &mut Context) {
     for name in [BATCH_NORM_INFERENCE, BATCH_NORM_TRAINING, BATCH_NORM_GRAD] {
         r.add(OpDef::new(name, pure).verifier(ops::norm::verify_batch_norm));
     }
+    r.add(OpDef::new(HOUSEHOLDER_QR, pure).verifier(ops::decomposition::verify_householder_qr));
+    r.add(
+        OpDef::new(HOUSEHOLDER_PRODUCT, pure)
+            .verifier(ops::decomposition::verify_householder_product),
+    );
+    r.add(OpDef::new(EIGH, pure).verifier(ops::decomposition::verify_eigh));
+    r.add(OpDef::new(SVD, pure).verifier(ops::decomposition::verify_svd));
     r.add(OpDef::new(CHOLESKY, pure).verifier(ops::linalg::verify_cholesky));
     r.add(OpDef::new(TRIANGULAR_SOLVE, pure).verifier(ops::linalg::verify_triangular_solve));
     r.add(OpDef::new(DYNAMIC_IOTA, pure).parser(parse::parse_dynamic_iota));

@@ -37,6 +37,18 @@ pub const CHOLESKY: &str = "xla.cholesky";
 /// LU factorization with partial pivoting, as LAPACK's getrf: (lu, 1-based
 /// row swaps, info). Made from JAX's `lapack_?getrf_ffi` custom calls.
 pub const LU: &str = "xla.lu";
+/// LAPACK's geqrf: (a) -> (R above the diagonal with the Householder
+/// vectors below it, tau). Made from `lapack_?geqrf_ffi`.
+pub const HOUSEHOLDER_QR: &str = "xla.householder_qr";
+/// LAPACK's orgqr / ungqr: (reflectors, tau) -> the first columns of Q.
+/// Made from `lapack_?orgqr_ffi` / `lapack_?ungqr_ffi`.
+pub const HOUSEHOLDER_PRODUCT: &str = "xla.householder_product";
+/// Self-adjoint eigendecomposition, as syevd / heevd: (a) -> (vectors,
+/// ascending eigenvalues, info). Made from `lapack_?syevd_ffi` / `?heevd`.
+pub const EIGH: &str = "xla.eigh";
+/// Singular value decomposition, as gesdd: (a) -> (descending singular
+/// values, u, vᴴ, info). Made from `lapack_?gesdd_ffi`.
+pub const SVD: &str = "xla.svd";
 pub const RNG_BIT_GENERATOR: &str = "xla.rng_bit_generator";
 // Batch normalization; `xla-expand-batch-norm` writes them as element-wise
 // ops and reductions.
@@ -222,6 +234,10 @@ pub const ALL: &[&str] = &[
     BATCH_NORM_GRAD,
     TRIANGULAR_SOLVE,
     CHOLESKY,
+    HOUSEHOLDER_QR,
+    HOUSEHOLDER_PRODUCT,
+    EIGH,
+    SVD,
     RNG_BIT_GENERATOR,
     DYNAMIC_BROADCAST_IN_DIM,
     DYNAMIC_IOTA,

@@ -1572,6 +1572,88 @@ func.func @case_tuple_result(%i: tensor<i32>, %t: tuple<tensor<f32>>) -> tuple<t
   return %0 : tuple<tensor<f32>>
 }
 
+// ---- decomposition.rs (householder_qr, householder_product, eigh, svd) ----
+
+func.func @qr_rank(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<1xf32>) {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.householder_qr' op operand #0 must be a batch of matrices (rank >= 2), found rank 1
+  %0:2 = "xla.householder_qr"(%a) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<1xf32>)
+  return %0#0, %0#1 : tensor<4xf32>, tensor<1xf32>
+}
+
+// -----
+
+func.func @qr_element(%a: tensor<4x3xf16>) -> (tensor<4x3xf16>, tensor<3xf16>) {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.householder_qr' op operand #0 must have f32, f64, complex<f32> or complex<f64> elements, found f16
+  %0:2 = "xla.householder_qr"(%a) : (tensor<4x3xf16>) -> (tensor<4x3xf16>, tensor<3xf16>)
+  return %0#0, %0#1 : tensor<4x3xf16>, tensor<3xf16>
+}
+
+// -----
+
+func.func @qr_tau(%a: tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<4xf32>) {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.householder_qr' op inferred type tensor<3xf32> does not match result type tensor<4xf32>
+  %0:2 = "xla.householder_qr"(%a) : (tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<4xf32>)
+  return %0#0, %0#1 : tensor<4x3xf32>, tensor<4xf32>
+}
+
+// -----
+
+func.func @product_tau(%a: tensor<2x4x3xf64>, %t: tensor<3xf64>) -> tensor<2x4x3xf64> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.householder_product' op tau must be [2, 3] of a's element type with a's batch dimensions, found f64 of [3]
+  %0 = "xla.householder_product"(%a, %t) : (tensor<2x4x3xf64>, tensor<3xf64>) -> tensor<2x4x3xf64>
+  return %0 : tensor<2x4x3xf64>
+}
+
+// -----
+
+func.func @product_wide(%a: tensor<3x4xf64>, %t: tensor<3xf64>) -> tensor<3x4xf64> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.householder_product' op needs k <= n <= m for 3 reflectors into 3x4 matrices
+  %0 = "xla.householder_product"(%a, %t) : (tensor<3x4xf64>, tensor<3xf64>) -> tensor<3x4xf64>
+  return %0 : tensor<3x4xf64>
+}
+
+// -----
+
+func.func @eigh_square(%a: tensor<3x4xf32>) -> tensor<3xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.eigh' op expects square matrices, found 3x4
+  %0:3 = "xla.eigh"(%a) {lower = true, compute_vectors = true} : (tensor<3x4xf32>) -> (tensor<3x4xf32>, tensor<3xf32>, tensor<i32>)
+  return %0#1 : tensor<3xf32>
+}
+
+// -----
+
+func.func @eigh_flag(%a: tensor<3x3xf32>) -> tensor<3xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.eigh' op requires a boolean attribute 'lower'
+  %0:3 = "xla.eigh"(%a) {compute_vectors = true} : (tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<3xf32>, tensor<i32>)
+  return %0#1 : tensor<3xf32>
+}
+
+// -----
+
+func.func @eigh_real_values(%a: tensor<3x3xcomplex<f32>>) -> tensor<3xcomplex<f32>> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.eigh' op inferred type tensor<3xf32> does not match result type tensor<3xcomplex<f32>>
+  %0:3 = "xla.eigh"(%a) {lower = true, compute_vectors = true} : (tensor<3x3xcomplex<f32>>) -> (tensor<3x3xcomplex<f32>>, tensor<3xcomplex<f32>>, tensor<i32>)
+  return %0#1 : tensor<3xcomplex<f32>>
+}
+
+// -----
+
+func.func @svd_info(%a: tensor<2x4x3xf32>) -> tensor<2x3xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.svd' op result #3 (info) must be i32 of shape [2], found i64 of [2]
+  %0:4 = "xla.svd"(%a) {full_matrices = false, compute_uv = true} : (tensor<2x4x3xf32>) -> (tensor<2x3xf32>, tensor<2x4x3xf32>, tensor<2x3x3xf32>, tensor<2xi64>)
+  return %0#0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @svd_full_u(%a: tensor<4x3xf32>) -> tensor<3xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.svd' op inferred type tensor<4x4xf32> does not match result type tensor<4x3xf32>
+  %0:4 = "xla.svd"(%a) {full_matrices = true, compute_uv = true} : (tensor<4x3xf32>) -> (tensor<3xf32>, tensor<4x3xf32>, tensor<3x3xf32>, tensor<i32>)
+  return %0#0 : tensor<3xf32>
+}
+
+// -----
+
 // ---- parse.rs (pretty syntax; these fail while parsing, so the error is at the token) ----
 
 // -----

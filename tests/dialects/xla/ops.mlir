@@ -343,3 +343,20 @@ module @jax_module attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas 
     return %0 : tensor<4xf32>
   }
 }
+
+// -----
+
+// The decompositions `xla-lapack-custom-calls` makes (generic syntax only).
+
+// CHECK-LABEL: func.func @decompositions
+// CHECK: %[[QR:.*]]:2 = "xla.householder_qr"(%arg0) : (tensor<2x4x3xf32>) -> (tensor<2x4x3xf32>, tensor<2x3xf32>)
+// CHECK: "xla.householder_product"(%[[QR]]#0, %[[QR]]#1) : (tensor<2x4x3xf32>, tensor<2x3xf32>) -> tensor<2x4x3xf32>
+// CHECK: "xla.eigh"(%arg1) {lower = true, compute_vectors = true} : (tensor<3x3xcomplex<f64>>) -> (tensor<3x3xcomplex<f64>>, tensor<3xf64>, tensor<i32>)
+// CHECK: "xla.svd"(%arg0) {full_matrices = false, compute_uv = true} : (tensor<2x4x3xf32>) -> (tensor<2x3xf32>, tensor<2x4x3xf32>, tensor<2x3x3xf32>, tensor<2xi32>)
+func.func @decompositions(%a: tensor<2x4x3xf32>, %h: tensor<3x3xcomplex<f64>>) -> (tensor<2x4x3xf32>, tensor<3xf64>, tensor<2x3xf32>) {
+  %0:2 = "xla.householder_qr"(%a) : (tensor<2x4x3xf32>) -> (tensor<2x4x3xf32>, tensor<2x3xf32>)
+  %1 = "xla.householder_product"(%0#0, %0#1) : (tensor<2x4x3xf32>, tensor<2x3xf32>) -> tensor<2x4x3xf32>
+  %2:3 = "xla.eigh"(%h) {lower = true, compute_vectors = true} : (tensor<3x3xcomplex<f64>>) -> (tensor<3x3xcomplex<f64>>, tensor<3xf64>, tensor<i32>)
+  %3:4 = "xla.svd"(%a) {full_matrices = false, compute_uv = true} : (tensor<2x4x3xf32>) -> (tensor<2x3xf32>, tensor<2x4x3xf32>, tensor<2x3x3xf32>, tensor<2xi32>)
+  return %1, %2#1, %3#0 : tensor<2x4x3xf32>, tensor<3xf64>, tensor<2x3xf32>
+}

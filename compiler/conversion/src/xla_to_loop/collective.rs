@@ -120,7 +120,12 @@ impl FuncLowering<'_> {
     }
 
     /// Calls runtime function `name` (which returns an `i32` status).
-    fn call_status(&mut self, b: &mut Builder<'_>, name: &'static str, args: Vec<Value>) {
+    pub(super) fn call_status(
+        &mut self,
+        b: &mut Builder<'_>,
+        name: &'static str,
+        args: Vec<Value>,
+    ) {
         let i32t = b.ctx.int_ty(32);
         let params: Vec<Type> = args.iter().map(|&a| b.ctx.value_ty(a)).collect();
         let params = params

@@ -15,6 +15,7 @@
 //! | `Sort` | `sort.rs` | never |
 //! | `TopK` | `top_k.rs` | never |
 //! | `TriangularSolve`, `Cholesky`, `Lu` | `linalg.rs` | never |
+//! | `Decomposition` (householder_qr, householder_product, eigh, svd) | `decomposition.rs` | never |
 //! | `Rng` (rng_bit_generator) | `rng.rs` | never |
 //! | `Fft` | `fft.rs` | never |
 //! | `Concatenate`, `Pad`, `DynamicUpdateSlice` | `shape.rs` | never |
@@ -48,6 +49,8 @@ pub enum Family {
     TriangularSolve,
     Cholesky,
     Lu,
+    /// Runtime calls (QR, eigh, SVD).
+    Decomposition,
     Rng,
 }
 
@@ -88,6 +91,7 @@ pub fn family(name: &str) -> Option<Family> {
         TRIANGULAR_SOLVE => Family::TriangularSolve,
         CHOLESKY => Family::Cholesky,
         LU => Family::Lu,
+        HOUSEHOLDER_QR | HOUSEHOLDER_PRODUCT | EIGH | SVD => Family::Decomposition,
         RNG_BIT_GENERATOR => Family::Rng,
         FFT => Family::Fft,
         CONCATENATE => Family::Concatenate,

@@ -96,6 +96,7 @@ impl FuncLowering<'_> {
             Family::Rng => self.rng_bit_generator(b, op, bufs),
             Family::Cholesky => self.cholesky(b, op, bufs),
             Family::Lu => self.lu(b, op, bufs),
+            Family::Decomposition => self.decomposition(b, op, bufs),
             Family::Elementwise | Family::IndexRemap | Family::Constant => {
                 let shape = shape_of(b.ctx, b.ctx.op(op).results[0]);
                 let out = bufs[0];

@@ -20,6 +20,7 @@ mod complex_inverse;
 mod control;
 mod conv;
 mod dot;
+mod decomposition;
 mod elemental;
 mod family;
 mod fft;

@@ -2,6 +2,7 @@
 
 pub mod collective;
 pub mod control;
+pub mod decomposition;
 pub mod conv;
 pub mod dot;
 pub mod elementwise;

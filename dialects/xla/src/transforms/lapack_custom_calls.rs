@@ -4,9 +4,7 @@
 //!
 //! - `lapack_{s,d,c,z}trsm_ffi(a, b)` with `mhlo.backend_config` = {side,
 //!   uplo, trans_x, diag} (the LAPACK characters 'L'/'R', 'L'/'U',
-//!   'N'/'T'/'C', 'N'/'U' as ui8) → `xla.triangular_solve`. The operand
-//!   layouts (column-major for LAPACK) describe memory, not values, so they
-//!   do not change the result.
+//!   'N'/'T'/'C', 'N'/'U' as ui8) → `xla.triangular_solve`.
 //!
 //! - `lapack_{s,d}potrf_ffi(a)` with uplo 'L' → `xla.cholesky` with its
 //!   `info` result (the factor in the lower triangle, the rest of a kept).
@@ -14,67 +12,216 @@
 //! - `lapack_{s,d}getrf_ffi(a)` → `xla.lu` (lu, 1-based pivots, info): with
 //!   trsm, what `jnp.linalg.solve` and `inv` call.
 //!
-//! The other LAPACK targets (geqrf, syevd, gesdd, ...) are left
-//! alone and reported as unsupported by the lowering.
+//! - `lapack_{s,d,c,z}geqrf_ffi(a)` → `xla.householder_qr` (factored, tau),
+//!   and `lapack_{s,d}orgqr_ffi` / `lapack_{c,z}ungqr_ffi(a, tau)` →
+//!   `xla.householder_product` (q): `jnp.linalg.qr`.
+//!
+//! - `lapack_{s,d}syevd_ffi` / `lapack_{c,z}heevd_ffi(a)` with {mode = 'V'
+//!   or 'N' (vectors or not), uplo = 'L' or 'U'} → `xla.eigh` {lower,
+//!   compute_vectors} (vectors, values, info): `jnp.linalg.eigh`,
+//!   `eigvalsh`.
+//!
+//! - `lapack_{s,d,c,z}gesdd_ffi(a)` with {mode = 'A' (full u and vᴴ), 'S'
+//!   (reduced) or 'N' (values only)} → `xla.svd` {full_matrices,
+//!   compute_uv} (s, u, vt, info). The call's first result, the clobbered
+//!   copy of a that LAPACK leaves, becomes a itself. `jnp.linalg.svd`, and
+//!   so `pinv`, `lstsq`, `matrix_rank`, `norm(ord=2)`.
+//!
+//! The operand and result layouts (column-major for LAPACK) describe how
+//! XLA lays the values out in memory, not the values: every op here works
+//! on the tensors' values, so they need no transpose. The matrices are the
+//! last two dimensions; the others, `num_batch_dims` of them (in
+//! `mhlo.frontend_attributes`), are the batch, which is checked. The target
+//! name's type letter must match the operand's element type.
+//!
+//! Other LAPACK targets (geev, gees, sytrd, ...) are left alone and
+//! reported as unsupported by the lowering.
 
-use strata_diag::Result;
-use strata_ir::{AttrKind, Context, OpId};
+use strata_diag::{Diagnostic, Result};
+use strata_ir::{AttrKind, Context, OpId, TypeKind, Value};
 
-use crate::names::{CHOLESKY, CUSTOM_CALL, LU, TRIANGULAR_SOLVE};
+use crate::names::{
+    CHOLESKY, CUSTOM_CALL, EIGH, HOUSEHOLDER_PRODUCT, HOUSEHOLDER_QR, LU, SVD, TRIANGULAR_SOLVE,
+};
 
 pub const FLAG: &str = "xla-lapack-custom-calls";
 
 pub struct XlaLapackCustomCallsPass;
+
+/// The LAPACK routines this pass rewrites.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Routine {
+    Trsm,
+    Potrf,
+    Getrf,
+    Geqrf,
+    /// orgqr (real) / ungqr (complex).
+    Orgqr,
+    /// syevd (real) / heevd (complex).
+    Syevd,
+    Gesdd,
+}
+
+/// The routine and type letter of a target `lapack_<t><routine>_ffi`, if
+/// this pass rewrites it.
+fn routine(target: &str) -> Option<(Routine, u8)> {
+    let name = target.strip_prefix("lapack_")?.strip_suffix("_ffi")?;
+    let (&letter, routine) = name.as_bytes().split_first()?;
+    let complex = matches!(letter, b'c' | b'z');
+    if !matches!(letter, b's' | b'd' | b'c' | b'z') {
+        return None;
+    }
+    let r = match (routine, complex) {
+        (b"trsm", _) => Routine::Trsm,
+        (b"potrf", false) => Routine::Potrf,
+        (b"getrf", false) => Routine::Getrf,
+        (b"geqrf", _) => Routine::Geqrf,
+        (b"orgqr", false) | (b"ungqr", true) => Routine::Orgqr,
+        (b"syevd", false) | (b"heevd", true) => Routine::Syevd,
+        (b"gesdd", _) => Routine::Gesdd,
+        _ => return None,
+    };
+    Some((r, letter))
+}
 
 impl strata_pass::Pass for XlaLapackCustomCallsPass {
     fn flag(&self) -> &'static str {
         FLAG
     }
     fn summary(&self) -> &'static str {
-        "rewrite JAX's LAPACK custom calls (trsm) into xla ops"
+        "rewrite JAX's LAPACK custom calls (trsm, potrf, getrf, geqrf, orgqr, syevd, gesdd) into xla ops"
     }
     fn run(&self, ctx: &mut Context, module: OpId) -> Result<()> {
         let mut calls = Vec::new();
         ctx.walk_nested(module, &mut |op| {
-            let is_trsm = ctx.op(op).name == CUSTOM_CALL
-                && ctx.str_attr(op, "call_target_name").is_some_and(|t| {
-                    matches!(
-                        t,
-                        "lapack_strsm_ffi"
-                            | "lapack_dtrsm_ffi"
-                            | "lapack_ctrsm_ffi"
-                            | "lapack_ztrsm_ffi"
-                    )
-                });
-            let is_potrf = ctx.op(op).name == CUSTOM_CALL
-                && ctx
-                    .str_attr(op, "call_target_name")
-                    .is_some_and(|t| matches!(t, "lapack_spotrf_ffi" | "lapack_dpotrf_ffi"));
-            let is_getrf = ctx.op(op).name == CUSTOM_CALL
-                && ctx
-                    .str_attr(op, "call_target_name")
-                    .is_some_and(|t| matches!(t, "lapack_sgetrf_ffi" | "lapack_dgetrf_ffi"));
-            if is_trsm || is_potrf || is_getrf {
-                calls.push(op);
+            if ctx.op(op).name != CUSTOM_CALL {
+                return;
+            }
+            if let Some(r) = ctx.str_attr(op, "call_target_name").and_then(routine) {
+                calls.push((op, r));
             }
         });
-        for op in calls {
-            let target = ctx
-                .str_attr(op, "call_target_name")
-                .unwrap_or("")
-                .to_string();
-            if target.ends_with("getrf_ffi") {
-                let o = ctx.op(op).clone();
-                let types: Vec<_> = o.results.iter().map(|&r| ctx.value_ty(r)).collect();
-                let lu = ctx.create_op(LU, o.operands.clone(), &types, vec![], o.loc);
-                ctx.replace_op(op, lu);
-            } else if target.ends_with("potrf_ffi") {
-                potrf(ctx, op)?;
-            } else {
-                trsm(ctx, op)?;
+        for (op, (routine, letter)) in calls {
+            check_element_type(ctx, op, letter)?;
+            check_batch_dims(ctx, op)?;
+            match routine {
+                Routine::Trsm => trsm(ctx, op)?,
+                Routine::Potrf => potrf(ctx, op)?,
+                Routine::Getrf => same_signature(ctx, op, LU, 1, 3, vec![])?,
+                Routine::Geqrf => same_signature(ctx, op, HOUSEHOLDER_QR, 1, 2, vec![])?,
+                Routine::Orgqr => same_signature(ctx, op, HOUSEHOLDER_PRODUCT, 2, 1, vec![])?,
+                Routine::Syevd => syevd(ctx, op)?,
+                Routine::Gesdd => gesdd(ctx, module, op)?,
             }
         }
         Ok(())
+    }
+}
+
+/// The target's type letter (s, d, c, z) names operand 0's element type.
+fn check_element_type(ctx: &Context, op: OpId, letter: u8) -> Result<()> {
+    let Some(&a) = ctx.op(op).operands.first() else {
+        return Err(ctx.error(op, "(LAPACK) expects at least one operand"));
+    };
+    let elem = ctx.elem(ctx.value_ty(a));
+    let (part, complex) = match ctx.kind(elem) {
+        TypeKind::Complex(p) => (*p, true),
+        _ => (elem, false),
+    };
+    let width = match ctx.kind(part) {
+        TypeKind::Float(_) => ctx.bit_width(part),
+        _ => 0,
+    };
+    let expected = match letter {
+        b's' => "f32",
+        b'd' => "f64",
+        b'c' => "complex<f32>",
+        _ => "complex<f64>",
+    };
+    let matches = match letter {
+        b's' | b'c' => width == 32,
+        _ => width == 64,
+    } && complex == matches!(letter, b'c' | b'z');
+    if !matches {
+        return Err(ctx.error(
+            op,
+            format!(
+                "(LAPACK) expects {expected} elements for its '{}' type letter, found {}",
+                letter as char,
+                strata_ir::text::printer::type_to_string(ctx, elem)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// `num_batch_dims` (a decimal string in `mhlo.frontend_attributes`, when
+/// given) is the rank of operand 0 less the two matrix dimensions.
+fn check_batch_dims(ctx: &Context, op: OpId) -> Result<()> {
+    let Some(attr) = ctx.attr_of(op, "mhlo.frontend_attributes") else {
+        return Ok(());
+    };
+    let AttrKind::Dict(fields) = ctx.attr_kind(attr) else {
+        return Ok(());
+    };
+    let Some((_, v)) = fields.iter().find(|(k, _)| k == "num_batch_dims") else {
+        return Ok(());
+    };
+    let rank = ctx
+        .shape(ctx.value_ty(ctx.op(op).operands[0]))
+        .map_or(0, |s| s.len());
+    let given = match ctx.attr_kind(*v) {
+        AttrKind::String(s) => s.parse::<usize>().ok(),
+        AttrKind::Int { value, .. } => usize::try_from(*value).ok(),
+        _ => None,
+    };
+    match given {
+        Some(b) if rank >= 2 && b == rank - 2 => Ok(()),
+        _ => Err(ctx.error(
+            op,
+            format!(
+                "(LAPACK) has num_batch_dims {} but its operand has rank {rank} (the batch is all but the last two dimensions)",
+                strata_ir::text::printer::attr_to_string(ctx, *v)
+            ),
+        )),
+    }
+}
+
+/// Replaces the call by `name` with the same operands, result types and
+/// `attrs`, after checking the counts.
+fn same_signature(
+    ctx: &mut Context,
+    op: OpId,
+    name: &'static str,
+    operands: usize,
+    results: usize,
+    attrs: Vec<(String, strata_ir::Attr)>,
+) -> Result<()> {
+    let o = ctx.op(op).clone();
+    if o.operands.len() != operands || o.results.len() != results {
+        return Err(ctx.error(
+            op,
+            format!(
+                "(LAPACK, rewritten to '{name}') expects {operands} operand(s) and {results} result(s), found {} and {}",
+                o.operands.len(),
+                o.results.len()
+            ),
+        ));
+    }
+    let types: Vec<_> = o.results.iter().map(|&r| ctx.value_ty(r)).collect();
+    let new = ctx.create_op(name, o.operands.clone(), &types, attrs, o.loc);
+    verify_new(ctx, new)?;
+    ctx.replace_op(op, new);
+    Ok(())
+}
+
+/// Runs the verifier of an op the rewrite made, so that a call whose types
+/// do not fit (its shapes are the user's) fails as the user's error, not as
+/// invalid IR after the pass.
+fn verify_new(ctx: &Context, op: OpId) -> Result<()> {
+    match ctx.op_def(ctx.op(op).name).and_then(|d| d.verify) {
+        Some(verify) => verify(ctx, op),
+        None => Ok(()),
     }
 }
 
@@ -127,6 +274,7 @@ fn trsm(ctx: &mut Context, op: OpId) -> Result<()> {
     ];
     let ty = ctx.value_ty(o.results[0]);
     let solve = ctx.create_op(TRIANGULAR_SOLVE, o.operands.clone(), &[ty], attrs, o.loc);
+    verify_new(ctx, solve)?;
     ctx.replace_op(op, solve);
     Ok(())
 }
@@ -138,12 +286,100 @@ fn potrf(ctx: &mut Context, op: OpId) -> Result<()> {
             "potrf with the upper triangle (uplo 'U') is not supported yet",
         ));
     }
+    same_signature(ctx, op, CHOLESKY, 1, 2, vec![])
+}
+
+/// A boolean attribute for the new op.
+fn flag(ctx: &mut Context, name: &str, v: bool) -> (String, strata_ir::Attr) {
+    (name.to_string(), ctx.attr(AttrKind::Bool(v)))
+}
+
+/// The error for a backend-config option with an unexpected value.
+fn bad_option(ctx: &Context, op: OpId, name: &str, expected: &str) -> Diagnostic {
+    let found = match option(ctx, op, name) {
+        Some(c) if c.is_ascii_graphic() => format!("'{}' ({c})", c as char),
+        Some(c) => c.to_string(),
+        None => "nothing".to_string(),
+    };
+    ctx.error(
+        op,
+        format!("(LAPACK) expects '{name}' in mhlo.backend_config to be {expected}, found {found}"),
+    )
+}
+
+/// syevd / heevd → `xla.eigh`.
+fn syevd(ctx: &mut Context, op: OpId) -> Result<()> {
+    let vectors = match option(ctx, op, "mode") {
+        Some(b'V') => true,
+        Some(b'N') => false,
+        _ => return Err(bad_option(ctx, op, "mode", "'V' or 'N'")),
+    };
+    let lower = match option(ctx, op, "uplo") {
+        Some(b'L') => true,
+        Some(b'U') => false,
+        _ => return Err(bad_option(ctx, op, "uplo", "'L' or 'U'")),
+    };
+    let attrs = vec![
+        flag(ctx, "lower", lower),
+        flag(ctx, "compute_vectors", vectors),
+    ];
+    same_signature(ctx, op, EIGH, 1, 3, attrs)
+}
+
+/// gesdd → `xla.svd`; the call's first result (LAPACK's clobbered a) is
+/// replaced by a itself.
+fn gesdd(ctx: &mut Context, module: OpId, op: OpId) -> Result<()> {
+    let (full, vectors) = match option(ctx, op, "mode") {
+        Some(b'A') => (true, true),
+        Some(b'S') => (false, true),
+        Some(b'N') => (true, false),
+        _ => return Err(bad_option(ctx, op, "mode", "'A', 'S' or 'N'")),
+    };
     let o = ctx.op(op).clone();
-    if o.operands.len() != 1 || o.results.len() != 2 {
-        return Err(ctx.error(op, "(potrf) expects one operand and results (factor, info)"));
+    if o.operands.len() != 1 || o.results.len() != 5 {
+        return Err(ctx.error(
+            op,
+            format!(
+                "(LAPACK gesdd) expects 1 operand and 5 results (a, s, u, vt, info), found {} and {}",
+                o.operands.len(),
+                o.results.len()
+            ),
+        ));
     }
-    let types: Vec<_> = o.results.iter().map(|&r| ctx.value_ty(r)).collect();
-    let chol = ctx.create_op(CHOLESKY, o.operands.clone(), &types, vec![], o.loc);
-    ctx.replace_op(op, chol);
+    let attrs = vec![
+        flag(ctx, "full_matrices", full),
+        flag(ctx, "compute_uv", vectors),
+    ];
+    let types: Vec<_> = o.results[1..].iter().map(|&r| ctx.value_ty(r)).collect();
+    let svd = ctx.create_op(SVD, o.operands.clone(), &types, attrs, o.loc);
+    verify_new(ctx, svd)?;
+    let mut replacements: Vec<Value> = vec![o.operands[0]];
+    replacements.extend(ctx.op(svd).results.clone());
+    replace_results(ctx, module, op, svd, &replacements);
     Ok(())
+}
+
+/// Puts `new` right before `old`, sends the uses of `old`'s results to
+/// `values` (pairwise) within `scope`, and detaches `old`.
+fn replace_results(ctx: &mut Context, scope: OpId, old: OpId, new: OpId, values: &[Value]) {
+    let Some(block) = ctx.op(old).parent else {
+        return;
+    };
+    let pos = ctx.blocks[block]
+        .ops
+        .iter()
+        .position(|&o| o == old)
+        .unwrap_or(0);
+    ctx.insert_op_at(block, pos, new);
+    let pairs: Vec<_> = ctx
+        .op(old)
+        .results
+        .clone()
+        .into_iter()
+        .zip(values.iter().copied())
+        .collect();
+    for (from, to) in pairs {
+        ctx.replace_uses_in(scope, from, to);
+    }
+    ctx.detach_op(old);
 }

@@ -1,0 +1,103 @@
+//! `xla.householder_qr`, `xla.householder_product`, `xla.eigh` and
+//! `xla.svd`: one call each to the runtime (`runtime/src/linalg.rs`), with a
+//! `strata_abi::LinalgDesc` describing the batch of matrices. The runtime
+//! returns a non-zero status only for a malformed descriptor (a bug); a
+//! decomposition that does not converge is reported in the op's `info`.
+
+use strata_abi::{ElemCode, LINALG_LOWER, LINALG_VECTORS, LinalgDesc, symbol};
+use strata_diag::{Diagnostic, Result};
+use strata_dialect_xla::attrs;
+use strata_dialect_xla::names::{EIGH, HOUSEHOLDER_PRODUCT, HOUSEHOLDER_QR, SVD};
+use strata_ir::{FloatKind, OpId, TypeKind, Value};
+
+use super::FuncLowering;
+use super::materialize::shape_of;
+use crate::builder::Builder;
+
+impl FuncLowering<'_> {
+    /// Writes the results of a decomposition op into `bufs` by one runtime call.
+    pub(super) fn decomposition(
+        &mut self,
+        b: &mut Builder<'_>,
+        op: OpId,
+        bufs: &[Value],
+    ) -> Result<()> {
+        let a = b.ctx.op(op).operands[0];
+        let mut desc = matrices_desc(b, a)?;
+        let name = b.ctx.op(op).name;
+        let symbol = match name {
+            HOUSEHOLDER_QR => symbol::HOUSEHOLDER_QR,
+            HOUSEHOLDER_PRODUCT => {
+                let tau = b.ctx.op(op).operands[1];
+                desc.reflectors = shape_of(b.ctx, tau).last().copied().unwrap_or(0);
+                symbol::HOUSEHOLDER_PRODUCT
+            }
+            EIGH => {
+                desc.flags = flag_bits(b, op, "lower", LINALG_LOWER)
+                    | flag_bits(b, op, "compute_vectors", LINALG_VECTORS);
+                symbol::EIGH
+            }
+            SVD => {
+                desc.flags = flag_bits(b, op, "compute_uv", LINALG_VECTORS);
+                let u = shape_of(b.ctx, b.ctx.op(op).results[1]);
+                let vt = shape_of(b.ctx, b.ctx.op(op).results[2]);
+                desc.u_cols = u.last().copied().unwrap_or(0);
+                desc.vt_rows = vt.get(vt.len().wrapping_sub(2)).copied().unwrap_or(0);
+                symbol::SVD
+            }
+            other => {
+                return Err(Diagnostic::internal(
+                    b.loc,
+                    format!("'{other}' is not a decomposition"),
+                ));
+            }
+        };
+        let desc_buf = self.descriptor_global(b, &desc)?;
+        let mut args = vec![desc_buf];
+        for v in b.ctx.op(op).operands.clone() {
+            args.push(self.buffer_of(b, v)?);
+        }
+        args.extend_from_slice(bufs);
+        self.call_status(b, symbol, args);
+        Ok(())
+    }
+}
+
+/// `bit` when the op's boolean attribute `name` is true.
+fn flag_bits(b: &Builder<'_>, op: OpId, name: &str, bit: i64) -> i64 {
+    if attrs::flag(b.ctx, op, name) == Some(true) {
+        bit
+    } else {
+        0
+    }
+}
+
+/// The descriptor's element code and shape for the matrices of `a` (the
+/// last two dimensions; the others, flattened, are the batch).
+fn matrices_desc(b: &Builder<'_>, a: Value) -> Result<LinalgDesc> {
+    let shape = shape_of(b.ctx, a);
+    let elem = b.ctx.elem(b.ctx.value_ty(a));
+    let code = match b.ctx.kind(elem) {
+        TypeKind::Float(FloatKind::F32) => Some(ElemCode::F32),
+        TypeKind::Float(FloatKind::F64) => Some(ElemCode::F64),
+        TypeKind::Complex(p) => match b.ctx.kind(*p) {
+            TypeKind::Float(FloatKind::F32) => Some(ElemCode::C64),
+            TypeKind::Float(FloatKind::F64) => Some(ElemCode::C128),
+            _ => None,
+        },
+        _ => None,
+    };
+    let (Some(code), [batch @ .., rows, cols]) = (code, shape.as_slice()) else {
+        return Err(Diagnostic::internal(
+            b.loc,
+            "decomposition of something other than f32/f64/complex matrices",
+        ));
+    };
+    Ok(LinalgDesc {
+        elem: code as i64,
+        batch: batch.iter().product(),
+        rows: *rows,
+        cols: *cols,
+        ..LinalgDesc::default()
+    })
+}

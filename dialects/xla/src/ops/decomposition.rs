@@ -1,0 +1,151 @@
+//! Matrix decompositions computed by the runtime, made from JAX's LAPACK
+//! custom calls by `xla-lapack-custom-calls`: `xla.householder_qr`,
+//! `xla.householder_product`, `xla.eigh`, `xla.svd`. Each works on a batch
+//! of matrices (the last two dimensions) of f32, f64, complex<f32> or
+//! complex<f64>; `info` results are i32 per matrix (0, or > 0 when the
+//! algorithm did not converge, as LAPACK's).
+
+use strata_diag::Result;
+use strata_ir::{Context, FloatKind, OpId, Type, TypeKind};
+
+use crate::attrs;
+use crate::util::*;
+
+/// The matrices' shape (batch, m, n) and element type of operand `i`: a
+/// rank >= 2 tensor of f32, f64 or their complex numbers.
+fn matrices(ctx: &Context, op: OpId, i: usize) -> Result<(Vec<i64>, i64, i64, Type)> {
+    let (shape, elem) = operand_tensor(ctx, op, i)?;
+    let r = shape.len();
+    if r < 2 {
+        return Err(ctx.error(
+            op,
+            format!("operand #{i} must be a batch of matrices (rank >= 2), found rank {r}"),
+        ));
+    }
+    if real_part(ctx, elem).is_none() {
+        return Err(ctx.error(
+            op,
+            format!(
+                "operand #{i} must have f32, f64, complex<f32> or complex<f64> elements, found {}",
+                ty_str(ctx, elem)
+            ),
+        ));
+    }
+    Ok((shape[..r - 2].to_vec(), shape[r - 2], shape[r - 1], elem))
+}
+
+/// The real type of an f32/f64/complex element (itself for reals).
+pub fn real_part(ctx: &Context, elem: Type) -> Option<Type> {
+    let part = match ctx.kind(elem) {
+        TypeKind::Complex(p) => *p,
+        _ => elem,
+    };
+    matches!(
+        ctx.kind(part),
+        TypeKind::Float(FloatKind::F32 | FloatKind::F64)
+    )
+    .then_some(part)
+}
+
+/// `batch` followed by `dims`.
+fn batched(batch: &[i64], dims: &[i64]) -> Vec<i64> {
+    batch.iter().chain(dims).copied().collect()
+}
+
+/// Result `i` is the i32 `info` per matrix of `batch`.
+fn expect_info(ctx: &Context, op: OpId, i: usize, batch: &[i64]) -> Result<()> {
+    let (shape, elem) = result_tensor(ctx, op, i)?;
+    let i32s = matches!(ctx.kind(elem), TypeKind::Int { width: 32, .. });
+    if shape != batch || !i32s {
+        return Err(ctx.error(
+            op,
+            format!(
+                "result #{i} (info) must be i32 of shape {}, found {} of {}",
+                list(batch),
+                ty_str(ctx, elem),
+                list(&shape)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A required boolean attribute.
+fn expect_flag(ctx: &Context, op: OpId, name: &str) -> Result<bool> {
+    attrs::flag(ctx, op, name)
+        .ok_or_else(|| ctx.error(op, format!("requires a boolean attribute '{name}'")))
+}
+
+/// `householder_qr(a) -> (factored, tau)`, LAPACK's geqrf: a (batch, m, n);
+/// factored of a's type (R on and above the diagonal, the reflectors'
+/// vectors below it), tau (batch, min(m, n)) of a's element type.
+pub fn verify_householder_qr(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 1, 2)?;
+    let (batch, m, n, elem) = matrices(ctx, op, 0)?;
+    expect_result_type(ctx, op, 0, &batched(&batch, &[m, n]), elem)?;
+    expect_result_type(ctx, op, 1, &batched(&batch, &[m.min(n)]), elem)
+}
+
+/// `householder_product(a, tau) -> q`, LAPACK's orgqr / ungqr: a (batch,
+/// m, n) holding k reflectors below its diagonal, tau (batch, k), with
+/// k <= n <= m; q of a's type, the first n columns of H_0 ... H_{k-1}.
+pub fn verify_householder_product(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 2, 1)?;
+    let (batch, m, n, elem) = matrices(ctx, op, 0)?;
+    let (tau, tau_elem) = operand_tensor(ctx, op, 1)?;
+    let k = tau.last().copied().unwrap_or(-1);
+    if tau.len() != batch.len() + 1 || tau[..batch.len()] != batch[..] || tau_elem != elem {
+        return Err(ctx.error(
+            op,
+            format!(
+                "tau must be {} of a's element type with a's batch dimensions, found {} of {}",
+                list(&batched(&batch, &[k.max(0)])),
+                ty_str(ctx, tau_elem),
+                list(&tau)
+            ),
+        ));
+    }
+    if k > n || n > m {
+        return Err(ctx.error(
+            op,
+            format!("needs k <= n <= m for {k} reflectors into {m}x{n} matrices"),
+        ));
+    }
+    expect_result_type(ctx, op, 0, &batched(&batch, &[m, n]), elem)
+}
+
+/// `eigh(a) -> (vectors, values, info)` {lower, compute_vectors}, as
+/// syevd / heevd: a (batch, n, n) self-adjoint, read from its lower or
+/// upper triangle; vectors of a's type (eigenvectors as columns), values
+/// (batch, n) real and ascending, info i32 (batch).
+pub fn verify_eigh(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 1, 3)?;
+    let (batch, m, n, elem) = matrices(ctx, op, 0)?;
+    if m != n {
+        return Err(ctx.error(op, format!("expects square matrices, found {m}x{n}")));
+    }
+    expect_flag(ctx, op, "lower")?;
+    expect_flag(ctx, op, "compute_vectors")?;
+    let part = real_part(ctx, elem).unwrap_or(elem);
+    expect_result_type(ctx, op, 0, &batched(&batch, &[n, n]), elem)?;
+    expect_result_type(ctx, op, 1, &batched(&batch, &[n]), part)?;
+    expect_info(ctx, op, 2, &batch)
+}
+
+/// `svd(a) -> (s, u, vt, info)` {full_matrices, compute_uv}, as gesdd: a
+/// (batch, m, n); s (batch, min(m, n)) real and descending; u (batch, m,
+/// m or min(m, n)) and vt = vᴴ (batch, n or min(m, n), n) of a's element
+/// type, full when `full_matrices` (zeros unless `compute_uv`); info i32.
+pub fn verify_svd(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 1, 4)?;
+    let (batch, m, n, elem) = matrices(ctx, op, 0)?;
+    let full = expect_flag(ctx, op, "full_matrices")?;
+    expect_flag(ctx, op, "compute_uv")?;
+    let k = m.min(n);
+    let part = real_part(ctx, elem).unwrap_or(elem);
+    let (u_cols, vt_rows) = if full { (m, n) } else { (k, k) };
+    expect_result_type(ctx, op, 0, &batched(&batch, &[k]), part)?;
+    expect_result_type(ctx, op, 1, &batched(&batch, &[m, u_cols]), elem)?;
+    expect_result_type(ctx, op, 2, &batched(&batch, &[vt_rows, n]), elem)?;
+    expect_info(ctx, op, 3, &batch)
+}

@@ -1,0 +1,66 @@
+// RUN: not strata opt %s --split-input-file --xla-lapack-custom-calls 2>&1 | FileCheck %s
+
+// JAX's LAPACK custom calls with options, types or batch dimensions that
+// do not describe a computation the rewrite knows: a located error each.
+
+func.func @syevd_mode(%a: tensor<3x3xf32>) -> tensor<3xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.custom_call' op (LAPACK) expects 'mode' in mhlo.backend_config to be 'V' or 'N', found 'X' (88)
+  %0:3 = stablehlo.custom_call @lapack_ssyevd_ffi(%a) {mhlo.backend_config = {mode = 88 : ui8, uplo = 76 : ui8}} : (tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<3xf32>, tensor<i32>)
+  return %0#1 : tensor<3xf32>
+}
+
+// -----
+
+func.func @syevd_uplo(%a: tensor<3x3xf64>) -> tensor<3xf64> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.custom_call' op (LAPACK) expects 'uplo' in mhlo.backend_config to be 'L' or 'U', found nothing
+  %0:3 = stablehlo.custom_call @lapack_dsyevd_ffi(%a) {mhlo.backend_config = {mode = 86 : ui8}} : (tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<3xf64>, tensor<i32>)
+  return %0#1 : tensor<3xf64>
+}
+
+// -----
+
+func.func @gesdd_overwrite(%a: tensor<4x3xf32>) -> tensor<3xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.custom_call' op (LAPACK) expects 'mode' in mhlo.backend_config to be 'A', 'S' or 'N', found 'O' (79)
+  %0:5 = stablehlo.custom_call @lapack_sgesdd_ffi(%a) {mhlo.backend_config = {mode = 79 : ui8}} : (tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>, tensor<4x4xf32>, tensor<3x3xf32>, tensor<i32>)
+  return %0#1 : tensor<3xf32>
+}
+
+// -----
+
+func.func @gesdd_results(%a: tensor<4x3xf32>) -> tensor<3xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.custom_call' op (LAPACK gesdd) expects 1 operand and 5 results (a, s, u, vt, info), found 1 and 2
+  %0:2 = stablehlo.custom_call @lapack_sgesdd_ffi(%a) {mhlo.backend_config = {mode = 65 : ui8}} : (tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>)
+  return %0#1 : tensor<3xf32>
+}
+
+// -----
+
+func.func @type_letter(%a: tensor<4x3xf32>) -> tensor<4x3xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.custom_call' op (LAPACK) expects f64 elements for its 'd' type letter, found f32
+  %0:2 = stablehlo.custom_call @lapack_dgeqrf_ffi(%a) {mhlo.backend_config = {}} : (tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>)
+  return %0#0 : tensor<4x3xf32>
+}
+
+// -----
+
+func.func @batch_dims(%a: tensor<2x4x3xf32>) -> tensor<2x4x3xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.custom_call' op (LAPACK) has num_batch_dims "2" but its operand has rank 3 (the batch is all but the last two dimensions)
+  %0:2 = stablehlo.custom_call @lapack_sgeqrf_ffi(%a) {mhlo.backend_config = {}, mhlo.frontend_attributes = {num_batch_dims = "2"}} : (tensor<2x4x3xf32>) -> (tensor<2x4x3xf32>, tensor<2x3xf32>)
+  return %0#0 : tensor<2x4x3xf32>
+}
+
+// -----
+
+func.func @orgqr_operands(%a: tensor<4x3xf64>) -> tensor<4x3xf64> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.custom_call' op (LAPACK, rewritten to 'xla.householder_product') expects 2 operand(s) and 1 result(s), found 1 and 1
+  %0 = stablehlo.custom_call @lapack_dorgqr_ffi(%a) {mhlo.backend_config = {}} : (tensor<4x3xf64>) -> tensor<4x3xf64>
+  return %0 : tensor<4x3xf64>
+}
+
+// -----
+
+func.func @tau_shape(%a: tensor<4x3xf64>, %t: tensor<4xf64>) -> tensor<4x3xf64> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.householder_product' op needs k <= n <= m for 4 reflectors into 4x3 matrices
+  %0 = stablehlo.custom_call @lapack_dorgqr_ffi(%a, %t) {mhlo.backend_config = {}} : (tensor<4x3xf64>, tensor<4xf64>) -> tensor<4x3xf64>
+  return %0 : tensor<4x3xf64>
+}
