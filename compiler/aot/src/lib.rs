@@ -5,14 +5,9 @@
 //! Linking uses the system toolchain (`cc`, `ar`, `nm`, `strip` from binutils / build-essential);
 //! `CC` overrides the compiler driver.
 //!
-//! The runtime (`libstrata_runtime.a`, the static library of the `strata-runtime` crate) is found
-//! by [`find_runtime`]:
-//! 1. the file named by the environment variable `STRATA_RUNTIME_LIB`, if set;
-//! 2. otherwise the most recently built of: `libstrata_runtime.a` next to the running
-//!    executable, in its parent directory (cargo puts test binaries in `target/<profile>/deps`)
-//!    or in `../lib` (an installed layout), and the `libstrata_runtime-<hash>.a` copies cargo
-//!    leaves in those directories' `deps/` (built whenever a crate depending on `strata-aot`
-//!    is built, since `strata-aot` depends on `strata-runtime`).
+//! The runtime (`libstrata_runtime.a`, the static library of the `strata-runtime` crate) is
+//! embedded in the compiler (`strata-runtime-archive`) and extracted on use by
+//! [`find_runtime`]; the environment variable `STRATA_RUNTIME_LIB` names another file instead.
 
 mod header;
 mod link;

@@ -10,16 +10,10 @@ use crate::RUNTIME_EXPORTS;
 /// Environment variable naming the runtime static library explicitly.
 pub const RUNTIME_LIB_ENV: &str = "STRATA_RUNTIME_LIB";
 
-const RUNTIME_FILE: &str = "libstrata_runtime.a";
-
-fn not_found() -> String {
-    format!(
-        "runtime library {RUNTIME_FILE} not found; build the workspace with `cargo build --release` \
-         (or set {RUNTIME_LIB_ENV} to its path)"
-    )
-}
-
-/// Locates the runtime static library (see the crate documentation for the search order).
+/// The runtime static library: the file `STRATA_RUNTIME_LIB` names, if set;
+/// else the archive embedded in the compiler (`strata-runtime-archive`),
+/// written once per content to the temporary directory and reused. A driver
+/// installed with `cargo install` or copied anywhere needs nothing beside it.
 pub fn find_runtime() -> Result<PathBuf, String> {
     if let Some(p) = std::env::var_os(RUNTIME_LIB_ENV).filter(|p| !p.is_empty()) {
         let p = PathBuf::from(p);
@@ -32,55 +26,22 @@ pub fn find_runtime() -> Result<PathBuf, String> {
             ))
         };
     }
-    let exe = std::env::current_exe().map_err(|e| format!("{}: {e}", not_found()))?;
-    let exe = exe.canonicalize().unwrap_or(exe);
-    let dir = exe.parent().ok_or_else(not_found)?;
-    find_runtime_near(dir).ok_or_else(not_found)
+    extract_embedded(&std::env::temp_dir())
 }
 
-/// The search of [`find_runtime`] after the environment variable, starting at `dir`: every
-/// `libstrata_runtime.a` next to the executable, in its parent or in `../lib`, and every
-/// `libstrata_runtime-<hash>.a` cargo left in those directories or their `deps/`; the most
-/// recently modified wins (cargo rebuilds the hashed copy in `deps/` without refreshing the
-/// plain name unless the runtime itself was a build target, so the plain name can be stale).
-/// On equal times the earlier candidate in that order wins.
-fn find_runtime_near(dir: &Path) -> Option<PathBuf> {
-    let mut dirs = vec![dir.to_path_buf()];
-    if let Some(parent) = dir.parent() {
-        dirs.push(parent.to_path_buf());
-        dirs.push(parent.join("lib"));
+/// `dir/strata-runtime-<hash>.a`, written (atomically) unless a complete copy
+/// is already there.
+fn extract_embedded(dir: &Path) -> Result<PathBuf, String> {
+    use strata_runtime_archive::{ARCHIVE, HASH};
+    let path = dir.join(format!("strata-runtime-{HASH}.a"));
+    if fs::metadata(&path).is_ok_and(|m| m.len() == ARCHIVE.len() as u64) {
+        return Ok(path);
     }
-    let mut candidates: Vec<PathBuf> = dirs
-        .iter()
-        .map(|d| d.join(RUNTIME_FILE))
-        .filter(|p| p.is_file())
-        .collect();
-    for d in dirs.iter().flat_map(|d| [d.clone(), d.join("deps")]) {
-        let Ok(entries) = fs::read_dir(&d) else {
-            continue;
-        };
-        let mut hashed: Vec<PathBuf> = entries
-            .flatten()
-            .filter(|e| {
-                let name = e.file_name();
-                let name = name.to_string_lossy();
-                name.starts_with("libstrata_runtime-") && name.ends_with(".a")
-            })
-            .map(|e| e.path())
-            .collect();
-        hashed.sort();
-        candidates.extend(hashed);
-    }
-    let mut best: Option<(std::time::SystemTime, PathBuf)> = None;
-    for p in candidates {
-        let Ok(mtime) = fs::metadata(&p).and_then(|m| m.modified()) else {
-            continue;
-        };
-        if best.as_ref().is_none_or(|(t, _)| mtime > *t) {
-            best = Some((mtime, p));
-        }
-    }
-    best.map(|(_, p)| p)
+    let cannot = |e: std::io::Error| format!("cannot write the runtime library to {}: {e}", dir.display());
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(cannot)?;
+    std::io::Write::write_all(&mut tmp, ARCHIVE).map_err(cannot)?;
+    tmp.persist(&path).map_err(|e| cannot(e.error))?;
+    Ok(path)
 }
 
 /// Writes the object file as is.
@@ -346,51 +307,19 @@ int32_t tm_selfcheck(void) {
     }
 
     #[test]
-    fn runtime_search_order() {
-        use std::time::{Duration, SystemTime};
+    fn embedded_runtime_is_extracted_once() {
         let tmp = tempfile::tempdir().unwrap();
-        let release = tmp.path().join("release");
-        let deps = release.join("deps");
-        fs::create_dir_all(&deps).unwrap();
-        let t0 = SystemTime::now() - Duration::from_secs(1000);
-        let put = |p: &Path, age: u64| {
-            fs::write(p, b"!<arch>\n").unwrap();
-            fs::File::options()
-                .write(true)
-                .open(p)
-                .unwrap()
-                .set_modified(t0 + Duration::from_secs(age))
-                .unwrap();
-        };
-        assert_eq!(find_runtime_near(&deps), None);
-        // A hashed copy in deps/ is found.
-        put(&deps.join("libstrata_runtime-0123.a"), 10);
-        assert_eq!(
-            find_runtime_near(&deps),
-            Some(deps.join("libstrata_runtime-0123.a"))
-        );
-        // The plain name in the parent directory, if newer, wins ...
-        put(&release.join(RUNTIME_FILE), 20);
-        assert_eq!(find_runtime_near(&deps), Some(release.join(RUNTIME_FILE)));
-        // ... and loses to a newer hashed copy (a stale uplifted archive).
-        put(&deps.join("libstrata_runtime-4567.a"), 30);
-        assert_eq!(
-            find_runtime_near(&deps),
-            Some(deps.join("libstrata_runtime-4567.a"))
-        );
-        // On equal times, the plain name next to the executable comes first.
-        put(&deps.join(RUNTIME_FILE), 30);
-        assert_eq!(find_runtime_near(&deps), Some(deps.join(RUNTIME_FILE)));
-        // From the driver's directory (target/release), deps/ is searched for hashed copies.
-        assert_eq!(
-            find_runtime_near(&release),
-            Some(deps.join("libstrata_runtime-4567.a"))
-        );
-    }
-
-    #[test]
-    fn missing_runtime_message() {
-        assert!(not_found().starts_with("runtime library libstrata_runtime.a not found; build the workspace with `cargo build --release`"));
+        let first = extract_embedded(tmp.path()).unwrap();
+        assert_eq!(fs::read(&first).unwrap(), strata_runtime_archive::ARCHIVE);
+        assert!(first.ends_with(format!("strata-runtime-{}.a", strata_runtime_archive::HASH)));
+        let modified = fs::metadata(&first).unwrap().modified().unwrap();
+        let again = extract_embedded(tmp.path()).unwrap();
+        assert_eq!(again, first);
+        assert_eq!(fs::metadata(&again).unwrap().modified().unwrap(), modified);
+        // A truncated copy (an interrupted writer) is replaced.
+        fs::write(&first, b"!<arch>\n").unwrap();
+        extract_embedded(tmp.path()).unwrap();
+        assert_eq!(fs::read(&first).unwrap(), strata_runtime_archive::ARCHIVE);
     }
 
     #[test]

@@ -104,6 +104,36 @@ fn mlp_from_hlo_text_c_program_matches_xla() {
     assert!(stdout.contains("OK: all 16 outputs match XLA"), "{stdout}");
 }
 
+/// A driver copied away from its build tree (as `cargo install` leaves it)
+/// still links libraries: the runtime archive is embedded in it.
+#[test]
+fn copied_driver_finds_its_runtime() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bin = tmp.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let driver = bin.join("strata");
+    std::fs::copy(STRATA, &driver).unwrap();
+    let scratch = tmp.path().join("tmp");
+    std::fs::create_dir(&scratch).unwrap();
+    let lib = tmp.path().join("libmodel.so");
+    run_ok(
+        Command::new(&driver)
+            .arg("compile")
+            .arg(mlp_dir().join("model.mlir"))
+            .arg("-o")
+            .arg(&lib)
+            .env_remove("STRATA_RUNTIME_LIB")
+            // A fresh temporary directory: the archive is extracted there.
+            .env("TMPDIR", &scratch),
+    );
+    assert!(lib.is_file());
+    let extracted: Vec<_> = std::fs::read_dir(&scratch).unwrap().flatten().collect();
+    assert!(
+        extracted.iter().any(|e| e.file_name().to_string_lossy().starts_with("strata-runtime-")),
+        "no runtime archive extracted to TMPDIR"
+    );
+}
+
 /// `examples/rust_mlp`, a crate of its own as a user's would be: its
 /// build.rs compiles the MLP with `strata-build` and its main calls the
 /// typed bindings (no `unsafe`, no `extern` block) and checks XLA's output.
