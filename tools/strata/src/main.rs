@@ -72,6 +72,9 @@ enum Command {
         /// Also write safe Rust bindings for the library (what `strata-build` uses).
         #[arg(long)]
         rust_bindings: Option<PathBuf>,
+        /// Also write a pkg-config file for the .a or .so.
+        #[arg(long)]
+        pkg_config: Option<PathBuf>,
         /// Symbol prefix (default: OUT's stem without a leading `lib`).
         #[arg(long)]
         name: Option<String>,
@@ -167,6 +170,7 @@ fn main() -> ExitCode {
             output,
             header,
             rust_bindings,
+            pkg_config,
             name,
             opt_level,
             target_cpu,
@@ -187,6 +191,7 @@ fn main() -> ExitCode {
                 compile::Extras {
                     header: header.as_deref(),
                     rust_bindings: rust_bindings.as_deref(),
+                    pkg_config: pkg_config.as_deref(),
                 },
                 name.as_deref(),
                 opt_level,

@@ -104,6 +104,58 @@ fn mlp_from_hlo_text_c_program_matches_xla() {
     assert!(stdout.contains("OK: all 16 outputs match XLA"), "{stdout}");
 }
 
+/// `--pkg-config`: a C program built with the flags pkg-config gives for a
+/// static library links and matches XLA.
+#[test]
+fn pkg_config_file_builds_the_c_program() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    run_ok(
+        Command::new(STRATA)
+            .arg("compile")
+            .arg(mlp_dir().join("model.mlir"))
+            .arg("-o")
+            .arg(dir.join("libmodel.a"))
+            .arg("--header")
+            .arg(dir.join("model.h"))
+            .arg("--pkg-config")
+            .arg(dir.join("model.pc")),
+    );
+    let flags = run_ok(
+        Command::new("pkg-config")
+            .args(["--cflags", "--libs", "model"])
+            .env("PKG_CONFIG_PATH", dir),
+    );
+    let exe = dir.join("mlp");
+    run_ok(
+        cc().args(["-O2", "-Wall", "-Werror", "-o"])
+            .arg(&exe)
+            .arg(mlp_dir().join("main.c"))
+            .args(flags.split_whitespace()),
+    );
+    let stdout = run_ok(&mut Command::new(&exe));
+    assert!(stdout.contains("OK: all 16 outputs match XLA"), "{stdout}");
+}
+
+/// `examples/cmake`: CMake compiles the model during the build and links
+/// it as an imported static library.
+#[test]
+fn cmake_example_builds_and_matches_xla() {
+    let tmp = tempfile::tempdir().unwrap();
+    let build = tmp.path().join("build");
+    run_ok(
+        Command::new("cmake")
+            .arg("-S")
+            .arg(repo().join("examples/cmake"))
+            .arg("-B")
+            .arg(&build)
+            .arg(format!("-DSTRATA={STRATA}")),
+    );
+    run_ok(Command::new("cmake").arg("--build").arg(&build));
+    let stdout = run_ok(&mut Command::new(build.join("mlp")));
+    assert!(stdout.contains("OK: all 16 outputs match XLA"), "{stdout}");
+}
+
 /// A driver copied away from its build tree (as `cargo install` leaves it)
 /// still links libraries: the runtime archive is embedded in it.
 #[test]
