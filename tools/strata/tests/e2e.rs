@@ -104,6 +104,19 @@ fn mlp_from_hlo_text_c_program_matches_xla() {
     assert!(stdout.contains("OK: all 16 outputs match XLA"), "{stdout}");
 }
 
+/// `examples/python/mlp.py`: the library called from Python through ctypes.
+#[test]
+fn python_ctypes_example_matches_xla() {
+    let tmp = tempfile::tempdir().unwrap();
+    let lib = compile(&mlp_dir().join("model.mlir"), tmp.path(), "libmodel.so", "model.h");
+    let stdout = run_ok(
+        Command::new("python3")
+            .arg(repo().join("examples/python/mlp.py"))
+            .arg(&lib),
+    );
+    assert!(stdout.contains("OK: all 16 outputs match XLA"), "{stdout}");
+}
+
 /// `--pkg-config`: a C program built with the flags pkg-config gives for a
 /// static library links and matches XLA.
 #[test]
