@@ -249,6 +249,7 @@ pub fn register(ctx: &mut Context) {
             .parser(parse::parse_rng_bit_generator),
     );
     r.add(OpDef::new(LU, pure).verifier(ops::linalg::verify_lu));
+    r.add(OpDef::new(RAGGED_DOT, pure).verifier(ops::ragged::verify_ragged_dot));
     for name in [BATCH_NORM_INFERENCE, BATCH_NORM_TRAINING, BATCH_NORM_GRAD] {
         r.add(OpDef::new(name, pure).verifier(ops::norm::verify_batch_norm));
     }

@@ -55,6 +55,9 @@ pub const RNG_BIT_GENERATOR: &str = "xla.rng_bit_generator";
 pub const BATCH_NORM_INFERENCE: &str = "xla.batch_norm_inference";
 pub const BATCH_NORM_TRAINING: &str = "xla.batch_norm_training";
 pub const BATCH_NORM_GRAD: &str = "xla.batch_norm_grad";
+/// CHLO's `ragged_dot`; `xla-expand-ragged-dot` writes it as a dot_general
+/// per group, masked.
+pub const RAGGED_DOT: &str = "xla.ragged_dot";
 // StableHLO's dynamic-shape ops; `xla-static-dynamic-ops` turns those with
 // constant shape operands into their static twins.
 pub const DYNAMIC_BROADCAST_IN_DIM: &str = "xla.dynamic_broadcast_in_dim";
@@ -229,6 +232,7 @@ pub const BINARY_ELEMENTWISE: &[&str] = &[
 ];
 
 pub const ALL: &[&str] = &[
+    RAGGED_DOT,
     BATCH_NORM_INFERENCE,
     BATCH_NORM_TRAINING,
     BATCH_NORM_GRAD,

@@ -1840,3 +1840,19 @@ func.func @batch_norm_scale_size(%x: tensor<2x3xf32>, %s: tensor<2xf32>, %o: ten
   %0:3 = "stablehlo.batch_norm_training"(%x, %s, %o) <{epsilon = 0.001 : f32, feature_index = 1 : i64}> : (tensor<2x3xf32>, tensor<2xf32>, tensor<3xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>)
   return %0#0 : tensor<2x3xf32>
 }
+
+// -----
+
+func.func @ragged_contracting(%lhs: tensor<6x4xf32>, %rhs: tensor<3x4x5xf32>, %sizes: tensor<3xi64>) -> tensor<3x6x5xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: unsupported: ragged_dot with a ragged contracting or batch dimension is not supported yet
+  %r = "chlo.ragged_dot"(%lhs, %rhs, %sizes) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [1], rhs_group_dimensions = []>} : (tensor<6x4xf32>, tensor<3x4x5xf32>, tensor<3xi64>) -> tensor<3x6x5xf32>
+  return %r : tensor<3x6x5xf32>
+}
+
+// -----
+
+func.func @ragged_bad_dims(%lhs: tensor<6x4xf32>, %rhs: tensor<3x4x5xf32>, %sizes: tensor<3xi64>) -> tensor<6x5xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.ragged_dot' op lhs contracting dimension 7 is out of range for rank 2
+  %r = "chlo.ragged_dot"(%lhs, %rhs, %sizes) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [7], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>} : (tensor<6x4xf32>, tensor<3x4x5xf32>, tensor<3xi64>) -> tensor<6x5xf32>
+  return %r : tensor<6x5xf32>
+}

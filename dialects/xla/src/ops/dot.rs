@@ -70,31 +70,9 @@ fn check_dims(
     Ok(())
 }
 
-pub fn verify_dot_general(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 2, 1)?;
-    let (lhs, le) = operand_tensor(ctx, op, 0)?;
-    let (rhs, re) = operand_tensor(ctx, op, 1)?;
-    let d = dot_dims(ctx, op).ok_or_else(|| {
-        ctx.error(
-            op,
-            "requires attribute 'dot_dimension_numbers' (#stablehlo.dot<...>)",
-        )
-    })?;
-    // Mixed operand types (i8 x i8 -> i32 is the same type; an int with a
-    // float is not) are computed as XLA does: each converted to the
-    // result's type. Complex operands must match.
-    let mixed_ok =
-        !is_complex(ctx, le) && !is_complex(ctx, re) && !is_bool(ctx, le) && !is_bool(ctx, re);
-    if le != re && !mixed_ok {
-        return Err(ctx.error(
-            op,
-            format!(
-                "requires operands of the same element type, found {} and {}",
-                ty_str(ctx, le),
-                ty_str(ctx, re)
-            ),
-        ));
-    }
+/// The batching and contracting dimensions: in range, each used once, and
+/// of equal sizes on both sides.
+pub fn check_dot_dims(ctx: &Context, op: OpId, lhs: &[i64], rhs: &[i64], d: &DotDims) -> Result<()> {
     if d.lhs_batch.len() != d.rhs_batch.len() || d.lhs_contract.len() != d.rhs_contract.len() {
         return Err(ctx.error(
             op,
@@ -132,6 +110,35 @@ pub fn verify_dot_general(ctx: &Context, op: OpId) -> Result<()> {
             return Err(ctx.error(op, format!("lhs dimension {a} (size {x}) and rhs dimension {b} (size {y}) must have the same size")));
         }
     }
+    Ok(())
+}
+
+pub fn verify_dot_general(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 2, 1)?;
+    let (lhs, le) = operand_tensor(ctx, op, 0)?;
+    let (rhs, re) = operand_tensor(ctx, op, 1)?;
+    let d = dot_dims(ctx, op).ok_or_else(|| {
+        ctx.error(
+            op,
+            "requires attribute 'dot_dimension_numbers' (#stablehlo.dot<...>)",
+        )
+    })?;
+    // Mixed operand types (i8 x i8 -> i32 is the same type; an int with a
+    // float is not) are computed as XLA does: each converted to the
+    // result's type. Complex operands must match.
+    let mixed_ok =
+        !is_complex(ctx, le) && !is_complex(ctx, re) && !is_bool(ctx, le) && !is_bool(ctx, re);
+    if le != re && !mixed_ok {
+        return Err(ctx.error(
+            op,
+            format!(
+                "requires operands of the same element type, found {} and {}",
+                ty_str(ctx, le),
+                ty_str(ctx, re)
+            ),
+        ));
+    }
+    check_dot_dims(ctx, op, &lhs, &rhs, &d)?;
     let (rshape, relem) = result_tensor(ctx, op, 0)?;
     let out = result_shape(&lhs, &rhs, &d);
     if rshape != out {

@@ -10,5 +10,6 @@ pub mod gather;
 pub mod linalg;
 pub mod misc;
 pub mod norm;
+pub mod ragged;
 pub mod reduce;
 pub mod shape;

@@ -13,11 +13,10 @@
 //! f16 and bf16 are computed as any element-wise op on them is (each step
 //! rounded, as XLA's expansion does).
 
-use strata_diag::{Diagnostic, Location, Result};
-use strata_ir::{
-    AttrKind, BlockId, Context, DenseElements, FloatKind, OpId, Type, Value,
-};
+use strata_diag::{Diagnostic, Result};
+use strata_ir::{Context, FloatKind, OpId, Type, Value};
 
+use super::build::OpBuilder;
 use crate::names::*;
 
 pub const FLAG: &str = "xla-expand-batch-norm";
@@ -48,12 +47,9 @@ impl strata_pass::Pass for XlaExpandBatchNormPass {
     }
 }
 
-/// Emits xla ops before one op, in order.
+/// Emits the expansion's ops before the batch_norm op.
 struct Emit<'c> {
-    ctx: &'c mut Context,
-    block: BlockId,
-    before: OpId,
-    loc: Location,
+    b: OpBuilder<'c>,
     /// The element type of every value, a float.
     elem: Type,
     kind: FloatKind,
@@ -63,24 +59,6 @@ struct Emit<'c> {
 }
 
 impl Emit<'_> {
-    fn op(
-        &mut self,
-        name: &'static str,
-        operands: Vec<Value>,
-        shape: &[i64],
-        attrs: Vec<(String, strata_ir::Attr)>,
-    ) -> Value {
-        let ty = self.ctx.tensor_ty(shape, self.elem);
-        let op = self.ctx.create_op(name, operands, &[ty], attrs, self.loc);
-        let at = self.ctx.blocks[self.block]
-            .ops
-            .iter()
-            .position(|&o| o == self.before)
-            .unwrap_or(0);
-        self.ctx.insert_op_at(self.block, at, op);
-        self.ctx.op(op).results[0]
-    }
-
     fn full(&self) -> Vec<i64> {
         self.shape.clone()
     }
@@ -90,76 +68,32 @@ impl Emit<'_> {
     }
 
     fn binary(&mut self, name: &'static str, a: Value, b: Value) -> Value {
-        let shape = self.ctx.shape(self.ctx.value_ty(a)).unwrap_or(&[]).to_vec();
-        self.op(name, vec![a, b], &shape, vec![])
+        self.b.same_type(name, vec![a, b])
     }
 
     fn sqrt(&mut self, a: Value) -> Value {
-        let shape = self.ctx.shape(self.ctx.value_ty(a)).unwrap_or(&[]).to_vec();
-        self.op(SQRT, vec![a], &shape, vec![])
+        self.b.same_type(SQRT, vec![a])
     }
 
     /// A constant of `shape` filled with `v`.
     fn splat(&mut self, v: f64, shape: &[i64]) -> Value {
-        let ty = self.ctx.tensor_ty(shape, self.elem);
         let bits = strata_ir::dense::float_to_bits(v, self.kind);
-        let value = self.ctx.attr(AttrKind::Dense(DenseElements {
-            ty,
-            splat: true,
-            bits: vec![bits],
-        }));
-        self.op(CONSTANT, vec![], shape, vec![("value".into(), value)])
+        self.b.splat_bits(bits, shape, self.elem)
     }
 
     /// A per-feature vector broadcast to x's shape.
     fn spread(&mut self, v: Value) -> Value {
-        let i64t = self.ctx.int_ty(64);
-        let dims = self.ctx.attr(AttrKind::DenseArray {
-            elem: i64t,
-            values: vec![self.feature as i64],
-        });
         let full = self.full();
-        self.op(
-            BROADCAST_IN_DIM,
-            vec![v],
-            &full,
-            vec![("broadcast_dimensions".into(), dims)],
-        )
+        self.b.broadcast(v, vec![self.feature as i64], &full)
     }
 
     /// Σ over every dimension but the feature one.
     fn sum(&mut self, v: Value) -> Value {
         let zero = self.splat(0.0, &[]);
-        let i64t = self.ctx.int_ty(64);
         let dims: Vec<i64> = (0..self.shape.len() as i64)
             .filter(|&d| d != self.feature as i64)
             .collect();
-        let dims = self.ctx.attr(AttrKind::DenseArray {
-            elem: i64t,
-            values: dims,
-        });
-        let features = self.features();
-        let out = self.op(
-            REDUCE,
-            vec![v, zero],
-            &features,
-            vec![("dimensions".into(), dims)],
-        );
-        let Some(reduce) = self.ctx.defining_op(out) else {
-            return out;
-        };
-        let scalar = self.ctx.tensor_ty(&[], self.elem);
-        let region = self.ctx.add_region(reduce);
-        let body = self.ctx.add_block(region, &[scalar, scalar]);
-        let (a, b) = (self.ctx.blocks[body].args[0], self.ctx.blocks[body].args[1]);
-        let add = self
-            .ctx
-            .create_op(ADD, vec![a, b], &[scalar], vec![], self.loc);
-        self.ctx.append_op(body, add);
-        let s = self.ctx.op(add).results[0];
-        let ret = self.ctx.create_op(RETURN, vec![s], &[], vec![], self.loc);
-        self.ctx.append_op(body, ret);
-        out
+        self.b.reduce_sum(v, zero, dims)
     }
 
     /// (x - mean, sqrt(variance + ε)) with mean and σ per feature.
@@ -224,11 +158,14 @@ fn expand(ctx: &mut Context, op: OpId) -> Result<()> {
             "batch_norm on non-float elements",
         ));
     };
-    let mut e = Emit {
+    let b = OpBuilder {
         ctx,
         block,
         before: op,
         loc,
+    };
+    let mut e = Emit {
+        b,
         elem,
         kind,
         shape,
@@ -270,12 +207,7 @@ fn expand(ctx: &mut Context, op: OpId) -> Result<()> {
             grad(&mut e, [x, scale, mean, variance, grad_y], epsilon, n)
         }
     };
-    let old = e.ctx.op(op).results.clone();
-    let scope = e.ctx.block_parent_op(block).unwrap_or(op);
-    for (from, to) in old.into_iter().zip(results) {
-        e.ctx.replace_uses_in(scope, from, to);
-    }
-    e.ctx.detach_op(op);
+    e.b.replace(op, &results);
     Ok(())
 }
 

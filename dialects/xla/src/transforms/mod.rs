@@ -1,6 +1,8 @@
 //! Passes that stay inside the `xla` dialect.
 
 pub mod batch_norm;
+mod build;
+pub mod ragged_dot;
 pub mod lapack_custom_calls;
 pub mod legalize_broadcast;
 pub mod manual_computation;

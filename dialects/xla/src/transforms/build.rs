@@ -1,0 +1,142 @@
+//! Building xla ops in front of an existing op, for the expansion passes
+//! (`xla-expand-batch-norm`, `xla-expand-ragged-dot`).
+
+use strata_diag::Location;
+use strata_ir::{Attr, AttrKind, BlockId, Context, DenseElements, OpId, Type, Value};
+
+use crate::names::*;
+
+/// Inserts new ops, in order, before `before` in `block`.
+pub struct OpBuilder<'c> {
+    pub ctx: &'c mut Context,
+    pub block: BlockId,
+    pub before: OpId,
+    pub loc: Location,
+}
+
+impl OpBuilder<'_> {
+    /// One op with one result of type `ty`.
+    pub fn op(
+        &mut self,
+        name: &'static str,
+        operands: Vec<Value>,
+        ty: Type,
+        attrs: Vec<(String, Attr)>,
+    ) -> Value {
+        let op = self.ctx.create_op(name, operands, &[ty], attrs, self.loc);
+        let at = self.ctx.blocks[self.block]
+            .ops
+            .iter()
+            .position(|&o| o == self.before)
+            .unwrap_or(0);
+        self.ctx.insert_op_at(self.block, at, op);
+        self.ctx.op(op).results[0]
+    }
+
+    pub fn tensor(&mut self, shape: &[i64], elem: Type) -> Type {
+        self.ctx.tensor_ty(shape, elem)
+    }
+
+    pub fn shape_of(&self, v: Value) -> Vec<i64> {
+        self.ctx.shape(self.ctx.value_ty(v)).unwrap_or(&[]).to_vec()
+    }
+
+    pub fn elem_of(&self, v: Value) -> Type {
+        self.ctx.elem(self.ctx.value_ty(v))
+    }
+
+    /// An element-wise op whose result has its first operand's type.
+    pub fn same_type(&mut self, name: &'static str, operands: Vec<Value>) -> Value {
+        let ty = self.ctx.value_ty(operands[0]);
+        self.op(name, operands, ty, vec![])
+    }
+
+    /// `select(pred, on_true, on_false)`, typed like `on_true`.
+    pub fn select(&mut self, pred: Value, on_true: Value, on_false: Value) -> Value {
+        let ty = self.ctx.value_ty(on_true);
+        self.op(SELECT, vec![pred, on_true, on_false], ty, vec![])
+    }
+
+    /// A constant of `shape` with every element's bits `bits`.
+    pub fn splat_bits(&mut self, bits: u64, shape: &[i64], elem: Type) -> Value {
+        let ty = self.tensor(shape, elem);
+        let value = self.ctx.attr(AttrKind::Dense(DenseElements {
+            ty,
+            splat: true,
+            bits: vec![bits],
+        }));
+        self.op(CONSTANT, vec![], ty, vec![("value".into(), value)])
+    }
+
+    pub fn i64_array(&mut self, values: Vec<i64>) -> Attr {
+        let elem = self.ctx.int_ty(64);
+        self.ctx.attr(AttrKind::DenseArray { elem, values })
+    }
+
+    /// `v` broadcast to `shape`, its dimensions becoming `dims`.
+    pub fn broadcast(&mut self, v: Value, dims: Vec<i64>, shape: &[i64]) -> Value {
+        let elem = self.elem_of(v);
+        let ty = self.tensor(shape, elem);
+        let dims = self.i64_array(dims);
+        self.op(BROADCAST_IN_DIM, vec![v], ty, vec![("broadcast_dimensions".into(), dims)])
+    }
+
+    pub fn iota(&mut self, shape: &[i64], dim: i64, elem: Type) -> Value {
+        let ty = self.tensor(shape, elem);
+        let i64t = self.ctx.int_ty(64);
+        let d = self.ctx.attr(AttrKind::Int { value: dim as i128, ty: i64t });
+        self.op(IOTA, vec![], ty, vec![("iota_dimension".into(), d)])
+    }
+
+    /// `compare` with direction `LT`, `GE`, ... (the operands' natural order).
+    pub fn compare(&mut self, direction: &str, a: Value, b: Value) -> Value {
+        let shape = self.shape_of(a);
+        let i1 = self.ctx.int_ty(1);
+        let ty = self.tensor(&shape, i1);
+        let dir = self.ctx.attr(AttrKind::Enum {
+            dialect: "stablehlo".into(),
+            name: "comparison_direction".into(),
+            value: direction.into(),
+        });
+        self.op(COMPARE, vec![a, b], ty, vec![("comparison_direction".into(), dir)])
+    }
+
+    /// Σ of `v` over `dims` (init `zero`, a scalar tensor of v's element type).
+    pub fn reduce_sum(&mut self, v: Value, zero: Value, dims: Vec<i64>) -> Value {
+        let shape: Vec<i64> = self
+            .shape_of(v)
+            .into_iter()
+            .enumerate()
+            .filter(|(d, _)| !dims.contains(&(*d as i64)))
+            .map(|(_, s)| s)
+            .collect();
+        let elem = self.elem_of(v);
+        let ty = self.tensor(&shape, elem);
+        let dims = self.i64_array(dims);
+        let out = self.op(REDUCE, vec![v, zero], ty, vec![("dimensions".into(), dims)]);
+        let Some(reduce) = self.ctx.defining_op(out) else {
+            return out;
+        };
+        let scalar = self.tensor(&[], elem);
+        let region = self.ctx.add_region(reduce);
+        let body = self.ctx.add_block(region, &[scalar, scalar]);
+        let (a, b) = (self.ctx.blocks[body].args[0], self.ctx.blocks[body].args[1]);
+        let add = self.ctx.create_op(ADD, vec![a, b], &[scalar], vec![], self.loc);
+        self.ctx.append_op(body, add);
+        let s = self.ctx.op(add).results[0];
+        let ret = self.ctx.create_op(RETURN, vec![s], &[], vec![], self.loc);
+        self.ctx.append_op(body, ret);
+        out
+    }
+
+    /// Replaces every use of `op`'s results (within its function) by `with`,
+    /// and removes `op`.
+    pub fn replace(&mut self, op: OpId, with: &[Value]) {
+        let old = self.ctx.op(op).results.clone();
+        let scope = self.ctx.block_parent_op(self.block).unwrap_or(op);
+        for (from, &to) in old.into_iter().zip(with) {
+            self.ctx.replace_uses_in(scope, from, to);
+        }
+        self.ctx.detach_op(op);
+    }
+}

@@ -1,0 +1,126 @@
+//! `xla-expand-ragged-dot`: writes `ragged_dot` (a ragged non-contracting
+//! lhs dimension, see `ops/ragged.rs`) with ops the lowering has:
+//!
+//! 1. `full = dot_general(lhs, rhs)`: every row against every group's
+//!    matrix (the group dimension stays, among rhs's free dimensions);
+//! 2. the group bounds `end[g] = Σ_{h<=g} group_sizes[h]`, `start = end -
+//!    group_sizes` (a masked sum over a G x G square);
+//! 3. `Σ_g select(start[g] <= row < end[g], full, 0)` over the group
+//!    dimension: each row keeps its own group's product.
+//!
+//! The work is G times a plain dot's; fine for the small group counts this
+//! serves, and exact (each output element is one group's dot product plus
+//! zeros). Rows past the last group (sizes summing to less than the
+//! dimension) are zero, as CHLO's decomposition gives.
+
+use strata_diag::{Diagnostic, Result};
+use strata_ir::{AttrKind, Context, OpId};
+
+use super::build::OpBuilder;
+use crate::names::*;
+use crate::ops::dot::free_dims;
+use crate::ops::ragged::ragged_dims;
+
+pub const FLAG: &str = "xla-expand-ragged-dot";
+
+pub struct XlaExpandRaggedDotPass;
+
+impl strata_pass::Pass for XlaExpandRaggedDotPass {
+    fn flag(&self) -> &'static str {
+        FLAG
+    }
+    fn summary(&self) -> &'static str {
+        "write ragged_dot as a dot_general against every group, masked by the group of each row"
+    }
+    fn run(&self, ctx: &mut Context, module: OpId) -> Result<()> {
+        let mut found = Vec::new();
+        ctx.walk_nested(module, &mut |op| {
+            if ctx.op(op).name == RAGGED_DOT {
+                found.push(op);
+            }
+        });
+        for op in found {
+            expand(ctx, op)?;
+        }
+        Ok(())
+    }
+}
+
+fn expand(ctx: &mut Context, op: OpId) -> Result<()> {
+    let loc = ctx.op(op).loc;
+    let d = ragged_dims(ctx, op)
+        .ok_or_else(|| Diagnostic::internal(loc, "ragged_dot without dimension numbers"))?;
+    let block = ctx
+        .op(op)
+        .parent
+        .ok_or_else(|| Diagnostic::internal(loc, "ragged_dot outside a block"))?;
+    let [lhs, rhs, sizes] = ctx.op(op).operands[..] else {
+        return Err(Diagnostic::internal(loc, "ragged_dot takes 3 operands"));
+    };
+    let result_ty = ctx.value_ty(ctx.op(op).results[0]);
+    let elem = ctx.elem(result_ty);
+    let mut b = OpBuilder { ctx, block, before: op, loc };
+    let (lhs_shape, rhs_shape) = (b.shape_of(lhs), b.shape_of(rhs));
+    let lhs_free = free_dims(lhs_shape.len(), &d.dot.lhs_batch, &d.dot.lhs_contract);
+    let rhs_free = free_dims(rhs_shape.len(), &d.dot.rhs_batch, &d.dot.rhs_contract);
+    let nb = d.dot.lhs_batch.len();
+    let row_at = nb + position(&lhs_free, d.lhs_ragged as usize);
+    let group_at = nb + lhs_free.len() + position(&rhs_free, d.rhs_group as usize);
+
+    // 1. Every row against every group.
+    let mut full_shape: Vec<i64> = d.dot.lhs_batch.iter().map(|&i| lhs_shape[i as usize]).collect();
+    full_shape.extend(lhs_free.iter().map(|&i| lhs_shape[i]));
+    full_shape.extend(rhs_free.iter().map(|&i| rhs_shape[i]));
+    let full_ty = b.tensor(&full_shape, elem);
+    let dims = dot_dims_attr(&mut b, &d.dot);
+    let full = b.op(DOT_GENERAL, vec![lhs, rhs], full_ty, vec![("dot_dimension_numbers".into(), dims)]);
+
+    // 2. Group bounds.
+    let groups = full_shape[group_at];
+    let int = b.elem_of(sizes);
+    let square = [groups, groups];
+    let sizes_by_h = b.broadcast(sizes, vec![1], &square);
+    let g_index = b.iota(&square, 0, int);
+    let h_index = b.iota(&square, 1, int);
+    let upto = b.compare("LE", h_index, g_index);
+    let zeros = b.splat_bits(0, &square, int);
+    let counted = b.select(upto, sizes_by_h, zeros);
+    let zero = b.splat_bits(0, &[], int);
+    let end = b.reduce_sum(counted, zero, vec![1]);
+    let start = b.same_type(SUBTRACT, vec![end, sizes]);
+
+    // 3. Each row keeps its group's product.
+    let row = b.iota(&full_shape, row_at as i64, int);
+    let start_b = b.broadcast(start, vec![group_at as i64], &full_shape);
+    let end_b = b.broadcast(end, vec![group_at as i64], &full_shape);
+    let after_start = b.compare("GE", row, start_b);
+    let before_end = b.compare("LT", row, end_b);
+    let mine = b.same_type(AND, vec![after_start, before_end]);
+    let nothing = b.splat_bits(0, &full_shape, elem);
+    let kept = b.select(mine, full, nothing);
+    let zero = b.splat_bits(0, &[], elem);
+    let result = b.reduce_sum(kept, zero, vec![group_at as i64]);
+    b.replace(op, &[result]);
+    Ok(())
+}
+
+fn position(list: &[usize], x: usize) -> usize {
+    list.iter().position(|&d| d == x).unwrap_or(0)
+}
+
+/// `#stablehlo.dot<...>` of the ragged dot's batching and contracting dims.
+fn dot_dims_attr(b: &mut OpBuilder<'_>, d: &crate::ops::dot::DotDims) -> strata_ir::Attr {
+    let fields = [
+        ("lhs_batching_dimensions", &d.lhs_batch),
+        ("rhs_batching_dimensions", &d.rhs_batch),
+        ("lhs_contracting_dimensions", &d.lhs_contract),
+        ("rhs_contracting_dimensions", &d.rhs_contract),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), b.i64_array(v.clone())))
+    .collect();
+    b.ctx.attr(AttrKind::Struct {
+        name: "stablehlo.dot".into(),
+        fields,
+    })
+}
