@@ -13,6 +13,13 @@ impl Context {
         self.clone_region_mapped(src, dst, &mut HashMap::new())
     }
 
+    /// A copy of `op` (detached; regions deep-copied) whose operands found
+    /// in `values` are replaced; its results are added to `values`, so a
+    /// sequence of ops copies as a unit (inlining a block elsewhere).
+    pub fn clone_op_with(&mut self, op: OpId, values: &mut HashMap<Value, Value>) -> OpId {
+        self.clone_op_mapped(op, values, &HashMap::new())
+    }
+
     fn clone_region_mapped(
         &mut self,
         src: RegionId,

@@ -250,6 +250,11 @@ pub fn register(ctx: &mut Context) {
     );
     r.add(OpDef::new(LU, pure).verifier(ops::linalg::verify_lu));
     r.add(OpDef::new(RAGGED_DOT, pure).verifier(ops::ragged::verify_ragged_dot));
+    r.add(
+        OpDef::new(SCAN, pure)
+            .verifier(ops::scan::verify_scan)
+            .parser(parse::parse_scan),
+    );
     for name in [BATCH_NORM_INFERENCE, BATCH_NORM_TRAINING, BATCH_NORM_GRAD] {
         r.add(OpDef::new(name, pure).verifier(ops::norm::verify_batch_norm));
     }

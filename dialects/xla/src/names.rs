@@ -58,6 +58,8 @@ pub const BATCH_NORM_GRAD: &str = "xla.batch_norm_grad";
 /// CHLO's `ragged_dot`; `xla-expand-ragged-dot` writes it as a dot_general
 /// per group, masked.
 pub const RAGGED_DOT: &str = "xla.ragged_dot";
+/// CHLO's `scan`; `xla-expand-scan` writes it as a `while`.
+pub const SCAN: &str = "xla.scan";
 // StableHLO's dynamic-shape ops; `xla-static-dynamic-ops` turns those with
 // constant shape operands into their static twins.
 pub const DYNAMIC_BROADCAST_IN_DIM: &str = "xla.dynamic_broadcast_in_dim";
@@ -232,6 +234,7 @@ pub const BINARY_ELEMENTWISE: &[&str] = &[
 ];
 
 pub const ALL: &[&str] = &[
+    SCAN,
     RAGGED_DOT,
     BATCH_NORM_INFERENCE,
     BATCH_NORM_TRAINING,

@@ -1856,3 +1856,26 @@ func.func @ragged_bad_dims(%lhs: tensor<6x4xf32>, %rhs: tensor<3x4x5xf32>, %size
   %r = "chlo.ragged_dot"(%lhs, %rhs, %sizes) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [7], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>} : (tensor<6x4xf32>, tensor<3x4x5xf32>, tensor<3xi64>) -> tensor<6x5xf32>
   return %r : tensor<6x5xf32>
 }
+
+// -----
+
+func.func @scan_carry_type(%input: tensor<4xi32>, %init: tensor<i32>) -> tensor<4xi32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.scan' op the body's new carry #0 must have the init's type
+  %0:2 = chlo.scan(%input) inits(%init) dimension=0 {
+  ^bb0(%x: tensor<i32>, %c: tensor<i32>):
+    %1 = stablehlo.convert %x : (tensor<i32>) -> tensor<f32>
+    stablehlo.return %x, %1 : tensor<i32>, tensor<f32>
+  } : (tensor<4xi32>, tensor<i32>) -> (tensor<4xi32>, tensor<i32>)
+  return %0#0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @scan_dimension(%input: tensor<4xi32>, %init: tensor<i32>) -> tensor<4xi32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.scan' op expects inputs (at least one, with `dimension` in range)
+  %0:2 = chlo.scan(%input) inits(%init) dimension=3 {
+  ^bb0(%x: tensor<i32>, %c: tensor<i32>):
+    stablehlo.return %x, %c : tensor<i32>, tensor<i32>
+  } : (tensor<4xi32>, tensor<i32>) -> (tensor<4xi32>, tensor<i32>)
+  return %0#0 : tensor<4xi32>
+}

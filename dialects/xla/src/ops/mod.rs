@@ -11,5 +11,6 @@ pub mod linalg;
 pub mod misc;
 pub mod norm;
 pub mod ragged;
+pub mod scan;
 pub mod reduce;
 pub mod shape;

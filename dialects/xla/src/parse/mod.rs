@@ -771,3 +771,29 @@ pub fn parse_fft(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     p.parse_optional_attr_dict(st)?;
     parse_signature(p, st)
 }
+
+/// `chlo.scan(%in, ...) inits(%init, ...) dimension=D [attributes {...}]
+/// {region} : (types) -> (types)`; the inputs are counted in `num_inputs`.
+pub fn parse_scan(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    p.expect_punct("(")?;
+    let inputs = p.parse_operands()?;
+    p.expect_punct(")")?;
+    p.expect_keyword("inits")?;
+    p.expect_punct("(")?;
+    let inits = p.parse_operands()?;
+    p.expect_punct(")")?;
+    p.expect_keyword("dimension")?;
+    p.expect_punct("=")?;
+    let d = p.parse_i64()?;
+    let a = i64_attr(p, d);
+    st.add_attr("dimension", a);
+    let n = i64_attr(p, inputs.len() as i64);
+    st.add_attr("num_inputs", n);
+    st.operands = inputs;
+    st.operands.extend(inits);
+    if p.consume_keyword("attributes") {
+        p.parse_attr_dict(&mut st.attrs)?;
+    }
+    st.regions.push(p.parse_region(&[], false)?);
+    parse_signature(p, st)
+}

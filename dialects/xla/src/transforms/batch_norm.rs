@@ -161,7 +161,7 @@ fn expand(ctx: &mut Context, op: OpId) -> Result<()> {
     let b = OpBuilder {
         ctx,
         block,
-        before: op,
+        before: Some(op),
         loc,
     };
     let mut e = Emit {

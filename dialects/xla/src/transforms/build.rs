@@ -6,11 +6,12 @@ use strata_ir::{Attr, AttrKind, BlockId, Context, DenseElements, OpId, Type, Val
 
 use crate::names::*;
 
-/// Inserts new ops, in order, before `before` in `block`.
+/// Inserts new ops, in order, before `before` in `block` (at its end when
+/// `before` is None).
 pub struct OpBuilder<'c> {
     pub ctx: &'c mut Context,
     pub block: BlockId,
-    pub before: OpId,
+    pub before: Option<OpId>,
     pub loc: Location,
 }
 
@@ -24,13 +25,18 @@ impl OpBuilder<'_> {
         attrs: Vec<(String, Attr)>,
     ) -> Value {
         let op = self.ctx.create_op(name, operands, &[ty], attrs, self.loc);
-        let at = self.ctx.blocks[self.block]
-            .ops
-            .iter()
-            .position(|&o| o == self.before)
-            .unwrap_or(0);
-        self.ctx.insert_op_at(self.block, at, op);
+        self.insert(op);
         self.ctx.op(op).results[0]
+    }
+
+    /// Puts a created op where this builder inserts.
+    pub fn insert(&mut self, op: OpId) {
+        let ops = &self.ctx.blocks[self.block].ops;
+        let at = match self.before {
+            Some(before) => ops.iter().position(|&o| o == before).unwrap_or(0),
+            None => ops.len(),
+        };
+        self.ctx.insert_op_at(self.block, at, op);
     }
 
     pub fn tensor(&mut self, shape: &[i64], elem: Type) -> Type {
@@ -133,7 +139,8 @@ impl OpBuilder<'_> {
     /// and removes `op`.
     pub fn replace(&mut self, op: OpId, with: &[Value]) {
         let old = self.ctx.op(op).results.clone();
-        let scope = self.ctx.block_parent_op(self.block).unwrap_or(op);
+        let block = self.ctx.op(op).parent.unwrap_or(self.block);
+        let scope = self.ctx.block_parent_op(block).unwrap_or(op);
         for (from, &to) in old.into_iter().zip(with) {
             self.ctx.replace_uses_in(scope, from, to);
         }

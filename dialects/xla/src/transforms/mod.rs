@@ -3,6 +3,7 @@
 pub mod batch_norm;
 mod build;
 pub mod ragged_dot;
+pub mod scan;
 pub mod lapack_custom_calls;
 pub mod legalize_broadcast;
 pub mod manual_computation;

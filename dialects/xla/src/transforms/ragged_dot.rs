@@ -59,7 +59,7 @@ fn expand(ctx: &mut Context, op: OpId) -> Result<()> {
     };
     let result_ty = ctx.value_ty(ctx.op(op).results[0]);
     let elem = ctx.elem(result_ty);
-    let mut b = OpBuilder { ctx, block, before: op, loc };
+    let mut b = OpBuilder { ctx, block, before: Some(op), loc };
     let (lhs_shape, rhs_shape) = (b.shape_of(lhs), b.shape_of(rhs));
     let lhs_free = free_dims(lhs_shape.len(), &d.dot.lhs_batch, &d.dot.lhs_contract);
     let rhs_free = free_dims(rhs_shape.len(), &d.dot.rhs_batch, &d.dot.rhs_contract);
