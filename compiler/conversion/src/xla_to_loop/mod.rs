@@ -79,7 +79,32 @@ pub struct ModuleState {
     pub next_devices: usize,
 }
 
+/// Every custom call whose target the lowering does not know (not a user's
+/// function, not rewritten by the front passes), so a module reports them
+/// all at once: the first as the error, the others as notes at their
+/// locations.
+fn check_custom_call_targets(ctx: &Context, module: OpId) -> Result<()> {
+    let mut unknown: Vec<(strata_diag::Location, String)> = Vec::new();
+    ctx.walk_nested(module, &mut |op| {
+        if ctx.op(op).name != strata_dialect_xla::CUSTOM_CALL {
+            return;
+        }
+        let target = ctx.str_attr(op, "call_target_name").unwrap_or("?");
+        if !strata_abi::is_user_custom_call(target) {
+            unknown.push((ctx.op(op).loc, format!("custom_call target '{target}' is not supported")));
+        }
+    });
+    let mut found = unknown.into_iter();
+    let Some((loc, message)) = found.next() else {
+        return Ok(());
+    };
+    let mut d = Diagnostic::unsupported(loc, message);
+    d.notes = found.map(|(l, m)| (l, format!("also unsupported: {m}"))).collect();
+    Err(d)
+}
+
 pub fn convert_module(ctx: &mut Context, module: OpId) -> Result<()> {
+    check_custom_call_targets(ctx, module)?;
     let block = ctx
         .entry_block(module, 0)
         .ok_or_else(|| Diagnostic::internal(ctx.op(module).loc, "module without a body"))?;
