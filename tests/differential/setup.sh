@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Creates the Python environment the differential test runs XLA:CPU in (jax, numpy).
+# Usage: bash tests/differential/setup.sh [VENV]   (default: $STRATA_TEST_VENV or /tmp/strata-test-venv)
+set -euo pipefail
+VENV="${1:-${STRATA_TEST_VENV:-/tmp/strata-test-venv}}"
+if [ ! -x "$VENV/bin/python" ]; then
+    python3 -m venv "$VENV"
+fi
+if ! "$VENV/bin/python" -c "import jax, numpy" 2>/dev/null; then
+    "$VENV/bin/python" -m pip install --quiet --upgrade pip
+    "$VENV/bin/python" -m pip install --quiet jax jaxlib numpy
+fi
+echo "differential-test venv ready: $VENV"

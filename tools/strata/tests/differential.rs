@@ -1,0 +1,44 @@
+//! A seeded batch of random programs run by Strata and by XLA:CPU (jax),
+//! compared (tests/differential/difftest.py). Needs a Python with jax:
+//! `$STRATA_TEST_PYTHON`, else the venv `tests/differential/setup.sh` makes
+//! (/tmp/strata-test-venv), else the benchmark's (/tmp/strata-bench-venv).
+//! Without one the test says so and passes; `.ci/test` creates the venv.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const STRATA: &str = env!("CARGO_BIN_EXE_strata");
+
+fn python() -> Option<PathBuf> {
+    let candidates = std::env::var_os("STRATA_TEST_PYTHON")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain(["/tmp/strata-test-venv/bin/python", "/tmp/strata-bench-venv/bin/python"].map(PathBuf::from));
+    candidates.into_iter().find(|p| {
+        Command::new(p)
+            .args(["-c", "import jax, numpy"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    })
+}
+
+#[test]
+fn random_programs_agree_with_xla() {
+    let Some(python) = python() else {
+        eprintln!("SKIPPED: no Python with jax (run tests/differential/setup.sh)");
+        return;
+    };
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/differential/difftest.py");
+    let out = Command::new(python)
+        .arg(script)
+        .args(["--count", "300", "--seed", "11", "--batch", "100", "--strata", STRATA])
+        .output()
+        .expect("run difftest.py");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "mismatches against XLA:CPU:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("300 programs, 0 mismatches"), "{stdout}");
+}
