@@ -45,6 +45,10 @@ cases = {
     # loop-fuse-parallel must leave them apart.
     "softmax_columns": (lambda xp: (lambda e: e / e.sum(axis=0, keepdims=True))(
         xp.exp(grid(xp) - grid(xp).max(axis=0, keepdims=True)))[::45, ::61], 1e-6),
+    # Softmax per head over the last axis of a 3-d array: rows fused inside
+    # the loop over heads (loop-fuse-parallel's nested case).
+    "softmax_heads": (lambda xp: (lambda x: (lambda e: e / e.sum(axis=2, keepdims=True))(
+        xp.exp(x - x.max(axis=2, keepdims=True))))(grid(xp).reshape(8, 64, C))[:, ::9, ::61], 1e-6),
     # Layer norm over rows: mean, variance and normalisation fused by row.
     "layer_norm": (lambda xp: (lambda x: (lambda c: c / xp.sqrt((c * c).mean(axis=1, keepdims=True) + 1e-5))(
         x - x.mean(axis=1, keepdims=True)))(grid(xp))[::45, ::61], 1e-4),

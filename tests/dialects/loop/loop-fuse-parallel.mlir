@@ -158,3 +158,54 @@ func.func @apart(%a: memref<4xf32>, %o1: memref<4xf32>, %o2: memref<4xf32>, %o3:
   }) {parallel} : (index, index, index) -> ()
   func.return
 }
+
+// -----
+
+// Inside a loop over heads b, the loops over rows i fuse too: every access
+// to the shared buffer has i at index 1 (`t[b, i, j]`).
+
+// CHECK-LABEL: func.func @heads
+// CHECK: "loop.for"
+// CHECK-NEXT: ^{{.*}}(%[[B:.*]]: index):
+// CHECK-NEXT: "loop.for"
+// CHECK-NEXT: ^{{.*}}(%[[I:.*]]: index):
+// CHECK: "mem.store"(%{{.*}}, %[[T:.*]], %[[B]], %[[I]], %{{.*}})
+// CHECK: "mem.load"(%[[T]], %[[B]], %[[I]], %{{.*}})
+// CHECK: }) {parallel}
+// CHECK-NEXT: "loop.yield"
+// CHECK-NEXT: }) {parallel}
+// CHECK-NOT: "loop.for"
+func.func @heads(%a: memref<2x4x8xf32>, %out: memref<2x4x8xf32>) {
+  %lb = "arith.constant"() {value = 0 : index} : () -> index
+  %nb = "arith.constant"() {value = 2 : index} : () -> index
+  %ni = "arith.constant"() {value = 4 : index} : () -> index
+  %nj = "arith.constant"() {value = 8 : index} : () -> index
+  %st = "arith.constant"() {value = 1 : index} : () -> index
+  %t = "mem.alloc"() : () -> memref<2x4x8xf32>
+  "loop.for"(%lb, %nb, %st) ({
+  ^bb0(%b: index):
+    "loop.for"(%lb, %ni, %st) ({
+    ^bb1(%i: index):
+      "loop.for"(%lb, %nj, %st) ({
+      ^bb2(%j: index):
+        %x = "mem.load"(%a, %b, %i, %j) : (memref<2x4x8xf32>, index, index, index) -> f32
+        "mem.store"(%x, %t, %b, %i, %j) : (f32, memref<2x4x8xf32>, index, index, index) -> ()
+        "loop.yield"() : () -> ()
+      }) {parallel} : (index, index, index) -> ()
+      "loop.yield"() : () -> ()
+    }) {parallel} : (index, index, index) -> ()
+    "loop.for"(%lb, %ni, %st) ({
+    ^bb1(%i: index):
+      "loop.for"(%lb, %nj, %st) ({
+      ^bb2(%j: index):
+        %x = "mem.load"(%t, %b, %i, %j) : (memref<2x4x8xf32>, index, index, index) -> f32
+        "mem.store"(%x, %out, %b, %i, %j) : (f32, memref<2x4x8xf32>, index, index, index) -> ()
+        "loop.yield"() : () -> ()
+      }) {parallel} : (index, index, index) -> ()
+      "loop.yield"() : () -> ()
+    }) {parallel} : (index, index, index) -> ()
+    "loop.yield"() : () -> ()
+  }) {parallel} : (index, index, index) -> ()
+  "mem.dealloc"(%t) : (memref<2x4x8xf32>) -> ()
+  func.return
+}

@@ -75,3 +75,48 @@ func.func @kept(%a: memref<2x8192xf32>, %out: memref<2x8192xf32>) {
   "mem.dealloc"(%wide) : (memref<2x8192xf32>) -> ()
   func.return
 }
+
+// -----
+
+// Used only inside the loops over b and then i, as t[b, i, ...]: one row of
+// 8 floats per (b, i) iteration, at the top of the inner loop's body.
+
+// CHECK-LABEL: func.func @nested
+// CHECK-NOT: "mem.alloc"
+// CHECK: "loop.for"
+// CHECK: "loop.for"
+// CHECK-NEXT: ^{{.*}}(%{{.*}}: index):
+// CHECK-NEXT: %[[R:.*]] = "mem.alloca"() : () -> memref<8xf32>
+// CHECK: "mem.store"(%{{.*}}, %[[R]], %{{.*}}) : (f32, memref<8xf32>, index)
+// CHECK: "mem.load"(%[[R]], %{{.*}}) : (memref<8xf32>, index)
+// CHECK-NOT: "mem.dealloc"
+func.func @nested(%a: memref<2x4x8xf32>, %out: memref<2x4x8xf32>) {
+  %lb = "arith.constant"() {value = 0 : index} : () -> index
+  %nb = "arith.constant"() {value = 2 : index} : () -> index
+  %ni = "arith.constant"() {value = 4 : index} : () -> index
+  %nj = "arith.constant"() {value = 8 : index} : () -> index
+  %st = "arith.constant"() {value = 1 : index} : () -> index
+  %t = "mem.alloc"() : () -> memref<2x4x8xf32>
+  "loop.for"(%lb, %nb, %st) ({
+  ^bb0(%b: index):
+    "loop.for"(%lb, %ni, %st) ({
+    ^bb1(%i: index):
+      "loop.for"(%lb, %nj, %st) ({
+      ^bb2(%j: index):
+        %x = "mem.load"(%a, %b, %i, %j) : (memref<2x4x8xf32>, index, index, index) -> f32
+        "mem.store"(%x, %t, %b, %i, %j) : (f32, memref<2x4x8xf32>, index, index, index) -> ()
+        "loop.yield"() : () -> ()
+      }) {parallel} : (index, index, index) -> ()
+      "loop.for"(%lb, %nj, %st) ({
+      ^bb2(%j: index):
+        %x = "mem.load"(%t, %b, %i, %j) : (memref<2x4x8xf32>, index, index, index) -> f32
+        "mem.store"(%x, %out, %b, %i, %j) : (f32, memref<2x4x8xf32>, index, index, index) -> ()
+        "loop.yield"() : () -> ()
+      }) {parallel} : (index, index, index) -> ()
+      "loop.yield"() : () -> ()
+    }) {parallel} : (index, index, index) -> ()
+    "loop.yield"() : () -> ()
+  }) {parallel} : (index, index, index) -> ()
+  "mem.dealloc"(%t) : (memref<2x4x8xf32>) -> ()
+  func.return
+}

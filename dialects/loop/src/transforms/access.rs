@@ -42,14 +42,22 @@ pub(crate) fn element_access(ctx: &Context, op: OpId) -> Option<(Value, &[Value]
 }
 
 /// How the ops nested in one loop use one buffer defined outside it.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct BufferUse {
     /// Something may write it.
     pub written: bool,
-    /// Every use is an element access straight on the buffer whose first
-    /// index is the loop's induction variable: iteration `i` touches row
-    /// `i` only.
-    pub by_row: bool,
+    /// `Some(k)` when every use is an element access straight on the
+    /// buffer with the loop's induction variable as index `k`: iteration
+    /// `i` touches only elements whose index `k` is `i`.
+    pub row_index: Option<usize>,
+}
+
+impl BufferUse {
+    /// Whether iteration `i` of one loop and iteration `i` of another
+    /// touch the same slice of the buffer and no other iteration's.
+    pub fn same_rows(&self, other: &BufferUse) -> bool {
+        self.row_index.is_some() && self.row_index == other.row_index
+    }
 }
 
 /// The buffers (memref values defined outside `lp`) that the ops nested in
@@ -76,19 +84,24 @@ pub(crate) fn buffer_uses(ctx: &Context, lp: OpId) -> HashMap<Value, BufferUse> 
             // Views alias their buffer: uses are gathered by the root, and
             // only an access straight on the root can be by row.
             let root = buffer_root(ctx, v);
-            let (by_row, written) = match access {
-                Some((buf, indices, writes)) if buf == v => (
-                    v == root && iv.is_some() && indices.first().copied() == iv,
+            let (row_index, written) = match access {
+                Some((buf, indices, writes)) if buf == v && v == root => (
+                    iv.and_then(|iv| indices.iter().position(|&x| x == iv)),
                     writes,
                 ),
-                _ => (false, true),
+                _ => (None, true),
             };
-            let entry = uses.entry(root).or_insert(BufferUse {
-                written: false,
-                by_row: true,
-            });
-            entry.written |= written;
-            entry.by_row &= by_row;
+            match uses.get_mut(&root) {
+                None => {
+                    uses.insert(root, BufferUse { written, row_index });
+                }
+                Some(entry) => {
+                    entry.written |= written;
+                    if entry.row_index != row_index {
+                        entry.row_index = None;
+                    }
+                }
+            }
         }
     }
     uses

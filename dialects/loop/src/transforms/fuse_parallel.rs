@@ -15,14 +15,17 @@
 //!   vectorization);
 //! - neither body has an op outside the arith, mem and loop dialects;
 //! - every buffer that one of them writes and the other one uses is
-//!   accessed by both only as `buffer[iv, ...]` with the loop's own
-//!   induction variable as the first index: iteration `i` of `B` then only
-//!   needs iteration `i` of `A`, and iterations stay independent;
+//!   accessed by both only with the loop's own induction variable at one
+//!   and the same index position (`buffer[iv, ...]`, or `buffer[b, iv, ...]`
+//!   inside a loop over `b`): iteration `i` of either touches only elements
+//!   whose index there is `i`, so iteration `i` of `B` needs only
+//!   iteration `i` of `A`, and iterations stay independent;
 //! - the ops between them are constants and allocations (moved before `A`)
 //!   and deallocations of buffers `B` does not use (moved after `B`).
 //!
 //! `B`'s body is appended to `A`'s (its induction variable replaced by
-//! `A`'s) and `B` is erased. The fused loop is tried against the next one.
+//! `A`'s) and `B` is erased. The fused loop is tried against the next one;
+//! then the loops inside each parallel loop's body are fused the same way.
 
 use strata_diag::Result;
 use strata_ir::builtin::FUNC;
@@ -61,7 +64,9 @@ impl strata_pass::Pass for LoopFuseParallelPass {
     }
 }
 
-/// Fuses the runs of fusable parallel loops among `block`'s ops.
+/// Fuses the runs of fusable parallel loops among `block`'s ops, then the
+/// runs inside each parallel loop's body (the rows of a batch of matrices:
+/// a loop over heads whose body has loops over rows).
 fn fuse_in_block(ctx: &mut Context, block: BlockId) {
     let mut i = 0;
     while i < ctx.blocks[block].ops.len() {
@@ -73,6 +78,17 @@ fn fuse_in_block(ctx: &mut Context, block: BlockId) {
         match next_fusable(ctx, block, i) {
             Some((between, second)) => fuse(ctx, block, first, &between, second),
             None => i += 1,
+        }
+    }
+    let loops: Vec<OpId> = ctx.blocks[block]
+        .ops
+        .iter()
+        .copied()
+        .filter(|&o| is_parallel_for(ctx, o))
+        .collect();
+    for lp in loops {
+        if let Some(body) = ctx.entry_block(lp, 0) {
+            fuse_in_block(ctx, body);
         }
     }
 }
@@ -137,7 +153,7 @@ fn can_fuse(ctx: &Context, first: OpId, between: &[OpId], second: OpId) -> bool 
     if communicating.peek().is_none() {
         return false;
     }
-    let shared_ok = communicating.all(|(ua, ub)| ua.by_row && ub.by_row);
+    let shared_ok = communicating.all(|(ua, ub)| ua.same_rows(ub));
     // A buffer freed between the loops must not be one the second uses
     // (it cannot be in valid input; checked so moving the free is safe).
     let frees_ok = between.iter().all(|&op| {

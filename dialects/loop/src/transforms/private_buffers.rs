@@ -4,15 +4,16 @@
 //! After `loop-fuse-parallel`, softmax's 4096x1024 intermediates are
 //! written and read again within the iteration of their row; each
 //! iteration needs only its own 1024 floats. A `mem.alloc` becomes a
-//! `mem.alloca` of the buffer's shape without its first dimension, at the
-//! top of the loop's body, when
-//! - it is allocated in the same block as the loop and freed there by one
-//!   `mem.dealloc` after it;
-//! - every other use is an element access nested in that loop, straight on
-//!   the buffer, with the loop's induction variable as the first index;
+//! `mem.alloca` of the buffer's shape without its first m dimensions, at
+//! the top of the innermost of m nested loops, when
+//! - it is allocated in the function's block and freed there by one
+//!   `mem.dealloc`;
+//! - every other use is an element access straight on the buffer, nested
+//!   in all m loops (loops over `b` then `i`, say), whose first m indices
+//!   are those loops' induction variables in order (`buf[b, i, ...]`);
 //! - one row takes at most [`MAX_ROW_BYTES`].
 //!
-//! The accesses lose their first index; the allocation and its
+//! The accesses lose their first m indices; the allocation and its
 //! deallocation go. The memory traffic of the intermediate disappears and
 //! the heap allocation with it.
 
@@ -86,28 +87,26 @@ fn privatize_in_function(ctx: &mut Context, func: OpId) {
         let Some(uses) = users.get(&buf) else {
             continue;
         };
-        if let Some((lp, free)) = private_to_one_loop(ctx, block, buf, uses) {
-            privatize(ctx, alloc, lp, free, uses);
+        if let Some((loops, free)) = private_to_loops(ctx, block, buf, uses) {
+            privatize(ctx, alloc, &loops, free, uses);
         }
     }
 }
 
-/// The loop that alone uses `buf`, row by row, and the buffer's
-/// deallocation, when `buf` qualifies (see the module comment).
-fn private_to_one_loop(
+/// The loops that enclose every use of `buf` (outermost first), each
+/// indexing it by its own induction variable in order (`buf[b, i, ...]`
+/// inside loops over `b` then `i`), and the buffer's deallocation, when
+/// `buf` qualifies (see the module comment).
+fn private_to_loops(
     ctx: &Context,
     block: BlockId,
     buf: Value,
     uses: &[OpId],
-) -> Option<(OpId, OpId)> {
-    let shape = ctx.shape(ctx.value_ty(buf))?;
-    let (&rows, _) = shape.split_first()?;
-    let bytes = mem::storage_bytes(ctx, ctx.value_ty(buf));
-    if rows <= 0 || bytes / rows > MAX_ROW_BYTES {
-        return None;
-    }
+) -> Option<(Vec<OpId>, OpId)> {
+    let shape = ctx.shape(ctx.value_ty(buf))?.to_vec();
     let mut free = None;
-    let mut the_loop = None;
+    let mut common: Option<Vec<OpId>> = None;
+    let mut accesses = Vec::new();
     for &user in uses {
         if ctx.op(user).name == mem::DEALLOC {
             if free.is_some() || ctx.op(user).parent != Some(block) {
@@ -120,38 +119,61 @@ fn private_to_one_loop(
         if target != buf {
             return None;
         }
-        let lp = top_level_ancestor(ctx, block, user)?;
-        if ctx.op(lp).name != FOR || the_loop.is_some_and(|l| l != lp) {
-            return None;
-        }
-        let iv = ctx.entry_block(lp, 0).map(|b| ctx.blocks[b].args[0]);
-        if indices.first().copied() != iv {
-            return None;
-        }
-        the_loop = Some(lp);
+        let chain = enclosing_loops(ctx, block, user)?;
+        common = Some(match common {
+            None => chain,
+            Some(c) => c.iter().zip(&chain).take_while(|(a, b)| a == b).map(|(a, _)| *a).collect(),
+        });
+        accesses.push(indices.to_vec());
     }
-    Some((the_loop?, free?))
+    let loops = common?;
+    let ivs: Vec<Value> = loops
+        .iter()
+        .map(|&l| ctx.entry_block(l, 0).map(|b| ctx.blocks[b].args[0]))
+        .collect::<Option<_>>()?;
+    let m = ivs.len();
+    if m == 0 || m > shape.len() || !accesses.iter().all(|ix| ix.len() >= m && ix[..m] == ivs[..]) {
+        return None;
+    }
+    let rows: i64 = shape[..m].iter().product();
+    let bytes = mem::storage_bytes(ctx, ctx.value_ty(buf));
+    if rows <= 0 || bytes / rows > MAX_ROW_BYTES {
+        return None;
+    }
+    Some((loops, free?))
 }
 
-/// The op of `block` that (transitively) contains `op`.
-fn top_level_ancestor(ctx: &Context, block: BlockId, mut op: OpId) -> Option<OpId> {
+/// The `loop.for` ops around `op` up to `block`, outermost first; None
+/// when `op` is not inside `block` or a non-loop op encloses it there.
+/// (A chain stops at the first op that is not a `loop.for`: uses deeper
+/// inside an `if` still count, through the loops above it.)
+fn enclosing_loops(ctx: &Context, block: BlockId, op: OpId) -> Option<Vec<OpId>> {
+    let mut chain = Vec::new();
+    let mut at = op;
     loop {
-        let parent_block = ctx.op(op).parent?;
+        let parent_block = ctx.op(at).parent?;
         if parent_block == block {
-            return Some(op);
+            break;
         }
-        op = ctx.block_parent_op(parent_block)?;
+        at = ctx.block_parent_op(parent_block)?;
+        chain.push(at);
     }
+    chain.reverse();
+    let loops = chain.iter().take_while(|&&o| ctx.op(o).name == FOR).copied().collect();
+    Some(loops)
 }
 
-/// Replaces `alloc` with a one-row `mem.alloca` at the top of `lp`'s body.
-fn privatize(ctx: &mut Context, alloc: OpId, lp: OpId, free: OpId, uses: &[OpId]) {
-    let Some(body) = ctx.entry_block(lp, 0) else {
+/// Replaces `alloc` with a `mem.alloca` of one row (the buffer's shape
+/// without its first `loops.len()` dimensions) at the top of the innermost
+/// loop's body; the accesses lose those leading indices.
+fn privatize(ctx: &mut Context, alloc: OpId, loops: &[OpId], free: OpId, uses: &[OpId]) {
+    let Some(body) = loops.last().and_then(|&l| ctx.entry_block(l, 0)) else {
         return;
     };
+    let m = loops.len();
     let buf = ctx.op(alloc).results[0];
     let ty = ctx.value_ty(buf);
-    let row_shape = ctx.shape(ty).map(|s| s[1..].to_vec()).unwrap_or_default();
+    let row_shape = ctx.shape(ty).map(|s| s[m..].to_vec()).unwrap_or_default();
     let elem = ctx.elem(ty);
     let row_ty = ctx.memref_ty(&row_shape, elem);
     let loc = ctx.op(alloc).loc;
@@ -167,8 +189,8 @@ fn privatize(ctx: &mut Context, alloc: OpId, lp: OpId, free: OpId, uses: &[OpId]
             continue;
         };
         operands[pos] = row_buf;
-        // The first index follows the buffer operand.
-        operands.remove(pos + 1);
+        // The loops' indices follow the buffer operand.
+        operands.drain(pos + 1..pos + 1 + m);
     }
     ctx.detach_op(free);
     ctx.detach_op(alloc);
