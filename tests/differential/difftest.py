@@ -3,7 +3,8 @@
 Each program is a random, well-typed expression tree of jax.numpy / lax ops
 (element-wise math and comparisons, select, broadcasts, reshapes,
 transposes, reversals, slices, concatenation, pads, reductions, dots, sorts,
-casts) over random inputs of random shapes (zero-sized and size-1
+casts, dynamic slices, gathers and scatters with out-of-range and INT_MIN
+indices) over random inputs of random shapes (zero-sized and size-1
 dimensions included) and element types (f32, f16, bf16, i32, ui8, i1),
 with NaN, infinities, -0 and INT_MIN among the values. XLA:CPU runs it
 compiled (the inputs as arguments); Strata runs the same program exported as
@@ -81,6 +82,9 @@ def leaf(rng, shape, dtype, inputs):
     return Node(None, [], shape, dtype, leaf=len(inputs) - 1)
 
 
+# Dynamic indices, in and out of range.
+INDICES = [0, 1, 2, -1, -3, 5, 100, -2**31, 2**31 - 1]
+
 UNARY_FLOAT = ["exp", "tanh", "log1p_abs", "sqrt_abs", "floor", "sin", "neg", "abs", "logistic"]
 UNARY_INT = ["neg", "abs", "not_or_neg"]
 BINARY = ["add", "sub", "mul", "max", "min"]
@@ -91,7 +95,7 @@ def gen(rng, shape, dtype, depth, inputs):
     if depth <= 0 or rng.random() < 0.25:
         return leaf(rng, shape, dtype, inputs)
     choices = ["unary", "binary", "select", "cast", "transpose", "reverse", "broadcast", "reduce", "slice",
-               "concat", "pad", "sort"]
+               "concat", "pad", "sort", "dynamic_slice", "take", "scatter_add"]
     if is_float(dtype) and len(shape) == 2:
         choices.append("dot")
     kind = rng.choice(choices)
@@ -144,6 +148,20 @@ def gen(rng, shape, dtype, depth, inputs):
         return Node("pad", [sub(src, dtype)], shape, dtype)
     if kind == "sort" and shape and dtype in (jnp.float32, jnp.int32):
         return Node("sort", [sub(shape, dtype)], shape, dtype, param=len(shape) - 1)
+    if kind == "dynamic_slice" and shape:
+        axis = rng.randrange(len(shape))
+        src = shape[:axis] + (shape[axis] + rng.choice([0, 1, 3]),) + shape[axis + 1:]
+        start = rng.choice(INDICES)
+        return Node("dynamic_slice", [sub(src, dtype)], shape, dtype, param=(axis, start))
+    if kind == "take" and shape:
+        src = (rng.choice([1, 2, 3]),) + shape[1:]
+        idx = np.array([rng.choice(INDICES) for _ in range(shape[0])], np.int32)
+        return Node("take", [sub(src, dtype)], shape, dtype, param=(idx, rng.choice(["clip", "fill"])))
+    if kind == "scatter_add" and shape and dtype == jnp.int32:
+        k = rng.choice([0, 1, 3])
+        upd = (k,) + shape[1:]
+        idx = np.array([rng.choice(INDICES) for _ in range(k)], np.int32)
+        return Node("scatter_add", [sub(shape, dtype), sub(upd, dtype)], shape, dtype, param=idx)
     if kind == "dot":
         k = rng.choice([1, 2, 5])
         return Node("dot", [sub((shape[0], k), dtype), sub((k, shape[1]), dtype)], shape, dtype)
@@ -199,6 +217,16 @@ def evaluate(node, args):
         return jnp.pad(k[0], widths, constant_values=3)
     if op == "sort":
         return jnp.sort(k[0], axis=node.param)
+    if op == "dynamic_slice":
+        axis, start = node.param
+        starts = [0] * len(node.shape)
+        starts[axis] = jnp.int32(start)
+        return jax.lax.dynamic_slice(k[0], starts, node.shape)
+    if op == "take":
+        idx, mode = node.param
+        return jnp.take(k[0], jnp.asarray(idx), axis=0, mode=mode)
+    if op == "scatter_add":
+        return k[0].at[jnp.asarray(node.param)].add(k[1], mode="drop")
     if op == "dot":
         return jnp.matmul(k[0], k[1], preferred_element_type=node.dtype)
     raise ValueError(op)
