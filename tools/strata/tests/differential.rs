@@ -41,4 +41,5 @@ fn random_programs_agree_with_xla() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(stdout.contains("300 programs, 0 mismatches"), "{stdout}");
+    assert!(!stdout.contains("worker died"), "XLA aborted on a generated program:\n{stdout}");
 }
