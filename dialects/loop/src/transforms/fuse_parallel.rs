@@ -24,7 +24,8 @@
 //!   and deallocations of buffers `B` does not use (moved after `B`).
 //!
 //! `B`'s body is appended to `A`'s (its induction variable replaced by
-//! `A`'s) and `B` is erased. The fused loop is tried against the next one;
+//! `A`'s) and `B` is erased. The fused loop is tried against the next one,
+//! up to [`MAX_FUSED_LOOPS`] loops;
 //! then the loops inside each parallel loop's body are fused the same way.
 
 use strata_diag::Result;
@@ -35,6 +36,13 @@ use super::access::{buffer_uses, constant, only_local_effects};
 use crate::{FOR, is_parallel};
 
 pub const FLAG: &str = "loop-fuse-parallel";
+
+/// Loops fused into one at most. Softmax and layer norm need 5 to 8; a
+/// long chain of element-wise ops would otherwise become one loop whose
+/// body LLVM optimises in superlinear time (a chain of 2,000 multi-use
+/// ops took 39 s to compile instead of 2), and whose analysis here is
+/// repeated for every loop added.
+const MAX_FUSED_LOOPS: usize = 16;
 
 pub struct LoopFuseParallelPass;
 
@@ -69,14 +77,27 @@ impl strata_pass::Pass for LoopFuseParallelPass {
 /// a loop over heads whose body has loops over rows).
 fn fuse_in_block(ctx: &mut Context, block: BlockId) {
     let mut i = 0;
+    // How many loops the loop at `i` holds (constants and allocations
+    // moved before it shift it, so it is followed by identity).
+    let mut fused: (Option<OpId>, usize) = (None, 1);
     while i < ctx.blocks[block].ops.len() {
         let first = ctx.blocks[block].ops[i];
         if !is_parallel_for(ctx, first) {
             i += 1;
             continue;
         }
+        if fused.0 != Some(first) {
+            fused = (Some(first), 1);
+        }
+        if fused.1 >= MAX_FUSED_LOOPS {
+            i += 1;
+            continue;
+        }
         match next_fusable(ctx, block, i) {
-            Some((between, second)) => fuse(ctx, block, first, &between, second),
+            Some((between, second)) => {
+                fuse(ctx, block, first, &between, second);
+                fused.1 += 1;
+            }
             None => i += 1,
         }
     }
