@@ -10,8 +10,8 @@ module {
   sdy.mesh @mesh2 = <["i"=2, "j"=2]>
   // CHECK-LABEL: func.func @manual
   func.func @manual(%x: tensor<4xf32>) -> tensor<4xf32> {
-    // CHECK: in_shardings = [#sdy.sharding<mesh = @mesh2, dims = [["i"]]>]
-    // CHECK-SAME: out_shardings = [#sdy.sharding<mesh = @mesh2, dims = [["i"]]>]
+    // CHECK: in_shardings = [#sdy.sharding<mesh = @mesh2, dims = {{\[\["i"\]\]}}>]
+    // CHECK-SAME: out_shardings = [#sdy.sharding<mesh = @mesh2, dims = {{\[\["i"\]\]}}>]
     %0 = sdy.manual_computation(%x) in_shardings=[<@mesh2, [{"i"}]>] out_shardings=[<@mesh2, [{"i"}]>] manual_axes={"i"} (%a: tensor<2xf32>) {
       sdy.return %a : tensor<2xf32>
     } : (tensor<4xf32>) -> tensor<4xf32>
