@@ -5,6 +5,9 @@
 //! Values are function arguments or op results; an operand of a type no
 //! value has yet becomes a new argument (the signature is printed last).
 //! Shapes stay tiny (rank <= 4, dims <= 5) but include 0 and 1 dimensions.
+//! Ops: element-wise (per element type), compare + select, convert,
+//! broadcast_in_dim, reshape, transpose, slice, concatenate, reduce,
+//! dot_general, reverse, pad, iota, dynamic_slice, dynamic_update_slice, sort.
 
 use arbitrary::{Arbitrary, Result, Unstructured};
 
@@ -171,7 +174,7 @@ impl Gen {
 
     fn op(&mut self, u: &mut Unstructured) -> Result<()> {
         let (x, ty) = self.any_value(u)?;
-        match u.int_in_range(0..=14)? {
+        match u.int_in_range(0..=17)? {
             0 => self.unary(u, &x, &ty),
             1 | 2 => self.binary(u, &x, &ty),
             3 => self.compare_select(u, &x, &ty),
@@ -185,6 +188,9 @@ impl Gen {
             11 => self.dot(u, &x, &ty),
             12 => self.reverse(u, &x, &ty),
             13 => self.pad(u, &x, &ty),
+            14 => self.dynamic_slice(u, &x, &ty),
+            15 => self.dynamic_update_slice(u, &x, &ty),
+            16 => self.sort(u, &x, &ty),
             _ => self.iota(u),
         }
     }
@@ -451,6 +457,86 @@ impl Gen {
             out.mlir()
         );
         self.emit(rhs, out);
+        Ok(())
+    }
+
+    /// One start index per dimension: i32 or i64 scalars, constants (any
+    /// value: the op clamps them) or arguments.
+    fn start_indices(&mut self, u: &mut Unstructured, rank: usize) -> Result<(Vec<String>, Ty)> {
+        let ity = Ty { shape: vec![], elem: *u.choose(&[I32, I64])? };
+        let mut starts = Vec::with_capacity(rank);
+        for _ in 0..rank {
+            starts.push(self.value_of(u, &ity)?);
+        }
+        Ok((starts, ity))
+    }
+
+    fn dynamic_slice(&mut self, u: &mut Unstructured, x: &str, ty: &Ty) -> Result<()> {
+        let sizes: Vec<i64> =
+            ty.shape.iter().map(|&d| u.int_in_range(0..=d)).collect::<Result<_>>()?;
+        let (starts, ity) = self.start_indices(u, ty.shape.len())?;
+        let out = Ty { shape: sizes.clone(), elem: ty.elem };
+        let index_types = vec![ity.mlir(); starts.len()];
+        let mut operands = vec![x.to_string()];
+        operands.extend(starts);
+        let mut types = vec![ty.mlir()];
+        types.extend(index_types);
+        let rhs = format!(
+            "stablehlo.dynamic_slice {}, sizes = [{}] : ({}) -> {}",
+            operands.join(", "),
+            list(&sizes),
+            types.join(", "),
+            out.mlir()
+        );
+        self.emit(rhs, out);
+        Ok(())
+    }
+
+    fn dynamic_update_slice(&mut self, u: &mut Unstructured, x: &str, ty: &Ty) -> Result<()> {
+        let sizes: Vec<i64> =
+            ty.shape.iter().map(|&d| u.int_in_range(0..=d)).collect::<Result<_>>()?;
+        let update = Ty { shape: sizes, elem: ty.elem };
+        let upd = self.value_of(u, &update)?;
+        let (starts, ity) = self.start_indices(u, ty.shape.len())?;
+        let mut operands = vec![x.to_string(), upd];
+        operands.extend(starts.iter().cloned());
+        let mut types = vec![ty.mlir(), update.mlir()];
+        types.extend(vec![ity.mlir(); starts.len()]);
+        let rhs = format!(
+            "stablehlo.dynamic_update_slice {} : ({}) -> {}",
+            operands.join(", "),
+            types.join(", "),
+            ty.mlir()
+        );
+        self.emit(rhs, ty.clone());
+        Ok(())
+    }
+
+    /// Sort along one dimension with a compare comparator (TOTALORDER on
+    /// floats now and then, so NaN keys meet both comparisons).
+    fn sort(&mut self, u: &mut Unstructured, x: &str, ty: &Ty) -> Result<()> {
+        if ty.shape.is_empty() || ty.elem == C64 {
+            return Ok(());
+        }
+        let d = u.choose_index(ty.shape.len())?;
+        let kind = match ty.elem {
+            e if e.is_float() && u.arbitrary()? => "TOTALORDER",
+            e if e.is_float() => "FLOAT",
+            e if e.is_unsigned() || e == I1 => "UNSIGNED",
+            _ => "SIGNED",
+        };
+        let dir = *u.choose(&["LT", "GT"])?;
+        let n = self.body.len();
+        let scalar = Ty { shape: vec![], elem: ty.elem }.mlir();
+        let t = ty.mlir();
+        let rhs = format!(
+            "\"stablehlo.sort\"({x}) <{{dimension = {d} : i64, is_stable = true}}> ({{\n\
+             ^bb0(%sa{n}: {scalar}, %sb{n}: {scalar}):\n\
+             %sc{n} = stablehlo.compare {dir}, %sa{n}, %sb{n}, {kind} : ({scalar}, {scalar}) -> tensor<i1>\n\
+             stablehlo.return %sc{n} : tensor<i1>\n\
+             }}) : ({t}) -> {t}"
+        );
+        self.emit(rhs, ty.clone());
         Ok(())
     }
 

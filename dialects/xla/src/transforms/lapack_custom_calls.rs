@@ -67,7 +67,7 @@ impl strata_pass::Pass for XlaLapackCustomCallsPass {
                 let o = ctx.op(op).clone();
                 let types: Vec<_> = o.results.iter().map(|&r| ctx.value_ty(r)).collect();
                 let lu = ctx.create_op(LU, o.operands.clone(), &types, vec![], o.loc);
-                ctx.replace_op(op, lu);
+                replace_verified(ctx, op, lu)?;
             } else if target.ends_with("potrf_ffi") {
                 potrf(ctx, op)?;
             } else {
@@ -76,6 +76,23 @@ impl strata_pass::Pass for XlaLapackCustomCallsPass {
         }
         Ok(())
     }
+}
+
+/// Replaces the custom call `op` by the op `new` built from it, once `new`
+/// verifies: the call's operands are the user's, so a mismatch (shapes, a
+/// mutated option) is the user's error at the call, not invalid IR after
+/// the pass (found by fuzzing, FUZZING.md B20).
+fn replace_verified(ctx: &mut Context, op: OpId, new: OpId) -> Result<()> {
+    let name = ctx.op(new).name;
+    if let Some(verify) = ctx.op_def(name).and_then(|d| d.verify) {
+        if let Err(e) = verify(ctx, new) {
+            let target = ctx.str_attr(op, "call_target_name").unwrap_or("?");
+            let message = format!("{} (custom_call @{target} as '{name}')", e.message);
+            return Err(strata_diag::Diagnostic::error(ctx.op(op).loc, message));
+        }
+    }
+    ctx.replace_op(op, new);
+    Ok(())
 }
 
 /// The LAPACK character option `name` of the call's backend config.
@@ -101,6 +118,15 @@ fn trsm(ctx: &mut Context, op: OpId) -> Result<()> {
     let uplo = option(ctx, op, "uplo").ok_or_else(|| bad(ctx, "uplo"))?;
     let trans = option(ctx, op, "trans_x").ok_or_else(|| bad(ctx, "trans_x"))?;
     let diag = option(ctx, op, "diag").ok_or_else(|| bad(ctx, "diag"))?;
+    if !matches!(side, b'L' | b'R') {
+        return Err(bad(ctx, "side"));
+    }
+    if !matches!(uplo, b'L' | b'U') {
+        return Err(bad(ctx, "uplo"));
+    }
+    if !matches!(diag, b'U' | b'N') {
+        return Err(bad(ctx, "diag"));
+    }
     let transpose = match trans {
         b'N' => "NO_TRANSPOSE",
         b'T' => "TRANSPOSE",
@@ -127,8 +153,7 @@ fn trsm(ctx: &mut Context, op: OpId) -> Result<()> {
     ];
     let ty = ctx.value_ty(o.results[0]);
     let solve = ctx.create_op(TRIANGULAR_SOLVE, o.operands.clone(), &[ty], attrs, o.loc);
-    ctx.replace_op(op, solve);
-    Ok(())
+    replace_verified(ctx, op, solve)
 }
 
 fn potrf(ctx: &mut Context, op: OpId) -> Result<()> {
@@ -144,6 +169,5 @@ fn potrf(ctx: &mut Context, op: OpId) -> Result<()> {
     }
     let types: Vec<_> = o.results.iter().map(|&r| ctx.value_ty(r)).collect();
     let chol = ctx.create_op(CHOLESKY, o.operands.clone(), &types, vec![], o.loc);
-    ctx.replace_op(op, chol);
-    Ok(())
+    replace_verified(ctx, op, chol)
 }
