@@ -2,7 +2,7 @@
 //! `func.return`, `func.call`. They live in the core crate (as in pliron)
 //! because parsing and printing a file needs them.
 
-use strata_diag::{Diagnostic, Result};
+use strata_diag::Result;
 
 use crate::attrs::AttrKind;
 use crate::context::{Context, OpId};
@@ -242,6 +242,14 @@ fn verify_call(ctx: &Context, op: OpId) -> Result<()> {
         Some(AttrKind::SymbolRef(s)) => s.clone(),
         _ => return Err(ctx.error(op, "requires a 'callee' symbol reference attribute")),
     };
+    verify_callee(ctx, op, &callee)
+}
+
+/// That `op`, a call of `@callee` (`func.call`, or an op lowered to one
+/// such as `xla.composite`), names a function of the enclosing module whose
+/// signature matches its operands and results.
+pub fn verify_callee(ctx: &Context, op: OpId, callee: &str) -> Result<()> {
+    let callee = callee.to_string();
     let Some(func) = enclosing_func(ctx, op) else {
         return Ok(());
     };
@@ -282,11 +290,9 @@ fn verify_call(ctx: &Context, op: OpId) -> Result<()> {
             .zip(&inputs)
             .all(|(&g, &w)| g == w || (external && is_memref(g) && is_memref(w)));
     if !inputs_match || got_out != results {
-        return Err(Diagnostic::error(
-            ctx.op(op).loc,
-            format!(
-                "'func.call' op operand or result types do not match the signature of '@{callee}'"
-            ),
+        return Err(ctx.error(
+            op,
+            format!("operand or result types do not match the signature of '@{callee}'"),
         ));
     }
     Ok(())

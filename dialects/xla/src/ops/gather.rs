@@ -222,6 +222,69 @@ pub fn verify_gather(ctx: &Context, op: OpId) -> Result<()> {
     expect_result_type(ctx, op, 0, &out, elem)
 }
 
+/// StableHLO's scatter constraints on the updates' shape: the scatter
+/// dimensions of `updates` (those not in `update_window_dims`) are the
+/// indices' dimensions without `index_vector_dim`, in order; its window
+/// dimensions map, in order, to the operand's dimensions outside
+/// `inserted_window_dims` and `input_batching_dims`, and fit in them. The
+/// lowering indexes by these rules (an unchecked mismatch made invalid IR,
+/// FUZZING.md B19).
+fn expect_update_shape(
+    ctx: &Context,
+    op: OpId,
+    d: &ScatterDims,
+    shape: &[i64],
+    ishape: &[i64],
+    ushape: &[i64],
+) -> Result<()> {
+    let ivd = d.index_vector_dim as usize;
+    let batch: Vec<i64> = (0..ishape.len()).filter(|&i| i != ivd).map(|i| ishape[i]).collect();
+    let window: Vec<i64> = (0..shape.len() as i64)
+        .filter(|i| !d.inserted_window_dims.contains(i) && !d.input_batching_dims.contains(i))
+        .map(|i| shape[i as usize])
+        .collect();
+    if d.update_window_dims.len() != window.len() || ushape.len() != batch.len() + window.len() {
+        return Err(ctx.error(
+            op,
+            format!(
+                "updates of shape {} need {} scatter dimensions (the indices' without index_vector_dim) \
+                 and {} window dimensions (the operand's outside inserted_window_dims and \
+                 input_batching_dims); update_window_dims has {}",
+                list(ushape),
+                batch.len(),
+                window.len(),
+                d.update_window_dims.len()
+            ),
+        ));
+    }
+    let scatter_sizes: Vec<i64> = (0..ushape.len() as i64)
+        .filter(|i| !d.update_window_dims.contains(i))
+        .map(|i| ushape[i as usize])
+        .collect();
+    if scatter_sizes != batch {
+        return Err(ctx.error(
+            op,
+            format!(
+                "the scatter dimensions of the updates are {}, expected the indices' {}",
+                list(&scatter_sizes),
+                list(&batch)
+            ),
+        ));
+    }
+    for (&u, &w) in d.update_window_dims.iter().zip(&window) {
+        if ushape[u as usize] > w {
+            return Err(ctx.error(
+                op,
+                format!(
+                    "update window dimension {u} has size {}, larger than the operand's {w}",
+                    ushape[u as usize]
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 pub fn verify_scatter(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
     let n = o.operands.len();
@@ -295,6 +358,7 @@ pub fn verify_scatter(ctx: &Context, op: OpId) -> Result<()> {
         &d.update_window_dims,
         ushape.len(),
     )?;
+    expect_update_shape(ctx, op, &d, &shape, &ishape, &ushape)?;
     for i in 0..k {
         let (s, e) = operand_tensor(ctx, op, i)?;
         let (us, _) = operand_tensor(ctx, op, k + 1 + i)?;

@@ -97,8 +97,10 @@ pub fn verify_get_dimension_size(ctx: &Context, op: OpId) -> Result<()> {
 
 /// `xla.composite`: runs its `decomposition` function.
 pub fn verify_composite(ctx: &Context, op: OpId) -> Result<()> {
+    // The lowering calls the decomposition, so it must exist and fit, as the
+    // callee of a call (an unchecked one made invalid IR, FUZZING.md B21).
     match ctx.attr_of(op, "decomposition").map(|a| ctx.attr_kind(a)) {
-        Some(AttrKind::SymbolRef(_)) => Ok(()),
+        Some(AttrKind::SymbolRef(callee)) => strata_ir::builtin::verify_callee(ctx, op, callee),
         _ => Err(ctx.error(op, "requires a 'decomposition' symbol reference")),
     }
 }

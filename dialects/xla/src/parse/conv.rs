@@ -95,24 +95,11 @@ fn parse_conv_dims(p: &mut Parser<'_>) -> Result<strata_ir::Attr> {
 }
 
 /// `#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>` (after `<`),
-/// or its `raw key = value, ...` form.
+/// or its `raw key = value, ...` form, or the struct form Strata prints
+/// (`key = value, ...`, so printed IR parses again).
 pub fn parse_conv_dims_attr(p: &mut Parser<'_>) -> Result<strata_ir::Attr> {
-    if p.consume_keyword("raw") {
-        let mut fields = Vec::new();
-        loop {
-            let k = p.parse_ident()?;
-            p.expect_punct("=")?;
-            let v = p.parse_attr()?;
-            fields.push((k, v));
-            if !p.consume_punct(",") {
-                break;
-            }
-        }
-        p.expect_punct(">")?;
-        return Ok(p.ctx.attr(AttrKind::Struct {
-            name: "stablehlo.conv".into(),
-            fields,
-        }));
+    if p.consume_keyword("raw") || matches!(p.peek(), Tok::Ident(_)) {
+        return p.parse_struct_body("stablehlo.conv");
     }
     let a = parse_conv_dims(p)?;
     p.expect_punct(">")?;

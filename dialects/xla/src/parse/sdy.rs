@@ -85,8 +85,12 @@ fn parse_sharding_body(p: &mut Parser<'_>) -> Result<Attr> {
     }))
 }
 
-/// `#sdy.sharding<@mesh, [{"i"}, {}]>` (the `<` already consumed).
+/// `#sdy.sharding<@mesh, [{"i"}, {}]>` (the `<` already consumed), or the
+/// struct form Strata prints (`#sdy.sharding<mesh = @mesh, dims = [...]>`).
 pub fn parse_sharding_attr(p: &mut Parser<'_>) -> Result<Attr> {
+    if matches!(p.peek(), Tok::Ident(_)) {
+        return p.parse_struct_body("sdy.sharding");
+    }
     parse_sharding_body(p)
 }
 

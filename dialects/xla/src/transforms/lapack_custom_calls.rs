@@ -248,6 +248,16 @@ fn trsm(ctx: &mut Context, op: OpId) -> Result<()> {
     let uplo = option(ctx, op, "uplo").ok_or_else(|| bad(ctx, "uplo"))?;
     let trans = option(ctx, op, "trans_x").ok_or_else(|| bad(ctx, "trans_x"))?;
     let diag = option(ctx, op, "diag").ok_or_else(|| bad(ctx, "diag"))?;
+    // Any other byte would silently pick one meaning (B20 in FUZZING.md).
+    if !matches!(side, b'L' | b'R') {
+        return Err(bad(ctx, "side"));
+    }
+    if !matches!(uplo, b'L' | b'U') {
+        return Err(bad(ctx, "uplo"));
+    }
+    if !matches!(diag, b'U' | b'N') {
+        return Err(bad(ctx, "diag"));
+    }
     let transpose = match trans {
         b'N' => "NO_TRANSPOSE",
         b'T' => "TRANSPOSE",

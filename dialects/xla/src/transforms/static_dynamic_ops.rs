@@ -91,7 +91,9 @@ fn expect_shape(ctx: &Context, op: OpId, shape: &[i64]) -> Result<()> {
 }
 
 /// Replaces `op` by a `name` op on `operands` with `attrs` and `op`'s
-/// result type.
+/// result type. The dynamic ops have no verifier of their own, so the static
+/// op is verified here: a missing or bad attribute is the user's error at
+/// `op`, not invalid IR after the pass (found by fuzzing, FUZZING.md B18).
 fn replace(
     ctx: &mut Context,
     op: OpId,
@@ -99,7 +101,7 @@ fn replace(
     operands: Vec<Value>,
     mut attrs: Vec<(String, strata_ir::Attr)>,
     drop: &[&str],
-) {
+) -> Result<()> {
     for (k, a) in ctx.op(op).attrs.clone() {
         if !drop.contains(&k.as_str()) && !attrs.iter().any(|(n, _)| *n == k) {
             attrs.push((k, a));
@@ -108,7 +110,18 @@ fn replace(
     let ty = ctx.value_ty(ctx.op(op).results[0]);
     let loc = ctx.op(op).loc;
     let new = ctx.create_op(name, operands, &[ty], attrs, loc);
+    if let Some(verify) = ctx.op_def(name).and_then(|d| d.verify) {
+        if let Err(e) = verify(ctx, new) {
+            let message = format!(
+                "{} (the static form of '{}' with constant operands)",
+                e.message,
+                ctx.op(op).name
+            );
+            return Err(Diagnostic::error(loc, message));
+        }
+    }
     ctx.replace_op(op, new);
+    Ok(())
 }
 
 fn array(ctx: &mut Context, values: Vec<i64>) -> strata_ir::Attr {
@@ -116,7 +129,35 @@ fn array(ctx: &mut Context, values: Vec<i64>) -> strata_ir::Attr {
     ctx.attr(AttrKind::DenseArray { elem, values })
 }
 
+/// How many operands each dynamic op takes (they have no verifier).
+fn operand_count(name: &str) -> usize {
+    match name {
+        DYNAMIC_IOTA => 1,
+        DYNAMIC_BROADCAST_IN_DIM | DYNAMIC_RESHAPE => 2,
+        DYNAMIC_GATHER | DYNAMIC_CONV => 3,
+        DYNAMIC_PAD => 5,
+        _ => 0,
+    }
+}
+
+fn expect_arity(ctx: &Context, op: OpId) -> Result<()> {
+    let o = ctx.op(op);
+    let want = operand_count(o.name);
+    if o.operands.len() != want || o.results.len() != 1 {
+        return Err(ctx.error(
+            op,
+            format!(
+                "expects {want} operands and 1 result, found {} and {}",
+                o.operands.len(),
+                o.results.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 fn rewrite(ctx: &mut Context, op: OpId) -> Result<()> {
+    expect_arity(ctx, op)?;
     let operands = ctx.op(op).operands.clone();
     match ctx.op(op).name {
         DYNAMIC_BROADCAST_IN_DIM => {
@@ -132,17 +173,17 @@ fn rewrite(ctx: &mut Context, op: OpId) -> Result<()> {
                     "known_expanding_dimensions",
                     "known_nonexpanding_dimensions",
                 ],
-            );
+            )?;
         }
         DYNAMIC_IOTA => {
             let shape = ints_of(ctx, op, 0, "output shape")?;
             expect_shape(ctx, op, &shape)?;
-            replace(ctx, op, IOTA, vec![], vec![], &[]);
+            replace(ctx, op, IOTA, vec![], vec![], &[])?;
         }
         DYNAMIC_RESHAPE => {
             let shape = ints_of(ctx, op, 1, "output shape")?;
             expect_shape(ctx, op, &shape)?;
-            replace(ctx, op, RESHAPE, vec![operands[0]], vec![], &[]);
+            replace(ctx, op, RESHAPE, vec![operands[0]], vec![], &[])?;
         }
         DYNAMIC_PAD => {
             let lo = ints_of(ctx, op, 2, "low padding")?;
@@ -153,12 +194,12 @@ fn rewrite(ctx: &mut Context, op: OpId) -> Result<()> {
                 ("edge_padding_high".to_string(), array(ctx, hi)),
                 ("interior_padding".to_string(), array(ctx, interior)),
             ];
-            replace(ctx, op, PAD, vec![operands[0], operands[1]], attrs, &[]);
+            replace(ctx, op, PAD, vec![operands[0], operands[1]], attrs, &[])?;
         }
         DYNAMIC_GATHER => {
             let sizes = ints_of(ctx, op, 2, "slice sizes")?;
             let attrs = vec![("slice_sizes".to_string(), array(ctx, sizes))];
-            replace(ctx, op, GATHER, vec![operands[0], operands[1]], attrs, &[]);
+            replace(ctx, op, GATHER, vec![operands[0], operands[1]], attrs, &[])?;
         }
         DYNAMIC_CONV => {
             let pads = ints_of(ctx, op, 2, "padding")?;
@@ -178,7 +219,7 @@ fn rewrite(ctx: &mut Context, op: OpId) -> Result<()> {
                 vec![operands[0], operands[1]],
                 attrs,
                 &[],
-            );
+            )?;
         }
         _ => {}
     }

@@ -334,6 +334,29 @@ impl Parser<'_> {
         }
     }
 
+    /// `k = v, ...>` (after `#name<`): the fields of a struct attribute as
+    /// the printer writes them. Public for attribute hooks that also read
+    /// a pretty form (`#sdy.sharding<@mesh, ...>`), so printed IR parses again.
+    pub fn parse_struct_body(&mut self, name: &str) -> Result<Attr> {
+        let mut fields = Vec::new();
+        if !self.is_punct(">") {
+            loop {
+                let fname = self.parse_ident()?;
+                self.expect_punct("=")?;
+                let v = self.parse_attr()?;
+                fields.push((fname, v));
+                if !self.consume_punct(",") {
+                    break;
+                }
+            }
+        }
+        self.expect_punct(">")?;
+        Ok(self.ctx.attr(AttrKind::Struct {
+            name: name.to_string(),
+            fields,
+        }))
+    }
+
     /// `#dialect<name VALUE>` enums and `#dialect.name<k = v, ...>` structs.
     fn parse_dialect_attr(&mut self, name: &str, loc: Location) -> Result<Attr> {
         if let Some(a) = self.attr_aliases.get(name) {
@@ -349,24 +372,8 @@ impl Parser<'_> {
         if let Some(f) = self.ctx.registry.attr_parser(name) {
             return f(self);
         }
-        if let Some((dialect, sub)) = name.split_once('.') {
-            let mut fields = Vec::new();
-            if !self.is_punct(">") {
-                loop {
-                    let fname = self.parse_ident()?;
-                    self.expect_punct("=")?;
-                    let v = self.parse_attr()?;
-                    fields.push((fname, v));
-                    if !self.consume_punct(",") {
-                        break;
-                    }
-                }
-            }
-            self.expect_punct(">")?;
-            return Ok(self.ctx.attr(AttrKind::Struct {
-                name: format!("{dialect}.{sub}"),
-                fields,
-            }));
+        if name.contains('.') {
+            return self.parse_struct_body(name);
         }
         let kind = self.parse_ident()?;
         let value = self.parse_ident()?;
