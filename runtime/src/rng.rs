@@ -112,6 +112,13 @@ fn generate(key: u64, counter: u64, dims: &[i64], bytes: usize, out: &mut [u8]) 
     blocks
 }
 
+/// The output's dimensions and element size a descriptor states (clamped
+/// to what the ABI allows).
+fn output_of(d: &RngDesc) -> (&[i64], usize) {
+    let rank = d.rank.clamp(0, strata_abi::RNG_MAX_RANK as i64) as usize;
+    (&d.dims[..rank], d.element_bytes.clamp(1, 8) as usize)
+}
+
 /// Philox-4x32 with 10 rounds (Salmon et al., Random123).
 fn philox4x32(key: [u32; 2], counter: [u32; 4]) -> [u32; 4] {
     const MUL: [u64; 2] = [0xD251_1F53, 0xCD9E_8D57];
@@ -126,7 +133,10 @@ fn philox4x32(key: [u32; 2], counter: [u32; 4]) -> [u32; 4] {
             (p0 >> 32) as u32 ^ x[3] ^ k[1],
             p0 as u32,
         ];
-        k = [k[0].wrapping_add(KEY_STEP[0]), k[1].wrapping_add(KEY_STEP[1])];
+        k = [
+            k[0].wrapping_add(KEY_STEP[0]),
+            k[1].wrapping_add(KEY_STEP[1]),
+        ];
     }
     x
 }
@@ -162,13 +172,23 @@ impl Counter128 {
 
 /// Fills `out` with `count` elements of `bytes` bytes and returns the
 /// number of Philox blocks used.
-fn generate_philox(key: u64, counter: Counter128, count: usize, bytes: usize, out: &mut [u8]) -> u64 {
+fn generate_philox(
+    key: u64,
+    counter: Counter128,
+    count: usize,
+    bytes: usize,
+    out: &mut [u8],
+) -> u64 {
     let key = [key as u32, (key >> 32) as u32];
     let block = |i: usize| philox4x32(key, counter.plus(i as u64).words());
     if bytes == 8 {
         for (i, chunk) in out.chunks_exact_mut(8).take(count).enumerate() {
             let x = block(i / 2);
-            let (lo, hi) = if i % 2 == 0 { (x[0], x[1]) } else { (x[2], x[3]) };
+            let (lo, hi) = if i % 2 == 0 {
+                (x[0], x[1])
+            } else {
+                (x[2], x[3])
+            };
             chunk.copy_from_slice(&((u64::from(hi) << 32) | u64::from(lo)).to_le_bytes());
         }
         return count.div_ceil(2) as u64;
@@ -195,9 +215,8 @@ pub unsafe extern "C" fn strata_rt_rng_philox(
     ffi_guard((), || {
         // SAFETY: the caller's contract.
         let d = unsafe { &*desc };
-        let rank = (d.rank.clamp(0, strata_abi::RNG_MAX_RANK as i64)) as usize;
-        let bytes = d.element_bytes.clamp(1, 8) as usize;
-        let count: usize = d.dims[..rank].iter().map(|&n| n.max(0) as usize).product();
+        let (dims, bytes) = output_of(d);
+        let count: usize = dims.iter().map(|&n| n.max(0) as usize).product();
         let three_words = d.state_words >= 3;
         // SAFETY: the caller's contract (2 or 3 words).
         let (key, low, high) = unsafe {
@@ -236,9 +255,7 @@ pub unsafe extern "C" fn strata_rt_rng_three_fry(
     ffi_guard((), || {
         // SAFETY: the caller's contract.
         let d = unsafe { &*desc };
-        let rank = (d.rank.clamp(0, strata_abi::RNG_MAX_RANK as i64)) as usize;
-        let dims = &d.dims[..rank];
-        let bytes = d.element_bytes.clamp(1, 8) as usize;
+        let (dims, bytes) = output_of(d);
         let count: usize = dims.iter().map(|&n| n.max(0) as usize).product();
         // SAFETY: the caller's contract.
         let (key, counter) = unsafe { (*state, *state.add(1)) };
@@ -290,8 +307,17 @@ mod tests {
 
     #[test]
     fn philox_counter_carries() {
-        let c = Counter128 { low: u64::MAX - 1, high: 7 };
-        assert_eq!(c.plus(1), Counter128 { low: u64::MAX, high: 7 });
+        let c = Counter128 {
+            low: u64::MAX - 1,
+            high: 7,
+        };
+        assert_eq!(
+            c.plus(1),
+            Counter128 {
+                low: u64::MAX,
+                high: 7
+            }
+        );
         assert_eq!(c.plus(3), Counter128 { low: 1, high: 8 });
     }
 }

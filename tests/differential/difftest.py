@@ -77,7 +77,6 @@ def random_values(rng, shape, dtype):
 
 
 def leaf(rng, shape, dtype, inputs):
-    name = f"x{len(inputs)}"
     inputs.append(random_values(rng, shape, dtype))
     return Node(None, [], shape, dtype, leaf=len(inputs) - 1)
 
@@ -297,7 +296,7 @@ def run_strata(strata, pieces):
     return failed, text
 
 
-def shrink(strata, node, inputs, rng):
+def shrink(strata, node, inputs):
     """A smaller node that still fails (greedy: operands, then leaves)."""
     def fails(n, ins):
         p = piece("shrink", n, ins)
@@ -385,7 +384,7 @@ def supervise(args):
 
 def run_batch(args):
     rng = random.Random(args.seed)
-    programs, done, mismatches = [], 0, []
+    done, mismatches = 0, []
     while done < args.count:
         batch = []
         while len(batch) < min(args.batch, args.count - done):
@@ -409,7 +408,7 @@ def run_batch(args):
             print("strata check crashed on this batch", file=sys.stderr)
         for name, node, inputs, _ in batch:
             if name in failed:
-                small = shrink(args.strata, node, inputs, rng)
+                small = shrink(args.strata, node, inputs)
                 mismatches.append((name, small, inputs))
                 print(f"MISMATCH {name}: {describe(small)} : {small.shape} {np.dtype(small.dtype).name}")
                 if args.keep:

@@ -14,8 +14,8 @@ mod link;
 mod rust_bindings;
 
 pub use header::{CFunction, CParam, Devices, header};
-pub use rust_bindings::rust_bindings;
 pub use link::{Exports, RUNTIME_LIB_ENV, archive, find_runtime, link_shared, write_object};
+pub use rust_bindings::rust_bindings;
 
 /// Runtime symbols every shared library keeps exported (looked up with `dlsym` by `strata check`,
 /// or forwarded to by `P_last_error`).

@@ -37,7 +37,8 @@ fn extract_embedded(dir: &Path) -> Result<PathBuf, String> {
     if fs::metadata(&path).is_ok_and(|m| m.len() == ARCHIVE.len() as u64) {
         return Ok(path);
     }
-    let cannot = |e: std::io::Error| format!("cannot write the runtime library to {}: {e}", dir.display());
+    let cannot =
+        |e: std::io::Error| format!("cannot write the runtime library to {}: {e}", dir.display());
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(cannot)?;
     std::io::Write::write_all(&mut tmp, ARCHIVE).map_err(cannot)?;
     tmp.persist(&path).map_err(|e| cannot(e.error))?;

@@ -149,7 +149,10 @@ fn write_function(s: &mut String, prefix: &str, f: &CFunction) {
         .iter()
         .map(|p| format!("{}: &{}", p.name, array(p)))
         .collect();
-    params.extend(outs.iter().map(|p| format!("{}: &mut {}", p.name, array(p))));
+    params.extend(
+        outs.iter()
+            .map(|p| format!("{}: &mut {}", p.name, array(p))),
+    );
     let args: Vec<String> = f
         .params
         .iter()
@@ -186,7 +189,11 @@ fn write_function(s: &mut String, prefix: &str, f: &CFunction) {
         1 => out_types[0].clone(),
         _ => format!("({})", out_types.join(", ")),
     };
-    let _ = writeln!(s, "pub fn {name}({}) -> Result<{ret}, Error> {{", in_params.join(", "));
+    let _ = writeln!(
+        s,
+        "pub fn {name}({}) -> Result<{ret}, Error> {{",
+        in_params.join(", ")
+    );
     for p in &outs {
         // A Vec of exactly the buffer's length: large results stay off the stack.
         let _ = writeln!(
@@ -249,13 +256,17 @@ mod tests {
             ],
         };
         let text = rust_bindings("m", &[f], "m.mlir");
-        assert!(text.contains("fn m_main(arg0: *const f32, res0: *mut f32, res1: *mut u8) -> i32;"));
+        assert!(
+            text.contains("fn m_main(arg0: *const f32, res0: *mut f32, res1: *mut u8) -> i32;")
+        );
         assert!(text.contains("pub const MAIN_ARG0_SHAPE: &[usize] = &[2, 3];"));
         assert!(text.contains("pub const MAIN_RES1_SHAPE: &[usize] = &[];"));
         assert!(text.contains(
             "pub fn main_into(arg0: &[f32; 6], res0: &mut [f32; 6], res1: &mut [u8; 1]) -> Result<(), Error>"
         ));
-        assert!(text.contains("pub fn main(arg0: &[f32; 6]) -> Result<(Vec<f32>, Vec<u8>), Error>"));
+        assert!(
+            text.contains("pub fn main(arg0: &[f32; 6]) -> Result<(Vec<f32>, Vec<u8>), Error>")
+        );
     }
 
     #[test]

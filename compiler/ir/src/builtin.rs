@@ -71,6 +71,19 @@ pub fn lookup_func(ctx: &Context, module: OpId, name: &str) -> Option<OpId> {
         .find(|&o| ctx.op(o).name == FUNC && func_name(ctx, o) == Some(name))
 }
 
+/// The functions of `module` that have a body (not declarations), in order.
+pub fn defined_funcs(ctx: &Context, module: OpId) -> Vec<OpId> {
+    let Some(b) = ctx.entry_block(module, 0) else {
+        return Vec::new();
+    };
+    ctx.blocks[b]
+        .ops
+        .iter()
+        .copied()
+        .filter(|&o| ctx.op(o).name == FUNC && ctx.entry_block(o, 0).is_some())
+        .collect()
+}
+
 fn parse_func(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     let mut visibility = None;
     for v in ["public", "private", "nested"] {

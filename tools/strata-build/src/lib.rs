@@ -80,7 +80,9 @@ impl Model {
     pub fn compile(&self) -> Result<PathBuf, Error> {
         let out_dir = std::env::var_os("OUT_DIR")
             .map(PathBuf::from)
-            .ok_or_else(|| Error("OUT_DIR is not set: call compile() from a build script".into()))?;
+            .ok_or_else(|| {
+                Error("OUT_DIR is not set: call compile() from a build script".into())
+            })?;
         let name = self.library_name()?;
         let archive = out_dir.join(format!("lib{name}.a"));
         let bindings = out_dir.join(format!("{name}.rs"));
@@ -153,8 +155,14 @@ mod tests {
 
     #[test]
     fn names_come_from_the_file_stem_or_the_builder() {
-        assert_eq!(Model::new("models/my-net.mlir").library_name().unwrap(), "my_net");
-        assert_eq!(Model::new("m.mlir").name("mlp").library_name().unwrap(), "mlp");
+        assert_eq!(
+            Model::new("models/my-net.mlir").library_name().unwrap(),
+            "my_net"
+        );
+        assert_eq!(
+            Model::new("m.mlir").name("mlp").library_name().unwrap(),
+            "mlp"
+        );
         assert!(Model::new("m.mlir").name("9lives").library_name().is_err());
     }
 }

@@ -184,9 +184,17 @@ fn check_paths(input: &Path, output: &Path, extras: Extras<'_>) -> Result<(), St
 /// directory as `libdir`, the header's as `includedir`, and what a C program
 /// links besides (the static runtime needs libm, pthread and libdl; a shared
 /// library gets an rpath).
-fn pkg_config(output: &Path, header: Option<&Path>, prefix: &str, ext: &str) -> Result<String, String> {
+fn pkg_config(
+    output: &Path,
+    header: Option<&Path>,
+    prefix: &str,
+    ext: &str,
+) -> Result<String, String> {
     let absolute_dir = |p: &Path| -> Result<String, String> {
-        let dir = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let dir = p
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
         std::fs::canonicalize(dir)
             .map(|d| d.display().to_string())
             .map_err(|e| format!("cannot resolve {}: {e}", dir.display()))
@@ -197,7 +205,10 @@ fn pkg_config(output: &Path, header: Option<&Path>, prefix: &str, ext: &str) -> 
         .and_then(|s| s.strip_prefix("lib"))
         .filter(|s| !s.is_empty())
         .ok_or_else(|| {
-            format!("--pkg-config needs a library named lib<name>.a or lib<name>.so, not {}", output.display())
+            format!(
+                "--pkg-config needs a library named lib<name>.a or lib<name>.so, not {}",
+                output.display()
+            )
         })?;
     let libdir = absolute_dir(output)?;
     let includedir = match header {
@@ -262,8 +273,12 @@ fn compile(
     if ext == "dot" {
         strata_pipeline::front(ctx, module)?;
         let text = crate::dot::graph(ctx, module);
-        return std::fs::write(output, text)
-            .map_err(|e| vec![unknown_loc_error(format!("cannot write {}: {e}", output.display()))]);
+        return std::fs::write(output, text).map_err(|e| {
+            vec![unknown_loc_error(format!(
+                "cannot write {}: {e}",
+                output.display()
+            ))]
+        });
     }
     let target = strata_codegen::resolve_target(target).map_err(|m| vec![unknown_loc_error(m)])?;
     if target.triple != strata_codegen::host_target().map_err(|d| vec![d])?.triple
@@ -323,7 +338,8 @@ fn compile(
         print_times(&times);
     }
     if let Some(pc) = extras.pkg_config {
-        let text = pkg_config(output, extras.header, prefix, ext).map_err(|m| vec![unknown_loc_error(m)])?;
+        let text = pkg_config(output, extras.header, prefix, ext)
+            .map_err(|m| vec![unknown_loc_error(m)])?;
         io(std::fs::write(pc, text).map_err(|e| format!("cannot write {}: {e}", pc.display())))?;
     }
     if let Some(r) = extras.rust_bindings {

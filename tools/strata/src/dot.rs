@@ -20,14 +20,7 @@ pub fn graph(ctx: &Context, module: OpId) -> String {
     let mut s = String::from(
         "digraph strata {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n  edge [fontname=\"monospace\", fontsize=9];\n",
     );
-    let funcs: Vec<OpId> = ctx
-        .entry_block(module, 0)
-        .map(|b| ctx.blocks[b].ops.clone())
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|&o| ctx.op(o).name == builtin::FUNC && ctx.entry_block(o, 0).is_some())
-        .collect();
-    for (k, func) in funcs.into_iter().enumerate() {
+    for (k, func) in builtin::defined_funcs(ctx, module).into_iter().enumerate() {
         function_graph(ctx, func, k, &mut s);
     }
     s.push_str("}\n");
@@ -104,7 +97,11 @@ fn function_graph(ctx: &Context, func: OpId, k: usize, s: &mut String) {
     let body: Vec<OpId> = ctx.blocks[block].ops.clone();
     let groups = fused_groups(ctx, &body);
     let node = |o: OpId| format!("f{k}_op{}", o.index());
-    let _ = writeln!(s, "  subgraph cluster_f{k} {{\n    label=\"@{}\";", quoted(name));
+    let _ = writeln!(
+        s,
+        "  subgraph cluster_f{k} {{\n    label=\"@{}\";",
+        quoted(name)
+    );
     // Where each value comes from: an argument node or an op node.
     let mut source: HashMap<Value, String> = HashMap::new();
     for (i, &arg) in ctx.blocks[block].args.iter().enumerate() {
@@ -142,7 +139,10 @@ fn function_graph(ctx: &Context, func: OpId, k: usize, s: &mut String) {
     }
     for &op in &body {
         for &v in &ctx.op(op).operands {
-            let from = source.get(&v).cloned().unwrap_or_else(|| outside(ctx, v, k));
+            let from = source
+                .get(&v)
+                .cloned()
+                .unwrap_or_else(|| outside(ctx, v, k));
             let _ = writeln!(
                 s,
                 "    {from} -> {} [label=\"{}\"];",
@@ -171,8 +171,16 @@ fn write_node(ctx: &Context, op: OpId, id: &str, s: &mut String, indent: &str) {
         let types: Vec<String> = o.results.iter().map(|&r| short_type(ctx, r)).collect();
         let regions = if o.regions.is_empty() { "" } else { " {…}" };
         // Graphviz's line break, between the quoted parts.
-        format!("{}{regions}\\n{}", quoted(o.name), quoted(&types.join(", ")))
+        format!(
+            "{}{regions}\\n{}",
+            quoted(o.name),
+            quoted(&types.join(", "))
+        )
     };
-    let shape = if o.name == builtin::RETURN { ", shape=ellipse" } else { "" };
+    let shape = if o.name == builtin::RETURN {
+        ", shape=ellipse"
+    } else {
+        ""
+    };
     let _ = writeln!(s, "{indent}{id} [label=\"{label}\"{shape}];");
 }

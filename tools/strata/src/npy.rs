@@ -19,7 +19,11 @@ fn descr(ctx: &Context, elem: Type) -> Option<String> {
         TypeKind::Int { width: 1, .. } => "|b1".into(),
         TypeKind::Int { sign, .. } => {
             let bytes = ctx.storage_bytes(elem);
-            let kind = if *sign == Signedness::Unsigned { 'u' } else { 'i' };
+            let kind = if *sign == Signedness::Unsigned {
+                'u'
+            } else {
+                'i'
+            };
             let order = if bytes == 1 { '|' } else { '<' };
             format!("{order}{kind}{bytes}")
         }
@@ -42,7 +46,10 @@ fn same_descr(found: &str, want: &str) -> bool {
 /// The header's value for `key` ('descr', 'fortran_order', 'shape').
 fn header_value<'a>(header: &'a str, key: &str) -> Option<&'a str> {
     let at = header.find(&format!("'{key}'"))?;
-    let rest = header[at + key.len() + 2..].trim_start().strip_prefix(':')?.trim_start();
+    let rest = header[at + key.len() + 2..]
+        .trim_start()
+        .strip_prefix(':')?
+        .trim_start();
     let end = if rest.starts_with('(') {
         rest.find(')')? + 1
     } else {
@@ -97,10 +104,15 @@ pub fn read(ctx: &Context, path: &Path, ty: Type) -> Result<Vec<u8>, String> {
         .ok_or_else(|| bad("the header's 'shape' is not readable".into()))?;
     let want_shape = ctx.shape(ty).unwrap_or(&[]).to_vec();
     if shape != want_shape {
-        return Err(bad(format!("has shape {shape:?}; the argument's is {want_shape:?}")));
+        return Err(bad(format!(
+            "has shape {shape:?}; the argument's is {want_shape:?}"
+        )));
     }
     if data.len() != expected_len {
-        return Err(bad(format!("has {} data bytes, expected {expected_len}", data.len())));
+        return Err(bad(format!(
+            "has {} data bytes, expected {expected_len}",
+            data.len()
+        )));
     }
     // Through the dense form, so narrow integers are sign- or zero-extended
     // as the ABI stores them.
@@ -126,7 +138,8 @@ fn split_npy(bytes: &[u8]) -> Result<(&str, &[u8]), String> {
         .checked_add(len)
         .filter(|&e| e <= bytes.len())
         .ok_or("has a truncated header")?;
-    let header = std::str::from_utf8(&bytes[start..end]).map_err(|_| "has a header that is not text")?;
+    let header =
+        std::str::from_utf8(&bytes[start..end]).map_err(|_| "has a header that is not text")?;
     Ok((header, &bytes[end..]))
 }
 
@@ -139,7 +152,11 @@ pub fn write(ctx: &Context, path: &Path, ty: Type, data: &[u8]) -> Result<(), St
         1 => format!("({},)", shape[0]),
         _ => format!(
             "({})",
-            shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")
+            shape
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     };
     let mut header = format!("{{'descr': '{d}', 'fortran_order': False, 'shape': {dims}, }}");
@@ -165,7 +182,9 @@ mod tests {
         let mut ctx = strata_pipeline::new_context();
         let f32t = ctx.float_ty(FloatKind::F32);
         let ty = ctx.tensor_ty(&[2, 3], f32t);
-        let data: Vec<u8> = (0..6).flat_map(|i| (i as f32 * 1.5).to_le_bytes()).collect();
+        let data: Vec<u8> = (0..6)
+            .flat_map(|i| (i as f32 * 1.5).to_le_bytes())
+            .collect();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.npy");
         write(&ctx, &path, ty, &data).unwrap();
@@ -175,6 +194,9 @@ mod tests {
         assert_eq!(read(&ctx, &path, ty).unwrap(), data);
         let other = ctx.tensor_ty(&[3, 2], f32t);
         let err = read(&ctx, &path, other).unwrap_err();
-        assert!(err.ends_with("has shape [2, 3]; the argument's is [3, 2]"), "{err}");
+        assert!(
+            err.ends_with("has shape [2, 3]; the argument's is [3, 2]"),
+            "{err}"
+        );
     }
 }

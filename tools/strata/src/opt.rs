@@ -55,7 +55,9 @@ pub fn print_after(flags: &[&String]) -> Result<strata_pass::PrintAfter, String>
             return Ok(strata_pass::PrintAfter::All);
         }
         let Some(flag) = f.strip_prefix("--print-ir-after=") else {
-            return Err(format!("'{f}': use --print-ir-after-all or --print-ir-after=PASS"));
+            return Err(format!(
+                "'{f}': use --print-ir-after-all or --print-ir-after=PASS"
+            ));
         };
         let flag = flag.trim_start_matches('-');
         if strata_pipeline::pass_by_flag(flag).is_none() {
@@ -80,8 +82,9 @@ fn run_piece(
 ) -> Result<String, Vec<strata_diag::Diagnostic>> {
     let module = parse_and_verify(ctx, name, text)?;
     let mut pm = strata_pass::PassManager::new();
-    let (print_flags, pass_flags): (Vec<&String>, Vec<&String>) =
-        flags.iter().partition(|f| f.starts_with("--print-ir-after"));
+    let (print_flags, pass_flags): (Vec<&String>, Vec<&String>) = flags
+        .iter()
+        .partition(|f| f.starts_with("--print-ir-after"));
     pm.print_after = print_after(&print_flags).map_err(|m| vec![unknown_loc_error(m)])?;
     for f in pass_flags {
         let flag = f.trim_start_matches('-');

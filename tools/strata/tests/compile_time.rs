@@ -15,10 +15,16 @@ const STRATA: &str = env!("CARGO_BIN_EXE_strata");
 fn chain(ops: usize) -> String {
     let ty = "tensor<64x64xf32>";
     let mut s = format!("func.func @main(%a: {ty}, %b: {ty}) -> {ty} {{\n");
-    s.push_str(&format!("  %v0 = stablehlo.add %a, %b : {ty}\n  %v1 = stablehlo.multiply %a, %b : {ty}\n"));
+    s.push_str(&format!(
+        "  %v0 = stablehlo.add %a, %b : {ty}\n  %v1 = stablehlo.multiply %a, %b : {ty}\n"
+    ));
     for i in 2..ops {
         let op = ["add", "multiply", "subtract", "maximum"][i % 4];
-        s.push_str(&format!("  %v{i} = stablehlo.{op} %v{}, %v{} : {ty}\n", i - 1, i - 2));
+        s.push_str(&format!(
+            "  %v{i} = stablehlo.{op} %v{}, %v{} : {ty}\n",
+            i - 1,
+            i - 2
+        ));
     }
     s.push_str(&format!("  return %v{} : {ty}\n}}\n", ops - 1));
     s
@@ -35,7 +41,11 @@ fn compile_seconds(ops: usize, dir: &std::path::Path) -> f64 {
         .arg(dir.join(format!("chain{ops}.o")))
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     start.elapsed().as_secs_f64()
 }
 

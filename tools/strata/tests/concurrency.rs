@@ -55,7 +55,13 @@ fn load(so: &Path) -> Library {
         let fail_even = *lib.get::<FailFn>(b"conc_fail_even").unwrap();
         let fail_odd = *lib.get::<FailFn>(b"conc_fail_odd").unwrap();
         let last_error = *lib.get::<ErrFn>(b"conc_last_error").unwrap();
-        Library { main, fail_even, fail_odd, last_error, _lib: lib }
+        Library {
+            main,
+            fail_even,
+            fail_odd,
+            last_error,
+            _lib: lib,
+        }
     }
 }
 
@@ -63,21 +69,39 @@ fn compile(dir: &Path) -> std::path::PathBuf {
     let src = dir.join("conc.mlir");
     std::fs::write(&src, MODEL).unwrap();
     let so = dir.join("libconc.so");
-    let out = Command::new(STRATA).arg("compile").arg(&src).arg("-o").arg(&so).output().unwrap();
-    assert!(out.status.success(), "compile failed: {}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new(STRATA)
+        .arg("compile")
+        .arg(&src)
+        .arg("-o")
+        .arg(&so)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "compile failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     so
 }
 
 /// Small integers, so x * y + x is exact in f32 and the expected value
 /// does not depend on rounding or on fused multiply-add.
 fn inputs(thread: usize, round: usize) -> (Vec<f32>, Vec<f32>) {
-    let x = (0..N).map(|i| ((i * 7 + thread * 13 + round) % 97) as f32).collect();
-    let y = (0..N).map(|i| ((i * 3 + thread * 5) % 31) as f32 - 15.0).collect();
+    let x = (0..N)
+        .map(|i| ((i * 7 + thread * 13 + round) % 97) as f32)
+        .collect();
+    let y = (0..N)
+        .map(|i| ((i * 3 + thread * 5) % 31) as f32 - 15.0)
+        .collect();
     (x, y)
 }
 
 fn last_error(lib: &Library) -> String {
-    unsafe { CStr::from_ptr((lib.last_error)()).to_string_lossy().into_owned() }
+    unsafe {
+        CStr::from_ptr((lib.last_error)())
+            .to_string_lossy()
+            .into_owned()
+    }
 }
 
 /// A failing call: non-zero status, and this thread's message names the
@@ -112,7 +136,10 @@ fn check_success(lib: &Library, thread: usize, round: usize) -> Result<(), Strin
     for i in 0..N {
         let want = x[i] * y[i] + x[i];
         if out[i] != want {
-            return Err(format!("round {round}, element {i}: got {}, want {want}", out[i]));
+            return Err(format!(
+                "round {round}, element {i}: got {}, want {want}",
+                out[i]
+            ));
         }
     }
     Ok(())
@@ -137,9 +164,13 @@ fn eight_threads_get_their_own_results_and_errors() {
     let start = Barrier::new(THREADS);
     let (lib, start) = (&lib, &start);
     let results: Vec<Result<(), String>> = std::thread::scope(|s| {
-        let handles: Vec<_> =
-            (0..THREADS).map(|t| s.spawn(move || work(lib, t, start))).collect();
-        handles.into_iter().map(|h| h.join().expect("no panic in a caller thread")).collect()
+        let handles: Vec<_> = (0..THREADS)
+            .map(|t| s.spawn(move || work(lib, t, start)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("no panic in a caller thread"))
+            .collect()
     });
     let failures: Vec<String> = results
         .into_iter()

@@ -13,7 +13,13 @@ fn python() -> Option<PathBuf> {
     let candidates = std::env::var_os("STRATA_TEST_PYTHON")
         .map(PathBuf::from)
         .into_iter()
-        .chain(["/tmp/strata-test-venv/bin/python", "/tmp/strata-bench-venv/bin/python"].map(PathBuf::from));
+        .chain(
+            [
+                "/tmp/strata-test-venv/bin/python",
+                "/tmp/strata-bench-venv/bin/python",
+            ]
+            .map(PathBuf::from),
+        );
     candidates.into_iter().find(|p| {
         Command::new(p)
             .args(["-c", "import jax, numpy"])
@@ -31,7 +37,9 @@ fn random_programs_agree_with_xla() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/differential/difftest.py");
     let out = Command::new(python)
         .arg(script)
-        .args(["--count", "300", "--seed", "11", "--batch", "100", "--strata", STRATA])
+        .args([
+            "--count", "300", "--seed", "11", "--batch", "100", "--strata", STRATA,
+        ])
         .output()
         .expect("run difftest.py");
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -41,5 +49,8 @@ fn random_programs_agree_with_xla() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(stdout.contains("300 programs, 0 mismatches"), "{stdout}");
-    assert!(!stdout.contains("worker died"), "XLA aborted on a generated program:\n{stdout}");
+    assert!(
+        !stdout.contains("worker died"),
+        "XLA aborted on a generated program:\n{stdout}"
+    );
 }

@@ -60,11 +60,10 @@ fn mlp_dir() -> PathBuf {
     repo().join("examples/mlp")
 }
 
-#[test]
-fn mlp_c_program_with_shared_library_matches_xla() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path();
-    compile(&mlp_dir().join("model.mlir"), dir, "libmodel.so", "model.h");
+/// Compiles `examples/mlp/MODEL` to a shared library in `dir`, links
+/// `main.c` against it and asserts the program matches XLA.
+fn mlp_c_program_matches_xla(model: &str, dir: &Path) {
+    compile(&mlp_dir().join(model), dir, "libmodel.so", "model.h");
     let exe = dir.join("mlp");
     run_ok(
         cc().args(["-O2", "-Wall", "-Werror", "-o"])
@@ -76,8 +75,18 @@ fn mlp_c_program_with_shared_library_matches_xla() {
             .arg(format!("-Wl,-rpath,{}", dir.display()))
             .arg("-lm"),
     );
-    let stdout = run_ok(&mut Command::new(&exe));
+    assert_matches_xla(&run_ok(&mut Command::new(&exe)));
+}
+
+/// The MLP programs print this line when all their outputs match XLA's.
+fn assert_matches_xla(stdout: &str) {
     assert!(stdout.contains("OK: all 16 outputs match XLA"), "{stdout}");
+}
+
+#[test]
+fn mlp_c_program_with_shared_library_matches_xla() {
+    let tmp = tempfile::tempdir().unwrap();
+    mlp_c_program_matches_xla("model.mlir", tmp.path());
 }
 
 /// The same model exported as XLA HLO text (`model.hlo`) gives the same
@@ -85,36 +94,27 @@ fn mlp_c_program_with_shared_library_matches_xla() {
 #[test]
 fn mlp_from_hlo_text_c_program_matches_xla() {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path();
-    compile(&mlp_dir().join("model.hlo"), dir, "libmodel.so", "model.h");
-    let header = std::fs::read_to_string(dir.join("model.h")).unwrap();
+    mlp_c_program_matches_xla("model.hlo", tmp.path());
+    let header = std::fs::read_to_string(tmp.path().join("model.h")).unwrap();
     assert!(header.contains("model_main("), "{header}");
-    let exe = dir.join("mlp");
-    run_ok(
-        cc().args(["-O2", "-Wall", "-Werror", "-o"])
-            .arg(&exe)
-            .arg(mlp_dir().join("main.c"))
-            .arg(format!("-I{}", dir.display()))
-            .arg(format!("-L{}", dir.display()))
-            .arg("-lmodel")
-            .arg(format!("-Wl,-rpath,{}", dir.display()))
-            .arg("-lm"),
-    );
-    let stdout = run_ok(&mut Command::new(&exe));
-    assert!(stdout.contains("OK: all 16 outputs match XLA"), "{stdout}");
 }
 
 /// `examples/python/mlp.py`: the library called from Python through ctypes.
 #[test]
 fn python_ctypes_example_matches_xla() {
     let tmp = tempfile::tempdir().unwrap();
-    let lib = compile(&mlp_dir().join("model.mlir"), tmp.path(), "libmodel.so", "model.h");
+    let lib = compile(
+        &mlp_dir().join("model.mlir"),
+        tmp.path(),
+        "libmodel.so",
+        "model.h",
+    );
     let stdout = run_ok(
         Command::new("python3")
             .arg(repo().join("examples/python/mlp.py"))
             .arg(&lib),
     );
-    assert!(stdout.contains("OK: all 16 outputs match XLA"), "{stdout}");
+    assert_matches_xla(&stdout);
 }
 
 /// `--pkg-config`: a C program built with the flags pkg-config gives for a
@@ -146,8 +146,7 @@ fn pkg_config_file_builds_the_c_program() {
             .arg(mlp_dir().join("main.c"))
             .args(flags.split_whitespace()),
     );
-    let stdout = run_ok(&mut Command::new(&exe));
-    assert!(stdout.contains("OK: all 16 outputs match XLA"), "{stdout}");
+    assert_matches_xla(&run_ok(&mut Command::new(&exe)));
 }
 
 /// `examples/cmake`: CMake compiles the model during the build and links
@@ -166,7 +165,7 @@ fn cmake_example_builds_and_matches_xla() {
     );
     run_ok(Command::new("cmake").arg("--build").arg(&build));
     let stdout = run_ok(&mut Command::new(build.join("mlp")));
-    assert!(stdout.contains("OK: all 16 outputs match XLA"), "{stdout}");
+    assert_matches_xla(&stdout);
 }
 
 /// A driver copied away from its build tree (as `cargo install` leaves it)
@@ -194,7 +193,10 @@ fn copied_driver_finds_its_runtime() {
     assert!(lib.is_file());
     let extracted: Vec<_> = std::fs::read_dir(&scratch).unwrap().flatten().collect();
     assert!(
-        extracted.iter().any(|e| e.file_name().to_string_lossy().starts_with("strata-runtime-")),
+        extracted.iter().any(|e| e
+            .file_name()
+            .to_string_lossy()
+            .starts_with("strata-runtime-")),
         "no runtime archive extracted to TMPDIR"
     );
 }
@@ -213,9 +215,12 @@ fn rust_crate_with_strata_build_matches_xla() {
             // Kept between runs (it is small), beside the workspace's own.
             .env("CARGO_TARGET_DIR", repo().join("target/examples-rust_mlp")),
     );
-    assert!(stdout.contains("OK: all 16 outputs match XLA"), "{stdout}");
+    assert_matches_xla(&stdout);
     let main_rs = std::fs::read_to_string(repo().join("examples/rust_mlp/src/main.rs")).unwrap();
-    assert!(!main_rs.contains("unsafe"), "the example must need no unsafe code");
+    assert!(
+        !main_rs.contains("unsafe"),
+        "the example must need no unsafe code"
+    );
 }
 
 #[test]
@@ -233,8 +238,7 @@ fn mlp_c_program_with_static_archive_matches_xla() {
             .arg(dir.join("libmodel.a"))
             .args(["-lm", "-lpthread", "-ldl"]),
     );
-    let stdout = run_ok(&mut Command::new(&exe));
-    assert!(stdout.contains("OK: all 16 outputs match XLA"), "{stdout}");
+    assert_matches_xla(&run_ok(&mut Command::new(&exe)));
 }
 
 /// Parses `static const float NAME[N] = { ... };` from a generated C header.

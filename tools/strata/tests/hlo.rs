@@ -129,7 +129,9 @@ fn check_case(hlo: &Path) -> Result<(), String> {
     }
     for (i, (&g, &w)) in got.iter().zip(&want).enumerate() {
         if !close(g, w, tolerance) {
-            return Err(format!("value {i}: got {g}, expected {w} (tolerance {tolerance})"));
+            return Err(format!(
+                "value {i}: got {g}, expected {w} (tolerance {tolerance})"
+            ));
         }
     }
     Ok(())
@@ -143,7 +145,11 @@ fn jax_exported_hlo_runs_and_matches_numpy() {
         .filter(|p| p.extension().is_some_and(|x| x == "hlo"))
         .collect();
     cases.sort();
-    assert!(cases.len() >= 30, "expected the generated cases, found {}", cases.len());
+    assert!(
+        cases.len() >= 30,
+        "expected the generated cases, found {}",
+        cases.len()
+    );
     let failures: Vec<String> = cases
         .iter()
         .filter_map(|c| check_case(c).err().map(|e| format!("{}: {e}", c.display())))

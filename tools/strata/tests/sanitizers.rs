@@ -18,7 +18,10 @@ const STRATA: &str = env!("CARGO_BIN_EXE_strata");
 const CLANG: &str = "/usr/bin/clang-22";
 
 fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
 }
 
 fn show(out: &Output) -> String {
@@ -31,7 +34,9 @@ fn show(out: &Output) -> String {
 }
 
 fn run_ok(cmd: &mut Command) -> Output {
-    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
     assert!(out.status.success(), "{cmd:?} failed\n{}", show(&out));
     out
 }
@@ -54,8 +59,15 @@ fn with_sanitize_address(ir: &str) -> String {
 
 /// The runtime library the driver links into artifacts, next to it.
 fn runtime_archive() -> PathBuf {
-    let lib = Path::new(STRATA).parent().unwrap().join("libstrata_runtime.a");
-    assert!(lib.is_file(), "{} is missing (cargo build --release)", lib.display());
+    let lib = Path::new(STRATA)
+        .parent()
+        .unwrap()
+        .join("libstrata_runtime.a");
+    assert!(
+        lib.is_file(),
+        "{} is missing (cargo build --release)",
+        lib.display()
+    );
     lib
 }
 
@@ -80,7 +92,10 @@ fn index_ops_with_adversarial_inputs_under_asan_and_ubsan() {
             .args(["--name", "adv"]),
     );
     let ir = std::fs::read_to_string(&ll).unwrap();
-    assert!(ir.contains("attributes #"), "no attribute groups to mark:\n{ir}");
+    assert!(
+        ir.contains("attributes #"),
+        "no attribute groups to mark:\n{ir}"
+    );
     let asan_ll = dir.join("adv_asan.ll");
     std::fs::write(&asan_ll, with_sanitize_address(&ir)).unwrap();
     let obj = dir.join("adv.o");
@@ -94,7 +109,12 @@ fn index_ops_with_adversarial_inputs_under_asan_and_ubsan() {
     let exe = dir.join("adv");
     run_ok(
         Command::new(CLANG)
-            .args(["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-g", "-O1"])
+            .args([
+                "-fsanitize=address,undefined",
+                "-fno-sanitize-recover=all",
+                "-g",
+                "-O1",
+            ])
             .args(["-Wall", "-Werror"])
             .arg(format!("-I{}", dir.display()))
             .arg(e2e.join("sanitizers.c"))
@@ -115,5 +135,9 @@ fn index_ops_with_adversarial_inputs_under_asan_and_ubsan() {
         show(&out)
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("all adversarial cases ok"), "{}", show(&out));
+    assert!(
+        stdout.contains("all adversarial cases ok"),
+        "{}",
+        show(&out)
+    );
 }

@@ -19,8 +19,8 @@ mod complex;
 mod complex_inverse;
 mod control;
 mod conv;
-mod dot;
 mod decomposition;
+mod dot;
 mod elemental;
 mod family;
 mod fft;
@@ -86,12 +86,8 @@ pub struct ModuleState {
 fn check_custom_call_targets(ctx: &Context, module: OpId) -> Result<()> {
     let mut unknown: Vec<(strata_diag::Location, String)> = Vec::new();
     ctx.walk_nested(module, &mut |op| {
-        if ctx.op(op).name != strata_dialect_xla::CUSTOM_CALL {
-            return;
-        }
-        let target = ctx.str_attr(op, "call_target_name").unwrap_or("?");
-        if !strata_abi::is_user_custom_call(target) {
-            unknown.push((ctx.op(op).loc, format!("custom_call target '{target}' is not supported")));
+        if let Some(message) = unsupported_custom_call(ctx, op) {
+            unknown.push((ctx.op(op).loc, message));
         }
     });
     let mut found = unknown.into_iter();
@@ -99,8 +95,21 @@ fn check_custom_call_targets(ctx: &Context, module: OpId) -> Result<()> {
         return Ok(());
     };
     let mut d = Diagnostic::unsupported(loc, message);
-    d.notes = found.map(|(l, m)| (l, format!("also unsupported: {m}"))).collect();
+    d.notes = found
+        .map(|(l, m)| (l, format!("also unsupported: {m}")))
+        .collect();
     Err(d)
+}
+
+/// Why custom call `op` cannot be lowered: its target is none of the
+/// user's functions (the front passes rewrote the targets Strata knows).
+fn unsupported_custom_call(ctx: &Context, op: OpId) -> Option<String> {
+    if ctx.op(op).name != strata_dialect_xla::CUSTOM_CALL {
+        return None;
+    }
+    let target = ctx.str_attr(op, "call_target_name").unwrap_or("?");
+    (!strata_abi::is_user_custom_call(target))
+        .then(|| format!("custom_call target '{target}' is not supported"))
 }
 
 pub fn convert_module(ctx: &mut Context, module: OpId) -> Result<()> {
@@ -435,17 +444,14 @@ impl FuncLowering<'_> {
             strata_dialect_xla::WHILE => return self.lower_while(b, op),
             strata_dialect_xla::IF | strata_dialect_xla::CASE => return self.lower_branches(b, op),
             strata_dialect_xla::CUSTOM_CALL => {
+                if let Some(message) = unsupported_custom_call(b.ctx, op) {
+                    return Err(Diagnostic::unsupported(b.loc, message));
+                }
                 let target = b
                     .ctx
                     .str_attr(op, "call_target_name")
                     .unwrap_or("?")
                     .to_string();
-                if !strata_abi::is_user_custom_call(&target) {
-                    return Err(Diagnostic::unsupported(
-                        b.loc,
-                        format!("custom_call target '{target}' is not supported"),
-                    ));
-                }
                 return self.user_custom_call(b, op, target);
             }
             _ => {}

@@ -77,7 +77,10 @@ pub(crate) fn buffer_uses(ctx: &Context, lp: OpId) -> HashMap<Value, BufferUse> 
     for &o in &ops {
         let access = element_access(ctx, o);
         for &v in &ctx.op(o).operands {
-            let is_memref = matches!(ctx.kind(ctx.value_ty(v)), strata_ir::TypeKind::MemRef { .. });
+            let is_memref = matches!(
+                ctx.kind(ctx.value_ty(v)),
+                strata_ir::TypeKind::MemRef { .. }
+            );
             if !is_memref || inside.contains(&v) {
                 continue;
             }

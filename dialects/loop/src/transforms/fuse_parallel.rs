@@ -29,7 +29,7 @@
 //! then the loops inside each parallel loop's body are fused the same way.
 
 use strata_diag::Result;
-use strata_ir::builtin::FUNC;
+use strata_ir::builtin;
 use strata_ir::{BlockId, Context, OpId, Traits};
 
 use super::access::{buffer_uses, constant, only_local_effects};
@@ -54,16 +54,7 @@ impl strata_pass::Pass for LoopFuseParallelPass {
         "fuse neighbouring parallel loops with the same bounds that share buffers only row by row"
     }
     fn run(&self, ctx: &mut Context, module: OpId) -> Result<()> {
-        let Some(body) = ctx.entry_block(module, 0) else {
-            return Ok(());
-        };
-        let funcs: Vec<OpId> = ctx.blocks[body]
-            .ops
-            .iter()
-            .copied()
-            .filter(|&o| ctx.op(o).name == FUNC)
-            .collect();
-        for func in funcs {
+        for func in builtin::defined_funcs(ctx, module) {
             if let Some(block) = ctx.entry_block(func, 0) {
                 fuse_in_block(ctx, block);
             }
@@ -77,29 +68,22 @@ impl strata_pass::Pass for LoopFuseParallelPass {
 /// a loop over heads whose body has loops over rows).
 fn fuse_in_block(ctx: &mut Context, block: BlockId) {
     let mut i = 0;
-    // How many loops the loop at `i` holds (constants and allocations
-    // moved before it shift it, so it is followed by identity).
-    let mut fused: (Option<OpId>, usize) = (None, 1);
     while i < ctx.blocks[block].ops.len() {
         let first = ctx.blocks[block].ops[i];
         if !is_parallel_for(ctx, first) {
             i += 1;
             continue;
         }
-        if fused.0 != Some(first) {
-            fused = (Some(first), 1);
+        // Constants and allocations moved before `first` shift it: it is
+        // found again by identity.
+        for _ in 1..MAX_FUSED_LOOPS {
+            let at = position(ctx, block, first);
+            let Some((between, second)) = next_fusable(ctx, block, at) else {
+                break;
+            };
+            fuse(ctx, block, first, &between, second);
         }
-        if fused.1 >= MAX_FUSED_LOOPS {
-            i += 1;
-            continue;
-        }
-        match next_fusable(ctx, block, i) {
-            Some((between, second)) => {
-                fuse(ctx, block, first, &between, second);
-                fused.1 += 1;
-            }
-            None => i += 1,
-        }
+        i = position(ctx, block, first) + 1;
     }
     let loops: Vec<OpId> = ctx.blocks[block]
         .ops
@@ -142,7 +126,9 @@ fn movable(ctx: &Context, op: OpId) -> bool {
     use strata_dialect_mem as mem;
     let o = ctx.op(op);
     match o.name {
-        strata_dialect_arith::CONSTANT | mem::ALLOC => o.operands.is_empty() && o.regions.is_empty(),
+        strata_dialect_arith::CONSTANT | mem::ALLOC => {
+            o.operands.is_empty() && o.regions.is_empty()
+        }
         mem::DEALLOC => true,
         _ => false,
     }
@@ -232,7 +218,12 @@ fn position(ctx: &Context, block: BlockId, op: OpId) -> usize {
 fn terminator_position(ctx: &Context, block: BlockId) -> usize {
     let ops = &ctx.blocks[block].ops;
     match ops.last() {
-        Some(&last) if ctx.registry.traits(ctx.op(last).name).has(Traits::TERMINATOR) => {
+        Some(&last)
+            if ctx
+                .registry
+                .traits(ctx.op(last).name)
+                .has(Traits::TERMINATOR) =>
+        {
             ops.len() - 1
         }
         _ => ops.len(),

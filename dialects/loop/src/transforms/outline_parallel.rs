@@ -64,16 +64,7 @@ impl strata_pass::Pass for LoopOutlineParallelPass {
         "move parallel loops into functions run over chunks on the thread pool (loop.dispatch)"
     }
     fn run(&self, ctx: &mut Context, module: OpId) -> Result<()> {
-        let Some(body) = ctx.entry_block(module, 0) else {
-            return Ok(());
-        };
-        let funcs: Vec<OpId> = ctx.blocks[body]
-            .ops
-            .iter()
-            .copied()
-            .filter(|&o| ctx.op(o).name == FUNC && ctx.entry_block(o, 0).is_some())
-            .collect();
-        for func in funcs {
+        for func in builtin::defined_funcs(ctx, module) {
             let mut loops = Vec::new();
             collect_outermost(ctx, func, &mut loops);
             let large = loops.len() > LARGE_FUNCTION_LOOPS;

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 
 use strata_diag::Result;
 use strata_dialect_mem as mem;
-use strata_ir::builtin::FUNC;
+use strata_ir::builtin;
 use strata_ir::{BlockId, Context, OpId, Value};
 
 use super::access::element_access;
@@ -44,16 +44,7 @@ impl strata_pass::Pass for LoopPrivateBuffersPass {
         "shrink a buffer one loop uses only row by row to one row per iteration on the stack"
     }
     fn run(&self, ctx: &mut Context, module: OpId) -> Result<()> {
-        let Some(body) = ctx.entry_block(module, 0) else {
-            return Ok(());
-        };
-        let funcs: Vec<OpId> = ctx.blocks[body]
-            .ops
-            .iter()
-            .copied()
-            .filter(|&o| ctx.op(o).name == FUNC)
-            .collect();
-        for func in funcs {
+        for func in builtin::defined_funcs(ctx, module) {
             privatize_in_function(ctx, func);
         }
         Ok(())
@@ -122,7 +113,12 @@ fn private_to_loops(
         let chain = enclosing_loops(ctx, block, user)?;
         common = Some(match common {
             None => chain,
-            Some(c) => c.iter().zip(&chain).take_while(|(a, b)| a == b).map(|(a, _)| *a).collect(),
+            Some(c) => c
+                .iter()
+                .zip(&chain)
+                .take_while(|(a, b)| a == b)
+                .map(|(a, _)| *a)
+                .collect(),
         });
         accesses.push(indices.to_vec());
     }
@@ -132,7 +128,12 @@ fn private_to_loops(
         .map(|&l| ctx.entry_block(l, 0).map(|b| ctx.blocks[b].args[0]))
         .collect::<Option<_>>()?;
     let m = ivs.len();
-    if m == 0 || m > shape.len() || !accesses.iter().all(|ix| ix.len() >= m && ix[..m] == ivs[..]) {
+    if m == 0
+        || m > shape.len()
+        || !accesses
+            .iter()
+            .all(|ix| ix.len() >= m && ix[..m] == ivs[..])
+    {
         return None;
     }
     let rows: i64 = shape[..m].iter().product();
@@ -159,7 +160,11 @@ fn enclosing_loops(ctx: &Context, block: BlockId, op: OpId) -> Option<Vec<OpId>>
         chain.push(at);
     }
     chain.reverse();
-    let loops = chain.iter().take_while(|&&o| ctx.op(o).name == FOR).copied().collect();
+    let loops = chain
+        .iter()
+        .take_while(|&&o| ctx.op(o).name == FOR)
+        .copied()
+        .collect();
     Some(loops)
 }
 

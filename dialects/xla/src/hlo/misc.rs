@@ -308,7 +308,9 @@ pub fn batch_norm(imp: &mut Importer<'_>, inst: &Inst<'_, '_>, name: &'static st
         ("epsilon".to_string(), imp.f32_attr(epsilon)),
         ("feature_index".to_string(), imp.i64_attr(feature_index)),
     ];
-    let operands = (0..count).map(|i| inst.leaf(i)).collect::<Result<Vec<_>>>()?;
+    let operands = (0..count)
+        .map(|i| inst.leaf(i))
+        .collect::<Result<Vec<_>>>()?;
     imp.build(inst, name, operands, attrs)
 }
 

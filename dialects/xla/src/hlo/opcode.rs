@@ -149,8 +149,14 @@ const OTHERS: &[(&str, Opcode)] = &[
     ("triangular-solve", Opcode::TriangularSolve),
     ("custom-call", Opcode::CustomCall),
     ("topk", Opcode::TopK),
-    ("batch-norm-inference", Opcode::BatchNorm(BATCH_NORM_INFERENCE)),
-    ("batch-norm-training", Opcode::BatchNorm(BATCH_NORM_TRAINING)),
+    (
+        "batch-norm-inference",
+        Opcode::BatchNorm(BATCH_NORM_INFERENCE),
+    ),
+    (
+        "batch-norm-training",
+        Opcode::BatchNorm(BATCH_NORM_TRAINING),
+    ),
     ("batch-norm-grad", Opcode::BatchNorm(BATCH_NORM_GRAD)),
     ("all-reduce", Opcode::AllReduce),
     ("all-gather", Opcode::AllGather),

@@ -72,7 +72,13 @@ fn check_dims(
 
 /// The batching and contracting dimensions: in range, each used once, and
 /// of equal sizes on both sides.
-pub fn check_dot_dims(ctx: &Context, op: OpId, lhs: &[i64], rhs: &[i64], d: &DotDims) -> Result<()> {
+pub fn check_dot_dims(
+    ctx: &Context,
+    op: OpId,
+    lhs: &[i64],
+    rhs: &[i64],
+    d: &DotDims,
+) -> Result<()> {
     if d.lhs_batch.len() != d.rhs_batch.len() || d.lhs_contract.len() != d.rhs_contract.len() {
         return Err(ctx.error(
             op,

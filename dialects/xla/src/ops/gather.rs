@@ -238,7 +238,10 @@ fn expect_update_shape(
     ushape: &[i64],
 ) -> Result<()> {
     let ivd = d.index_vector_dim as usize;
-    let batch: Vec<i64> = (0..ishape.len()).filter(|&i| i != ivd).map(|i| ishape[i]).collect();
+    let batch: Vec<i64> = (0..ishape.len())
+        .filter(|&i| i != ivd)
+        .map(|i| ishape[i])
+        .collect();
     let window: Vec<i64> = (0..shape.len() as i64)
         .filter(|i| !d.inserted_window_dims.contains(i) && !d.input_batching_dims.contains(i))
         .map(|i| shape[i as usize])

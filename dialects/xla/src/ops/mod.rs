@@ -2,8 +2,8 @@
 
 pub mod collective;
 pub mod control;
-pub mod decomposition;
 pub mod conv;
+pub mod decomposition;
 pub mod dot;
 pub mod elementwise;
 pub mod gather;
@@ -11,6 +11,6 @@ pub mod linalg;
 pub mod misc;
 pub mod norm;
 pub mod ragged;
-pub mod scan;
 pub mod reduce;
+pub mod scan;
 pub mod shape;

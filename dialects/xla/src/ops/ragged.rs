@@ -61,13 +61,19 @@ pub fn verify_ragged_dot(ctx: &Context, op: OpId) -> Result<()> {
         ));
     }
     if d.rhs_group < 0 || !rhs_free.contains(&(d.rhs_group as usize)) {
-        return Err(ctx.error(op, "rhs_group_dimensions must name one non-contracting, non-batch rhs dimension"));
+        return Err(ctx.error(
+            op,
+            "rhs_group_dimensions must name one non-contracting, non-batch rhs dimension",
+        ));
     }
     let groups = rhs[d.rhs_group as usize];
     if sizes != [groups] || !ctx.is_int(se) {
         return Err(ctx.error(
             op,
-            format!("group_sizes must be a 1-d integer tensor of the {groups} groups, found {}", list(&sizes)),
+            format!(
+                "group_sizes must be a 1-d integer tensor of the {groups} groups, found {}",
+                list(&sizes)
+            ),
         ));
     }
     if le != re {
@@ -76,7 +82,10 @@ pub fn verify_ragged_dot(ctx: &Context, op: OpId) -> Result<()> {
     let mut out = result_shape(&lhs, &rhs, &d.dot);
     let group_at = d.dot.lhs_batch.len()
         + lhs_free.len()
-        + rhs_free.iter().position(|&x| x == d.rhs_group as usize).unwrap_or(0);
+        + rhs_free
+            .iter()
+            .position(|&x| x == d.rhs_group as usize)
+            .unwrap_or(0);
     out.remove(group_at);
     let (_, result_elem) = result_tensor(ctx, op, 0)?;
     expect_result_type(ctx, op, 0, &out, result_elem)

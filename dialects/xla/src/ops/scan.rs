@@ -28,7 +28,13 @@ pub fn scan_shape(ctx: &Context, op: OpId) -> Option<ScanShape> {
     let dim = usize::try_from(ctx.int_attr(op, "dimension")?).ok()?;
     let first = *o.operands.first()?;
     let length = *ctx.shape(ctx.value_ty(first))?.get(dim)?;
-    Some(ScanShape { inputs, carries, outputs, dim, length })
+    Some(ScanShape {
+        inputs,
+        carries,
+        outputs,
+        dim,
+        length,
+    })
 }
 
 pub fn verify_scan(ctx: &Context, op: OpId) -> Result<()> {
@@ -51,13 +57,23 @@ pub fn verify_scan(ctx: &Context, op: OpId) -> Result<()> {
     if args.len() != s.inputs + s.carries {
         return Err(ctx.error(
             op,
-            format!("the body takes {} arguments (input slices, then carries), found {}", s.inputs + s.carries, args.len()),
+            format!(
+                "the body takes {} arguments (input slices, then carries), found {}",
+                s.inputs + s.carries,
+                args.len()
+            ),
         ));
     }
     for i in 0..s.inputs {
         let (shape, elem) = operand_tensor(ctx, op, i)?;
         if shape.get(s.dim) != Some(&s.length) {
-            return Err(ctx.error(op, format!("input #{i} must have {} elements along dimension {}", s.length, s.dim)));
+            return Err(ctx.error(
+                op,
+                format!(
+                    "input #{i} must have {} elements along dimension {}",
+                    s.length, s.dim
+                ),
+            ));
         }
         let want = ctx.value_ty(args[i]);
         if ctx.shape(want) != Some(&without(&shape)[..]) || ctx.elem(want) != elem {
@@ -66,8 +82,13 @@ pub fn verify_scan(ctx: &Context, op: OpId) -> Result<()> {
     }
     for c in 0..s.carries {
         let init = ctx.value_ty(o.operands[s.inputs + c]);
-        if ctx.value_ty(args[s.inputs + c]) != init || ctx.value_ty(o.results[s.outputs + c]) != init {
-            return Err(ctx.error(op, format!("carry #{c}: the body argument and the result must have the init's type")));
+        if ctx.value_ty(args[s.inputs + c]) != init
+            || ctx.value_ty(o.results[s.outputs + c]) != init
+        {
+            return Err(ctx.error(
+                op,
+                format!("carry #{c}: the body argument and the result must have the init's type"),
+            ));
         }
     }
     let returned: Vec<_> = ctx.blocks[body]
@@ -78,22 +99,38 @@ pub fn verify_scan(ctx: &Context, op: OpId) -> Result<()> {
     if returned.len() != s.outputs + s.carries {
         return Err(ctx.error(
             op,
-            format!("the body returns {} values (output slices, then carries), found {}", s.outputs + s.carries, returned.len()),
+            format!(
+                "the body returns {} values (output slices, then carries), found {}",
+                s.outputs + s.carries,
+                returned.len()
+            ),
         ));
     }
     for k in 0..s.outputs {
         let (shape, elem) = result_tensor(ctx, op, k)?;
         if shape.get(s.dim) != Some(&s.length) {
-            return Err(ctx.error(op, format!("output #{k} must have {} elements along dimension {}", s.length, s.dim)));
+            return Err(ctx.error(
+                op,
+                format!(
+                    "output #{k} must have {} elements along dimension {}",
+                    s.length, s.dim
+                ),
+            ));
         }
         let slice = ctx.value_ty(returned[k]);
         if ctx.shape(slice) != Some(&without(&shape)[..]) || ctx.elem(slice) != elem {
-            return Err(ctx.error(op, format!("the body's output #{k} must be a slice of result #{k}")));
+            return Err(ctx.error(
+                op,
+                format!("the body's output #{k} must be a slice of result #{k}"),
+            ));
         }
     }
     for c in 0..s.carries {
         if ctx.value_ty(returned[s.outputs + c]) != ctx.value_ty(o.operands[s.inputs + c]) {
-            return Err(ctx.error(op, format!("the body's new carry #{c} must have the init's type")));
+            return Err(ctx.error(
+                op,
+                format!("the body's new carry #{c} must have the init's type"),
+            ));
         }
     }
     Ok(())

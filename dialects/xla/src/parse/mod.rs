@@ -146,18 +146,25 @@ pub fn parse_constant(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 
 /// `iota dim = 0 : T`.
 pub fn parse_iota(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
-    p.expect_keyword("dim")?;
-    p.expect_punct("=")?;
-    let d = p.parse_i64()?;
-    let i64t = p.ctx.int_ty(64);
-    let a = p.ctx.attr(AttrKind::Int {
-        value: d as i128,
-        ty: i64t,
-    });
-    st.add_attr("iota_dimension", a);
+    parse_keyword_i64(p, st, "dim", "iota_dimension")?;
     p.parse_optional_attr_dict(st)?;
     p.expect_punct(":")?;
     st.result_types = vec![p.parse_type()?];
+    Ok(())
+}
+
+/// `keyword = N` as the i64 attribute `attr`.
+fn parse_keyword_i64(
+    p: &mut Parser<'_>,
+    st: &mut OpState,
+    keyword: &str,
+    attr: &str,
+) -> Result<()> {
+    p.expect_keyword(keyword)?;
+    p.expect_punct("=")?;
+    let d = p.parse_i64()?;
+    let a = i64_attr(p, d);
+    st.add_attr(attr, a);
     Ok(())
 }
 
@@ -207,15 +214,7 @@ pub fn parse_concatenate(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
             break;
         }
     }
-    p.expect_keyword("dim")?;
-    p.expect_punct("=")?;
-    let d = p.parse_i64()?;
-    let i64t = p.ctx.int_ty(64);
-    let a = p.ctx.attr(AttrKind::Int {
-        value: d as i128,
-        ty: i64t,
-    });
-    st.add_attr("dimension", a);
+    parse_keyword_i64(p, st, "dim", "dimension")?;
     p.parse_optional_attr_dict(st)?;
     parse_signature(p, st)
 }
@@ -618,11 +617,7 @@ pub(super) fn i64_attr(p: &mut Parser<'_>, v: i64) -> strata_ir::Attr {
 pub fn parse_get_dimension_size(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     st.operands.push(p.parse_operand()?);
     p.expect_punct(",")?;
-    p.expect_keyword("dim")?;
-    p.expect_punct("=")?;
-    let d = p.parse_i64()?;
-    let a = i64_attr(p, d);
-    st.add_attr("dimension", a);
+    parse_keyword_i64(p, st, "dim", "dimension")?;
     p.parse_optional_attr_dict(st)?;
     parse_signature(p, st)
 }
@@ -685,15 +680,7 @@ pub fn parse_rng_bit_generator(p: &mut Parser<'_>, st: &mut OpState) -> Result<(
 pub fn parse_dynamic_iota(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     st.operands.push(p.parse_operand()?);
     if p.consume_punct(",") {
-        p.expect_keyword("dim")?;
-        p.expect_punct("=")?;
-        let d = p.parse_i64()?;
-        let i64t = p.ctx.int_ty(64);
-        let a = p.ctx.attr(AttrKind::Int {
-            value: d as i128,
-            ty: i64t,
-        });
-        st.add_attr("iota_dimension", a);
+        parse_keyword_i64(p, st, "dim", "iota_dimension")?;
     }
     p.parse_optional_attr_dict(st)?;
     parse_signature(p, st)
@@ -782,11 +769,7 @@ pub fn parse_scan(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     p.expect_punct("(")?;
     let inits = p.parse_operands()?;
     p.expect_punct(")")?;
-    p.expect_keyword("dimension")?;
-    p.expect_punct("=")?;
-    let d = p.parse_i64()?;
-    let a = i64_attr(p, d);
-    st.add_attr("dimension", a);
+    parse_keyword_i64(p, st, "dimension", "dimension")?;
     let n = i64_attr(p, inputs.len() as i64);
     st.add_attr("num_inputs", n);
     st.operands = inputs;

@@ -16,7 +16,7 @@
 use strata_diag::{Diagnostic, Result};
 use strata_ir::{Context, FloatKind, OpId, Type, Value};
 
-use super::build::OpBuilder;
+use super::build::{OpBuilder, ops_named};
 use crate::names::*;
 
 pub const FLAG: &str = "xla-expand-batch-norm";
@@ -31,16 +31,8 @@ impl strata_pass::Pass for XlaExpandBatchNormPass {
         "write batch_norm_inference/training/grad as element-wise ops and reductions"
     }
     fn run(&self, ctx: &mut Context, module: OpId) -> Result<()> {
-        let mut found = Vec::new();
-        ctx.walk_nested(module, &mut |op| {
-            if matches!(
-                ctx.op(op).name,
-                BATCH_NORM_INFERENCE | BATCH_NORM_TRAINING | BATCH_NORM_GRAD
-            ) {
-                found.push(op);
-            }
-        });
-        for op in found {
+        let names = [BATCH_NORM_INFERENCE, BATCH_NORM_TRAINING, BATCH_NORM_GRAD];
+        for op in ops_named(ctx, module, &names) {
             expand(ctx, op)?;
         }
         Ok(())
@@ -134,10 +126,6 @@ impl Emit<'_> {
 
 fn expand(ctx: &mut Context, op: OpId) -> Result<()> {
     let loc = ctx.op(op).loc;
-    let block = ctx
-        .op(op)
-        .parent
-        .ok_or_else(|| Diagnostic::internal(loc, "batch_norm outside a block"))?;
     let operands = ctx.op(op).operands.clone();
     let x_ty = ctx.value_ty(operands[0]);
     let shape = ctx.shape(x_ty).unwrap_or(&[]).to_vec();
@@ -158,12 +146,7 @@ fn expand(ctx: &mut Context, op: OpId) -> Result<()> {
             "batch_norm on non-float elements",
         ));
     };
-    let b = OpBuilder {
-        ctx,
-        block,
-        before: Some(op),
-        loc,
-    };
+    let b = OpBuilder::before_op(ctx, op)?;
     let mut e = Emit {
         b,
         elem,

@@ -1,7 +1,7 @@
 //! Building xla ops in front of an existing op, for the expansion passes
 //! (`xla-expand-batch-norm`, `xla-expand-ragged-dot`).
 
-use strata_diag::Location;
+use strata_diag::{Diagnostic, Location, Result};
 use strata_ir::{Attr, AttrKind, BlockId, Context, DenseElements, OpId, Type, Value};
 
 use crate::names::*;
@@ -13,6 +13,33 @@ pub struct OpBuilder<'c> {
     pub block: BlockId,
     pub before: Option<OpId>,
     pub loc: Location,
+}
+
+/// The ops nested in `module` named one of `names`, in walk order.
+pub fn ops_named(ctx: &Context, module: OpId, names: &[&str]) -> Vec<OpId> {
+    let mut found = Vec::new();
+    ctx.walk_nested(module, &mut |op| {
+        if names.contains(&ctx.op(op).name) {
+            found.push(op);
+        }
+    });
+    found
+}
+
+impl<'c> OpBuilder<'c> {
+    /// A builder inserting before `op`, at its location.
+    pub fn before_op(ctx: &'c mut Context, op: OpId) -> Result<OpBuilder<'c>> {
+        let loc = ctx.op(op).loc;
+        let block = ctx.op(op).parent.ok_or_else(|| {
+            Diagnostic::internal(loc, format!("'{}' outside a block", ctx.op(op).name))
+        })?;
+        Ok(OpBuilder {
+            ctx,
+            block,
+            before: Some(op),
+            loc,
+        })
+    }
 }
 
 impl OpBuilder<'_> {
@@ -84,13 +111,21 @@ impl OpBuilder<'_> {
         let elem = self.elem_of(v);
         let ty = self.tensor(shape, elem);
         let dims = self.i64_array(dims);
-        self.op(BROADCAST_IN_DIM, vec![v], ty, vec![("broadcast_dimensions".into(), dims)])
+        self.op(
+            BROADCAST_IN_DIM,
+            vec![v],
+            ty,
+            vec![("broadcast_dimensions".into(), dims)],
+        )
     }
 
     pub fn iota(&mut self, shape: &[i64], dim: i64, elem: Type) -> Value {
         let ty = self.tensor(shape, elem);
         let i64t = self.ctx.int_ty(64);
-        let d = self.ctx.attr(AttrKind::Int { value: dim as i128, ty: i64t });
+        let d = self.ctx.attr(AttrKind::Int {
+            value: dim as i128,
+            ty: i64t,
+        });
         self.op(IOTA, vec![], ty, vec![("iota_dimension".into(), d)])
     }
 
@@ -104,7 +139,12 @@ impl OpBuilder<'_> {
             name: "comparison_direction".into(),
             value: direction.into(),
         });
-        self.op(COMPARE, vec![a, b], ty, vec![("comparison_direction".into(), dir)])
+        self.op(
+            COMPARE,
+            vec![a, b],
+            ty,
+            vec![("comparison_direction".into(), dir)],
+        )
     }
 
     /// Σ of `v` over `dims` (init `zero`, a scalar tensor of v's element type).
@@ -127,7 +167,9 @@ impl OpBuilder<'_> {
         let region = self.ctx.add_region(reduce);
         let body = self.ctx.add_block(region, &[scalar, scalar]);
         let (a, b) = (self.ctx.blocks[body].args[0], self.ctx.blocks[body].args[1]);
-        let add = self.ctx.create_op(ADD, vec![a, b], &[scalar], vec![], self.loc);
+        let add = self
+            .ctx
+            .create_op(ADD, vec![a, b], &[scalar], vec![], self.loc);
         self.ctx.append_op(body, add);
         let s = self.ctx.op(add).results[0];
         let ret = self.ctx.create_op(RETURN, vec![s], &[], vec![], self.loc);

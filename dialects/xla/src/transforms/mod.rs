@@ -2,10 +2,10 @@
 
 pub mod batch_norm;
 mod build;
-pub mod ragged_dot;
-pub mod scan;
 pub mod lapack_custom_calls;
 pub mod legalize_broadcast;
 pub mod manual_computation;
+pub mod ragged_dot;
+pub mod scan;
 pub mod static_dynamic_ops;
 pub mod tree_reduce;

@@ -16,7 +16,7 @@
 use strata_diag::{Diagnostic, Result};
 use strata_ir::{AttrKind, Context, OpId};
 
-use super::build::OpBuilder;
+use super::build::{OpBuilder, ops_named};
 use crate::names::*;
 use crate::ops::dot::free_dims;
 use crate::ops::ragged::ragged_dims;
@@ -33,13 +33,7 @@ impl strata_pass::Pass for XlaExpandRaggedDotPass {
         "write ragged_dot as a dot_general against every group, masked by the group of each row"
     }
     fn run(&self, ctx: &mut Context, module: OpId) -> Result<()> {
-        let mut found = Vec::new();
-        ctx.walk_nested(module, &mut |op| {
-            if ctx.op(op).name == RAGGED_DOT {
-                found.push(op);
-            }
-        });
-        for op in found {
+        for op in ops_named(ctx, module, &[RAGGED_DOT]) {
             expand(ctx, op)?;
         }
         Ok(())
@@ -50,16 +44,12 @@ fn expand(ctx: &mut Context, op: OpId) -> Result<()> {
     let loc = ctx.op(op).loc;
     let d = ragged_dims(ctx, op)
         .ok_or_else(|| Diagnostic::internal(loc, "ragged_dot without dimension numbers"))?;
-    let block = ctx
-        .op(op)
-        .parent
-        .ok_or_else(|| Diagnostic::internal(loc, "ragged_dot outside a block"))?;
     let [lhs, rhs, sizes] = ctx.op(op).operands[..] else {
         return Err(Diagnostic::internal(loc, "ragged_dot takes 3 operands"));
     };
     let result_ty = ctx.value_ty(ctx.op(op).results[0]);
     let elem = ctx.elem(result_ty);
-    let mut b = OpBuilder { ctx, block, before: Some(op), loc };
+    let mut b = OpBuilder::before_op(ctx, op)?;
     let (lhs_shape, rhs_shape) = (b.shape_of(lhs), b.shape_of(rhs));
     let lhs_free = free_dims(lhs_shape.len(), &d.dot.lhs_batch, &d.dot.lhs_contract);
     let rhs_free = free_dims(rhs_shape.len(), &d.dot.rhs_batch, &d.dot.rhs_contract);
@@ -68,12 +58,22 @@ fn expand(ctx: &mut Context, op: OpId) -> Result<()> {
     let group_at = nb + lhs_free.len() + position(&rhs_free, d.rhs_group as usize);
 
     // 1. Every row against every group.
-    let mut full_shape: Vec<i64> = d.dot.lhs_batch.iter().map(|&i| lhs_shape[i as usize]).collect();
+    let mut full_shape: Vec<i64> = d
+        .dot
+        .lhs_batch
+        .iter()
+        .map(|&i| lhs_shape[i as usize])
+        .collect();
     full_shape.extend(lhs_free.iter().map(|&i| lhs_shape[i]));
     full_shape.extend(rhs_free.iter().map(|&i| rhs_shape[i]));
     let full_ty = b.tensor(&full_shape, elem);
     let dims = dot_dims_attr(&mut b, &d.dot);
-    let full = b.op(DOT_GENERAL, vec![lhs, rhs], full_ty, vec![("dot_dimension_numbers".into(), dims)]);
+    let full = b.op(
+        DOT_GENERAL,
+        vec![lhs, rhs],
+        full_ty,
+        vec![("dot_dimension_numbers".into(), dims)],
+    );
 
     // 2. Group bounds.
     let groups = full_shape[group_at];

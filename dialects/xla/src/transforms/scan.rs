@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use strata_diag::{Diagnostic, Result};
 use strata_ir::{AttrKind, Context, OpId, Traits, Type, Value};
 
-use super::build::OpBuilder;
+use super::build::{OpBuilder, ops_named};
 use crate::names::*;
 use crate::ops::scan::{ScanShape, scan_shape};
 
@@ -29,15 +29,9 @@ impl strata_pass::Pass for XlaExpandScanPass {
         "write scan as a while over the scanned dimension"
     }
     fn run(&self, ctx: &mut Context, module: OpId) -> Result<()> {
-        let mut found = Vec::new();
-        ctx.walk_nested(module, &mut |op| {
-            if ctx.op(op).name == SCAN {
-                found.push(op);
-            }
-        });
         // Innermost first: a scan in a scan's body is expanded before the
         // body is copied.
-        for op in found.into_iter().rev() {
+        for op in ops_named(ctx, module, &[SCAN]).into_iter().rev() {
             expand(ctx, op)?;
         }
         Ok(())
@@ -47,19 +41,20 @@ impl strata_pass::Pass for XlaExpandScanPass {
 fn expand(ctx: &mut Context, op: OpId) -> Result<()> {
     let loc = ctx.op(op).loc;
     let s = scan_shape(ctx, op).ok_or_else(|| Diagnostic::internal(loc, "malformed scan"))?;
-    let block = ctx
-        .op(op)
-        .parent
-        .ok_or_else(|| Diagnostic::internal(loc, "scan outside a block"))?;
     let reverse = matches!(
         ctx.attr_of(op, "is_reverse").map(|a| ctx.attr_kind(a)),
         Some(AttrKind::Bool(true) | AttrKind::Unit)
     );
     let operands = ctx.op(op).operands.clone();
     let (inputs, inits) = operands.split_at(s.inputs);
-    let result_types: Vec<Type> = ctx.op(op).results.iter().map(|&r| ctx.value_ty(r)).collect();
+    let result_types: Vec<Type> = ctx
+        .op(op)
+        .results
+        .iter()
+        .map(|&r| ctx.value_ty(r))
+        .collect();
     let i64t = ctx.int_ty(64);
-    let mut b = OpBuilder { ctx, block, before: Some(op), loc };
+    let mut b = OpBuilder::before_op(ctx, op)?;
     let start = b.splat_bits(0, &[], i64t);
     let mut state = vec![start];
     state.extend_from_slice(inits);
@@ -69,7 +64,9 @@ fn expand(ctx: &mut Context, op: OpId) -> Result<()> {
         state.push(b.splat_bits(0, &shape, elem));
     }
     let state_types: Vec<Type> = state.iter().map(|&v| b.ctx.value_ty(v)).collect();
-    let while_op = b.ctx.create_op(WHILE, state.clone(), &state_types, vec![], loc);
+    let while_op = b
+        .ctx
+        .create_op(WHILE, state.clone(), &state_types, vec![], loc);
     build_cond(b.ctx, while_op, &state_types, s.length, loc);
     build_body(b.ctx, op, while_op, &state_types, inputs, &s, reverse, loc)?;
     b.insert(while_op);
@@ -82,12 +79,23 @@ fn expand(ctx: &mut Context, op: OpId) -> Result<()> {
 }
 
 /// `i < length`.
-fn build_cond(ctx: &mut Context, while_op: OpId, types: &[Type], length: i64, loc: strata_diag::Location) {
+fn build_cond(
+    ctx: &mut Context,
+    while_op: OpId,
+    types: &[Type],
+    length: i64,
+    loc: strata_diag::Location,
+) {
     let region = ctx.add_region(while_op);
     let block = ctx.add_block(region, types);
     let i = ctx.blocks[block].args[0];
     let i64t = ctx.int_ty(64);
-    let mut b = OpBuilder { ctx, block, before: None, loc };
+    let mut b = OpBuilder {
+        ctx,
+        block,
+        before: None,
+        loc,
+    };
     let n = b.splat_bits(length as u64, &[], i64t);
     let more = b.compare("LT", i, n);
     let ret = b.ctx.create_op(RETURN, vec![more], &[], vec![], loc);
@@ -116,7 +124,12 @@ fn build_body(
     let body_args = ctx.blocks[scan_body].args.clone();
     let body_ops = ctx.blocks[scan_body].ops.clone();
     let i64t = ctx.int_ty(64);
-    let mut b = OpBuilder { ctx, block, before: None, loc };
+    let mut b = OpBuilder {
+        ctx,
+        block,
+        before: None,
+        loc,
+    };
     let j = if reverse {
         let last = b.splat_bits((s.length - 1) as u64, &[], i64t);
         b.same_type(SUBTRACT, vec![last, i])
@@ -135,8 +148,18 @@ fn build_body(
     }
     let mut returned = Vec::new();
     for op in body_ops {
-        if b.ctx.registry.traits(b.ctx.op(op).name).has(Traits::TERMINATOR) {
-            returned = b.ctx.op(op).operands.iter().map(|v| *values.get(v).unwrap_or(v)).collect();
+        if b.ctx
+            .registry
+            .traits(b.ctx.op(op).name)
+            .has(Traits::TERMINATOR)
+        {
+            returned = b
+                .ctx
+                .op(op)
+                .operands
+                .iter()
+                .map(|v| *values.get(v).unwrap_or(v))
+                .collect();
             continue;
         }
         let copy = b.ctx.clone_op_with(op, &mut values);
@@ -160,7 +183,14 @@ fn starts(rank: usize, dim: usize, j: Value, zero: Value) -> Vec<Value> {
 }
 
 /// Slice `j` of `input` along `dim`, reshaped to `slice_ty` (dim removed).
-fn slice_at(b: &mut OpBuilder<'_>, input: Value, dim: usize, j: Value, zero: Value, slice_ty: Type) -> Value {
+fn slice_at(
+    b: &mut OpBuilder<'_>,
+    input: Value,
+    dim: usize,
+    j: Value,
+    zero: Value,
+    slice_ty: Type,
+) -> Value {
     let mut sizes = b.shape_of(input);
     sizes[dim] = 1;
     let elem = b.elem_of(input);
@@ -168,12 +198,24 @@ fn slice_at(b: &mut OpBuilder<'_>, input: Value, dim: usize, j: Value, zero: Val
     let mut operands = vec![input];
     operands.extend(starts(sizes.len(), dim, j, zero));
     let sizes_attr = b.i64_array(sizes);
-    let slice = b.op(DYNAMIC_SLICE, operands, one_ty, vec![("slice_sizes".into(), sizes_attr)]);
+    let slice = b.op(
+        DYNAMIC_SLICE,
+        operands,
+        one_ty,
+        vec![("slice_sizes".into(), sizes_attr)],
+    );
     b.op(RESHAPE, vec![slice], slice_ty, vec![])
 }
 
 /// `acc` with `slice` (dim removed) written at `j` along `dim`.
-fn update_at(b: &mut OpBuilder<'_>, acc: Value, slice: Value, dim: usize, j: Value, zero: Value) -> Value {
+fn update_at(
+    b: &mut OpBuilder<'_>,
+    acc: Value,
+    slice: Value,
+    dim: usize,
+    j: Value,
+    zero: Value,
+) -> Value {
     let mut shape = b.shape_of(slice);
     shape.insert(dim, 1);
     let elem = b.elem_of(slice);
