@@ -104,6 +104,7 @@ pub fn codegen(ctx: &Context, module: OpId) {
         prefix: "fuzz".to_string(),
         opt_level: 1,
         target,
+        bodies: None,
     };
     if let Err(d) = strata_codegen::compile(ctx, module, &opts, strata_codegen::EmitKind::Object) {
         expect_user_errors(ctx, &[d]);

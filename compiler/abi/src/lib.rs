@@ -424,6 +424,12 @@ pub fn is_user_custom_call(name: &str) -> bool {
 
 /// Names of the runtime's entry points that generated code calls.
 pub mod symbol {
+    /// `double (int32_t format, uint8_t bits)`: an f8/f6/f4 value's bits to f64.
+    pub const MINIFLOAT_DECODE: &str = "strata_rt_minifloat_decode";
+    /// `uint8_t (int32_t format, double x)`: f64 to an f8/f6/f4 value's bits.
+    pub const MINIFLOAT_ENCODE: &str = "strata_rt_minifloat_encode";
+    /// `void (const char *message)`: sets this thread's last error.
+    pub const SET_ERROR: &str = "strata_rt_set_error";
     /// `i32 (kind, elem, actual, expected, count, tolerance, min_ulp, max_ulp, id)`.
     pub const CHECK: &str = "strata_rt_check";
     /// `(const GemmDesc *, const float *lhs, const float *rhs, float *out)`.

@@ -22,6 +22,7 @@ pub(crate) fn lower_module<'ctx>(
     module: OpId,
     prefix: &str,
     required_cpu_features: &str,
+    glue_only: bool,
 ) -> Result<Module<'ctx>> {
     let mut l = Lowerer::new(ir, cx, prefix);
     if !required_cpu_features.is_empty() {
@@ -33,7 +34,9 @@ pub(crate) fn lower_module<'ctx>(
     let ops = ir.blocks[body].ops.clone();
     for &op in &ops {
         match ir.op(op).name {
-            FUNC => l.declare_func(op)?,
+            FUNC => l.declare_func(op, glue_only)?,
+            // Another backend defines the constants with the bodies.
+            strata_dialect_mem::GLOBAL if glue_only => {}
             strata_dialect_mem::GLOBAL => l.lower_global(op)?,
             name => {
                 return Err(Diagnostic::unsupported(
@@ -43,9 +46,16 @@ pub(crate) fn lower_module<'ctx>(
             }
         }
     }
+    if glue_only {
+        for op in launched_ops(ir, module) {
+            l.define_launch_stub(op)?;
+        }
+    }
     for &op in ops.iter().filter(|&&o| ir.op(o).name == FUNC) {
         if ir.entry_block(op, 0).is_some() {
-            l.define_func(op)?;
+            if !glue_only {
+                l.define_func(op)?;
+            }
             if !builtin::is_private(ir, op) {
                 l.export_wrapper(op)?;
             }
@@ -58,6 +68,47 @@ pub(crate) fn lower_module<'ctx>(
     l.feed_hook_fn("set_infeed", strata_abi::symbol::SET_INFEED)?;
     l.feed_hook_fn("set_outfeed", strata_abi::symbol::SET_OUTFEED)?;
     Ok(l.module)
+}
+
+/// The `loop.dispatch` and `loop.run_devices` ops of the module's bodies.
+fn launched_ops(ir: &Context, module: OpId) -> Vec<OpId> {
+    fn walk(ir: &Context, op: OpId, found: &mut Vec<OpId>) {
+        let name = ir.op(op).name;
+        if name == strata_dialect_loop::DISPATCH || name == strata_dialect_loop::RUN_DEVICES {
+            found.push(op);
+        }
+        for &r in &ir.op(op).regions {
+            for &b in &ir.regions[r].blocks {
+                for &o in &ir.blocks[b].ops {
+                    walk(ir, o, found);
+                }
+            }
+        }
+    }
+    let mut found = Vec::new();
+    for f in builtin::defined_funcs(ir, module) {
+        walk(ir, f, &mut found);
+    }
+    found
+}
+
+/// Makes the bodies another backend defined (`P.f`) and the launch stubs
+/// they call internal once linked with the wrappers, as the native
+/// lowering defines them.
+pub(crate) fn internalize_bodies(ir: &Context, linked: &Module<'_>, module: OpId, prefix: &str) {
+    let launched = launched_ops(ir, module)
+        .into_iter()
+        .filter_map(|op| strata_dialect_loop::dispatch_callee(ir, op))
+        .map(|callee| crate::loop_::launch_stub_name(prefix, callee));
+    let bodies = builtin::defined_funcs(ir, module)
+        .into_iter()
+        .filter_map(|op| builtin::func_name(ir, op))
+        .map(|name| format!("{prefix}.{name}"));
+    for symbol in bodies.chain(launched) {
+        if let Some(f) = linked.get_function(&symbol) {
+            f.set_linkage(Linkage::Internal);
+        }
+    }
 }
 
 /// Whether the module's devices are partitions (`mhlo.num_partitions` > 1,
@@ -110,16 +161,22 @@ impl<'ctx> Lowerer<'ctx, '_> {
         }
     }
 
-    fn declare_func(&mut self, op: OpId) -> Result<()> {
+    /// Declares `op`; a function with a body is defined here later, or by
+    /// another backend (`glue_only`: external until linked, see
+    /// [`internalize_bodies`]).
+    fn declare_func(&mut self, op: OpId, glue_only: bool) -> Result<()> {
         let name = self.func_name(op)?;
         let ty = self.func_type(op)?;
         let f = if self.ir.entry_block(op, 0).is_some() {
             // `P.f`: a '.' never appears in the C names `P_f` exports.
-            let f = self.module.add_function(
-                &format!("{}.{name}", self.prefix),
-                ty,
-                Some(Linkage::Internal),
-            );
+            let linkage = if glue_only {
+                Linkage::External
+            } else {
+                Linkage::Internal
+            };
+            let f = self
+                .module
+                .add_function(&format!("{}.{name}", self.prefix), ty, Some(linkage));
             f.add_attribute(AttributeLoc::Function, nounwind(self.cx));
             self.add_noalias_attrs(op, f);
             f

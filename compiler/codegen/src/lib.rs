@@ -49,12 +49,28 @@ pub struct CodegenOptions {
     pub opt_level: u8,
     /// What the code runs on (see [`resolve_target`]).
     pub target: ResolvedTarget,
+    /// `None`: this crate lowers everything. `Some(f)`: `f` lowers the
+    /// function bodies and constants (`--backend mlir`), this crate the C
+    /// wrappers and library functions around them.
+    pub bodies: Option<BodyLowering>,
 }
+
+/// Lowers a module's function bodies (`P.f`, external linkage, the
+/// native signatures) and its `mem.global` constants to an LLVM module in
+/// the given context: a second backend for the same loop-level program.
+pub type BodyLowering = for<'c> fn(
+    &Context,
+    &'c LlContext,
+    OpId,
+    &str,
+) -> Result<inkwell::module::Module<'c>, Diagnostic>;
 
 /// Module attribute (`"mpi"`) making `P_replicas_run` run this process as
 /// one MPI device (`strata compile --collectives mpi`).
 pub const COLLECTIVES_ATTR: &str = "strata.collectives";
 
+pub use loop_::launch_stub_name;
+pub use mem::global_bytes;
 pub use target::{DEFAULT_X86_CPU, ResolvedTarget, TargetSpec, resolve as resolve_target};
 
 /// Compiles one module; returns the LLVM module text / asm text / object bytes.
@@ -70,6 +86,7 @@ pub fn compile(
         opts.opt_level,
         kind,
         &opts.target,
+        opts.bodies,
     )
 }
 
@@ -97,6 +114,7 @@ pub fn compile_many(
     opt_level: u8,
     kind: EmitKind,
     target: &ResolvedTarget,
+    bodies: Option<BodyLowering>,
 ) -> Result<Vec<u8>, Diagnostic> {
     PHASE_TIMES.with(|t| t.borrow_mut().clear());
     let start = std::time::Instant::now();
@@ -104,13 +122,27 @@ pub fn compile_many(
     let llcx = LlContext::create();
     let linked = llcx.create_module("strata");
     for (module, prefix) in modules {
-        let m = func::lower_module(ctx, &llcx, *module, prefix, &target.required)?;
-        linked.link_in_module(m).map_err(|e| {
-            Diagnostic::internal(
-                ctx.op(*module).loc,
-                format!("cannot link the module with prefix '{prefix}': {e}"),
-            )
-        })?;
+        let link = |m| {
+            linked.link_in_module(m).map_err(|e| {
+                Diagnostic::internal(
+                    ctx.op(*module).loc,
+                    format!("cannot link the module with prefix '{prefix}': {e}"),
+                )
+            })
+        };
+        let glue_only = bodies.is_some();
+        link(func::lower_module(
+            ctx,
+            &llcx,
+            *module,
+            prefix,
+            &target.required,
+            glue_only,
+        )?)?;
+        if let Some(lower_bodies) = bodies {
+            link(lower_bodies(ctx, &llcx, *module, prefix)?)?;
+            func::internalize_bodies(ctx, &linked, *module, prefix);
+        }
     }
     record_phase("codegen: lower to LLVM IR", start);
     target::optimize_and_emit(&tm, &linked, opt_level, kind)

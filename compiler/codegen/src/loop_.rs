@@ -170,6 +170,58 @@ impl<'ctx> Lowerer<'ctx, '_> {
         self.call_runtime_status(op, strata_abi::symbol::PARALLEL_FOR, &args)
     }
 
+    /// For a module whose bodies another backend lowers (`glue_only`):
+    /// `i32 P.launch.<callee>(operands...)` runs one `loop.dispatch` or
+    /// `loop.run_devices` as the native lowering does (task, captured
+    /// frame, the runtime's pool or device threads); the other backend's
+    /// body calls it in the op's place. One per callee (the outlining pass
+    /// makes one callee per op).
+    pub(crate) fn define_launch_stub(&mut self, op: OpId) -> Result<()> {
+        let callee = lp::dispatch_callee(self.ir, op)
+            .ok_or_else(|| self.internal(op, "has no 'callee'"))?
+            .to_string();
+        let name = launch_stub_name(self.prefix, &callee);
+        if self.module.get_function(&name).is_some() {
+            return Ok(());
+        }
+        let operands = self.ir.op(op).operands.clone();
+        let params = operands
+            .iter()
+            .map(|&v| {
+                self.value_type(self.ir.value_ty(v), op)
+                    .map(inkwell::types::BasicMetadataTypeEnum::from)
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let f = self.module.add_function(
+            &name,
+            self.cx.i32_type().fn_type(&params, false),
+            Some(inkwell::module::Linkage::External),
+        );
+        let entry = self.cx.append_basic_block(f, "entry");
+        let body = self.cx.append_basic_block(f, "body");
+        for (i, &v) in operands.iter().enumerate() {
+            let p = f
+                .get_nth_param(i as u32)
+                .ok_or_else(|| ice("launch stub parameter missing"))?;
+            self.values.insert(v, p);
+        }
+        self.alloca_block = Some(entry);
+        self.returns_status = true;
+        self.b.position_at_end(body);
+        match self.ir.op(op).name {
+            lp::DISPATCH => self.lower_dispatch(op)?,
+            lp::RUN_DEVICES => self.lower_run_devices(op)?,
+            _ => return Err(self.internal(op, "has no launch stub")),
+        }
+        self.b
+            .build_return(Some(&self.cx.i32_type().const_zero()))
+            .map_err(ice)?;
+        self.b.position_at_end(entry);
+        self.b.build_unconditional_branch(body).map_err(ice)?;
+        self.alloca_block = None;
+        Ok(())
+    }
+
     /// `loop.run_devices`: `strata_rt_run_devices(task, &captures, R, P)`.
     fn lower_run_devices(&mut self, op: OpId) -> Result<()> {
         let count = |name| {
@@ -311,4 +363,10 @@ impl<'ctx> Lowerer<'ctx, '_> {
         }
         Ok(f)
     }
+}
+
+/// The symbol of the launch stub of the outlined function `callee` (see
+/// `Lowerer::define_launch_stub`); another backend calls it.
+pub fn launch_stub_name(prefix: &str, callee: &str) -> String {
+    format!("{prefix}.launch.{callee}")
 }

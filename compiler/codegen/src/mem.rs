@@ -85,7 +85,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 .build_global_string_ptr(&msg, "oom_msg")
                 .map_err(ice)?;
             let set = self.external(
-                "strata_rt_set_error",
+                strata_abi::symbol::SET_ERROR,
                 self.cx.void_type().fn_type(&[ptr.into()], false),
             );
             self.call(set, &[text.as_pointer_value().into()])?;
@@ -122,22 +122,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
             .str_attr(op, "sym_name")
             .ok_or_else(|| self.internal(op, "has no 'sym_name'"))?
             .to_string();
-        let d = self
-            .ir
-            .dense_attr(op, "value")
-            .ok_or_else(|| self.internal(op, "has no 'value'"))?;
-        let elem = self.ir.elem(d.ty);
-        storage_type(self.ir, self.cx, elem, self.loc(op))?;
-        let count = self.ir.num_elements(d.ty).max(0) as usize;
-        let mut bytes = Vec::with_capacity(count * unit_bytes(self.ir, elem) as usize);
-        for i in 0..count {
-            if !d.splat && (i + 1) * dense::parts(self.ir, elem) > d.bits.len() {
-                return Err(self.internal(op, "has fewer values than elements"));
-            }
-            for bits in dense::element_bits(self.ir, d, i) {
-                push_unit(self.ir, elem, bits, &mut bytes);
-            }
-        }
+        let (_, bytes) = global_bytes(self.ir, op)?;
         let init = self.cx.const_string(&bytes, false);
         let g = self
             .module
@@ -263,6 +248,37 @@ impl<'ctx> Lowerer<'ctx, '_> {
         self.b.build_store(p, v).map_err(ice)?;
         Ok(())
     }
+}
+
+/// The type of a `mem.global`'s value and the bytes a buffer of it holds
+/// (the C ABI's layout): what both backends put in the object.
+pub fn global_bytes(ir: &strata_ir::Context, op: OpId) -> Result<(Type, Vec<u8>)> {
+    let loc = ir.op(op).loc;
+    let internal = |what: &str| Diagnostic::internal(loc, format!("'mem.global' op {what}"));
+    let d = ir
+        .dense_attr(op, "value")
+        .ok_or_else(|| internal("has no 'value'"))?;
+    let elem = ir.elem(d.ty);
+    if !crate::types::has_storage(ir, elem) {
+        return Err(Diagnostic::unsupported(
+            loc,
+            format!(
+                "type {} is not supported by the LLVM lowering",
+                strata_ir::text::printer::type_to_string(ir, elem)
+            ),
+        ));
+    }
+    let count = ir.num_elements(d.ty).max(0) as usize;
+    let mut bytes = Vec::with_capacity(count * unit_bytes(ir, elem) as usize);
+    for i in 0..count {
+        if !d.splat && (i + 1) * dense::parts(ir, elem) > d.bits.len() {
+            return Err(internal("has fewer values than elements"));
+        }
+        for bits in dense::element_bits(ir, d, i) {
+            push_unit(ir, elem, bits, &mut bytes);
+        }
+    }
+    Ok((d.ty, bytes))
 }
 
 /// Appends the in-memory bytes of one addressing unit holding `bits`.

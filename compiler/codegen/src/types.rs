@@ -104,6 +104,24 @@ pub(crate) fn storage_type<'ctx>(
     }
 }
 
+/// Whether buffers of `elem` can be lowered (what [`storage_type`] accepts).
+pub(crate) fn has_storage(ir: &Context, elem: Type) -> bool {
+    match ir.kind(elem) {
+        TypeKind::Int { width, .. } => (1..=64).contains(width),
+        TypeKind::Index => true,
+        TypeKind::Float(k) => is_small_float(*k) || float_kind_has_llvm_type(*k),
+        TypeKind::Complex(p) => has_storage(ir, *p),
+        _ => false,
+    }
+}
+
+fn float_kind_has_llvm_type(k: FloatKind) -> bool {
+    matches!(
+        k,
+        FloatKind::F16 | FloatKind::BF16 | FloatKind::F32 | FloatKind::F64
+    )
+}
+
 /// Bytes of one addressing unit (see [`storage_type`]).
 pub(crate) fn unit_bytes(ir: &Context, elem: Type) -> u64 {
     ir.part_storage_bytes(elem)

@@ -286,6 +286,7 @@ fn unsupported_element_type_is_reported() {
         prefix: "p".into(),
         opt_level: 0,
         target: common::host(),
+        bodies: None,
     };
     let err =
         strata_codegen::compile(&ctx, m, &opts, EmitKind::Object).expect_err("tf32 is unsupported");
@@ -373,6 +374,7 @@ fn module_built_with_the_context_api() {
         prefix: "api".into(),
         opt_level: 1,
         target: common::host(),
+        bodies: None,
     };
     let obj = strata_codegen::compile(&ctx, module, &opts, EmitKind::Object).expect("compiles");
     let lib = common::link(&obj);

@@ -8,6 +8,7 @@ use strata_ir::text::{isolate_piece, split_pieces};
 use strata_ir::{Context, OpId, builtin};
 
 use crate::abi;
+use crate::backend::Backend;
 use crate::input::{parse_and_verify, read_source};
 use crate::load;
 
@@ -30,10 +31,10 @@ struct Tally {
     unchecked: usize,
 }
 
-pub fn run(inputs: &[std::path::PathBuf]) -> bool {
+pub fn run(inputs: &[std::path::PathBuf], backend: Backend) -> bool {
     let mut total = Tally::default();
     for path in inputs {
-        let t = check_file(path);
+        let t = check_file(path, backend);
         total.passed += t.passed;
         total.failed += t.failed;
         total.unchecked += t.unchecked;
@@ -54,7 +55,7 @@ fn print_diags(ctx: &Context, diags: &[Diagnostic]) {
     }
 }
 
-fn check_file(path: &Path) -> Tally {
+fn check_file(path: &Path, backend: Backend) -> Tally {
     let text = match read_source(path) {
         Ok(t) => t,
         Err(e) => {
@@ -82,7 +83,7 @@ fn check_file(path: &Path) -> Tally {
             }
         }
     }
-    let (ready, build_failures) = build_isolating_failures(&ctx, ready);
+    let (ready, build_failures) = build_isolating_failures(&ctx, ready, backend);
     failed += build_failures;
     let mut tally = Tally {
         failed,
@@ -138,6 +139,7 @@ fn prepare(
 fn build_isolating_failures(
     ctx: &Context,
     pieces: Vec<Piece>,
+    backend: Backend,
 ) -> (Option<(load::Loaded, Vec<Piece>)>, usize) {
     if pieces.is_empty() {
         return (None, 0);
@@ -146,7 +148,7 @@ fn build_isolating_failures(
         .iter()
         .map(|p| (p.module, p.prefix.clone()))
         .collect();
-    match load::build_and_load(ctx, &mods) {
+    match load::build_and_load(ctx, &mods, backend) {
         Ok(l) => (Some((l, pieces)), 0),
         Err(_) => {
             let mut good = Vec::new();
@@ -159,6 +161,7 @@ fn build_isolating_failures(
                         0,
                         strata_codegen::EmitKind::Object,
                         &host,
+                        backend.bodies(),
                     )
                 });
                 match compiled {
@@ -173,7 +176,7 @@ fn build_isolating_failures(
                 return (None, failed);
             }
             let mods: Vec<_> = good.iter().map(|p| (p.module, p.prefix.clone())).collect();
-            match load::build_and_load(ctx, &mods) {
+            match load::build_and_load(ctx, &mods, backend) {
                 Ok(l) => (Some((l, good)), failed),
                 Err(e) => {
                     outln!("error: {e}");

@@ -108,6 +108,7 @@ pub fn run(
     target: &strata_codegen::TargetSpec,
     collectives: Collectives,
     reports: Reports,
+    backend: crate::backend::Backend,
 ) -> bool {
     if let Err(message) = check_paths(input, output, extras).and_then(|()| check_name(name)) {
         report_plain(&message);
@@ -131,6 +132,7 @@ pub fn run(
         target,
         collectives,
         &reports,
+        backend,
     ) {
         Ok(()) => true,
         Err(diags) => {
@@ -256,6 +258,7 @@ fn compile(
     target: &strata_codegen::TargetSpec,
     collectives: Collectives,
     reports: &Reports,
+    backend: crate::backend::Backend,
 ) -> Result<(), Vec<strata_diag::Diagnostic>> {
     let module = parse_and_verify(ctx, name, text)?;
     if collectives == Collectives::Mpi {
@@ -319,6 +322,7 @@ fn compile(
             prefix: prefix.to_string(),
             opt_level,
             target: target.clone(),
+            bodies: backend.bodies(),
         };
         let bytes = strata_codegen::compile(ctx, module, &opts, kind).map_err(|d| vec![d])?;
         times.extend(strata_codegen::last_phase_times());

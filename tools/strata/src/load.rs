@@ -11,10 +11,15 @@ pub struct Loaded {
 
 /// Compiles `modules` (already lowered) with their prefixes into one shared
 /// library and loads it.
-pub fn build_and_load(ctx: &Context, modules: &[(OpId, String)]) -> Result<Loaded, String> {
+pub fn build_and_load(
+    ctx: &Context,
+    modules: &[(OpId, String)],
+    backend: crate::backend::Backend,
+) -> Result<Loaded, String> {
     let host = strata_codegen::host_target().map_err(|d| ctx.sources.render(&d))?;
-    let object = strata_codegen::compile_many(ctx, modules, 2, EmitKind::Object, &host)
-        .map_err(|d| ctx.sources.render(&d))?;
+    let object =
+        strata_codegen::compile_many(ctx, modules, 2, EmitKind::Object, &host, backend.bodies())
+            .map_err(|d| ctx.sources.render(&d))?;
     let dir =
         tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     let path = dir.path().join("libstrata_jit.so");

@@ -31,6 +31,7 @@ macro_rules! err {
 }
 
 mod abi;
+mod backend;
 mod check;
 mod compile;
 mod dot;
@@ -105,6 +106,10 @@ enum Command {
         /// Print the IR after the named pass (repeatable), on standard error.
         #[arg(long, value_name = "PASS")]
         print_ir_after: Vec<String>,
+        /// Code generator: `native` (Strata's own LLVM lowering) or `mlir`
+        /// (the loop level exported to upstream MLIR and lowered by its passes).
+        #[arg(long, value_enum, default_value = "native")]
+        backend: backend::Backend,
     },
     /// Print the IR after running the given passes (e.g. --convert-xla-to-loop).
     Opt {
@@ -126,6 +131,9 @@ enum Command {
     Check {
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
+        /// Code generator: `native` or `mlir` (see `strata compile --backend`).
+        #[arg(long, value_enum, default_value = "native")]
+        backend: backend::Backend,
     },
     /// Compile a module and run one function on literal inputs.
     Run {
@@ -141,6 +149,9 @@ enum Command {
         /// Also write each result as DIR/res<i>.npy.
         #[arg(long, value_name = "DIR")]
         output_dir: Option<PathBuf>,
+        /// Code generator: `native` or `mlir` (see `strata compile --backend`).
+        #[arg(long, value_enum, default_value = "native")]
+        backend: backend::Backend,
     },
 }
 
@@ -180,6 +191,7 @@ fn main() -> ExitCode {
             time_passes,
             print_ir_after_all,
             print_ir_after,
+            backend,
         } => {
             let mut spec = strata_codegen::TargetSpec::portable();
             spec.triple = target;
@@ -208,6 +220,7 @@ fn main() -> ExitCode {
                             .collect()
                     },
                 },
+                backend,
             )
         }
         Command::Opt {
@@ -219,13 +232,14 @@ fn main() -> ExitCode {
             Some(input) if !list_passes => opt::run(&input, split_input_file, &passes),
             _ => opt::list_passes(),
         },
-        Command::Check { inputs } => check::run(&inputs),
+        Command::Check { inputs, backend } => check::run(&inputs, backend),
         Command::Run {
             input,
             function,
             inputs,
             output_dir,
-        } => run::run(&input, &function, &inputs, output_dir.as_deref()),
+            backend,
+        } => run::run(&input, &function, &inputs, output_dir.as_deref(), backend),
     };
     if ok {
         ExitCode::SUCCESS

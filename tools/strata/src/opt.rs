@@ -6,11 +6,19 @@ use strata_ir::text::{isolate_piece, split_pieces};
 
 use crate::input::{parse_and_verify, read_or_report, report, unknown_loc_error};
 
+/// Prints the loop level as upstream MLIR (`func`/`scf`/`memref`/`arith`/
+/// `math`), verified by MLIR, instead of Strata's IR: after the given
+/// passes, or after the whole lowering when no pass is given.
+const EXPORT_UPSTREAM: &str = "--export-upstream";
+
 /// `strata opt --list-passes`: every pass flag with its summary.
 pub fn list_passes() -> bool {
     for p in strata_pipeline::all_passes() {
         outln!("--{:<24} {}", p.flag(), p.summary());
     }
+    outln!(
+        "{EXPORT_UPSTREAM:<26} print the result as upstream MLIR (after the whole lowering if no pass is given)"
+    );
     true
 }
 
@@ -82,9 +90,16 @@ fn run_piece(
 ) -> Result<String, Vec<strata_diag::Diagnostic>> {
     let module = parse_and_verify(ctx, name, text)?;
     let mut pm = strata_pass::PassManager::new();
+    let export_upstream = flags.iter().any(|f| f == EXPORT_UPSTREAM);
     let (print_flags, pass_flags): (Vec<&String>, Vec<&String>) = flags
         .iter()
+        .filter(|f| *f != EXPORT_UPSTREAM)
         .partition(|f| f.starts_with("--print-ir-after"));
+    if export_upstream && pass_flags.is_empty() {
+        // The whole lowering, then the export.
+        strata_pipeline::lower(ctx, module)?;
+        return strata_upstream::verified_upstream(ctx, module).map_err(|d| vec![d]);
+    }
     pm.print_after = print_after(&print_flags).map_err(|m| vec![unknown_loc_error(m)])?;
     for f in pass_flags {
         let flag = f.trim_start_matches('-');
@@ -96,5 +111,8 @@ fn run_piece(
         pm.add(pass);
     }
     pm.run(ctx, module)?;
+    if export_upstream {
+        return strata_upstream::verified_upstream(ctx, module).map_err(|d| vec![d]);
+    }
     Ok(strata_ir::text::printer::print_op(ctx, module))
 }

@@ -8,7 +8,13 @@ use crate::abi::elem_bytes;
 use crate::input::{parse_and_verify, read_or_report, report, unknown_loc_error};
 use crate::load;
 
-pub fn run(input: &Path, function: &str, literals: &[String], output_dir: Option<&Path>) -> bool {
+pub fn run(
+    input: &Path,
+    function: &str,
+    literals: &[String],
+    output_dir: Option<&Path>,
+    backend: crate::backend::Backend,
+) -> bool {
     let Some(text) = read_or_report(input) else {
         return false;
     };
@@ -20,6 +26,7 @@ pub fn run(input: &Path, function: &str, literals: &[String], output_dir: Option
         function,
         literals,
         output_dir,
+        backend,
     ) {
         Ok(lines) => {
             for l in lines {
@@ -41,6 +48,7 @@ fn run_in(
     function: &str,
     literals: &[String],
     output_dir: Option<&Path>,
+    backend: crate::backend::Backend,
 ) -> Result<Vec<String>, Vec<strata_diag::Diagnostic>> {
     let module = parse_and_verify(ctx, name, text)?;
     let err = |m: String| vec![unknown_loc_error(m)];
@@ -80,7 +88,8 @@ fn run_in(
         ]);
     }
     strata_pipeline::lower(ctx, module)?;
-    let loaded = load::build_and_load(ctx, &[(module, "strata_run".into())]).map_err(err)?;
+    let loaded =
+        load::build_and_load(ctx, &[(module, "strata_run".into())], backend).map_err(err)?;
     let mut ptrs: Vec<*mut u8> = buffers.iter_mut().map(|b| b.as_mut_ptr()).collect();
     let status =
         load::call(&loaded.lib, &format!("strata_run_{function}"), &mut ptrs).map_err(err)?;

@@ -93,7 +93,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 return Err(self.internal(op, "extf to a small float"));
             }
             let f = self.external(
-                "strata_rt_minifloat_decode",
+                strata_abi::symbol::MINIFLOAT_DECODE,
                 f64t.fn_type(&[i32t.into(), i8t.into()], false),
             );
             let v = self
@@ -102,7 +102,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
             if to.is_int_type() {
                 // small float to small float: re-encode.
                 let e = self.external(
-                    "strata_rt_minifloat_encode",
+                    strata_abi::symbol::MINIFLOAT_ENCODE,
                     i8t.fn_type(&[i32t.into(), f64t.into()], false),
                 );
                 let r = self
@@ -117,7 +117,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let x = self.float(op, 0)?;
         let wide = self.convert_float(x, f64t)?;
         let e = self.external(
-            "strata_rt_minifloat_encode",
+            strata_abi::symbol::MINIFLOAT_ENCODE,
             i8t.fn_type(&[i32t.into(), f64t.into()], false),
         );
         self.call(e, &[fmt.into(), wide.into()])?

@@ -55,6 +55,7 @@ pub fn emit(text: &str, opt_level: u8, kind: EmitKind) -> String {
         prefix: "p".into(),
         opt_level,
         target: host(),
+        bodies: None,
     };
     let out =
         compile(&ctx, m, &opts, kind).unwrap_or_else(|d| panic!("{}", ctx.sources.render(&d)));
@@ -121,6 +122,7 @@ pub fn build_opt(text: &str, opt_level: u8) -> Lib {
         prefix: "p".into(),
         opt_level,
         target: host(),
+        bodies: None,
     };
     let obj = compile(&ctx, m, &opts, EmitKind::Object)
         .unwrap_or_else(|d| panic!("{}", ctx.sources.render(&d)));
@@ -134,7 +136,7 @@ pub fn build_many(texts: &[(&str, &str)]) -> Lib {
         .iter()
         .map(|(t, p)| (parse(&mut ctx, t), p.to_string()))
         .collect();
-    let obj = compile_many(&ctx, &mods, 3, EmitKind::Object, &host())
+    let obj = compile_many(&ctx, &mods, 3, EmitKind::Object, &host(), None)
         .unwrap_or_else(|d| panic!("{}", ctx.sources.render(&d)));
     link(&obj)
 }
