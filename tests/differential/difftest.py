@@ -18,6 +18,10 @@ to --keep (with XLA's expected values) for a regression test.
 
     python tests/differential/difftest.py --strata target/release/strata --count 200 --seed 1
 
+`--backend mlir` runs Strata's second code generator (the loop level lowered
+by upstream MLIR's passes) on the same programs: both backends are held to
+XLA's results with the same tolerances.
+
 Exit status 0 when every program agrees (known XLA deviations, listed in
 tests/invalid/FUZZING.md, are not generated).
 """
@@ -278,13 +282,18 @@ def piece(name, node, inputs):
     return jaxgen.piece(name, f, inputs, check_for(node, expected))
 
 
+# The code generator `strata check` uses (`--backend`).
+BACKEND = "native"
+
+
 def run_strata(strata, pieces):
     """Names of the pieces `strata check` fails, or all of them when it crashed."""
     with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
         f.write("\n// -----\n\n".join(pieces))
         path = f.name
     try:
-        out = subprocess.run([strata, "check", path], capture_output=True, text=True, timeout=600)
+        out = subprocess.run([strata, "check", "--backend", BACKEND, path], capture_output=True, text=True,
+                             timeout=600)
     finally:
         os.unlink(path)
     text = out.stdout + out.stderr
@@ -347,7 +356,10 @@ def main():
     p.add_argument("--batch", type=int, default=50, help="programs per strata check run")
     p.add_argument("--keep", help="directory for shrunk failing programs")
     p.add_argument("--worker", action="store_true", help="run one batch in this process")
+    p.add_argument("--backend", default="native", choices=["native", "mlir"], help="Strata's code generator")
     args = p.parse_args()
+    global BACKEND
+    BACKEND = args.backend
     if not args.worker:
         return supervise(args)
     return run_batch(args)
@@ -362,7 +374,8 @@ def supervise(args):
     while done < args.count:
         n = min(args.batch, args.count - done)
         cmd = [sys.executable, os.path.abspath(__file__), "--worker", "--strata", args.strata,
-               "--count", str(n), "--batch", str(n), "--seed", str(args.seed * 100003 + batch_index)]
+               "--count", str(n), "--batch", str(n), "--seed", str(args.seed * 100003 + batch_index),
+               "--backend", args.backend]
         if args.keep:
             cmd += ["--keep", args.keep]
         out = subprocess.run(cmd, capture_output=True, text=True)

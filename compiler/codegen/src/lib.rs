@@ -120,6 +120,7 @@ pub fn compile_many(
     let start = std::time::Instant::now();
     let tm = target::machine(target, opt_level)?;
     let llcx = LlContext::create();
+    let mut upstream = std::time::Duration::ZERO;
     let linked = llcx.create_module("strata");
     for (module, prefix) in modules {
         let link = |m| {
@@ -140,11 +141,19 @@ pub fn compile_many(
             glue_only,
         )?)?;
         if let Some(lower_bodies) = bodies {
+            let since = std::time::Instant::now();
             link(lower_bodies(ctx, &llcx, *module, prefix)?)?;
+            upstream += since.elapsed();
             func::internalize_bodies(ctx, &linked, *module, prefix);
         }
     }
-    record_phase("codegen: lower to LLVM IR", start);
+    PHASE_TIMES.with(|t| {
+        let mut t = t.borrow_mut();
+        t.push(("codegen: lower to LLVM IR", start.elapsed() - upstream));
+        if bodies.is_some() {
+            t.push(("upstream MLIR: export, verify, lower, translate", upstream));
+        }
+    });
     target::optimize_and_emit(&tm, &linked, opt_level, kind)
 }
 

@@ -20,14 +20,12 @@ use strata_ir::{Context, OpId};
 
 use crate::export::{ExportOptions, export_module};
 
-/// Upstream's passes from the exported dialects to the LLVM dialect: bf16
-/// conversions expanded to integer ops (no libgcc helpers, as the native
-/// backend), `scf` to `cf`, math functions to LLVM intrinsics, then the
+/// Upstream's passes from the exported dialects to the LLVM dialect: `scf`
+/// to `cf`, math functions to LLVM intrinsics, then the
 /// rest to libm (what the native backend calls too; `convert-math-to-libm`
 /// rejects the ops it has no function for, so it comes second), buffers
 /// with static shapes to bare pointers (`P.f(ptr, ...)`, the native ABI).
 pub const PIPELINE: &str = "builtin.module(\
-    func.func(arith-expand{include-bf16=true}),\
     convert-scf-to-cf,\
     convert-math-to-llvm{approximate-log1p=false},\
     convert-math-to-libm,\

@@ -123,10 +123,10 @@ fn suite() -> PathBuf {
         .join("../../../shared/conformance/stablehlo-interpret")
 }
 
-/// `(passed, failed, output)` of `strata check FILE`.
-fn check(file: &PathBuf) -> (usize, usize, String) {
+/// `(passed, failed, output)` of `strata check --backend BACKEND FILE`.
+fn check(file: &PathBuf, backend: &str) -> (usize, usize, String) {
     let out = Command::new(STRATA)
-        .arg("check")
+        .args(["check", "--backend", backend])
         .arg(file)
         .output()
         .expect("run strata check");
@@ -154,6 +154,17 @@ fn check(file: &PathBuf) -> (usize, usize, String) {
 
 #[test]
 fn conformance_files_of_implemented_ops_pass() {
+    implemented_ops_pass("native");
+}
+
+/// The same files through the second backend (the loop level lowered by
+/// upstream MLIR's passes): it must pass what the native backend passes.
+#[test]
+fn conformance_files_of_implemented_ops_pass_on_the_mlir_backend() {
+    implemented_ops_pass("mlir");
+}
+
+fn implemented_ops_pass(backend: &str) {
     let dir = suite();
     assert!(
         dir.is_dir(),
@@ -162,17 +173,17 @@ fn conformance_files_of_implemented_ops_pass() {
     );
     let mut failures = Vec::new();
     for name in EXPECTED_TO_PASS {
-        let (passed, failed, out) = check(&dir.join(format!("{name}.mlir")));
+        let (passed, failed, out) = check(&dir.join(format!("{name}.mlir")), backend);
         if failed > 0 || passed == 0 {
             failures.push(format!(
-                "{name}.mlir: {passed} passed, {failed} failed\n{out}"
+                "{name}.mlir ({backend}): {passed} passed, {failed} failed\n{out}"
             ));
         }
     }
     for name in RUN_WITHOUT_CHECKS {
-        let (_, failed, out) = check(&dir.join(format!("{name}.mlir")));
+        let (_, failed, out) = check(&dir.join(format!("{name}.mlir")), backend);
         if failed > 0 || !out.contains("contain no check.* op") {
-            failures.push(format!("{name}.mlir: {failed} failed\n{out}"));
+            failures.push(format!("{name}.mlir ({backend}): {failed} failed\n{out}"));
         }
     }
     assert!(
@@ -197,7 +208,7 @@ fn whole_suite_runs_without_crashing() {
     files.sort();
     let (mut passed, mut failed) = (0, 0);
     for f in &files {
-        let (p, q, _) = check(f);
+        let (p, q, _) = check(f, "native");
         passed += p;
         failed += q;
     }

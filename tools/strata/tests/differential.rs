@@ -28,8 +28,9 @@ fn python() -> Option<PathBuf> {
     })
 }
 
-#[test]
-fn random_programs_agree_with_xla() {
+/// Runs difftest.py on `count` programs with Strata's `backend` and
+/// asserts that all agree with XLA:CPU.
+fn agree_with_xla(backend: &str, count: usize, seed: u64) {
     let Some(python) = python() else {
         eprintln!("SKIPPED: no Python with jax (run tests/differential/setup.sh)");
         return;
@@ -37,20 +38,34 @@ fn random_programs_agree_with_xla() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/differential/difftest.py");
     let out = Command::new(python)
         .arg(script)
-        .args([
-            "--count", "300", "--seed", "11", "--batch", "100", "--strata", STRATA,
-        ])
+        .args(["--count", &count.to_string(), "--seed", &seed.to_string()])
+        .args(["--batch", "100", "--strata", STRATA, "--backend", backend])
         .output()
         .expect("run difftest.py");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
-        "mismatches against XLA:CPU:\n{stdout}\n{}",
+        "{backend} backend: mismatches against XLA:CPU:\n{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(stdout.contains("300 programs, 0 mismatches"), "{stdout}");
+    assert!(
+        stdout.contains(&format!("{count} programs, 0 mismatches")),
+        "{stdout}"
+    );
     assert!(
         !stdout.contains("worker died"),
         "XLA aborted on a generated program:\n{stdout}"
     );
+}
+
+#[test]
+fn random_programs_agree_with_xla() {
+    agree_with_xla("native", 300, 11);
+}
+
+/// The second backend (upstream MLIR's lowering of the same loop level) on
+/// other random programs: both code generators are held to XLA's results.
+#[test]
+fn random_programs_agree_with_xla_on_the_mlir_backend() {
+    agree_with_xla("mlir", 200, 12);
 }

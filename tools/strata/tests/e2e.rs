@@ -38,10 +38,16 @@ fn run_ok(cmd: &mut Command) -> String {
 
 /// `strata compile INPUT -o DIR/OUT --header DIR/HEADER`.
 fn compile(input: &Path, dir: &Path, out: &str, header: &str) -> PathBuf {
+    compile_with(input, dir, out, header, &[])
+}
+
+/// [`compile`] with extra driver options.
+fn compile_with(input: &Path, dir: &Path, out: &str, header: &str, extra: &[&str]) -> PathBuf {
     let lib = dir.join(out);
     run_ok(
         Command::new(STRATA)
             .arg("compile")
+            .args(extra)
             .arg(input)
             .arg("-o")
             .arg(&lib)
@@ -63,7 +69,18 @@ fn mlp_dir() -> PathBuf {
 /// Compiles `examples/mlp/MODEL` to a shared library in `dir`, links
 /// `main.c` against it and asserts the program matches XLA.
 fn mlp_c_program_matches_xla(model: &str, dir: &Path) {
-    compile(&mlp_dir().join(model), dir, "libmodel.so", "model.h");
+    mlp_c_program_built_with_matches_xla(model, dir, &[]);
+}
+
+/// [`mlp_c_program_matches_xla`] with extra `strata compile` options.
+fn mlp_c_program_built_with_matches_xla(model: &str, dir: &Path, options: &[&str]) {
+    compile_with(
+        &mlp_dir().join(model),
+        dir,
+        "libmodel.so",
+        "model.h",
+        options,
+    );
     let exe = dir.join("mlp");
     run_ok(
         cc().args(["-O2", "-Wall", "-Werror", "-o"])
@@ -87,6 +104,15 @@ fn assert_matches_xla(stdout: &str) {
 fn mlp_c_program_with_shared_library_matches_xla() {
     let tmp = tempfile::tempdir().unwrap();
     mlp_c_program_matches_xla("model.mlir", tmp.path());
+}
+
+/// The second backend (`--backend mlir`: the loop level lowered by upstream
+/// MLIR's passes) builds the same library: same header, same C program,
+/// same results.
+#[test]
+fn mlp_c_program_with_the_mlir_backend_matches_xla() {
+    let tmp = tempfile::tempdir().unwrap();
+    mlp_c_program_built_with_matches_xla("model.mlir", tmp.path(), &["--backend", "mlir"]);
 }
 
 /// The same model exported as XLA HLO text (`model.hlo`) gives the same

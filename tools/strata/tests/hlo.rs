@@ -97,7 +97,7 @@ fn close(got: f64, want: f64, tolerance: f64) -> bool {
     got == want || (got as f32) == (want as f32) || (got - want).abs() <= tolerance
 }
 
-fn check_case(hlo: &Path) -> Result<(), String> {
+fn check_case(hlo: &Path, backend: &str) -> Result<(), String> {
     let json = std::fs::read_to_string(hlo.with_extension("json")).map_err(|e| e.to_string())?;
     let tolerance = json
         .split("\"tolerance\":")
@@ -105,7 +105,7 @@ fn check_case(hlo: &Path) -> Result<(), String> {
         .and_then(|t| scalars(t).first().copied())
         .ok_or("no tolerance")?;
     let mut cmd = Command::new(STRATA);
-    cmd.arg("run").arg(hlo);
+    cmd.args(["run", "--backend", backend]).arg(hlo);
     for input in quoted_strings(json_array(&json, "inputs")) {
         // `--input=` keeps a leading '-' from reading as an option.
         cmd.arg(format!("--input={input}"));
@@ -139,6 +139,16 @@ fn check_case(hlo: &Path) -> Result<(), String> {
 
 #[test]
 fn jax_exported_hlo_runs_and_matches_numpy() {
+    all_cases_match("native");
+}
+
+/// The same programs through the second backend (upstream MLIR's lowering).
+#[test]
+fn jax_exported_hlo_matches_numpy_on_the_mlir_backend() {
+    all_cases_match("mlir");
+}
+
+fn all_cases_match(backend: &str) {
     let mut cases: Vec<PathBuf> = std::fs::read_dir(hlo_dir())
         .expect("tests/hlo")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -152,7 +162,11 @@ fn jax_exported_hlo_runs_and_matches_numpy() {
     );
     let failures: Vec<String> = cases
         .iter()
-        .filter_map(|c| check_case(c).err().map(|e| format!("{}: {e}", c.display())))
+        .filter_map(|c| {
+            check_case(c, backend)
+                .err()
+                .map(|e| format!("{} ({backend}): {e}", c.display()))
+        })
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -2,7 +2,11 @@
 //! semantics: f16/bf16 math is computed in f32 and rounded back, float →
 //! int conversions saturate (`llvm.intr.fpto*i.sat`), int → f16/bf16 goes
 //! through f64 (one rounding), f64 → bf16 rounds to odd in f32 first, and
-//! the f8/f6/f4 formats convert through the runtime's codec.
+//! the f8/f6/f4 formats convert through the runtime's codec. bf16 ↔ f32
+//! conversions are integer ops, as in the native backend: LLVM would call
+//! a libgcc helper for them, and upstream's `arith-expand` (which could
+//! expand them) also rewrites `maximumf`/`minimumf` in a way that loses
+//! the order of signed zeros.
 
 use strata_dialect_arith as a;
 use strata_ir::{AttrKind, FloatKind, OpId, TypeKind, dense};
@@ -324,6 +328,14 @@ impl Exporter<'_> {
             let w = self.convert_float(x, from, "f32")?;
             return self.convert_float(w, "f32".into(), to);
         }
+        if from == "bf16" {
+            let wide = self.bf16_to_f32(&x);
+            return self.convert_float(wide, "f32".into(), to);
+        }
+        if to == "bf16" {
+            let narrow = self.convert_float(x, from, "f32")?;
+            return Ok(self.f32_to_bf16(&narrow));
+        }
         let widening = float_width(&from) < float_width(to);
         let up = if widening {
             "arith.extf"
@@ -333,6 +345,53 @@ impl Exporter<'_> {
         let r = self.fresh();
         self.line(format!("{r} = {up} {x} : {from} to {to}"));
         Ok(r)
+    }
+
+    /// bf16 → f32: the bits, shifted into the high half.
+    fn bf16_to_f32(&mut self, x: &str) -> String {
+        let bits = self.fresh();
+        self.line(format!("{bits} = arith.bitcast {x} : bf16 to i16"));
+        let wide = self.fresh();
+        self.line(format!("{wide} = arith.extui {bits} : i16 to i32"));
+        let sixteen = self.constant(16, "i32");
+        let shifted = self.fresh();
+        self.line(format!("{shifted} = arith.shli {wide}, {sixteen} : i32"));
+        let r = self.fresh();
+        self.line(format!("{r} = arith.bitcast {shifted} : i32 to f32"));
+        r
+    }
+
+    /// f32 → bf16, rounding to nearest even; NaN stays a (quiet) NaN.
+    fn f32_to_bf16(&mut self, x: &str) -> String {
+        let bits = self.fresh();
+        self.line(format!("{bits} = arith.bitcast {x} : f32 to i32"));
+        let sixteen = self.constant(16, "i32");
+        let high = self.fresh();
+        self.line(format!("{high} = arith.shrui {bits}, {sixteen} : i32"));
+        let one = self.constant(1, "i32");
+        let lsb = self.fresh();
+        self.line(format!("{lsb} = arith.andi {high}, {one} : i32"));
+        let half = self.constant(0x7fff, "i32");
+        let bias = self.fresh();
+        self.line(format!("{bias} = arith.addi {lsb}, {half} : i32"));
+        let sum = self.fresh();
+        self.line(format!("{sum} = arith.addi {bits}, {bias} : i32"));
+        let rounded = self.fresh();
+        self.line(format!("{rounded} = arith.shrui {sum}, {sixteen} : i32"));
+        let quiet_bit = self.constant(0x40, "i32");
+        let quiet = self.fresh();
+        self.line(format!("{quiet} = arith.ori {high}, {quiet_bit} : i32"));
+        let nan = self.fresh();
+        self.line(format!("{nan} = arith.cmpf uno, {x}, {x} : f32"));
+        let chosen = self.fresh();
+        self.line(format!(
+            "{chosen} = arith.select {nan}, {quiet}, {rounded} : i32"
+        ));
+        let narrow = self.fresh();
+        self.line(format!("{narrow} = arith.trunci {chosen} : i32 to i16"));
+        let r = self.fresh();
+        self.line(format!("{r} = arith.bitcast {narrow} : i16 to bf16"));
+        r
     }
 
     /// f64 → f32 rounding to odd (truncate, then set the last bit if

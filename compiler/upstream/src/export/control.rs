@@ -274,6 +274,13 @@ impl Exporter<'_> {
         let callee = self
             .callee(op)
             .ok_or_else(|| self.internal(op, "has no 'callee'"))?;
+        if self.custom_calls.contains(&callee) {
+            // The native backend formats the failing call's message.
+            return Err(unsupported(
+                self.loc(op),
+                format!("a custom call to the user's function @{callee}"),
+            ));
+        }
         let n = self.ir.op(op).operands.len();
         let results = self.ir.op(op).results.clone();
         if let Some(returns_status) = self.external_returns_status(&callee) {

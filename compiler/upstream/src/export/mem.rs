@@ -245,12 +245,63 @@ impl Exporter<'_> {
         }
         let strides = row_major_strides(&sizes);
         let to = self.ty(rt, op)?;
+        let src_elem = self.ir.elem(self.operand_ty(op, 0)?);
+        if self.storage_ty(src_elem, op)? != self.storage_ty(elem, op)? {
+            return self.retyped_view(op, &m, &t, &sizes, &strides, &to);
+        }
         let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
         let r = self.define_result(op)?;
         self.line(format!(
             "{r} = memref.reinterpret_cast {m} to offset: [0], sizes: [{}], strides: [{}] : {t} to {to}",
             list(&sizes),
             list(&strides)
+        ));
+        Ok(())
+    }
+
+    /// A view with another element type (a bitcast of a buffer): upstream
+    /// `memref` changes element types only from `i8` buffers
+    /// (`memref.view`), so the view's descriptor is built in the `llvm`
+    /// dialect over the same address and cast to the memref type; the
+    /// memref-to-LLVM conversion then cancels the cast.
+    fn retyped_view(
+        &mut self,
+        op: OpId,
+        m: &str,
+        t: &str,
+        sizes: &[i64],
+        strides: &[i64],
+        to: &str,
+    ) -> Result<()> {
+        let p = self.pointer_of(m, t);
+        let rank = sizes.len();
+        let desc_ty = if rank == 0 {
+            "!llvm.struct<(ptr, ptr, i64)>".to_string()
+        } else {
+            format!("!llvm.struct<(ptr, ptr, i64, array<{rank} x i64>, array<{rank} x i64>)>")
+        };
+        let mut d = self.fresh();
+        self.line(format!("{d} = llvm.mlir.poison : {desc_ty}"));
+        let mut insert = |x: &mut Self, value: &str, pos: String| {
+            let n = x.fresh();
+            x.line(format!(
+                "{n} = llvm.insertvalue {value}, {d}[{pos}] : {desc_ty}"
+            ));
+            d = n;
+        };
+        insert(self, &p, "0".into());
+        insert(self, &p, "1".into());
+        let zero = self.constant(0, "i64");
+        insert(self, &zero, "2".into());
+        for (i, (&size, &stride)) in sizes.iter().zip(strides).enumerate() {
+            let s = self.constant(size, "i64");
+            insert(self, &s, format!("3, {i}"));
+            let st = self.constant(stride, "i64");
+            insert(self, &st, format!("4, {i}"));
+        }
+        let r = self.define_result(op)?;
+        self.line(format!(
+            "{r} = builtin.unrealized_conversion_cast {d} : {desc_ty} to {to}"
         ));
         Ok(())
     }

@@ -89,6 +89,8 @@ pub(crate) struct Exporter<'a> {
     externals: HashMap<String, External>,
     /// Functions with a body that return a status.
     status_funcs: HashSet<String>,
+    /// `custom_call` targets: the user's own C functions.
+    custom_calls: HashSet<String>,
     names: HashMap<Value, String>,
     /// `mem.offset` results: usable only as pointer arguments of runtime
     /// calls (`llvm.ptr` SSA names).
@@ -112,6 +114,7 @@ impl<'a> Exporter<'a> {
             declarations: Default::default(),
             externals: HashMap::new(),
             status_funcs: HashSet::new(),
+            custom_calls: HashSet::new(),
             names: HashMap::new(),
             pointers: HashMap::new(),
             next_name: 0,
@@ -144,8 +147,7 @@ impl<'a> Exporter<'a> {
                 continue;
             }
             if ir.attr_of(op, "custom_call").is_some() {
-                // Calls to the user's own code need the native backend's
-                // error formatting; not exported yet.
+                self.custom_calls.insert(name);
                 continue;
             }
             self.externals.insert(
