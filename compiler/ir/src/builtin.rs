@@ -186,7 +186,7 @@ fn verify_func(ctx: &Context, op: OpId) -> Result<()> {
 }
 
 /// The nearest function around `op`.
-pub(crate) fn enclosing_func(ctx: &Context, op: OpId) -> Option<OpId> {
+pub fn enclosing_func(ctx: &Context, op: OpId) -> Option<OpId> {
     let mut cur = op;
     loop {
         let b = ctx.op(cur).parent?;

@@ -49,7 +49,10 @@ fn jax_exported_check_programs_pass_on_the_mlir_backend() {
         .iter()
         .filter_map(|f| {
             let (passed, failed, out) = check_mlir(f);
-            (failed > 0 || passed == 0).then(|| format!("{}:\n{out}", f.display()))
+            // A file without checks (it runs `strata run` instead) must
+            // still compile and run.
+            let unchecked = passed == 0 && out.contains("contain no check.* op");
+            (failed > 0 || (passed == 0 && !unchecked)).then(|| format!("{}:\n{out}", f.display()))
         })
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -2,6 +2,7 @@
 
 pub mod batch_norm;
 mod build;
+pub mod fold_dot_convert;
 pub mod lapack_custom_calls;
 pub mod legalize_broadcast;
 pub mod manual_computation;
