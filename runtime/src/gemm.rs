@@ -157,24 +157,39 @@ macro_rules! gemm_entry {
                     return;
                 }
                 let (c_addr, a_addr, b_addr) = (c as usize, a as usize, b as usize);
+                let one = |(oa, ob, oc): (isize, isize, isize), threads: usize| {
+                    // SAFETY: offsets and strides stay inside the buffers
+                    // (they come from the tensors' static shapes); batches
+                    // write disjoint parts of the result.
+                    unsafe {
+                        product(
+                            [m as usize, k as usize, n as usize],
+                            (a_addr as *const $t).offset(oa),
+                            [rsa, csa],
+                            (b_addr as *const $t).offset(ob),
+                            [rsb, csb],
+                            (c_addr as *mut $t).offset(oc),
+                            [rsc, csc],
+                            1.0 as $t,
+                            threads,
+                        )
+                    }
+                };
                 let run = |threads: usize| {
-                    for_each_batch(d, |oa, ob, oc| {
-                        // SAFETY: offsets and strides stay inside the buffers
-                        // (they come from the tensors' static shapes).
-                        unsafe {
-                            product(
-                                [m as usize, k as usize, n as usize],
-                                (a_addr as *const $t).offset(oa),
-                                [rsa, csa],
-                                (b_addr as *const $t).offset(ob),
-                                [rsb, csb],
-                                (c_addr as *mut $t).offset(oc),
-                                [rsc, csc],
-                                1.0 as $t,
-                                threads,
-                            )
+                    let mut batches = Vec::new();
+                    for_each_batch(d, |oa, ob, oc| batches.push((oa, ob, oc)));
+                    if threads > 1 && batches.len() >= threads {
+                        // At least a batch per thread: whole products side
+                        // by side beat splitting each one (no
+                        // synchronisation inside a product; measured 16 x
+                        // 256³ on 2 cores).
+                        use rayon::iter::{IntoParallelIterator, ParallelIterator};
+                        batches.into_par_iter().for_each(|o| one(o, 1));
+                    } else {
+                        for o in batches {
+                            one(o, threads);
                         }
-                    })
+                    }
                 };
                 // Small products stay on the calling thread: handing them to
                 // the pool would cost more than they take.
@@ -231,5 +246,50 @@ mod tests {
             }
         }
         assert_eq!(c, want);
+    }
+
+    /// Enough batches and work for the pool: the batches run side by side
+    /// (one product per thread), each must still land in its own place.
+    #[test]
+    fn batches_in_parallel_match_the_naive_product() {
+        let (batches, m, k, n) = (6usize, 48usize, 40usize, 56usize);
+        let a: Vec<f64> = (0..batches * m * k)
+            .map(|x| ((x * 7) % 13) as f64 - 6.0)
+            .collect();
+        let b: Vec<f64> = (0..batches * k * n)
+            .map(|x| ((x * 5) % 11) as f64 - 5.0)
+            .collect();
+        let mut c = vec![0f64; batches * m * n];
+        let mut desc = GemmDesc {
+            batch_rank: 1,
+            m: m as i64,
+            k: k as i64,
+            n: n as i64,
+            lhs_row_stride: k as i64,
+            lhs_col_stride: 1,
+            rhs_row_stride: n as i64,
+            rhs_col_stride: 1,
+            out_row_stride: n as i64,
+            out_col_stride: 1,
+            ..GemmDesc::default()
+        };
+        desc.batch_sizes[0] = batches as i64;
+        desc.lhs_batch_strides[0] = (m * k) as i64;
+        desc.rhs_batch_strides[0] = (k * n) as i64;
+        desc.out_batch_strides[0] = (m * n) as i64;
+        assert!(batches * m * k * n >= PARALLEL_MIN_FLOPS);
+        // Three threads: more than this machine may have, still correct.
+        assert_eq!(crate::pool::strata_rt_set_num_threads(3), 0);
+        unsafe { strata_rt_gemm_f64(&desc, a.as_ptr(), b.as_ptr(), c.as_mut_ptr()) };
+        for bt in 0..batches {
+            for i in 0..m {
+                for j in 0..n {
+                    let want: f64 = (0..k)
+                        .map(|kk| a[bt * m * k + i * k + kk] * b[bt * k * n + kk * n + j])
+                        .sum();
+                    assert_eq!(c[bt * m * n + i * n + j], want, "batch {bt} ({i}, {j})");
+                }
+            }
+        }
     }
 }
