@@ -240,6 +240,36 @@ pub unsafe extern "C" fn strata_rt_rng_philox(
     })
 }
 
+/// The key of the process's generator for `rng` (XLA keeps one such state
+/// per process too; its value is not specified).
+const PROCESS_RNG_KEY: u64 = 0x5354_5241_5441_0001;
+
+/// The counter of the process's generator: every `rng` op call takes the
+/// next `delta` blocks, so calls (from any thread) draw disjoint streams.
+static PROCESS_RNG_COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// `void strata_rt_rng_get_and_update_state(const RngStateDesc *, uint64_t
+/// state[2])`: writes (key, counter) and advances the counter by `delta`.
+///
+/// # Safety
+/// The pointers are valid.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn strata_rt_rng_get_and_update_state(
+    desc: *const strata_abi::RngStateDesc,
+    state: *mut u64,
+) {
+    ffi_guard((), || {
+        // SAFETY: the caller's contract.
+        let delta = unsafe { (*desc).delta }.max(0) as u64;
+        let counter = PROCESS_RNG_COUNTER.fetch_add(delta, std::sync::atomic::Ordering::Relaxed);
+        // SAFETY: the caller's contract.
+        unsafe {
+            *state = PROCESS_RNG_KEY;
+            *state.add(1) = counter;
+        }
+    })
+}
+
 /// `void strata_rt_rng_three_fry(const RngDesc *, const uint64_t state[2],
 /// uint64_t new_state[2], void *out)`.
 ///

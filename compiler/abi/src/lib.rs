@@ -339,6 +339,18 @@ pub struct RngDesc {
 // SAFETY: repr(C), i64 fields and arrays only.
 unsafe impl Descriptor for RngDesc {}
 
+/// One `rng_get_and_update_state` for [`symbol::RNG_GET_AND_UPDATE_STATE`]:
+/// how far the process's generator state advances (the number of 128-bit
+/// Philox blocks the caller will draw).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RngStateDesc {
+    pub delta: i64,
+}
+
+// SAFETY: repr(C), one i64.
+unsafe impl Descriptor for RngStateDesc {}
+
 /// One batched matrix decomposition for [`symbol::HOUSEHOLDER_QR`],
 /// [`symbol::HOUSEHOLDER_PRODUCT`], [`symbol::EIGH`] or [`symbol::SVD`]:
 /// `batch` matrices of `rows` x `cols` elements of type `elem` (an
@@ -482,6 +494,9 @@ pub mod symbol {
     /// `(const RngDesc *, const uint64_t state[w], uint64_t new_state[w], void *out)`:
     /// XLA:CPU's PHILOX (and DEFAULT) `rng_bit_generator`, bit for bit.
     pub const RNG_PHILOX: &str = "strata_rt_rng_philox";
+    /// `(const RngStateDesc *, uint64_t state[2])`: the process's Philox
+    /// state (key, counter), then the counter advanced by `delta`.
+    pub const RNG_GET_AND_UPDATE_STATE: &str = "strata_rt_rng_get_and_update_state";
     /// `int32_t (const LinalgDesc *, const T *a, T *factored, T *tau)`: LAPACK's
     /// geqrf per matrix (R on and above the diagonal, the reflectors below).
     pub const HOUSEHOLDER_QR: &str = "strata_rt_householder_qr";

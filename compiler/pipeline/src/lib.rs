@@ -28,6 +28,7 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
         Box::new(strata_dialect_xla::transforms::batch_norm::XlaExpandBatchNormPass),
         Box::new(strata_dialect_xla::transforms::ragged_dot::XlaExpandRaggedDotPass),
         Box::new(strata_dialect_xla::transforms::scan::XlaExpandScanPass),
+        Box::new(strata_dialect_xla::transforms::rng::XlaExpandRngPass),
         Box::new(strata_dialect_xla::transforms::legalize_broadcast::XlaLegalizeBroadcastPass),
         Box::new(strata_dialect_xla::transforms::fold_dot_convert::XlaFoldDotConvertPass),
         Box::new(strata_dialect_xla::transforms::tree_reduce::XlaTreeReducePass),

@@ -248,6 +248,16 @@ pub fn register(ctx: &mut Context) {
             .verifier(ops::misc::verify_rng_bit_generator)
             .parser(parse::parse_rng_bit_generator),
     );
+    // Not pure: every call draws new numbers.
+    r.add(
+        OpDef::new(RNG, Traits::NONE)
+            .verifier(ops::misc::verify_rng)
+            .parser(parse::parse_rng),
+    );
+    r.add(
+        OpDef::new(RNG_GET_AND_UPDATE_STATE, Traits::NONE)
+            .verifier(ops::misc::verify_rng_get_and_update_state),
+    );
     r.add(OpDef::new(LU, pure).verifier(ops::linalg::verify_lu));
     r.add(OpDef::new(RAGGED_DOT, pure).verifier(ops::ragged::verify_ragged_dot));
     r.add(

@@ -50,6 +50,12 @@ pub const EIGH: &str = "xla.eigh";
 /// values, u, vᴴ, info). Made from `lapack_?gesdd_ffi`.
 pub const SVD: &str = "xla.svd";
 pub const RNG_BIT_GENERATOR: &str = "xla.rng_bit_generator";
+/// `rng(a, b, shape)`: uniform in [a, b) or normal (mean a, deviation b)
+/// numbers; `xla-expand-rng` writes it with the process's Philox state.
+pub const RNG: &str = "xla.rng";
+/// XLA's `rng-get-and-update-state`: the process's generator state
+/// (`tensor<2xui64>`: key, counter), advanced by `delta` blocks.
+pub const RNG_GET_AND_UPDATE_STATE: &str = "xla.rng_get_and_update_state";
 // Batch normalization; `xla-expand-batch-norm` writes them as element-wise
 // ops and reductions.
 pub const BATCH_NORM_INFERENCE: &str = "xla.batch_norm_inference";
@@ -246,6 +252,8 @@ pub const ALL: &[&str] = &[
     EIGH,
     SVD,
     RNG_BIT_GENERATOR,
+    RNG,
+    RNG_GET_AND_UPDATE_STATE,
     DYNAMIC_BROADCAST_IN_DIM,
     DYNAMIC_IOTA,
     DYNAMIC_RESHAPE,

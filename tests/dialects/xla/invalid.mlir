@@ -1879,3 +1879,30 @@ func.func @scan_dimension(%input: tensor<4xi32>, %init: tensor<i32>) -> tensor<4
   } : (tensor<4xi32>, tensor<i32>) -> (tensor<4xi32>, tensor<i32>)
   return %0#0 : tensor<4xi32>
 }
+
+// -----
+
+func.func @rng_normal_int(%a: tensor<i32>, %b: tensor<i32>) -> tensor<4xi32> {
+  %s = stablehlo.constant dense<[4]> : tensor<1xi64>
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.rng' op a NORMAL rng produces floats, not i32
+  %r = stablehlo.rng %a, %b, %s, distribution = NORMAL : (tensor<i32>, tensor<i32>, tensor<1xi64>) -> tensor<4xi32>
+  return %r : tensor<4xi32>
+}
+
+// -----
+
+func.func @rng_distribution(%a: tensor<f32>, %b: tensor<f32>) -> tensor<4xf32> {
+  %s = stablehlo.constant dense<[4]> : tensor<1xi64>
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.rng' op rng_distribution must be UNIFORM or NORMAL, found 'POISSON'
+  %r = stablehlo.rng %a, %b, %s, distribution = POISSON : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @rng_bounds_type(%a: tensor<f64>, %b: tensor<f64>) -> tensor<4xf32> {
+  %s = stablehlo.constant dense<[4]> : tensor<1xi64>
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.rng' op operand #0 must be a scalar of the result's element type
+  %r = stablehlo.rng %a, %b, %s, distribution = UNIFORM : (tensor<f64>, tensor<f64>, tensor<1xi64>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}

@@ -52,6 +52,7 @@ pub enum Family {
     /// Runtime calls (QR, eigh, SVD).
     Decomposition,
     Rng,
+    RngState,
 }
 
 /// The family of the op named `name`, if the lowering knows it.
@@ -93,6 +94,7 @@ pub fn family(name: &str) -> Option<Family> {
         LU => Family::Lu,
         HOUSEHOLDER_QR | HOUSEHOLDER_PRODUCT | EIGH | SVD => Family::Decomposition,
         RNG_BIT_GENERATOR => Family::Rng,
+        RNG_GET_AND_UPDATE_STATE => Family::RngState,
         FFT => Family::Fft,
         CONCATENATE => Family::Concatenate,
         PAD => Family::Pad,

@@ -94,6 +94,7 @@ impl FuncLowering<'_> {
             Family::TopK => self.top_k(b, op, bufs),
             Family::TriangularSolve => self.triangular_solve(b, op, bufs[0]),
             Family::Rng => self.rng_bit_generator(b, op, bufs),
+            Family::RngState => self.rng_get_and_update_state(b, op, bufs),
             Family::Cholesky => self.cholesky(b, op, bufs),
             Family::Lu => self.lu(b, op, bufs),
             Family::Decomposition => self.decomposition(b, op, bufs),

@@ -1,6 +1,8 @@
 //! `xla.rng_bit_generator`: a call to the runtime's THREE_FRY or PHILOX
 //! generator (`runtime/src/rng.rs`, bit for bit XLA:CPU's layout and state
 //! update). DEFAULT is PHILOX, as XLA:CPU expands it.
+//! `xla.rng_get_and_update_state`: the runtime's process-wide Philox state
+//! (what `xla-expand-rng` feeds such a generator for `rng`).
 
 use strata_diag::{Diagnostic, Result};
 use strata_ir::{OpId, Value};
@@ -55,6 +57,35 @@ impl FuncLowering<'_> {
         b.insert(
             strata_ir::builtin::CALL,
             vec![desc_buf, state, bufs[0], bufs[1]],
+            &[],
+            vec![("callee".into(), callee)],
+        );
+        Ok(())
+    }
+
+    pub(super) fn rng_get_and_update_state(
+        &mut self,
+        b: &mut Builder<'_>,
+        op: OpId,
+        bufs: &[Value],
+    ) -> Result<()> {
+        let delta = b
+            .ctx
+            .int_attr(op, "delta")
+            .and_then(|d| i64::try_from(d).ok())
+            .ok_or_else(|| {
+                Diagnostic::internal(b.loc, "rng_get_and_update_state without 'delta'")
+            })?;
+        let desc = strata_abi::RngStateDesc { delta };
+        let desc_buf = self.descriptor_global(b, &desc)?;
+        let name = strata_abi::symbol::RNG_GET_AND_UPDATE_STATE;
+        let buf = super::untyped_buffer(b.ctx);
+        let fty = b.ctx.function_ty(vec![buf, buf], vec![]);
+        self.declare_runtime(b, name, fty);
+        let callee = b.ctx.attr(strata_ir::AttrKind::SymbolRef(name.into()));
+        b.insert(
+            strata_ir::builtin::CALL,
+            vec![desc_buf, bufs[0]],
             &[],
             vec![("callee".into(), callee)],
         );

@@ -503,6 +503,8 @@ impl<'a> Importer<'a> {
             Opcode::Convolution => misc::convolution(self, inst),
             Opcode::Fft => misc::fft(self, inst),
             Opcode::RngBitGenerator => misc::rng_bit_generator(self, inst),
+            Opcode::Rng => misc::rng(self, inst),
+            Opcode::RngGetAndUpdateState => misc::rng_get_and_update_state(self, inst),
             Opcode::Cholesky => misc::cholesky(self, inst),
             Opcode::TriangularSolve => misc::triangular_solve(self, inst),
             Opcode::CustomCall => misc::custom_call(self, inst),

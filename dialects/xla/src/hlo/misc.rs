@@ -281,6 +281,57 @@ pub fn rng_bit_generator(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<
     imp.build(inst, RNG_BIT_GENERATOR, vec![inst.leaf(0)?], attrs)
 }
 
+/// `rng(a, b), distribution=rng_uniform` (or `rng_normal`): the shape
+/// operand StableHLO's `rng` takes is the declared shape, as a constant.
+pub fn rng(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
+    inst.expect_operands(2)?;
+    let distribution = match inst.attrs.word("distribution")? {
+        Some((w, _)) if w == "rng_uniform" => "UNIFORM",
+        Some((w, _)) if w == "rng_normal" => "NORMAL",
+        Some((w, loc)) => {
+            return Err(Diagnostic::error(
+                loc,
+                format!("unknown rng distribution '{w}'"),
+            ));
+        }
+        None => return Err(inst.error("rng without a distribution")),
+    };
+    let types = inst.instr.shape.leaf_types(imp.ctx);
+    let dims = match types.first().and_then(|&t| imp.ctx.shape(t)) {
+        Some(d) if types.len() == 1 => d.to_vec(),
+        _ => return Err(inst.error("rng produces one array")),
+    };
+    let i64t = imp.ctx.int_ty(64);
+    let shape_ty = imp.ctx.tensor_ty(&[dims.len() as i64], i64t);
+    let value = imp.ctx.attr(AttrKind::Dense(strata_ir::DenseElements {
+        ty: shape_ty,
+        splat: false,
+        bits: dims.iter().map(|&d| d as u64).collect(),
+    }));
+    let shape = imp.ctx.create_op(
+        CONSTANT,
+        vec![],
+        &[shape_ty],
+        vec![("value".to_string(), value)],
+        inst.loc(),
+    );
+    imp.ctx.append_op(inst.block, shape);
+    let shape = imp.ctx.op(shape).results[0];
+    let attrs = vec![(
+        "rng_distribution".to_string(),
+        imp.enum_attr("rng_distribution", distribution),
+    )];
+    imp.build(inst, RNG, vec![inst.leaf(0)?, inst.leaf(1)?, shape], attrs)
+}
+
+/// `rng-get-and-update-state(), delta=N`: the process's generator state.
+pub fn rng_get_and_update_state(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
+    inst.expect_operands(0)?;
+    let delta = inst.attrs.int("delta")?;
+    let attrs = vec![("delta".to_string(), imp.i64_attr(delta))];
+    imp.build(inst, RNG_GET_AND_UPDATE_STATE, vec![], attrs)
+}
+
 /// `cholesky(a), lower=true`.
 pub fn cholesky(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
     inst.expect_operands(1)?;

@@ -336,3 +336,72 @@ pub fn verify_rng_bit_generator(ctx: &Context, op: OpId) -> Result<()> {
     }
     Ok(())
 }
+
+/// The `rng_distribution` of an `rng` op: `UNIFORM` or `NORMAL`.
+pub fn rng_distribution(ctx: &Context, op: OpId) -> Option<&str> {
+    match ctx
+        .attr_of(op, "rng_distribution")
+        .map(|a| ctx.attr_kind(a))
+    {
+        Some(AttrKind::Enum { value, .. }) | Some(AttrKind::String(value)) => Some(value),
+        _ => None,
+    }
+}
+
+/// `rng(a, b, shape)`: `a` and `b` scalars of the result's element type
+/// (an integer or a float; only floats for NORMAL), `shape` a 1-d integer
+/// tensor matching the result's static shape when it is a constant.
+pub fn verify_rng(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 3, 1)?;
+    let dist = rng_distribution(ctx, op).unwrap_or("");
+    if !matches!(dist, "UNIFORM" | "NORMAL") {
+        return Err(ctx.error(
+            op,
+            format!("rng_distribution must be UNIFORM or NORMAL, found '{dist}'"),
+        ));
+    }
+    let (_, elem) = result_tensor(ctx, op, 0)?;
+    let bool_elem = matches!(ctx.kind(elem), TypeKind::Int { width: 1, .. });
+    let int_ok = is_int(ctx, elem) && !bool_elem && dist == "UNIFORM";
+    if !(is_float(ctx, elem) || int_ok) {
+        return Err(ctx.error(
+            op,
+            format!(
+                "a {dist} rng produces {}, not {}",
+                if dist == "NORMAL" {
+                    "floats"
+                } else {
+                    "integers or floats"
+                },
+                strata_ir::text::printer::type_to_string(ctx, elem)
+            ),
+        ));
+    }
+    for i in 0..2 {
+        let (s, e) = operand_tensor(ctx, op, i)?;
+        if !s.is_empty() || e != elem {
+            return Err(ctx.error(
+                op,
+                format!("operand #{i} must be a scalar of the result's element type"),
+            ));
+        }
+    }
+    let (shape_shape, shape_elem) = operand_tensor(ctx, op, 2)?;
+    if shape_shape.len() != 1 || !is_int(ctx, shape_elem) {
+        return Err(ctx.error(op, "the shape operand must be a 1-d integer tensor"));
+    }
+    Ok(())
+}
+
+/// `rng_get_and_update_state() {delta}`: a `tensor<2xui64>`, delta >= 0.
+pub fn verify_rng_get_and_update_state(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 0, 1)?;
+    let (s, e) = result_tensor(ctx, op, 0)?;
+    if s != [2] || !matches!(ctx.kind(e), TypeKind::Int { width: 64, .. }) {
+        return Err(ctx.error(op, "the state is a tensor<2xui64>"));
+    }
+    match ctx.int_attr(op, "delta") {
+        Some(d) if (0..=i64::MAX as i128).contains(&d) => Ok(()),
+        _ => Err(ctx.error(op, "'delta' must be a non-negative 64-bit integer")),
+    }
+}

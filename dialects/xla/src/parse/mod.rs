@@ -676,6 +676,28 @@ pub fn parse_rng_bit_generator(p: &mut Parser<'_>, st: &mut OpState) -> Result<(
     parse_signature(p, st)
 }
 
+/// `rng %a, %b, %shape, distribution = UNIFORM : (A, B, S) -> T`.
+pub fn parse_rng(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    st.operands.push(p.parse_operand()?);
+    p.expect_punct(",")?;
+    st.operands.push(p.parse_operand()?);
+    p.expect_punct(",")?;
+    st.operands.push(p.parse_operand()?);
+    if p.consume_punct(",") {
+        p.expect_keyword("distribution")?;
+        p.expect_punct("=")?;
+        let value = p.parse_ident()?;
+        let a = p.ctx.attr(AttrKind::Enum {
+            dialect: "stablehlo".into(),
+            name: "rng_distribution".into(),
+            value,
+        });
+        st.add_attr("rng_distribution", a);
+    }
+    p.parse_optional_attr_dict(st)?;
+    parse_signature(p, st)
+}
+
 /// `dynamic_iota %shape, dim = 0 : (tensor<2xi64>) -> tensor<3x4xi64>`.
 pub fn parse_dynamic_iota(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     st.operands.push(p.parse_operand()?);

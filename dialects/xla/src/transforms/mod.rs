@@ -7,6 +7,7 @@ pub mod lapack_custom_calls;
 pub mod legalize_broadcast;
 pub mod manual_computation;
 pub mod ragged_dot;
+pub mod rng;
 pub mod scan;
 pub mod static_dynamic_ops;
 pub mod tree_reduce;
