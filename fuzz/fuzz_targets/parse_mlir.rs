@@ -8,7 +8,9 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     // The driver rejects non-UTF-8 input before parsing (`read_source`).
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     let mut ctx = strata_pipeline::new_context();
     if let Some(module) = strata_fuzz::parse_mlir(&mut ctx, text) {
         strata_fuzz::expect_round_trip(&ctx, module);

@@ -85,7 +85,10 @@ impl Ty {
         s + self.elem.mlir() + ">"
     }
     fn with_elem(&self, elem: Elem) -> Ty {
-        Ty { shape: self.shape.clone(), elem }
+        Ty {
+            shape: self.shape.clone(),
+            elem,
+        }
     }
     fn count(&self) -> i64 {
         self.shape.iter().product()
@@ -131,7 +134,10 @@ fn shape(u: &mut Unstructured) -> Result<Vec<i64>> {
 }
 
 fn list(xs: &[i64]) -> String {
-    xs.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
+    xs.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl Gen {
@@ -144,14 +150,21 @@ impl Gen {
 
     /// An existing value of type `ty`, else a constant or a new argument.
     fn value_of(&mut self, u: &mut Unstructured, ty: &Ty) -> Result<String> {
-        let same: Vec<String> =
-            self.values.iter().filter(|(_, t)| t == ty).map(|(n, _)| n.clone()).collect();
+        let same: Vec<String> = self
+            .values
+            .iter()
+            .filter(|(_, t)| t == ty)
+            .map(|(n, _)| n.clone())
+            .collect();
         if !same.is_empty() && u.ratio(3, 4)? {
             return Ok(u.choose(&same)?.clone());
         }
         if u.ratio(1, 3)? {
             let lit = ty.elem.literal(u)?;
-            return Ok(self.emit(format!("stablehlo.constant dense<{lit}> : {}", ty.mlir()), ty.clone()));
+            return Ok(self.emit(
+                format!("stablehlo.constant dense<{lit}> : {}", ty.mlir()),
+                ty.clone(),
+            ));
         }
         Ok(self.new_arg(ty.clone()))
     }
@@ -161,7 +174,10 @@ impl Gen {
         if !self.values.is_empty() && u.ratio(4, 5)? {
             return Ok(u.choose(&self.values)?.clone());
         }
-        let ty = Ty { shape: shape(u)?, elem: *u.choose(&ELEMS)? };
+        let ty = Ty {
+            shape: shape(u)?,
+            elem: *u.choose(&ELEMS)?,
+        };
         Ok((self.new_arg(ty.clone()), ty))
     }
 
@@ -198,8 +214,21 @@ impl Gen {
     fn unary(&mut self, u: &mut Unstructured, x: &str, ty: &Ty) -> Result<()> {
         let e = ty.elem;
         let ops: &[&str] = if e.is_float() {
-            &["abs", "negate", "exponential", "log", "sqrt", "tanh", "floor", "ceil", "sign",
-              "round_nearest_even", "cosine", "logistic", "is_finite"]
+            &[
+                "abs",
+                "negate",
+                "exponential",
+                "log",
+                "sqrt",
+                "tanh",
+                "floor",
+                "ceil",
+                "sign",
+                "round_nearest_even",
+                "cosine",
+                "logistic",
+                "is_finite",
+            ]
         } else if e == C64 {
             &["negate", "exponential", "sqrt", "abs"]
         } else if e == I1 {
@@ -207,7 +236,14 @@ impl Gen {
         } else if e.is_unsigned() {
             &["not", "popcnt", "count_leading_zeros", "negate"]
         } else {
-            &["abs", "negate", "sign", "not", "popcnt", "count_leading_zeros"]
+            &[
+                "abs",
+                "negate",
+                "sign",
+                "not",
+                "popcnt",
+                "count_leading_zeros",
+            ]
         };
         let op = *u.choose(ops)?;
         let result = match op {
@@ -223,15 +259,38 @@ impl Gen {
     fn binary(&mut self, u: &mut Unstructured, x: &str, ty: &Ty) -> Result<()> {
         let e = ty.elem;
         let ops: &[&str] = if e.is_float() {
-            &["add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum", "power",
-              "atan2"]
+            &[
+                "add",
+                "subtract",
+                "multiply",
+                "divide",
+                "remainder",
+                "maximum",
+                "minimum",
+                "power",
+                "atan2",
+            ]
         } else if e == C64 {
             &["add", "subtract", "multiply", "divide"]
         } else if e == I1 {
             &["and", "or", "xor", "add", "maximum"]
         } else {
-            &["add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum", "and",
-              "or", "xor", "shift_left", "shift_right_arithmetic", "shift_right_logical", "power"]
+            &[
+                "add",
+                "subtract",
+                "multiply",
+                "divide",
+                "remainder",
+                "maximum",
+                "minimum",
+                "and",
+                "or",
+                "xor",
+                "shift_left",
+                "shift_right_arithmetic",
+                "shift_right_logical",
+                "power",
+            ]
         };
         let op = *u.choose(ops)?;
         let y = self.value_of(u, ty)?;
@@ -253,7 +312,10 @@ impl Gen {
         let pred_ty = ty.with_elem(I1);
         let t = ty.mlir();
         let p = self.emit(
-            format!("stablehlo.compare {dir}, {x}, {y}, {kind} : ({t}, {t}) -> {}", pred_ty.mlir()),
+            format!(
+                "stablehlo.compare {dir}, {x}, {y}, {kind} : ({t}, {t}) -> {}",
+                pred_ty.mlir()
+            ),
             pred_ty.clone(),
         );
         let z = self.value_of(u, ty)?;
@@ -288,17 +350,30 @@ impl Gen {
                 _ => dim(u)?,
             });
         }
-        let out = Ty { shape: result, elem: ty.elem };
+        let out = Ty {
+            shape: result,
+            elem: ty.elem,
+        };
         let dims = list(&positions.iter().map(|&p| p as i64).collect::<Vec<_>>());
-        let rhs = format!("stablehlo.broadcast_in_dim {x}, dims = [{dims}] : ({}) -> {}", ty.mlir(), out.mlir());
+        let rhs = format!(
+            "stablehlo.broadcast_in_dim {x}, dims = [{dims}] : ({}) -> {}",
+            ty.mlir(),
+            out.mlir()
+        );
         self.emit(rhs, out);
         Ok(())
     }
 
     fn reshape(&mut self, u: &mut Unstructured, x: &str, ty: &Ty) -> Result<()> {
         let shape = factor(u, ty.count())?;
-        let out = Ty { shape, elem: ty.elem };
-        self.emit(format!("stablehlo.reshape {x} : ({}) -> {}", ty.mlir(), out.mlir()), out);
+        let out = Ty {
+            shape,
+            elem: ty.elem,
+        };
+        self.emit(
+            format!("stablehlo.reshape {x} : ({}) -> {}", ty.mlir(), out.mlir()),
+            out,
+        );
         Ok(())
     }
 
@@ -308,9 +383,16 @@ impl Gen {
             let j = u.int_in_range(0..=i)?;
             perm.swap(i, j);
         }
-        let out = Ty { shape: perm.iter().map(|&p| ty.shape[p]).collect(), elem: ty.elem };
+        let out = Ty {
+            shape: perm.iter().map(|&p| ty.shape[p]).collect(),
+            elem: ty.elem,
+        };
         let dims = list(&perm.iter().map(|&p| p as i64).collect::<Vec<_>>());
-        let rhs = format!("stablehlo.transpose {x}, dims = [{dims}] : ({}) -> {}", ty.mlir(), out.mlir());
+        let rhs = format!(
+            "stablehlo.transpose {x}, dims = [{dims}] : ({}) -> {}",
+            ty.mlir(),
+            out.mlir()
+        );
         self.emit(rhs, out);
         Ok(())
     }
@@ -325,8 +407,16 @@ impl Gen {
             ranges.push(format!("{start}:{limit}:{stride}"));
             shape.push((limit - start + stride - 1) / stride);
         }
-        let out = Ty { shape, elem: ty.elem };
-        let rhs = format!("stablehlo.slice {x} [{}] : ({}) -> {}", ranges.join(", "), ty.mlir(), out.mlir());
+        let out = Ty {
+            shape,
+            elem: ty.elem,
+        };
+        let rhs = format!(
+            "stablehlo.slice {x} [{}] : ({}) -> {}",
+            ranges.join(", "),
+            ty.mlir(),
+            out.mlir()
+        );
         self.emit(rhs, out);
         Ok(())
     }
@@ -368,7 +458,10 @@ impl Gen {
                 shape.push(d);
             }
         }
-        let scalar = Ty { shape: vec![], elem: e };
+        let scalar = Ty {
+            shape: vec![],
+            elem: e,
+        };
         let init = self.value_of(u, &scalar)?;
         let out = Ty { shape, elem: e };
         let rhs = format!(
@@ -397,15 +490,25 @@ impl Gen {
         for _ in 0..free {
             rhs_shape.push(dim(u)?);
         }
-        let rhs_ty = Ty { shape: rhs_shape.clone(), elem: ty.elem };
+        let rhs_ty = Ty {
+            shape: rhs_shape.clone(),
+            elem: ty.elem,
+        };
         let y = self.value_of(u, &rhs_ty)?;
         let mut out: Vec<i64> = ty.shape[..batch].to_vec();
         out.extend_from_slice(&ty.shape[batch..k]);
         out.extend_from_slice(&rhs_shape[batch + 1..]);
-        let out = Ty { shape: out, elem: ty.elem };
+        let out = Ty {
+            shape: out,
+            elem: ty.elem,
+        };
         let batching = (0..batch as i64).collect::<Vec<_>>();
         let batch_attr = if batch > 0 {
-            format!("batching_dims = [{}] x [{}], ", list(&batching), list(&batching))
+            format!(
+                "batching_dims = [{}] x [{}], ",
+                list(&batching),
+                list(&batching)
+            )
         } else {
             String::new()
         };
@@ -426,7 +529,11 @@ impl Gen {
                 dims.push(i as i64);
             }
         }
-        let rhs = format!("stablehlo.reverse {x}, dims = [{}] : {}", list(&dims), ty.mlir());
+        let rhs = format!(
+            "stablehlo.reverse {x}, dims = [{}] : {}",
+            list(&dims),
+            ty.mlir()
+        );
         self.emit(rhs, ty.clone());
         Ok(())
     }
@@ -434,7 +541,11 @@ impl Gen {
     fn pad(&mut self, u: &mut Unstructured, x: &str, ty: &Ty) -> Result<()> {
         let (mut lo, mut hi, mut interior, mut shape) = (vec![], vec![], vec![], vec![]);
         for &d in &ty.shape {
-            let (l, h, i) = (u.int_in_range(-2..=2)?, u.int_in_range(-2..=2)?, u.int_in_range(0..=2)?);
+            let (l, h, i) = (
+                u.int_in_range(-2..=2)?,
+                u.int_in_range(-2..=2)?,
+                u.int_in_range(0..=2)?,
+            );
             let size = l + h + d + (d - 1).max(0) * i;
             if size < 0 {
                 return Ok(());
@@ -444,9 +555,15 @@ impl Gen {
             interior.push(i);
             shape.push(size);
         }
-        let scalar = Ty { shape: vec![], elem: ty.elem };
+        let scalar = Ty {
+            shape: vec![],
+            elem: ty.elem,
+        };
         let v = self.value_of(u, &scalar)?;
-        let out = Ty { shape, elem: ty.elem };
+        let out = Ty {
+            shape,
+            elem: ty.elem,
+        };
         let rhs = format!(
             "stablehlo.pad {x}, {v}, low = [{}], high = [{}], interior = [{}] : ({}, {}) -> {}",
             list(&lo),
@@ -463,7 +580,10 @@ impl Gen {
     /// One start index per dimension: i32 or i64 scalars, constants (any
     /// value: the op clamps them) or arguments.
     fn start_indices(&mut self, u: &mut Unstructured, rank: usize) -> Result<(Vec<String>, Ty)> {
-        let ity = Ty { shape: vec![], elem: *u.choose(&[I32, I64])? };
+        let ity = Ty {
+            shape: vec![],
+            elem: *u.choose(&[I32, I64])?,
+        };
         let mut starts = Vec::with_capacity(rank);
         for _ in 0..rank {
             starts.push(self.value_of(u, &ity)?);
@@ -472,10 +592,16 @@ impl Gen {
     }
 
     fn dynamic_slice(&mut self, u: &mut Unstructured, x: &str, ty: &Ty) -> Result<()> {
-        let sizes: Vec<i64> =
-            ty.shape.iter().map(|&d| u.int_in_range(0..=d)).collect::<Result<_>>()?;
+        let sizes: Vec<i64> = ty
+            .shape
+            .iter()
+            .map(|&d| u.int_in_range(0..=d))
+            .collect::<Result<_>>()?;
         let (starts, ity) = self.start_indices(u, ty.shape.len())?;
-        let out = Ty { shape: sizes.clone(), elem: ty.elem };
+        let out = Ty {
+            shape: sizes.clone(),
+            elem: ty.elem,
+        };
         let index_types = vec![ity.mlir(); starts.len()];
         let mut operands = vec![x.to_string()];
         operands.extend(starts);
@@ -493,9 +619,15 @@ impl Gen {
     }
 
     fn dynamic_update_slice(&mut self, u: &mut Unstructured, x: &str, ty: &Ty) -> Result<()> {
-        let sizes: Vec<i64> =
-            ty.shape.iter().map(|&d| u.int_in_range(0..=d)).collect::<Result<_>>()?;
-        let update = Ty { shape: sizes, elem: ty.elem };
+        let sizes: Vec<i64> = ty
+            .shape
+            .iter()
+            .map(|&d| u.int_in_range(0..=d))
+            .collect::<Result<_>>()?;
+        let update = Ty {
+            shape: sizes,
+            elem: ty.elem,
+        };
         let upd = self.value_of(u, &update)?;
         let (starts, ity) = self.start_indices(u, ty.shape.len())?;
         let mut operands = vec![x.to_string(), upd];
@@ -527,7 +659,11 @@ impl Gen {
         };
         let dir = *u.choose(&["LT", "GT"])?;
         let n = self.body.len();
-        let scalar = Ty { shape: vec![], elem: ty.elem }.mlir();
+        let scalar = Ty {
+            shape: vec![],
+            elem: ty.elem,
+        }
+        .mlir();
         let t = ty.mlir();
         let rhs = format!(
             "\"stablehlo.sort\"({x}) <{{dimension = {d} : i64, is_stable = true}}> ({{\n\
@@ -556,7 +692,10 @@ impl Gen {
     /// and one to three results.
     fn finish(mut self, u: &mut Unstructured) -> Result<String> {
         if self.values.is_empty() {
-            let ty = Ty { shape: vec![2], elem: F32 };
+            let ty = Ty {
+                shape: vec![2],
+                elem: F32,
+            };
             self.new_arg(ty);
         }
         let n = u.int_in_range(1..=3)?;
@@ -564,8 +703,12 @@ impl Gen {
         for _ in 1..n {
             results.push(u.choose(&self.values)?.clone());
         }
-        let args: Vec<String> =
-            self.args.iter().enumerate().map(|(i, t)| format!("%arg{i}: {}", t.mlir())).collect();
+        let args: Vec<String> = self
+            .args
+            .iter()
+            .enumerate()
+            .map(|(i, t)| format!("%arg{i}: {}", t.mlir()))
+            .collect();
         let names: Vec<&str> = results.iter().map(|(n, _)| n.as_str()).collect();
         let types: Vec<String> = results.iter().map(|(_, t)| t.mlir()).collect();
         let mut text = format!(
@@ -577,7 +720,11 @@ impl Gen {
             text += line;
             text += "\n";
         }
-        text += &format!("    return {} : {}\n}}\n", names.join(", "), types.join(", "));
+        text += &format!(
+            "    return {} : {}\n}}\n",
+            names.join(", "),
+            types.join(", ")
+        );
         Ok(text)
     }
 }

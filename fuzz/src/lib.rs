@@ -15,8 +15,14 @@ pub const FILE: &str = "fuzz.mlir";
 pub fn expect_user_errors(ctx: &Context, diags: &[Diagnostic]) {
     for d in diags {
         let rendered = ctx.sources.render(d);
-        assert!(d.kind != Kind::Internal, "internal compiler error:\n{rendered}");
-        assert!(d.loc.is_known(), "diagnostic without a location:\n{rendered}");
+        assert!(
+            d.kind != Kind::Internal,
+            "internal compiler error:\n{rendered}"
+        );
+        assert!(
+            d.loc.is_known(),
+            "diagnostic without a location:\n{rendered}"
+        );
     }
 }
 
@@ -79,7 +85,10 @@ pub fn expect_round_trip(ctx: &Context, module: OpId) {
     };
     if let Err(diags) = strata_ir::verify::verify(&again, module) {
         let msgs: Vec<String> = diags.iter().map(|d| again.sources.render(d)).collect();
-        panic!("printed module does not verify:\n{}\n--- printed:\n{printed}", msgs.join(""));
+        panic!(
+            "printed module does not verify:\n{}\n--- printed:\n{printed}",
+            msgs.join("")
+        );
     }
 }
 
@@ -107,6 +116,15 @@ pub fn codegen(ctx: &Context, module: OpId) {
         bodies: None,
     };
     if let Err(d) = strata_codegen::compile(ctx, module, &opts, strata_codegen::EmitKind::Object) {
+        expect_user_errors(ctx, &[d]);
+    }
+}
+
+/// The second backend's first step: a lowered module exported as upstream
+/// MLIR must pass MLIR's own verifier, or name what the export does not
+/// cover (a user error); an export MLIR rejects is an internal error.
+pub fn export_upstream(ctx: &Context, module: OpId) {
+    if let Err(d) = strata_upstream::verified_upstream(ctx, module) {
         expect_user_errors(ctx, &[d]);
     }
 }

@@ -38,7 +38,8 @@ pub const PIPELINE: &str = "builtin.module(\
     reconcile-unrealized-casts)";
 
 /// An MLIR context with every upstream dialect and LLVM translation, and
-/// the diagnostics it reports.
+/// the diagnostics it reports. Registering and loading every dialect takes
+/// milliseconds, so each thread keeps one (see [`with_mlir`]).
 struct Mlir {
     context: melior::Context,
     messages: Rc<RefCell<Vec<String>>>,
@@ -60,6 +61,11 @@ impl Mlir {
             true
         });
         Mlir { context, messages }
+    }
+
+    /// Forgets the diagnostics of an earlier use.
+    fn clear(&self) {
+        self.messages.borrow_mut().clear();
     }
 
     /// An internal error carrying MLIR's own diagnostics: the export wrote
@@ -113,13 +119,26 @@ fn quote_lines(text: &str, messages: &[String]) -> String {
     quoted
 }
 
+thread_local! {
+    static MLIR: Mlir = Mlir::new();
+}
+
+/// Runs `f` with this thread's MLIR context, its diagnostics cleared.
+fn with_mlir<R>(f: impl FnOnce(&Mlir) -> R) -> R {
+    MLIR.with(|mlir| {
+        mlir.clear();
+        f(mlir)
+    })
+}
+
 /// The module exported as upstream MLIR and checked by MLIR's verifier;
 /// MLIR's own printing of it.
 pub fn verified_upstream(ir: &Context, module: OpId) -> Result<String> {
     let text = export_module(ir, module, &ExportOptions::default())?;
-    let mlir = Mlir::new();
-    let parsed = mlir.parse(&text, ir.op(module).loc)?;
-    Ok(format!("{}\n", parsed.as_operation()))
+    with_mlir(|mlir| {
+        let parsed = mlir.parse(&text, ir.op(module).loc)?;
+        Ok(format!("{}\n", parsed.as_operation()))
+    })
 }
 
 fn first_line(s: &str) -> &str {
@@ -144,8 +163,16 @@ pub fn lower_bodies<'c>(
         symbol_prefix: Some(prefix.to_string()),
     };
     let text = export_module(ir, module, &opts)?;
-    let mlir = Mlir::new();
-    let mut parsed = mlir.parse(&text, loc)?;
+    let llvm_ir = with_mlir(|mlir| lower_to_llvm_ir(mlir, &text, loc))?;
+    let buffer = MemoryBuffer::create_from_memory_range_copy(&llvm_ir, "upstream");
+    cx.create_module_from_ir(buffer)
+        .map_err(|e| Diagnostic::internal(loc, format!("upstream LLVM IR does not parse: {e}")))
+}
+
+/// The exported text parsed, verified, lowered by [`PIPELINE`] and
+/// translated: LLVM IR text.
+fn lower_to_llvm_ir(mlir: &Mlir, text: &str, loc: Location) -> Result<Vec<u8>> {
+    let mut parsed = mlir.parse(text, loc)?;
     let pm = PassManager::new(&mlir.context);
     parse_pass_pipeline(pm.as_operation_pass_manager(), PIPELINE)
         .map_err(|e| Diagnostic::internal(loc, format!("upstream pass pipeline: {e}")))?;
@@ -179,7 +206,5 @@ pub fn lower_bodies<'c>(
         free(raw.cast());
         text
     };
-    let buffer = MemoryBuffer::create_from_memory_range_copy(&llvm_ir, "upstream");
-    cx.create_module_from_ir(buffer)
-        .map_err(|e| Diagnostic::internal(loc, format!("upstream LLVM IR does not parse: {e}")))
+    Ok(llvm_ir)
 }
