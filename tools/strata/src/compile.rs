@@ -88,6 +88,16 @@ pub struct Reports {
     pub print_after: Vec<String>,
 }
 
+/// How the code is generated.
+#[derive(Clone, Copy)]
+pub struct Generation<'a> {
+    /// LLVM optimisation level, 0..=3.
+    pub opt_level: u8,
+    pub target: &'a strata_codegen::TargetSpec,
+    pub collectives: Collectives,
+    pub backend: crate::backend::Backend,
+}
+
 /// Files written beside the artifact.
 #[derive(Clone, Copy, Default)]
 pub struct Extras<'a> {
@@ -104,11 +114,8 @@ pub fn run(
     output: &Path,
     extras: Extras<'_>,
     name: Option<&str>,
-    opt_level: u8,
-    target: &strata_codegen::TargetSpec,
-    collectives: Collectives,
+    generation: Generation<'_>,
     reports: Reports,
-    backend: crate::backend::Backend,
 ) -> bool {
     if let Err(message) = check_paths(input, output, extras).and_then(|()| check_name(name)) {
         report_plain(&message);
@@ -128,11 +135,8 @@ pub fn run(
         output,
         extras,
         &prefix,
-        opt_level,
-        target,
-        collectives,
+        &generation,
         &reports,
-        backend,
     ) {
         Ok(()) => true,
         Err(diags) => {
@@ -254,12 +258,15 @@ fn compile(
     output: &Path,
     extras: Extras<'_>,
     prefix: &str,
-    opt_level: u8,
-    target: &strata_codegen::TargetSpec,
-    collectives: Collectives,
+    generation: &Generation<'_>,
     reports: &Reports,
-    backend: crate::backend::Backend,
 ) -> Result<(), Vec<strata_diag::Diagnostic>> {
+    let Generation {
+        opt_level,
+        target,
+        collectives,
+        backend,
+    } = *generation;
     let module = parse_and_verify(ctx, name, text)?;
     if collectives == Collectives::Mpi {
         // Read by codegen: P_replicas_run runs this process as one MPI device.

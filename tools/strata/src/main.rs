@@ -206,9 +206,12 @@ fn main() -> ExitCode {
                     pkg_config: pkg_config.as_deref(),
                 },
                 name.as_deref(),
-                opt_level,
-                &spec,
-                collectives,
+                compile::Generation {
+                    opt_level,
+                    target: &spec,
+                    collectives,
+                    backend,
+                },
                 compile::Reports {
                     time_passes,
                     print_after: if print_ir_after_all {
@@ -220,7 +223,6 @@ fn main() -> ExitCode {
                             .collect()
                     },
                 },
-                backend,
             )
         }
         Command::Opt {

@@ -242,10 +242,10 @@ impl Exporter<'_> {
             TypeKind::Float(k) => strata_ir::minifloat::format(*k).map(|f| f.code()),
             _ => None,
         };
-        if matches!(name, a::EXTF | a::TRUNCF) {
-            if let Some(code) = small(from_ty).or(small(to_ty)) {
-                return self.minifloat_cast(op, name, code, &to);
-            }
+        if matches!(name, a::EXTF | a::TRUNCF)
+            && let Some(code) = small(from_ty).or(small(to_ty))
+        {
+            return self.minifloat_cast(op, name, code, &to);
         }
         let x = self.operand(op, 0)?;
         let r = match name {

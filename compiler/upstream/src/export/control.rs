@@ -380,7 +380,7 @@ impl Exporter<'_> {
         };
         let sig_result = match &result {
             None => String::new(),
-            Some((t, ext)) if ext.is_empty() => format!(" -> {t}"),
+            Some((t, "")) => format!(" -> {t}"),
             Some((t, ext)) => format!(" -> ({t}{ext})"),
         };
         self.declare(callee, format!("({}){sig_result}", params.join(", ")));
