@@ -72,23 +72,13 @@ pub(crate) fn lower_module<'ctx>(
 
 /// The `loop.dispatch` and `loop.run_devices` ops of the module's bodies.
 fn launched_ops(ir: &Context, module: OpId) -> Vec<OpId> {
-    fn walk(ir: &Context, op: OpId, found: &mut Vec<OpId>) {
+    let mut found = Vec::new();
+    ir.walk_nested(module, &mut |op| {
         let name = ir.op(op).name;
         if name == strata_dialect_loop::DISPATCH || name == strata_dialect_loop::RUN_DEVICES {
             found.push(op);
         }
-        for &r in &ir.op(op).regions {
-            for &b in &ir.regions[r].blocks {
-                for &o in &ir.blocks[b].ops {
-                    walk(ir, o, found);
-                }
-            }
-        }
-    }
-    let mut found = Vec::new();
-    for f in builtin::defined_funcs(ir, module) {
-        walk(ir, f, &mut found);
-    }
+    });
     found
 }
 

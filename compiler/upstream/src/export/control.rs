@@ -5,7 +5,7 @@
 
 use strata_diag::Result;
 use strata_dialect_loop as lp;
-use strata_ir::builtin::{self, CALL, RETURN};
+use strata_ir::builtin::{CALL, RETURN};
 use strata_ir::{BlockId, OpId, Signedness, TypeKind};
 
 use super::{Exporter, unsupported};
@@ -341,9 +341,10 @@ impl Exporter<'_> {
         callee: &str,
         returns_status: bool,
     ) -> Result<Option<String>> {
-        let decl = self.declaration_of(op, callee)?;
-        let (inputs, results) = builtin::func_signature(self.ir, decl)
-            .ok_or_else(|| self.internal(decl, "has no signature"))?;
+        let (inputs, results) = self
+            .external(callee)
+            .map(|e| (e.inputs.clone(), e.results.clone()))
+            .ok_or_else(|| self.internal(op, format!("calls unknown '@{callee}'")))?;
         let n = self.ir.op(op).operands.len();
         let (mut args, mut params, mut types) = (Vec::new(), Vec::new(), Vec::new());
         for i in 0..n {
@@ -414,36 +415,6 @@ impl Exporter<'_> {
                 }
             }
             _ => "",
-        }
-    }
-
-    /// The module's `func.func` named `callee`.
-    fn declaration_of(&self, op: OpId, callee: &str) -> Result<OpId> {
-        let module_block = self
-            .ir
-            .op(op)
-            .parent
-            .and_then(|b| self.enclosing_module_block(b))
-            .ok_or_else(|| self.internal(op, "is not inside a module"))?;
-        self.ir.blocks[module_block]
-            .ops
-            .iter()
-            .copied()
-            .find(|&f| {
-                self.ir.op(f).name == builtin::FUNC
-                    && builtin::func_name(self.ir, f) == Some(callee)
-            })
-            .ok_or_else(|| self.internal(op, format!("calls unknown '@{callee}'")))
-    }
-
-    fn enclosing_module_block(&self, mut block: BlockId) -> Option<BlockId> {
-        loop {
-            let region = self.ir.blocks[block].parent?;
-            let owner = self.ir.regions[region].parent?;
-            if self.ir.op(owner).name == builtin::MODULE {
-                return Some(block);
-            }
-            block = self.ir.op(owner).parent?;
         }
     }
 

@@ -73,10 +73,13 @@ pub(crate) fn unsupported(loc: Location, what: impl std::fmt::Display) -> Diagno
 
 /// A bodiless function of the module: a runtime entry point or a libm-like
 /// external, called as its declaration says.
-struct External {
+pub(crate) struct External {
     /// Its `returns_status` unit attribute: an `i32` result that is 0 on
     /// success.
-    returns_status: bool,
+    pub(crate) returns_status: bool,
+    /// Its declared signature.
+    pub(crate) inputs: Vec<Type>,
+    pub(crate) results: Vec<Type>,
 }
 
 pub(crate) struct Exporter<'a> {
@@ -138,7 +141,7 @@ impl<'a> Exporter<'a> {
             let name = builtin::func_name(ir, op)
                 .ok_or_else(|| self.internal(op, "has no 'sym_name'"))?
                 .to_string();
-            let (_, results) = builtin::func_signature(ir, op)
+            let (inputs, results) = builtin::func_signature(ir, op)
                 .ok_or_else(|| self.internal(op, "has no signature"))?;
             if ir.entry_block(op, 0).is_some() {
                 if results.is_empty() {
@@ -154,6 +157,8 @@ impl<'a> Exporter<'a> {
                 name,
                 External {
                     returns_status: ir.attr_of(op, "returns_status").is_some(),
+                    inputs,
+                    results,
                 },
             );
         }
@@ -198,6 +203,10 @@ impl<'a> Exporter<'a> {
 
     pub(crate) fn external_returns_status(&self, name: &str) -> Option<bool> {
         self.externals.get(name).map(|e| e.returns_status)
+    }
+
+    pub(crate) fn external(&self, name: &str) -> Option<&External> {
+        self.externals.get(name)
     }
 
     /// Declares `@name` once with the given signature text.
