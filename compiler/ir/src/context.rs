@@ -188,6 +188,7 @@ impl Context {
             TypeKind::Float(k) => k.width(),
             TypeKind::Index => 64,
             TypeKind::Complex(e) => self.bit_width(*e),
+            TypeKind::Quant(q) => self.bit_width(q.storage),
             _ => 0,
         }
     }

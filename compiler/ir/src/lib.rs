@@ -16,7 +16,7 @@ pub mod verify;
 pub use attrs::{Attr, AttrKind, DenseElements};
 pub use context::{Block, BlockId, Context, OpId, Operation, Region, RegionId, Value, ValueDef};
 pub use registry::{OpDef, Traits};
-pub use types::{FloatKind, Signedness, Type, TypeKind};
+pub use types::{FloatKind, Signedness, Type, TypeKind, UniformQuant};
 
 /// Attribute accessors shared by every dialect.
 impl Context {

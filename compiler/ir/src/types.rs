@@ -105,6 +105,29 @@ impl FloatKind {
     }
 }
 
+/// A uniformly quantized element type, `!quant.uniform<i8:f32, 0.5:-20>`
+/// or per axis `!quant.uniform<i8:f32:1, {0.1:-30, 0.5:-20}>`: a storage
+/// integer `q` stands for `(q - zero_point) * scale` of the expressed
+/// float type. `xla-lower-quantized` writes the ops on them with integer
+/// and float ops, as StableHLO's spec defines them.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct UniformQuant {
+    /// The integer type held in memory.
+    pub storage: Type,
+    /// The range stored values are clamped to (the storage type's, unless
+    /// `i8<-127:127>` narrows it).
+    pub storage_min: i64,
+    pub storage_max: i64,
+    /// The float type the values stand for.
+    pub expressed: Type,
+    /// Per-axis quantization's dimension; `None`: one scale for the tensor.
+    pub axis: Option<i64>,
+    /// The scales, as `f64` bits, and zero points: one pair per slice
+    /// along `axis`, or one pair.
+    pub scales: Vec<u64>,
+    pub zero_points: Vec<i64>,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TypeKind {
     Int {
@@ -126,8 +149,26 @@ pub enum TypeKind {
     },
     Tuple(Vec<Type>),
     Token,
+    /// `!quant.uniform<...>`: integers standing for real numbers.
+    Quant(UniformQuant),
     Function {
         inputs: Vec<Type>,
         results: Vec<Type>,
     },
+}
+
+/// The values an integer storage type holds: `[-2^(w-1), 2^(w-1))` signed,
+/// `[0, 2^w)` unsigned (capped to i64).
+pub fn storage_range(ctx: &crate::Context, t: Type) -> (i64, i64) {
+    match ctx.kind(t) {
+        TypeKind::Int { width, sign } => {
+            let w = (*width).min(63);
+            if *sign == Signedness::Unsigned {
+                (0, (1i64 << w) - 1)
+            } else {
+                (-(1i64 << (w - 1)), (1i64 << (w - 1)) - 1)
+            }
+        }
+        _ => (0, 0),
+    }
 }

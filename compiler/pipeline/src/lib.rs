@@ -24,6 +24,7 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
             strata_dialect_xla::transforms::manual_computation::XlaExpandManualComputationPass,
         ),
         Box::new(strata_dialect_xla::transforms::static_dynamic_ops::XlaStaticDynamicOpsPass),
+        Box::new(strata_dialect_xla::transforms::quantized::XlaLowerQuantizedPass),
         Box::new(strata_dialect_xla::transforms::lapack_custom_calls::XlaLapackCustomCallsPass),
         Box::new(strata_dialect_xla::transforms::batch_norm::XlaExpandBatchNormPass),
         Box::new(strata_dialect_xla::transforms::ragged_dot::XlaExpandRaggedDotPass),

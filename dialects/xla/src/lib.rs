@@ -248,6 +248,16 @@ pub fn register(ctx: &mut Context) {
             .verifier(ops::misc::verify_rng_bit_generator)
             .parser(parse::parse_rng_bit_generator),
     );
+    r.add(
+        OpDef::new(UNIFORM_QUANTIZE, pure)
+            .verifier(ops::quant::verify_uniform_quantize)
+            .parser(parse::parse_elementwise),
+    );
+    r.add(
+        OpDef::new(UNIFORM_DEQUANTIZE, pure)
+            .verifier(ops::quant::verify_uniform_dequantize)
+            .parser(parse::parse_elementwise),
+    );
     // Not pure: every call draws new numbers.
     r.add(
         OpDef::new(RNG, Traits::NONE)

@@ -53,6 +53,10 @@ pub const RNG_BIT_GENERATOR: &str = "xla.rng_bit_generator";
 /// `rng(a, b, shape)`: uniform in [a, b) or normal (mean a, deviation b)
 /// numbers; `xla-expand-rng` writes it with the process's Philox state.
 pub const RNG: &str = "xla.rng";
+/// Floats (or another quantization) to a quantized type.
+pub const UNIFORM_QUANTIZE: &str = "xla.uniform_quantize";
+/// A quantized type to its expressed floats.
+pub const UNIFORM_DEQUANTIZE: &str = "xla.uniform_dequantize";
 /// XLA's `rng-get-and-update-state`: the process's generator state
 /// (`tensor<2xui64>`: key, counter), advanced by `delta` blocks.
 pub const RNG_GET_AND_UPDATE_STATE: &str = "xla.rng_get_and_update_state";
@@ -254,6 +258,8 @@ pub const ALL: &[&str] = &[
     RNG_BIT_GENERATOR,
     RNG,
     RNG_GET_AND_UPDATE_STATE,
+    UNIFORM_QUANTIZE,
+    UNIFORM_DEQUANTIZE,
     DYNAMIC_BROADCAST_IN_DIM,
     DYNAMIC_IOTA,
     DYNAMIC_RESHAPE,

@@ -76,6 +76,25 @@ pub fn result_tensor(ctx: &Context, op: OpId, i: usize) -> Result<(Vec<i64>, Typ
 }
 
 /// Fails unless result `i` has exactly the inferred type.
+/// Whether two element types may meet in one element-wise op: equal, or
+/// both quantized over the same storage and expressed types (StableHLO
+/// lets the scales and zero points differ; `xla-lower-quantized`
+/// requantizes).
+pub fn same_element(ctx: &Context, a: Type, b: Type) -> bool {
+    a == b
+        || matches!((ctx.kind(a), ctx.kind(b)), (TypeKind::Quant(x), TypeKind::Quant(y))
+            if x.storage == y.storage && x.expressed == y.expressed)
+}
+
+/// The type an element-wise op computes in: a quantized type's expressed
+/// float type, else the type itself.
+pub fn computed_element(ctx: &Context, t: Type) -> Type {
+    match ctx.kind(t) {
+        TypeKind::Quant(q) => q.expressed,
+        _ => t,
+    }
+}
+
 pub fn expect_result_type(
     ctx: &Context,
     op: OpId,
@@ -84,7 +103,7 @@ pub fn expect_result_type(
     elem: Type,
 ) -> Result<()> {
     let actual = ctx.value_ty(ctx.op(op).results[i]);
-    let ok = matches!(ctx.kind(actual), TypeKind::Tensor { shape: s, elem: e } if s == shape && *e == elem);
+    let ok = matches!(ctx.kind(actual), TypeKind::Tensor { shape: s, elem: e } if s == shape && same_element(ctx, *e, elem));
     if !ok {
         let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
         let inferred = if dims.is_empty() {

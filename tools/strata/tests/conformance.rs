@@ -113,6 +113,7 @@ const EXPECTED_TO_PASS: &[&str] = &[
     "composite",
     "ragged_dot",
     "scan",
+    "quantized_ops",
 ];
 
 /// Interpreter-only files that DESIGN.md excludes.

@@ -54,6 +54,7 @@ fn write_type(ctx: &Context, t: Type, s: &mut String) {
             s.push('>');
         }
         TypeKind::Token => s.push_str("!stablehlo.token"),
+        TypeKind::Quant(q) => write_quant(ctx, q, s),
         TypeKind::Function { inputs, results } => {
             s.push('(');
             write_list(ctx, inputs, s);
@@ -67,6 +68,42 @@ fn write_type(ctx: &Context, t: Type, s: &mut String) {
             }
         }
     }
+}
+
+/// `!quant.uniform<i8<-127:127>:f32:1, {0.1:-30,0.5:-20}>`, the storage
+/// range only when it is narrower than the type's.
+fn write_quant(ctx: &Context, q: &crate::types::UniformQuant, s: &mut String) {
+    s.push_str("!quant.uniform<");
+    write_type(ctx, q.storage, s);
+    let (min, max) = crate::types::storage_range(ctx, q.storage);
+    if (q.storage_min, q.storage_max) != (min, max) {
+        let _ = write!(s, "<{}:{}>", q.storage_min, q.storage_max);
+    }
+    s.push(':');
+    write_type(ctx, q.expressed, s);
+    if let Some(axis) = q.axis {
+        let _ = write!(s, ":{axis}");
+    }
+    s.push_str(", ");
+    let pairs: Vec<String> = q
+        .scales
+        .iter()
+        .zip(&q.zero_points)
+        .map(|(&scale, &zp)| {
+            let scale = f64::from_bits(scale);
+            if zp == 0 {
+                format!("{scale:?}")
+            } else {
+                format!("{scale:?}:{zp}")
+            }
+        })
+        .collect();
+    if q.axis.is_some() {
+        let _ = write!(s, "{{{}}}", pairs.join(","));
+    } else {
+        s.push_str(&pairs.join(","));
+    }
+    s.push('>');
 }
 
 fn write_list(ctx: &Context, ts: &[Type], s: &mut String) {

@@ -44,7 +44,7 @@ fn accepts(ctx: &Context, name: &str, elem: Type) -> bool {
 
 fn check_elem(ctx: &Context, op: OpId, elem: Type) -> Result<()> {
     let name = ctx.op(op).name;
-    if !accepts(ctx, name, elem) {
+    if !accepts(ctx, name, computed_element(ctx, elem)) {
         return Err(ctx.error(
             op,
             format!("does not accept element type {}", ty_str(ctx, elem)),
@@ -75,7 +75,7 @@ pub fn has_broadcast_attrs(ctx: &Context, op: OpId) -> bool {
 pub fn binary_broadcast(ctx: &Context, op: OpId) -> Result<Broadcast> {
     let (lhs, le) = operand_tensor(ctx, op, 0)?;
     let (rhs, re) = operand_tensor(ctx, op, 1)?;
-    if le != re {
+    if !same_element(ctx, le, re) {
         return Err(ctx.error(
             op,
             format!(

@@ -10,6 +10,7 @@ pub mod gather;
 pub mod linalg;
 pub mod misc;
 pub mod norm;
+pub mod quant;
 pub mod ragged;
 pub mod reduce;
 pub mod scan;

@@ -6,6 +6,7 @@ pub mod fold_dot_convert;
 pub mod lapack_custom_calls;
 pub mod legalize_broadcast;
 pub mod manual_computation;
+pub mod quantized;
 pub mod ragged_dot;
 pub mod rng;
 pub mod scan;

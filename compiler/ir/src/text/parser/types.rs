@@ -23,6 +23,7 @@ impl Parser<'_> {
                     "stablehlo.token" | "mhlo.token" | "xla.token" => {
                         Ok(self.ctx.ty(TypeKind::Token))
                     }
+                    "quant.uniform" => self.parse_uniform_quant(loc),
                     _ => Err(Diagnostic::error(loc, format!("unknown type '!{name}'"))),
                 }
             }
@@ -135,8 +136,124 @@ impl Parser<'_> {
     fn is_scalar_type(&self, t: Type) -> bool {
         matches!(
             self.ctx.kind(t),
-            TypeKind::Int { .. } | TypeKind::Float(_) | TypeKind::Complex(_) | TypeKind::Index
+            TypeKind::Int { .. }
+                | TypeKind::Float(_)
+                | TypeKind::Complex(_)
+                | TypeKind::Index
+                | TypeKind::Quant(_)
         )
+    }
+
+    /// After `!quant.uniform`: `<i8[<min:max>]:f32[:axis], scale[:zp]>` or
+    /// `..., {scale[:zp], ...}>` (per axis).
+    fn parse_uniform_quant(&mut self, loc: Location) -> Result<Type> {
+        self.expect_punct("<")?;
+        let storage_loc = self.loc();
+        let storage = self.parse_type()?;
+        let TypeKind::Int { width, .. } = self.ctx.kind(storage).clone() else {
+            return Err(Diagnostic::error(
+                storage_loc,
+                "the storage type of a quantized type must be an integer",
+            ));
+        };
+        if width < 2 || width > 32 {
+            return Err(Diagnostic::error(
+                storage_loc,
+                "quantized storage is 2 to 32 bits wide",
+            ));
+        }
+        let (mut storage_min, mut storage_max) = crate::types::storage_range(self.ctx, storage);
+        if self.consume_punct("<") {
+            let range_loc = self.loc();
+            let (min, max) = (self.parse_i64()?, {
+                self.expect_punct(":")?;
+                self.parse_i64()?
+            });
+            self.expect_punct(">")?;
+            if min > max || min < storage_min || max > storage_max {
+                return Err(Diagnostic::error(
+                    range_loc,
+                    format!("storage range {min}:{max} does not fit the storage type"),
+                ));
+            }
+            (storage_min, storage_max) = (min, max);
+        }
+        self.expect_punct(":")?;
+        let expressed_loc = self.loc();
+        let expressed = self.parse_type()?;
+        if !matches!(self.ctx.kind(expressed), TypeKind::Float(k) if k.is_lowered()) {
+            return Err(Diagnostic::error(
+                expressed_loc,
+                "the expressed type of a quantized type must be f16, bf16, f32 or f64",
+            ));
+        }
+        let axis = if self.consume_punct(":") {
+            let axis_loc = self.loc();
+            let a = self.parse_i64()?;
+            if a < 0 {
+                return Err(Diagnostic::error(
+                    axis_loc,
+                    "the quantization axis must be non-negative",
+                ));
+            }
+            Some(a)
+        } else {
+            None
+        };
+        self.expect_punct(",")?;
+        let per_axis = self.consume_punct("{");
+        if per_axis != axis.is_some() {
+            return Err(Diagnostic::error(
+                loc,
+                "per-axis quantization lists its scales in braces after an axis",
+            ));
+        }
+        let (mut scales, mut zero_points) = (Vec::new(), Vec::new());
+        loop {
+            let scale_loc = self.loc();
+            let scale = match self.parse_scalar_literal()? {
+                crate::dense::Literal::Float(v) => v,
+                crate::dense::Literal::Int(v) => v as f64,
+                _ => return Err(Diagnostic::error(scale_loc, "expected a scale")),
+            };
+            if !(scale.is_finite() && scale > 0.0) {
+                return Err(Diagnostic::error(
+                    scale_loc,
+                    "a quantization scale must be positive and finite",
+                ));
+            }
+            let zp = if self.consume_punct(":") {
+                let zp_loc = self.loc();
+                let zp = self.parse_i64()?;
+                if zp < storage_min || zp > storage_max {
+                    return Err(Diagnostic::error(
+                        zp_loc,
+                        format!("zero point {zp} is outside the storage range"),
+                    ));
+                }
+                zp
+            } else {
+                0
+            };
+            scales.push(scale.to_bits());
+            zero_points.push(zp);
+            if !(per_axis && self.consume_punct(",")) {
+                break;
+            }
+        }
+        if per_axis {
+            self.expect_punct("}")?;
+        }
+        self.expect_punct(">")?;
+        Ok(self.ctx.ty(TypeKind::Quant(crate::types::UniformQuant {
+            storage,
+            storage_min,
+            storage_max,
+            expressed,
+            axis,
+            scales,
+            zero_points,
+        })))
     }
 
     /// Scans `<4x?x3x` raw characters after `tensor` (the current token is
