@@ -19,8 +19,12 @@ fn errors_in_instructions_have_locations() {
             "11:19: unknown HLO opcode 'frobnicate'",
         ),
         (
+            "  x = f32[4] parameter(0)\n  ROOT y = f32[4] stochastic-convert(x, x)",
+            "11:19: HLO opcode 'stochastic-convert' is not supported",
+        ),
+        (
             "  x = f32[4] parameter(0)\n  ROOT y = f32[4] rng(x, x), distribution=rng_uniform",
-            "11:19: HLO opcode 'rng' is not supported",
+            "11:8: 'xla.rng' op operand #0 must be a scalar of the result's element type",
         ),
         (
             "  x = f32[4] parameter(0)\n  ROOT y = f32[] reduce(x, x), dimensions={0}, to_apply=nowhere",
