@@ -120,6 +120,7 @@ pub fn codegen(ctx: &Context, module: OpId) {
     }
 }
 
+#[cfg(feature = "upstream")]
 /// The second backend's first step: a lowered module exported as upstream
 /// MLIR must pass MLIR's own verifier, or name what the export does not
 /// cover (a user error); an export MLIR rejects is an internal error.
