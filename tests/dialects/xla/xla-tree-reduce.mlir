@@ -44,3 +44,15 @@ func.func @unchanged(%a: tensor<3000xf32>, %b: tensor<32xbf16>) -> (tensor<f32>,
   %1 = stablehlo.reduce(%b init: %zb) applies stablehlo.add across dimensions = [0] : (tensor<32xbf16>, tensor<bf16>) -> tensor<bf16>
   return %0, %1 : tensor<f32>, tensor<bf16>
 }
+
+// -----
+
+// An operand without elements is left alone (found by the `lower` fuzzer:
+// a window over the empty dimension made an invalid reduce_window).
+// CHECK-LABEL: func.func @empty_operand
+// CHECK-NOT: xla.reduce_window
+// CHECK: "xla.reduce"
+func.func @empty_operand(%x: tensor<5x375x1x0xf16>, %init: tensor<f16>) -> tensor<5x1xf16> {
+  %r = stablehlo.reduce(%x init: %init) applies stablehlo.multiply across dimensions = [1, 3] : (tensor<5x375x1x0xf16>, tensor<f16>) -> tensor<5x1xf16>
+  return %r : tensor<5x1xf16>
+}

@@ -70,7 +70,11 @@ fn tree_candidate(ctx: &Context, op: OpId) -> Option<Vec<usize>> {
     let long = dims
         .iter()
         .any(|&d| shape.get(d).is_some_and(|&n| n > WINDOW));
-    (narrow && long).then_some(dims)
+    // No elements, nothing to round: the reduction is its init value (and
+    // a window over an empty dimension would be empty, which no
+    // reduce_window has).
+    let empty = shape.contains(&0);
+    (narrow && long && !empty).then_some(dims)
 }
 
 /// Inserts the `xla.reduce_window` levels before `op` and feeds the last
