@@ -95,3 +95,75 @@ func.func @potrf_shape(%a: tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<i32>) {
   %0:2 = stablehlo.custom_call @lapack_spotrf_ffi(%a) {mhlo.backend_config = {uplo = 76 : ui8}} : (tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<i32>)
   return %0#0, %0#1 : tensor<4x3xf32>, tensor<i32>
 }
+
+// -----
+
+// potrf with an uplo that is neither 'L' nor 'U'.
+func.func @potrf_uplo(%a: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<i32>) {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.custom_call' op (LAPACK) expects 'uplo' in mhlo.backend_config to be 'L' or 'U', found 'X' (88)
+  %0:2 = stablehlo.custom_call @lapack_spotrf_ffi(%a) {mhlo.backend_config = {uplo = 88 : ui8}} : (tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<i32>)
+  return %0#0, %0#1 : tensor<4x4xf32>, tensor<i32>
+}
+
+// -----
+
+// geev with a compute_right that is neither 'V' nor 'N'.
+func.func @geev_option(%a: tensor<4x4xf32>) -> tensor<4xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.custom_call' op (LAPACK) expects 'compute_right' in mhlo.backend_config to be 'V' or 'N', found 'Y' (89)
+  %0:5 = stablehlo.custom_call @lapack_sgeev_ffi(%a) {mhlo.backend_config = {compute_left = 78 : ui8, compute_right = 89 : ui8}} : (tensor<4x4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4x4xcomplex<f32>>, tensor<4x4xcomplex<f32>>, tensor<i32>)
+  return %0#0 : tensor<4xf32>
+}
+
+// -----
+
+// The real geev has five results (wr, wi, vl, vr, info).
+func.func @geev_results(%a: tensor<4x4xf32>) -> tensor<4xcomplex<f32>> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.custom_call' op (LAPACK geev) expects 1 operand and 5 results (wr, wi, vl, vr, info), found 1 and 4
+  %0:4 = stablehlo.custom_call @lapack_sgeev_ffi(%a) {mhlo.backend_config = {compute_left = 78 : ui8, compute_right = 86 : ui8}} : (tensor<4x4xf32>) -> (tensor<4xcomplex<f32>>, tensor<4x4xcomplex<f32>>, tensor<4x4xcomplex<f32>>, tensor<i32>)
+  return %0#0 : tensor<4xcomplex<f32>>
+}
+
+// -----
+
+// Eigenvectors of the wrong precision.
+func.func @geev_vector_type(%a: tensor<4x4xf32>) -> tensor<4xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.eig' op result #2 must be tensor<4x4xcomplex<f32>>, found tensor<4x4xcomplex<f64>>
+  %0:5 = stablehlo.custom_call @lapack_sgeev_ffi(%a) {mhlo.backend_config = {compute_left = 78 : ui8, compute_right = 86 : ui8}} : (tensor<4x4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4x4xcomplex<f32>>, tensor<4x4xcomplex<f64>>, tensor<i32>)
+  return %0#0 : tensor<4xf32>
+}
+
+// -----
+
+// gehrd of part of the matrix (low..high narrower than 1..n).
+func.func @gehrd_part(%a: tensor<4x4xf32>) -> tensor<3xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: unsupported: gehrd of rows and columns low..high other than 1..4 (the whole matrix) is not supported
+  %0:3 = stablehlo.custom_call @lapack_sgehrd_ffi(%a) {mhlo.backend_config = {high = 3 : i32, low = 1 : i32}} : (tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<3xf32>, tensor<i32>)
+  return %0#1 : tensor<3xf32>
+}
+
+// -----
+
+// sytrd of the upper triangle.
+func.func @sytrd_upper(%a: tensor<4x4xf32>) -> tensor<4xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: unsupported: sytrd / hetrd of the upper triangle (uplo 'U') is not supported
+  %0:5 = stablehlo.custom_call @lapack_ssytrd_ffi(%a) {mhlo.backend_config = {uplo = 85 : ui8}} : (tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<i32>)
+  return %0#1 : tensor<4xf32>
+}
+
+// -----
+
+// tau of the wrong length.
+func.func @gehrd_tau(%a: tensor<4x4xf32>) -> tensor<4xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.hessenberg' op inferred type tensor<3xf32> does not match result type tensor<4xf32>
+  %0:3 = stablehlo.custom_call @lapack_sgehrd_ffi(%a) {mhlo.backend_config = {high = 4 : i32, low = 1 : i32}} : (tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4xf32>, tensor<i32>)
+  return %0#1 : tensor<4xf32>
+}
+
+// -----
+
+// gtsv whose diagonals do not match b's systems.
+func.func @gtsv_diagonal(%dl: tensor<4xf32>, %d: tensor<5xf32>, %du: tensor<5xf32>, %b: tensor<5x2xf32>) -> tensor<5x2xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.tridiagonal_solve' op operand #0 must be tensor<5xf32> (a diagonal of b's systems), found tensor<4xf32>
+  %0:5 = stablehlo.custom_call @lapack_sgtsv_ffi(%dl, %d, %du, %b) {mhlo.backend_config = {}} : (tensor<4xf32>, tensor<5xf32>, tensor<5xf32>, tensor<5x2xf32>) -> (tensor<4xf32>, tensor<5xf32>, tensor<5xf32>, tensor<5x2xf32>, tensor<i32>)
+  return %0#3 : tensor<5x2xf32>
+}

@@ -352,7 +352,9 @@ pub struct RngStateDesc {
 unsafe impl Descriptor for RngStateDesc {}
 
 /// One batched matrix decomposition for [`symbol::HOUSEHOLDER_QR`],
-/// [`symbol::HOUSEHOLDER_PRODUCT`], [`symbol::EIGH`] or [`symbol::SVD`]:
+/// [`symbol::HOUSEHOLDER_PRODUCT`], [`symbol::HESSENBERG`], [`symbol::TRIDIAGONAL`],
+/// [`symbol::TRIDIAGONAL_SOLVE`] (b's shape),
+/// [`symbol::EIGH`], [`symbol::SVD`] or [`symbol::EIG`]:
 /// `batch` matrices of `rows` x `cols` elements of type `elem` (an
 /// [`ElemCode`]: F32, F64, C64 or C128), each dense row-major, one after
 /// the other in every buffer (as the tensors' values are laid out).
@@ -366,7 +368,7 @@ pub struct LinalgDesc {
     pub cols: i64,
     /// Householder product: the number of reflectors (tau's length).
     pub reflectors: i64,
-    /// [`LINALG_LOWER`] | [`LINALG_VECTORS`].
+    /// [`LINALG_LOWER`] | [`LINALG_VECTORS`] | [`LINALG_LEFT_VECTORS`].
     pub flags: i64,
     /// SVD: u is `rows` x `u_cols` and vt is `vt_rows` x `cols` (the square
     /// factors, or the reduced ones with min(rows, cols)).
@@ -377,10 +379,14 @@ pub struct LinalgDesc {
 // SAFETY: repr(C), i64 fields only.
 unsafe impl Descriptor for LinalgDesc {}
 
-/// [`LinalgDesc::flags`] bit: eigh reads the lower triangle (else the upper).
+/// [`LinalgDesc::flags`] bit: eigh and tridiagonal read the lower triangle
+/// (else the upper).
 pub const LINALG_LOWER: i64 = 1;
-/// [`LinalgDesc::flags`] bit: eigh / svd compute the vectors too.
+/// [`LinalgDesc::flags`] bit: eigh / svd compute the vectors too (eig: the
+/// right eigenvectors).
 pub const LINALG_VECTORS: i64 = 2;
+/// [`LinalgDesc::flags`] bit: eig computes the left eigenvectors.
+pub const LINALG_LEFT_VECTORS: i64 = 4;
 
 /// The body of a parallel loop, outlined by the compiler:
 /// `int32_t task(void *ctx, int64_t begin, int64_t end)` runs the loop's
@@ -509,6 +515,20 @@ pub mod symbol {
     /// `int32_t (const LinalgDesc *, const T *a, Real *s, T *u, T *vt,
     /// int32_t *info)`: gesdd per matrix, singular values descending.
     pub const SVD: &str = "strata_rt_svd";
+    /// `int32_t (const LinalgDesc *, const T *a, T *packed, T *tau)`: LAPACK's
+    /// gehrd per matrix (H on and above the subdiagonal, the reflectors below).
+    pub const HESSENBERG: &str = "strata_rt_hessenberg";
+    /// `int32_t (const LinalgDesc *, const T *a, T *packed, Real *d, Real *e,
+    /// T *tau)`: LAPACK's sytrd / hetrd with uplo 'L' per matrix.
+    pub const TRIDIAGONAL: &str = "strata_rt_tridiagonal";
+    /// `int32_t (const LinalgDesc *, const T *dl, const T *d, const T *du,
+    /// const T *b, T *dl_out, T *d_out, T *du_out, T *x, int32_t *info)`:
+    /// LAPACK's gtsv per system (`rows` = n, `cols` = right-hand sides).
+    pub const TRIDIAGONAL_SOLVE: &str = "strata_rt_tridiagonal_solve";
+    /// `int32_t (const LinalgDesc *, const T *a, C *values, C *left,
+    /// C *right, int32_t *info)`, C the complex type of T's precision: geev
+    /// per matrix, the eigenvectors normalized as geev normalizes them.
+    pub const EIG: &str = "strata_rt_eig";
     /// `int32_t (const char *name, int32_t status)`: a user's custom call
     /// failed (status) or is not linked (NULL function): sets the message.
     pub const CUSTOM_CALL_FAILED: &str = "strata_rt_custom_call_failed";

@@ -285,7 +285,17 @@ pub fn register(ctx: &mut Context) {
     );
     r.add(OpDef::new(EIGH, pure).verifier(ops::decomposition::verify_eigh));
     r.add(OpDef::new(SVD, pure).verifier(ops::decomposition::verify_svd));
-    r.add(OpDef::new(CHOLESKY, pure).verifier(ops::linalg::verify_cholesky));
+    r.add(OpDef::new(EIG, pure).verifier(ops::decomposition::verify_eig));
+    r.add(OpDef::new(HESSENBERG, pure).verifier(ops::decomposition::verify_hessenberg));
+    r.add(OpDef::new(TRIDIAGONAL, pure).verifier(ops::decomposition::verify_tridiagonal));
+    r.add(
+        OpDef::new(TRIDIAGONAL_SOLVE, pure).verifier(ops::decomposition::verify_tridiagonal_solve),
+    );
+    r.add(
+        OpDef::new(CHOLESKY, pure)
+            .verifier(ops::linalg::verify_cholesky)
+            .parser(parse::parse_cholesky),
+    );
     r.add(OpDef::new(TRIANGULAR_SOLVE, pure).verifier(ops::linalg::verify_triangular_solve));
     r.add(OpDef::new(DYNAMIC_IOTA, pure).parser(parse::parse_dynamic_iota));
     r.add(OpDef::new(RUN_PARALLEL, Traits::NONE).verifier(coll::verify_run_parallel));

@@ -49,6 +49,10 @@ pub const EIGH: &str = "xla.eigh";
 /// Singular value decomposition, as gesdd: (a) -> (descending singular
 /// values, u, vᴴ, info). Made from `lapack_?gesdd_ffi`.
 pub const SVD: &str = "xla.svd";
+pub const EIG: &str = "xla.eig";
+pub const HESSENBERG: &str = "xla.hessenberg";
+pub const TRIDIAGONAL: &str = "xla.tridiagonal";
+pub const TRIDIAGONAL_SOLVE: &str = "xla.tridiagonal_solve";
 pub const RNG_BIT_GENERATOR: &str = "xla.rng_bit_generator";
 /// `rng(a, b, shape)`: uniform in [a, b) or normal (mean a, deviation b)
 /// numbers; `xla-expand-rng` writes it with the process's Philox state.
@@ -255,6 +259,10 @@ pub const ALL: &[&str] = &[
     HOUSEHOLDER_PRODUCT,
     EIGH,
     SVD,
+    EIG,
+    HESSENBERG,
+    TRIDIAGONAL,
+    TRIDIAGONAL_SOLVE,
     RNG_BIT_GENERATOR,
     RNG,
     RNG_GET_AND_UPDATE_STATE,

@@ -1906,3 +1906,19 @@ func.func @rng_bounds_type(%a: tensor<f64>, %b: tensor<f64>) -> tensor<4xf32> {
   %r = stablehlo.rng %a, %b, %s, distribution = UNIFORM : (tensor<f64>, tensor<f64>, tensor<1xi64>) -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+func.func @cholesky_lower_not_bool(%a: tensor<3x3xf32>) -> tensor<3x3xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: expected 'true' or 'false' for 'lower'
+  %0 = stablehlo.cholesky %a, lower = "yes" : tensor<3x3xf32>
+  return %0 : tensor<3x3xf32>
+}
+
+// -----
+
+func.func @cholesky_integer(%a: tensor<3x3xi32>) -> tensor<3x3xi32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.cholesky' op supports float and complex elements, found i32
+  %0 = stablehlo.cholesky %a, lower = true : tensor<3x3xi32>
+  return %0 : tensor<3x3xi32>
+}

@@ -360,3 +360,16 @@ func.func @decompositions(%a: tensor<2x4x3xf32>, %h: tensor<3x3xcomplex<f64>>) -
   %3:4 = "xla.svd"(%a) {full_matrices = false, compute_uv = true} : (tensor<2x4x3xf32>) -> (tensor<2x3xf32>, tensor<2x4x3xf32>, tensor<2x3x3xf32>, tensor<2xi32>)
   return %1, %2#1, %3#0 : tensor<2x4x3xf32>, tensor<3xf64>, tensor<2x3xf32>
 }
+
+// -----
+
+// stablehlo.cholesky in its custom form: `lower` given or left to its
+// default (false: no attribute); real and complex.
+// CHECK-LABEL: func.func @cholesky
+// CHECK: "xla.cholesky"(%arg0) {lower = true} : (tensor<2x3x3xf32>) -> tensor<2x3x3xf32>
+// CHECK: "xla.cholesky"(%arg1) : (tensor<3x3xcomplex<f64>>) -> tensor<3x3xcomplex<f64>>
+func.func @cholesky(%a: tensor<2x3x3xf32>, %h: tensor<3x3xcomplex<f64>>) -> (tensor<2x3x3xf32>, tensor<3x3xcomplex<f64>>) {
+  %0 = stablehlo.cholesky %a, lower = true : tensor<2x3x3xf32>
+  %1 = stablehlo.cholesky %h : tensor<3x3xcomplex<f64>>
+  return %0, %1 : tensor<2x3x3xf32>, tensor<3x3xcomplex<f64>>
+}

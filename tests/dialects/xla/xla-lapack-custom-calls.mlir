@@ -81,3 +81,63 @@ func.func @svd_full_and_values(%a: tensor<4x3xcomplex<f32>>) -> (tensor<4x4xcomp
   %1:5 = stablehlo.custom_call @lapack_cgesdd_ffi(%a) {mhlo.backend_config = {mode = 78 : ui8}, mhlo.frontend_attributes = {num_batch_dims = "0"}} : (tensor<4x3xcomplex<f32>>) -> (tensor<4x3xcomplex<f32>>, tensor<3xf32>, tensor<4x4xcomplex<f32>>, tensor<3x3xcomplex<f32>>, tensor<i32>)
   return %0#2, %1#1 : tensor<4x4xcomplex<f32>>, tensor<3xf32>
 }
+
+// potrf: uplo 'L' (76) and 'U' (85) become xla.cholesky with lower true
+// and false (the info result kept); complex (cpotrf) too.
+
+// CHECK-LABEL: func.func @potrf
+// CHECK-NOT: custom_call
+// CHECK: %[[L:.*]]:2 = "xla.cholesky"(%arg0) {lower = true} : (tensor<3x4x4xf64>) -> (tensor<3x4x4xf64>, tensor<3xi32>)
+// CHECK: %[[U:.*]]:2 = "xla.cholesky"(%arg1) {lower = false} : (tensor<4x4xcomplex<f32>>) -> (tensor<4x4xcomplex<f32>>, tensor<i32>)
+// CHECK: "func.return"(%[[L]]#0, %[[L]]#1, %[[U]]#0)
+func.func @potrf(%a: tensor<3x4x4xf64>, %c: tensor<4x4xcomplex<f32>>) -> (tensor<3x4x4xf64>, tensor<3xi32>, tensor<4x4xcomplex<f32>>) {
+  %0:2 = stablehlo.custom_call @lapack_dpotrf_ffi(%a) {mhlo.backend_config = {uplo = 76 : ui8}, mhlo.frontend_attributes = {num_batch_dims = "1"}, operand_layouts = [dense<[1, 2, 0]> : tensor<3xindex>], result_layouts = [dense<[1, 2, 0]> : tensor<3xindex>, dense<0> : tensor<1xindex>]} : (tensor<3x4x4xf64>) -> (tensor<3x4x4xf64>, tensor<3xi32>)
+  %1:2 = stablehlo.custom_call @lapack_cpotrf_ffi(%c) {mhlo.backend_config = {uplo = 85 : ui8}} : (tensor<4x4xcomplex<f32>>) -> (tensor<4x4xcomplex<f32>>, tensor<i32>)
+  return %0#0, %0#1, %1#0 : tensor<3x4x4xf64>, tensor<3xi32>, tensor<4x4xcomplex<f32>>
+}
+
+// geev (jnp.linalg.eig): the real routine's eigenvalue parts come from
+// xla.eig's complex values through xla.real and xla.imag; the complex
+// routine's results map one to one. 'N' (78) and 'V' (86) pick the vectors.
+
+// CHECK-LABEL: func.func @geev
+// CHECK-NOT: custom_call
+// CHECK: %[[E:.*]]:4 = "xla.eig"(%arg0) {compute_left_eigenvectors = false, compute_right_eigenvectors = true} : (tensor<2x4x4xf32>) -> (tensor<2x4xcomplex<f32>>, tensor<2x4x4xcomplex<f32>>, tensor<2x4x4xcomplex<f32>>, tensor<2xi32>)
+// CHECK: %[[RE:.*]] = "xla.real"(%[[E]]#0) : (tensor<2x4xcomplex<f32>>) -> tensor<2x4xf32>
+// CHECK: %[[IM:.*]] = "xla.imag"(%[[E]]#0) : (tensor<2x4xcomplex<f32>>) -> tensor<2x4xf32>
+// CHECK: %[[C:.*]]:4 = "xla.eig"(%arg1) {compute_left_eigenvectors = true, compute_right_eigenvectors = false} : (tensor<3x3xcomplex<f64>>)
+// CHECK: "func.return"(%[[RE]], %[[IM]], %[[E]]#2, %[[E]]#3, %[[C]]#0, %[[C]]#1)
+func.func @geev(%a: tensor<2x4x4xf32>, %c: tensor<3x3xcomplex<f64>>) -> (tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4x4xcomplex<f32>>, tensor<2xi32>, tensor<3xcomplex<f64>>, tensor<3x3xcomplex<f64>>) {
+  %0:5 = stablehlo.custom_call @lapack_sgeev_ffi(%a) {backend_config = "", mhlo.backend_config = {compute_left = 78 : ui8, compute_right = 86 : ui8}, mhlo.frontend_attributes = {num_batch_dims = "1"}, operand_layouts = [dense<[1, 2, 0]> : tensor<3xindex>], result_layouts = [dense<[1, 0]> : tensor<2xindex>, dense<[1, 0]> : tensor<2xindex>, dense<[1, 2, 0]> : tensor<3xindex>, dense<[1, 2, 0]> : tensor<3xindex>, dense<0> : tensor<1xindex>]} : (tensor<2x4x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4x4xcomplex<f32>>, tensor<2x4x4xcomplex<f32>>, tensor<2xi32>)
+  %1:4 = stablehlo.custom_call @lapack_zgeev_ffi(%c) {mhlo.backend_config = {compute_left = 86 : ui8, compute_right = 78 : ui8}} : (tensor<3x3xcomplex<f64>>) -> (tensor<3xcomplex<f64>>, tensor<3x3xcomplex<f64>>, tensor<3x3xcomplex<f64>>, tensor<i32>)
+  return %0#0, %0#1, %0#3, %0#4, %1#0, %1#1 : tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4x4xcomplex<f32>>, tensor<2xi32>, tensor<3xcomplex<f64>>, tensor<3x3xcomplex<f64>>
+}
+
+// gehrd of the whole matrix (low = 1, high = n) becomes xla.hessenberg and
+// sytrd with uplo 'L' xla.tridiagonal {lower = true}; their info results
+// become constant zeros.
+
+// CHECK-LABEL: func.func @reductions
+// CHECK-NOT: custom_call
+// CHECK: %[[H:.*]]:2 = "xla.hessenberg"(%arg0) : (tensor<2x4x4xf64>) -> (tensor<2x4x4xf64>, tensor<2x3xf64>)
+// CHECK: %[[HI:.*]] = "xla.constant"() {value = dense<0> : tensor<2xi32>}
+// CHECK: %[[T:.*]]:4 = "xla.tridiagonal"(%arg1) {lower = true} : (tensor<3x3xcomplex<f32>>) -> (tensor<3x3xcomplex<f32>>, tensor<3xf32>, tensor<2xf32>, tensor<2xcomplex<f32>>)
+// CHECK: %[[TI:.*]] = "xla.constant"() {value = dense<0> : tensor<i32>}
+// CHECK: "func.return"(%[[H]]#0, %[[H]]#1, %[[HI]], %[[T]]#1, %[[T]]#3, %[[TI]])
+func.func @reductions(%a: tensor<2x4x4xf64>, %h: tensor<3x3xcomplex<f32>>) -> (tensor<2x4x4xf64>, tensor<2x3xf64>, tensor<2xi32>, tensor<3xf32>, tensor<2xcomplex<f32>>, tensor<i32>) {
+  %0:3 = stablehlo.custom_call @lapack_dgehrd_ffi(%a) {mhlo.backend_config = {high = 4 : i32, low = 1 : i32}, mhlo.frontend_attributes = {num_batch_dims = "1"}} : (tensor<2x4x4xf64>) -> (tensor<2x4x4xf64>, tensor<2x3xf64>, tensor<2xi32>)
+  %1:5 = stablehlo.custom_call @lapack_chetrd_ffi(%h) {mhlo.backend_config = {uplo = 76 : ui8}} : (tensor<3x3xcomplex<f32>>) -> (tensor<3x3xcomplex<f32>>, tensor<3xf32>, tensor<2xf32>, tensor<2xcomplex<f32>>, tensor<i32>)
+  return %0#0, %0#1, %0#2, %1#1, %1#3, %1#4 : tensor<2x4x4xf64>, tensor<2x3xf64>, tensor<2xi32>, tensor<3xf32>, tensor<2xcomplex<f32>>, tensor<i32>
+}
+
+// gtsv (lax.linalg.tridiagonal_solve) becomes xla.tridiagonal_solve with
+// the same operands and results; num_batch_dims counts b's batch.
+
+// CHECK-LABEL: func.func @gtsv
+// CHECK-NOT: custom_call
+// CHECK: %[[S:.*]]:5 = "xla.tridiagonal_solve"(%arg0, %arg1, %arg2, %arg3) : (tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5x3xf32>) -> (tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5x3xf32>, tensor<2xi32>)
+// CHECK: "func.return"(%[[S]]#3, %[[S]]#4)
+func.func @gtsv(%dl: tensor<2x5xf32>, %d: tensor<2x5xf32>, %du: tensor<2x5xf32>, %b: tensor<2x5x3xf32>) -> (tensor<2x5x3xf32>, tensor<2xi32>) {
+  %0:5 = stablehlo.custom_call @lapack_sgtsv_ffi(%dl, %d, %du, %b) {mhlo.backend_config = {}, mhlo.frontend_attributes = {num_batch_dims = "1"}} : (tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5x3xf32>) -> (tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5x3xf32>, tensor<2xi32>)
+  return %0#3, %0#4 : tensor<2x5x3xf32>, tensor<2xi32>
+}

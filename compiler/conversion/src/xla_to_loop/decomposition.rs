@@ -1,13 +1,16 @@
-//! `xla.householder_qr`, `xla.householder_product`, `xla.eigh` and
-//! `xla.svd`: one call each to the runtime (`runtime/src/linalg.rs`), with a
+//! `xla.householder_qr`, `xla.householder_product`, `xla.hessenberg`,
+//! `xla.tridiagonal`, `xla.tridiagonal_solve`, `xla.eigh`, `xla.svd` and
+//! `xla.eig`: one call each to the runtime (`runtime/src/linalg.rs`), with a
 //! `strata_abi::LinalgDesc` describing the batch of matrices. The runtime
 //! returns a non-zero status only for a malformed descriptor (a bug); a
 //! decomposition that does not converge is reported in the op's `info`.
 
-use strata_abi::{ElemCode, LINALG_LOWER, LINALG_VECTORS, LinalgDesc, symbol};
+use strata_abi::{ElemCode, LINALG_LEFT_VECTORS, LINALG_LOWER, LINALG_VECTORS, LinalgDesc, symbol};
 use strata_diag::{Diagnostic, Result};
 use strata_dialect_xla::attrs;
-use strata_dialect_xla::names::{EIGH, HOUSEHOLDER_PRODUCT, HOUSEHOLDER_QR, SVD};
+use strata_dialect_xla::names::{
+    EIG, EIGH, HESSENBERG, HOUSEHOLDER_PRODUCT, HOUSEHOLDER_QR, SVD, TRIDIAGONAL, TRIDIAGONAL_SOLVE,
+};
 use strata_ir::{FloatKind, OpId, TypeKind, Value};
 
 use super::FuncLowering;
@@ -22,9 +25,12 @@ impl FuncLowering<'_> {
         op: OpId,
         bufs: &[Value],
     ) -> Result<()> {
-        let a = b.ctx.op(op).operands[0];
-        let mut desc = matrices_desc(b, a)?;
         let name = b.ctx.op(op).name;
+        // The matrices are operand 0's, but for a tridiagonal solve, b's
+        // (its systems' right-hand sides).
+        let described = if name == TRIDIAGONAL_SOLVE { 3 } else { 0 };
+        let a = b.ctx.op(op).operands[described];
+        let mut desc = matrices_desc(b, a)?;
         let symbol = match name {
             HOUSEHOLDER_QR => symbol::HOUSEHOLDER_QR,
             HOUSEHOLDER_PRODUCT => {
@@ -44,6 +50,17 @@ impl FuncLowering<'_> {
                 desc.u_cols = u.last().copied().unwrap_or(0);
                 desc.vt_rows = vt.get(vt.len().wrapping_sub(2)).copied().unwrap_or(0);
                 symbol::SVD
+            }
+            HESSENBERG => symbol::HESSENBERG,
+            TRIDIAGONAL_SOLVE => symbol::TRIDIAGONAL_SOLVE,
+            TRIDIAGONAL => {
+                desc.flags = flag_bits(b, op, "lower", LINALG_LOWER);
+                symbol::TRIDIAGONAL
+            }
+            EIG => {
+                desc.flags = flag_bits(b, op, "compute_left_eigenvectors", LINALG_LEFT_VECTORS)
+                    | flag_bits(b, op, "compute_right_eigenvectors", LINALG_VECTORS);
+                symbol::EIG
             }
             other => {
                 return Err(Diagnostic::internal(

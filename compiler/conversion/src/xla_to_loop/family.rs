@@ -92,7 +92,8 @@ pub fn family(name: &str) -> Option<Family> {
         TRIANGULAR_SOLVE => Family::TriangularSolve,
         CHOLESKY => Family::Cholesky,
         LU => Family::Lu,
-        HOUSEHOLDER_QR | HOUSEHOLDER_PRODUCT | EIGH | SVD => Family::Decomposition,
+        HOUSEHOLDER_QR | HOUSEHOLDER_PRODUCT | HESSENBERG | TRIDIAGONAL | TRIDIAGONAL_SOLVE
+        | EIGH | SVD | EIG => Family::Decomposition,
         RNG_BIT_GENERATOR => Family::Rng,
         RNG_GET_AND_UPDATE_STATE => Family::RngState,
         FFT => Family::Fft,

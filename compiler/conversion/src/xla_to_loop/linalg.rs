@@ -128,18 +128,18 @@ impl FuncLowering<'_> {
 
 impl FuncLowering<'_> {
     /// `xla.cholesky`: per matrix (in parallel), the result starts as a; column
-    /// by column, L(j,j) = sqrt(a(j,j) - Σ_k<j L(j,k)²) and
-    /// L(i,j) = (a(i,j) - Σ_k<j L(i,k) L(j,k)) / L(j,j) below it, in place in the
-    /// lower triangle (the upper one keeps a). The first j whose pivot is not
-    /// positive sets `info` to j + 1 (LAPACK's potrf); the factorization goes on.
+    /// by column, L(j,j) = sqrt(re a(j,j) - Σ_k<j |L(j,k)|²) and
+    /// L(i,j) = (a(i,j) - Σ_k<j L(i,k) conj(L(j,k))) / L(j,j) below it, in
+    /// place. With `lower` the factor is written over the lower triangle;
+    /// otherwise (StableHLO's default) U = Lᴴ is written over the upper one,
+    /// read from there too: the same steps through `Triangle`. The other
+    /// triangle keeps a. The first j whose pivot is not positive sets
+    /// `info` to j + 1 (LAPACK's potrf); the factorization goes on.
     pub(super) fn cholesky(&mut self, b: &mut Builder<'_>, op: OpId, bufs: &[Value]) -> Result<()> {
         let a = b.ctx.op(op).operands[0];
-        if attrs::flag(b.ctx, op, "lower") == Some(false) {
-            return Err(Diagnostic::unsupported(
-                b.loc,
-                "cholesky of the upper triangle (lower = false) is not supported yet",
-            ));
-        }
+        let triangle = Triangle {
+            lower: attrs::flag(b.ctx, op, "lower") == Some(true),
+        };
         let out = bufs[0];
         let info = bufs.get(1).copied();
         let shape = shape_of(b.ctx, a);
@@ -153,11 +153,6 @@ impl FuncLowering<'_> {
         let i32t = b.ctx.int_ty(32);
         let info_ty = b.ctx.memref_ty(&[], i32t);
         b.parallel_nest(&batch, &mut |b, bidx| {
-            let at = |i: Value, j: Value| {
-                let mut idx = bidx.to_vec();
-                idx.extend([i, j]);
-                idx
-            };
             let acc = b.alloca(acc_ty);
             let status = b.alloca(info_ty);
             let zero_i = b.const_int(0, i32t);
@@ -165,13 +160,14 @@ impl FuncLowering<'_> {
             b.for_range(0, n, &mut |b, j| {
                 // Rows j..n of column j, each minus its dot with row j so far.
                 b.for_values_from(j, n, &mut |b, i| {
-                    let v = load_scalar(b, out, &at(i, j));
+                    let v = triangle.load(b, out, bidx, i, j);
                     store_scalar(b, v, acc, &[]);
                     let zero = b.const_index(0);
                     let one = b.const_index(1);
                     b.for_values(zero, j, one, &mut |b, k| {
-                        let lik = load_scalar(b, out, &at(i, k));
-                        let ljk = load_scalar(b, out, &at(j, k));
+                        let lik = triangle.load(b, out, bidx, i, k);
+                        let ljk = triangle.load(b, out, bidx, j, k);
+                        let ljk = conj(b, ljk);
                         let p = scalar::emit(b, op, MULTIPLY, &[lik, ljk], elem, elem)?;
                         let cur = load_scalar(b, acc, &[]);
                         let d = scalar::emit(b, op, SUBTRACT, &[cur, p], elem, elem)?;
@@ -183,7 +179,9 @@ impl FuncLowering<'_> {
                     b.if_else(
                         on_diagonal,
                         &mut |b| {
-                            // The pivot: its square root, or a failed minor.
+                            // The pivot: the square root of its real part
+                            // (LAPACK ignores the imaginary one), or a failed
+                            // minor.
                             let x = s.real();
                             let zero = b.zero(b.ty(x));
                             let positive = b.cmpf("ogt", x, zero);
@@ -192,13 +190,17 @@ impl FuncLowering<'_> {
                             let bad = b.binary("arith.xori", positive, yes);
                             record_first_failure(b, status, Some(bad), j);
                             let root = b.unary("arith.sqrt", x);
-                            store_scalar(b, Scalar::Real(root), out, &at(j, j));
+                            let pivot = match s {
+                                Scalar::Real(_) => Scalar::Real(root),
+                                Scalar::Complex(..) => Scalar::Complex(root, zero),
+                            };
+                            triangle.store(b, pivot, out, bidx, j, j);
                             Ok(())
                         },
                         &mut |b| {
-                            let d = load_scalar(b, out, &at(j, j));
+                            let d = triangle.load(b, out, bidx, j, j);
                             let q = scalar::emit(b, op, DIVIDE, &[s, d], elem, elem)?;
-                            store_scalar(b, q, out, &at(i, j));
+                            triangle.store(b, q, out, bidx, i, j);
                             Ok(())
                         },
                     )
@@ -213,9 +215,65 @@ impl FuncLowering<'_> {
     }
 }
 
+/// Where a Cholesky factor lives: L(i, j) (i ≥ j) is element (i, j) of
+/// the lower triangle, or conj of element (j, i) of the upper one (U = Lᴴ).
+#[derive(Clone, Copy)]
+struct Triangle {
+    lower: bool,
+}
+
+impl Triangle {
+    /// L(i, j) of matrix `bidx` in `mem`.
+    fn load(self, b: &mut Builder<'_>, mem: Value, bidx: &[Value], i: Value, j: Value) -> Scalar {
+        if self.lower {
+            load_scalar(b, mem, &matrix_index(bidx, i, j))
+        } else {
+            let v = load_scalar(b, mem, &matrix_index(bidx, j, i));
+            conj(b, v)
+        }
+    }
+
+    /// Sets L(i, j) of matrix `bidx` in `mem` to `v`.
+    fn store(self, b: &mut Builder<'_>, v: Scalar, mem: Value, bidx: &[Value], i: Value, j: Value) {
+        if self.lower {
+            store_scalar(b, v, mem, &matrix_index(bidx, i, j));
+        } else {
+            let v = conj(b, v);
+            store_scalar(b, v, mem, &matrix_index(bidx, j, i));
+        }
+    }
+}
+
+/// The index of element (i, j) of matrix `bidx`.
+fn matrix_index(bidx: &[Value], i: Value, j: Value) -> Vec<Value> {
+    let mut idx = bidx.to_vec();
+    idx.extend([i, j]);
+    idx
+}
+
+/// How getrf ranks pivot candidates: |x|, and |re| + |im| for complex x
+/// (LAPACK's icamax/izamax, not the modulus), zero exactly for 0.
+fn pivot_magnitude(b: &mut Builder<'_>, v: Scalar) -> Value {
+    match v {
+        Scalar::Real(x) => b.unary("arith.absf", x),
+        Scalar::Complex(re, im) => {
+            let (are, aim) = (b.unary("arith.absf", re), b.unary("arith.absf", im));
+            b.binary("arith.addf", are, aim)
+        }
+    }
+}
+
+/// The complex conjugate (a real value unchanged).
+fn conj(b: &mut Builder<'_>, v: Scalar) -> Scalar {
+    match v {
+        Scalar::Real(_) => v,
+        Scalar::Complex(re, im) => Scalar::Complex(re, b.unary("arith.negf", im)),
+    }
+}
+
 impl FuncLowering<'_> {
     /// `xla.lu`: LAPACK's getrf per matrix (in parallel), in place: for each
-    /// column j, the row of the largest |a(i, j)| at or below j (the first of
+    /// column j, the row of the largest `pivot_magnitude` at or below j (the first of
     /// equal ones) is swapped into row j and recorded 1-based in the pivots;
     /// the column below the pivot is divided by it (a zero pivot sets info to
     /// j + 1 on first sight and skips the division); the trailing block gets
@@ -233,7 +291,12 @@ impl FuncLowering<'_> {
         let it = b.ctx.index_ty();
         let i32t = b.ctx.int_ty(32);
         let slot = b.ctx.memref_ty(&[], it);
-        let best_ty = b.ctx.memref_ty(&[], stored);
+        // The largest pivot magnitude so far: real, also for complex a.
+        let magnitude = match b.ctx.kind(stored) {
+            TypeKind::Complex(part) => *part,
+            _ => stored,
+        };
+        let best_ty = b.ctx.memref_ty(&[], magnitude);
         let status_ty = b.ctx.memref_ty(&[], i32t);
         b.parallel_nest(&batch, &mut |b, bidx| {
             let at = |i: Value, j: Value| {
@@ -247,14 +310,14 @@ impl FuncLowering<'_> {
             b.for_range(0, m.min(n), &mut |b, j| {
                 // The pivot row: the largest magnitude at or below row j.
                 b.store(j, row, &[]);
-                let d = load_scalar(b, out, &at(j, j)).real();
-                let ad = b.unary("arith.absf", d);
+                let d = load_scalar(b, out, &at(j, j));
+                let ad = pivot_magnitude(b, d);
                 store_scalar(b, Scalar::Real(ad), best, &[]);
                 let one = b.const_index(1);
                 let below = b.binary("arith.addi", j, one);
                 b.for_values_from(below, m, &mut |b, i| {
-                    let v = load_scalar(b, out, &at(i, j)).real();
-                    let av = b.unary("arith.absf", v);
+                    let v = load_scalar(b, out, &at(i, j));
+                    let av = pivot_magnitude(b, v);
                     let cur = load_scalar(b, best, &[]).real();
                     let larger = b.cmpf("ogt", av, cur);
                     b.if_then(larger, &mut |b| {
@@ -270,7 +333,8 @@ impl FuncLowering<'_> {
                 let mut pidx = bidx.to_vec();
                 pidx.push(j);
                 b.store(p1, pivots, &pidx);
-                let pv = load_scalar(b, out, &at(p, j)).real();
+                let pv = load_scalar(b, out, &at(p, j));
+                let pv = pivot_magnitude(b, pv);
                 let zero = b.zero(b.ty(pv));
                 let nonzero = b.cmpf("une", pv, zero);
                 b.if_else(

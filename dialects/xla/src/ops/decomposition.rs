@@ -1,6 +1,7 @@
 //! Matrix decompositions computed by the runtime, made from JAX's LAPACK
 //! custom calls by `xla-lapack-custom-calls`: `xla.householder_qr`,
-//! `xla.householder_product`, `xla.eigh`, `xla.svd`. Each works on a batch
+//! `xla.householder_product`, `xla.hessenberg`, `xla.tridiagonal`,
+//! `xla.tridiagonal_solve`, `xla.eigh`, `xla.svd`, `xla.eig`. Each works on a batch
 //! of matrices (the last two dimensions) of f32, f64, complex<f32> or
 //! complex<f64>; `info` results are i32 per matrix (0, or > 0 when the
 //! algorithm did not converge, as LAPACK's).
@@ -148,4 +149,105 @@ pub fn verify_svd(ctx: &Context, op: OpId) -> Result<()> {
     expect_result_type(ctx, op, 1, &batched(&batch, &[m, u_cols]), elem)?;
     expect_result_type(ctx, op, 2, &batched(&batch, &[vt_rows, n]), elem)?;
     expect_info(ctx, op, 3, &batch)
+}
+
+/// `eig(a) -> (values, left, right, info)` {compute_left_eigenvectors,
+/// compute_right_eigenvectors}, as geev: a (batch, n, n) general; values
+/// (batch, n) and the eigenvectors as columns, left and right (batch, n,
+/// n), complex of a's precision (zeros when not computed); info i32.
+pub fn verify_eig(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 1, 4)?;
+    let (batch, m, n, elem) = matrices(ctx, op, 0)?;
+    if m != n {
+        return Err(ctx.error(op, format!("expects square matrices, found {m}x{n}")));
+    }
+    expect_flag(ctx, op, "compute_left_eigenvectors")?;
+    expect_flag(ctx, op, "compute_right_eigenvectors")?;
+    let part = real_part(ctx, elem).unwrap_or(elem);
+    for (i, dims) in [(0, vec![n]), (1, vec![n, n]), (2, vec![n, n])] {
+        let (shape, e) = result_tensor(ctx, op, i)?;
+        let complex_of_part = matches!(ctx.kind(e), TypeKind::Complex(p) if *p == part);
+        if shape != batched(&batch, &dims) || !complex_of_part {
+            return Err(ctx.error(
+                op,
+                format!(
+                    "result #{i} must be tensor<{}xcomplex<{}>>, found {}",
+                    batched(&batch, &dims)
+                        .iter()
+                        .map(|d| d.to_string())
+                        .collect::<Vec<_>>()
+                        .join("x"),
+                    ty_str(ctx, part),
+                    ty_str(ctx, ctx.value_ty(ctx.op(op).results[i]))
+                ),
+            ));
+        }
+    }
+    expect_info(ctx, op, 3, &batch)
+}
+
+/// `hessenberg(a) -> (packed, tau)`, as gehrd: a (batch, n, n); packed of
+/// a's type (H on and above the subdiagonal, the reflectors below), tau
+/// (batch, n - 1) of a's element type.
+pub fn verify_hessenberg(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 1, 2)?;
+    let (batch, m, n, elem) = matrices(ctx, op, 0)?;
+    if m != n {
+        return Err(ctx.error(op, format!("expects square matrices, found {m}x{n}")));
+    }
+    expect_result_type(ctx, op, 0, &batched(&batch, &[n, n]), elem)?;
+    expect_result_type(ctx, op, 1, &batched(&batch, &[(n - 1).max(0)]), elem)
+}
+
+/// `tridiagonal(a) -> (packed, d, e, tau)` {lower}, as sytrd / hetrd: a
+/// (batch, n, n) self-adjoint; packed of a's type, d (batch, n) and e
+/// (batch, n - 1) real, tau (batch, n - 1) of a's element type.
+pub fn verify_tridiagonal(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 1, 4)?;
+    let (batch, m, n, elem) = matrices(ctx, op, 0)?;
+    if m != n {
+        return Err(ctx.error(op, format!("expects square matrices, found {m}x{n}")));
+    }
+    expect_flag(ctx, op, "lower")?;
+    let part = real_part(ctx, elem).unwrap_or(elem);
+    let k = (n - 1).max(0);
+    expect_result_type(ctx, op, 0, &batched(&batch, &[n, n]), elem)?;
+    expect_result_type(ctx, op, 1, &batched(&batch, &[n]), part)?;
+    expect_result_type(ctx, op, 2, &batched(&batch, &[k]), part)?;
+    expect_result_type(ctx, op, 3, &batched(&batch, &[k]), elem)
+}
+
+/// `tridiagonal_solve(dl, d, du, b) -> (dl, d, du, x, info)`, as gtsv: the
+/// diagonals (batch, n) (dl[0] and du[n-1] unused), b (batch, n, k); the
+/// results are what gtsv leaves in the diagonals (the factors), the
+/// solution x of b's type and info i32 (batch).
+pub fn verify_tridiagonal_solve(ctx: &Context, op: OpId) -> Result<()> {
+    expect_counts(ctx, op, 4, 5)?;
+    let (batch, n, _, elem) = matrices(ctx, op, 3)?;
+    let diagonal = batched(&batch, &[n]);
+    for i in 0..3 {
+        let (shape, e) = operand_tensor(ctx, op, i)?;
+        if shape != diagonal || e != elem {
+            return Err(ctx.error(
+                op,
+                format!(
+                    "operand #{i} must be tensor<{}x{}> (a diagonal of b's systems), found {}",
+                    diagonal
+                        .iter()
+                        .map(|d| d.to_string())
+                        .collect::<Vec<_>>()
+                        .join("x"),
+                    ty_str(ctx, elem),
+                    ty_str(ctx, ctx.value_ty(ctx.op(op).operands[i]))
+                ),
+            ));
+        }
+        expect_result_type(ctx, op, i, &diagonal, elem)?;
+    }
+    let b = ctx
+        .shape(ctx.value_ty(ctx.op(op).operands[3]))
+        .unwrap_or(&[])
+        .to_vec();
+    expect_result_type(ctx, op, 3, &b, elem)?;
+    expect_info(ctx, op, 4, &batch)
 }

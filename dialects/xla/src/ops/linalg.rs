@@ -61,7 +61,8 @@ pub fn verify_triangular_solve(ctx: &Context, op: OpId) -> Result<()> {
     expect_result_type(ctx, op, 0, &b, be)
 }
 
-/// `cholesky(a)`: a batch of square f32/f64 matrices; the result of a's
+/// `cholesky(a)`: a batch of square float or complex matrices (Hermitian);
+/// the result of a's
 /// type, and optionally a second result, the i32 LAPACK `info` per matrix
 /// (0, or the 1-based order of the first minor that is not positive
 /// definite), as JAX's `lapack_?potrf_ffi` returns it.
@@ -78,10 +79,13 @@ pub fn verify_cholesky(ctx: &Context, op: OpId) -> Result<()> {
             format!("expects a batch of square matrices, found {}", list(&a)),
         ));
     }
-    if !is_float(ctx, ae) {
+    if !(is_float(ctx, ae) || is_complex(ctx, ae)) {
         return Err(ctx.error(
             op,
-            format!("supports float elements, found {}", ty_str(ctx, ae)),
+            format!(
+                "supports float and complex elements, found {}",
+                ty_str(ctx, ae)
+            ),
         ));
     }
     expect_result_type(ctx, op, 0, &a, ae)?;
@@ -95,14 +99,14 @@ pub fn verify_cholesky(ctx: &Context, op: OpId) -> Result<()> {
     Ok(())
 }
 
-/// `lu(a) -> (lu, pivots, info)`: a batch of (m, n) f32/f64 matrices; lu of
+/// `lu(a) -> (lu, pivots, info)`: a batch of (m, n) float or complex matrices; lu of
 /// a's type, i32 pivots (batch..., min(m, n)) and i32 info (batch...).
 pub fn verify_lu(ctx: &Context, op: OpId) -> Result<()> {
     expect_counts(ctx, op, 1, 3)?;
     let (a, ae) = operand_tensor(ctx, op, 0)?;
     let r = a.len();
-    if r < 2 || !is_float(ctx, ae) {
-        return Err(ctx.error(op, "expects a batch of float matrices"));
+    if r < 2 || !(is_float(ctx, ae) || is_complex(ctx, ae)) {
+        return Err(ctx.error(op, "expects a batch of float or complex matrices"));
     }
     expect_result_type(ctx, op, 0, &a, ae)?;
     let mut pivots = a[..r - 2].to_vec();

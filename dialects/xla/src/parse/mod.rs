@@ -767,6 +767,27 @@ pub fn parse_top_k(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     Ok(())
 }
 
+/// `stablehlo.cholesky %a[, lower = true|false] [attrs] : type`; without
+/// `lower` the op keeps StableHLO's default (false, the upper factor).
+pub fn parse_cholesky(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    st.operands.push(p.parse_operand()?);
+    if p.consume_punct(",") {
+        p.expect_keyword("lower")?;
+        p.expect_punct("=")?;
+        let loc = p.loc();
+        let lower = p.parse_attr()?;
+        if !matches!(p.ctx.attr_kind(lower), AttrKind::Bool(_)) {
+            return Err(strata_diag::Diagnostic::error(
+                loc,
+                "expected 'true' or 'false' for 'lower'",
+            ));
+        }
+        st.add_attr("lower", lower);
+    }
+    p.parse_optional_attr_dict(st)?;
+    parse_signature(p, st)
+}
+
 pub fn parse_fft(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     st.operands.push(p.parse_operand()?);
     p.expect_punct(",")?;

@@ -6,10 +6,11 @@
 //!   uplo, trans_x, diag} (the LAPACK characters 'L'/'R', 'L'/'U',
 //!   'N'/'T'/'C', 'N'/'U' as ui8) → `xla.triangular_solve`.
 //!
-//! - `lapack_{s,d}potrf_ffi(a)` with uplo 'L' → `xla.cholesky` with its
-//!   `info` result (the factor in the lower triangle, the rest of a kept).
+//! - `lapack_{s,d,c,z}potrf_ffi(a)` → `xla.cholesky` {lower = uplo is 'L'}
+//!   with its `info` result (the factor over the triangle uplo names, the
+//!   rest of a kept).
 //!
-//! - `lapack_{s,d}getrf_ffi(a)` → `xla.lu` (lu, 1-based pivots, info): with
+//! - `lapack_{s,d,c,z}getrf_ffi(a)` → `xla.lu` (lu, 1-based pivots, info): with
 //!   trsm, what `jnp.linalg.solve` and `inv` call.
 //!
 //! - `lapack_{s,d,c,z}geqrf_ffi(a)` → `xla.householder_qr` (factored, tau),
@@ -34,15 +35,34 @@
 //! `mhlo.frontend_attributes`), are the batch, which is checked. The target
 //! name's type letter must match the operand's element type.
 //!
-//! Other LAPACK targets (geev, gees, sytrd, ...) are left alone and
+//! - `lapack_{s,d,c,z}geev_ffi(a)` with {compute_left, compute_right = 'V'
+//!   or 'N'} → `xla.eig` (values, left, right, info): `jnp.linalg.eig`,
+//!   `eigvals`. The real routines return the eigenvalues as two real
+//!   tensors (wr, wi), taken from `xla.eig`'s complex ones by `xla.real`
+//!   and `xla.imag`; their eigenvectors are complex already (JAX's handler
+//!   unpacks LAPACK's conjugate-pair columns).
+//!
+//! - `lapack_{s,d,c,z}gehrd_ffi(a)` with {low = 1, high = n} (the whole
+//!   matrix) → `xla.hessenberg` (packed, tau): `jax.scipy.linalg.hessenberg`
+//!   (which builds Q with orgqr). `lapack_{s,d}sytrd_ffi` /
+//!   `lapack_{c,z}hetrd_ffi(a)` with uplo 'L' → `xla.tridiagonal` {lower}
+//!   (packed, d, e, tau): `lax.linalg.tridiagonal`. Their `info` (0: only
+//!   bad arguments make it non-zero) becomes a constant.
+//!
+//! - `lapack_{s,d,c,z}gtsv_ffi(dl, d, du, b)` → `xla.tridiagonal_solve`
+//!   (dl, d, du, x, info): `lax.linalg.tridiagonal_solve`.
+//!
+//! Other LAPACK targets (gees, sytrd with uplo 'U', ...) are left alone and
 //! reported as unsupported by the lowering.
 
 use strata_diag::{Diagnostic, Result};
 use strata_ir::{AttrKind, Context, OpId, TypeKind, Value};
 
 use crate::names::{
-    CHOLESKY, CUSTOM_CALL, EIGH, HOUSEHOLDER_PRODUCT, HOUSEHOLDER_QR, LU, SVD, TRIANGULAR_SOLVE,
+    CHOLESKY, CUSTOM_CALL, EIG, EIGH, HESSENBERG, HOUSEHOLDER_PRODUCT, HOUSEHOLDER_QR, IMAG, LU,
+    REAL, SVD, TRIANGULAR_SOLVE, TRIDIAGONAL, TRIDIAGONAL_SOLVE,
 };
+use crate::transforms::build::OpBuilder;
 
 pub const FLAG: &str = "xla-lapack-custom-calls";
 
@@ -60,6 +80,11 @@ enum Routine {
     /// syevd (real) / heevd (complex).
     Syevd,
     Gesdd,
+    Geev,
+    Gehrd,
+    /// sytrd (real) / hetrd (complex).
+    Sytrd,
+    Gtsv,
 }
 
 /// The routine and type letter of a target `lapack_<t><routine>_ffi`, if
@@ -73,12 +98,16 @@ fn routine(target: &str) -> Option<(Routine, u8)> {
     }
     let r = match (routine, complex) {
         (b"trsm", _) => Routine::Trsm,
-        (b"potrf", false) => Routine::Potrf,
-        (b"getrf", false) => Routine::Getrf,
+        (b"potrf", _) => Routine::Potrf,
+        (b"getrf", _) => Routine::Getrf,
         (b"geqrf", _) => Routine::Geqrf,
         (b"orgqr", false) | (b"ungqr", true) => Routine::Orgqr,
         (b"syevd", false) | (b"heevd", true) => Routine::Syevd,
         (b"gesdd", _) => Routine::Gesdd,
+        (b"geev", _) => Routine::Geev,
+        (b"gehrd", _) => Routine::Gehrd,
+        (b"sytrd", false) | (b"hetrd", true) => Routine::Sytrd,
+        (b"gtsv", _) => Routine::Gtsv,
         _ => return None,
     };
     Some((r, letter))
@@ -89,7 +118,7 @@ impl strata_pass::Pass for XlaLapackCustomCallsPass {
         FLAG
     }
     fn summary(&self) -> &'static str {
-        "rewrite JAX's LAPACK custom calls (trsm, potrf, getrf, geqrf, orgqr, syevd, gesdd) into xla ops"
+        "rewrite JAX's LAPACK custom calls (trsm, potrf, getrf, gtsv, geqrf, orgqr, gehrd, sytrd, syevd, gesdd, geev) into xla ops"
     }
     fn run(&self, ctx: &mut Context, module: OpId) -> Result<()> {
         let mut calls = Vec::new();
@@ -103,7 +132,9 @@ impl strata_pass::Pass for XlaLapackCustomCallsPass {
         });
         for (op, (routine, letter)) in calls {
             check_element_type(ctx, op, letter)?;
-            check_batch_dims(ctx, op)?;
+            // gtsv's matrices are its right-hand sides (operand 3).
+            let matrices = if routine == Routine::Gtsv { 3 } else { 0 };
+            check_batch_dims(ctx, op, matrices)?;
             match routine {
                 Routine::Trsm => trsm(ctx, op)?,
                 Routine::Potrf => potrf(ctx, op)?,
@@ -112,6 +143,10 @@ impl strata_pass::Pass for XlaLapackCustomCallsPass {
                 Routine::Orgqr => same_signature(ctx, op, HOUSEHOLDER_PRODUCT, 2, 1, vec![])?,
                 Routine::Syevd => syevd(ctx, op)?,
                 Routine::Gesdd => gesdd(ctx, module, op)?,
+                Routine::Geev => geev(ctx, op, matches!(letter, b'c' | b'z'))?,
+                Routine::Gehrd => gehrd(ctx, op)?,
+                Routine::Sytrd => sytrd(ctx, op)?,
+                Routine::Gtsv => same_signature(ctx, op, TRIDIAGONAL_SOLVE, 4, 5, vec![])?,
             }
         }
         Ok(())
@@ -156,8 +191,9 @@ fn check_element_type(ctx: &Context, op: OpId, letter: u8) -> Result<()> {
 }
 
 /// `num_batch_dims` (a decimal string in `mhlo.frontend_attributes`, when
-/// given) is the rank of operand 0 less the two matrix dimensions.
-fn check_batch_dims(ctx: &Context, op: OpId) -> Result<()> {
+/// given) is the rank of the matrices' operand less its two matrix
+/// dimensions.
+fn check_batch_dims(ctx: &Context, op: OpId, operand: usize) -> Result<()> {
     let Some(attr) = ctx.attr_of(op, "mhlo.frontend_attributes") else {
         return Ok(());
     };
@@ -168,7 +204,10 @@ fn check_batch_dims(ctx: &Context, op: OpId) -> Result<()> {
         return Ok(());
     };
     let rank = ctx
-        .shape(ctx.value_ty(ctx.op(op).operands[0]))
+        .op(op)
+        .operands
+        .get(operand)
+        .and_then(|&v| ctx.shape(ctx.value_ty(v)))
         .map_or(0, |s| s.len());
     let given = match ctx.attr_kind(*v) {
         AttrKind::String(s) => s.parse::<usize>().ok(),
@@ -289,14 +328,17 @@ fn trsm(ctx: &mut Context, op: OpId) -> Result<()> {
     Ok(())
 }
 
+/// potrf → `xla.cholesky` {lower}: uplo 'L' factors a = L·Lᴴ over the
+/// lower triangle, 'U' a = Uᴴ·U over the upper one; the other triangle
+/// keeps a, as LAPACK leaves it.
 fn potrf(ctx: &mut Context, op: OpId) -> Result<()> {
-    if option(ctx, op, "uplo") != Some(b'L') {
-        return Err(strata_diag::Diagnostic::unsupported(
-            ctx.op(op).loc,
-            "potrf with the upper triangle (uplo 'U') is not supported yet",
-        ));
-    }
-    same_signature(ctx, op, CHOLESKY, 1, 2, vec![])
+    let lower = match option(ctx, op, "uplo") {
+        Some(b'L') => true,
+        Some(b'U') => false,
+        _ => return Err(bad_option(ctx, op, "uplo", "'L' or 'U'")),
+    };
+    let attrs = vec![flag(ctx, "lower", lower)];
+    same_signature(ctx, op, CHOLESKY, 1, 2, attrs)
 }
 
 /// A boolean attribute for the new op.
@@ -367,6 +409,151 @@ fn gesdd(ctx: &mut Context, module: OpId, op: OpId) -> Result<()> {
     replacements.extend(ctx.op(svd).results.clone());
     replace_results(ctx, module, op, svd, &replacements);
     Ok(())
+}
+
+/// geev → `xla.eig`; for a real matrix, the eigenvalues' parts through
+/// `xla.real` / `xla.imag`.
+fn geev(ctx: &mut Context, op: OpId, complex: bool) -> Result<()> {
+    let vectors = |ctx: &Context, name: &str| match option(ctx, op, name) {
+        Some(b'V') => Ok(true),
+        Some(b'N') => Ok(false),
+        _ => Err(bad_option(ctx, op, name, "'V' or 'N'")),
+    };
+    let left = vectors(ctx, "compute_left")?;
+    let right = vectors(ctx, "compute_right")?;
+    let o = ctx.op(op).clone();
+    let results = if complex { 4 } else { 5 };
+    if o.operands.len() != 1 || o.results.len() != results {
+        let names = if complex {
+            "w, vl, vr, info"
+        } else {
+            "wr, wi, vl, vr, info"
+        };
+        return Err(ctx.error(
+            op,
+            format!(
+                "(LAPACK geev) expects 1 operand and {results} results ({names}), found {} and {}",
+                o.operands.len(),
+                o.results.len()
+            ),
+        ));
+    }
+    let types: Vec<_> = o.results.iter().map(|&r| ctx.value_ty(r)).collect();
+    let values_ty = if complex {
+        types[0]
+    } else {
+        // wr's shape, complex of its element type.
+        let shape = ctx.shape(types[0]).unwrap_or(&[]).to_vec();
+        let part = ctx.elem(types[0]);
+        let elem = ctx.ty(TypeKind::Complex(part));
+        ctx.tensor_ty(&shape, elem)
+    };
+    let rest = &types[results - 3..];
+    let attrs = vec![
+        flag(ctx, "compute_left_eigenvectors", left),
+        flag(ctx, "compute_right_eigenvectors", right),
+    ];
+    let eig_types = [values_ty, rest[0], rest[1], rest[2]];
+    let eig = ctx.create_op(EIG, o.operands.clone(), &eig_types, attrs, o.loc);
+    verify_new(ctx, eig)?;
+    let mut b = OpBuilder::before_op(ctx, op)?;
+    b.insert(eig);
+    let r = b.ctx.op(eig).results.clone();
+    let mut replacements = Vec::with_capacity(results);
+    if complex {
+        replacements.push(r[0]);
+    } else {
+        replacements.push(b.op(REAL, vec![r[0]], types[0], vec![]));
+        replacements.push(b.op(IMAG, vec![r[0]], types[1], vec![]));
+    }
+    replacements.extend_from_slice(&r[1..]);
+    b.replace(op, &replacements);
+    Ok(())
+}
+
+/// The integer option `name` of the call's backend config.
+fn int_option(ctx: &Context, op: OpId, name: &str) -> Option<i128> {
+    let AttrKind::Dict(fields) = ctx.attr_kind(ctx.attr_of(op, "mhlo.backend_config")?) else {
+        return None;
+    };
+    let (_, v) = fields.iter().find(|(k, _)| k == name)?;
+    match ctx.attr_kind(*v) {
+        AttrKind::Int { value, .. } => Some(*value),
+        _ => None,
+    }
+}
+
+/// Replaces `op` (whose last result is LAPACK's `info`) by `name` with
+/// `attrs` and the other results' types, and info by zeros: these
+/// routines fail only on bad arguments, which the verifier rules out.
+fn with_zero_info(
+    ctx: &mut Context,
+    op: OpId,
+    name: &'static str,
+    results: usize,
+    attrs: Vec<(String, strata_ir::Attr)>,
+) -> Result<()> {
+    let o = ctx.op(op).clone();
+    if o.operands.len() != 1 || o.results.len() != results + 1 {
+        return Err(ctx.error(
+            op,
+            format!(
+                "(LAPACK, rewritten to '{name}') expects 1 operand and {} results, found {} and {}",
+                results + 1,
+                o.operands.len(),
+                o.results.len()
+            ),
+        ));
+    }
+    let types: Vec<_> = o.results.iter().map(|&r| ctx.value_ty(r)).collect();
+    let new = ctx.create_op(name, o.operands.clone(), &types[..results], attrs, o.loc);
+    verify_new(ctx, new)?;
+    let info_ty = types[results];
+    let info_shape = ctx.shape(info_ty).unwrap_or(&[]).to_vec();
+    let info_elem = ctx.elem(info_ty);
+    let mut b = OpBuilder::before_op(ctx, op)?;
+    b.insert(new);
+    let mut replacements = b.ctx.op(new).results.clone();
+    replacements.push(b.splat_bits(0, &info_shape, info_elem));
+    b.replace(op, &replacements);
+    Ok(())
+}
+
+/// gehrd of the whole matrix → `xla.hessenberg`.
+fn gehrd(ctx: &mut Context, op: OpId) -> Result<()> {
+    let n = ctx
+        .op(op)
+        .operands
+        .first()
+        .and_then(|&a| ctx.shape(ctx.value_ty(a)))
+        .and_then(|s| s.last().copied())
+        .unwrap_or(0);
+    let (low, high) = (int_option(ctx, op, "low"), int_option(ctx, op, "high"));
+    if low != Some(1) || high != Some(n as i128) {
+        return Err(Diagnostic::unsupported(
+            ctx.op(op).loc,
+            format!(
+                "gehrd of rows and columns low..high other than 1..{n} (the whole matrix) is not supported"
+            ),
+        ));
+    }
+    with_zero_info(ctx, op, HESSENBERG, 2, vec![])
+}
+
+/// sytrd / hetrd with uplo 'L' → `xla.tridiagonal` {lower = true}.
+fn sytrd(ctx: &mut Context, op: OpId) -> Result<()> {
+    match option(ctx, op, "uplo") {
+        Some(b'L') => {}
+        Some(b'U') => {
+            return Err(Diagnostic::unsupported(
+                ctx.op(op).loc,
+                "sytrd / hetrd of the upper triangle (uplo 'U') is not supported",
+            ));
+        }
+        _ => return Err(bad_option(ctx, op, "uplo", "'L' or 'U'")),
+    }
+    let attrs = vec![flag(ctx, "lower", true)];
+    with_zero_info(ctx, op, TRIDIAGONAL, 4, attrs)
 }
 
 /// Puts `new` right before `old`, sends the uses of `old`'s results to
