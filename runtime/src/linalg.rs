@@ -63,6 +63,8 @@ trait Scalar:
 {
     /// The type of the real and imaginary parts.
     type Part: Float + Send + Sync + 'static;
+    /// Whether this is a complex type.
+    const COMPLEX: bool;
     /// `re + i·im`; real types drop `im`.
     fn from_parts(re: Self::Part, im: Self::Part) -> Self;
     fn parts(self) -> (Self::Part, Self::Part);
@@ -128,6 +130,7 @@ macro_rules! real_scalar {
     ($t:ty) => {
         impl Scalar for $t {
             type Part = $t;
+            const COMPLEX: bool = false;
             fn from_parts(re: $t, _im: $t) -> $t {
                 re
             }
@@ -188,6 +191,7 @@ macro_rules! complex_scalar {
     ($t:ty, $part:ty) => {
         impl Scalar for $t {
             type Part = $part;
+            const COMPLEX: bool = true;
             fn from_parts(re: $part, im: $part) -> $t {
                 <$t>::new(re, im)
             }
@@ -1289,7 +1293,6 @@ fn eig_one<T: Scalar>(
     if n == 0 {
         return 0;
     }
-    let complex_matrix = std::any::TypeId::of::<T>() != std::any::TypeId::of::<T::Part>();
     let Some(mut e) = T::faer_eig(a, want_left, want_right) else {
         let nan = T::Part::nan();
         val.fill(nan);
@@ -1306,7 +1309,7 @@ fn eig_one<T: Scalar>(
     write(val, &e.values);
     for (vectors, out) in [(&mut e.left, left), (&mut e.right, right)] {
         if let Some(v) = vectors {
-            normalize_eigenvectors(v, n, complex_matrix);
+            normalize_eigenvectors(v, n, T::COMPLEX);
             write(out, v);
         }
     }
