@@ -152,16 +152,7 @@ macro_rules! real_scalar {
                     faer::diag::Diag::<$t>::zeros(n),
                     faer::diag::Diag::<$t>::zeros(n),
                 );
-                let mut ul = faer::Mat::<$t>::zeros(n, if left { n } else { 0 });
-                let mut ur = faer::Mat::<$t>::zeros(n, if right { n } else { 0 });
-                let scratch = evd::evd_scratch::<$t>(
-                    n,
-                    compute(left),
-                    compute(right),
-                    faer::Par::Seq,
-                    Default::default(),
-                );
-                let mut mem = faer::dyn_stack::MemBuffer::new(scratch);
+                let (mut ul, mut ur, mut mem) = eig_workspace::<$t>(n, left, right);
                 evd::evd_real(
                     a,
                     re.as_mut(),
@@ -175,12 +166,11 @@ macro_rules! real_scalar {
                 .ok()?;
                 let re: Vec<$t> = (0..n).map(|i| re[i]).collect();
                 let im: Vec<$t> = (0..n).map(|i| im[i]).collect();
-                let rows = |u: &faer::Mat<$t>| (0..n * n).map(|k| u[(k / n, k % n)]).collect();
                 Some(unpack_real_eig(
                     &re,
                     &im,
-                    left.then(|| rows(&ul)),
-                    right.then(|| rows(&ur)),
+                    left.then(|| row_major(ul.as_ref())),
+                    right.then(|| row_major(ur.as_ref())),
                 ))
             }
         }
@@ -210,16 +200,7 @@ macro_rules! complex_scalar {
             fn faer_eig(a: MatRef<'_, $t>, left: bool, right: bool) -> Option<Eig<$part>> {
                 let n = a.nrows();
                 let mut values = faer::diag::Diag::<$t>::zeros(n);
-                let mut ul = faer::Mat::<$t>::zeros(n, if left { n } else { 0 });
-                let mut ur = faer::Mat::<$t>::zeros(n, if right { n } else { 0 });
-                let scratch = evd::evd_scratch::<$t>(
-                    n,
-                    compute(left),
-                    compute(right),
-                    faer::Par::Seq,
-                    Default::default(),
-                );
-                let mut mem = faer::dyn_stack::MemBuffer::new(scratch);
+                let (mut ul, mut ur, mut mem) = eig_workspace::<$t>(n, left, right);
                 evd::evd_cplx(
                     a,
                     values.as_mut(),
@@ -230,16 +211,50 @@ macro_rules! complex_scalar {
                     Default::default(),
                 )
                 .ok()?;
-                let rows =
-                    |u: &faer::Mat<$t>| (0..n * n).map(|k| u[(k / n, k % n)].parts()).collect();
+                let parts = |u: &faer::Mat<$t>| {
+                    row_major(u.as_ref())
+                        .into_iter()
+                        .map(|x| x.parts())
+                        .collect()
+                };
                 Some(Eig {
                     values: (0..n).map(|i| values[i].parts()).collect(),
-                    left: left.then(|| rows(&ul)),
-                    right: right.then(|| rows(&ur)),
+                    left: left.then(|| parts(&ul)),
+                    right: right.then(|| parts(&ur)),
                 })
             }
         }
     };
+}
+
+/// The left and right eigenvector matrices (n x n when asked for, else
+/// empty) and the workspace that faer's general eigensolvers write to.
+fn eig_workspace<T: faer::traits::ComplexField>(
+    n: usize,
+    left: bool,
+    right: bool,
+) -> (faer::Mat<T>, faer::Mat<T>, faer::dyn_stack::MemBuffer) {
+    let columns = |asked: bool| if asked { n } else { 0 };
+    let scratch = evd::evd_scratch::<T>(
+        n,
+        compute(left),
+        compute(right),
+        faer::Par::Seq,
+        Default::default(),
+    );
+    (
+        faer::Mat::zeros(n, columns(left)),
+        faer::Mat::zeros(n, columns(right)),
+        faer::dyn_stack::MemBuffer::new(scratch),
+    )
+}
+
+/// The elements of `u`, row by row.
+fn row_major<T: Copy>(u: MatRef<'_, T>) -> Vec<T> {
+    let cols = u.ncols();
+    (0..u.nrows() * cols)
+        .map(|k| u[(k / cols, k % cols)])
+        .collect()
 }
 
 /// faer's flag for computing eigenvectors or not.
@@ -381,8 +396,7 @@ macro_rules! eigh_with_faer {
         let evd = $a.self_adjoint_eigen(side).ok()?;
         let s = evd.S().column_vector();
         let values = (0..n).map(|i| s[i].parts().0).collect();
-        let u = evd.U();
-        let vectors = (0..n * n).map(|k| u[(k / n, k % n)]).collect();
+        let vectors = row_major(evd.U());
         Some(Eigh {
             values,
             vectors: Some(vectors),

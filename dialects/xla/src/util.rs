@@ -105,12 +105,7 @@ pub fn expect_result_type(
     let actual = ctx.value_ty(ctx.op(op).results[i]);
     let ok = matches!(ctx.kind(actual), TypeKind::Tensor { shape: s, elem: e } if s == shape && same_element(ctx, *e, elem));
     if !ok {
-        let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
-        let inferred = if dims.is_empty() {
-            format!("tensor<{}>", ty_str(ctx, elem))
-        } else {
-            format!("tensor<{}x{}>", dims.join("x"), ty_str(ctx, elem))
-        };
+        let inferred = tensor_text(shape, &ty_str(ctx, elem));
         return Err(ctx.error(
             op,
             format!(
@@ -140,6 +135,12 @@ pub fn is_float(ctx: &Context, t: Type) -> bool {
 }
 pub fn is_complex(ctx: &Context, t: Type) -> bool {
     ctx.is_complex(t)
+}
+
+/// `tensor<2x3xELEM>` (`tensor<ELEM>` for a scalar) for messages.
+pub fn tensor_text(shape: &[i64], elem: &str) -> String {
+    let dims: String = shape.iter().map(|d| format!("{d}x")).collect();
+    format!("tensor<{dims}{elem}>")
 }
 
 /// `[0, 1, 2]` for messages.

@@ -327,18 +327,13 @@ pub fn verify_all_to_all(ctx: &Context, op: OpId) -> Result<()> {
                 op,
                 format!(
                     "result #{i} must be {}, found {}",
-                    ty_str_shape(ctx, &expected, elem),
+                    tensor_text(&expected, &ty_str(ctx, elem)),
                     ty_str(ctx, ctx.value_ty(o.results[i]))
                 ),
             ));
         }
     }
     Ok(())
-}
-
-fn ty_str_shape(ctx: &Context, shape: &[i64], elem: strata_ir::Type) -> String {
-    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
-    format!("tensor<{}x{}>", dims.join("x"), ty_str(ctx, elem))
 }
 
 /// The (source, target) pairs of `collective_permute`.

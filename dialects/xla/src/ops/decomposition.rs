@@ -171,13 +171,11 @@ pub fn verify_eig(ctx: &Context, op: OpId) -> Result<()> {
             return Err(ctx.error(
                 op,
                 format!(
-                    "result #{i} must be tensor<{}xcomplex<{}>>, found {}",
-                    batched(&batch, &dims)
-                        .iter()
-                        .map(|d| d.to_string())
-                        .collect::<Vec<_>>()
-                        .join("x"),
-                    ty_str(ctx, part),
+                    "result #{i} must be {}, found {}",
+                    tensor_text(
+                        &batched(&batch, &dims),
+                        &format!("complex<{}>", ty_str(ctx, part))
+                    ),
                     ty_str(ctx, ctx.value_ty(ctx.op(op).results[i]))
                 ),
             ));
@@ -231,13 +229,8 @@ pub fn verify_tridiagonal_solve(ctx: &Context, op: OpId) -> Result<()> {
             return Err(ctx.error(
                 op,
                 format!(
-                    "operand #{i} must be tensor<{}x{}> (a diagonal of b's systems), found {}",
-                    diagonal
-                        .iter()
-                        .map(|d| d.to_string())
-                        .collect::<Vec<_>>()
-                        .join("x"),
-                    ty_str(ctx, elem),
+                    "operand #{i} must be {} (a diagonal of b's systems), found {}",
+                    tensor_text(&diagonal, &ty_str(ctx, elem)),
                     ty_str(ctx, ctx.value_ty(ctx.op(op).operands[i]))
                 ),
             ));

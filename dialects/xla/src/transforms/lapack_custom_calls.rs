@@ -264,16 +264,21 @@ fn verify_new(ctx: &Context, op: OpId) -> Result<()> {
     }
 }
 
-/// The LAPACK character option `name` of the call's backend config.
-fn option(ctx: &Context, op: OpId, name: &str) -> Option<u8> {
+/// The integer option `name` of the call's backend config.
+fn int_option(ctx: &Context, op: OpId, name: &str) -> Option<i128> {
     let AttrKind::Dict(fields) = ctx.attr_kind(ctx.attr_of(op, "mhlo.backend_config")?) else {
         return None;
     };
     let (_, v) = fields.iter().find(|(k, _)| k == name)?;
     match ctx.attr_kind(*v) {
-        AttrKind::Int { value, .. } => u8::try_from(*value).ok(),
+        AttrKind::Int { value, .. } => Some(*value),
         _ => None,
     }
+}
+
+/// The LAPACK character option `name` of the call's backend config.
+fn option(ctx: &Context, op: OpId, name: &str) -> Option<u8> {
+    int_option(ctx, op, name).and_then(|v| u8::try_from(v).ok())
 }
 
 fn trsm(ctx: &mut Context, op: OpId) -> Result<()> {
@@ -469,18 +474,6 @@ fn geev(ctx: &mut Context, op: OpId, complex: bool) -> Result<()> {
     replacements.extend_from_slice(&r[1..]);
     b.replace(op, &replacements);
     Ok(())
-}
-
-/// The integer option `name` of the call's backend config.
-fn int_option(ctx: &Context, op: OpId, name: &str) -> Option<i128> {
-    let AttrKind::Dict(fields) = ctx.attr_kind(ctx.attr_of(op, "mhlo.backend_config")?) else {
-        return None;
-    };
-    let (_, v) = fields.iter().find(|(k, _)| k == name)?;
-    match ctx.attr_kind(*v) {
-        AttrKind::Int { value, .. } => Some(*value),
-        _ => None,
-    }
 }
 
 /// Replaces `op` (whose last result is LAPACK's `info`) by `name` with
