@@ -117,6 +117,84 @@ fn in_range(ctx: &Context, op: OpId, what: &str, dims: &[i64], rank: usize) -> R
     Ok(())
 }
 
+/// StableHLO's `is_sorted` on a dimension list (gather C4, C7, C10;
+/// scatter C7, C10, C12).
+fn sorted(ctx: &Context, op: OpId, what: &str, dims: &[i64]) -> Result<()> {
+    if dims.windows(2).any(|w| w[0] > w[1]) {
+        return Err(ctx.error(op, format!("{what} {} must be sorted", list(dims))));
+    }
+    Ok(())
+}
+
+/// Two dimension lists of the same tensor that may not share a dimension
+/// (gather C6, C18; scatter C9, C20).
+fn disjoint(ctx: &Context, op: OpId, a: (&str, &[i64]), b: (&str, &[i64])) -> Result<()> {
+    if let Some(d) = a.1.iter().find(|d| b.1.contains(d)) {
+        return Err(ctx.error(op, format!("dimension {d} is in both {} and {}", a.0, b.0)));
+    }
+    Ok(())
+}
+
+/// The indices' batching dimensions: in range, not the index vector
+/// dimension, one per operand batching dimension and of the same size
+/// (gather C13-C17, scatter C14-C18). The lowering reads the index of an
+/// operand batching dimension from the paired indices dimension.
+fn batching_pairs(
+    ctx: &Context,
+    op: OpId,
+    operand: (&str, &[i64], &[i64]),
+    indices: (&str, &[i64], &[i64]),
+    index_vector_dim: i64,
+) -> Result<()> {
+    let (oname, odims, shape) = operand;
+    let (iname, idims, ishape) = indices;
+    in_range(ctx, op, iname, idims, ishape.len())?;
+    if idims.contains(&index_vector_dim) {
+        return Err(ctx.error(
+            op,
+            format!(
+                "{iname} {} may not contain index_vector_dim {index_vector_dim}",
+                list(idims)
+            ),
+        ));
+    }
+    if odims.len() != idims.len() {
+        return Err(ctx.error(op, format!("{oname} and {iname} must have the same length")));
+    }
+    for (&o, &i) in odims.iter().zip(idims) {
+        if shape[o as usize] != ishape[i as usize] {
+            return Err(ctx.error(
+                op,
+                format!(
+                    "batching dimension {o} of the operand has size {}, but dimension {i} of the indices has size {}",
+                    shape[o as usize], ishape[i as usize]
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The operand's rank is split among the window (offset) dimensions, the
+/// collapsed (inserted) ones and the batching ones (gather C1, scatter C2).
+fn rank_split(ctx: &Context, op: OpId, rank: usize, parts: [(&str, &[i64]); 3]) -> Result<()> {
+    let total: usize = parts.iter().map(|p| p.1.len()).sum();
+    if total != rank {
+        let names: Vec<String> = parts
+            .iter()
+            .map(|(n, d)| format!("{n} {}", list(d)))
+            .collect();
+        return Err(ctx.error(
+            op,
+            format!(
+                "the operand has rank {rank}, but {} name {total} dimensions",
+                names.join(", ")
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Shape of a gather's result (StableHLO's inference).
 fn gather_shape(
     operand_rank: usize,
@@ -192,19 +270,42 @@ pub fn verify_gather(ctx: &Context, op: OpId) -> Result<()> {
         &d.operand_batching_dims,
         shape.len(),
     )?;
-    in_range(
+    batching_pairs(
         ctx,
         op,
-        "start_indices_batching_dims",
-        &d.start_indices_batching_dims,
-        ishape.len(),
+        ("operand_batching_dims", &d.operand_batching_dims, &shape),
+        (
+            "start_indices_batching_dims",
+            &d.start_indices_batching_dims,
+            &ishape,
+        ),
+        d.index_vector_dim,
     )?;
-    if d.operand_batching_dims.len() != d.start_indices_batching_dims.len() {
-        return Err(ctx.error(
-            op,
-            "operand_batching_dims and start_indices_batching_dims must have the same length",
-        ));
-    }
+    sorted(ctx, op, "offset_dims", &d.offset_dims)?;
+    sorted(ctx, op, "collapsed_slice_dims", &d.collapsed_slice_dims)?;
+    sorted(ctx, op, "operand_batching_dims", &d.operand_batching_dims)?;
+    disjoint(
+        ctx,
+        op,
+        ("collapsed_slice_dims", &d.collapsed_slice_dims),
+        ("operand_batching_dims", &d.operand_batching_dims),
+    )?;
+    disjoint(
+        ctx,
+        op,
+        ("start_index_map", &d.start_index_map),
+        ("operand_batching_dims", &d.operand_batching_dims),
+    )?;
+    rank_split(
+        ctx,
+        op,
+        shape.len(),
+        [
+            ("offset_dims", &d.offset_dims),
+            ("collapsed_slice_dims", &d.collapsed_slice_dims),
+            ("operand_batching_dims", &d.operand_batching_dims),
+        ],
+    )?;
     for &c in d
         .collapsed_slice_dims
         .iter()
@@ -347,12 +448,44 @@ pub fn verify_scatter(ctx: &Context, op: OpId) -> Result<()> {
         &d.input_batching_dims,
         shape.len(),
     )?;
-    if d.input_batching_dims.len() != d.scatter_indices_batching_dims.len() {
-        return Err(ctx.error(
-            op,
-            "input_batching_dims and scatter_indices_batching_dims must have the same length",
-        ));
-    }
+    batching_pairs(
+        ctx,
+        op,
+        ("input_batching_dims", &d.input_batching_dims, &shape),
+        (
+            "scatter_indices_batching_dims",
+            &d.scatter_indices_batching_dims,
+            &ishape,
+        ),
+        d.index_vector_dim,
+    )?;
+    sorted(ctx, op, "inserted_window_dims", &d.inserted_window_dims)?;
+    sorted(ctx, op, "input_batching_dims", &d.input_batching_dims)?;
+    disjoint(
+        ctx,
+        op,
+        ("inserted_window_dims", &d.inserted_window_dims),
+        ("input_batching_dims", &d.input_batching_dims),
+    )?;
+    disjoint(
+        ctx,
+        op,
+        (
+            "scatter_dims_to_operand_dims",
+            &d.scatter_dims_to_operand_dims,
+        ),
+        ("input_batching_dims", &d.input_batching_dims),
+    )?;
+    rank_split(
+        ctx,
+        op,
+        shape.len(),
+        [
+            ("update_window_dims", &d.update_window_dims),
+            ("inserted_window_dims", &d.inserted_window_dims),
+            ("input_batching_dims", &d.input_batching_dims),
+        ],
+    )?;
     let (ushape, _) = operand_tensor(ctx, op, k + 1)?;
     in_range(
         ctx,
@@ -361,6 +494,7 @@ pub fn verify_scatter(ctx: &Context, op: OpId) -> Result<()> {
         &d.update_window_dims,
         ushape.len(),
     )?;
+    sorted(ctx, op, "update_window_dims", &d.update_window_dims)?;
     expect_update_shape(ctx, op, &d, &shape, &ishape, &ushape)?;
     for i in 0..k {
         let (s, e) = operand_tensor(ctx, op, i)?;
