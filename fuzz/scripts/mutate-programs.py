@@ -7,7 +7,8 @@ compile (the StableHLO conformance suite, the JAX exports in tests/e2e-check,
 the HLO text in tests/hlo) and changes their numbers: one or two integer
 literals replaced by an extreme value (dimension numbers, window attributes,
 type dimensions, index constants, loop bounds), one entry dropped from a list,
-or two numbers of a line swapped. Each mutant runs through `strata check`
+or two numbers of a line swapped; or every tensor of one element type
+given another (ops meet element types their tests do not use). Each mutant runs through `strata check`
 (MLIR: compile and run, so index constants reach the generated code) or
 `strata compile -o x.o` (HLO) under a 8 GB address-space limit.
 
@@ -64,8 +65,28 @@ def pieces_of(path):
     return [(path, i, p) for i, p in enumerate(text.split("// -----")) if "func.func" in p]
 
 
+ELEMENT_TYPES = ["i1", "i4", "i8", "i16", "i32", "i64", "ui4", "ui8", "ui16", "ui32", "ui64",
+                 "f16", "bf16", "f32", "f64", "f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f4E2M1FN",
+                 "complex<f32>", "complex<f64>"]
+ELEMENT_TYPE = re.compile(r"(?<=[x<])(?:complex<f(?:32|64)>|f8E\w+|f4E2M1FN|bf16|f16|f32|f64|u?i(?:1|4|8|16|32|64))(?=>)")
+
+
+def retype(rng, text):
+    """Every tensor of one element type given another: a program that stays
+    well typed where its literals and ops allow, so ops meet element types
+    their tests do not use."""
+    found = sorted({m.group() for m in ELEMENT_TYPE.finditer(text)})
+    if not found:
+        return None
+    old = rng.choice(found)
+    new = rng.choice([t for t in ELEMENT_TYPES if t != old])
+    return ELEMENT_TYPE.sub(lambda m: new if m.group() == old else m.group(), text)
+
+
 def mutate(rng, text):
     """One mutant of `text`, or None when the chosen mutation does not apply."""
+    if rng.random() < 0.25:
+        return retype(rng, text)
     ints = list(INT.finditer(text))
     if not ints:
         return None
@@ -103,7 +124,8 @@ def run(strata, path, timeout):
                            capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return "timeout", ""
-    err = r.stderr
+    # `strata check` reports failed checks on stdout, errors on stderr.
+    err = r.stderr + r.stdout
     if r.returncode not in (0, 1):
         return f"exit{r.returncode}", err
     if "panicked" in err or "internal compiler error" in err:

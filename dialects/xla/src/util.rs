@@ -127,6 +127,15 @@ pub fn i64s(ctx: &Context, op: OpId, name: &str) -> Result<Vec<i64>> {
 pub fn is_int(ctx: &Context, t: Type) -> bool {
     matches!(ctx.kind(t), TypeKind::Int { width, .. } if *width > 1)
 }
+/// `i32` (or `si32`), the type of LAPACK's `info` and pivots, sizes and
+/// roots: the lowering writes 32-bit signed values into it, so `ui32` does
+/// not qualify.
+pub fn is_i32(ctx: &Context, t: Type) -> bool {
+    matches!(
+        ctx.kind(t),
+        TypeKind::Int { width: 32, sign } if *sign != strata_ir::Signedness::Unsigned
+    )
+}
 pub fn is_bool(ctx: &Context, t: Type) -> bool {
     ctx.is_bool(t)
 }

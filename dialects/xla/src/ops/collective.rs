@@ -409,7 +409,7 @@ pub fn verify_collective_broadcast(ctx: &Context, op: OpId) -> Result<()> {
     }
     if dynamic {
         let (shape, elem) = operand_tensor(ctx, op, data)?;
-        let int32 = matches!(ctx.kind(elem), TypeKind::Int { width: 32, .. });
+        let int32 = is_i32(ctx, elem);
         if shape != [data as i64] || !int32 {
             return Err(ctx.error(
                 op,

@@ -56,7 +56,7 @@ fn batched(batch: &[i64], dims: &[i64]) -> Vec<i64> {
 /// Result `i` is the i32 `info` per matrix of `batch`.
 fn expect_info(ctx: &Context, op: OpId, i: usize, batch: &[i64]) -> Result<()> {
     let (shape, elem) = result_tensor(ctx, op, i)?;
-    let i32s = matches!(ctx.kind(elem), TypeKind::Int { width: 32, .. });
+    let i32s = is_i32(ctx, elem);
     if shape != batch || !i32s {
         return Err(ctx.error(
             op,

@@ -91,8 +91,7 @@ pub fn verify_cholesky(ctx: &Context, op: OpId) -> Result<()> {
     expect_result_type(ctx, op, 0, &a, ae)?;
     if o.results.len() == 2 {
         let (info, ie) = result_tensor(ctx, op, 1)?;
-        if info != a[..r - 2] || !matches!(ctx.kind(ie), strata_ir::TypeKind::Int { width: 32, .. })
-        {
+        if info != a[..r - 2] || !is_i32(ctx, ie) {
             return Err(ctx.error(op, "the info result is i32 per matrix"));
         }
     }
@@ -113,7 +112,7 @@ pub fn verify_lu(ctx: &Context, op: OpId) -> Result<()> {
     pivots.push(a[r - 2].min(a[r - 1]));
     let (p, pe) = result_tensor(ctx, op, 1)?;
     let (i, ie) = result_tensor(ctx, op, 2)?;
-    let i32s = |t| matches!(ctx.kind(t), strata_ir::TypeKind::Int { width: 32, .. });
+    let i32s = |t| is_i32(ctx, t);
     if p != pivots || i != a[..r - 2] || !i32s(pe) || !i32s(ie) {
         return Err(ctx.error(
             op,

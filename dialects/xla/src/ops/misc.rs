@@ -89,7 +89,7 @@ pub fn verify_get_dimension_size(ctx: &Context, op: OpId) -> Result<()> {
         ));
     }
     let (rs, re) = result_tensor(ctx, op, 0)?;
-    if !rs.is_empty() || !matches!(ctx.kind(re), TypeKind::Int { width: 32, .. }) {
+    if !rs.is_empty() || !is_i32(ctx, re) {
         return Err(ctx.error(op, "result must be a tensor<i32>"));
     }
     Ok(())
