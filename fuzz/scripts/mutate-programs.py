@@ -21,7 +21,8 @@ and a recv without its send waits for STRATA_COLLECTIVE_TIMEOUT_MS (30 s).
 
 Usage:
   fuzz/scripts/mutate-programs.py [--strata BIN] [--out DIR] [--count N]
-                                  [--seed S] [--timeout SEC] [FILE...]
+                                  [--seed S] [--timeout SEC] [--retype SHARE]
+                                  [FILE...]
 Without FILEs it takes the conformance suite (STRATA_CONFORMANCE), tests/e2e-check
 and tests/hlo. Exit status 1 if anything was found.
 """
@@ -83,9 +84,9 @@ def retype(rng, text):
     return ELEMENT_TYPE.sub(lambda m: new if m.group() == old else m.group(), text)
 
 
-def mutate(rng, text):
+def mutate(rng, text, retype_share):
     """One mutant of `text`, or None when the chosen mutation does not apply."""
-    if rng.random() < 0.25:
+    if rng.random() < retype_share:
         return retype(rng, text)
     ints = list(INT.finditer(text))
     if not ints:
@@ -142,6 +143,8 @@ def main():
     ap.add_argument("--count", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=40)
+    ap.add_argument("--retype", type=float, default=0.25,
+                    help="share of mutants that change an element type (the rest change numbers)")
     ap.add_argument("files", nargs="*")
     args = ap.parse_args()
 
@@ -153,7 +156,7 @@ def main():
     seen, counts, ran = set(), {}, 0
     while ran < args.count:
         path, index, text = rng.choice(pieces)
-        mutant = mutate(rng, text)
+        mutant = mutate(rng, text, args.retype)
         digest = hashlib.sha1((mutant or "").encode()).hexdigest()[:12]
         if mutant is None or digest in seen:
             continue

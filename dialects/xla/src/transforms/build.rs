@@ -90,13 +90,18 @@ impl OpBuilder<'_> {
         self.op(SELECT, vec![pred, on_true, on_false], ty, vec![])
     }
 
-    /// A constant of `shape` with every element's bits `bits`.
+    /// A constant of `shape` with every element's bits `bits`; for a
+    /// complex element, its real part's bits, the imaginary part 0 (dense
+    /// elements store both parts: a single word made an element that the
+    /// lowering read past, FUZZING.md B27).
     pub fn splat_bits(&mut self, bits: u64, shape: &[i64], elem: Type) -> Value {
         let ty = self.tensor(shape, elem);
+        let mut words = vec![bits];
+        words.resize(strata_ir::dense::parts(self.ctx, elem), 0);
         let value = self.ctx.attr(AttrKind::Dense(DenseElements {
             ty,
             splat: true,
-            bits: vec![bits],
+            bits: words,
         }));
         self.op(CONSTANT, vec![], ty, vec![("value".into(), value)])
     }
