@@ -4,25 +4,32 @@
 The libFuzzer targets either mutate bytes (most mutants die in the parser) or
 generate programs from a fixed op list. This probe starts from programs that
 compile (the StableHLO conformance suite, the JAX exports in tests/e2e-check,
-the HLO text in tests/hlo) and changes their numbers: one or two integer
-literals replaced by an extreme value (dimension numbers, window attributes,
-type dimensions, index constants, loop bounds), one entry dropped from a list,
-or two numbers of a line swapped; or every tensor of one element type
-given another (ops meet element types their tests do not use). Each mutant runs through `strata check`
-(MLIR: compile and run, so index constants reach the generated code) or
-`strata compile -o x.o` (HLO) under a 8 GB address-space limit.
+the HLO text in tests/hlo) and changes them a little:
+- one or two integer literals replaced by an extreme value (dimension numbers,
+  window attributes, type dimensions, index constants, loop bounds), one entry
+  dropped from a list, or two numbers of a line swapped;
+- an enumerated attribute value swapped for another of its kind (true/false,
+  comparison directions and types, FFT types, transposes, RNG algorithms and
+  distributions, precisions);
+- every tensor of one element type given another, so ops meet element types
+  their tests do not use (`--retype` sets this share).
+Each mutant runs through `strata check` (MLIR: compile and run, so index
+constants reach the generated code) or `strata compile -o x.o` (HLO) under an
+8 GB address-space limit.
 
 A mutant is a finding when the driver panics, dies by a signal, exits with a
 status other than 0 or 1, prints an internal compiler error, exits 1 without a
 located `FILE:LINE:COL: error:` (or a failed check), or runs past the time
 limit. Findings are written to OUT with the driver's stderr beside them.
+With --against-xla, a mutant's checks are replaced by XLA:CPU's values for
+the same function (`against_xla.py`); a failed check is a finding too.
 A time-out can be the program's own: a mutated loop bound may loop for ever,
 and a recv without its send waits for STRATA_COLLECTIVE_TIMEOUT_MS (30 s).
 
 Usage:
   fuzz/scripts/mutate-programs.py [--strata BIN] [--out DIR] [--count N]
                                   [--seed S] [--timeout SEC] [--retype SHARE]
-                                  [FILE...]
+                                  [--against-xla] [FILE...]
 Without FILEs it takes the conformance suite (STRATA_CONFORMANCE), tests/e2e-check
 and tests/hlo. Exit status 1 if anything was found.
 """
@@ -84,10 +91,36 @@ def retype(rng, text):
     return ELEMENT_TYPE.sub(lambda m: new if m.group() == old else m.group(), text)
 
 
+# Enumerated attribute values, by family: a mutant swaps one for another of its family.
+KEYWORD_FAMILIES = [
+    ["true", "false"],
+    ["EQ", "NE", "LT", "LE", "GT", "GE"],
+    ["FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"],
+    ["FFT", "IFFT", "RFFT", "IRFFT"],
+    ["NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"],
+    ["THREE_FRY", "PHILOX"],
+    ["UNIFORM", "NORMAL"],
+    ["HIGHEST", "HIGH", "DEFAULT"],
+]
+KEYWORD = re.compile(r"\b(" + "|".join(w for f in KEYWORD_FAMILIES for w in f) + r")\b")
+
+
+def swap_keyword(rng, text):
+    found = list(KEYWORD.finditer(text))
+    if not found:
+        return None
+    m = rng.choice(found)
+    family = next(f for f in KEYWORD_FAMILIES if m.group() in f)
+    new = rng.choice([w for w in family if w != m.group()])
+    return text[:m.start()] + new + text[m.end():]
+
+
 def mutate(rng, text, retype_share):
     """One mutant of `text`, or None when the chosen mutation does not apply."""
     if rng.random() < retype_share:
         return retype(rng, text)
+    if rng.random() < 0.15:
+        return swap_keyword(rng, text)
     ints = list(INT.finditer(text))
     if not ints:
         return None
@@ -145,8 +178,18 @@ def main():
     ap.add_argument("--timeout", type=float, default=40)
     ap.add_argument("--retype", type=float, default=0.25,
                     help="share of mutants that change an element type (the rest change numbers)")
+    ap.add_argument("--against-xla", action="store_true",
+                    help="compare each MLIR mutant's checked values with XLA:CPU's "
+                         "(needs jax: the Python of tests/differential/setup.sh)")
+    ap.add_argument("--unmutated", action="store_true",
+                    help="run every program once as it is (with --against-xla: where XLA:CPU "
+                         "and Strata already differ before mutation)")
     ap.add_argument("files", nargs="*")
     args = ap.parse_args()
+    if args.against_xla:
+        sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
+                        os.path.join(ROOT, "tests/e2e-check")]
+        import against_xla
 
     rng = random.Random(args.seed)
     pieces = [p for f in (args.files or default_files()) for p in pieces_of(f)]
@@ -154,19 +197,33 @@ def main():
         sys.exit("mutate-programs: no programs to mutate")
     os.makedirs(args.out, exist_ok=True)
     seen, counts, ran = set(), {}, 0
+    order = iter(pieces) if args.unmutated else None
     while ran < args.count:
-        path, index, text = rng.choice(pieces)
-        mutant = mutate(rng, text, args.retype)
+        if order is not None:
+            path, index, text = next(order, (None, None, None))
+            if path is None:
+                break
+            mutant = text
+        else:
+            path, index, text = rng.choice(pieces)
+            mutant = mutate(rng, text, args.retype)
         digest = hashlib.sha1((mutant or "").encode()).hexdigest()[:12]
         if mutant is None or digest in seen:
             continue
         seen.add(digest)
-        ran += 1
         ext = ".hlo" if path.endswith(".hlo") else ".mlir"
+        if args.against_xla:
+            mutant = None if ext == ".hlo" else against_xla.checked_piece(mutant)
+            if mutant is None:
+                counts["skipped"] = counts.get("skipped", 0) + 1
+                continue
+        ran += 1
         current = os.path.join(args.out, "current" + ext)
         with open(current, "w") as f:
             f.write(mutant)
         kind, err = run(args.strata, current, args.timeout)
+        if args.against_xla and kind is None and "check failed" in err:
+            kind = "mismatch"
         counts[kind or "ok"] = counts.get(kind or "ok", 0) + 1
         if kind:
             name = f"{kind}-{os.path.basename(path)}-{index}-{digest}{ext}"
@@ -178,7 +235,7 @@ def main():
         if ran % 250 == 0:
             print(f"{ran} mutants: {counts}", flush=True)
     print(f"{ran} mutants: {counts}", flush=True)
-    found = sum(n for k, n in counts.items() if k != "ok")
+    found = sum(n for k, n in counts.items() if k not in ("ok", "skipped"))
     sys.exit(1 if found else 0)
 
 
