@@ -6,7 +6,7 @@ the top level. That function becomes `@main` returning the checked values;
 XLA compiles and runs it (a mutant XLA rejects is skipped), and the piece
 `strata check` runs is the same function with its checks replaced by checks of
 XLA's values: exact for integers and booleans; for floats within a tolerance scaled to the
-largest value, or within 4 ULPs where XLA's values include inf or NaN.
+largest value, or within 64 ULPs where XLA's values include inf or NaN.
 
 XLA:CPU's own deviations from StableHLO show up as mismatches and are not
 Strata's (tests/invalid/FUZZING.md lists them): it flushes f32/bf16/f16
@@ -179,7 +179,7 @@ def check_of(value, ty, expected):
         # inf and NaN where XLA has them, finite values within a few ULPs.
         name = "%xla_" + re.sub(r"\W", "_", value[1:])
         return (f"  {name} = stablehlo.constant dense<{literal(expected)}> : {ty}\n"
-                f"  check.expect_close {value}, {name}, max_ulp_difference = 4 : {ty}, {ty}\n")
+                f"  check.expect_close {value}, {name}, max_ulp_difference = 64 : {ty}, {ty}\n")
     scale = max(1.0, float(np.abs(parts).max()) if parts.size else 1.0)
     tol = REL[base] * scale
     return (f"  check.expect_almost_eq_const {value}, dense<{literal(expected)}> : {ty} "
@@ -193,8 +193,10 @@ def checked_piece(mutant):
     if made is None:
         return None
     program, values = made
-    if re.search(r"\bu?i4\b|f8E|f4E|f6E|!quant|interpreter\.", program):
-        return None  # no exact literal round trip for these through numpy
+    if re.search(r"[x<]u?i4>|f8E|f4E|f6E|!quant|interpreter\.|stablehlo\.rng\b", program):
+        # No exact literal round trip through numpy for the narrow types; XLA's
+        # popcnt on i4 is its own (FUZZING.md); `rng` values are the implementation's.
+        return None
     outs = xla_run(program)
     if outs is None or len(outs) != len(values):
         return None

@@ -16,7 +16,7 @@ use super::FuncLowering;
 use super::elemental::{load_scalar, store_scalar};
 use super::materialize::shape_of;
 use super::region::emit_reducer;
-use super::scalar::{self, Scalar};
+use super::scalar::Scalar;
 use crate::builder::Builder;
 use strata_abi::symbol as sym;
 
@@ -27,18 +27,6 @@ fn mode(g: Grouping) -> strata_abi::CollectiveMode {
         Grouping::CrossPartition => M::CrossPartition,
         Grouping::CrossReplicaAndPartition => M::CrossReplicaAndPartition,
         Grouping::FlattenedIds => M::FlattenedIds,
-    }
-}
-
-/// The zero of a buffer's element type, as `store_scalar` takes it.
-fn zero_of(b: &mut Builder<'_>, elem: Type) -> Scalar {
-    match b.ctx.kind(elem).clone() {
-        TypeKind::Complex(p) => Scalar::Complex(b.zero(p), b.zero(p)),
-        _ if scalar::is_small_float(b.ctx, elem) => {
-            let f64t = b.ctx.float_ty(strata_ir::FloatKind::F64);
-            Scalar::Real(b.zero(f64t))
-        }
-        _ => Scalar::Real(b.zero(elem)),
     }
 }
 
@@ -323,7 +311,7 @@ impl FuncLowering<'_> {
             let elem = b.ctx.elem(b.ctx.value_ty(o));
             let shape = shape_of(b.ctx, o);
             b.parallel_nest(&shape, &mut |b, idx| {
-                let z = zero_of(b, elem);
+                let z = Scalar::zero(b, elem);
                 store_scalar(b, z, o, idx);
                 Ok(())
             })?;

@@ -8,7 +8,7 @@
 use strata_diag::{Diagnostic, Result};
 use strata_dialect_xla::attrs::{self, Transpose};
 use strata_dialect_xla::names::{DIVIDE, MULTIPLY, SUBTRACT};
-use strata_ir::{OpId, TypeKind, Value};
+use strata_ir::{OpId, Type, TypeKind, Value};
 
 use super::FuncLowering;
 use super::elemental::{load_scalar, store_scalar};
@@ -132,9 +132,12 @@ impl FuncLowering<'_> {
     /// L(i,j) = (a(i,j) - Σ_k<j L(i,k) conj(L(j,k))) / L(j,j) below it, in
     /// place. With `lower` the factor is written over the lower triangle;
     /// otherwise (StableHLO's default) U = Lᴴ is written over the upper one,
-    /// read from there too: the same steps through `Triangle`. The other
-    /// triangle keeps a. The first j whose pivot is not positive sets
-    /// `info` to j + 1 (LAPACK's potrf); the factorization goes on.
+    /// read from there too: the same steps through `Triangle`. The first j
+    /// whose pivot is not positive sets `info` to j + 1 (LAPACK's potrf);
+    /// the factorization goes on. The other triangle keeps a where there is
+    /// an `info` (potrf leaves it so) and is zero without one, as XLA:CPU's
+    /// `stablehlo.cholesky` returns it (the spec leaves it to the
+    /// implementation; found by comparing mutants with XLA).
     pub(super) fn cholesky(&mut self, b: &mut Builder<'_>, op: OpId, bufs: &[Value]) -> Result<()> {
         let a = b.ctx.op(op).operands[0];
         let triangle = Triangle {
@@ -201,6 +204,9 @@ impl FuncLowering<'_> {
                             let d = triangle.load(b, out, bidx, j, j);
                             let q = scalar::emit(b, op, DIVIDE, &[s, d], elem, elem)?;
                             triangle.store(b, q, out, bidx, i, j);
+                            if info.is_none() {
+                                triangle.clear_mirror(b, stored, out, bidx, i, j);
+                            }
                             Ok(())
                         },
                     )
@@ -231,6 +237,20 @@ impl Triangle {
             let v = load_scalar(b, mem, &matrix_index(bidx, j, i));
             conj(b, v)
         }
+    }
+
+    /// Zeroes the element of the other triangle that mirrors L(i, j).
+    fn clear_mirror(
+        self,
+        b: &mut Builder<'_>,
+        stored: Type,
+        mem: Value,
+        bidx: &[Value],
+        i: Value,
+        j: Value,
+    ) {
+        let zero = Scalar::zero(b, stored);
+        Triangle { lower: !self.lower }.store(b, zero, mem, bidx, i, j);
     }
 
     /// Sets L(i, j) of matrix `bidx` in `mem` to `v`.

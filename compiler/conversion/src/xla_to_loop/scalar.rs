@@ -26,6 +26,18 @@ impl Scalar {
             Scalar::Real(v) | Scalar::Complex(v, _) => v,
         }
     }
+
+    /// The zero of a buffer's element type, as `store_scalar` takes it.
+    pub fn zero(b: &mut Builder<'_>, elem: Type) -> Scalar {
+        match b.ctx.kind(elem).clone() {
+            TypeKind::Complex(p) => Scalar::Complex(b.zero(p), b.zero(p)),
+            _ if is_small_float(b.ctx, elem) => {
+                let f64t = b.ctx.float_ty(FloatKind::F64);
+                Scalar::Real(b.zero(f64t))
+            }
+            _ => Scalar::Real(b.zero(elem)),
+        }
+    }
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
