@@ -296,16 +296,6 @@ pub fn verify_gather(ctx: &Context, op: OpId) -> Result<()> {
         ("start_index_map", &d.start_index_map),
         ("operand_batching_dims", &d.operand_batching_dims),
     )?;
-    rank_split(
-        ctx,
-        op,
-        shape.len(),
-        [
-            ("offset_dims", &d.offset_dims),
-            ("collapsed_slice_dims", &d.collapsed_slice_dims),
-            ("operand_batching_dims", &d.operand_batching_dims),
-        ],
-    )?;
     for &c in d
         .collapsed_slice_dims
         .iter()
@@ -318,6 +308,16 @@ pub fn verify_gather(ctx: &Context, op: OpId) -> Result<()> {
             ));
         }
     }
+    rank_split(
+        ctx,
+        op,
+        shape.len(),
+        [
+            ("offset_dims", &d.offset_dims),
+            ("collapsed_slice_dims", &d.collapsed_slice_dims),
+            ("operand_batching_dims", &d.operand_batching_dims),
+        ],
+    )?;
     let out = gather_shape(shape.len(), &ishape, &d, &sizes);
     in_range(ctx, op, "offset_dims", &d.offset_dims, out.len())?;
     expect_result_type(ctx, op, 0, &out, elem)
