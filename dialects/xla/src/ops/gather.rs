@@ -175,6 +175,39 @@ fn batching_pairs(
     Ok(())
 }
 
+/// The dimension lists gather and scatter share, under their two spellings:
+/// collapsed (inserted) and batching dimensions of the operand, batching
+/// dimensions of the indices, and the map from index vector to operand.
+struct SharedDims<'a> {
+    collapsed: (&'static str, &'a [i64]),
+    batching: (&'static str, &'a [i64]),
+    indices_batching: (&'static str, &'a [i64]),
+    index_map: (&'static str, &'a [i64]),
+    index_vector_dim: i64,
+}
+
+/// The constraints gather and scatter state alike on those lists (gather
+/// C6, C7, C10, C13-C18; scatter C9, C10, C12, C14-C18, C20).
+fn shared_constraints(
+    ctx: &Context,
+    op: OpId,
+    d: SharedDims<'_>,
+    shape: &[i64],
+    ishape: &[i64],
+) -> Result<()> {
+    batching_pairs(
+        ctx,
+        op,
+        (d.batching.0, d.batching.1, shape),
+        (d.indices_batching.0, d.indices_batching.1, ishape),
+        d.index_vector_dim,
+    )?;
+    sorted(ctx, op, d.collapsed.0, d.collapsed.1)?;
+    sorted(ctx, op, d.batching.0, d.batching.1)?;
+    disjoint(ctx, op, d.collapsed, d.batching)?;
+    disjoint(ctx, op, d.index_map, d.batching)
+}
+
 /// The operand's rank is split among the window (offset) dimensions, the
 /// collapsed (inserted) ones and the batching ones (gather C1, scatter C2).
 fn rank_split(ctx: &Context, op: OpId, rank: usize, parts: [(&str, &[i64]); 3]) -> Result<()> {
@@ -270,31 +303,22 @@ pub fn verify_gather(ctx: &Context, op: OpId) -> Result<()> {
         &d.operand_batching_dims,
         shape.len(),
     )?;
-    batching_pairs(
-        ctx,
-        op,
-        ("operand_batching_dims", &d.operand_batching_dims, &shape),
-        (
-            "start_indices_batching_dims",
-            &d.start_indices_batching_dims,
-            &ishape,
-        ),
-        d.index_vector_dim,
-    )?;
     sorted(ctx, op, "offset_dims", &d.offset_dims)?;
-    sorted(ctx, op, "collapsed_slice_dims", &d.collapsed_slice_dims)?;
-    sorted(ctx, op, "operand_batching_dims", &d.operand_batching_dims)?;
-    disjoint(
+    shared_constraints(
         ctx,
         op,
-        ("collapsed_slice_dims", &d.collapsed_slice_dims),
-        ("operand_batching_dims", &d.operand_batching_dims),
-    )?;
-    disjoint(
-        ctx,
-        op,
-        ("start_index_map", &d.start_index_map),
-        ("operand_batching_dims", &d.operand_batching_dims),
+        SharedDims {
+            collapsed: ("collapsed_slice_dims", &d.collapsed_slice_dims),
+            batching: ("operand_batching_dims", &d.operand_batching_dims),
+            indices_batching: (
+                "start_indices_batching_dims",
+                &d.start_indices_batching_dims,
+            ),
+            index_map: ("start_index_map", &d.start_index_map),
+            index_vector_dim: d.index_vector_dim,
+        },
+        &shape,
+        &ishape,
     )?;
     for &c in d
         .collapsed_slice_dims
@@ -448,33 +472,24 @@ pub fn verify_scatter(ctx: &Context, op: OpId) -> Result<()> {
         &d.input_batching_dims,
         shape.len(),
     )?;
-    batching_pairs(
+    shared_constraints(
         ctx,
         op,
-        ("input_batching_dims", &d.input_batching_dims, &shape),
-        (
-            "scatter_indices_batching_dims",
-            &d.scatter_indices_batching_dims,
-            &ishape,
-        ),
-        d.index_vector_dim,
-    )?;
-    sorted(ctx, op, "inserted_window_dims", &d.inserted_window_dims)?;
-    sorted(ctx, op, "input_batching_dims", &d.input_batching_dims)?;
-    disjoint(
-        ctx,
-        op,
-        ("inserted_window_dims", &d.inserted_window_dims),
-        ("input_batching_dims", &d.input_batching_dims),
-    )?;
-    disjoint(
-        ctx,
-        op,
-        (
-            "scatter_dims_to_operand_dims",
-            &d.scatter_dims_to_operand_dims,
-        ),
-        ("input_batching_dims", &d.input_batching_dims),
+        SharedDims {
+            collapsed: ("inserted_window_dims", &d.inserted_window_dims),
+            batching: ("input_batching_dims", &d.input_batching_dims),
+            indices_batching: (
+                "scatter_indices_batching_dims",
+                &d.scatter_indices_batching_dims,
+            ),
+            index_map: (
+                "scatter_dims_to_operand_dims",
+                &d.scatter_dims_to_operand_dims,
+            ),
+            index_vector_dim: d.index_vector_dim,
+        },
+        &shape,
+        &ishape,
     )?;
     rank_split(
         ctx,
