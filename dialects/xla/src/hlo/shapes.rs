@@ -200,7 +200,10 @@ fn parse_shape_at_depth(c: &mut Cursor<'_>, depth: usize) -> Result<Shape> {
     // A layout follows the dimensions directly (`f32[4]{0}`); after a space,
     // `{` opens something else (a computation body after a signature).
     let layout = if c.touches("{") {
-        Some(parse_layout(c)?)
+        let layout_loc = c.loc();
+        let order = parse_layout(c)?;
+        check_layout(&order, dims.len(), layout_loc)?;
+        Some(order)
     } else {
         None
     };
@@ -242,6 +245,45 @@ fn parse_dims(c: &mut Cursor<'_>) -> Result<Vec<i64>> {
         }
         c.expect(",")?;
     }
+}
+
+/// A written minor-to-major order must be a permutation of the dimensions,
+/// as XLA's own parser requires. Strata ignores layouts, but one that names
+/// a dimension twice or one that does not exist is a damaged shape, not a
+/// hint to skip. (`{}` stays accepted as the default.)
+fn check_layout(order: &[i64], rank: usize, loc: Location) -> Result<()> {
+    if order.is_empty() {
+        return Ok(());
+    }
+    if order.len() != rank {
+        return Err(Diagnostic::error(
+            loc,
+            format!(
+                "layout lists {} dimensions, but the shape has rank {rank}",
+                order.len()
+            ),
+        ));
+    }
+    let mut seen = vec![false; rank];
+    for &d in order {
+        let slot = usize::try_from(d).ok().and_then(|i| seen.get_mut(i));
+        match slot {
+            Some(seen_before) if !*seen_before => *seen_before = true,
+            Some(_) => {
+                return Err(Diagnostic::error(
+                    loc,
+                    format!("layout names dimension {d} twice"),
+                ));
+            }
+            None => {
+                return Err(Diagnostic::error(
+                    loc,
+                    format!("layout dimension {d} is out of range for rank {rank}"),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `{1,0}` or `{1,0:T(8,128)}`: the minor-to-major order; tiling and memory

@@ -39,6 +39,18 @@ fn errors_in_instructions_have_locations() {
             "10:11: integer 99999999999999999999 does not fit in 64 bits",
         ),
         (
+            "  x = f32[2,3]{5,0} parameter(0)\n  ROOT y = f32[2,3] negate(x)",
+            "10:15: layout dimension 5 is out of range for rank 2",
+        ),
+        (
+            "  x = f32[2,3]{1,1} parameter(0)\n  ROOT y = f32[2,3] negate(x)",
+            "10:15: layout names dimension 1 twice",
+        ),
+        (
+            "  x = f32[2,3] parameter(0)\n  ROOT y = f32[2,3]{0} negate(x)",
+            "11:20: layout lists 1 dimensions, but the shape has rank 2",
+        ),
+        (
             "  ROOT c = s8[] constant(300)",
             "10:26: integer value 300 is out of range for type i8",
         ),
