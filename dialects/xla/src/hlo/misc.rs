@@ -1,9 +1,9 @@
 //! `constant`, `dot`, `convolution`, `fft`, `rng-bit-generator`,
 //! `cholesky`, `triangular-solve` and `custom-call`.
 
-use strata_diag::{Diagnostic, Result};
+use strata_diag::{Diagnostic, Location, Result};
 use strata_ir::dense::{self, Literal};
-use strata_ir::{Attr, AttrKind, Signedness, TypeKind};
+use strata_ir::{Attr, AttrKind, FloatKind, Signedness, TypeKind};
 
 use super::attrs::{dim_labels, whole, window};
 use super::import::{Importer, Inst, Val};
@@ -22,19 +22,23 @@ pub fn constant(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
     };
     let mut c = imp.cursor.over(span);
     let loc = c.loc();
-    let floats = matches!(
-        imp.ctx.kind(imp.ctx.elem(ty)),
-        TypeKind::Float(_) | TypeKind::Complex(_)
-    );
+    let floats = match imp.ctx.kind(imp.ctx.elem(ty)) {
+        TypeKind::Float(k) => Some(*k),
+        TypeKind::Complex(part) => match imp.ctx.kind(*part) {
+            TypeKind::Float(k) => Some(*k),
+            _ => None,
+        },
+        _ => None,
+    };
     let lit = whole(&mut c, |c| literal(c, floats, 0))?;
     let elements = dense::build(imp.ctx, ty, &lit).map_err(|m| Diagnostic::error(loc, m))?;
     let value = imp.ctx.attr(AttrKind::Dense(elements));
     imp.build(inst, CONSTANT, vec![], vec![("value".to_string(), value)])
 }
 
-/// A literal tree; with `floats`, every number is read as a float (so that
-/// `-0` keeps its sign).
-fn literal(c: &mut Cursor<'_>, floats: bool, depth: usize) -> Result<Literal> {
+/// A literal tree; with `floats`, every number is read as a float of that
+/// kind (so that `-0` keeps its sign) and must be in its range.
+fn literal(c: &mut Cursor<'_>, floats: Option<FloatKind>, depth: usize) -> Result<Literal> {
     if depth > MAX_LITERAL_DEPTH {
         return Err(c.error("literal nests too deeply"));
     }
@@ -58,9 +62,12 @@ fn literal(c: &mut Cursor<'_>, floats: bool, depth: usize) -> Result<Literal> {
         }
     }
     if c.eat("(") {
-        let re = scalar(c, true)?;
+        // A pair for a type that is not complex is rejected by
+        // `dense::build`; f64 only reads it.
+        let part = Some(floats.unwrap_or(FloatKind::F64));
+        let re = scalar(c, part)?;
         c.expect(",")?;
-        let im = scalar(c, true)?;
+        let im = scalar(c, part)?;
         c.expect(")")?;
         return Ok(Literal::Complex(Box::new(re), Box::new(im)));
     }
@@ -69,7 +76,7 @@ fn literal(c: &mut Cursor<'_>, floats: bool, depth: usize) -> Result<Literal> {
 
 /// One number: integer, float, `true`/`false`, `inf`, `-inf`, `nan`;
 /// integers as floats with `float`.
-fn scalar(c: &mut Cursor<'_>, float: bool) -> Result<Literal> {
+fn scalar(c: &mut Cursor<'_>, float: Option<FloatKind>) -> Result<Literal> {
     let (word, loc) = c.number_word();
     let body = word.strip_prefix(['-', '+']).unwrap_or(&word);
     let negative = word.starts_with('-');
@@ -83,18 +90,40 @@ fn scalar(c: &mut Cursor<'_>, float: bool) -> Result<Literal> {
             f64::INFINITY
         }),
         "nan" => Literal::Float(f64::NAN),
-        _ if !float && body.bytes().all(|b| b.is_ascii_digit()) => {
+        _ if float.is_none() && body.bytes().all(|b| b.is_ascii_digit()) => {
             let v: i128 = word.parse().map_err(|_| {
                 Diagnostic::error(loc, format!("integer literal {word} is too large"))
             })?;
             Literal::Int(v)
         }
-        _ => Literal::Float(
-            word.parse::<f64>()
-                .map_err(|_| Diagnostic::error(loc, format!("malformed number '{word}'")))?,
-        ),
+        _ => {
+            let v = word
+                .parse::<f64>()
+                .map_err(|_| Diagnostic::error(loc, format!("malformed number '{word}'")))?;
+            if let Some(kind) = float {
+                check_float_range(v, kind, &word, loc)?;
+            }
+            Literal::Float(v)
+        }
     };
     Ok(lit)
+}
+
+/// A finite number that rounds to infinity (or, in a format without one, to
+/// NaN) is out of range, as XLA's parser says; `inf` and `nan` are written
+/// as such. Rounding within the range (`65505` to f16's 65504) is fine.
+fn check_float_range(v: f64, kind: FloatKind, word: &str, loc: Location) -> Result<()> {
+    let rounded = dense::bits_to_float(dense::float_to_bits(v, kind), kind);
+    let written_as_number = word
+        .trim_start_matches(['-', '+'])
+        .starts_with(|ch: char| ch.is_ascii_digit() || ch == '.');
+    if written_as_number && !rounded.is_finite() {
+        return Err(Diagnostic::error(
+            loc,
+            format!("value {word} is out of range for {}", kind.name()),
+        ));
+    }
+    Ok(())
 }
 
 /// `operand_precision={highest,default}` as `[#stablehlo<precision ...>]`
@@ -451,7 +480,7 @@ fn config_dict(imp: &mut Importer<'_>, c: &mut Cursor<'_>) -> Result<Attr> {
             let s = c.string()?;
             imp.string_attr(&s)
         } else {
-            match scalar(c, false)? {
+            match scalar(c, None)? {
                 Literal::Bool(b) => imp.bool_attr(b),
                 Literal::Int(v) => {
                     let ty = config_int_type(imp, c)?;

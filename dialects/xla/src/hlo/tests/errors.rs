@@ -39,6 +39,18 @@ fn errors_in_instructions_have_locations() {
             "10:11: integer 99999999999999999999 does not fit in 64 bits",
         ),
         (
+            "  ROOT r = f16[2] constant({1, 1e10})",
+            "10:32: value 1e10 is out of range for f16",
+        ),
+        (
+            "  ROOT r = c64[] constant((1, -1e39))",
+            "10:31: value -1e39 is out of range for f32",
+        ),
+        (
+            "  ROOT r = f8e4m3fn[] constant(500)",
+            "10:32: value 500 is out of range for f8E4M3FN",
+        ),
+        (
             "  x = f32[2,3]{5,0} parameter(0)\n  ROOT y = f32[2,3] negate(x)",
             "10:15: layout dimension 5 is out of range for rank 2",
         ),

@@ -188,11 +188,12 @@ ENTRY main {
   u = u8[2]{0} constant({255, 0})
   h = bf16[] constant(1.5)
   e = f32[0]{0} constant({})
-  ROOT t = (f32[2,3]{1,0}, pred[3]{0}, f32[3]{0}, c64[2]{0}, s32[], u8[2]{0}, bf16[], f32[0]{0}) tuple(m, p, f, c, i, u, h, e)
+  r = f16[] constant(65505)
+  ROOT t = (f32[2,3]{1,0}, pred[3]{0}, f32[3]{0}, c64[2]{0}, s32[], u8[2]{0}, bf16[], f32[0]{0}, f16[]) tuple(m, p, f, c, i, u, h, e, r)
 }
 "#;
     let expected = r#"module @constants {
-  func.func @main() -> (tensor<2x3xf32>, tensor<3xi1>, tensor<3xf32>, tensor<2xcomplex<f32>>, tensor<i32>, tensor<2xui8>, tensor<bf16>, tensor<0xf32>) {
+  func.func @main() -> (tensor<2x3xf32>, tensor<3xi1>, tensor<3xf32>, tensor<2xcomplex<f32>>, tensor<i32>, tensor<2xui8>, tensor<bf16>, tensor<0xf32>, tensor<f16>) {
     %0 = "xla.constant"() {value = dense<[[1.0, 2.5, -3.0], [1e-5, 0.0, -0.0]]> : tensor<2x3xf32>} : () -> tensor<2x3xf32>
     %1 = "xla.constant"() {value = dense<[true, false, true]> : tensor<3xi1>} : () -> tensor<3xi1>
     %2 = "xla.constant"() {value = dense<[0x7FC00000, 0x7F800000, 0xFF800000]> : tensor<3xf32>} : () -> tensor<3xf32>
@@ -201,7 +202,8 @@ ENTRY main {
     %5 = "xla.constant"() {value = dense<[255, 0]> : tensor<2xui8>} : () -> tensor<2xui8>
     %6 = "xla.constant"() {value = dense<0x3FC0> : tensor<bf16>} : () -> tensor<bf16>
     %7 = "xla.constant"() {value = dense<[]> : tensor<0xf32>} : () -> tensor<0xf32>
-    "func.return"(%0, %1, %2, %3, %4, %5, %6, %7) : (tensor<2x3xf32>, tensor<3xi1>, tensor<3xf32>, tensor<2xcomplex<f32>>, tensor<i32>, tensor<2xui8>, tensor<bf16>, tensor<0xf32>) -> ()
+    %8 = "xla.constant"() {value = dense<0x7BFF> : tensor<f16>} : () -> tensor<f16>
+    "func.return"(%0, %1, %2, %3, %4, %5, %6, %7, %8) : (tensor<2x3xf32>, tensor<3xi1>, tensor<3xf32>, tensor<2xcomplex<f32>>, tensor<i32>, tensor<2xui8>, tensor<bf16>, tensor<0xf32>, tensor<f16>) -> ()
   }
 }
 "#;
