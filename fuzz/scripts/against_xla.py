@@ -12,6 +12,9 @@ XLA:CPU's own deviations from StableHLO show up as mismatches and are not
 Strata's (tests/invalid/FUZZING.md lists them): it flushes f32/bf16/f16
 denormals to zero, adds i1 values as xor (the spec: or), orders complex
 numbers in maximum/minimum its own way, and the deviations difftest.py avoids.
+`known_deviation` names the one a mismatching program holds an op of, so the
+probe can file it apart (a real bug in the same program is then filed there
+too: read those files before trusting a quiet run).
 """
 import multiprocessing
 import re
@@ -184,6 +187,27 @@ def check_of(value, ty, expected):
     tol = REL[base] * scale
     return (f"  check.expect_almost_eq_const {value}, dense<{literal(expected)}> : {ty} "
             f"{{tolerance = {tol:.3e} : f64}}\n")
+
+
+# XLA:CPU's deviations from the StableHLO spec (FUZZING.md), by the op that
+# shows them: one line of the program holding the op and its type.
+KNOWN_DEVIATIONS = [
+    ("i1-add-is-xor", re.compile(r"stablehlo\.add\b.*tensor<(?:[\dx]*x)?i1>")),
+    ("ceil-floor-flush-denormals", re.compile(r"stablehlo\.(?:ceil|floor)\b")),
+    ("complex-maximum-minimum", re.compile(r"stablehlo\.(?:maximum|minimum)\b.*complex<")),
+    ("count-leading-zeros", re.compile(r"stablehlo\.count_leading_zeros\b")),
+    ("popcnt-i4", re.compile(r"stablehlo\.popcnt\b.*tensor<(?:[\dx]*x)?i4>")),
+    ("zeta-ulps", re.compile(r"chlo\.(?:zeta|polygamma)\b")),
+]
+
+
+def known_deviation(program):
+    """The name of the first known XLA:CPU deviation whose op `program` uses,
+    or None."""
+    for name, pattern in KNOWN_DEVIATIONS:
+        if pattern.search(program):
+            return name
+    return None
 
 
 def checked_piece(mutant):

@@ -22,7 +22,9 @@ status other than 0 or 1, prints an internal compiler error, exits 1 without a
 located `FILE:LINE:COL: error:` (or a failed check), or runs past the time
 limit. Findings are written to OUT with the driver's stderr beside them.
 With --against-xla, a mutant's checks are replaced by XLA:CPU's values for
-the same function (`against_xla.py`); a failed check is a finding too.
+the same function (`against_xla.py`); a failed check is a finding too, filed
+as `xla-NAME` (and not counted in the exit status) when the program uses an
+op of one of XLA:CPU's known deviations from the spec (`KNOWN_DEVIATIONS`).
 A time-out can be the program's own: a mutated loop bound may loop for ever,
 and a recv without its send waits for STRATA_COLLECTIVE_TIMEOUT_MS (30 s).
 
@@ -223,7 +225,8 @@ def main():
             f.write(mutant)
         kind, err = run(args.strata, current, args.timeout)
         if args.against_xla and kind is None and "check failed" in err:
-            kind = "mismatch"
+            known = against_xla.known_deviation(mutant)
+            kind = f"xla-{known}" if known else "mismatch"
         counts[kind or "ok"] = counts.get(kind or "ok", 0) + 1
         if kind:
             name = f"{kind}-{os.path.basename(path)}-{index}-{digest}{ext}"
@@ -235,7 +238,8 @@ def main():
         if ran % 250 == 0:
             print(f"{ran} mutants: {counts}", flush=True)
     print(f"{ran} mutants: {counts}", flush=True)
-    found = sum(n for k, n in counts.items() if k not in ("ok", "skipped"))
+    found = sum(n for k, n in counts.items()
+                if k not in ("ok", "skipped") and not k.startswith("xla-"))
     sys.exit(1 if found else 0)
 
 
