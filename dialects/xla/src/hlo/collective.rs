@@ -7,6 +7,7 @@ use strata_ir::{Attr, AttrKind, DenseElements};
 
 use super::attrs::{int_lists, whole};
 use super::import::{Importer, Inst, Val};
+use super::lexer::Cursor;
 use super::reduce::with_region;
 use crate::names::*;
 
@@ -27,11 +28,117 @@ fn int_matrix(imp: &mut Importer<'_>, rows: &[Vec<i64>]) -> Attr {
     }))
 }
 
-/// `replica_groups={{0,1},{2,3}}` (`{}`: all devices in one group).
+/// `replica_groups={{0,1},{2,3}}` (`{}`: all devices in one group), or the
+/// iota form newer XLA prints, `[2,2]<=[4]` or `[2,2]<=[2,2]T(1,0)`.
 fn replica_groups(inst: &Inst<'_, '_>) -> Result<Vec<Vec<i64>>> {
-    match inst.attrs.get("replica_groups") {
-        Some(mut c) => whole(&mut c, int_lists),
-        None => Ok(Vec::new()),
+    let Some(mut c) = inst.attrs.get("replica_groups") else {
+        return Ok(Vec::new());
+    };
+    if c.starts_with("[") {
+        whole(&mut c, iota_groups)
+    } else {
+        whole(&mut c, int_lists)
+    }
+}
+
+/// The most devices an iota group list may name: the groups become a dense
+/// attribute, so `[1,2^40]<=[2^40]` must not allocate terabytes.
+const MAX_IOTA_DEVICES: i64 = 1 << 20;
+
+/// `[G,S]<=[d0,d1,...]T(p0,p1,...)`: the device ids 0..d0*d1*... laid out
+/// row-major in the shape `dims`, transposed by the permutation (identity
+/// without `T`), then read in row-major order as G groups of S devices.
+fn iota_groups(c: &mut Cursor<'_>) -> Result<Vec<Vec<i64>>> {
+    let groups_loc = c.loc();
+    let groups = bracketed_ints(c, "[", "]")?;
+    let &[count, size] = groups.as_slice() else {
+        return Err(Diagnostic::error(
+            groups_loc,
+            format!(
+                "iota replica groups need [groups,size], found {} numbers",
+                groups.len()
+            ),
+        ));
+    };
+    c.expect("<=")?;
+    let dims_loc = c.loc();
+    let dims = bracketed_ints(c, "[", "]")?;
+    let perm_loc = c.loc();
+    let perm = if c.eat("T") {
+        bracketed_ints(c, "(", ")")?
+    } else {
+        (0..dims.len() as i64).collect()
+    };
+    if count < 1 || size < 1 || dims.is_empty() || dims.iter().any(|&d| d < 1) {
+        return Err(Diagnostic::error(
+            groups_loc,
+            "iota replica groups need positive sizes and at least one reshape dimension",
+        ));
+    }
+    let devices = dims.iter().try_fold(1i64, |n, &d| {
+        n.checked_mul(d).filter(|&n| n <= MAX_IOTA_DEVICES)
+    });
+    if devices.is_none() || count.checked_mul(size) != devices {
+        return Err(Diagnostic::error(
+            dims_loc,
+            format!(
+                "reshape dimensions {dims:?} must hold the {count}x{size} devices of the groups (at most 2^20)"
+            ),
+        ));
+    }
+    let mut sorted = perm.clone();
+    sorted.sort_unstable();
+    if sorted != (0..dims.len() as i64).collect::<Vec<_>>() {
+        return Err(Diagnostic::error(
+            perm_loc,
+            format!(
+                "transpose {perm:?} is not a permutation of the {} reshape dimensions",
+                dims.len()
+            ),
+        ));
+    }
+    let ids = transposed_iota(&dims, &perm);
+    Ok(ids.chunks(size as usize).map(<[i64]>::to_vec).collect())
+}
+
+/// Row-major iota over `dims`, read in the order of the dimensions `perm`
+/// names (a checked permutation of positive sizes).
+fn transposed_iota(dims: &[i64], perm: &[i64]) -> Vec<i64> {
+    let mut strides = vec![1i64; dims.len()];
+    for i in (0..dims.len().saturating_sub(1)).rev() {
+        strides[i] = strides[i + 1] * dims[i + 1];
+    }
+    let order: Vec<usize> = perm.iter().map(|&p| p as usize).collect();
+    let total: i64 = dims.iter().product();
+    let mut index = vec![0i64; dims.len()];
+    let mut out = Vec::with_capacity(total as usize);
+    for _ in 0..total {
+        out.push(order.iter().map(|&d| index[d] * strides[d]).sum());
+        // Count up in the transposed shape, its last dimension fastest.
+        for &d in order.iter().rev() {
+            index[d] += 1;
+            if index[d] < dims[d] {
+                break;
+            }
+            index[d] = 0;
+        }
+    }
+    out
+}
+
+/// `[1,2]` or `(1,0)`: integers between `open` and `close`.
+fn bracketed_ints(c: &mut Cursor<'_>, open: &str, close: &str) -> Result<Vec<i64>> {
+    c.expect(open)?;
+    let mut out = Vec::new();
+    if c.eat(close) {
+        return Ok(out);
+    }
+    loop {
+        out.push(c.int()?);
+        if c.eat(close) {
+            return Ok(out);
+        }
+        c.expect(",")?;
     }
 }
 

@@ -51,6 +51,22 @@ fn errors_in_instructions_have_locations() {
             "10:32: value 500 is out of range for f8E4M3FN",
         ),
         (
+            "  x = f32[2] parameter(0)\n  ROOT y = f32[2] all-reduce(x), replica_groups=[2,2]<=[5], to_apply=add",
+            "11:56: reshape dimensions [5] must hold the 2x2 devices of the groups (at most 2^20)",
+        ),
+        (
+            "  x = f32[2] parameter(0)\n  ROOT y = f32[2] all-reduce(x), replica_groups=[2,2]<=[2,2]T(0,0), to_apply=add",
+            "11:61: transpose [0, 0] is not a permutation of the 2 reshape dimensions",
+        ),
+        (
+            "  x = f32[2] parameter(0)\n  ROOT y = f32[2] all-reduce(x), replica_groups=[1,1099511627776]<=[1099511627776], to_apply=add",
+            "11:68: reshape dimensions [1099511627776] must hold the 1x1099511627776 devices of the groups (at most 2^20)",
+        ),
+        (
+            "  x = f32[2] parameter(0)\n  ROOT y = f32[2] all-reduce(x), replica_groups=[4]<=[4], to_apply=add",
+            "11:49: iota replica groups need [groups,size], found 1 numbers",
+        ),
+        (
             "  x = f32[2,3]{5,0} parameter(0)\n  ROOT y = f32[2,3] negate(x)",
             "10:15: layout dimension 5 is out of range for rank 2",
         ),

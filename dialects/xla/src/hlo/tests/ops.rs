@@ -558,6 +558,43 @@ ENTRY main {
     assert_imports_to(hlo, expected);
 }
 
+/// Newer XLA prints replica groups in iota form: `[G,S]<=[dims]T(perm)`.
+#[test]
+fn iota_replica_groups() {
+    let hlo = r#"
+HloModule iota_groups, replica_count=8
+
+add {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+
+ENTRY main {
+  x = f32[2]{0} parameter(0)
+  r = f32[2]{0} all-reduce(x), replica_groups=[2,4]<=[8], to_apply=add
+  ROOT t = f32[2]{0} all-reduce(r), replica_groups=[4,2]<=[2,4]T(1,0), to_apply=add
+}
+"#;
+    let expected = r#"module @iota_groups attributes {mhlo.num_replicas = 8 : i32} {
+  func.func @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {
+    %0 = "xla.all_reduce"(%arg0) ({
+      ^bb1(%arg1: tensor<f32>, %arg2: tensor<f32>):
+        %1 = "xla.add"(%arg1, %arg2) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+        "xla.return"(%1) : (tensor<f32>) -> ()
+      }) {replica_groups = dense<[[0, 1, 2, 3], [4, 5, 6, 7]]> : tensor<2x4xi64>} : (tensor<2xf32>) -> tensor<2xf32>
+    %2 = "xla.all_reduce"(%0) ({
+      ^bb2(%arg3: tensor<f32>, %arg4: tensor<f32>):
+        %3 = "xla.add"(%arg3, %arg4) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+        "xla.return"(%3) : (tensor<f32>) -> ()
+      }) {replica_groups = dense<[[0, 4], [1, 5], [2, 6], [3, 7]]> : tensor<4x2xi64>} : (tensor<2xf32>) -> tensor<2xf32>
+    "func.return"(%2) : (tensor<2xf32>) -> ()
+  }
+}
+"#;
+    assert_imports_to(hlo, expected);
+}
+
 /// Optimized HLO as XLA prints it after compiling: debug tables between the
 /// header and the computations, signatures ending in `-> shape {`, and
 /// `fusion`s, which call their computation.
