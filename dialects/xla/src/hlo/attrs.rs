@@ -169,14 +169,19 @@ pub fn whole<'a, T>(
 
 /// `{1,2,3}` or `{}`.
 pub fn int_list(c: &mut Cursor<'_>) -> Result<Vec<i64>> {
-    c.expect("{")?;
+    delimited_ints(c, "{", "}")
+}
+
+/// Integers separated by commas between `open` and `close`: `[2,4]`, `(1,0)`.
+pub fn delimited_ints(c: &mut Cursor<'_>, open: &str, close: &str) -> Result<Vec<i64>> {
+    c.expect(open)?;
     let mut out = Vec::new();
-    if c.eat("}") {
+    if c.eat(close) {
         return Ok(out);
     }
     loop {
         out.push(c.int()?);
-        if c.eat("}") {
+        if c.eat(close) {
             return Ok(out);
         }
         c.expect(",")?;

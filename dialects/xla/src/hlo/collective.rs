@@ -5,7 +5,7 @@
 use strata_diag::{Diagnostic, Result};
 use strata_ir::{Attr, AttrKind, DenseElements};
 
-use super::attrs::{int_lists, whole};
+use super::attrs::{delimited_ints, int_lists, whole};
 use super::import::{Importer, Inst, Val};
 use super::lexer::Cursor;
 use super::reduce::with_region;
@@ -50,7 +50,7 @@ const MAX_IOTA_DEVICES: i64 = 1 << 20;
 /// without `T`), then read in row-major order as G groups of S devices.
 fn iota_groups(c: &mut Cursor<'_>) -> Result<Vec<Vec<i64>>> {
     let groups_loc = c.loc();
-    let groups = bracketed_ints(c, "[", "]")?;
+    let groups = delimited_ints(c, "[", "]")?;
     let &[count, size] = groups.as_slice() else {
         return Err(Diagnostic::error(
             groups_loc,
@@ -62,10 +62,10 @@ fn iota_groups(c: &mut Cursor<'_>) -> Result<Vec<Vec<i64>>> {
     };
     c.expect("<=")?;
     let dims_loc = c.loc();
-    let dims = bracketed_ints(c, "[", "]")?;
+    let dims = delimited_ints(c, "[", "]")?;
     let perm_loc = c.loc();
     let perm = if c.eat("T") {
-        bracketed_ints(c, "(", ")")?
+        delimited_ints(c, "(", ")")?
     } else {
         (0..dims.len() as i64).collect()
     };
@@ -124,22 +124,6 @@ fn transposed_iota(dims: &[i64], perm: &[i64]) -> Vec<i64> {
         }
     }
     out
-}
-
-/// `[1,2]` or `(1,0)`: integers between `open` and `close`.
-fn bracketed_ints(c: &mut Cursor<'_>, open: &str, close: &str) -> Result<Vec<i64>> {
-    c.expect(open)?;
-    let mut out = Vec::new();
-    if c.eat(close) {
-        return Ok(out);
-    }
-    loop {
-        out.push(c.int()?);
-        if c.eat(close) {
-            return Ok(out);
-        }
-        c.expect(",")?;
-    }
 }
 
 /// `replica_groups`, the channel, and `use_global_device_ids=true` as a
