@@ -255,3 +255,14 @@ pub fn slice_sizes(ctx: &Context, op: OpId, shape: &[i64]) -> Result<Vec<i64>> {
     }
     Ok(sizes)
 }
+
+/// Whether `dims` names each of 0..rank exactly once (dimension labels,
+/// layouts, transposes; a negative entry is never in range).
+pub fn is_permutation<T: Copy + TryInto<usize>>(dims: &[T], rank: usize) -> bool {
+    let mut seen = vec![false; rank];
+    dims.len() == rank
+        && dims.iter().all(|&d| match d.try_into() {
+            Ok(i) if i < rank => !std::mem::replace(&mut seen[i], true),
+            _ => false,
+        })
+}

@@ -10,6 +10,7 @@ use super::import::{Importer, Inst, Val};
 use super::lexer::Cursor;
 use super::reduce::with_region;
 use crate::names::*;
+use crate::util::is_permutation;
 
 /// `dense<[[...], ...]> : tensor<RxCxi64>` (short rows padded with -1, as
 /// StableHLO writes uneven replica groups).
@@ -86,9 +87,7 @@ fn iota_groups(c: &mut Cursor<'_>) -> Result<Vec<Vec<i64>>> {
             ),
         ));
     }
-    let mut sorted = perm.clone();
-    sorted.sort_unstable();
-    if sorted != (0..dims.len() as i64).collect::<Vec<_>>() {
+    if !is_permutation(&perm, dims.len()) {
         return Err(Diagnostic::error(
             perm_loc,
             format!(

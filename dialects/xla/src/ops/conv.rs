@@ -86,14 +86,6 @@ impl Conv {
     }
 }
 
-fn is_permutation(dims: &[usize], rank: usize) -> bool {
-    let mut seen = vec![false; rank];
-    dims.len() == rank
-        && dims
-            .iter()
-            .all(|&d| d < rank && !std::mem::replace(&mut seen[d], true))
-}
-
 pub fn verify_convolution(ctx: &Context, op: OpId) -> Result<()> {
     expect_counts(ctx, op, 2, 1)?;
     let (ls, le) = operand_tensor(ctx, op, 0)?;
