@@ -19,8 +19,12 @@
 //!
 //! A member that never arrives makes the others fail after
 //! `STRATA_COLLECTIVE_TIMEOUT_MS` (default [`DEFAULT_TIMEOUT_MS`]) with a
-//! message, instead of hanging. Code called outside a run is device (0, 0)
-//! of a 1x1 run.
+//! message naming it, instead of hanging; a member that arrives after the
+//! others gave up fails too, naming the same devices. Over MPI the same
+//! limit holds (see `mpi.rs`). A run refuses to start when the variable is
+//! set to anything but a positive whole number of milliseconds, and when it
+//! asks for more than [`MAX_DEVICES`] device threads. Code called outside a
+//! run is device (0, 0) of a 1x1 run.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -39,13 +43,47 @@ const SPINS: u32 = 64;
 /// How long a device waits for the others at a collective, by default.
 pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
 
-fn timeout() -> Duration {
-    let ms = std::env::var("STRATA_COLLECTIVE_TIMEOUT_MS")
-        .ok()
-        .and_then(|v| v.trim().parse::<u64>().ok())
-        .filter(|&ms| ms > 0)
-        .unwrap_or(DEFAULT_TIMEOUT_MS);
-    Duration::from_millis(ms)
+/// The most devices a run starts on threads in one process. Each device is
+/// an OS thread with its own stack, blocked at collectives until the others
+/// arrive, so a run is bounded by the threads a process may start (tens of
+/// thousands at most; `P_replicas_run(INT_MAX, ...)` used to abort the
+/// host). 4096 covers the largest meshes JAX programs are written for (a
+/// TPU v4 pod) while staying far below those limits.
+pub const MAX_DEVICES: usize = 4096;
+
+/// `STRATA_COLLECTIVE_TIMEOUT_MS` as a duration: [`DEFAULT_TIMEOUT_MS`]
+/// when unset; when set, a positive whole number of milliseconds (spaces
+/// around it allowed; digits beyond u64 count as u64::MAX ms, which never
+/// ends), else an error naming the value (`0`, `-1`, `abc`, empty): a run
+/// refuses to start with it rather than silently using the default.
+fn timeout_from(value: Option<&std::ffi::OsStr>) -> Result<Duration, String> {
+    let Some(raw) = value else {
+        return Ok(Duration::from_millis(DEFAULT_TIMEOUT_MS));
+    };
+    let text = raw.to_string_lossy();
+    let v = text.trim();
+    let ms = if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) {
+        v.parse::<u64>().unwrap_or(u64::MAX)
+    } else {
+        0
+    };
+    if ms == 0 {
+        return Err(format!(
+            "STRATA_COLLECTIVE_TIMEOUT_MS={text:?} is not a positive whole number of milliseconds (unset it for the default, {DEFAULT_TIMEOUT_MS})"
+        ));
+    }
+    Ok(Duration::from_millis(ms))
+}
+
+fn timeout() -> Result<Duration, String> {
+    timeout_from(std::env::var_os("STRATA_COLLECTIVE_TIMEOUT_MS").as_deref())
+}
+
+/// `now + timeout`, or a time no wait reaches when that is past the clock.
+fn deadline_after(timeout: Duration) -> Instant {
+    let now = Instant::now();
+    now.checked_add(timeout)
+        .unwrap_or_else(|| now + Duration::from_secs(100 * 365 * 24 * 3600))
 }
 
 /// What the devices of one run share.
@@ -63,6 +101,11 @@ struct Run {
     infeed: Mutex<std::collections::VecDeque<Vec<u8>>>,
     /// Started by `interpreter.run_parallel` (strata check), not a host.
     interpreter: bool,
+    /// How long a device waits for the others (read when the run starts;
+    /// an error for a bad `STRATA_COLLECTIVE_TIMEOUT_MS`, which explicit
+    /// runs refuse up front and the implicit 1x1 run reports where it
+    /// would wait).
+    timeout: Result<Duration, String>,
 }
 
 impl Run {
@@ -76,6 +119,7 @@ impl Run {
             mail: Condvar::new(),
             infeed: Mutex::new(std::collections::VecDeque::new()),
             interpreter: false,
+            timeout: timeout(),
         }
     }
 }
@@ -96,6 +140,12 @@ struct MeetingState {
     copying: usize,
     /// Set when a member gave up waiting: nobody reads operands any more.
     abandoned: bool,
+    /// The devices that had not arrived (or not finished) when the first
+    /// member gave up: what every member's message names, including one
+    /// that arrives after that.
+    gave_up: Option<Vec<usize>>,
+    /// Which members (by position) have left.
+    finished: Vec<bool>,
 }
 
 struct Meeting {
@@ -473,10 +523,12 @@ pub unsafe extern "C" fn strata_rt_collective_meet(info: *mut i64) -> c_int {
                 .pending
                 .as_mut()
                 .ok_or("collective meeting outside a collective")?;
+            let seq = p.key.0;
+            let arrival = || Ok::<_, String>(crate::mpi::Arrival::new(seq, run.timeout.clone()?));
             let (shown, size) = match p.position {
                 None if run.mpi => {
                     // Still part of the communicator split every rank makes.
-                    crate::mpi::join_split(p.signature.clone())?;
+                    crate::mpi::join_split(p.signature.clone(), &arrival()?)?;
                     (-1, 0)
                 }
                 None => (-1, 0),
@@ -484,11 +536,13 @@ pub unsafe extern "C" fn strata_rt_collective_meet(info: *mut i64) -> c_int {
                     if run.mpi {
                         let ops: Vec<(usize, usize)> =
                             p.operands.iter().map(|o| (o.address, o.bytes)).collect();
+                        let at = arrival()?;
                         p.gathered = Some(crate::mpi::exchange(
                             p.signature.clone(),
                             &p.members,
                             pos,
                             &ops,
+                            &at,
                         )?);
                     } else {
                         p.meeting = Some(join(&run, p, pos)?);
@@ -514,23 +568,27 @@ pub unsafe extern "C" fn strata_rt_collective_meet(info: *mut i64) -> c_int {
 /// Registers this device's operands in its group's meeting and waits for
 /// every member.
 fn join(run: &Run, p: &Pending, position: usize) -> Result<Arc<Meeting>, String> {
+    let timeout = run.timeout.clone()?;
     let meeting = lock(&run.meetings)
         .entry(p.key)
         .or_insert_with(|| {
             Arc::new(Meeting {
                 state: Mutex::new(MeetingState {
                     operands: vec![None; p.members.len()],
+                    finished: vec![false; p.members.len()],
                     ..MeetingState::default()
                 }),
                 changed: Condvar::new(),
             })
         })
         .clone();
-    let deadline = Instant::now() + timeout();
+    let deadline = deadline_after(timeout);
     let mut st = lock(&meeting.state);
     if st.operands.len() != p.members.len() {
         return Err("devices disagree on a collective's group (different programs?)".into());
     }
+    // The others already gave up: this device arrived too late.
+    let late = st.abandoned;
     st.operands[position] = Some(p.operands.clone());
     st.arrived += 1;
     meeting.changed.notify_all();
@@ -538,7 +596,6 @@ fn join(run: &Run, p: &Pending, position: usize) -> Result<Arc<Meeting>, String>
     st = wait_until(&meeting, st, deadline, |st| st.arrived >= everyone);
     if st.arrived < p.members.len() || st.abandoned {
         st.abandoned = true;
-        meeting.changed.notify_all();
         let missing: Vec<usize> = st
             .operands
             .iter()
@@ -546,14 +603,32 @@ fn join(run: &Run, p: &Pending, position: usize) -> Result<Arc<Meeting>, String>
             .filter(|(_, o)| o.is_none())
             .map(|(i, _)| p.members[i])
             .collect();
-        return Err(format!(
-            "collective #{} timed out after {} ms: device(s) {missing:?} of group {:?} did not arrive (STRATA_COLLECTIVE_TIMEOUT_MS sets the limit)",
-            p.key.0,
-            timeout().as_millis(),
-            p.members
-        ));
+        let gave_up = st.gave_up.get_or_insert(missing).clone();
+        meeting.changed.notify_all();
+        let ms = timeout.as_millis();
+        return Err(if late {
+            format!(
+                "collective #{} timed out: device(s) {gave_up:?} of group {:?} did not arrive within {ms} ms, and this device arrived after the others had given up (STRATA_COLLECTIVE_TIMEOUT_MS sets the limit)",
+                p.key.0, p.members
+            )
+        } else {
+            format!(
+                "collective #{} timed out after {ms} ms: device(s) {gave_up:?} of group {:?} did not arrive (STRATA_COLLECTIVE_TIMEOUT_MS sets the limit)",
+                p.key.0, p.members
+            )
+        });
     }
     Ok(meeting.clone())
+}
+
+/// The error of a member that finds its meeting abandoned by another.
+fn abandoned(p: &Pending, st: &MeetingState) -> String {
+    format!(
+        "collective #{} was abandoned: device(s) {:?} of group {:?} did not arrive or finish in time",
+        p.key.0,
+        st.gave_up.as_deref().unwrap_or_default(),
+        p.members
+    )
 }
 
 /// `int32_t strata_rt_collective_fetch(int64_t member, int64_t operand,
@@ -585,7 +660,7 @@ pub unsafe extern "C" fn strata_rt_collective_fetch(
             let src = {
                 let mut st = lock(&meeting.state);
                 if st.abandoned {
-                    return Err("a collective was abandoned by another device".into());
+                    return Err(abandoned(p, &st));
                 }
                 let src = usize::try_from(member)
                     .ok()
@@ -670,9 +745,13 @@ pub extern "C" fn strata_rt_collective_leave() -> c_int {
             let Some(meeting) = p.meeting else {
                 return Ok(()); // MPI, or a device in no group
             };
-            let deadline = Instant::now() + timeout();
+            let timeout = run.timeout.clone()?;
+            let deadline = deadline_after(timeout);
             let mut st = lock(&meeting.state);
             st.left += 1;
+            if let Some(f) = p.position.and_then(|i| st.finished.get_mut(i)) {
+                *f = true;
+            }
             meeting.changed.notify_all();
             let everyone = p.members.len();
             st = wait_until(&meeting, st, deadline, |st| st.left >= everyone);
@@ -681,6 +760,14 @@ pub extern "C" fn strata_rt_collective_leave() -> c_int {
                 st = meeting.changed.wait(st).unwrap_or_else(|e| e.into_inner());
             }
             let done = st.left >= everyone && !st.abandoned;
+            if !done && st.gave_up.is_none() {
+                let unfinished = (0..everyone)
+                    .filter(|&i| !st.finished[i])
+                    .map(|i| p.members[i])
+                    .collect();
+                st.gave_up = Some(unfinished);
+            }
+            let gave_up = st.gave_up.clone().unwrap_or_default();
             meeting.changed.notify_all();
             drop(st);
             if done {
@@ -688,9 +775,9 @@ pub extern "C" fn strata_rt_collective_leave() -> c_int {
                 return Ok(());
             }
             Err(format!(
-                "collective #{} timed out after {} ms waiting for group {:?} to finish",
+                "collective #{} timed out after {} ms: device(s) {gave_up:?} of group {:?} did not finish it",
                 p.key.0,
-                timeout().as_millis(),
+                timeout.as_millis(),
                 p.members
             ))
         })
@@ -732,7 +819,14 @@ pub unsafe extern "C" fn strata_rt_send(channel: i64, data: *const c_void, bytes
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn strata_rt_recv(channel: i64, out: *mut c_void, bytes: i64) -> c_int {
     let run = with_device(|d| d.run.clone());
-    let deadline = Instant::now() + timeout();
+    let timeout = match &run.timeout {
+        Ok(t) => *t,
+        Err(msg) => {
+            set_error(msg);
+            return 1;
+        }
+    };
+    let deadline = deadline_after(timeout);
     let mut mail = lock(&run.mailbox);
     loop {
         if let Some(msg) = mail.get_mut(&channel).and_then(|q| q.pop_front()) {
@@ -753,7 +847,7 @@ pub unsafe extern "C" fn strata_rt_recv(channel: i64, out: *mut c_void, bytes: i
             drop(mail);
             set_error(&format!(
                 "recv on channel {channel} timed out after {} ms: nothing was sent",
-                timeout().as_millis()
+                timeout.as_millis()
             ));
             return 1;
         }
@@ -1050,11 +1144,13 @@ pub unsafe extern "C" fn strata_rt_all_reduce(
     let mpi = with_device(|d| d.run.mpi);
     if mpi {
         return with_pending(|d| {
+            let timeout = d.run.timeout.clone()?;
             let p = d.pending.take().ok_or("all_reduce outside a collective")?;
             let pos = p
                 .position
                 .ok_or("this device is in no group of an all_reduce")?;
             let ops = [(input as usize, bytes as usize)];
+            let at = crate::mpi::Arrival::new(p.key.0, timeout);
             if crate::mpi::all_reduce(
                 p.signature.clone(),
                 &p.members,
@@ -1064,10 +1160,12 @@ pub unsafe extern "C" fn strata_rt_all_reduce(
                 input,
                 out,
                 count,
+                &at,
             )? {
                 return Ok(());
             }
-            let gathered = crate::mpi::exchange(p.signature.clone(), &p.members, pos, &ops)?;
+            let gathered =
+                crate::mpi::exchange(p.signature.clone(), &p.members, pos, &ops, &at)?;
             let members = p.members.len();
             by_elem!(
                 code,
@@ -1099,7 +1197,7 @@ pub unsafe extern "C" fn strata_rt_all_reduce(
         let (inputs, outputs) = {
             let mut st = lock(&meeting.state);
             if st.abandoned {
-                return Err("a collective was abandoned by another device".into());
+                return Err(abandoned(p, &st));
             }
             let mut inputs = Vec::new();
             let mut outputs = Vec::new();
@@ -1169,8 +1267,20 @@ fn run_devices(
         set_error("a run of devices cannot start inside another run");
         return 1;
     }
-    let count = replicas * partitions;
+    let Some(count) = replicas
+        .checked_mul(partitions)
+        .filter(|&c| c <= MAX_DEVICES)
+    else {
+        set_error(&format!(
+            "a run of {replicas} replica(s) x {partitions} partition(s) exceeds the {MAX_DEVICES} devices a process runs (one thread each)"
+        ));
+        return 1;
+    };
     let mut run = Run::new(replicas, partitions, false);
+    if let Err(msg) = &run.timeout {
+        set_error(msg);
+        return 1;
+    }
     run.interpreter = interpreter;
     let run = Arc::new(run);
     *lock(&run.infeed) = PENDING_INFEED.with(|q| std::mem::take(&mut *q.borrow_mut()));
@@ -1278,6 +1388,12 @@ pub unsafe extern "C" fn strata_rt_replicas_run(
         set_error(&format!("P_replicas_run: n must be at least 1, got {n}"));
         return 1;
     }
+    if n as usize > MAX_DEVICES {
+        set_error(&format!(
+            "P_replicas_run: n = {n} exceeds the {MAX_DEVICES} devices a process runs (one thread each)"
+        ));
+        return 1;
+    }
     let shared = user as usize;
     let (replicas, partitions) = if as_partitions != 0 {
         (1, n as usize)
@@ -1330,7 +1446,12 @@ pub unsafe extern "C" fn strata_rt_replicas_run_mpi(
         } else {
             (size, 1)
         };
-        let run = Arc::new(Run::new(replicas, partitions, true));
+        let run = Run::new(replicas, partitions, true);
+        if let Err(msg) = &run.timeout {
+            set_error(msg);
+            return 1;
+        }
+        let run = Arc::new(run);
         let previous = DEVICE.with(|slot| {
             slot.borrow_mut().replace(Device {
                 run,
@@ -1409,6 +1530,7 @@ mod tests {
     /// Four devices sum their device numbers through the protocol.
     #[test]
     fn devices_meet_and_fetch_each_others_operands() {
+        let _turn = ENV.lock().unwrap_or_else(|e| e.into_inner());
         let d = desc(CollectiveMode::CrossReplica, &[&[0, 1, 2, 3]]);
         let sums = Mutex::new(vec![0i64; 4]);
         let status = run_devices(4, 1, false, &|device| {
@@ -1440,28 +1562,150 @@ mod tests {
         assert_eq!(*lock(&sums), vec![60; 4]);
     }
 
-    #[test]
-    fn a_missing_device_times_out_with_a_message() {
-        // SAFETY: tests in this module do not read the variable concurrently
-        // with a different expectation.
-        unsafe { std::env::set_var("STRATA_COLLECTIVE_TIMEOUT_MS", "200") };
+    /// Tests that set `STRATA_COLLECTIVE_TIMEOUT_MS` or start runs (which
+    /// read it) take turns.
+    static ENV: Mutex<()> = Mutex::new(());
+
+    fn with_timeout_env<R>(value: Option<&str>, f: impl FnOnce() -> R) -> R {
+        let _turn = ENV.lock().unwrap_or_else(|e| e.into_inner());
+        // SAFETY: every test of this module that reads the variable holds
+        // ENV; no other module reads it.
+        unsafe {
+            match value {
+                Some(v) => std::env::set_var("STRATA_COLLECTIVE_TIMEOUT_MS", v),
+                None => std::env::remove_var("STRATA_COLLECTIVE_TIMEOUT_MS"),
+            }
+        }
+        let r = f();
+        unsafe { std::env::remove_var("STRATA_COLLECTIVE_TIMEOUT_MS") };
+        r
+    }
+
+    /// Device 0 waits at a collective of devices 0 and 1; device 1 returns
+    /// at once, or (late) arrives well after device 0 gave up. Returns the
+    /// run's status and error and device 1's own error.
+    fn run_with_missing_device(late: bool) -> (c_int, String, String) {
         let d = desc(CollectiveMode::CrossReplica, &[&[0, 1]]);
+        let second = Mutex::new(String::new());
         let status = run_devices(2, 1, false, &|device| {
-            if device == 1 {
+            if device == 1 && !late {
                 return 0; // never arrives
+            }
+            if device == 1 {
+                std::thread::sleep(Duration::from_millis(600));
             }
             let mine = [1i64];
             let mut info = [0i64; 2];
-            unsafe {
+            let status = unsafe {
                 strata_rt_collective_begin(&d);
                 strata_rt_collective_add(mine.as_ptr() as *const c_void, 8);
                 strata_rt_collective_meet(info.as_mut_ptr())
+            };
+            if device == 1 {
+                *lock(&second) = last_error();
             }
+            status
         });
-        unsafe { std::env::remove_var("STRATA_COLLECTIVE_TIMEOUT_MS") };
+        let second = lock(&second).clone();
+        (status, last_error(), second)
+    }
+
+    #[test]
+    fn a_missing_device_times_out_with_a_message() {
+        let (status, msg, _) = with_timeout_env(Some("200"), || run_with_missing_device(false));
         assert_ne!(status, 0);
-        let msg = last_error();
-        assert!(msg.contains("device 0: collective #1 timed out"), "{msg}");
-        assert!(msg.contains("[1]"), "{msg}");
+        assert!(
+            msg.contains("device 0: collective #1 timed out after 200 ms: device(s) [1] of group [0, 1] did not arrive"),
+            "{msg}"
+        );
+    }
+
+    /// A device that arrives after the others gave up names the devices
+    /// they waited for (it used to say `device(s) []`).
+    #[test]
+    fn a_late_device_names_the_devices_the_others_gave_up_on() {
+        let (status, first, late) = with_timeout_env(Some("200"), || run_with_missing_device(true));
+        assert_ne!(status, 0);
+        assert!(first.contains("device(s) [1] of group [0, 1] did not arrive"), "{first}");
+        assert!(
+            late.contains("collective #1 timed out: device(s) [1] of group [0, 1] did not arrive within 200 ms, and this device arrived after the others had given up"),
+            "{late}"
+        );
+    }
+
+    #[test]
+    fn timeouts_must_be_positive_whole_milliseconds() {
+        use std::ffi::OsStr;
+        let ms = |v: &str| timeout_from(Some(OsStr::new(v)));
+        assert_eq!(timeout_from(None), Ok(Duration::from_millis(DEFAULT_TIMEOUT_MS)));
+        assert_eq!(ms("2000"), Ok(Duration::from_millis(2000)));
+        assert_eq!(ms(" 15 "), Ok(Duration::from_millis(15)));
+        assert_eq!(
+            ms("99999999999999999999999"),
+            Ok(Duration::from_millis(u64::MAX))
+        );
+        for bad in ["0", "-1", "abc", "", "1.5", "+5", "10ms"] {
+            let err = ms(bad).unwrap_err();
+            assert!(
+                err.contains(&format!("STRATA_COLLECTIVE_TIMEOUT_MS={bad:?} is not a positive whole number of milliseconds")),
+                "{err}"
+            );
+        }
+        // The deadline of a huge timeout does not overflow the clock.
+        assert!(deadline_after(Duration::from_millis(u64::MAX)) > Instant::now());
+    }
+
+    /// A run refuses a bad timeout up front (it used to mean the default).
+    #[test]
+    fn runs_refuse_a_bad_timeout() {
+        for bad in ["0", "-1", "abc"] {
+            let ran = std::sync::atomic::AtomicBool::new(false);
+            let status = with_timeout_env(Some(bad), || {
+                run_devices(2, 1, false, &|_| {
+                    ran.store(true, std::sync::atomic::Ordering::Relaxed);
+                    0
+                })
+            });
+            assert_eq!(status, 1, "{bad}");
+            assert!(!ran.load(std::sync::atomic::Ordering::Relaxed), "{bad}");
+            let msg = last_error();
+            assert!(msg.contains(&format!("STRATA_COLLECTIVE_TIMEOUT_MS={bad:?}")), "{msg}");
+        }
+    }
+
+    unsafe extern "C" fn count_device(_device: i32, user: *mut c_void) {
+        // SAFETY: the test passes an AtomicUsize.
+        let n = unsafe { &*(user as *const std::sync::atomic::AtomicUsize) };
+        n.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Device counts above MAX_DEVICES fail with a message instead of
+    /// starting threads until the host aborts.
+    #[test]
+    fn device_counts_are_capped() {
+        let _turn = ENV.lock().unwrap_or_else(|e| e.into_inner());
+        let n = std::sync::atomic::AtomicUsize::new(0);
+        let user = &n as *const _ as *mut c_void;
+        for count in [i32::MAX, MAX_DEVICES as i32 + 1] {
+            let status = unsafe { strata_rt_replicas_run(count, Some(count_device), user, 0) };
+            assert_eq!(status, 1);
+            let msg = last_error();
+            assert!(msg.contains(&format!("P_replicas_run: n = {count} exceeds the 4096 devices")), "{msg}");
+        }
+        assert_eq!(n.load(std::sync::atomic::Ordering::Relaxed), 0);
+        // replicas x partitions past usize, and past the cap.
+        for (r, p) in [(i64::MAX, 4), (4097, 1), (64, 65)] {
+            let status = unsafe { strata_rt_run_devices(device_task, user, r, p) };
+            assert_eq!(status, 1);
+            let msg = last_error();
+            assert!(msg.contains("exceeds the 4096 devices a process runs"), "{msg}");
+        }
+        let status = unsafe { strata_rt_replicas_run(3, Some(count_device), user, 0) };
+        assert_eq!(status, 0, "{}", last_error());
+        assert_eq!(n.load(std::sync::atomic::Ordering::Relaxed), 3);
+    }
+
+    unsafe extern "C" fn device_task(_ctx: *mut c_void, _begin: i64, _end: i64) -> i32 {
+        0
     }
 }

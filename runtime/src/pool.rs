@@ -11,13 +11,26 @@
 //! and work stealing cannot deadlock on nested joins.
 //!
 //! Size: `STRATA_NUM_THREADS` if set to a positive number, else the CPUs the
-//! process may run on (`sched_getaffinity`, through
+//! process may run on (`sched_getaffinity` and cgroup quotas, through
 //! `std::thread::available_parallelism`); `P_set_num_threads(n)` (the
-//! runtime's `strata_rt_set_num_threads`) changes it at run time.
+//! runtime's `strata_rt_set_num_threads`) changes it at run time. Both are
+//! capped at [`MAX_THREADS_PER_CPU`] threads per CPU (see [`max_threads`]);
+//! a `STRATA_NUM_THREADS` that is not a positive whole number is ignored.
+//!
+//! Fork: a child of `fork()` inherits the pool's bookkeeping but none of its
+//! threads, so work handed to it would wait forever. The pool records the
+//! process that started it; a `pthread_atfork` child handler drops the
+//! inherited pool, and [`pool`] also rebuilds it when the process id
+//! changed (a fork that bypassed the handlers, such as a raw `clone`). The
+//! inherited pool is leaked, never dropped: dropping a rayon pool wakes its
+//! workers through locks that threads which no longer exist may have held.
+//! The prepare handler takes the pool's lock so that no other thread holds
+//! it at the moment of the fork (the child could never take it otherwise).
 
+use std::cell::RefCell;
 use std::ffi::{c_int, c_void};
-use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, Once, RwLock, RwLockWriteGuard};
 
 use rayon::iter::{IntoParallelIterator, ParallelIterator};
 use strata_abi::ParallelTask;
@@ -25,37 +38,161 @@ use strata_abi::ParallelTask;
 use crate::error::{last_error, set_error};
 use crate::ffi_guard;
 
-static POOL: RwLock<Option<Arc<rayon::ThreadPool>>> = RwLock::new(None);
-
-fn default_threads() -> usize {
-    std::env::var("STRATA_NUM_THREADS")
-        .ok()
-        .and_then(|v| v.trim().parse::<usize>().ok())
-        .filter(|&n| n > 0)
-        .or_else(|| std::thread::available_parallelism().ok().map(|n| n.get()))
-        .unwrap_or(1)
+/// A running pool and the process that started it.
+struct Slot {
+    pid: u32,
+    pool: Arc<rayon::ThreadPool>,
 }
 
-fn build(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
+static POOL: RwLock<Option<Slot>> = RwLock::new(None);
+
+/// The size `P_set_num_threads` chose (0: the default), which a pool
+/// rebuilt in the child of a fork keeps.
+static CHOSEN: AtomicUsize = AtomicUsize::new(0);
+
+/// Threads per CPU the pool may have at most. The pool runs compute-bound
+/// chunks, so threads beyond the CPUs only add switching; a small multiple
+/// still lets a host oversubscribe on purpose (other processes sharing the
+/// CPUs, tests of the pool on a small machine), while 10,000 threads, which
+/// took minutes per call and exhausted the machine's threads, are refused.
+pub const MAX_THREADS_PER_CPU: usize = 4;
+
+/// The CPUs this process may run on (at least 1).
+fn cpus() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The most threads the pool may have: [`MAX_THREADS_PER_CPU`] x the CPUs
+/// the process may run on. `STRATA_NUM_THREADS` and `P_set_num_threads`
+/// above it get this many.
+pub fn max_threads() -> usize {
+    cpus().saturating_mul(MAX_THREADS_PER_CPU)
+}
+
+/// `STRATA_NUM_THREADS` as a thread count: a positive whole number (capped
+/// at [`max_threads`]; digits beyond u64 count as huge, not as garbage);
+/// None for anything else (unset, empty, `0`, `-1`, `abc`, `1.5`).
+fn threads_from_env(value: Option<&str>) -> Option<usize> {
+    let v = value?.trim();
+    if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n = v.parse::<u64>().unwrap_or(u64::MAX);
+    if n == 0 {
+        return None;
+    }
+    Some(usize::try_from(n).unwrap_or(usize::MAX).min(max_threads()))
+}
+
+fn default_threads() -> usize {
+    threads_from_env(std::env::var("STRATA_NUM_THREADS").ok().as_deref()).unwrap_or_else(cpus)
+}
+
+/// The size a new pool gets: `P_set_num_threads`'s choice, else the default.
+fn chosen_threads() -> usize {
+    match CHOSEN.load(Ordering::Relaxed) {
+        0 => default_threads(),
+        n => n,
+    }
+}
+
+fn build(threads: usize) -> Option<Slot> {
+    watch_forks();
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(|i| format!("strata-{i}"))
         .build()
         .ok()
-        .map(Arc::new)
+        .map(|pool| Slot {
+            pid: std::process::id(),
+            pool: Arc::new(pool),
+        })
 }
 
-/// The pool, built on first use; None when no thread could be started (the
-/// work then runs on the calling thread alone).
+/// Puts `new` in the pool's slot. A pool inherited from the parent of a
+/// fork is leaked (see the module's notes); one of this process is dropped
+/// once the calls running on it finish.
+fn replace(slot: &mut Option<Slot>, new: Option<Slot>) {
+    if let Some(old) = std::mem::replace(slot, new) {
+        if old.pid != std::process::id() {
+            std::mem::forget(old);
+        }
+    }
+}
+
+/// The pool, built on first use (and again in the child of a fork); None
+/// when no thread could be started (the work then runs on the calling
+/// thread alone).
 fn pool() -> Option<Arc<rayon::ThreadPool>> {
-    if let Some(p) = POOL.read().unwrap_or_else(|e| e.into_inner()).as_ref() {
-        return Some(p.clone());
+    let pid = std::process::id();
+    if let Some(s) = POOL.read().unwrap_or_else(|e| e.into_inner()).as_ref() {
+        if s.pid == pid {
+            return Some(s.pool.clone());
+        }
     }
     let mut slot = POOL.write().unwrap_or_else(|e| e.into_inner());
-    if slot.is_none() {
-        *slot = build(default_threads());
+    if slot.as_ref().is_none_or(|s| s.pid != pid) {
+        let new = build(chosen_threads());
+        replace(&mut slot, new);
     }
-    slot.clone()
+    slot.as_ref().map(|s| s.pool.clone())
+}
+
+unsafe extern "C" {
+    /// glibc's (from libc_nonshared.a, which records the calling object's
+    /// `__dso_handle`, so the handlers are removed when a library that
+    /// registered them is unloaded).
+    fn pthread_atfork(
+        prepare: Option<extern "C" fn()>,
+        parent: Option<extern "C" fn()>,
+        child: Option<extern "C" fn()>,
+    ) -> c_int;
+}
+
+thread_local! {
+    /// The pool's lock, held by the forking thread from the prepare handler
+    /// to the parent's or the child's handler.
+    static HELD: RefCell<Option<RwLockWriteGuard<'static, Option<Slot>>>> =
+        const { RefCell::new(None) };
+}
+
+/// Registers the fork handlers, once, when the first pool is built: before
+/// that there is nothing a child could inherit.
+fn watch_forks() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: the handlers are plain functions of this library. A
+        // failure (ENOMEM) leaves the process-id check in `pool`.
+        unsafe { pthread_atfork(Some(before_fork), Some(after_fork_parent), Some(after_fork_child)) };
+    });
+}
+
+extern "C" fn before_fork() {
+    let guard = POOL.write().unwrap_or_else(|e| e.into_inner());
+    // A thread that forks while its thread-locals are being destroyed
+    // forks without the lock held (the process-id check still applies).
+    let _ = HELD.try_with(|h| {
+        if let Ok(mut h) = h.try_borrow_mut() {
+            *h = Some(guard);
+        }
+    });
+}
+
+extern "C" fn after_fork_parent() {
+    let _ = HELD.try_with(|h| h.try_borrow_mut().map(|mut h| h.take()));
+}
+
+extern "C" fn after_fork_child() {
+    let _ = HELD.try_with(|h| {
+        if let Ok(mut h) = h.try_borrow_mut() {
+            if let Some(mut guard) = h.take() {
+                // The parent's pool: its threads are not in this process.
+                if let Some(inherited) = guard.take() {
+                    std::mem::forget(inherited);
+                }
+            }
+        }
+    });
 }
 
 /// Runs `work(threads)` with the pool's threads available to it; already
@@ -85,8 +222,8 @@ fn threads_hint() -> usize {
         return rayon::current_num_threads();
     }
     match POOL.read().unwrap_or_else(|e| e.into_inner()).as_ref() {
-        Some(p) => p.current_num_threads(),
-        None => default_threads(),
+        Some(s) => s.pool.current_num_threads(),
+        None => chosen_threads(),
     }
 }
 
@@ -182,17 +319,25 @@ pub unsafe extern "C" fn strata_rt_parallel_for(
     })
 }
 
-/// `int32_t strata_rt_set_num_threads(int32_t n)`: resizes the pool (n >= 1;
-/// n <= 0 restores the default). Returns 0, or 1 with the last error set
-/// when the threads cannot be started. Calls running at the time finish on
-/// the pool they started on.
+/// `int32_t strata_rt_set_num_threads(int32_t n)`: resizes the pool to n
+/// threads, at most [`max_threads`] (more is capped to it); n <= 0
+/// restores the default. Returns 0, or 1 with the last error set when the
+/// threads cannot be started. Calls running at the time finish on the pool
+/// they started on.
 #[unsafe(no_mangle)]
 pub extern "C" fn strata_rt_set_num_threads(n: c_int) -> c_int {
     ffi_guard(1, || {
-        let threads = if n > 0 { n as usize } else { default_threads() };
+        let (chosen, threads) = if n > 0 {
+            let t = (n as usize).min(max_threads());
+            (t, t)
+        } else {
+            (0, default_threads())
+        };
         match build(threads) {
             Some(p) => {
-                *POOL.write().unwrap_or_else(|e| e.into_inner()) = Some(p);
+                let mut slot = POOL.write().unwrap_or_else(|e| e.into_inner());
+                CHOSEN.store(chosen, Ordering::Relaxed);
+                replace(&mut slot, Some(p));
                 0
             }
             None => {
@@ -254,6 +399,88 @@ mod tests {
             unsafe { strata_rt_parallel_for(mark, ctx, 5, 5, 1, 1 << 20) },
             0
         );
+        assert_eq!(strata_rt_set_num_threads(0), 0);
+    }
+
+    /// Runs the loop of the first test on the pool; whether every element
+    /// is right.
+    fn loop_on_the_pool() -> bool {
+        let mut out = vec![-1i64; 10_000];
+        let ctx = out.as_mut_ptr() as *mut c_void;
+        // SAFETY: `mark` and its buffer, which holds every index below ub.
+        let status = unsafe { strata_rt_parallel_for(mark, ctx, 31, 9_999, 3, 1 << 20) };
+        status == 0
+            && out.iter().enumerate().all(|(i, &v)| {
+                let on = (31..9_999).contains(&i) && (i - 31) % 3 == 0;
+                v == if on { i as i64 } else { -1 }
+            })
+    }
+
+    unsafe extern "C" {
+        fn fork() -> i32;
+        fn waitpid(pid: i32, status: *mut i32, options: i32) -> i32;
+        fn alarm(seconds: u32) -> u32;
+        fn _exit(code: i32) -> !;
+    }
+
+    /// The child of a fork (Python's multiprocessing) finds the parent's
+    /// pool without its threads: its parallel work must run on a pool of
+    /// its own, of the size the parent chose, instead of waiting forever.
+    #[test]
+    fn a_forked_child_runs_parallel_work_on_a_pool_of_its_own() {
+        let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+        assert_eq!(strata_rt_set_num_threads(2), 0);
+        assert!(loop_on_the_pool(), "the parent's loop");
+        // SAFETY: the child only runs the runtime's code and then _exit.
+        let pid = unsafe { fork() };
+        assert!(pid >= 0, "fork failed");
+        if pid == 0 {
+            // A hang kills the child (SIGALRM), which fails the test below.
+            unsafe { alarm(20) };
+            let code = if !loop_on_the_pool() {
+                1
+            } else if install(|n| n) != 2 {
+                2
+            } else if strata_rt_set_num_threads(3) != 0 || install(|n| n) != 3 {
+                3
+            } else if !loop_on_the_pool() {
+                4
+            } else {
+                0
+            };
+            // SAFETY: ends the child without running the harness's exit.
+            unsafe { _exit(code) };
+        }
+        let mut status = 0;
+        // SAFETY: waits for the child started above.
+        assert_eq!(unsafe { waitpid(pid, &mut status, 0) }, pid);
+        let (signal, code) = (status & 0x7f, (status >> 8) & 0xff);
+        assert_eq!(signal, 0, "the child was killed by signal {signal} (14: it hung)");
+        assert_eq!(code, 0, "the child's check {code} failed");
+        assert!(loop_on_the_pool(), "the parent's pool after the fork");
+        assert_eq!(strata_rt_set_num_threads(0), 0);
+    }
+
+    #[test]
+    fn thread_counts_are_capped_and_bad_environment_values_ignored() {
+        let cap = max_threads();
+        assert_eq!(cap, cpus() * MAX_THREADS_PER_CPU);
+        assert_eq!(threads_from_env(Some("3")), Some(3.min(cap)));
+        assert_eq!(threads_from_env(Some(" 2 ")), Some(2.min(cap)));
+        assert_eq!(threads_from_env(Some("10000")), Some(cap));
+        assert_eq!(threads_from_env(Some("99999999999999999999999")), Some(cap));
+        for bad in ["", "0", "-1", "abc", "1.5", "+4", "4 threads"] {
+            assert_eq!(threads_from_env(Some(bad)), None, "{bad:?}");
+        }
+        assert_eq!(threads_from_env(None), None);
+        let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+        let start = std::time::Instant::now();
+        assert_eq!(strata_rt_set_num_threads(10_000), 0);
+        assert_eq!(install(|n| n), cap);
+        assert_eq!(strata_rt_set_num_threads(i32::MAX), 0);
+        assert_eq!(install(|n| n), cap);
+        assert!(loop_on_the_pool());
+        assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
         assert_eq!(strata_rt_set_num_threads(0), 0);
     }
 
