@@ -434,7 +434,7 @@ fn communicator(
         rank,
         0,
         at,
-        &format!("the MPI world {everyone:?} (every rank takes part in setting up a collective's communicator)"),
+        &format!("the MPI world {everyone:?}, whose every rank sets up a collective's communicator,"),
     )?;
     let mut comm: Handle = std::ptr::null_mut();
     let color = color.map_or(MPI_UNDEFINED, |c| c as c_int);

@@ -1,0 +1,57 @@
+/* Three MPI processes (a --collectives mpi build of model.mlir) where rank 1
+ * leaves early: with argument "never" it returns from its device body
+ * without calling @sum; with "once" it calls @sum once while the others call
+ * it twice. The others must get an error naming device 1 once
+ * STRATA_COLLECTIVE_TIMEOUT_MS has passed, not hang. Each rank prints
+ *   rank R: call K ok
+ *   rank R: call K failed after T ms: MESSAGE
+ *   rank R: run returned S[: MESSAGE]
+ * A rank whose run failed waits a moment before exiting (it skips
+ * MPI_Finalize, so mpirun ends the job as soon as it exits): the other
+ * failing rank can print first. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+#include "calls.h"
+
+static int once;
+static int rank = -1;
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static void body(int32_t d, void *user) {
+  (void)user;
+  rank = d;
+  int calls = d == 1 ? (once ? 1 : 0) : (once ? 2 : 1);
+  for (int k = 1; k <= calls; k++) {
+    float x[8], s[8];
+    for (int i = 0; i < 8; i++) x[i] = (float)(d + i);
+    double t0 = now_ms();
+    if (flt_sum(x, s) != 0) {
+      printf("rank %d: call %d failed after %.0f ms: %s\n", d, k, now_ms() - t0, flt_last_error());
+      fflush(stdout);
+      return;
+    }
+    for (int i = 0; i < 8; i++)
+      if (s[i] != (float)(3 + 3 * i)) { printf("rank %d: call %d: wrong sum\n", d, k); fflush(stdout); return; }
+    printf("rank %d: call %d ok\n", d, k);
+    fflush(stdout);
+  }
+}
+
+int main(int argc, char **argv) {
+  once = argc > 1 && strcmp(argv[1], "once") == 0;
+  int status = flt_replicas_run(3, body, NULL);
+  if (status != 0)
+    printf("rank %d: run returned %d: %s\n", rank, status, flt_last_error());
+  else
+    printf("rank %d: run returned 0\n", rank);
+  fflush(stdout);
+  if (status != 0) sleep(3);
+  return status != 0 ? 3 : 0;
+}
