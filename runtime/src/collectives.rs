@@ -170,7 +170,7 @@ struct Pending {
     /// MPI communicator.
     signature: Vec<i64>,
     /// MPI: every member's operands, gathered (member-major).
-    gathered: Option<Vec<u8>>,
+    gathered: Option<crate::mpi::Gathered>,
 }
 
 struct Device {
@@ -651,7 +651,7 @@ pub unsafe extern "C" fn strata_rt_collective_fetch(
                 .as_ref()
                 .ok_or("collective fetch outside a collective")?;
             if let Some(gathered) = &p.gathered {
-                return fetch_gathered(p, gathered, member, operand, out, bytes);
+                return fetch_gathered(p, gathered.bytes(), member, operand, out, bytes);
             }
             let meeting = p
                 .meeting
@@ -1060,30 +1060,45 @@ unsafe fn reduce_my_slice<T: Element>(
     }
 }
 
-/// The same reduction over operands MPI gathered (members x `count`
-/// elements, member-major) into `out`.
-fn reduce_gathered<T: Element>(
-    op: strata_abi::ReduceOp,
-    gathered: &[u8],
-    members: usize,
-    out: *mut T,
-    count: usize,
-) {
-    let all = gathered.as_ptr() as *const T;
-    // SAFETY: `gathered` holds members x count elements of T (aligned: a
-    // Vec<u8> from the allocator, 8-byte aligned or more in practice is not
-    // guaranteed, so read unaligned copies).
-    let owned: Vec<Vec<T>> = (0..members)
-        .map(|m| {
-            (0..count)
-                .map(|i| unsafe { all.add(m * count + i).read_unaligned() })
-                .collect()
-        })
-        .collect();
-    let parts: Vec<&[T]> = owned.iter().map(|v| v.as_slice()).collect();
-    // SAFETY: `out` holds `count` elements (the caller's contract).
-    let acc = unsafe { std::slice::from_raw_parts_mut(out, count) };
-    fold_by_op(op, acc, &parts);
+/// Elements of `T` in `bytes`: borrowed when aligned (MPI's buffers always
+/// are), else copied.
+fn elems<T: Element>(bytes: &[u8]) -> std::borrow::Cow<'_, [T]> {
+    // SAFETY: every bit pattern is a valid T (integers and floats).
+    let (pre, mid, post) = unsafe { bytes.align_to::<T>() };
+    if pre.is_empty() && post.is_empty() {
+        return std::borrow::Cow::Borrowed(mid);
+    }
+    let size = std::mem::size_of::<T>();
+    std::borrow::Cow::Owned(
+        bytes
+            .chunks_exact(size)
+            // SAFETY: `size` bytes each, read unaligned.
+            .map(|c| unsafe { (c.as_ptr() as *const T).read_unaligned() })
+            .collect(),
+    )
+}
+
+/// The all_reduce fold over MPI: `parts` (one slice per member, in member
+/// order, as bytes) folded with `op` into `acc`.
+fn fold_bytes<T: Element>(op: strata_abi::ReduceOp, parts: &[&[u8]], acc: &mut [u8]) {
+    if acc.is_empty() {
+        return;
+    }
+    let owned: Vec<std::borrow::Cow<'_, [T]>> = parts.iter().map(|b| elems::<T>(b)).collect();
+    let views: Vec<&[T]> = owned.iter().map(|c| &**c).collect();
+    // SAFETY: as in `elems`.
+    let (pre, mid, post) = unsafe { acc.align_to_mut::<T>() };
+    if pre.is_empty() && post.is_empty() {
+        fold_by_op(op, mid, &views);
+        return;
+    }
+    let mut folded = views[0].to_vec();
+    fold_by_op(op, &mut folded, &views);
+    let size = std::mem::size_of::<T>();
+    for (c, v) in acc.chunks_exact_mut(size).zip(folded) {
+        // SAFETY: `size` bytes each, written unaligned.
+        unsafe { (c.as_mut_ptr() as *mut T).write_unaligned(v) };
+    }
 }
 
 /// Dispatches `body` on the element type.
@@ -1104,9 +1119,9 @@ macro_rules! by_elem {
 /// `int32_t strata_rt_all_reduce(desc, op, elem, in, out, count)`: see
 /// `strata_abi::symbol::ALL_REDUCE`. On threads, members exchange input and
 /// output pointers and each reduces its slice straight from the others'
-/// inputs into every output (no copies of whole operands); over MPI,
-/// floats' sums and products are `MPI_Allreduce`, the rest an allgather
-/// reduced in member order.
+/// inputs into every output (no copies of whole operands); over MPI, a
+/// reduce-scatter and all-gather of the same slices (see `mpi.rs`), so both
+/// backends fold members in the same order and give the same bits.
 ///
 /// # Safety
 /// `desc` is valid; `input` and `out` hold `count` elements of `elem`.
@@ -1149,34 +1164,34 @@ pub unsafe extern "C" fn strata_rt_all_reduce(
             let pos = p
                 .position
                 .ok_or("this device is in no group of an all_reduce")?;
-            let ops = [(input as usize, bytes as usize)];
+            // Chosen before any message moves: a type the runtime cannot
+            // fold fails here, on every member alike.
+            type FoldFn = fn(strata_abi::ReduceOp, &[&[u8]], &mut [u8]);
+            let fold: FoldFn = match code {
+                strata_abi::ElemCode::S32 => fold_bytes::<i32>,
+                strata_abi::ElemCode::S64 => fold_bytes::<i64>,
+                strata_abi::ElemCode::U32 => fold_bytes::<u32>,
+                strata_abi::ElemCode::U64 => fold_bytes::<u64>,
+                strata_abi::ElemCode::F32 => fold_bytes::<f32>,
+                strata_abi::ElemCode::F64 => fold_bytes::<f64>,
+                _ => {
+                    return Err(format!(
+                        "all_reduce of element code {code:?} is not built in"
+                    ));
+                }
+            };
             let at = crate::mpi::Arrival::new(p.key.0, timeout);
-            if crate::mpi::all_reduce(
+            crate::mpi::all_reduce(
                 p.signature.clone(),
                 &p.members,
                 pos,
-                op,
-                code,
+                code.storage_bytes() as usize,
+                count,
                 input,
                 out,
-                count,
                 &at,
-            )? {
-                return Ok(());
-            }
-            let gathered =
-                crate::mpi::exchange(p.signature.clone(), &p.members, pos, &ops, &at)?;
-            let members = p.members.len();
-            by_elem!(
-                code,
-                reduce_gathered,
-                op,
-                &gathered,
-                members,
-                out.cast(),
-                count
-            );
-            Ok(())
+                &|parts: &[&[u8]], acc: &mut [u8]| fold(op, parts, acc),
+            )
         });
     }
     let mut info = [0i64; 2];
@@ -1626,7 +1641,10 @@ mod tests {
     fn a_late_device_names_the_devices_the_others_gave_up_on() {
         let (status, first, late) = with_timeout_env(Some("200"), || run_with_missing_device(true));
         assert_ne!(status, 0);
-        assert!(first.contains("device(s) [1] of group [0, 1] did not arrive"), "{first}");
+        assert!(
+            first.contains("device(s) [1] of group [0, 1] did not arrive"),
+            "{first}"
+        );
         assert!(
             late.contains("collective #1 timed out: device(s) [1] of group [0, 1] did not arrive within 200 ms, and this device arrived after the others had given up"),
             "{late}"
@@ -1637,7 +1655,10 @@ mod tests {
     fn timeouts_must_be_positive_whole_milliseconds() {
         use std::ffi::OsStr;
         let ms = |v: &str| timeout_from(Some(OsStr::new(v)));
-        assert_eq!(timeout_from(None), Ok(Duration::from_millis(DEFAULT_TIMEOUT_MS)));
+        assert_eq!(
+            timeout_from(None),
+            Ok(Duration::from_millis(DEFAULT_TIMEOUT_MS))
+        );
         assert_eq!(ms("2000"), Ok(Duration::from_millis(2000)));
         assert_eq!(ms(" 15 "), Ok(Duration::from_millis(15)));
         assert_eq!(
@@ -1669,7 +1690,10 @@ mod tests {
             assert_eq!(status, 1, "{bad}");
             assert!(!ran.load(std::sync::atomic::Ordering::Relaxed), "{bad}");
             let msg = last_error();
-            assert!(msg.contains(&format!("STRATA_COLLECTIVE_TIMEOUT_MS={bad:?}")), "{msg}");
+            assert!(
+                msg.contains(&format!("STRATA_COLLECTIVE_TIMEOUT_MS={bad:?}")),
+                "{msg}"
+            );
         }
     }
 
@@ -1690,7 +1714,12 @@ mod tests {
             let status = unsafe { strata_rt_replicas_run(count, Some(count_device), user, 0) };
             assert_eq!(status, 1);
             let msg = last_error();
-            assert!(msg.contains(&format!("P_replicas_run: n = {count} exceeds the 4096 devices")), "{msg}");
+            assert!(
+                msg.contains(&format!(
+                    "P_replicas_run: n = {count} exceeds the 4096 devices"
+                )),
+                "{msg}"
+            );
         }
         assert_eq!(n.load(std::sync::atomic::Ordering::Relaxed), 0);
         // replicas x partitions past usize, and past the cap.
@@ -1698,7 +1727,10 @@ mod tests {
             let status = unsafe { strata_rt_run_devices(device_task, user, r, p) };
             assert_eq!(status, 1);
             let msg = last_error();
-            assert!(msg.contains("exceeds the 4096 devices a process runs"), "{msg}");
+            assert!(
+                msg.contains("exceeds the 4096 devices a process runs"),
+                "{msg}"
+            );
         }
         let status = unsafe { strata_rt_replicas_run(3, Some(count_device), user, 0) };
         assert_eq!(status, 0, "{}", last_error());

@@ -163,7 +163,13 @@ fn watch_forks() {
     ONCE.call_once(|| {
         // SAFETY: the handlers are plain functions of this library. A
         // failure (ENOMEM) leaves the process-id check in `pool`.
-        unsafe { pthread_atfork(Some(before_fork), Some(after_fork_parent), Some(after_fork_child)) };
+        unsafe {
+            pthread_atfork(
+                Some(before_fork),
+                Some(after_fork_parent),
+                Some(after_fork_child),
+            )
+        };
     });
 }
 
@@ -455,7 +461,10 @@ mod tests {
         // SAFETY: waits for the child started above.
         assert_eq!(unsafe { waitpid(pid, &mut status, 0) }, pid);
         let (signal, code) = (status & 0x7f, (status >> 8) & 0xff);
-        assert_eq!(signal, 0, "the child was killed by signal {signal} (14: it hung)");
+        assert_eq!(
+            signal, 0,
+            "the child was killed by signal {signal} (14: it hung)"
+        );
         assert_eq!(code, 0, "the child's check {code} failed");
         assert!(loop_on_the_pool(), "the parent's pool after the fork");
         assert_eq!(strata_rt_set_num_threads(0), 0);

@@ -1,21 +1,25 @@
 /* Three MPI processes (a --collectives mpi build of model.mlir) where rank 1
- * leaves early: with argument "never" it returns from its device body
- * without calling @sum; with "once" it calls @sum once while the others call
- * it twice. The others must get an error naming device 1 once
- * STRATA_COLLECTIVE_TIMEOUT_MS has passed, not hang. Each rank prints
+ * leaves early. The argument says how:
+ *   never  rank 1 returns from its device body without calling @sum, then
+ *          exits;
+ *   once   rank 1 calls @sum once while the others call it twice, then
+ *          exits;
+ *   stuck  as never, but rank 1 then sleeps for 5 minutes instead of exiting
+ *          (a rank busy elsewhere).
+ * The others must get an error naming device 1 once
+ * STRATA_COLLECTIVE_TIMEOUT_MS has passed, not hang, and the job must end.
+ * Each rank prints
  *   rank R: call K ok
  *   rank R: call K failed after T ms: MESSAGE
  *   rank R: run returned S[: MESSAGE]
- * A rank whose run failed waits a moment before exiting (it skips
- * MPI_Finalize, so mpirun ends the job as soon as it exits): the other
- * failing rank can print first. */
+ * and exits with 3 when its run failed. */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 #include "calls.h"
 
-static int once;
+static int once, stuck;
 static int rank = -1;
 
 static double now_ms(void) {
@@ -46,12 +50,13 @@ static void body(int32_t d, void *user) {
 
 int main(int argc, char **argv) {
   once = argc > 1 && strcmp(argv[1], "once") == 0;
+  stuck = argc > 1 && strcmp(argv[1], "stuck") == 0;
   int status = flt_replicas_run(3, body, NULL);
   if (status != 0)
     printf("rank %d: run returned %d: %s\n", rank, status, flt_last_error());
   else
     printf("rank %d: run returned 0\n", rank);
   fflush(stdout);
-  if (status != 0) sleep(3);
+  if (stuck && rank == 1) sleep(300);
   return status != 0 ? 3 : 0;
 }

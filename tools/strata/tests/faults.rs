@@ -3,9 +3,10 @@
 //!
 //! - a call in the child of `fork()` after the parent woke the thread pool
 //!   completes (`fork.c`);
-//! - an MPI rank that leaves without reaching a collective makes the other
-//!   ranks fail, naming it, once `STRATA_COLLECTIVE_TIMEOUT_MS` has passed,
-//!   and the job ends (`mpi_leave.c` under `mpirun`);
+//! - an MPI rank that leaves without reaching a collective (or stays busy
+//!   elsewhere) makes the other ranks fail, naming it, once
+//!   `STRATA_COLLECTIVE_TIMEOUT_MS` has passed, and the job ends
+//!   (`mpi_leave.c` under `mpirun`);
 //! - thread counts from `P_set_num_threads` and `STRATA_NUM_THREADS` are
 //!   capped at 4 x the CPUs, bad `STRATA_NUM_THREADS` values mean the
 //!   default, `P_replicas_run` refuses more than 4096 devices, bad
@@ -116,13 +117,21 @@ fn thread_counts_are_capped_and_bad_environment_values_mean_the_default() {
     let (default, cap) = limits(&["env"], None);
     assert!(default >= 1 && default <= cap, "{default} {cap}");
     for n in ["10000", "2147483647"] {
-        assert_eq!(limits(&["threads", n], None), (cap, cap), "P_set_num_threads({n})");
+        assert_eq!(
+            limits(&["threads", n], None),
+            (cap, cap),
+            "P_set_num_threads({n})"
+        );
     }
     assert_eq!(limits(&["threads", "2"], None).0, 2);
     assert_eq!(limits(&["env"], Some("10000")).0, cap);
     assert_eq!(limits(&["env"], Some("2")).0, 2);
     for bad in ["abc", "0", "-1", ""] {
-        assert_eq!(limits(&["env"], Some(bad)).0, default, "STRATA_NUM_THREADS={bad:?}");
+        assert_eq!(
+            limits(&["env"], Some(bad)).0,
+            default,
+            "STRATA_NUM_THREADS={bad:?}"
+        );
     }
 }
 
@@ -191,15 +200,62 @@ fn run_with_limit(cmd: &mut Command, limit: Duration) -> (Output, Duration) {
     (output, elapsed)
 }
 
+/// `device D ok BITS` lines of collectives.c, sorted by device.
+fn device_lines(printed: &str) -> Vec<String> {
+    let mut lines: Vec<String> = printed
+        .lines()
+        .filter(|l| l.starts_with("device "))
+        .map(str::to_string)
+        .collect();
+    lines.sort();
+    lines
+}
+
+/// The MPI collectives move data by point-to-point messages and fold
+/// all_reduce slices in member order, as the threads backend does: @ops
+/// (an i32 max and an f64 product of odd sizes, an all_gather, a
+/// collective_permute) is right on both and gives the same bits.
+#[test]
+fn mpi_and_threads_compute_collectives_alike() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (threads, mpi) = (tmp.path().join("threads"), tmp.path().join("mpi"));
+    std::fs::create_dir(&threads).unwrap();
+    std::fs::create_dir(&mpi).unwrap();
+    let on_threads = build(&threads, "collectives.c", &[]);
+    let over_mpi = build(&mpi, "collectives.c", &["--collectives", "mpi"]);
+    let printed = run_ok(&mut Command::new(&on_threads));
+    let want = device_lines(&printed);
+    assert_eq!(want.len(), 3, "{printed}");
+    for (d, line) in want.iter().enumerate() {
+        assert!(line.starts_with(&format!("device {d} ok ")), "{printed}");
+    }
+    let (out, _) = run_with_limit(
+        Command::new("mpirun")
+            .args(["--allow-run-as-root", "--oversubscribe", "-np", "3"])
+            .arg(&over_mpi)
+            .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"),
+        Duration::from_secs(90),
+    );
+    assert!(out.status.success(), "{}", show(&out));
+    assert_eq!(
+        device_lines(&String::from_utf8_lossy(&out.stdout)),
+        want,
+        "{}",
+        show(&out)
+    );
+}
+
 /// Three MPI ranks where rank 1 leaves early (never calling the collective,
-/// or calling it once of twice): ranks 0 and 2 fail within the timeout with
-/// a message naming device 1, and the job ends instead of hanging.
+/// or calling it once of twice, or never calling it and then staying busy
+/// elsewhere): ranks 0 and 2 fail within the timeout with a message naming
+/// device 1, and the job ends instead of hanging.
 #[test]
 fn an_mpi_rank_that_leaves_early_fails_the_others_within_the_timeout() {
     const TIMEOUT_MS: u128 = 2000;
     let tmp = tempfile::tempdir().unwrap();
     let exe = build(tmp.path(), "mpi_leave.c", &["--collectives", "mpi"]);
-    for (mode, call) in [("never", 1), ("once", 2)] {
+    for (mode, call) in [("never", 1), ("once", 2), ("stuck", 1)] {
         let (out, elapsed) = run_with_limit(
             Command::new("mpirun")
                 .args(["--allow-run-as-root", "--oversubscribe", "-np", "3"])
@@ -211,7 +267,11 @@ fn an_mpi_rank_that_leaves_early_fails_the_others_within_the_timeout() {
             Duration::from_secs(90),
         );
         let printed = String::from_utf8_lossy(&out.stdout).into_owned();
-        assert!(!out.status.success(), "{mode}: the job succeeded\n{}", show(&out));
+        assert!(
+            !out.status.success(),
+            "{mode}: the job succeeded\n{}",
+            show(&out)
+        );
         assert!(
             printed.contains("rank 1: run returned 0"),
             "{mode}: rank 1 leaves without an error\n{}",
@@ -233,17 +293,25 @@ fn an_mpi_rank_that_leaves_early_fails_the_others_within_the_timeout() {
                 "{mode}: rank {rank} failed after {ms} ms, not within the {TIMEOUT_MS} ms timeout: {line}"
             );
             assert!(
-                line.contains(&format!("collective #{call} timed out after {TIMEOUT_MS} ms: device(s) [1] of ")),
+                line.contains(&format!(
+                    "collective #{call} timed out after {TIMEOUT_MS} ms: device(s) [1] of "
+                )),
                 "{mode}: {line}"
             );
             assert!(
-                printed.contains(&format!("rank {rank}: run returned 1: device {rank}: collective #{call} timed out")),
+                printed.contains(&format!(
+                    "rank {rank}: run returned 1: device {rank}: collective #{call} timed out"
+                )),
                 "{mode}: rank {rank}'s run\n{}",
                 show(&out)
             );
         }
-        // Startup, the timeout, and the 3 s the failing ranks wait before
-        // exiting; then mpirun ends the job.
-        assert!(elapsed < Duration::from_secs(45), "{mode}: the job took {elapsed:?}");
+        // Startup, the timeout and (stuck: rank 1 never finalizes) at most
+        // another timeout in MPI_Finalize; then mpirun ends the job, long
+        // before rank 1's 5-minute sleep would.
+        assert!(
+            elapsed < Duration::from_secs(45),
+            "{mode}: the job took {elapsed:?}"
+        );
     }
 }
