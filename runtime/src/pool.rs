@@ -26,11 +26,13 @@
 //! workers through locks that threads which no longer exist may have held.
 //! The prepare handler takes the pool's lock so that no other thread holds
 //! it at the moment of the fork (the child could never take it otherwise).
+//! A fork from inside a call (a host hook running on a pool thread) is not
+//! covered: that thread would be a worker of the parent's pool in the child.
 
 use std::cell::RefCell;
 use std::ffi::{c_int, c_void};
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, Once, RwLock, RwLockWriteGuard};
+use std::sync::{Arc, Mutex, Once, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use rayon::iter::{IntoParallelIterator, ParallelIterator};
 use strata_abi::ParallelTask;
@@ -97,7 +99,6 @@ fn chosen_threads() -> usize {
 }
 
 fn build(threads: usize) -> Option<Slot> {
-    watch_forks();
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(|i| format!("strata-{i}"))
@@ -125,12 +126,12 @@ fn replace(slot: &mut Option<Slot>, new: Option<Slot>) {
 /// thread alone).
 fn pool() -> Option<Arc<rayon::ThreadPool>> {
     let pid = std::process::id();
-    if let Some(s) = POOL.read().unwrap_or_else(|e| e.into_inner()).as_ref() {
+    if let Some(s) = read_pool().as_ref() {
         if s.pid == pid {
             return Some(s.pool.clone());
         }
     }
-    let mut slot = POOL.write().unwrap_or_else(|e| e.into_inner());
+    let mut slot = write_pool();
     if slot.as_ref().is_none_or(|s| s.pid != pid) {
         let new = build(chosen_threads());
         replace(&mut slot, new);
@@ -156,8 +157,23 @@ thread_local! {
         const { RefCell::new(None) };
 }
 
-/// Registers the fork handlers, once, when the first pool is built: before
-/// that there is nothing a child could inherit.
+/// The pool's slot, read. Every use of the lock but the fork handlers'
+/// goes through [`read_pool`] or [`write_pool`], which register the
+/// handlers first: a fork while a thread holds the lock, unprotected, would
+/// leave it held forever in the child.
+fn read_pool() -> RwLockReadGuard<'static, Option<Slot>> {
+    watch_forks();
+    POOL.read().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The pool's slot, to change (see [`read_pool`]).
+fn write_pool() -> RwLockWriteGuard<'static, Option<Slot>> {
+    watch_forks();
+    POOL.write().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Registers the fork handlers, once, before the pool's lock is first
+/// taken.
 fn watch_forks() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
@@ -227,7 +243,7 @@ fn threads_hint() -> usize {
     if rayon::current_thread_index().is_some() {
         return rayon::current_num_threads();
     }
-    match POOL.read().unwrap_or_else(|e| e.into_inner()).as_ref() {
+    match read_pool().as_ref() {
         Some(s) => s.pool.current_num_threads(),
         None => chosen_threads(),
     }
@@ -341,7 +357,7 @@ pub extern "C" fn strata_rt_set_num_threads(n: c_int) -> c_int {
         };
         match build(threads) {
             Some(p) => {
-                let mut slot = POOL.write().unwrap_or_else(|e| e.into_inner());
+                let mut slot = write_pool();
                 CHOSEN.store(chosen, Ordering::Relaxed);
                 replace(&mut slot, Some(p));
                 0
