@@ -651,7 +651,7 @@ pub unsafe extern "C" fn strata_rt_collective_fetch(
                 .as_ref()
                 .ok_or("collective fetch outside a collective")?;
             if let Some(gathered) = &p.gathered {
-                return fetch_gathered(p, gathered.bytes(), member, operand, out, bytes);
+                return fetch_gathered(p, gathered, member, operand, out, bytes);
             }
             let meeting = p
                 .meeting
@@ -699,13 +699,12 @@ pub unsafe extern "C" fn strata_rt_collective_fetch(
 /// `fetch` from the operands MPI gathered.
 fn fetch_gathered(
     p: &Pending,
-    gathered: &[u8],
+    gathered: &crate::mpi::Gathered,
     member: i64,
     operand: i64,
     out: *mut c_void,
     bytes: i64,
 ) -> Result<(), String> {
-    let total: usize = p.operands.iter().map(|o| o.bytes).sum();
     let k = usize::try_from(operand)
         .ok()
         .filter(|&k| k < p.operands.len());
@@ -723,11 +722,15 @@ fn fetch_gathered(
             "collective operand {operand} is {size} bytes, not {bytes}"
         ));
     }
-    let start = m * total + p.operands[..k].iter().map(|o| o.bytes).sum::<usize>();
+    let start = p.operands[..k].iter().map(|o| o.bytes).sum::<usize>();
     // SAFETY: `out` holds `bytes` bytes (the caller's contract); the range
-    // lies inside `gathered` (members x total bytes).
+    // lies inside member m's operands (their total bytes).
     unsafe {
-        std::ptr::copy_nonoverlapping(gathered[start..start + size].as_ptr(), out as *mut u8, size)
+        std::ptr::copy_nonoverlapping(
+            gathered.member(m)[start..start + size].as_ptr(),
+            out as *mut u8,
+            size,
+        )
     };
     Ok(())
 }

@@ -139,42 +139,87 @@ impl Pinned {
     }
 }
 
-/// Polls `requests` with `MPI_Test` until all have completed (Ok(None)) or
-/// the deadline passes (Ok(Some(indices still pending))). Spins for 200 µs
-/// (with 4 ranks on 2 cores, shorter spins or none made 1 KiB all_reduces
-/// slower and longer ones made 1 MiB ones slower), then yields, then past
-/// 20 ms sleeps a millisecond between polls, so a rank waiting long for
-/// another does not take the CPU from it.
+/// Open MPI's `MPI_Status`.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+struct Status {
+    source: c_int,
+    tag: c_int,
+    error: c_int,
+    cancelled: c_int,
+    count: usize,
+}
+
+/// The message for a failed request's code.
+fn describe(code: c_int) -> String {
+    if code == MPI_ERR_TRUNCATE {
+        return "a member sent more bytes than this one expects: operands differ in size between processes (MPI_ERR_TRUNCATE)".into();
+    }
+    format!("an MPI request failed (error {code})")
+}
+
+/// Polls `requests` with `MPI_Testall` until all have completed (Ok(None))
+/// or the deadline passes (Ok(Some(indices still pending))). One
+/// `MPI_Testall` per poll rather than an `MPI_Test` per request: each call
+/// runs MPI's progress engine once. Spins for 200 µs (with 4 ranks on 2
+/// cores, shorter spins or none made 1 KiB all_reduces slower and longer
+/// ones made 1 MiB ones slower), then yields, then past 20 ms sleeps a
+/// millisecond between polls, so a rank waiting long for another does not
+/// take the CPU from it.
 pub(super) fn wait(
     m: &Mpi,
     requests: &mut [Option<Handle>],
     deadline: Instant,
 ) -> Result<Option<Vec<usize>>, String> {
+    let index: Vec<usize> = (0..requests.len())
+        .filter(|&i| requests[i].is_some())
+        .collect();
+    let mut active: Vec<Handle> = requests.iter().flatten().copied().collect();
+    let mut statuses = vec![Status::default(); active.len()];
     let start = Instant::now();
     loop {
-        let mut pending = Vec::new();
-        for (i, slot) in requests.iter_mut().enumerate() {
-            let Some(request) = slot.as_mut() else {
-                continue;
-            };
-            let mut flag = 0;
-            // SAFETY: a request MPI returned; MPI_STATUS_IGNORE is NULL in Open MPI.
-            let rc = unsafe { (m.test)(request, &mut flag, std::ptr::null_mut()) };
-            if rc != 0 {
-                return Err(format!("MPI_Test failed ({rc})"));
-            }
-            if flag != 0 {
-                *slot = None;
-            } else {
-                pending.push(i);
-            }
-        }
-        if pending.is_empty() {
-            return Ok(None);
+        let mut flag = 0;
+        // SAFETY: requests MPI returned, and a status for each.
+        let rc = unsafe {
+            (m.testall)(
+                active.len() as c_int,
+                active.as_mut_ptr(),
+                &mut flag,
+                statuses.as_mut_ptr().cast(),
+            )
+        };
+        if rc != 0 {
+            // MPI_ERR_IN_STATUS: the failing requests' codes are in their
+            // statuses.
+            let code = statuses
+                .iter()
+                .map(|s| s.error)
+                .find(|&e| e != 0)
+                .unwrap_or(rc);
+            return Err(describe(code));
         }
         let now = Instant::now();
-        if now >= deadline {
-            return Ok(Some(pending));
+        if flag == 0 && now >= deadline {
+            // Which are still pending: MPI_Testall completed none of them
+            // unless it completed all.
+            let mut pending = Vec::new();
+            for (k, request) in active.iter_mut().enumerate() {
+                let mut done = 0;
+                // SAFETY: as above; MPI_STATUS_IGNORE is NULL too.
+                let rc = unsafe { (m.test)(request, &mut done, std::ptr::null_mut()) };
+                if rc != 0 {
+                    return Err(describe(rc));
+                }
+                if done == 0 {
+                    pending.push(index[k]);
+                }
+            }
+            requests.iter_mut().for_each(|r| *r = None);
+            return Ok((!pending.is_empty()).then_some(pending));
+        }
+        if flag != 0 {
+            requests.iter_mut().for_each(|r| *r = None);
+            return Ok(None);
         }
         let waited = now - start;
         if waited < Duration::from_micros(200) {
@@ -187,24 +232,67 @@ pub(super) fn wait(
     }
 }
 
+/// Open MPI's `MPI_ERR_TRUNCATE`: a message longer than its receive.
+const MPI_ERR_TRUNCATE: c_int = 15;
+
+/// Bytes of an arrival note: the collective's number and the sender's
+/// operand bytes, two little-endian u64.
+pub(super) const NOTE: usize = 16;
+
+/// Writes this member's note for `at` into the first [`NOTE`] bytes of `out`.
+pub(super) fn write_note(out: &mut [u8], at: &Arrival, bytes: usize) {
+    out[..8].copy_from_slice(&at.seq.to_le_bytes());
+    out[8..NOTE].copy_from_slice(&(bytes as u64).to_le_bytes());
+}
+
+/// Checks the notes other members sent (comm rank j, its note's first
+/// [`NOTE`] bytes): a member at another collective, or with operands of
+/// another size, fails the collective before any data is used.
+pub(super) fn check_notes<'a>(
+    group: &[usize],
+    me: usize,
+    notes: impl Iterator<Item = (usize, &'a [u8])>,
+    at: &Arrival,
+    bytes: usize,
+) -> Result<(), String> {
+    let word = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap_or([0xff; 8]));
+    for (j, note) in notes {
+        let (seq, size) = (word(&note[..8]), word(&note[8..NOTE]));
+        if seq != at.seq {
+            return Err(format!(
+                "device {} is at its collective #{seq} while device {} is at #{} (the ranks run different programs?)",
+                group[j], group[me], at.seq
+            ));
+        }
+        if size != bytes as u64 {
+            return Err(format!(
+                "collective #{}: operands differ in size between processes (device {}: {size} bytes, device {}: {bytes})",
+                at.seq, group[j], group[me]
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Exchanges arrival notes with every other rank of `comm` (`group[j]` is
 /// the device of comm rank j; this rank is `me`): fails, naming them, when
 /// some do not arrive by the deadline, or when a rank is at another
-/// collective or has operands of another size.
+/// collective or has operands of another size. (Collectives on their own
+/// communicators send the note at the head of their first data message
+/// instead, saving a round trip: see [`transfer`].)
 pub(super) fn arrive(
     m: &Mpi,
     comm: Handle,
     group: &[usize],
     me: usize,
-    bytes: u64,
+    bytes: usize,
     at: &Arrival,
     what: &str,
 ) -> Result<(), String> {
     let g = group.len();
-    let mut mine = Pinned::zeroed(16);
-    mine.0[0] = at.seq;
-    mine.0[1] = bytes;
-    let mut theirs: Vec<Pinned> = (0..g).map(|_| Pinned::zeroed(16)).collect();
+    let mut mine = Pinned::zeroed(NOTE);
+    write_note(mine.bytes_mut(), at, bytes);
+    let mut theirs: Vec<Pinned> = (0..g).map(|_| Pinned::zeroed(NOTE)).collect();
     // Receives first (indices 0..g), then sends (g..2g).
     let mut requests: Vec<Option<Handle>> = vec![None; 2 * g];
     for j in (0..g).filter(|&j| j != me) {
@@ -243,7 +331,8 @@ pub(super) fn arrive(
         }
         requests[g + j] = Some(s);
     }
-    if let Some(pending) = wait(m, &mut requests, at.deadline)? {
+    let waited = wait(m, &mut requests, at.deadline).map_err(|e| break_with(e, at))?;
+    if let Some(pending) = waited {
         let missing: Vec<usize> = pending
             .iter()
             .filter(|&&i| i < g)
@@ -262,24 +351,20 @@ pub(super) fn arrive(
         return Err(break_with(msg, at));
     }
     // No request refers to the buffers any more.
-    let notes: Vec<[u64; 2]> = theirs.iter().map(|t| [t.0[0], t.0[1]]).collect();
+    let checked = check_notes(
+        group,
+        me,
+        theirs
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != me)
+            .map(|(j, t)| (j, t.bytes())),
+        at,
+        bytes,
+    );
     mine.release();
     theirs.into_iter().for_each(Pinned::release);
-    for (j, note) in notes.iter().enumerate().filter(|&(j, _)| j != me) {
-        if note[0] != at.seq {
-            return Err(format!(
-                "device {} is at its collective #{} while device {} is at #{} (the ranks run different programs?)",
-                group[j], note[0], group[me], at.seq
-            ));
-        }
-        if note[1] != bytes {
-            return Err(format!(
-                "collective #{}: operands differ in size between processes (device {}: {} bytes, device {}: {bytes})",
-                at.seq, group[j], note[1], group[me]
-            ));
-        }
-    }
-    Ok(())
+    checked
 }
 
 /// The tag of the data messages of a collective (on the runtime's own
@@ -310,9 +395,19 @@ impl Part {
     }
 }
 
+/// What a [`transfer`]'s messages are to the members.
+pub(super) enum Phase {
+    /// The first messages of a collective, each headed by the sender's
+    /// arrival note: a message that never comes means its sender did not
+    /// arrive.
+    Arriving,
+    /// Later messages: every member has arrived.
+    Data,
+}
+
 /// Receives `recvs` and sends `sends` (into and from pinned buffers: after
 /// a timeout MPI may still use them), non-blocking, polled against the
-/// deadline; past it, fails naming the members whose data did not come.
+/// deadline; past it, fails naming the members whose messages did not come.
 pub(super) fn transfer(
     m: &Mpi,
     comm: Handle,
@@ -320,6 +415,7 @@ pub(super) fn transfer(
     sends: &[Part],
     recvs: &[Part],
     at: &Arrival,
+    phase: Phase,
 ) -> Result<(), String> {
     let mut requests: Vec<Option<Handle>> = vec![None; recvs.len() + sends.len()];
     for (i, r) in recvs.iter().enumerate() {
@@ -372,26 +468,25 @@ pub(super) fn transfer(
         }
         requests[recvs.len() + i] = Some(h);
     }
-    match wait(m, &mut requests, at.deadline)? {
-        None => Ok(()),
-        Some(pending) => {
-            let silent: Vec<usize> = pending
-                .iter()
-                .filter(|&&i| i < recvs.len())
-                .map(|&i| group[recvs[i].peer])
-                .collect();
-            Err(break_with(
-                format!(
-                    "collective #{} timed out after {} ms: device(s) {silent:?} of group {group:?} arrived but did not send their data (MPI ranks; STRATA_COLLECTIVE_TIMEOUT_MS sets the limit)",
-                    at.seq,
-                    at.timeout.as_millis()
-                ),
-                at,
-            ))
-        }
-    }
+    let waited = wait(m, &mut requests, at.deadline).map_err(|e| break_with(e, at))?;
+    let Some(pending) = waited else {
+        return Ok(());
+    };
+    let silent: Vec<usize> = pending
+        .iter()
+        .filter(|&&i| i < recvs.len())
+        .map(|&i| group[recvs[i].peer])
+        .collect();
+    let msg = match phase {
+        Phase::Arriving if !silent.is_empty() => at.late(&silent, &format!("group {group:?}")),
+        _ => format!(
+            "collective #{} timed out after {} ms: device(s) {silent:?} of group {group:?} arrived but did not send all their data (MPI ranks; STRATA_COLLECTIVE_TIMEOUT_MS sets the limit)",
+            at.seq,
+            at.timeout.as_millis()
+        ),
+    };
+    Err(break_with(msg, at))
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -417,7 +512,11 @@ mod tests {
         assert!(words(&small) >= 2);
         let before = SPARE.lock().unwrap().len();
         Pinned::zeroed(16).release();
-        assert_eq!(SPARE.lock().unwrap().len(), before, "small buffers are not kept");
+        assert_eq!(
+            SPARE.lock().unwrap().len(),
+            before,
+            "small buffers are not kept"
+        );
         small.release();
         SPARE.lock().unwrap().clear();
     }

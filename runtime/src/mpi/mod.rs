@@ -14,26 +14,28 @@
 //! created in the same order everywhere — and kept for the process.
 //!
 //! Nothing waits without a deadline (`STRATA_COLLECTIVE_TIMEOUT_MS`, as on
-//! threads). On reaching a collective, each member sends every other member
-//! a 16-byte arrival note (the collective's number and its operands' size)
-//! and waits for theirs, polling with `MPI_Test`: the notes that never came
-//! name the ranks that did not arrive, and notes that disagree catch ranks
-//! running different collectives or operand sizes before any data moves.
-//! The communicator split is blocking, so all ranks of the world exchange
-//! notes first (on `MPI_COMM_WORLD`, tag 32123: `messages::ARRIVAL_TAG`).
+//! threads): every message is non-blocking (`MPI_Isend`/`MPI_Irecv`),
+//! polled with `MPI_Testall` against the deadline, since a member may give
+//! up at any step. The first message a member sends each other member at a
+//! collective starts with a 16-byte arrival note (the collective's number
+//! and its operands' size): the first messages that never came name the
+//! ranks that did not arrive, and notes that disagree catch ranks running
+//! different collectives or operand sizes before any data is used. The
+//! communicator split is blocking, so all ranks of the world exchange
+//! notes alone first (on `MPI_COMM_WORLD`, tag 32123:
+//! `messages::ARRIVAL_TAG`).
 //!
-//! Data then moves by non-blocking point-to-point messages polled against
-//! the same deadline (a member may still give up between the notes and the
-//! data, so no step may block): the exchange behind `fetch` sends each
-//! member's operands to every other member; all_reduce is a reduce-scatter
-//! then an all-gather of slices, each slice folded by one member in member
-//! order, as the threads backend does, so both give the same bits. MPI's
-//! non-blocking collectives (`MPI_Iallreduce`) were measured first: Open
-//! MPI 4.1's libnbc ran a 1 MiB f32 sum over 4 ranks (on 2 cores) about 6x
-//! slower than its blocking `MPI_Allreduce`; the messages here match the
-//! blocking call at 1 MiB, at the cost of one more round trip for small
-//! collectives (the notes). Buffers MPI may still touch are the runtime's
-//! own copies (reused between collectives), never the caller's.
+//! The exchange behind `fetch` sends each member's note and operands to
+//! every other member. all_reduce is a reduce-scatter then an all-gather
+//! of slices (small ones: one round, every input to every member), folding
+//! members in member order as the threads backend does, so both give the
+//! same bits. MPI's non-blocking collectives (`MPI_Iallreduce`) were
+//! measured first: Open MPI 4.1's libnbc ran a 1 MiB f32 sum over 4 ranks
+//! (on 2 cores) about 6x slower than its blocking `MPI_Allreduce`; these
+//! messages reach 0.8-1.0x of the blocking call's bandwidth from 1 KiB to
+//! 64 MiB (bench/collectives/results.md). Buffers MPI may still touch are
+//! the runtime's own copies (reused between collectives), never the
+//! caller's.
 //!
 //! After a timeout, requests stay pending in MPI: their buffers are leaked
 //! (MPI may still write them), and every later collective of the process
@@ -55,7 +57,7 @@ use libloading::os::unix::{Library, RTLD_GLOBAL, RTLD_NOW, Symbol};
 mod messages;
 
 pub(crate) use messages::Arrival;
-use messages::{Part, Pinned, arrive, broken, transfer};
+use messages::{NOTE, Part, Phase, Pinned, arrive, broken, check_notes, transfer, write_note};
 
 type Handle = *mut c_void;
 
@@ -80,6 +82,7 @@ struct Mpi {
     isend: Isend,
     irecv: Irecv,
     test: unsafe extern "C" fn(*mut Handle, *mut c_int, *mut c_void) -> c_int,
+    testall: unsafe extern "C" fn(c_int, *mut Handle, *mut c_int, *mut c_void) -> c_int,
     finalize: unsafe extern "C" fn() -> c_int,
     finalized: unsafe extern "C" fn(*mut c_int) -> c_int,
 }
@@ -129,6 +132,7 @@ fn load() -> Result<Mpi, String> {
             isend: sym(&lib, "MPI_Isend")?,
             irecv: sym(&lib, "MPI_Irecv")?,
             test: sym(&lib, "MPI_Test")?,
+            testall: sym(&lib, "MPI_Testall")?,
             finalize: sym(&lib, "MPI_Finalize")?,
             finalized: sym(&lib, "MPI_Finalized")?,
             _lib: lib,
@@ -261,15 +265,17 @@ fn communicator(
     Ok(comm)
 }
 
-/// Every member's operands, gathered over MPI (member-major, `len` bytes).
+/// Every member's operands, gathered over MPI: member m's block, at
+/// `m * stride`, holds its arrival note and then its operands.
 pub(crate) struct Gathered {
     words: Pinned,
-    len: usize,
+    stride: usize,
 }
 
 impl Gathered {
-    pub fn bytes(&self) -> &[u8] {
-        &self.words.bytes()[..self.len]
+    /// Member `m`'s operands, concatenated.
+    pub fn member(&self, m: usize) -> &[u8] {
+        &self.words.bytes()[m * self.stride + NOTE..(m + 1) * self.stride]
     }
 }
 
@@ -281,8 +287,7 @@ impl Drop for Gathered {
 }
 
 /// Gathers every member's `operands` (in member order) through MPI: each
-/// member sends its operands to every other one. Returns the concatenation,
-/// `members` x the operands' total bytes.
+/// member sends its note and operands to every other one, in one message.
 pub(crate) fn exchange(
     key: Vec<i64>,
     members: &[usize],
@@ -292,45 +297,56 @@ pub(crate) fn exchange(
 ) -> Result<Gathered, String> {
     let m = usable()?;
     let comm = communicator(m, key, members.first().copied(), position, at)?;
+    gather(m, comm, members, position, operands, at)
+}
+
+/// [`exchange`] on the collective's communicator.
+fn gather(
+    m: &Mpi,
+    comm: Handle,
+    members: &[usize],
+    position: usize,
+    operands: &[(usize, usize)],
+    at: &Arrival,
+) -> Result<Gathered, String> {
     let total: usize = operands.iter().map(|&(_, b)| b).sum();
     let g = members.len();
-    arrive(
-        m,
-        comm,
-        members,
-        position,
-        total as u64,
-        at,
-        &format!("group {members:?}"),
-    )?;
-    // The notes showed every member the same size: all stop here alike.
-    if total > i32::MAX as usize {
+    let stride = NOTE + total;
+    // Every member computes the same bound from its own size; a member of
+    // another size fails on the notes (or on MPI_ERR_TRUNCATE) instead.
+    if stride > i32::MAX as usize {
         return Err(format!(
             "a collective of {total} bytes per process exceeds MPI's int counts"
         ));
     }
-    let mut gathered = Pinned::reused(total * g);
-    let mut at_byte = position * total;
+    let mut gathered = Pinned::reused(stride * g);
+    let mine = position * stride;
+    write_note(&mut gathered.bytes_mut()[mine..], at, total);
+    let mut at_byte = mine + NOTE;
     for &(address, bytes) in operands {
         // SAFETY: the operand buffers the generated code registered.
         let src = unsafe { std::slice::from_raw_parts(address as *const u8, bytes) };
         gathered.bytes_mut()[at_byte..at_byte + bytes].copy_from_slice(src);
         at_byte += bytes;
     }
-    // Sends read this member's slice while receives fill the others'.
+    // Sends read this member's block while receives fill the others'.
     let others = (0..g).filter(|&j| j != position);
     let sends: Vec<Part> = others
         .clone()
-        .map(|j| Part::of(j, &mut gathered, position * total, total))
+        .map(|j| Part::of(j, &mut gathered, mine, stride))
         .collect();
     let recvs: Vec<Part> = others
-        .map(|j| Part::of(j, &mut gathered, j * total, total))
+        .clone()
+        .map(|j| Part::of(j, &mut gathered, j * stride, stride))
         .collect();
-    transfer(m, comm, members, &sends, &recvs, at)?;
-    Ok(Gathered {
+    transfer(m, comm, members, &sends, &recvs, at, Phase::Arriving)?;
+    let gathered = Gathered {
         words: gathered,
-        len: total * g,
-    })
+        stride,
+    };
+    let notes = others.map(|j| (j, &gathered.words.bytes()[j * stride..]));
+    check_notes(members, position, notes, at, total)?;
+    Ok(gathered)
 }
 
 /// Keeps one split per key order: a rank in no group still takes part.
@@ -339,14 +355,24 @@ pub(crate) fn join_split(key: Vec<i64>, at: &Arrival) -> Result<(), String> {
     communicator(m, key, None, 0, at).map(|_| ())
 }
 
+/// Bytes a member receives, at most, for an all_reduce to take one round
+/// (every input to every member) instead of two (reduce-scatter then
+/// all-gather). Measured with 4 ranks on 2 cores: one round took 15 µs at
+/// 1 KiB (two: 31, MPI_Allreduce: 18) and 94 µs at 16 KiB (164, 88); two
+/// rounds win from 64 KiB (115 µs against 128; MPI_Allreduce 115).
+const ONE_ROUND_BYTES: usize = 64 << 10;
+
 /// Folds the members' slices (in member order) into the output slice.
 pub(crate) type Fold<'a> = &'a dyn Fn(&[&[u8]], &mut [u8]);
 
-/// all_reduce over MPI of `count` elements of `elem` bytes: a reduce-scatter
-/// then an all-gather, by point-to-point messages. Member i reduces slice i
-/// (elements `[i * count / g, (i + 1) * count / g)`, as on threads) of every
-/// member's input with `fold`, in member order, and sends the result to all:
-/// every rank gets the same bits, and the same as the threads backend.
+/// all_reduce over MPI of `count` elements of `elem` bytes, by
+/// point-to-point messages: a reduce-scatter then an all-gather, where
+/// member i reduces slice i (elements `[i * count / g, (i + 1) * count /
+/// g)`, as on threads) of every member's input with `fold`, in member
+/// order, and sends the result to all; or, for small inputs, one round in
+/// which every member folds every input. Either way every element is
+/// folded in member order: every rank gets the same bits, and the same as
+/// the threads backend.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn all_reduce(
     key: Vec<i64>,
@@ -363,17 +389,20 @@ pub(crate) fn all_reduce(
     let comm = communicator(m, key, members.first().copied(), position, at)?;
     let bytes = count * elem;
     let g = members.len();
-    arrive(
-        m,
-        comm,
-        members,
-        position,
-        bytes as u64,
-        at,
-        &format!("group {members:?}"),
-    )?;
-    // The notes showed every member the same size: all stop here alike.
-    if bytes > i32::MAX as usize {
+    if bytes.saturating_mul(g - 1) <= ONE_ROUND_BYTES {
+        // Small: every member's whole input to every member in one round,
+        // each folding all of them (the same order, so the same bits).
+        let gathered = gather(m, comm, members, position, &[(input as usize, bytes)], at)?;
+        let views: Vec<&[u8]> = (0..g).map(|j| gathered.member(j)).collect();
+        let mut result = Pinned::reused(bytes);
+        fold(&views, &mut result.bytes_mut()[..bytes]);
+        // SAFETY: `out` holds `count` elements (the caller's contract).
+        unsafe { std::ptr::copy_nonoverlapping(result.bytes().as_ptr(), out as *mut u8, bytes) };
+        result.release();
+        return Ok(());
+    }
+    // Every member computes the same bound from its own size (see exchange).
+    if NOTE + bytes > i32::MAX as usize {
         return Err(format!(
             "an all_reduce of {bytes} bytes per process exceeds MPI's int counts"
         ));
@@ -381,32 +410,60 @@ pub(crate) fn all_reduce(
     let slice = |j: usize| (j * count / g * elem, (j + 1) * count / g * elem);
     let (lo, hi) = slice(position);
     // MPI works on copies: after a timeout a request may still read and
-    // write them, long after the caller's buffers are gone.
-    let mut mine = Pinned::reused(bytes);
-    // SAFETY: `input` holds `count` elements (the caller's contract).
-    mine.bytes_mut()[..bytes]
-        .copy_from_slice(unsafe { std::slice::from_raw_parts(input as *const u8, bytes) });
+    // write them, long after the caller's buffers are gone. `mine` holds,
+    // for each member j, this member's note and slice j of its input: the
+    // first message to j, which also says this member arrived.
+    let mut heads = Vec::with_capacity(g);
+    let mut end = 0;
+    for j in 0..g {
+        let (a, b) = slice(j);
+        heads.push(end);
+        end += NOTE + (b - a);
+    }
+    let mut mine = Pinned::reused(end);
+    for (j, &head) in heads.iter().enumerate() {
+        let (a, b) = slice(j);
+        let block = &mut mine.bytes_mut()[head..head + NOTE + (b - a)];
+        write_note(block, at, bytes);
+        // SAFETY: `input` holds `count` elements (the caller's contract).
+        block[NOTE..].copy_from_slice(unsafe {
+            std::slice::from_raw_parts((input as *const u8).add(a), b - a)
+        });
+    }
     let others: Vec<usize> = (0..g).filter(|&j| j != position).collect();
     // Reduce-scatter: slice j of this input to member j; slice `position`
-    // of every other member's input into a buffer of its own.
-    let mut parts: Vec<Pinned> = others.iter().map(|_| Pinned::reused(hi - lo)).collect();
+    // of every other member's input (after its note) into a buffer of its own.
+    let mut parts: Vec<Pinned> = others
+        .iter()
+        .map(|_| Pinned::reused(NOTE + hi - lo))
+        .collect();
     let sends: Vec<Part> = others
         .iter()
         .map(|&j| {
             let (a, b) = slice(j);
-            Part::of(j, &mut mine, a, b - a)
+            Part::of(j, &mut mine, heads[j], NOTE + (b - a))
         })
         .collect();
     let recvs: Vec<Part> = others
         .iter()
         .zip(parts.iter_mut())
-        .map(|(&j, part)| Part::of(j, part, 0, hi - lo))
+        .map(|(&j, part)| Part::of(j, part, 0, NOTE + hi - lo))
         .collect();
-    transfer(m, comm, members, &sends, &recvs, at)?;
+    transfer(m, comm, members, &sends, &recvs, at, Phase::Arriving)?;
+    let notes = others.iter().zip(&parts).map(|(&j, p)| (j, p.bytes()));
+    if let Err(e) = check_notes(members, position, notes, at, bytes) {
+        mine.release();
+        parts.into_iter().for_each(Pinned::release);
+        return Err(e);
+    }
     let mut result = Pinned::reused(bytes);
     {
-        let mut views: Vec<&[u8]> = parts.iter().map(|p| &p.bytes()[..hi - lo]).collect();
-        views.insert(position, &mine.bytes()[lo..hi]);
+        let mut views: Vec<&[u8]> = parts
+            .iter()
+            .map(|p| &p.bytes()[NOTE..NOTE + hi - lo])
+            .collect();
+        let own = heads[position] + NOTE;
+        views.insert(position, &mine.bytes()[own..own + hi - lo]);
         fold(&views, &mut result.bytes_mut()[lo..hi]);
     }
     // All-gather: this member's reduced slice to all; theirs into place.
@@ -421,7 +478,7 @@ pub(crate) fn all_reduce(
             Part::of(j, &mut result, a, b - a)
         })
         .collect();
-    transfer(m, comm, members, &sends, &recvs, at)?;
+    transfer(m, comm, members, &sends, &recvs, at, Phase::Data)?;
     // SAFETY: `out` holds `count` elements (the caller's contract).
     unsafe { std::ptr::copy_nonoverlapping(result.bytes().as_ptr(), out as *mut u8, bytes) };
     mine.release();

@@ -1,14 +1,22 @@
 /* @ops of model.mlir on 3 devices: threads (P_replicas_run(3) in this
  * process) or MPI (a --collectives mpi build under mpirun -np 3, one device
  * per rank). Each device checks its results against values computed here
- * (the f64 product folded in member order, as both backends promise) and
- * prints "device D ok PRODUCT-BITS", or what went wrong. */
+ * (f64 products and sums folded in member order, as both backends
+ * promise; the sums' inputs are chosen so that another order gives other
+ * bits) and prints "device D ok BITS BITS", or what went wrong. */
 #include <inttypes.h>
 #include <stdint.h>
 #include "calls.h"
 
 static int32_t xs(int d, int i) { return (d * 7 + i * 3) % 11 - 5; }
 static double ys(int d, int i) { return 1.0 + 0.1 * (d + 1) + 0.01 * i; }
+/* Sums of three of these depend on the order they are added in: member
+ * order rounds 1e16 + 1 back to 1e16 twice, another order adds the ones
+ * first. */
+static double zs(int d, int i) { return d == 0 ? 1e16 + 2.0 * (i % 3) : 1.0 + (d == 2) * (i % 2); }
+
+#define Z 30001
+static double z[3][Z], big[3][Z];
 
 static void body(int32_t d, void *user) {
   (void)user;
@@ -16,7 +24,8 @@ static void body(int32_t d, void *user) {
   double y[5], prod[5], next[5];
   for (int i = 0; i < 7; i++) x[i] = xs(d, i);
   for (int i = 0; i < 5; i++) y[i] = ys(d, i);
-  if (flt_ops(x, y, max, prod, all, next) != 0) {
+  for (int i = 0; i < Z; i++) z[d][i] = zs(d, i);
+  if (flt_ops(x, y, z[d], max, prod, all, next, big[d]) != 0) {
     printf("device %d: %s\n", d, flt_last_error());
     return;
   }
@@ -32,9 +41,14 @@ static void body(int32_t d, void *user) {
     if (prod[i] != p) { printf("device %d: prod[%d] = %.17g, not %.17g\n", d, i, prod[i], p); return; }
     if (next[i] != ys((d + 2) % 3, i)) { printf("device %d: permute[%d] = %g\n", d, i, next[i]); return; }
   }
-  uint64_t bits;
+  for (int i = 0; i < Z; i++) {
+    double s = (zs(0, i) + zs(1, i)) + zs(2, i);
+    if (big[d][i] != s) { printf("device %d: big[%d] = %.17g, not %.17g\n", d, i, big[d][i], s); return; }
+  }
+  uint64_t bits, big_bits;
   memcpy(&bits, &prod[4], sizeof bits);
-  printf("device %d ok %016" PRIx64 "\n", d, bits);
+  memcpy(&big_bits, &big[d][Z - 1], sizeof big_bits);
+  printf("device %d ok %016" PRIx64 " %016" PRIx64 "\n", d, bits, big_bits);
   fflush(stdout);
 }
 

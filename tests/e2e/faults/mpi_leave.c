@@ -5,7 +5,10 @@
  *   once   rank 1 calls @sum once while the others call it twice, then
  *          exits;
  *   stuck  as never, but rank 1 then sleeps for 5 minutes instead of exiting
- *          (a rank busy elsewhere).
+ *          (a rank busy elsewhere);
+ *   sizes  nobody leaves, but rank 0 calls @sum (8 floats) while the others
+ *          call @sum16 (16 floats) at the same collective: every rank must
+ *          fail at once, saying the operands differ in size.
  * The others must get an error naming device 1 once
  * STRATA_COLLECTIVE_TIMEOUT_MS has passed, not hang, and the job must end.
  * Each rank prints
@@ -19,7 +22,7 @@
 #include <unistd.h>
 #include "calls.h"
 
-static int once, stuck;
+static int once, stuck, sizes;
 static int rank = -1;
 
 static double now_ms(void) {
@@ -31,12 +34,13 @@ static double now_ms(void) {
 static void body(int32_t d, void *user) {
   (void)user;
   rank = d;
-  int calls = d == 1 ? (once ? 1 : 0) : (once ? 2 : 1);
+  int calls = d == 1 && !sizes ? (once ? 1 : 0) : (once ? 2 : 1);
   for (int k = 1; k <= calls; k++) {
-    float x[8], s[8];
-    for (int i = 0; i < 8; i++) x[i] = (float)(d + i);
+    float x[16], s[16];
+    for (int i = 0; i < 16; i++) x[i] = (float)(d + i);
     double t0 = now_ms();
-    if (flt_sum(x, s) != 0) {
+    int status = sizes && d != 0 ? flt_sum16(x, s) : flt_sum(x, s);
+    if (status != 0) {
       printf("rank %d: call %d failed after %.0f ms: %s\n", d, k, now_ms() - t0, flt_last_error());
       fflush(stdout);
       return;
@@ -51,6 +55,7 @@ static void body(int32_t d, void *user) {
 int main(int argc, char **argv) {
   once = argc > 1 && strcmp(argv[1], "once") == 0;
   stuck = argc > 1 && strcmp(argv[1], "stuck") == 0;
+  sizes = argc > 1 && strcmp(argv[1], "sizes") == 0;
   int status = flt_replicas_run(3, body, NULL);
   if (status != 0)
     printf("rank %d: run returned %d: %s\n", rank, status, flt_last_error());

@@ -315,3 +315,41 @@ fn an_mpi_rank_that_leaves_early_fails_the_others_within_the_timeout() {
         );
     }
 }
+
+/// Ranks that meet at one collective with operands of different sizes all
+/// fail at once, saying so, instead of exchanging mismatched buffers (or
+/// waiting for the timeout).
+#[test]
+fn mpi_ranks_with_operands_of_different_sizes_fail_at_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exe = build(tmp.path(), "mpi_leave.c", &["--collectives", "mpi"]);
+    let (out, _) = run_with_limit(
+        Command::new("mpirun")
+            .args(["--allow-run-as-root", "--oversubscribe", "-np", "3"])
+            .arg(&exe)
+            .arg("sizes")
+            .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+            .env("STRATA_COLLECTIVE_TIMEOUT_MS", "20000"),
+        Duration::from_secs(90),
+    );
+    let printed = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(!out.status.success(), "the job succeeded\n{}", show(&out));
+    for rank in 0..3 {
+        let prefix = format!("rank {rank}: call 1 failed after ");
+        let line = printed
+            .lines()
+            .find(|l| l.starts_with(&prefix))
+            .unwrap_or_else(|| panic!("rank {rank} did not fail\n{}", show(&out)));
+        let ms: f64 = line[prefix.len()..]
+            .split(' ')
+            .next()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("{line}"));
+        assert!(ms < 5000.0, "rank {rank} waited {ms} ms: {line}");
+        assert!(
+            line.contains("operands differ in size between processes"),
+            "{line}"
+        );
+    }
+}
