@@ -21,7 +21,7 @@
 //! `STRATA_COLLECTIVE_TIMEOUT_MS` (default [`DEFAULT_TIMEOUT_MS`]) with a
 //! message naming it, instead of hanging; a member that arrives after the
 //! others gave up fails too, naming the same devices. Over MPI the same
-//! limit holds (see `mpi.rs`). A run refuses to start when the variable is
+//! limit holds (see `mpi/mod.rs`). A run refuses to start when the variable is
 //! set to anything but a positive whole number of milliseconds, and when it
 //! asks for more than [`MAX_DEVICES`] device threads. Code called outside a
 //! run is device (0, 0) of a 1x1 run.
@@ -765,7 +765,7 @@ pub extern "C" fn strata_rt_collective_leave() -> c_int {
             let done = st.left >= everyone && !st.abandoned;
             if !done && st.gave_up.is_none() {
                 let unfinished = (0..everyone)
-                    .filter(|&i| !st.finished[i])
+                    .filter(|&i| !st.finished.get(i).copied().unwrap_or(false))
                     .map(|i| p.members[i])
                     .collect();
                 st.gave_up = Some(unfinished);
@@ -1123,7 +1123,7 @@ macro_rules! by_elem {
 /// `strata_abi::symbol::ALL_REDUCE`. On threads, members exchange input and
 /// output pointers and each reduces its slice straight from the others'
 /// inputs into every output (no copies of whole operands); over MPI, a
-/// reduce-scatter and all-gather of the same slices (see `mpi.rs`), so both
+/// reduce-scatter and all-gather of the same slices (see `mpi/mod.rs`), so both
 /// backends fold members in the same order and give the same bits.
 ///
 /// # Safety
