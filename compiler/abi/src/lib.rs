@@ -404,10 +404,36 @@ pub type ParallelTask =
 /// and the runtime does not split smaller ones it is handed.
 pub const PARALLEL_MIN_WORK: u64 = 1 << 17;
 
-/// Whether a `custom_call` target names a function of the user's program:
-/// a C identifier that is none of the runtime's, XLA's or JAX's own
-/// targets (`strata_rt_*`, `lapack_*`, `xla*`, `Sharding`, `cu*`, `__*`...).
-pub fn is_user_custom_call(name: &str) -> bool {
+/// A host's implementation of a custom-call target, as registered with
+/// `P_register_custom_call`: one pointer per operand and per result (dense,
+/// row-major), 0 on success or a non-zero status that fails the call.
+pub type CustomCallFn = unsafe extern "C" fn(
+    user: *mut core::ffi::c_void,
+    operands: *const *const core::ffi::c_void,
+    results: *const *mut core::ffi::c_void,
+) -> i32;
+
+/// One entry of a library's custom-call registry: the generated code holds
+/// an array of these (one per target the model names, `name` a constant of
+/// the library), and the runtime reads and writes `function`/`user` under
+/// its registry lock. Nothing binds a target to a process symbol: an entry
+/// has an implementation only once the host registered one.
+#[repr(C)]
+pub struct CustomCallTarget {
+    /// The target's name, NUL-terminated.
+    pub name: *const core::ffi::c_char,
+    /// The registered implementation (NULL: none).
+    pub function: Option<CustomCallFn>,
+    /// The host's pointer handed back to `function`.
+    pub user: *mut core::ffi::c_void,
+}
+
+/// Whether a `custom_call` target is one a host may register an
+/// implementation for (`P_register_custom_call`): a C identifier that is
+/// none of the runtime's, XLA's or JAX's own targets (`strata_*`,
+/// `lapack_*`, `xla*`, `Sharding`, `cublas*`, `__*`...), which the front
+/// passes rewrite or the lowering reports as unsupported.
+pub fn is_host_custom_call(name: &str) -> bool {
     let identifier = name
         .chars()
         .next()
@@ -419,7 +445,12 @@ pub fn is_user_custom_call(name: &str) -> bool {
         "xla",
         "Xla",
         "__",
-        "cu",
+        "cublas",
+        "cusolver",
+        "cudnn",
+        "cufft",
+        "cusparse",
+        "cu_",
         "hip",
         "mhlo",
         "stablehlo",
@@ -435,10 +466,17 @@ pub fn is_user_custom_call(name: &str) -> bool {
                 | "SPMDShardToFullShape"
                 | "annotate_device_placement"
                 | "check.expect_eq"
-                | "main"
         );
     identifier && !reserved
 }
+
+/// Attribute of the loop-level declaration that stands for a custom-call
+/// target: the target's name (a string). Codegen gives each such
+/// declaration an entry in the library's registry.
+pub const CUSTOM_CALL_ATTR: &str = "custom_call";
+/// Attribute of the same declaration: how many of its buffer parameters
+/// are the call's operands (the rest are its results).
+pub const CUSTOM_CALL_OPERANDS_ATTR: &str = "custom_call_operands";
 
 /// Names of the runtime's entry points that generated code calls.
 pub mod symbol {
@@ -529,9 +567,13 @@ pub mod symbol {
     /// C *right, int32_t *info)`, C the complex type of T's precision: geev
     /// per matrix, the eigenvectors normalized as geev normalizes them.
     pub const EIG: &str = "strata_rt_eig";
-    /// `int32_t (const char *name, int32_t status)`: a user's custom call
-    /// failed (status) or is not linked (NULL function): sets the message.
-    pub const CUSTOM_CALL_FAILED: &str = "strata_rt_custom_call_failed";
+    /// `int32_t (CustomCallTarget *table, int64_t count, const char *target,
+    /// CustomCallFn fn, void *user)`: the library's `P_register_custom_call`.
+    pub const REGISTER_CUSTOM_CALL: &str = "strata_rt_register_custom_call";
+    /// `int32_t (CustomCallTarget *entry, const void *const *operands, void
+    /// *const *results)`: runs the host's implementation registered for
+    /// `entry`, or fails naming the target when there is none.
+    pub const CUSTOM_CALL: &str = "strata_rt_custom_call";
     /// `uint32_t (void)`: the calling device's replica id.
     pub const REPLICA_ID: &str = "strata_rt_replica_id";
     /// `uint32_t (void)`: the calling device's partition id.

@@ -6,11 +6,15 @@ use strata_ir::{Context, OpId};
 
 pub struct Loaded {
     pub lib: Library,
-    _dir: tempfile::TempDir,
 }
 
 /// Compiles `modules` (already lowered) with their prefixes into one shared
-/// library and loads it.
+/// library and loads it. The library is linked in a scratch directory of
+/// this user's private directory (`strata_aot::private_dir`) that is
+/// deleted as soon as the library is loaded (the mapping outlives the
+/// file), so a run that crashes or is killed while the code runs leaves
+/// nothing behind; one killed while linking leaves a directory that the
+/// next run removes.
 pub fn build_and_load(
     ctx: &Context,
     modules: &[(OpId, String)],
@@ -20,15 +24,33 @@ pub fn build_and_load(
     let object =
         strata_codegen::compile_many(ctx, modules, 2, EmitKind::Object, &host, backend.bodies())
             .map_err(|d| ctx.sources.render(&d))?;
-    let dir =
-        tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+    let dir = strata_aot::private_dir::scratch_dir("jit")?;
     let path = dir.path().join("libstrata_jit.so");
     strata_aot::link_shared(&object, &path, strata_aot::Exports::LibraryAndRuntime)?;
     // SAFETY: the library was just built by us from verified IR; its
     // initialisers are the runtime's (none with side effects).
     let lib = unsafe { Library::new(&path) }
         .map_err(|e| format!("cannot load {}: {e}", path.display()))?;
-    Ok(Loaded { lib, _dir: dir })
+    drop(dir);
+    Ok(Loaded { lib })
+}
+
+/// This thread's last error in the loaded library `prefix` (its
+/// `P_last_error()`), or "" when it has none.
+pub fn last_error(lib: &Library, prefix: &str) -> String {
+    type LastError = unsafe extern "C" fn() -> *const std::ffi::c_char;
+    // SAFETY: every library defines P_last_error with this signature.
+    let Ok(f) = (unsafe { lib.get::<LastError>(format!("{prefix}_last_error").as_bytes()) }) else {
+        return String::new();
+    };
+    // SAFETY: a NUL-terminated string the library owns.
+    let p = unsafe { f() };
+    if p.is_null() {
+        return String::new();
+    }
+    unsafe { std::ffi::CStr::from_ptr(p) }
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// Calls `int32_t f(void *...)` with the given buffer pointers.
