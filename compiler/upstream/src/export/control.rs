@@ -278,7 +278,7 @@ impl Exporter<'_> {
             // The registry of host implementations is the native backend's.
             return Err(unsupported(
                 self.loc(op),
-                format!("custom_call @{target} with the mlir backend (host custom calls run with --backend native)"),
+                format!("custom_call @{target} (host custom calls run with --backend native)"),
             ));
         }
         let n = self.ir.op(op).operands.len();
