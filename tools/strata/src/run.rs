@@ -14,6 +14,7 @@ pub fn run(
     literals: &[String],
     output_dir: Option<&Path>,
     backend: crate::backend::Backend,
+    host: Option<&load::HostCalls>,
 ) -> bool {
     let Some(text) = read_or_report(input) else {
         return false;
@@ -27,6 +28,7 @@ pub fn run(
         literals,
         output_dir,
         backend,
+        host,
     ) {
         Ok(lines) => {
             for l in lines {
@@ -49,6 +51,7 @@ fn run_in(
     literals: &[String],
     output_dir: Option<&Path>,
     backend: crate::backend::Backend,
+    host: Option<&load::HostCalls>,
 ) -> Result<Vec<String>, Vec<strata_diag::Diagnostic>> {
     let module = parse_and_verify(ctx, name, text)?;
     let err = |m: String| vec![unknown_loc_error(m)];
@@ -106,7 +109,7 @@ fn run_in(
     }
     strata_pipeline::lower(ctx, module)?;
     let loaded =
-        load::build_and_load(ctx, &[(module, "strata_run".into())], backend).map_err(err)?;
+        load::build_and_load(ctx, &[(module, "strata_run".into())], backend, host).map_err(err)?;
     let mut ptrs: Vec<*mut u8> = buffers.iter_mut().map(|b| b.as_mut_ptr()).collect();
     let status =
         load::call(&loaded.lib, &format!("strata_run_{function}"), &mut ptrs).map_err(err)?;

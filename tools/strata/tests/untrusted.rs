@@ -498,3 +498,59 @@ fn driver_rails_hold_against_hostile_paths_and_sizes() {
         "@main failed at run time (status 1): custom_call target 'host_op' is not registered",
     );
 }
+
+/// `--custom-calls LIB` registers LIB's own definitions of the model's
+/// targets for `strata run` and `strata check`; a target LIB does not
+/// define itself (`system`, which resolves into LIB's libc) stays
+/// unregistered.
+#[test]
+fn run_and_check_take_implementations_only_from_the_users_library() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    write(
+        dir,
+        "impl.c",
+        r#"#include <stdint.h>
+#include <stdlib.h>
+int32_t my_scale(void *user, const void *const *operands, void *const *results) {
+  const float *x = operands[0];
+  float *y = results[0];
+  (void)user;
+  for (int i = 0; i < 4; i++) y[i] = 10.0f * x[i];
+  return 0;
+}
+int uses_libc(void) { return system(0); }
+"#,
+    );
+    let built = Command::new("cc")
+        .current_dir(dir)
+        .args(["-shared", "-fPIC", "impl.c", "-o", "libimpl.so"])
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", show(&built));
+    write(
+        dir,
+        "m.mlir",
+        r#"func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = stablehlo.custom_call @my_scale(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+func.func @probe() {
+  %x = stablehlo.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %y = stablehlo.custom_call @my_scale(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  check.expect_eq_const %y, dense<[10.0, 20.0, 30.0, 40.0]> : tensor<4xf32>
+  return
+}
+"#,
+    );
+    let out = ok(dir, &["run", "m.mlir", "--input", "[1, 2, 3, 4]", "--custom-calls", "libimpl.so"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("dense<[10.0, 20.0, 30.0, 40.0]> : tensor<4xf32>"), "{}", show(&out));
+    let out = ok(dir, &["check", "m.mlir", "--custom-calls", "libimpl.so"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 passed, 0 failed"), "{}", show(&out));
+    let marker = dir.join("pwned");
+    write(dir, "sys.mlir", &system_model(&marker));
+    let out = strata(dir, &["run", "sys.mlir", "--custom-calls", "libimpl.so"]);
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("'system' is not registered"), "{}", show(&out));
+    assert!(!marker.exists(), "the model ran a shell command");
+}
