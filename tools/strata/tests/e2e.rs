@@ -1223,3 +1223,22 @@ fn main() {
     let out = run_ok(&mut Command::new(&exe));
     assert!(out.contains("rust custom calls ok"), "{out}");
 }
+
+/// `examples/python/custom_call.py`: a Python function registered through
+/// ctypes as the implementation of the model's custom call.
+#[test]
+fn python_registers_a_custom_call() {
+    let tmp = tempfile::tempdir().unwrap();
+    let lib = compile(
+        &repo().join("examples/python/custom_call.mlir"),
+        tmp.path(),
+        "libcc.so",
+        "cc.h",
+    );
+    let stdout = run_ok(
+        Command::new("python3")
+            .arg(repo().join("examples/python/custom_call.py"))
+            .arg(&lib),
+    );
+    assert!(stdout.contains("OK: the registered Python function ran"), "{stdout}");
+}
