@@ -434,11 +434,7 @@ pub struct CustomCallTarget {
 /// `lapack_*`, `xla*`, `Sharding`, `cublas*`, `__*`...), which the front
 /// passes rewrite or the lowering reports as unsupported.
 pub fn is_host_custom_call(name: &str) -> bool {
-    let identifier = name
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let identifier = identifier_error(name).is_none();
     let reserved = [
         "strata_",
         "lapack_",
@@ -477,6 +473,50 @@ pub const CUSTOM_CALL_ATTR: &str = "custom_call";
 /// Attribute of the same declaration: how many of its buffer parameters
 /// are the call's operands (the rest are its results).
 pub const CUSTOM_CALL_OPERANDS_ATTR: &str = "custom_call_operands";
+
+/// The longest name accepted for an exported function or a custom-call
+/// target. C requires compilers to tell apart 63 leading characters of an
+/// identifier; 255 is far beyond any real model and keeps the header, the
+/// symbol tables and the messages that quote names small.
+pub const MAX_NAME_LEN: usize = 255;
+
+/// Why `name` cannot be exported as (part of) a C identifier, if it cannot:
+/// the one rule for names from a model that reach generated symbols and
+/// source (`[A-Za-z_][A-Za-z0-9_]*`, at most [`MAX_NAME_LEN`] characters).
+/// Nothing is escaped into an identifier, so nothing else can reach
+/// generated text outside escaped comments.
+pub fn identifier_error(name: &str) -> Option<String> {
+    if name.is_empty() {
+        return Some("the name is empty".into());
+    }
+    if name.len() > MAX_NAME_LEN {
+        return Some(format!(
+            "the name has {} characters (at most {MAX_NAME_LEN})",
+            name.len()
+        ));
+    }
+    let first_ok = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+    if !first_ok || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Some(format!(
+            "'{}' is not a C identifier ([A-Za-z_][A-Za-z0-9_]*)",
+            shown_name(name)
+        ));
+    }
+    None
+}
+
+/// A name from a model as a message quotes it: escaped (no control
+/// characters reach the terminal), and cut after 64 characters.
+pub fn shown_name(name: &str) -> String {
+    let mut s: String = name.chars().take(64).flat_map(char::escape_debug).collect();
+    if name.chars().count() > 64 {
+        s.push_str("...");
+    }
+    s
+}
 
 /// Names of the runtime's entry points that generated code calls.
 pub mod symbol {

@@ -18,11 +18,7 @@ use std::collections::HashMap;
 use crate::header::{CFunction, count_macro};
 use crate::rust_bindings;
 
-/// The longest name accepted for an exported function or a custom-call
-/// target. C requires compilers to tell apart 63 leading characters of an
-/// identifier; 255 is far beyond any real model and keeps the header, the
-/// symbol tables and the messages that quote names small.
-pub const MAX_NAME_LEN: usize = 255;
+pub use strata_abi::{MAX_NAME_LEN, identifier_error, shown_name as shown};
 
 /// Names of the functions every library defines itself as `P_name`.
 pub const LIBRARY_API: &[&str] = &[
@@ -42,39 +38,6 @@ const RUST_API: &[&str] = &[
     "last_error",
     "set_num_threads",
 ];
-
-/// Why `name` cannot be used as an identifier, if it cannot.
-pub fn identifier_error(name: &str) -> Option<String> {
-    if name.is_empty() {
-        return Some("the name is empty".into());
-    }
-    if name.len() > MAX_NAME_LEN {
-        return Some(format!(
-            "the name has {} characters (at most {MAX_NAME_LEN})",
-            name.len()
-        ));
-    }
-    let first_ok = name
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
-    if !first_ok || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        return Some(format!(
-            "'{}' is not a C identifier ([A-Za-z_][A-Za-z0-9_]*)",
-            shown(name)
-        ));
-    }
-    None
-}
-
-/// `name` as a message may quote it: escaped, and cut after 64 characters.
-pub fn shown(name: &str) -> String {
-    let mut s: String = name.chars().take(64).flat_map(char::escape_debug).collect();
-    if name.chars().count() > 64 {
-        s.push_str("...");
-    }
-    s
-}
 
 /// The identifiers the header and the Rust bindings generate for one
 /// exported function, each with what it is.

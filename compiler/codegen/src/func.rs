@@ -285,6 +285,15 @@ impl<'ctx> Lowerer<'ctx, '_> {
     fn export_wrapper(&mut self, op: OpId) -> Result<()> {
         let name = self.func_name(op)?;
         let inner = self.funcs[&name];
+        if let Some(why) = strata_abi::identifier_error(&name) {
+            return Err(Diagnostic::error(
+                self.loc(op),
+                format!(
+                    "public function @{} cannot be exported: {why}",
+                    strata_abi::shown_name(&name)
+                ),
+            ));
+        }
         if RESERVED_NAMES.contains(&name.as_str()) {
             return Err(Diagnostic::error(
                 self.loc(op),

@@ -121,7 +121,10 @@ fn unsupported_custom_call(ctx: &Context, op: OpId) -> Option<String> {
              value in the model, or export the host function as a custom call the host registers"
         ));
     }
-    Some(format!("custom_call target '{}' is not supported", shown(target)))
+    Some(format!(
+        "custom_call target '{}' is not supported",
+        strata_abi::shown_name(target)
+    ))
 }
 
 /// The JAX function behind a Python host callback: JAX lowers
@@ -153,15 +156,6 @@ fn jax_host_callback(ctx: &Context, op: OpId, target: &str) -> Option<&'static s
     })
 }
 
-/// A name from the model as a message quotes it: escaped, and cut after
-/// 64 characters.
-fn shown(name: &str) -> String {
-    let mut s: String = name.chars().take(64).flat_map(char::escape_debug).collect();
-    if name.chars().count() > 64 {
-        s.push_str("...");
-    }
-    s
-}
 
 pub fn convert_module(ctx: &mut Context, module: OpId) -> Result<()> {
     check_custom_call_targets(ctx, module)?;
