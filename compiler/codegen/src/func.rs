@@ -285,12 +285,18 @@ impl<'ctx> Lowerer<'ctx, '_> {
     fn export_wrapper(&mut self, op: OpId) -> Result<()> {
         let name = self.func_name(op)?;
         let inner = self.funcs[&name];
-        if let Some(why) = strata_abi::identifier_error(&name) {
+        // `strata compile` holds exported names to the C identifier rule
+        // before code generation (they reach the header); `check` and
+        // `run` call their wrappers by symbol, so only the length limit
+        // applies everywhere (a 10 MB symbol makes every tool slow).
+        if name.len() > strata_abi::MAX_NAME_LEN {
             return Err(Diagnostic::error(
                 self.loc(op),
                 format!(
-                    "public function @{} cannot be exported: {why}",
-                    strata_abi::shown_name(&name)
+                    "public function @{} cannot be exported: the name has {} characters (at most {})",
+                    strata_abi::shown_name(&name),
+                    name.len(),
+                    strata_abi::MAX_NAME_LEN
                 ),
             ));
         }
