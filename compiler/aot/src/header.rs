@@ -143,8 +143,9 @@ pub fn header(
     h.push_str(
         "/* Buffers are dense, row-major and allocated by the caller; *_COUNT is the number of C\n \
          * values in each buffer (complex numbers are interleaved (re, im) pairs, pred is one byte,\n \
-         * f16/bf16 are their uint16_t bit patterns). Functions return 0 on success and non-zero\n \
-         * on a runtime error whose message ",
+         * f16/bf16 are their uint16_t bit patterns; NULL for a buffer that holds data is an\n \
+         * error). Functions return 0 on success and non-zero on a runtime error whose message\n \
+         * ",
     );
     let _ = write!(h, "{prefix}_last_error() returns. */\n\n");
 
@@ -367,8 +368,9 @@ extern "C" {
 
 /* Buffers are dense, row-major and allocated by the caller; *_COUNT is the number of C
  * values in each buffer (complex numbers are interleaved (re, im) pairs, pred is one byte,
- * f16/bf16 are their uint16_t bit patterns). Functions return 0 on success and non-zero
- * on a runtime error whose message mlp_last_error() returns. */
+ * f16/bf16 are their uint16_t bit patterns; NULL for a buffer that holds data is an
+ * error). Functions return 0 on success and non-zero on a runtime error whose message
+ * mlp_last_error() returns. */
 
 /* mlp_main
  *   in  arg0  tensor<4x8xf32>  (32 elements)

@@ -336,10 +336,64 @@ impl<'ctx> Lowerer<'ctx, '_> {
             self.cx.void_type().fn_type(&[], false),
         );
         self.call(clear, &[])?;
+        self.emit_null_checks(op, f, &name)?;
         let status = self
             .call(inner, &args)?
             .ok_or_else(|| ice("internal function returns no status"))?;
         self.b.build_return(Some(&status)).map_err(ice)?;
+        Ok(())
+    }
+
+    /// A NULL pointer for a buffer that holds data makes the exported
+    /// function return 1 with a message naming the buffer's position,
+    /// instead of crashing the host (empty buffers may be NULL).
+    fn emit_null_checks(&mut self, op: OpId, f: FunctionValue<'ctx>, name: &str) -> Result<()> {
+        let Some((inputs, _)) = builtin::func_signature(self.ir, op) else {
+            return Ok(());
+        };
+        let count = inputs.len();
+        let i32t = self.cx.i32_type();
+        let ptr = self.cx.ptr_type(AddressSpace::default());
+        for (i, &t) in inputs.iter().enumerate() {
+            if !matches!(self.ir.kind(t), TypeKind::MemRef { .. })
+                || crate::types::memref_bytes(self.ir, t) == 0
+            {
+                continue;
+            }
+            let Some(p) = f.get_nth_param(i as u32) else {
+                continue;
+            };
+            let is_null = self
+                .b
+                .build_is_null(p.into_pointer_value(), "")
+                .map_err(ice)?;
+            let (null, next) = (
+                self.cx.append_basic_block(f, "null_buffer"),
+                self.cx.append_basic_block(f, "buffer_ok"),
+            );
+            self.b
+                .build_conditional_branch(is_null, null, next)
+                .map_err(ice)?;
+            self.b.position_at_end(null);
+            let message = format!(
+                "{}_{name}: buffer parameter {} of {count} is NULL (every buffer that holds data must be passed)",
+                self.prefix,
+                i + 1
+            );
+            let text = self
+                .b
+                .build_global_string_ptr(&message, "null_message")
+                .map_err(ice)?;
+            let set = self.external(
+                strata_abi::symbol::SET_ERROR,
+                self.cx.void_type().fn_type(&[ptr.into()], false),
+            );
+            self.call(set, &[text.as_pointer_value().into()])?;
+            self.b
+                .build_return(Some(&i32t.const_int(1, false)))
+                .map_err(ice)?;
+            self.b.position_at_end(next);
+        }
         Ok(())
     }
 

@@ -554,3 +554,46 @@ func.func @probe() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("'system' is not registered"), "{}", show(&out));
     assert!(!marker.exists(), "the model ran a shell command");
 }
+
+/// NULL for a buffer that holds data is an error with a message, not a
+/// crash; a buffer without elements may be NULL.
+#[test]
+fn null_buffers_are_an_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    write(
+        dir,
+        "m.mlir",
+        "func.func @main(%x: tensor<4xf32>, %e: tensor<0xf32>) -> tensor<4xf32> {\n  \
+         return %x : tensor<4xf32>\n}\n",
+    );
+    ok(dir, &["compile", "m.mlir", "--name", "m", "-o", "libnb.so", "--header", "m.h"]);
+    write(
+        dir,
+        "main.c",
+        r#"#include <stdio.h>
+#include <string.h>
+#include "m.h"
+int main(void) {
+  float x[4] = {1, 2, 3, 4}, y[4];
+  if (m_main(x, NULL, y) != 0) { printf("empty: %s\n", m_last_error()); return 1; }
+  if (m_main(NULL, NULL, y) != 1 || !strstr(m_last_error(), "m_main: buffer parameter 1 of 3 is NULL")) {
+    printf("arg: %s\n", m_last_error()); return 1;
+  }
+  if (m_main(x, NULL, NULL) != 1 || !strstr(m_last_error(), "buffer parameter 3 of 3 is NULL")) {
+    printf("result: %s\n", m_last_error()); return 1;
+  }
+  printf("null ok\n");
+  return 0;
+}
+"#,
+    );
+    let built = Command::new("cc")
+        .current_dir(dir)
+        .args(["main.c", "-I.", "-L.", "-lnb", "-Wl,-rpath,.", "-o", "main"])
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", show(&built));
+    let ran = Command::new(dir.join("main")).current_dir(dir).output().unwrap();
+    assert!(ran.status.success(), "{}", show(&ran));
+}
