@@ -364,6 +364,30 @@ ENTRY main {
 "#,
     );
     located_error(dir, &["compile", "loop.hlo", "-o", "librec.so"], "loop.hlo", "uses itself");
+    write(
+        dir,
+        "branch.hlo",
+        r#"HloModule rec
+
+b0 {
+  a = f32[4] parameter(0)
+  i = s32[] constant(0)
+  ROOT c = f32[4] conditional(i, a, a), branch_computations={b1, b0}
+}
+
+b1 {
+  a = f32[4] parameter(0)
+  ROOT n = f32[4] negate(a)
+}
+
+ENTRY main {
+  x = f32[4] parameter(0)
+  i = s32[] constant(0)
+  ROOT r = f32[4] conditional(i, x, x), branch_computations={b0, b1}
+}
+"#,
+    );
+    located_error(dir, &["compile", "branch.hlo", "-o", "librec.so"], "branch.hlo", "uses itself");
 }
 
 /// `strata run` killed while the model runs leaves no library in the
