@@ -25,6 +25,7 @@ mod elemental;
 mod family;
 mod fft;
 mod gather_scatter;
+mod kernel;
 mod linalg;
 mod materialize;
 pub mod plan;
@@ -502,7 +503,7 @@ impl FuncLowering<'_> {
             }
             _ => {}
         }
-        if !name.starts_with("xla.") {
+        if !name.starts_with("xla.") && !name.starts_with("kernel.") {
             return Err(Diagnostic::unsupported(
                 b.loc,
                 format!("'{name}' is not supported by {FLAG}"),
