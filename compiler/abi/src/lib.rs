@@ -518,6 +518,11 @@ pub fn shown_name(name: &str) -> String {
     s
 }
 
+/// Alignment (bytes) of a function's arena and of every buffer the
+/// compiler places in it (`mem-plan-arena`), and what `P_f_with_scratch`
+/// requires of the caller's scratch.
+pub const ARENA_ALIGN: i64 = 64;
+
 /// Names of the runtime's entry points that generated code calls.
 pub mod symbol {
     /// `double (int32_t format, uint8_t bits)`: an f8/f6/f4 value's bits to f64.
@@ -614,6 +619,20 @@ pub mod symbol {
     /// *const *results)`: runs the host's implementation registered for
     /// `entry`, or fails naming the target when there is none.
     pub const CUSTOM_CALL: &str = "strata_rt_custom_call";
+    /// `void *(int64_t bytes)`: a function's arena, on this thread's stack
+    /// of arenas (NULL when memory is exhausted).
+    pub const ARENA_ACQUIRE: &str = "strata_rt_arena_acquire";
+    /// `void (void *arena)`: gives the arena back (top of the stack).
+    pub const ARENA_RELEASE: &str = "strata_rt_arena_release";
+    /// `int64_t (void)`: the stack's state on entry to an exported function.
+    pub const ARENA_MARK: &str = "strata_rt_arena_mark";
+    /// `void (int64_t mark)`: back to that state on its return.
+    pub const ARENA_RESET: &str = "strata_rt_arena_reset";
+    /// `int32_t (void *scratch, int64_t bytes)`: arenas come from the
+    /// caller's scratch until `ARENA_END_SCRATCH` (`P_f_with_scratch`).
+    pub const ARENA_USE_SCRATCH: &str = "strata_rt_arena_use_scratch";
+    /// `void (void)`: back to the thread's own memory.
+    pub const ARENA_END_SCRATCH: &str = "strata_rt_arena_end_scratch";
     /// `uint32_t (void)`: the calling device's replica id.
     pub const REPLICA_ID: &str = "strata_rt_replica_id";
     /// `uint32_t (void)`: the calling device's partition id.

@@ -32,6 +32,9 @@ pub struct CFunction {
     pub c_name: String,
     /// Inputs first, then outputs, in ABI order.
     pub params: Vec<CParam>,
+    /// Bytes of scratch `P_f_with_scratch` takes (the function's arena and
+    /// its callees'); None for a custom-call target's description.
+    pub scratch_bytes: Option<i64>,
 }
 
 impl CParam {
@@ -62,7 +65,7 @@ impl CParam {
 }
 
 /// Upper-cased C identifier form of `s` (non-alphanumerics become `_`).
-fn macro_name(s: &str) -> String {
+pub(crate) fn macro_name(s: &str) -> String {
     let mut out: String = s
         .chars()
         .map(|c| {
@@ -313,6 +316,24 @@ fn write_prototype(h: &mut String, f: &CFunction) {
         params.join(", ")
     };
     let _ = writeln!(h, "int32_t {}({params});", f.c_name);
+    if let Some(bytes) = f.scratch_bytes {
+        let upper = macro_name(&f.c_name);
+        let _ = writeln!(
+            h,
+            "/* The same call on memory the caller provides: scratch holds {upper}_SCRATCH_BYTES\n \
+             * bytes, 64-byte aligned (nothing is allocated). {}() allocates its {bytes}\n \
+             * bytes once per thread and reuses them. */",
+            f.c_name
+        );
+        let _ = writeln!(h, "#define {upper}_SCRATCH_BYTES {bytes}");
+        let _ = writeln!(h, "int64_t {}_scratch_bytes(void);", f.c_name);
+        let scratch_params = if f.params.is_empty() {
+            "void *scratch".to_string()
+        } else {
+            format!("{params}, void *scratch")
+        };
+        let _ = writeln!(h, "int32_t {}_with_scratch({scratch_params});", f.c_name);
+    }
     h.push('\n');
 }
 
@@ -340,6 +361,7 @@ mod tests {
                 param("res0", "float", &[4, 4], true, "f32"),
                 param("res1", "float", &[3], true, "complex<f32>"),
             ],
+            scratch_bytes: Some(512),
         }]
     }
 
@@ -383,6 +405,12 @@ extern "C" {
 #define MLP_MAIN_RES0_COUNT 16
 #define MLP_MAIN_RES1_COUNT 6
 int32_t mlp_main(const float *arg0, const uint8_t *arg1, float *res0, float *res1);
+/* The same call on memory the caller provides: scratch holds MLP_MAIN_SCRATCH_BYTES
+ * bytes, 64-byte aligned (nothing is allocated). mlp_main() allocates its 512
+ * bytes once per thread and reuses them. */
+#define MLP_MAIN_SCRATCH_BYTES 512
+int64_t mlp_main_scratch_bytes(void);
+int32_t mlp_main_with_scratch(const float *arg0, const uint8_t *arg1, float *res0, float *res1, void *scratch);
 
 /* Custom calls: a model's custom_call @target runs the implementation the host
  * registered for target, and nothing else. fn(user, operands, results) gets one
@@ -434,10 +462,12 @@ void mlp_set_outfeed(int32_t (*hook)(int32_t device, void *data, int64_t bytes, 
                     param("arg0", "double", &[2, 0], false, "f64"),
                     param("res0", "int64_t", &[5], true, "i64"),
                 ],
+                scratch_bytes: None,
             },
             CFunction {
                 c_name: "m_g".into(),
                 params: vec![],
+                scratch_bytes: None,
             },
         ];
         let h = header(

@@ -46,6 +46,14 @@ fn identifiers(prefix: &str, f: &CFunction) -> Vec<(String, &'static str)> {
     for p in &f.params {
         ids.push((count_macro(f, p), "C macro"));
     }
+    if f.scratch_bytes.is_some() {
+        ids.push((format!("{}_scratch_bytes", f.c_name), "C function"));
+        ids.push((format!("{}_with_scratch", f.c_name), "C function"));
+        ids.push((
+            format!("{}_SCRATCH_BYTES", crate::header::macro_name(&f.c_name)),
+            "C macro",
+        ));
+    }
     let rust = rust_bindings::rust_name(prefix, &f.c_name);
     for id in rust_bindings::item_names(&rust, f) {
         ids.push((id, "Rust item"));
@@ -152,6 +160,7 @@ mod tests {
                 is_output: false,
                 elem_doc: "f32".into(),
             }],
+            scratch_bytes: Some(0),
         }
     }
 
@@ -177,6 +186,8 @@ mod tests {
         assert!(m.contains("M_F_ARG0_COUNT") && m.contains("@f"), "{m}");
         let (_, m) = check(&["a", "a_into"]).unwrap_err();
         assert!(m.contains("a_into"), "{m}");
+        let (_, m) = check(&["a", "a_with_scratch"]).unwrap_err();
+        assert!(m.contains("m_a_with_scratch"), "{m}");
         let (_, m) = check(&["last_error"]).unwrap_err();
         assert!(m.contains("library's own API"), "{m}");
         let (_, m) = check(&["register_custom_call"]).unwrap_err();

@@ -341,6 +341,7 @@ mod tests {
                 param("res0", "float", &[3], true, "complex<f32>"),
                 param("res1", "uint8_t", &[], true, "i1"),
             ],
+            scratch_bytes: None,
         };
         let text = rust_bindings("m", &[f], &[], "m.mlir");
         assert!(

@@ -110,6 +110,13 @@ fn runs_as_partitions(ir: &Context, module: OpId) -> bool {
         .is_some_and(|n| n > 1)
 }
 
+/// The scratch a function's exported call needs (see `loop-plan-arena`).
+fn scratch_bytes(ir: &Context, op: OpId) -> u64 {
+    ir.int_attr(op, "scratch_bytes")
+        .and_then(|b| u64::try_from(b).ok())
+        .unwrap_or(0)
+}
+
 /// Names whose C symbols `P_name` every library defines itself.
 pub(crate) const RESERVED_NAMES: &[&str] = &[
     "last_error",
@@ -284,7 +291,6 @@ impl<'ctx> Lowerer<'ctx, '_> {
     /// returns its status (0 on success).
     fn export_wrapper(&mut self, op: OpId) -> Result<()> {
         let name = self.func_name(op)?;
-        let inner = self.funcs[&name];
         // `strata compile` holds exported names to the C identifier rule
         // before code generation (they reach the header); `check` and
         // `run` call their wrappers by symbol, so only the length limit
@@ -318,29 +324,96 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 ),
             ));
         }
-        let i32t = self.cx.i32_type();
-        let params: Vec<BasicMetadataTypeEnum> = inner.get_type().get_param_types();
-        let f = self.module.add_function(
-            &format!("{}_{name}", self.prefix),
-            i32t.fn_type(&params, false),
-            None,
-        );
+        self.export_entry(op, &name, false)?;
+        self.export_entry(op, &name, true)?;
+        self.scratch_bytes_fn(op, &name)
+    }
+
+    /// `int32_t P_f(buffers...)`, or with `with_scratch`
+    /// `int32_t P_f_with_scratch(buffers..., void *scratch)`: checks the
+    /// CPU and the buffers, then runs `P.f` with its arenas on this
+    /// thread's stack (reset on return, whatever the status) or on the
+    /// caller's scratch.
+    fn export_entry(&mut self, op: OpId, name: &str, with_scratch: bool) -> Result<()> {
+        let inner = self.funcs[name];
+        let (i32t, i64t) = (self.cx.i32_type(), self.cx.i64_type());
+        let ptr = self.cx.ptr_type(AddressSpace::default());
+        let mut params: Vec<BasicMetadataTypeEnum> = inner.get_type().get_param_types();
+        let symbol = if with_scratch {
+            params.push(ptr.into());
+            format!("{}_{name}_with_scratch", self.prefix)
+        } else {
+            format!("{}_{name}", self.prefix)
+        };
+        let f = self
+            .module
+            .add_function(&symbol, i32t.fn_type(&params, false), None);
         f.add_attribute(AttributeLoc::Function, nounwind(self.cx));
         let bb = self.cx.append_basic_block(f, "entry");
         self.b.position_at_end(bb);
         self.emit_cpu_check(f)?;
-        let args: Vec<BasicMetadataValueEnum> =
+        let mut args: Vec<BasicMetadataValueEnum> =
             f.get_params().into_iter().map(|p| p.into()).collect();
         let clear = self.external(
             "strata_rt_clear_error",
             self.cx.void_type().fn_type(&[], false),
         );
         self.call(clear, &[])?;
-        self.emit_null_checks(op, f, &name)?;
-        let status = self
-            .call(inner, &args)?
-            .ok_or_else(|| ice("internal function returns no status"))?;
+        self.emit_null_checks(op, f, name)?;
+        let status = if with_scratch {
+            let scratch = args.pop().ok_or_else(|| ice("no scratch parameter"))?;
+            let use_scratch = self.external(
+                strata_abi::symbol::ARENA_USE_SCRATCH,
+                i32t.fn_type(&[ptr.into(), i64t.into()], false),
+            );
+            let bytes = self.i64(scratch_bytes(self.ir, op));
+            let refused = self
+                .call(use_scratch, &[scratch, bytes.into()])?
+                .ok_or_else(|| ice("strata_rt_arena_use_scratch returns nothing"))?
+                .into_int_value();
+            self.return_status_if_failed(refused)?;
+            let status = self
+                .call(inner, &args)?
+                .ok_or_else(|| ice("internal function returns no status"))?;
+            let end = self.external(
+                strata_abi::symbol::ARENA_END_SCRATCH,
+                self.cx.void_type().fn_type(&[], false),
+            );
+            self.call(end, &[])?;
+            status
+        } else {
+            let mark_fn = self.external(strata_abi::symbol::ARENA_MARK, i64t.fn_type(&[], false));
+            let mark = self
+                .call(mark_fn, &[])?
+                .ok_or_else(|| ice("strata_rt_arena_mark returns nothing"))?;
+            let status = self
+                .call(inner, &args)?
+                .ok_or_else(|| ice("internal function returns no status"))?;
+            let reset = self.external(
+                strata_abi::symbol::ARENA_RESET,
+                self.cx.void_type().fn_type(&[i64t.into()], false),
+            );
+            self.call(reset, &[mark.into()])?;
+            status
+        };
         self.b.build_return(Some(&status)).map_err(ice)?;
+        Ok(())
+    }
+
+    /// `int64_t P_f_scratch_bytes(void)`: the scratch `P_f_with_scratch`
+    /// needs (`loop-plan-arena`'s `scratch_bytes`).
+    fn scratch_bytes_fn(&mut self, op: OpId, name: &str) -> Result<()> {
+        let i64t = self.cx.i64_type();
+        let f = self.module.add_function(
+            &format!("{}_{name}_scratch_bytes", self.prefix),
+            i64t.fn_type(&[], false),
+            None,
+        );
+        f.add_attribute(AttributeLoc::Function, nounwind(self.cx));
+        let bb = self.cx.append_basic_block(f, "entry");
+        self.b.position_at_end(bb);
+        let bytes = self.i64(scratch_bytes(self.ir, op));
+        self.b.build_return(Some(&bytes)).map_err(ice)?;
         Ok(())
     }
 

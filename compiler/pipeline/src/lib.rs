@@ -40,6 +40,7 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
         Box::new(strata_dialect_loop::transforms::fuse_parallel::LoopFuseParallelPass),
         Box::new(strata_dialect_loop::transforms::private_buffers::LoopPrivateBuffersPass),
         Box::new(strata_dialect_mem::transforms::reuse_buffers::MemReuseBuffersPass),
+        Box::new(strata_dialect_loop::transforms::plan_arena::LoopPlanArenaPass),
         Box::new(strata_dialect_loop::transforms::outline_parallel::LoopOutlineParallelPass),
     ]
 }

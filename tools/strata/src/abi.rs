@@ -130,6 +130,23 @@ pub fn library_interface(
     Ok((funcs, targets.into_iter().map(|(_, f)| f).collect()))
 }
 
+/// Each exported function's scratch size, as the lowering planned it
+/// (`loop-plan-arena`'s `scratch_bytes` on the lowered function).
+pub fn record_scratch(ctx: &Context, module: OpId, prefix: &str, funcs: &mut [CFunction]) {
+    for f in funcs {
+        let name = f
+            .c_name
+            .strip_prefix(prefix)
+            .and_then(|n| n.strip_prefix('_'))
+            .unwrap_or(&f.c_name);
+        let bytes = builtin::lookup_func(ctx, module, name)
+            .and_then(|op| ctx.int_attr(op, "scratch_bytes"))
+            .and_then(|b| i64::try_from(b).ok())
+            .unwrap_or(0);
+        f.scratch_bytes = Some(bytes);
+    }
+}
+
 fn c_prototype(
     ctx: &Context,
     c_name: String,
@@ -168,5 +185,9 @@ fn c_prototype(
             elem_doc: strata_ir::text::printer::type_to_string(ctx, *elem),
         });
     }
-    Ok(CFunction { c_name, params })
+    Ok(CFunction {
+        c_name,
+        params,
+        scratch_bytes: None,
+    })
 }

@@ -310,10 +310,11 @@ fn compile(
     }
     let devices = devices_of(ctx, module);
     strata_pipeline::expand_devices(ctx, module)?;
-    let (funcs, custom_calls) = abi::library_interface(ctx, module, prefix)?;
+    let (mut funcs, custom_calls) = abi::library_interface(ctx, module, prefix)?;
     let flags: Vec<&String> = reports.print_after.iter().collect();
     let print_after = crate::opt::print_after(&flags).map_err(|m| vec![unknown_loc_error(m)])?;
     let mut times = strata_pipeline::lower_timed(ctx, module, print_after)?;
+    abi::record_scratch(ctx, module, prefix, &mut funcs);
     let io = |r: Result<(), String>| r.map_err(|m| vec![unknown_loc_error(m)]);
     if ext == "mlir" {
         let printed = strata_ir::text::printer::print_op(ctx, module);
@@ -347,6 +348,13 @@ fn compile(
     }
     if reports.time_passes {
         print_times(&times);
+        for f in &funcs {
+            errln!(
+                "  memory plan: {} takes {} bytes of scratch (its arena and its callees')",
+                f.c_name,
+                f.scratch_bytes.unwrap_or(0)
+            );
+        }
     }
     if let Some(pc) = extras.pkg_config {
         let text = pkg_config(output, extras.header, prefix, ext)

@@ -421,6 +421,8 @@ fn shared_library_stands_alone() {
         [
             "model_last_error",
             "model_main",
+            "model_main_scratch_bytes",
+            "model_main_with_scratch",
             "model_register_custom_call",
             "model_replicas_run",
             "model_set_infeed",

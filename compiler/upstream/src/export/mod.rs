@@ -537,7 +537,7 @@ impl<'a> Exporter<'a> {
         ops.iter().any(|&op| {
             let o = self.ir.op(op);
             let fails_itself = match o.name {
-                strata_dialect_mem::ALLOC => true,
+                strata_dialect_mem::ALLOC | strata_dialect_mem::ARENA => true,
                 builtin::CALL => self.callee(op).is_some_and(|c| {
                     self.is_status_func(&c) || self.external_returns_status(&c) == Some(true)
                 }),
