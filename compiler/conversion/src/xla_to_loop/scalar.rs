@@ -948,8 +948,12 @@ fn erf_inv(b: &mut Builder<'_>, x: Value, ty: Type) -> Value {
 /// no mantissa bit is left (then it becomes inf, as XLA's).
 fn reduce_precision(b: &mut Builder<'_>, x: Value, e: u32, m: u32) -> Value {
     let t = b.ty(x);
+    // The bit layout of the type the value is stored in: f16 and bf16 are
+    // rounded on their own 16 bits (their bits do not fit an i32 bitcast).
     let (w, src_e, src_m) = match b.ctx.kind(t) {
         TypeKind::Float(strata_ir::FloatKind::F64) => (64u32, 11u32, 52u32),
+        TypeKind::Float(strata_ir::FloatKind::F16) => (16, 5, 10),
+        TypeKind::Float(strata_ir::FloatKind::BF16) => (16, 8, 7),
         _ => (32, 8, 23),
     };
     let it = b.ctx.int_ty(w);
