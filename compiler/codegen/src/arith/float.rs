@@ -226,12 +226,24 @@ impl<'ctx> Lowerer<'ctx, '_> {
             a::COPYSIGN => self.float_intrinsic("llvm.copysign", &[x, y])?,
             _ => return Err(super::unknown(self, op, name)),
         };
-        if self.ir.attr_of(op, "reassoc").is_some()
-            && let Some(inst) = r.as_instruction()
-        {
+        use inkwell::values::FastMathFlags as Fmf;
+        let mut flags = Fmf::empty();
+        if self.ir.attr_of(op, "reassoc").is_some() {
             // A reduction step: its order is the implementation's choice,
             // so LLVM may reassociate (and vectorize) the chain.
-            let _ = inst.set_fast_math_flags(inkwell::values::FastMathFlags::AllowReassoc);
+            flags |= Fmf::AllowReassoc;
+        }
+        if matches!(name, a::ADDF | a::SUBF | a::MULF) && !self.is_16bit(ty) {
+            // XLA:CPU compiles with LLVM's FPOpFusion::Fast, so a multiply
+            // feeding an add or subtract becomes one FMA wherever the target
+            // has one; results match XLA's only if Strata fuses the same
+            // pairs. (f16/bf16 round between the two, so nothing fuses.)
+            flags |= Fmf::AllowContract;
+        }
+        if !flags.is_empty()
+            && let Some(inst) = r.as_instruction()
+        {
+            let _ = inst.set_fast_math_flags(flags);
         }
         self.finish(r, ty)
     }
