@@ -288,7 +288,12 @@ impl<'ctx> Lowerer<'ctx, '_> {
             }
             a::EXP if x.get_type() == self.cx.f32_type() => self.exp_f32(x)?,
             a::EXP => self.float_intrinsic("llvm.exp", &[x])?,
+            // f16 steps through XLA's formula in f16; XLA:CPU computes
+            // bf16 element-wise ops in f32 and rounds once, like the rest.
+            a::EXPM1 if ty == self.cx.f16_type() => self.expm1_narrow(x, ty)?,
+            a::EXPM1 if x.get_type() == self.cx.f32_type() => self.expm1_f32(x)?,
             a::EXPM1 => self.libm("expm1", &[x])?,
+            a::LOG if x.get_type() == self.cx.f32_type() => self.log_f32(x)?,
             a::LOG => self.float_intrinsic("llvm.log", &[x])?,
             a::LOG1P => self.libm("log1p", &[x])?,
             a::SIN => self.float_intrinsic("llvm.sin", &[x])?,

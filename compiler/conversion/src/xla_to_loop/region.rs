@@ -39,6 +39,25 @@ pub(super) fn fold_into(
     Ok(())
 }
 
+/// Folds `xs` into `accs` through the reducer `body` exactly as written, for
+/// `reduce_window`: XLA:CPU folds each window element by element in window
+/// order (no reassociation, no vectorized partial sums), and a reassociated
+/// chain (LLVM turns a window of 8 into a tree) lands several ULP off on
+/// cumulative sums.
+pub(super) fn fold_into_in_order(
+    b: &mut Builder<'_>,
+    body: BlockId,
+    accs: &[Value],
+    xs: Vec<Scalar>,
+) -> Result<()> {
+    let mut args: Vec<Scalar> = accs.iter().map(|&a| load_scalar(b, a, &[])).collect();
+    args.extend(xs);
+    for (i, s) in emit_region(b, body, &args)?.into_iter().enumerate() {
+        store_scalar(b, s, accs[i], &[]);
+    }
+    Ok(())
+}
+
 /// Copies each accumulator to its result at `idx`.
 pub(super) fn store_accs(b: &mut Builder<'_>, accs: &[Value], bufs: &[Value], idx: &[Value]) {
     for (i, &acc) in accs.iter().enumerate() {
