@@ -31,6 +31,7 @@ pub mod minifloat;
 mod mpi;
 pub mod pool;
 pub mod rng;
+pub mod triangular_solve;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
