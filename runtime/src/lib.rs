@@ -24,6 +24,7 @@ pub mod collectives;
 pub mod cpu;
 pub mod error;
 pub mod fft;
+pub mod fft_ducc;
 pub mod float;
 pub mod gemm;
 pub mod linalg;
