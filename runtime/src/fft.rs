@@ -152,18 +152,18 @@ fn for_each_line<E: Copy + Send + Sync + Default>(
 
 /// DUCC's complex transform along `axis` (scaled by `fct` when it is not
 /// 1), or rustfft's where DUCC's plan for the length is not written here.
-/// `one_d`: the array has this axis only (DUCC then vectorizes long
-/// transforms differently, which is not reproduced).
+/// Lengths above 300 divisible by 4 are among those: DUCC runs some of
+/// their lines through a differently vectorized plan, depending on how the
+/// lines fall into SIMD bunches.
 fn c2c_axis<T: Planned + FromPrimitive>(
     data: &mut [Complex<T>],
     shape: &[usize],
     axis: usize,
     fwd: bool,
     fct: T,
-    one_d: bool,
 ) {
     let n = shape[axis];
-    let vectorized = one_d && n > 300 && n % 4 == 0;
+    let vectorized = n > 300 && n % 4 == 0;
     if let Some(plan) = T::cplan(n).filter(|_| !vectorized) {
         for_each_line(data, shape, axis, |line| {
             let mut x: Vec<Cx<T>> = line.iter().map(|v| Cx::new(v.re, v.im)).collect();
@@ -198,7 +198,6 @@ fn run<T: Planned + FromPrimitive>(
     let total: usize = lengths.iter().product();
     let norm = T::one() / T::from_usize(total.max(1)).unwrap_or(T::one());
     let complex = |re: T, im: T| Complex::new(re, im);
-    let one_d = rank == 1;
     match kind {
         0 | 1 => {
             let mut data: Vec<Complex<T>> = input.chunks(2).map(|c| complex(c[0], c[1])).collect();
@@ -208,7 +207,7 @@ fn run<T: Planned + FromPrimitive>(
             let fct = if kind == 1 { norm } else { T::one() };
             for (i, &ax) in axes.iter().enumerate() {
                 let f = if i == 0 { fct } else { T::one() };
-                c2c_axis(&mut data, shape, ax, kind == 0, f, one_d);
+                c2c_axis(&mut data, shape, ax, kind == 0, f);
             }
             for (o, v) in output.chunks_mut(2).zip(&data) {
                 o[0] = v.re;
@@ -246,7 +245,7 @@ fn run<T: Planned + FromPrimitive>(
                 }
             }
             for ax in first..rank - 1 {
-                c2c_axis(&mut spec, &out_shape, ax, true, T::one(), false);
+                c2c_axis(&mut spec, &out_shape, ax, true, T::one());
             }
             for (o, v) in output.chunks_mut(2).zip(&spec) {
                 o[0] = v.re;
@@ -260,7 +259,7 @@ fn run<T: Planned + FromPrimitive>(
             let half = shape[rank - 1];
             let mut data: Vec<Complex<T>> = input.chunks(2).map(|c| complex(c[0], c[1])).collect();
             for ax in first..rank - 1 {
-                c2c_axis(&mut data, shape, ax, false, T::one(), false);
+                c2c_axis(&mut data, shape, ax, false, T::one());
             }
             let rows = data.len() / half.max(1);
             if let Some(plan) = T::rplan(l) {

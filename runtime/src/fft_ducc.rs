@@ -18,6 +18,10 @@
 //! complexified variants for long transforms) has no plan here, and the
 //! caller (`fft.rs`) uses rustfft for it.
 
+// DUCC's constants are written to 34 digits; they are kept as written so
+// that they round exactly as DUCC's do.
+#![allow(clippy::excessive_precision)]
+
 use rustfft::num_traits::{Float, FromPrimitive};
 
 /// The float types plans exist for.
@@ -315,7 +319,7 @@ impl<T: Flt> CPass<T> {
             }
             3 => {
                 let sign = if fwd { -1.0 } else { 1.0 };
-                let (twr, twi) = (c::<T>(-0.5), c::<T>(sign * 0.866_025_403_784_438_6));
+                let (twr, twi) = (c::<T>(-0.5), c::<T>(sign * 0.866_025_403_784_438_646_763_723_170_752_936_2));
                 for k in 0..l1 {
                     for i in 0..ido {
                         let t0 = cc[cci(i, 0, k)];
@@ -360,10 +364,10 @@ impl<T: Flt> CPass<T> {
             }
             5 => {
                 let sign = if fwd { -1.0 } else { 1.0 };
-                let tw1r = c::<T>(0.309_016_994_374_947_4);
-                let tw1i = c::<T>(sign * 0.951_056_516_295_153_5);
-                let tw2r = c::<T>(-0.809_016_994_374_947_4);
-                let tw2i = c::<T>(sign * 0.587_785_252_292_473_1);
+                let tw1r = c::<T>(0.309_016_994_374_947_424_102_293_417_182_819_1);
+                let tw1i = c::<T>(sign * 0.951_056_516_295_153_572_116_439_333_379_382_1);
+                let tw2r = c::<T>(-0.809_016_994_374_947_424_102_293_417_182_819_1);
+                let tw2i = c::<T>(sign * 0.587_785_252_292_473_129_168_705_954_639_072_8);
                 for k in 0..l1 {
                     for i in 0..ido {
                         let t0 = cc[cci(i, 0, k)];
@@ -404,7 +408,7 @@ impl<T: Flt> CPass<T> {
 
     fn pass8(&self, fwd: bool, cc: &mut [Cx<T>], ch: &mut [Cx<T>]) -> bool {
         let (l1, ido, ip) = (self.l1, self.ido, self.ip);
-        let h = c::<T>(0.707_106_781_186_547_6);
+        let h = c::<T>(0.707_106_781_186_547_524_400_844_362_104_849);
         let rot45 = |a: Cx<T>| {
             if fwd {
                 Cx::new(h * (a.r + a.i), h * (a.i - a.r))
@@ -666,7 +670,7 @@ impl<T: Flt> RPass<T> {
 
     fn radf3(&self, cc: &[T], ch: &mut [T]) {
         let (l1, ido) = (self.l1, self.ido);
-        let (taur, taui) = (c::<T>(-0.5), c::<T>(0.866_025_403_784_438_6));
+        let (taur, taui) = (c::<T>(-0.5), c::<T>(0.866_025_403_784_438_646_763_723_170_752_936_2));
         let cci = |a, k, b| a + ido * (k + l1 * b);
         let chi = |a, b, k| a + ido * (b + 3 * k);
         for k in 0..l1 {
@@ -701,7 +705,7 @@ impl<T: Flt> RPass<T> {
 
     fn radb3(&self, cc: &[T], ch: &mut [T]) {
         let (l1, ido) = (self.l1, self.ido);
-        let (taur, taui) = (c::<T>(-0.5), c::<T>(0.866_025_403_784_438_6));
+        let (taur, taui) = (c::<T>(-0.5), c::<T>(0.866_025_403_784_438_646_763_723_170_752_936_2));
         let cci = |a, b, k| a + ido * (b + 3 * k);
         let chi = |a, k, b| a + ido * (k + l1 * b);
         let two = c::<T>(2.0);
@@ -741,7 +745,7 @@ impl<T: Flt> RPass<T> {
 
     fn radf4(&self, cc: &[T], ch: &mut [T]) {
         let (l1, ido) = (self.l1, self.ido);
-        let hsqt2 = c::<T>(0.707_106_781_186_547_6);
+        let hsqt2 = c::<T>(0.707_106_781_186_547_524_400_844_362_104_849);
         let cci = |a, k, b| a + ido * (k + l1 * b);
         let chi = |a, b, k| a + ido * (b + 4 * k);
         for k in 0..l1 {
@@ -843,10 +847,10 @@ impl<T: Flt> RPass<T> {
 
     fn radf5(&self, cc: &[T], ch: &mut [T]) {
         let (l1, ido) = (self.l1, self.ido);
-        let tr11 = c::<T>(0.309_016_994_374_947_4);
-        let ti11 = c::<T>(0.951_056_516_295_153_5);
-        let tr12 = c::<T>(-0.809_016_994_374_947_4);
-        let ti12 = c::<T>(0.587_785_252_292_473_1);
+        let tr11 = c::<T>(0.309_016_994_374_947_424_102_293_417_182_819_1);
+        let ti11 = c::<T>(0.951_056_516_295_153_572_116_439_333_379_382_1);
+        let tr12 = c::<T>(-0.809_016_994_374_947_424_102_293_417_182_819_1);
+        let ti12 = c::<T>(0.587_785_252_292_473_129_168_705_954_639_072_8);
         let cci = |a, k, b| a + ido * (k + l1 * b);
         let chi = |a, b, k| a + ido * (b + 5 * k);
         for k in 0..l1 {
@@ -896,10 +900,10 @@ impl<T: Flt> RPass<T> {
 
     fn radb5(&self, cc: &[T], ch: &mut [T]) {
         let (l1, ido) = (self.l1, self.ido);
-        let tr11 = c::<T>(0.309_016_994_374_947_4);
-        let ti11 = c::<T>(0.951_056_516_295_153_5);
-        let tr12 = c::<T>(-0.809_016_994_374_947_4);
-        let ti12 = c::<T>(0.587_785_252_292_473_1);
+        let tr11 = c::<T>(0.309_016_994_374_947_424_102_293_417_182_819_1);
+        let ti11 = c::<T>(0.951_056_516_295_153_572_116_439_333_379_382_1);
+        let tr12 = c::<T>(-0.809_016_994_374_947_424_102_293_417_182_819_1);
+        let ti12 = c::<T>(0.587_785_252_292_473_129_168_705_954_639_072_8);
         let cci = |a, b, k| a + ido * (b + 5 * k);
         let chi = |a, k, b| a + ido * (k + l1 * b);
         for k in 0..l1 {
@@ -1205,5 +1209,68 @@ impl<T: Flt> RPass<T> {
             }
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn angle_rounds_through_long_double() {
+        // (π/4 in x87 long double) / n, rounded to long double, then double.
+        for (n, want) in [
+            (17, 0x3fa7_a783_2222_0c53u64),
+            (33, 0x3f98_5f03_3a70_a7d9),
+            (16, 0x3fa9_21fb_5444_2d18),
+            (15, 0x3faa_cee9_f37b_ebd6),
+            (7, 0x3fbc_b91f_3bbb_a140),
+        ] {
+            assert_eq!(quarter_pi_over(n).to_bits(), want, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn plans_match_a_direct_dft() {
+        for n in [1usize, 2, 3, 4, 5, 6, 8, 9, 12, 15, 16, 20, 30, 40, 120] {
+            let plan = CPlan::<f64>::new(n).expect("covered length");
+            let x: Vec<Cx<f64>> = (0..n).map(|k| Cx::new((k as f64 * 0.7).sin(), (k as f64 * 0.3).cos())).collect();
+            for fwd in [true, false] {
+                let mut y = x.clone();
+                plan.exec(&mut y, fwd, 1.0);
+                let s = if fwd { -1.0 } else { 1.0 };
+                for (j, v) in y.iter().enumerate() {
+                    let (mut re, mut im) = (0.0, 0.0);
+                    for (k, a) in x.iter().enumerate() {
+                        let t = s * 2.0 * std::f64::consts::PI * (j * k % n) as f64 / n as f64;
+                        re += a.r * t.cos() - a.i * t.sin();
+                        im += a.r * t.sin() + a.i * t.cos();
+                    }
+                    assert!((v.r - re).abs() < 1e-12 && (v.i - im).abs() < 1e-12, "n = {n}, fwd = {fwd}");
+                }
+            }
+        }
+        for n in [1usize, 2, 3, 4, 5, 7, 11, 16, 17, 33, 45, 127] {
+            let plan = RPlan::<f64>::new(n).expect("covered length");
+            let x: Vec<f64> = (0..n).map(|k| (k as f64 * 0.9).sin() + 0.25).collect();
+            let mut y = x.clone();
+            plan.exec(&mut y, true, 1.0);
+            // Halfcomplex: r0, r1, i1, r2, i2, ...
+            for j in 0..n / 2 + 1 {
+                let (mut re, mut im) = (0.0, 0.0);
+                for (k, a) in x.iter().enumerate() {
+                    let t = -2.0 * std::f64::consts::PI * (j * k % n) as f64 / n as f64;
+                    re += a * t.cos();
+                    im += a * t.sin();
+                }
+                let got_re = if j == 0 { y[0] } else { y[2 * j - 1] };
+                let got_im = if j == 0 || 2 * j == n { 0.0 } else { y[2 * j] };
+                assert!((got_re - re).abs() < 1e-12 && (got_im - im).abs() < 1e-12, "n = {n}");
+            }
+            plan.exec(&mut y, false, 1.0 / n as f64);
+            for (a, b) in y.iter().zip(&x) {
+                assert!((a - b).abs() < 1e-12, "n = {n} round trip");
+            }
+        }
     }
 }
