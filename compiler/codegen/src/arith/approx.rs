@@ -1,4 +1,4 @@
-//! Inline `f32` versions of `exp`, `expm1`, `tanh` and `log`: straight-line
+//! Inline `f32` versions of `exp`, `expm1`, `tanh`, `log` and `log1p`: straight-line
 //! arithmetic that LLVM vectorizes, where libm calls would stay scalar (the
 //! largest cost in softmax and activation-heavy code).
 //!
@@ -251,5 +251,31 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let invalid = self.select_f(FloatPredicate::ULE, x0, zero, self.f(f64::NAN), s)?;
         let r = self.select_f(FloatPredicate::OEQ, x0, zero, self.f(f64::NEG_INFINITY), invalid)?;
         self.select_f(FloatPredicate::OEQ, x0, self.f(f64::INFINITY), self.f(f64::INFINITY), r)
+    }
+
+    /// XLA:CPU's `log1p` for f32: log(1 + x) (its `log` above) for
+    /// |x| >= sqrt 2 - 1; below, x - x²/2 + x³·P(x)/Q(x) with two degree-6
+    /// polynomials, each Horner step one FMA as XLA's backend fuses them.
+    pub(crate) fn log1p_f32(&self, x: FloatValue<'ctx>) -> Result<FloatValue<'ctx>> {
+        let c = |v: u32| self.f(bits(v));
+        let big = self.log_f32(self.add(x, self.f(1.0))?)?;
+        let x2 = self.mul(x, x)?;
+        // x·0 (NaN for an infinite x, as in XLA's) starts both polynomials.
+        let z = self.mul(x, self.f(0.0))?;
+        let mut den = self.add(z, self.f(1.0))?;
+        for v in [0x4171_01AD, 0x42A6_185B, 0x435D_C32D, 0x439A_8CA3, 0x4358_6D8A, 0x4270_7982] {
+            den = self.fmuladd(den, x, c(v))?;
+        }
+        let mut num = self.add(z, self.f(4.527e-5))?;
+        for v in [0x3EFF_40C5, 0x40D2_84FA, 0x41EF_4B9C, 0x4273_CC76, 0x4264_73AD, 0x41A0_5101] {
+            num = self.fmuladd(num, x, c(v))?;
+        }
+        let r = self.b.build_float_div(num, den, "").map_err(ice)?;
+        let x3 = self.mul(x, x2)?;
+        let half_x2 = self.mul(x2, self.f(-0.5))?;
+        let s = self.fmuladd(x3, r, half_x2)?;
+        let small = self.add(x, s)?;
+        let ax = self.float_intrinsic("llvm.fabs", &[x])?;
+        self.select_f(FloatPredicate::OLT, ax, c(0x3ED4_13CD), small, big)
     }
 }

@@ -233,11 +233,12 @@ impl<'ctx> Lowerer<'ctx, '_> {
             // so LLVM may reassociate (and vectorize) the chain.
             flags |= Fmf::AllowReassoc;
         }
-        if matches!(name, a::ADDF | a::SUBF | a::MULF) && !self.is_16bit(ty) {
-            // XLA:CPU compiles with LLVM's FPOpFusion::Fast, so a multiply
-            // feeding an add or subtract becomes one FMA wherever the target
-            // has one; results match XLA's only if Strata fuses the same
-            // pairs. (f16/bf16 round between the two, so nothing fuses.)
+        if self.ir.attr_of(op, "contract").is_some() && !self.is_16bit(ty) {
+            // XLA:CPU compiles its own IR with LLVM's FPOpFusion::Fast, so a
+            // multiply feeding an add or subtract becomes one FMA wherever
+            // the target has one; results match XLA's only if Strata fuses
+            // the same pairs (the lowering marks which: `contract`). f16/bf16
+            // round between the two, so nothing fuses there.
             flags |= Fmf::AllowContract;
         }
         if !flags.is_empty()
@@ -295,6 +296,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
             a::EXPM1 => self.libm("expm1", &[x])?,
             a::LOG if x.get_type() == self.cx.f32_type() => self.log_f32(x)?,
             a::LOG => self.float_intrinsic("llvm.log", &[x])?,
+            a::LOG1P if x.get_type() == self.cx.f32_type() => self.log1p_f32(x)?,
             a::LOG1P => self.libm("log1p", &[x])?,
             a::SIN => self.float_intrinsic("llvm.sin", &[x])?,
             a::COS => self.float_intrinsic("llvm.cos", &[x])?,

@@ -100,11 +100,20 @@ fn lanczos_z(b: &mut Builder<'_>, x: Value, ty: Type) -> (Value, Value) {
 }
 
 /// t = (g + 1/2) + z and log t = log(g + 1/2) + log1p(z / (g + 1/2)).
+/// The division is a multiplication by the reciprocal constant, rounded to
+/// `ty`: XLA's algebraic simplifier rewrites `x / c` so (and the results
+/// differ by an ULP where the two round differently).
 fn lanczos_t(b: &mut Builder<'_>, z: Value, ty: Type) -> (Value, Value) {
     let gh = b.const_float(LANCZOS_G + 0.5, ty);
     let t = b.binary("arith.addf", gh, z);
     let log_gh = b.const_float((LANCZOS_G + 0.5).ln(), ty);
-    let ratio = b.binary("arith.divf", z, gh);
+    let inv = if b.ctx.bit_width(ty) == 32 {
+        (1.0f32 / (LANCZOS_G + 0.5) as f32) as f64
+    } else {
+        1.0 / (LANCZOS_G + 0.5)
+    };
+    let inv_gh = b.const_float(inv, ty);
+    let ratio = b.binary("arith.mulf", z, inv_gh);
     let l1p = b.unary("arith.log1p", ratio);
     let log_t = b.binary("arith.addf", log_gh, l1p);
     (t, log_t)
