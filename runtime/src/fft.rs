@@ -238,7 +238,8 @@ fn run<T: Planned + FromPrimitive>(
                     }
                 }
             } else {
-                let mut data: Vec<Complex<T>> = input.iter().map(|&x| complex(x, T::zero())).collect();
+                let mut data: Vec<Complex<T>> =
+                    input.iter().map(|&x| complex(x, T::zero())).collect();
                 along_axis(&mut data, shape, rank - 1, false);
                 for r in 0..rows {
                     spec[r * half..(r + 1) * half].copy_from_slice(&data[r * l..r * l + half]);

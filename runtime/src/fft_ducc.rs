@@ -72,7 +72,11 @@ fn special_mul<T: Flt>(fwd: bool, v: Cx<T>, w: Cx<T>) -> Cx<T> {
 
 /// Multiplication by -i (forward) or i (backward).
 fn rotx90<T: Flt>(fwd: bool, a: Cx<T>) -> Cx<T> {
-    if fwd { Cx::new(a.i, -a.r) } else { Cx::new(-a.i, a.r) }
+    if fwd {
+        Cx::new(a.i, -a.r)
+    } else {
+        Cx::new(-a.i, a.r)
+    }
 }
 
 /// π/4 rounded to x87 long double (64 bits), divided by n in long double,
@@ -161,11 +165,21 @@ impl Roots {
         for (i, v) in v2.iter_mut().enumerate().skip(1) {
             *v = calc(i * (mask + 1));
         }
-        Roots { n, mask, shift, v1, v2 }
+        Roots {
+            n,
+            mask,
+            shift,
+            v1,
+            v2,
+        }
     }
 
     pub fn get<T: Flt>(&self, idx: usize) -> Cx<T> {
-        let (idx, neg) = if 2 * idx <= self.n { (idx, false) } else { (self.n - idx, true) };
+        let (idx, neg) = if 2 * idx <= self.n {
+            (idx, false)
+        } else {
+            (self.n - idx, true)
+        };
         let (x1, x2) = (self.v1[idx & self.mask], self.v2[idx >> self.shift]);
         let r = x1.0 * x2.0 - x1.1 * x2.1;
         let i = x1.0 * x2.1 + x1.1 * x2.0;
@@ -275,8 +289,11 @@ impl<T: Flt> CPlan<T> {
         let mut tmp = vec![Cx::default(); self.n];
         let mut in_data = true;
         for p in &self.passes {
-            let (src, dst): (&mut [Cx<T>], &mut [Cx<T>]) =
-                if in_data { (data, &mut tmp) } else { (&mut tmp, data) };
+            let (src, dst): (&mut [Cx<T>], &mut [Cx<T>]) = if in_data {
+                (data, &mut tmp)
+            } else {
+                (&mut tmp, data)
+            };
             if p.exec(fwd, src, dst) {
                 in_data = !in_data;
             }
@@ -319,7 +336,10 @@ impl<T: Flt> CPass<T> {
             }
             3 => {
                 let sign = if fwd { -1.0 } else { 1.0 };
-                let (twr, twi) = (c::<T>(-0.5), c::<T>(sign * 0.866_025_403_784_438_646_763_723_170_752_936_2));
+                let (twr, twi) = (
+                    c::<T>(-0.5),
+                    c::<T>(sign * 0.866_025_403_784_438_646_763_723_170_752_936_2),
+                );
                 for k in 0..l1 {
                     for i in 0..ido {
                         let t0 = cc[cci(i, 0, k)];
@@ -384,17 +404,17 @@ impl<T: Flt> CPass<T> {
                                 t0.r + twar * t1.r + twbr * t2.r,
                                 t0.i + twar * t1.i + twbr * t2.i,
                             );
-                            let cb = Cx::new(
-                                -(twai * t4.i + twbi * t3.i),
-                                twai * t4.r + twbi * t3.r,
-                            );
+                            let cb =
+                                Cx::new(-(twai * t4.i + twbi * t3.i), twai * t4.r + twbi * t3.r);
                             if i == 0 {
                                 let (a, b) = pm(ca, cb);
                                 ch[chi(0, k, u1)] = a;
                                 ch[chi(0, k, u2)] = b;
                             } else {
-                                ch[chi(i, k, u1)] = special_mul(fwd, ca.add(cb), self.wa(u1 - 1, i));
-                                ch[chi(i, k, u2)] = special_mul(fwd, ca.sub(cb), self.wa(u2 - 1, i));
+                                ch[chi(i, k, u1)] =
+                                    special_mul(fwd, ca.add(cb), self.wa(u1 - 1, i));
+                                ch[chi(i, k, u2)] =
+                                    special_mul(fwd, ca.sub(cb), self.wa(u2 - 1, i));
                             }
                         }
                     }
@@ -515,7 +535,10 @@ impl<T: Flt> RPlan<T> {
             return None;
         }
         let factors = factorize_real(n);
-        if factors.iter().any(|&f| !matches!(f, 2 | 3 | 4 | 5) && f >= 135) {
+        if factors
+            .iter()
+            .any(|&f| !matches!(f, 2 | 3 | 4 | 5) && f >= 135)
+        {
             return None;
         }
         let roots = Roots::new(n);
@@ -546,7 +569,13 @@ impl<T: Flt> RPlan<T> {
                     ic -= 2;
                 }
             }
-            passes.push(RPass { ip, l1, ido, wa, csarr });
+            passes.push(RPass {
+                ip,
+                l1,
+                ido,
+                wa,
+                csarr,
+            });
             l1 *= ip;
         }
         Some(RPlan { n, passes })
@@ -564,8 +593,11 @@ impl<T: Flt> RPlan<T> {
             self.passes.iter().collect()
         };
         for p in order {
-            let (src, dst): (&mut [T], &mut [T]) =
-                if in_data { (data, &mut tmp) } else { (&mut tmp, data) };
+            let (src, dst): (&mut [T], &mut [T]) = if in_data {
+                (data, &mut tmp)
+            } else {
+                (&mut tmp, data)
+            };
             if p.exec(fwd, src, dst) {
                 in_data = !in_data;
             }
@@ -628,7 +660,12 @@ impl<T: Flt> RPass<T> {
         for k in 0..l1 {
             for i in (2..ido).step_by(2) {
                 let ic = ido - i;
-                let (tr2, ti2) = mulpm(self.wa(0, i - 2), self.wa(0, i - 1), cc[cci(i - 1, k, 1)], cc[cci(i, k, 1)]);
+                let (tr2, ti2) = mulpm(
+                    self.wa(0, i - 2),
+                    self.wa(0, i - 1),
+                    cc[cci(i - 1, k, 1)],
+                    cc[cci(i, k, 1)],
+                );
                 ch[chi(i - 1, 0, k)] = cc[cci(i - 1, k, 0)] + tr2;
                 ch[chi(ic - 1, 1, k)] = cc[cci(i - 1, k, 0)] - tr2;
                 ch[chi(i, 0, k)] = ti2 + cc[cci(i, k, 0)];
@@ -670,7 +707,10 @@ impl<T: Flt> RPass<T> {
 
     fn radf3(&self, cc: &[T], ch: &mut [T]) {
         let (l1, ido) = (self.l1, self.ido);
-        let (taur, taui) = (c::<T>(-0.5), c::<T>(0.866_025_403_784_438_646_763_723_170_752_936_2));
+        let (taur, taui) = (
+            c::<T>(-0.5),
+            c::<T>(0.866_025_403_784_438_646_763_723_170_752_936_2),
+        );
         let cci = |a, k, b| a + ido * (k + l1 * b);
         let chi = |a, b, k| a + ido * (b + 3 * k);
         for k in 0..l1 {
@@ -685,8 +725,18 @@ impl<T: Flt> RPass<T> {
         for k in 0..l1 {
             for i in (2..ido).step_by(2) {
                 let ic = ido - i;
-                let (dr2, di2) = mulpm(self.wa(0, i - 2), self.wa(0, i - 1), cc[cci(i - 1, k, 1)], cc[cci(i, k, 1)]);
-                let (dr3, di3) = mulpm(self.wa(1, i - 2), self.wa(1, i - 1), cc[cci(i - 1, k, 2)], cc[cci(i, k, 2)]);
+                let (dr2, di2) = mulpm(
+                    self.wa(0, i - 2),
+                    self.wa(0, i - 1),
+                    cc[cci(i - 1, k, 1)],
+                    cc[cci(i, k, 1)],
+                );
+                let (dr3, di3) = mulpm(
+                    self.wa(1, i - 2),
+                    self.wa(1, i - 1),
+                    cc[cci(i - 1, k, 2)],
+                    cc[cci(i, k, 2)],
+                );
                 // a2 = a + b, b2 = i(b - a)
                 let (dr2, di2, dr3, di3) = (dr2 + dr3, di2 + di3, di2 - di3, dr3 - dr2);
                 ch[chi(i - 1, 0, k)] = cc[cci(i - 1, k, 0)] + dr2;
@@ -705,7 +755,10 @@ impl<T: Flt> RPass<T> {
 
     fn radb3(&self, cc: &[T], ch: &mut [T]) {
         let (l1, ido) = (self.l1, self.ido);
-        let (taur, taui) = (c::<T>(-0.5), c::<T>(0.866_025_403_784_438_646_763_723_170_752_936_2));
+        let (taur, taui) = (
+            c::<T>(-0.5),
+            c::<T>(0.866_025_403_784_438_646_763_723_170_752_936_2),
+        );
         let cci = |a, b, k| a + ido * (b + 3 * k);
         let chi = |a, k, b| a + ido * (k + l1 * b);
         let two = c::<T>(2.0);
@@ -772,9 +825,24 @@ impl<T: Flt> RPass<T> {
         for k in 0..l1 {
             for i in (2..ido).step_by(2) {
                 let ic = ido - i;
-                let (cr2, ci2) = mulpm(self.wa(0, i - 2), self.wa(0, i - 1), cc[cci(i - 1, k, 1)], cc[cci(i, k, 1)]);
-                let (cr3, ci3) = mulpm(self.wa(1, i - 2), self.wa(1, i - 1), cc[cci(i - 1, k, 2)], cc[cci(i, k, 2)]);
-                let (cr4, ci4) = mulpm(self.wa(2, i - 2), self.wa(2, i - 1), cc[cci(i - 1, k, 3)], cc[cci(i, k, 3)]);
+                let (cr2, ci2) = mulpm(
+                    self.wa(0, i - 2),
+                    self.wa(0, i - 1),
+                    cc[cci(i - 1, k, 1)],
+                    cc[cci(i, k, 1)],
+                );
+                let (cr3, ci3) = mulpm(
+                    self.wa(1, i - 2),
+                    self.wa(1, i - 1),
+                    cc[cci(i - 1, k, 2)],
+                    cc[cci(i, k, 2)],
+                );
+                let (cr4, ci4) = mulpm(
+                    self.wa(2, i - 2),
+                    self.wa(2, i - 1),
+                    cc[cci(i - 1, k, 3)],
+                    cc[cci(i, k, 3)],
+                );
                 let (tr1, tr4) = (cr4 + cr2, cr4 - cr2);
                 let (ti1, ti4) = (ci2 + ci4, ci2 - ci4);
                 let (tr2, tr3) = (cc[cci(i - 1, k, 0)] + cr3, cc[cci(i - 1, k, 0)] - cr3);
@@ -798,7 +866,10 @@ impl<T: Flt> RPass<T> {
         let cci = |a, b, k| a + ido * (b + 4 * k);
         let chi = |a, k, b| a + ido * (k + l1 * b);
         for k in 0..l1 {
-            let (tr2, tr1) = (cc[cci(0, 0, k)] + cc[cci(ido - 1, 3, k)], cc[cci(0, 0, k)] - cc[cci(ido - 1, 3, k)]);
+            let (tr2, tr1) = (
+                cc[cci(0, 0, k)] + cc[cci(ido - 1, 3, k)],
+                cc[cci(0, 0, k)] - cc[cci(ido - 1, 3, k)],
+            );
             let tr3 = two * cc[cci(ido - 1, 1, k)];
             let tr4 = two * cc[cci(0, 2, k)];
             ch[chi(0, k, 0)] = tr2 + tr3;
@@ -808,8 +879,14 @@ impl<T: Flt> RPass<T> {
         }
         if ido % 2 == 0 {
             for k in 0..l1 {
-                let (ti1, ti2) = (cc[cci(0, 3, k)] + cc[cci(0, 1, k)], cc[cci(0, 3, k)] - cc[cci(0, 1, k)]);
-                let (tr2, tr1) = (cc[cci(ido - 1, 0, k)] + cc[cci(ido - 1, 2, k)], cc[cci(ido - 1, 0, k)] - cc[cci(ido - 1, 2, k)]);
+                let (ti1, ti2) = (
+                    cc[cci(0, 3, k)] + cc[cci(0, 1, k)],
+                    cc[cci(0, 3, k)] - cc[cci(0, 1, k)],
+                );
+                let (tr2, tr1) = (
+                    cc[cci(ido - 1, 0, k)] + cc[cci(ido - 1, 2, k)],
+                    cc[cci(ido - 1, 0, k)] - cc[cci(ido - 1, 2, k)],
+                );
                 ch[chi(ido - 1, k, 0)] = tr2 + tr2;
                 ch[chi(ido - 1, k, 1)] = sqrt2 * (tr1 - ti1);
                 ch[chi(ido - 1, k, 2)] = ti2 + ti2;
@@ -822,10 +899,22 @@ impl<T: Flt> RPass<T> {
         for k in 0..l1 {
             for i in (2..ido).step_by(2) {
                 let ic = ido - i;
-                let (tr2, tr1) = (cc[cci(i - 1, 0, k)] + cc[cci(ic - 1, 3, k)], cc[cci(i - 1, 0, k)] - cc[cci(ic - 1, 3, k)]);
-                let (ti1, ti2) = (cc[cci(i, 0, k)] + cc[cci(ic, 3, k)], cc[cci(i, 0, k)] - cc[cci(ic, 3, k)]);
-                let (tr4, ti3) = (cc[cci(i, 2, k)] + cc[cci(ic, 1, k)], cc[cci(i, 2, k)] - cc[cci(ic, 1, k)]);
-                let (tr3, ti4) = (cc[cci(i - 1, 2, k)] + cc[cci(ic - 1, 1, k)], cc[cci(i - 1, 2, k)] - cc[cci(ic - 1, 1, k)]);
+                let (tr2, tr1) = (
+                    cc[cci(i - 1, 0, k)] + cc[cci(ic - 1, 3, k)],
+                    cc[cci(i - 1, 0, k)] - cc[cci(ic - 1, 3, k)],
+                );
+                let (ti1, ti2) = (
+                    cc[cci(i, 0, k)] + cc[cci(ic, 3, k)],
+                    cc[cci(i, 0, k)] - cc[cci(ic, 3, k)],
+                );
+                let (tr4, ti3) = (
+                    cc[cci(i, 2, k)] + cc[cci(ic, 1, k)],
+                    cc[cci(i, 2, k)] - cc[cci(ic, 1, k)],
+                );
+                let (tr3, ti4) = (
+                    cc[cci(i - 1, 2, k)] + cc[cci(ic - 1, 1, k)],
+                    cc[cci(i - 1, 2, k)] - cc[cci(ic - 1, 1, k)],
+                );
                 ch[chi(i - 1, k, 0)] = tr2 + tr3;
                 let cr3 = tr2 - tr3;
                 ch[chi(i, k, 0)] = ti2 + ti3;
@@ -854,8 +943,14 @@ impl<T: Flt> RPass<T> {
         let cci = |a, k, b| a + ido * (k + l1 * b);
         let chi = |a, b, k| a + ido * (b + 5 * k);
         for k in 0..l1 {
-            let (cr2, ci5) = (cc[cci(0, k, 4)] + cc[cci(0, k, 1)], cc[cci(0, k, 4)] - cc[cci(0, k, 1)]);
-            let (cr3, ci4) = (cc[cci(0, k, 3)] + cc[cci(0, k, 2)], cc[cci(0, k, 3)] - cc[cci(0, k, 2)]);
+            let (cr2, ci5) = (
+                cc[cci(0, k, 4)] + cc[cci(0, k, 1)],
+                cc[cci(0, k, 4)] - cc[cci(0, k, 1)],
+            );
+            let (cr3, ci4) = (
+                cc[cci(0, k, 3)] + cc[cci(0, k, 2)],
+                cc[cci(0, k, 3)] - cc[cci(0, k, 2)],
+            );
             let c0 = cc[cci(0, k, 0)];
             ch[chi(0, 0, k)] = c0 + cr2 + cr3;
             ch[chi(ido - 1, 1, k)] = c0 + tr11 * cr2 + tr12 * cr3;
@@ -869,10 +964,30 @@ impl<T: Flt> RPass<T> {
         for k in 0..l1 {
             for i in (2..ido).step_by(2) {
                 let ic = ido - i;
-                let (dr2, di2) = mulpm(self.wa(0, i - 2), self.wa(0, i - 1), cc[cci(i - 1, k, 1)], cc[cci(i, k, 1)]);
-                let (dr3, di3) = mulpm(self.wa(1, i - 2), self.wa(1, i - 1), cc[cci(i - 1, k, 2)], cc[cci(i, k, 2)]);
-                let (dr4, di4) = mulpm(self.wa(2, i - 2), self.wa(2, i - 1), cc[cci(i - 1, k, 3)], cc[cci(i, k, 3)]);
-                let (dr5, di5) = mulpm(self.wa(3, i - 2), self.wa(3, i - 1), cc[cci(i - 1, k, 4)], cc[cci(i, k, 4)]);
+                let (dr2, di2) = mulpm(
+                    self.wa(0, i - 2),
+                    self.wa(0, i - 1),
+                    cc[cci(i - 1, k, 1)],
+                    cc[cci(i, k, 1)],
+                );
+                let (dr3, di3) = mulpm(
+                    self.wa(1, i - 2),
+                    self.wa(1, i - 1),
+                    cc[cci(i - 1, k, 2)],
+                    cc[cci(i, k, 2)],
+                );
+                let (dr4, di4) = mulpm(
+                    self.wa(2, i - 2),
+                    self.wa(2, i - 1),
+                    cc[cci(i - 1, k, 3)],
+                    cc[cci(i, k, 3)],
+                );
+                let (dr5, di5) = mulpm(
+                    self.wa(3, i - 2),
+                    self.wa(3, i - 1),
+                    cc[cci(i - 1, k, 4)],
+                    cc[cci(i, k, 4)],
+                );
                 let (dr2, di2, dr5, di5) = (dr2 + dr5, di2 + di5, di2 - di5, dr5 - dr2);
                 let (dr3, di3, dr4, di4) = (dr3 + dr4, di3 + di4, di3 - di4, dr4 - dr3);
                 let (c0, c1) = (cc[cci(i - 1, k, 0)], cc[cci(i, k, 0)]);
@@ -927,10 +1042,22 @@ impl<T: Flt> RPass<T> {
         for k in 0..l1 {
             for i in (2..ido).step_by(2) {
                 let ic = ido - i;
-                let (tr2, tr5) = (cc[cci(i - 1, 2, k)] + cc[cci(ic - 1, 1, k)], cc[cci(i - 1, 2, k)] - cc[cci(ic - 1, 1, k)]);
-                let (ti5, ti2) = (cc[cci(i, 2, k)] + cc[cci(ic, 1, k)], cc[cci(i, 2, k)] - cc[cci(ic, 1, k)]);
-                let (tr3, tr4) = (cc[cci(i - 1, 4, k)] + cc[cci(ic - 1, 3, k)], cc[cci(i - 1, 4, k)] - cc[cci(ic - 1, 3, k)]);
-                let (ti4, ti3) = (cc[cci(i, 4, k)] + cc[cci(ic, 3, k)], cc[cci(i, 4, k)] - cc[cci(ic, 3, k)]);
+                let (tr2, tr5) = (
+                    cc[cci(i - 1, 2, k)] + cc[cci(ic - 1, 1, k)],
+                    cc[cci(i - 1, 2, k)] - cc[cci(ic - 1, 1, k)],
+                );
+                let (ti5, ti2) = (
+                    cc[cci(i, 2, k)] + cc[cci(ic, 1, k)],
+                    cc[cci(i, 2, k)] - cc[cci(ic, 1, k)],
+                );
+                let (tr3, tr4) = (
+                    cc[cci(i - 1, 4, k)] + cc[cci(ic - 1, 3, k)],
+                    cc[cci(i - 1, 4, k)] - cc[cci(ic - 1, 3, k)],
+                );
+                let (ti4, ti3) = (
+                    cc[cci(i, 4, k)] + cc[cci(ic, 3, k)],
+                    cc[cci(i, 4, k)] - cc[cci(ic, 3, k)],
+                );
                 let (c0, c1) = (cc[cci(i - 1, 0, k)], cc[cci(i, 0, k)]);
                 ch[chi(i - 1, k, 0)] = c0 + tr2 + tr3;
                 ch[chi(i, k, 0)] = c1 + ti2 + ti3;
@@ -996,8 +1123,10 @@ impl<T: Flt> RPass<T> {
         }
         for (l, lc) in (1..ipph).zip((ipph..ip).rev()) {
             for ik in 0..idl1 {
-                ch[c2(ik, l)] = cc[c2(ik, 0)] + cs[2 * l] * cc[c2(ik, 1)] + cs[4 * l] * cc[c2(ik, 2)];
-                ch[c2(ik, lc)] = cs[2 * l + 1] * cc[c2(ik, ip - 1)] + cs[4 * l + 1] * cc[c2(ik, ip - 2)];
+                ch[c2(ik, l)] =
+                    cc[c2(ik, 0)] + cs[2 * l] * cc[c2(ik, 1)] + cs[4 * l] * cc[c2(ik, 2)];
+                ch[c2(ik, lc)] =
+                    cs[2 * l + 1] * cc[c2(ik, ip - 1)] + cs[4 * l + 1] * cc[c2(ik, ip - 2)];
             }
             let mut iang = 2 * l;
             let (mut j, mut jc) = (3, ip - 3);
@@ -1015,10 +1144,14 @@ impl<T: Flt> RPass<T> {
                 let (ar4, ai4) = next(&mut iang);
                 for ik in 0..idl1 {
                     ch[c2(ik, l)] = ch[c2(ik, l)]
-                        + (ar1 * cc[c2(ik, j)] + ar2 * cc[c2(ik, j + 1)] + ar3 * cc[c2(ik, j + 2)]
+                        + (ar1 * cc[c2(ik, j)]
+                            + ar2 * cc[c2(ik, j + 1)]
+                            + ar3 * cc[c2(ik, j + 2)]
                             + ar4 * cc[c2(ik, j + 3)]);
                     ch[c2(ik, lc)] = ch[c2(ik, lc)]
-                        + (ai1 * cc[c2(ik, jc)] + ai2 * cc[c2(ik, jc - 1)] + ai3 * cc[c2(ik, jc - 2)]
+                        + (ai1 * cc[c2(ik, jc)]
+                            + ai2 * cc[c2(ik, jc - 1)]
+                            + ai3 * cc[c2(ik, jc - 2)]
                             + ai4 * cc[c2(ik, jc - 3)]);
                 }
                 j += 4;
@@ -1029,7 +1162,8 @@ impl<T: Flt> RPass<T> {
                 let (ar2, ai2) = next(&mut iang);
                 for ik in 0..idl1 {
                     ch[c2(ik, l)] = ch[c2(ik, l)] + (ar1 * cc[c2(ik, j)] + ar2 * cc[c2(ik, j + 1)]);
-                    ch[c2(ik, lc)] = ch[c2(ik, lc)] + (ai1 * cc[c2(ik, jc)] + ai2 * cc[c2(ik, jc - 1)]);
+                    ch[c2(ik, lc)] =
+                        ch[c2(ik, lc)] + (ai1 * cc[c2(ik, jc)] + ai2 * cc[c2(ik, jc - 1)]);
                 }
                 j += 2;
                 jc -= 2;
@@ -1122,8 +1256,10 @@ impl<T: Flt> RPass<T> {
         }
         for (l, lc) in (1..ipph).zip((ipph..ip).rev()) {
             for ik in 0..idl1 {
-                cc[c2(ik, l)] = ch[c2(ik, 0)] + cs[2 * l] * ch[c2(ik, 1)] + cs[4 * l] * ch[c2(ik, 2)];
-                cc[c2(ik, lc)] = cs[2 * l + 1] * ch[c2(ik, ip - 1)] + cs[4 * l + 1] * ch[c2(ik, ip - 2)];
+                cc[c2(ik, l)] =
+                    ch[c2(ik, 0)] + cs[2 * l] * ch[c2(ik, 1)] + cs[4 * l] * ch[c2(ik, 2)];
+                cc[c2(ik, lc)] =
+                    cs[2 * l + 1] * ch[c2(ik, ip - 1)] + cs[4 * l + 1] * ch[c2(ik, ip - 2)];
             }
             let mut iang = 2 * l;
             let (mut j, mut jc) = (3, ip - 3);
@@ -1142,10 +1278,14 @@ impl<T: Flt> RPass<T> {
                 let (ar4, ai4) = next(&mut iang);
                 for ik in 0..idl1 {
                     cc[c2(ik, l)] = cc[c2(ik, l)]
-                        + (ar1 * ch[c2(ik, j)] + ar2 * ch[c2(ik, j + 1)] + ar3 * ch[c2(ik, j + 2)]
+                        + (ar1 * ch[c2(ik, j)]
+                            + ar2 * ch[c2(ik, j + 1)]
+                            + ar3 * ch[c2(ik, j + 2)]
                             + ar4 * ch[c2(ik, j + 3)]);
                     cc[c2(ik, lc)] = cc[c2(ik, lc)]
-                        + (ai1 * ch[c2(ik, jc)] + ai2 * ch[c2(ik, jc - 1)] + ai3 * ch[c2(ik, jc - 2)]
+                        + (ai1 * ch[c2(ik, jc)]
+                            + ai2 * ch[c2(ik, jc - 1)]
+                            + ai3 * ch[c2(ik, jc - 2)]
                             + ai4 * ch[c2(ik, jc - 3)]);
                 }
                 j += 4;
@@ -1156,7 +1296,8 @@ impl<T: Flt> RPass<T> {
                 let (ar2, ai2) = next(&mut iang);
                 for ik in 0..idl1 {
                     cc[c2(ik, l)] = cc[c2(ik, l)] + (ar1 * ch[c2(ik, j)] + ar2 * ch[c2(ik, j + 1)]);
-                    cc[c2(ik, lc)] = cc[c2(ik, lc)] + (ai1 * ch[c2(ik, jc)] + ai2 * ch[c2(ik, jc - 1)]);
+                    cc[c2(ik, lc)] =
+                        cc[c2(ik, lc)] + (ai1 * ch[c2(ik, jc)] + ai2 * ch[c2(ik, jc - 1)]);
                 }
                 j += 2;
                 jc -= 2;
@@ -1234,7 +1375,9 @@ mod tests {
     fn plans_match_a_direct_dft() {
         for n in [1usize, 2, 3, 4, 5, 6, 8, 9, 12, 15, 16, 20, 30, 40, 120] {
             let plan = CPlan::<f64>::new(n).expect("covered length");
-            let x: Vec<Cx<f64>> = (0..n).map(|k| Cx::new((k as f64 * 0.7).sin(), (k as f64 * 0.3).cos())).collect();
+            let x: Vec<Cx<f64>> = (0..n)
+                .map(|k| Cx::new((k as f64 * 0.7).sin(), (k as f64 * 0.3).cos()))
+                .collect();
             for fwd in [true, false] {
                 let mut y = x.clone();
                 plan.exec(&mut y, fwd, 1.0);
@@ -1246,7 +1389,10 @@ mod tests {
                         re += a.r * t.cos() - a.i * t.sin();
                         im += a.r * t.sin() + a.i * t.cos();
                     }
-                    assert!((v.r - re).abs() < 1e-12 && (v.i - im).abs() < 1e-12, "n = {n}, fwd = {fwd}");
+                    assert!(
+                        (v.r - re).abs() < 1e-12 && (v.i - im).abs() < 1e-12,
+                        "n = {n}, fwd = {fwd}"
+                    );
                 }
             }
         }
@@ -1265,7 +1411,10 @@ mod tests {
                 }
                 let got_re = if j == 0 { y[0] } else { y[2 * j - 1] };
                 let got_im = if j == 0 || 2 * j == n { 0.0 } else { y[2 * j] };
-                assert!((got_re - re).abs() < 1e-12 && (got_im - im).abs() < 1e-12, "n = {n}");
+                assert!(
+                    (got_re - re).abs() < 1e-12 && (got_im - im).abs() < 1e-12,
+                    "n = {n}"
+                );
             }
             plan.exec(&mut y, false, 1.0 / n as f64);
             for (a, b) in y.iter().zip(&x) {

@@ -277,9 +277,26 @@ struct Options {
 
 /// One system: a (k x k), b (m x n) → x (m x n). `direct` when the batch
 /// is large and the matrix small (XLA's `SolveDirectly`).
-fn solve<T: Real>(a: &[T], b: &[T], x: &mut [T], k: usize, m: usize, n: usize, o: &Options, direct: bool) {
-    let a = Mat { data: a.to_vec(), rows: k, cols: k };
-    let mut bm = Mat { data: b.to_vec(), rows: m, cols: n };
+fn solve<T: Real>(
+    a: &[T],
+    b: &[T],
+    x: &mut [T],
+    k: usize,
+    m: usize,
+    n: usize,
+    o: &Options,
+    direct: bool,
+) {
+    let a = Mat {
+        data: a.to_vec(),
+        rows: k,
+        cols: k,
+    };
+    let mut bm = Mat {
+        data: b.to_vec(),
+        rows: m,
+        cols: n,
+    };
     if m * n == 0 {
         x.copy_from_slice(&bm.data);
         return;
@@ -293,7 +310,11 @@ fn solve<T: Real>(a: &[T], b: &[T], x: &mut [T], k: usize, m: usize, n: usize, o
         x.copy_from_slice(&bm.data);
         return;
     }
-    let r = if direct { solve_directly(&a, bm, o) } else { solve_by_inverting(&a, &bm, o) };
+    let r = if direct {
+        solve_directly(&a, bm, o)
+    } else {
+        solve_by_inverting(&a, &bm, o)
+    };
     x.copy_from_slice(&r.data);
 }
 
@@ -305,7 +326,10 @@ fn solve_directly<T: Real>(a: &Mat<T>, mut b: Mat<T>, o: &Options) -> Mat<T> {
     let backwards = o.transpose ^ o.lower ^ !o.left;
     for i in 0..k {
         let j = if backwards { i } else { k - i - 1 };
-        let (mut s0, mut s1) = ([j, if backwards { 0 } else { j + 1 }], [j + 1, if backwards { j } else { k }]);
+        let (mut s0, mut s1) = (
+            [j, if backwards { 0 } else { j + 1 }],
+            [j + 1, if backwards { j } else { k }],
+        );
         if o.transpose ^ !o.left {
             s0.swap(0, 1);
             s1.swap(0, 1);
@@ -378,7 +402,11 @@ fn solve_by_inverting<T: Real>(a: &Mat<T>, b: &Mat<T>, o: &Options) -> Mat<T> {
     let mut x: Option<Mat<T>> = None;
     for i in 0..num_blocks {
         let j = if backward { num_blocks - 1 - i } else { i };
-        let block = if k % bs != 0 && j + 1 == num_blocks { k % bs } else { bs };
+        let block = if k % bs != 0 && j + 1 == num_blocks {
+            k % bs
+        } else {
+            bs
+        };
         let inv = inverses[j].block(0, block, 0, block, o.transpose);
         let end = ((j + 1) * bs).min(k);
         let b_row = if o.left {
@@ -399,22 +427,42 @@ fn solve_by_inverting<T: Real>(a: &Mat<T>, b: &Mat<T>, o: &Options) -> Mat<T> {
                     s1.swap(0, 1);
                 }
                 let a_row = tri.block(s0[0], s1[0], s0[1], s1[1], o.transpose);
-                let p = if o.left { dot(a_row, x.view()) } else { dot(x.view(), a_row) };
+                let p = if o.left {
+                    dot(a_row, x.view())
+                } else {
+                    dot(x.view(), a_row)
+                };
                 Mat::from_fn(p.rows, p.cols, |r, c| b_row.at(r, c).sub_e(p.at(r, c)))
             }
         };
-        let update = if o.left { dot(inv, remainder.view()) } else { dot(remainder.view(), inv) };
+        let update = if o.left {
+            dot(inv, remainder.view())
+        } else {
+            dot(remainder.view(), inv)
+        };
         x = Some(match x {
             None => update,
             Some(x) => {
-                let (first, second) = if backward { (&update, &x) } else { (&x, &update) };
+                let (first, second) = if backward {
+                    (&update, &x)
+                } else {
+                    (&x, &update)
+                };
                 if o.left {
                     Mat::from_fn(first.rows + second.rows, first.cols, |r, c| {
-                        if r < first.rows { first.at(r, c) } else { second.at(r - first.rows, c) }
+                        if r < first.rows {
+                            first.at(r, c)
+                        } else {
+                            second.at(r - first.rows, c)
+                        }
                     })
                 } else {
                     Mat::from_fn(first.rows, first.cols + second.cols, |r, c| {
-                        if c < first.cols { first.at(r, c) } else { second.at(r, c - first.cols) }
+                        if c < first.cols {
+                            first.at(r, c)
+                        } else {
+                            second.at(r, c - first.cols)
+                        }
                     })
                 }
             }
@@ -481,10 +529,16 @@ pub unsafe extern "C" fn strata_rt_triangular_solve(
 
 /// # Safety
 /// As [`strata_rt_triangular_solve`].
-unsafe fn run(desc: *const LinalgDesc, a: *const u8, b: *const u8, x: *mut u8) -> Result<(), String> {
+unsafe fn run(
+    desc: *const LinalgDesc,
+    a: *const u8,
+    b: *const u8,
+    x: *mut u8,
+) -> Result<(), String> {
     // SAFETY: the caller's contract.
     let d = unsafe { desc.as_ref() }.ok_or("null triangular_solve descriptor")?;
-    let count = |v: i64| usize::try_from(v).map_err(|_| format!("bad triangular_solve descriptor {d:?}"));
+    let count =
+        |v: i64| usize::try_from(v).map_err(|_| format!("bad triangular_solve descriptor {d:?}"));
     let (batch, m, n) = (count(d.batch)?, count(d.rows)?, count(d.cols)?);
     let o = Options {
         left: d.flags & LINALG_LEFT_SIDE != 0,
@@ -577,12 +631,23 @@ mod tests {
         // a well-conditioned 5x5, b 5x3 / 3x5: x·op(a) = b or op(a)·x = b.
         let k = 5;
         let a: Vec<f64> = (0..k * k)
-            .map(|i| if i % (k + 1) == 0 { 4.0 + i as f64 * 0.1 } else { ((i * 7 % 11) as f64 - 5.0) * 0.1 })
+            .map(|i| {
+                if i % (k + 1) == 0 {
+                    4.0 + i as f64 * 0.1
+                } else {
+                    ((i * 7 % 11) as f64 - 5.0) * 0.1
+                }
+            })
             .collect();
         for (left, lower, transpose, unit, direct) in itertools_product() {
             let (m, n) = if left { (k, 3) } else { (3, k) };
             let b: Vec<f64> = (0..m * n).map(|i| (i as f64 * 0.37).sin()).collect();
-            let o = Options { left, lower, transpose, unit };
+            let o = Options {
+                left,
+                lower,
+                transpose,
+                unit,
+            };
             let x = run_f64(&a, &b, m, n, &o, direct);
             // op(a) with the triangle and diagonal the solve reads.
             let opa = |r: usize, c: usize| {
@@ -602,7 +667,10 @@ mod tests {
                     } else {
                         (0..k).map(|i| x[r * n + i] * opa(i, c)).sum()
                     };
-                    assert!((got - b[r * n + c]).abs() < 1e-12, "{left} {lower} {transpose} {unit} {direct}");
+                    assert!(
+                        (got - b[r * n + c]).abs() < 1e-12,
+                        "{left} {lower} {transpose} {unit} {direct}"
+                    );
                 }
             }
         }
@@ -611,7 +679,13 @@ mod tests {
     fn itertools_product() -> Vec<(bool, bool, bool, bool, bool)> {
         let mut v = Vec::new();
         for bits in 0..32 {
-            v.push((bits & 1 != 0, bits & 2 != 0, bits & 4 != 0, bits & 8 != 0, bits & 16 != 0));
+            v.push((
+                bits & 1 != 0,
+                bits & 2 != 0,
+                bits & 4 != 0,
+                bits & 8 != 0,
+                bits & 16 != 0,
+            ));
         }
         v
     }

@@ -423,7 +423,7 @@ impl<'c> Builder<'c> {
             pos,
             loc: self.loc,
             reassoc: self.reassoc,
-                contract: self.contract,
+            contract: self.contract,
         }
     }
 
@@ -477,7 +477,7 @@ impl<'c> Builder<'c> {
             pos,
             loc: self.loc,
             reassoc: self.reassoc,
-                contract: self.contract,
+            contract: self.contract,
         }
     }
 
@@ -520,7 +520,7 @@ impl<'c> Builder<'c> {
             pos: 0,
             loc: self.loc,
             reassoc: self.reassoc,
-                contract: self.contract,
+            contract: self.contract,
         };
         f(&mut inner)?;
         inner.insert("loop.yield", vec![], &[], vec![]);

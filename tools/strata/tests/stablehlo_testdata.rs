@@ -47,7 +47,9 @@ fn check(file: &PathBuf) -> Result<(), String> {
             Err(e) => return Err(format!("wait failed: {e}")),
         }
     }
-    let out = child.wait_with_output().map_err(|e| format!("no output: {e}"))?;
+    let out = child
+        .wait_with_output()
+        .map_err(|e| format!("no output: {e}"))?;
     let stdout = String::from_utf8_lossy(&out.stdout);
     if out.status.success() {
         return Ok(());
@@ -100,6 +102,14 @@ fn stablehlo_testdata_programs_pass() {
         }
     });
     let failed = failures.into_inner().unwrap_or_else(|e| e.into_inner());
-    println!("{} passed, {} failed", files.len() - failed.len(), failed.len());
-    assert!(failed.is_empty(), "failing programs:\n{}", failed.join("\n"));
+    println!(
+        "{} passed, {} failed",
+        files.len() - failed.len(),
+        failed.len()
+    );
+    assert!(
+        failed.is_empty(),
+        "failing programs:\n{}",
+        failed.join("\n")
+    );
 }

@@ -128,7 +128,13 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let xc = self.select_f(FloatPredicate::OGT, xc, self.f(limit), self.f(limit), xc)?;
         let x2 = self.mul(xc, xc)?;
         let mut p = self.fmuladd(x2, self.f(bits(0xA59F_25C0)), self.f(bits(0x2A61_337E)))?;
-        for c in [0xAEBD_37FF, 0x335C_0041, 0x3779_434A, 0x3A27_0DED, 0x3BA0_59DC] {
+        for c in [
+            0xAEBD_37FF,
+            0x335C_0041,
+            0x3779_434A,
+            0x3A27_0DED,
+            0x3BA0_59DC,
+        ] {
             p = self.fmuladd(x2, p, self.f(bits(c)))?;
         }
         let p = self.mul(xc, p)?;
@@ -195,7 +201,9 @@ impl<'ctx> Lowerer<'ctx, '_> {
             Ok(b.build_bit_cast(v, i32t, "").map_err(ice)?.into_int_value())
         };
         let as_float = |v: inkwell::values::IntValue<'ctx>| -> Result<FloatValue<'ctx>> {
-            Ok(b.build_bit_cast(v, f32t, "").map_err(ice)?.into_float_value())
+            Ok(b.build_bit_cast(v, f32t, "")
+                .map_err(ice)?
+                .into_float_value())
         };
         let min_normal = self.f(bits(0x0080_0000));
         let x = self.select_f(FloatPredicate::UGE, min_normal, x0, min_normal, x0)?;
@@ -249,8 +257,20 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let s = self.fmuladd(e, c(0x3F31_8000), s)?;
         // Special values, selected as XLA's bit masks select them.
         let invalid = self.select_f(FloatPredicate::ULE, x0, zero, self.f(f64::NAN), s)?;
-        let r = self.select_f(FloatPredicate::OEQ, x0, zero, self.f(f64::NEG_INFINITY), invalid)?;
-        self.select_f(FloatPredicate::OEQ, x0, self.f(f64::INFINITY), self.f(f64::INFINITY), r)
+        let r = self.select_f(
+            FloatPredicate::OEQ,
+            x0,
+            zero,
+            self.f(f64::NEG_INFINITY),
+            invalid,
+        )?;
+        self.select_f(
+            FloatPredicate::OEQ,
+            x0,
+            self.f(f64::INFINITY),
+            self.f(f64::INFINITY),
+            r,
+        )
     }
 
     /// XLA:CPU's `log1p` for f32: log(1 + x) (its `log` above) for
@@ -263,11 +283,25 @@ impl<'ctx> Lowerer<'ctx, '_> {
         // x·0 (NaN for an infinite x, as in XLA's) starts both polynomials.
         let z = self.mul(x, self.f(0.0))?;
         let mut den = self.add(z, self.f(1.0))?;
-        for v in [0x4171_01AD, 0x42A6_185B, 0x435D_C32D, 0x439A_8CA3, 0x4358_6D8A, 0x4270_7982] {
+        for v in [
+            0x4171_01AD,
+            0x42A6_185B,
+            0x435D_C32D,
+            0x439A_8CA3,
+            0x4358_6D8A,
+            0x4270_7982,
+        ] {
             den = self.fmuladd(den, x, c(v))?;
         }
         let mut num = self.add(z, self.f(4.527e-5))?;
-        for v in [0x3EFF_40C5, 0x40D2_84FA, 0x41EF_4B9C, 0x4273_CC76, 0x4264_73AD, 0x41A0_5101] {
+        for v in [
+            0x3EFF_40C5,
+            0x40D2_84FA,
+            0x41EF_4B9C,
+            0x4273_CC76,
+            0x4264_73AD,
+            0x41A0_5101,
+        ] {
             num = self.fmuladd(num, x, c(v))?;
         }
         let r = self.b.build_float_div(num, den, "").map_err(ice)?;

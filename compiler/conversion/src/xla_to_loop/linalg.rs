@@ -74,7 +74,11 @@ impl FuncLowering<'_> {
             };
             let desc_buf = self.descriptor_global(b, &desc)?;
             let (a_buf, rhs_buf) = (self.buffer_of(b, a)?, self.buffer_of(b, rhs)?);
-            self.call_status(b, symbol::TRIANGULAR_SOLVE, vec![desc_buf, a_buf, rhs_buf, x]);
+            self.call_status(
+                b,
+                symbol::TRIANGULAR_SOLVE,
+                vec![desc_buf, a_buf, rhs_buf, x],
+            );
             return Ok(());
         }
         let lowered = matches!(

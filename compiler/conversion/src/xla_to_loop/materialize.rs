@@ -82,7 +82,11 @@ impl FuncLowering<'_> {
         // built without FMA: no contraction in their arithmetic.
         let library = matches!(
             family,
-            Family::Dot | Family::Convolution | Family::TriangularSolve | Family::Cholesky | Family::Lu
+            Family::Dot
+                | Family::Convolution
+                | Family::TriangularSolve
+                | Family::Cholesky
+                | Family::Lu
         );
         let keep = b.contract && !library;
         let saved = std::mem::replace(&mut b.contract, keep);

@@ -191,7 +191,11 @@ fn emit_block_ops(
             if outs.len() != results.len() {
                 return Err(Diagnostic::error(
                     b.ctx.op(op).loc,
-                    format!("call returns {} values, expected {}", outs.len(), results.len()),
+                    format!(
+                        "call returns {} values, expected {}",
+                        outs.len(),
+                        results.len()
+                    ),
                 ));
             }
             env.extend(results.into_iter().zip(outs));
