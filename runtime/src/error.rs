@@ -141,27 +141,3 @@ mod tests {
         assert!(read_last().contains("boom"), "{}", read_last());
     }
 }
-
-/// `int32_t strata_rt_custom_call_failed(const char *name, int32_t status)`:
-/// a user's custom-call function returned `status` (non-zero), or is not
-/// linked into the program (`status` 0: its weak reference is NULL). Sets
-/// the message and returns the status to give back (1 for a missing one).
-///
-/// # Safety
-/// `name` is a NUL-terminated string.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn strata_rt_custom_call_failed(name: *const c_char, status: i32) -> i32 {
-    ffi_guard(1, || {
-        // SAFETY: the caller's contract (a constant of the generated code).
-        let name = unsafe { CStr::from_ptr(name) }.to_string_lossy();
-        if status == 0 {
-            set_error(&format!(
-                "custom call @{name}: the function {name} is not linked into the program (define it; a program loading a .so exports it with -rdynamic)"
-            ));
-            1
-        } else {
-            set_error(&format!("custom call @{name} failed with status {status}"));
-            status
-        }
-    })
-}

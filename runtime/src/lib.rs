@@ -12,6 +12,8 @@
 //! - [`error`]: the thread-local "last error" message behind `P_last_error()`.
 //! - [`check`]: the conformance checks (`check.expect_*`) that generated code calls and that
 //!   `strata check` reads back through `dlsym`.
+//! - [`custom_call`]: the registry behind `P_register_custom_call`; a model's custom calls run
+//!   only what the host registered.
 //! - [`cpu`]: the check that a library runs on a CPU with the features it was compiled for.
 //! - [`pool`]: the runtime's thread pool (size from `STRATA_NUM_THREADS` or the CPUs the
 //!   process may use; `strata_rt_set_num_threads`).
@@ -22,6 +24,7 @@ pub mod builtins;
 pub mod check;
 pub mod collectives;
 pub mod cpu;
+pub mod custom_call;
 pub mod error;
 pub mod fft;
 pub mod fft_ducc;

@@ -51,6 +51,7 @@ pub(crate) fn lower_module<'ctx>(
             l.define_launch_stub(op)?;
         }
     }
+    l.define_custom_call_table()?;
     for &op in ops.iter().filter(|&&o| ir.op(o).name == FUNC) {
         if ir.entry_block(op, 0).is_some() {
             if !glue_only {
@@ -63,6 +64,7 @@ pub(crate) fn lower_module<'ctx>(
     }
     l.last_error_fn()?;
     l.set_num_threads_fn()?;
+    l.register_custom_call_fn()?;
     let over_mpi = ir.str_attr(module, crate::COLLECTIVES_ATTR) == Some("mpi");
     l.replicas_run_fn(runs_as_partitions(ir, module), over_mpi)?;
     l.feed_hook_fn("set_infeed", strata_abi::symbol::SET_INFEED)?;
@@ -111,6 +113,7 @@ fn runs_as_partitions(ir: &Context, module: OpId) -> bool {
 /// Names whose C symbols `P_name` every library defines itself.
 pub(crate) const RESERVED_NAMES: &[&str] = &[
     "last_error",
+    "register_custom_call",
     "set_num_threads",
     "replicas_run",
     "set_infeed",
@@ -170,16 +173,16 @@ impl<'ctx> Lowerer<'ctx, '_> {
             f.add_attribute(AttributeLoc::Function, nounwind(self.cx));
             self.add_noalias_attrs(op, f);
             f
+        } else if let Some(target) = self.ir.str_attr(op, strata_abi::CUSTOM_CALL_ATTR) {
+            // A registry entry, not a symbol (see custom_call.rs).
+            let target = target.to_string();
+            self.declare_custom_call(op, &name, &target);
+            return Ok(());
         } else {
             let f = self.external(&name, ty);
             self.add_extension_attrs(op, f);
             if self.ir.attr_of(op, "returns_status").is_some() {
                 self.status_externals.insert(name.clone());
-            }
-            if self.ir.attr_of(op, "custom_call").is_some() {
-                // Weak: a program that never runs the call need not define it.
-                f.as_global_value().set_linkage(Linkage::ExternalWeak);
-                self.custom_calls.insert(name.clone());
             }
             f
         };
@@ -282,6 +285,21 @@ impl<'ctx> Lowerer<'ctx, '_> {
     fn export_wrapper(&mut self, op: OpId) -> Result<()> {
         let name = self.func_name(op)?;
         let inner = self.funcs[&name];
+        // `strata compile` holds exported names to the C identifier rule
+        // before code generation (they reach the header); `check` and
+        // `run` call their wrappers by symbol, so only the length limit
+        // applies everywhere (a 10 MB symbol makes every tool slow).
+        if name.len() > strata_abi::MAX_NAME_LEN {
+            return Err(Diagnostic::error(
+                self.loc(op),
+                format!(
+                    "public function @{} cannot be exported: the name has {} characters (at most {})",
+                    strata_abi::shown_name(&name),
+                    name.len(),
+                    strata_abi::MAX_NAME_LEN
+                ),
+            ));
+        }
         if RESERVED_NAMES.contains(&name.as_str()) {
             return Err(Diagnostic::error(
                 self.loc(op),
@@ -318,10 +336,64 @@ impl<'ctx> Lowerer<'ctx, '_> {
             self.cx.void_type().fn_type(&[], false),
         );
         self.call(clear, &[])?;
+        self.emit_null_checks(op, f, &name)?;
         let status = self
             .call(inner, &args)?
             .ok_or_else(|| ice("internal function returns no status"))?;
         self.b.build_return(Some(&status)).map_err(ice)?;
+        Ok(())
+    }
+
+    /// A NULL pointer for a buffer that holds data makes the exported
+    /// function return 1 with a message naming the buffer's position,
+    /// instead of crashing the host (empty buffers may be NULL).
+    fn emit_null_checks(&mut self, op: OpId, f: FunctionValue<'ctx>, name: &str) -> Result<()> {
+        let Some((inputs, _)) = builtin::func_signature(self.ir, op) else {
+            return Ok(());
+        };
+        let count = inputs.len();
+        let i32t = self.cx.i32_type();
+        let ptr = self.cx.ptr_type(AddressSpace::default());
+        for (i, &t) in inputs.iter().enumerate() {
+            if !matches!(self.ir.kind(t), TypeKind::MemRef { .. })
+                || crate::types::memref_bytes(self.ir, t) == 0
+            {
+                continue;
+            }
+            let Some(p) = f.get_nth_param(i as u32) else {
+                continue;
+            };
+            let is_null = self
+                .b
+                .build_is_null(p.into_pointer_value(), "")
+                .map_err(ice)?;
+            let (null, next) = (
+                self.cx.append_basic_block(f, "null_buffer"),
+                self.cx.append_basic_block(f, "buffer_ok"),
+            );
+            self.b
+                .build_conditional_branch(is_null, null, next)
+                .map_err(ice)?;
+            self.b.position_at_end(null);
+            let message = format!(
+                "{}_{name}: buffer parameter {} of {count} is NULL (every buffer that holds data must be passed)",
+                self.prefix,
+                i + 1
+            );
+            let text = self
+                .b
+                .build_global_string_ptr(&message, "null_message")
+                .map_err(ice)?;
+            let set = self.external(
+                strata_abi::symbol::SET_ERROR,
+                self.cx.void_type().fn_type(&[ptr.into()], false),
+            );
+            self.call(set, &[text.as_pointer_value().into()])?;
+            self.b
+                .build_return(Some(&i32t.const_int(1, false)))
+                .map_err(ice)?;
+            self.b.position_at_end(next);
+        }
         Ok(())
     }
 
@@ -444,69 +516,6 @@ impl<'ctx> Lowerer<'ctx, '_> {
         Ok(())
     }
 
-    /// A call to the user's custom-call function `name`: NULL (not linked)
-    /// or a non-zero status returns from the function with a message.
-    fn user_custom_call(
-        &mut self,
-        op: OpId,
-        name: &str,
-        f: FunctionValue<'ctx>,
-        args: &[BasicMetadataValueEnum<'ctx>],
-    ) -> Result<()> {
-        let i32t = self.cx.i32_type();
-        let ptr = self.cx.ptr_type(AddressSpace::default());
-        let report = self.external(
-            strata_abi::symbol::CUSTOM_CALL_FAILED,
-            i32t.fn_type(&[ptr.into(), i32t.into()], false),
-        );
-        let text = self
-            .b
-            .build_global_string_ptr(name, "custom_call_name")
-            .map_err(ice)?
-            .as_pointer_value();
-        let fp = f.as_global_value().as_pointer_value();
-        let missing = self.b.build_is_null(fp, "").map_err(ice)?;
-        let func = self.current_fn()?;
-        let (absent, present) = (
-            self.cx.append_basic_block(func, "custom_call_missing"),
-            self.cx.append_basic_block(func, "custom_call"),
-        );
-        self.b
-            .build_conditional_branch(missing, absent, present)
-            .map_err(ice)?;
-        self.b.position_at_end(absent);
-        let st = self
-            .call(report, &[text.into(), i32t.const_zero().into()])?
-            .ok_or_else(|| ice("strata_rt_custom_call_failed returns nothing"))?;
-        self.b.build_return(Some(&st)).map_err(ice)?;
-        self.b.position_at_end(present);
-        let status = self
-            .call(f, args)?
-            .ok_or_else(|| ice("a custom call returns no status"))?
-            .into_int_value();
-        if let Some(&res) = self.ir.op(op).results.first() {
-            self.values.insert(res, status.into());
-        }
-        let failed = self
-            .b
-            .build_int_compare(inkwell::IntPredicate::NE, status, i32t.const_zero(), "")
-            .map_err(ice)?;
-        let (bad, good) = (
-            self.cx.append_basic_block(func, "custom_call_failed"),
-            self.cx.append_basic_block(func, "custom_call_ok"),
-        );
-        self.b
-            .build_conditional_branch(failed, bad, good)
-            .map_err(ice)?;
-        self.b.position_at_end(bad);
-        let st = self
-            .call(report, &[text.into(), status.into()])?
-            .ok_or_else(|| ice("strata_rt_custom_call_failed returns nothing"))?;
-        self.b.build_return(Some(&st)).map_err(ice)?;
-        self.b.position_at_end(good);
-        Ok(())
-    }
-
     /// `int32_t P_replicas_run(int32_t n, void (*body)(int32_t, void *),
     /// void *user)` forwarding to the runtime's `strata_rt_replicas_run`:
     /// runs `body(d, user)` for every device d on its own thread, where the
@@ -588,20 +597,15 @@ impl<'ctx> Lowerer<'ctx, '_> {
                     Some(strata_ir::AttrKind::SymbolRef(s)) => s.clone(),
                     _ => return Err(self.internal(op, "has no 'callee'")),
                 };
+                if let Some(&entry) = self.custom_calls.get(&callee) {
+                    return self.lower_custom_call(op, entry, &args);
+                }
                 let f = *self
                     .funcs
                     .get(&callee)
                     .ok_or_else(|| self.internal(op, format!("calls unknown '@{callee}'")))?;
                 let args: Vec<BasicMetadataValueEnum> =
                     args.into_iter().map(|a| a.into()).collect();
-                if self.custom_calls.contains(&callee) {
-                    if !self.returns_status {
-                        return Err(
-                            self.internal(op, "custom call outside a status-returning function")
-                        );
-                    }
-                    return self.user_custom_call(op, &callee, f, &args);
-                }
                 let r = self.call(f, &args)?;
                 if self.status_externals.contains(&callee) && self.returns_status {
                     // A runtime function that failed: its status, with the

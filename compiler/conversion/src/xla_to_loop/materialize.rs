@@ -83,6 +83,7 @@ impl FuncLowering<'_> {
         let library = matches!(
             family,
             Family::Dot
+                | Family::Gemm
                 | Family::Convolution
                 | Family::TriangularSolve
                 | Family::Cholesky
@@ -105,6 +106,7 @@ impl FuncLowering<'_> {
         match family {
             Family::Reduce => self.reduce(b, op, bufs),
             Family::Dot => self.dot_general(b, op, bufs[0]),
+            Family::Gemm => self.gemm(b, op, bufs[0]),
             Family::Concatenate => self.concatenate(b, op, bufs[0]),
             Family::Pad => self.pad(b, op, bufs[0]),
             Family::DynamicUpdateSlice => self.dynamic_update_slice(b, op, bufs[0]),

@@ -92,8 +92,9 @@ pub(crate) struct Exporter<'a> {
     externals: HashMap<String, External>,
     /// Functions with a body that return a status.
     status_funcs: HashSet<String>,
-    /// `custom_call` targets: the user's own C functions.
-    custom_calls: HashSet<String>,
+    /// Declarations standing for custom-call targets (symbol -> target):
+    /// registry entries of the native backend, not functions.
+    custom_calls: HashMap<String, String>,
     names: HashMap<Value, String>,
     /// `mem.offset` results: usable only as pointer arguments of runtime
     /// calls (`llvm.ptr` SSA names).
@@ -117,7 +118,7 @@ impl<'a> Exporter<'a> {
             declarations: Default::default(),
             externals: HashMap::new(),
             status_funcs: HashSet::new(),
-            custom_calls: HashSet::new(),
+            custom_calls: HashMap::new(),
             names: HashMap::new(),
             pointers: HashMap::new(),
             next_name: 0,
@@ -149,8 +150,8 @@ impl<'a> Exporter<'a> {
                 }
                 continue;
             }
-            if ir.attr_of(op, "custom_call").is_some() {
-                self.custom_calls.insert(name);
+            if let Some(target) = ir.str_attr(op, strata_abi::CUSTOM_CALL_ATTR) {
+                self.custom_calls.insert(name, target.to_string());
                 continue;
             }
             self.externals.insert(
