@@ -29,6 +29,7 @@ pub mod cpu;
 pub mod custom_call;
 pub mod error;
 pub mod fft;
+pub mod fft_ducc;
 pub mod float;
 pub mod gemm;
 pub mod linalg;
@@ -36,6 +37,7 @@ pub mod minifloat;
 mod mpi;
 pub mod pool;
 pub mod rng;
+pub mod triangular_solve;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 

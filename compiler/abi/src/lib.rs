@@ -387,6 +387,12 @@ pub const LINALG_LOWER: i64 = 1;
 pub const LINALG_VECTORS: i64 = 2;
 /// [`LinalgDesc::flags`] bit: eig computes the left eigenvectors.
 pub const LINALG_LEFT_VECTORS: i64 = 4;
+/// [`LinalgDesc::flags`] bit: a triangular solve has a on the left (op(a)·x = b).
+pub const LINALG_LEFT_SIDE: i64 = 8;
+/// [`LinalgDesc::flags`] bit: a triangular solve uses a's transpose.
+pub const LINALG_TRANSPOSE_A: i64 = 16;
+/// [`LinalgDesc::flags`] bit: a triangular solve takes a's diagonal as ones.
+pub const LINALG_UNIT_DIAGONAL: i64 = 32;
 
 /// The body of a parallel loop, outlined by the compiler:
 /// `int32_t task(void *ctx, int64_t begin, int64_t end)` runs the loop's
@@ -612,6 +618,11 @@ pub mod symbol {
     /// C *right, int32_t *info)`, C the complex type of T's precision: geev
     /// per matrix, the eigenvectors normalized as geev normalizes them.
     pub const EIG: &str = "strata_rt_eig";
+    /// `int32_t (const LinalgDesc *, const T *a, const T *b, T *x)`, T one of
+    /// F16, BF16, F32, F64: XLA:CPU's expansion of `triangular_solve` per
+    /// system (b's shape in `rows` x `cols`; `LINALG_LEFT_SIDE`,
+    /// `LINALG_LOWER`, `LINALG_TRANSPOSE_A`, `LINALG_UNIT_DIAGONAL`).
+    pub const TRIANGULAR_SOLVE: &str = "strata_rt_triangular_solve";
     /// `int32_t (CustomCallTarget *table, int64_t count, const char *target,
     /// CustomCallFn fn, void *user)`: the library's `P_register_custom_call`.
     pub const REGISTER_CUSTOM_CALL: &str = "strata_rt_register_custom_call";

@@ -14,6 +14,7 @@
 //! `mem.dealloc` right after its last reader. Reusing freed buffers is the
 //! job of `mem-reuse-buffers`, which runs next.
 
+mod chlo;
 mod collective;
 mod complex;
 mod complex_inverse;
