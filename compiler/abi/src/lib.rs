@@ -524,6 +524,11 @@ pub fn shown_name(name: &str) -> String {
     s
 }
 
+/// Attribute of a loop-level function: the buffer parameters the caller may
+/// pass as one buffer (a donated argument and the result updated in it, in
+/// pairs); codegen gives them no `noalias`.
+pub const ALIASED_PARAMS_ATTR: &str = "aliased_params";
+
 /// Alignment (bytes) of a function's arena and of every buffer the
 /// compiler places in it (`mem-plan-arena`), and what `P_f_with_scratch`
 /// requires of the caller's scratch.

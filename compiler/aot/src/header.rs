@@ -35,6 +35,9 @@ pub struct CFunction {
     /// Bytes of scratch `P_f_with_scratch` takes (the function's arena and
     /// its callees'); None for a custom-call target's description.
     pub scratch_bytes: Option<i64>,
+    /// (argument, result) pairs that may be passed as one buffer: a
+    /// donated argument updated in place (`xla-plan-donation`).
+    pub aliases: Vec<(usize, usize)>,
 }
 
 impl CParam {
@@ -316,6 +319,12 @@ fn write_prototype(h: &mut String, f: &CFunction) {
         params.join(", ")
     };
     let _ = writeln!(h, "int32_t {}({params});", f.c_name);
+    for &(arg, res) in &f.aliases {
+        let _ = writeln!(
+            h,
+            "/* Donated: res{res} may be the same buffer as arg{arg} (the update is made in place). */"
+        );
+    }
     if let Some(bytes) = f.scratch_bytes {
         let upper = macro_name(&f.c_name);
         let _ = writeln!(
@@ -362,6 +371,7 @@ mod tests {
                 param("res1", "float", &[3], true, "complex<f32>"),
             ],
             scratch_bytes: Some(512),
+            aliases: vec![],
         }]
     }
 
@@ -463,11 +473,13 @@ void mlp_set_outfeed(int32_t (*hook)(int32_t device, void *data, int64_t bytes, 
                     param("res0", "int64_t", &[5], true, "i64"),
                 ],
                 scratch_bytes: None,
+                aliases: vec![],
             },
             CFunction {
                 c_name: "m_g".into(),
                 params: vec![],
                 scratch_bytes: None,
+                aliases: vec![],
             },
         ];
         let h = header(

@@ -161,6 +161,7 @@ mod tests {
                 elem_doc: "f32".into(),
             }],
             scratch_bytes: Some(0),
+            aliases: vec![],
         }
     }
 

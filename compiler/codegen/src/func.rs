@@ -209,8 +209,13 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let Some((inputs, _)) = builtin::func_signature(self.ir, op) else {
             return;
         };
+        // A donated argument and its result may be one buffer.
+        let shared = self
+            .ir
+            .i64_array(op, strata_abi::ALIASED_PARAMS_ATTR)
+            .unwrap_or_default();
         for (i, &t) in inputs.iter().enumerate() {
-            if matches!(self.ir.kind(t), TypeKind::MemRef { .. }) {
+            if matches!(self.ir.kind(t), TypeKind::MemRef { .. }) && !shared.contains(&(i as i64)) {
                 let a = self
                     .cx
                     .create_enum_attribute(Attribute::get_named_enum_kind_id("noalias"), 0);

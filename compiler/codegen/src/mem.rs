@@ -186,11 +186,29 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let ty = self.operand_ty(op, 0)?;
         let align = unit_bytes(self.ir, self.ir.elem(ty)).clamp(1, 16) as u32;
         let bytes = memref_bytes(self.ir, ty);
-        if bytes > 0 {
-            self.b
-                .build_memcpy(dst, align, src, align, self.i64(bytes))
-                .map_err(ice)?;
+        if bytes == 0 {
+            return Ok(());
         }
+        // A buffer copied onto itself (a donated argument that is also its
+        // result's buffer) is left alone: no pass over it at all.
+        let f = self.current_fn()?;
+        let (copy, done) = (
+            self.cx.append_basic_block(f, "copy"),
+            self.cx.append_basic_block(f, "copied"),
+        );
+        let same = self
+            .b
+            .build_int_compare(inkwell::IntPredicate::EQ, src, dst, "")
+            .map_err(ice)?;
+        self.b
+            .build_conditional_branch(same, done, copy)
+            .map_err(ice)?;
+        self.b.position_at_end(copy);
+        self.b
+            .build_memcpy(dst, align, src, align, self.i64(bytes))
+            .map_err(ice)?;
+        self.b.build_unconditional_branch(done).map_err(ice)?;
+        self.b.position_at_end(done);
         Ok(())
     }
 

@@ -92,7 +92,7 @@ fn parse_func(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
         }
     }
     let name = p.parse_symbol("function name like @main")?;
-    let (args, results) = p.parse_function_signature()?;
+    let (args, results, (arg_attrs, res_attrs)) = p.parse_function_signature_with_attrs()?;
     let inputs: Vec<_> = args.iter().map(|a| a.1).collect();
     let fty = p.ctx.function_ty(inputs, results);
     let a = p.ctx.attr(AttrKind::String(name));
@@ -105,6 +105,19 @@ fn parse_func(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     }
     if p.consume_keyword("attributes") {
         p.parse_attr_dict(&mut st.attrs)?;
+    }
+    // Argument and result attributes (JAX's donation marks, result names)
+    // are kept as MLIR keeps them: `arg_attrs` / `res_attrs`, arrays of
+    // dictionaries, present when any dictionary is not empty.
+    for (name, dicts) in [("arg_attrs", arg_attrs), ("res_attrs", res_attrs)] {
+        if dicts.iter().any(|d| !d.is_empty()) && !st.attrs.iter().any(|(n, _)| n == name) {
+            let items = dicts
+                .into_iter()
+                .map(|d| p.ctx.attr(AttrKind::Dict(d)))
+                .collect();
+            let a = p.ctx.attr(AttrKind::Array(items));
+            st.add_attr(name, a);
+        }
     }
     if p.is_punct("{") {
         if args.iter().any(|a| a.0.is_empty()) {

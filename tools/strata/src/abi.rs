@@ -130,20 +130,33 @@ pub fn library_interface(
     Ok((funcs, targets.into_iter().map(|(_, f)| f).collect()))
 }
 
-/// Each exported function's scratch size, as the lowering planned it
-/// (`loop-plan-arena`'s `scratch_bytes` on the lowered function).
-pub fn record_scratch(ctx: &Context, module: OpId, prefix: &str, funcs: &mut [CFunction]) {
+/// Each exported function's scratch size and donated buffers, as the
+/// lowering planned them (`loop-plan-arena`'s `scratch_bytes`, and the
+/// `aliased_params` pairs `xla-plan-donation` made, on the lowered function).
+pub fn record_plan(ctx: &Context, module: OpId, prefix: &str, funcs: &mut [CFunction]) {
     for f in funcs {
         let name = f
             .c_name
             .strip_prefix(prefix)
             .and_then(|n| n.strip_prefix('_'))
             .unwrap_or(&f.c_name);
-        let bytes = builtin::lookup_func(ctx, module, name)
+        let lowered = builtin::lookup_func(ctx, module, name);
+        let bytes = lowered
             .and_then(|op| ctx.int_attr(op, "scratch_bytes"))
             .and_then(|b| i64::try_from(b).ok())
             .unwrap_or(0);
         f.scratch_bytes = Some(bytes);
+        let inputs = f.params.iter().filter(|p| !p.is_output).count();
+        let pairs = lowered
+            .and_then(|op| ctx.i64_array(op, strata_abi::ALIASED_PARAMS_ATTR))
+            .unwrap_or_default();
+        f.aliases = pairs
+            .chunks(2)
+            .filter_map(|p| {
+                let (a, r) = (usize::try_from(p[0]).ok()?, usize::try_from(*p.get(1)?).ok()?);
+                Some((a, r.checked_sub(inputs)?))
+            })
+            .collect();
     }
 }
 
@@ -189,5 +202,6 @@ fn c_prototype(
         c_name,
         params,
         scratch_bytes: None,
+        aliases: vec![],
     })
 }

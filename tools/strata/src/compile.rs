@@ -314,7 +314,7 @@ fn compile(
     let flags: Vec<&String> = reports.print_after.iter().collect();
     let print_after = crate::opt::print_after(&flags).map_err(|m| vec![unknown_loc_error(m)])?;
     let mut times = strata_pipeline::lower_timed(ctx, module, print_after)?;
-    abi::record_scratch(ctx, module, prefix, &mut funcs);
+    abi::record_plan(ctx, module, prefix, &mut funcs);
     let io = |r: Result<(), String>| r.map_err(|m| vec![unknown_loc_error(m)]);
     if ext == "mlir" {
         let printed = strata_ir::text::printer::print_op(ctx, module);

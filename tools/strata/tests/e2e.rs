@@ -1244,3 +1244,77 @@ fn python_registers_a_custom_call() {
     );
     assert!(stdout.contains("OK: the registered Python function ran"), "{stdout}");
 }
+
+/// Donation (`tf.aliasing_output`, as `jax.jit(..., donate_argnums=...)`
+/// exports it): a KV-cache-style update may be called with the result and
+/// the donated argument as one buffer, and then writes only the new row in
+/// place; the results are those of separate buffers. A donation whose
+/// argument is read elsewhere is not declared.
+#[test]
+fn donated_buffers_update_in_place() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("kv.mlir");
+    std::fs::write(
+        &src,
+        r#"func.func public @main(%cache: tensor<256x64xf32> {tf.aliasing_output = 0 : i32}, %row: tensor<64xf32>, %i: tensor<i32>) -> (tensor<256x64xf32>, tensor<f32>) {
+  %r = stablehlo.broadcast_in_dim %row, dims = [1] : (tensor<64xf32>) -> tensor<1x64xf32>
+  %z = stablehlo.constant dense<0> : tensor<i32>
+  %u = stablehlo.dynamic_update_slice %cache, %r, %i, %z : (tensor<256x64xf32>, tensor<1x64xf32>, tensor<i32>, tensor<i32>) -> tensor<256x64xf32>
+  %c = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.reduce(%u init: %c) applies stablehlo.add across dimensions = [0, 1] : (tensor<256x64xf32>, tensor<f32>) -> tensor<f32>
+  return %u, %s : tensor<256x64xf32>, tensor<f32>
+}
+func.func public @reads_old(%cache: tensor<256x64xf32> {tf.aliasing_output = 0 : i32}, %row: tensor<64xf32>, %i: tensor<i32>) -> (tensor<256x64xf32>, tensor<f32>) {
+  %r = stablehlo.broadcast_in_dim %row, dims = [1] : (tensor<64xf32>) -> tensor<1x64xf32>
+  %z = stablehlo.constant dense<0> : tensor<i32>
+  %u = stablehlo.dynamic_update_slice %cache, %r, %i, %z : (tensor<256x64xf32>, tensor<1x64xf32>, tensor<i32>, tensor<i32>) -> tensor<256x64xf32>
+  %c = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.reduce(%cache init: %c) applies stablehlo.add across dimensions = [0, 1] : (tensor<256x64xf32>, tensor<f32>) -> tensor<f32>
+  return %u, %s : tensor<256x64xf32>, tensor<f32>
+}
+"#,
+    )
+    .unwrap();
+    compile(&src, tmp.path(), "libkv.so", "kv.h");
+    let header = std::fs::read_to_string(tmp.path().join("kv.h")).unwrap();
+    assert_eq!(header.matches("Donated: res0 may be the same buffer as arg0").count(), 1, "{header}");
+    let main_c = tmp.path().join("kv.c");
+    std::fs::write(
+        &main_c,
+        r#"
+#include <stdio.h>
+#include <string.h>
+#include "kv.h"
+static float a[256 * 64], b[256 * 64], sep[256 * 64];
+int main(void) {
+  float row[64], s1, s2;
+  for (int k = 0; k < 256 * 64; k++) a[k] = b[k] = (float)(k % 17);
+  for (int step = 0; step < 5; step++) {
+    int32_t i = 3 * step + 1;
+    for (int k = 0; k < 64; k++) row[k] = (float)(step * 100 + k);
+    /* In place: the result is the cache itself. */
+    if (kv_main(a, row, &i, a, &s1) != 0) { printf("%s\n", kv_last_error()); return 1; }
+    /* Separate buffers, then copied back: the reference. */
+    if (kv_main(b, row, &i, sep, &s2) != 0) return 1;
+    memcpy(b, sep, sizeof b);
+    if (memcmp(a, b, sizeof a) != 0 || s1 != s2) { printf("step %d differs\n", step); return 1; }
+  }
+  printf("donation ok\n");
+  return 0;
+}
+"#,
+    )
+    .unwrap();
+    let exe = tmp.path().join("kv");
+    run_ok(
+        cc().arg(&main_c)
+            .arg("-I")
+            .arg(tmp.path())
+            .arg(tmp.path().join("libkv.so"))
+            .arg(format!("-Wl,-rpath,{}", tmp.path().display()))
+            .arg("-o")
+            .arg(&exe),
+    );
+    let out = run_ok(&mut Command::new(&exe));
+    assert!(out.contains("donation ok"), "{out}");
+}

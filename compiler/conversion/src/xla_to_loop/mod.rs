@@ -261,6 +261,17 @@ fn lower_func(ctx: &mut Context, state: &mut ModuleState, f: OpId) -> Result<OpI
         .cloned()
         .collect();
     attrs.push(("function_type".into(), ctx.attr(AttrKind::Type(fty))));
+    // Donated pairs (xla-plan-donation) as buffer parameters: argument i and
+    // result j's output buffer, which the caller may pass as one buffer.
+    if let Some(pairs) = ctx.i64_array(f, strata_dialect_xla::transforms::donation::ALIASES) {
+        let elem = ctx.int_ty(64);
+        let values = pairs
+            .chunks(2)
+            .flat_map(|p| [p[0], inputs.len() as i64 + p.get(1).copied().unwrap_or(0)])
+            .collect();
+        let a = ctx.attr(AttrKind::DenseArray { elem, values });
+        attrs.push((strata_abi::ALIASED_PARAMS_ATTR.into(), a));
+    }
     let new = ctx.create_op(builtin::FUNC, vec![], &[], attrs, loc);
     let Some(old_body) = ctx.entry_block(f, 0) else {
         return Err(Diagnostic::unsupported(

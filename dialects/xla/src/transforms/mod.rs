@@ -1,6 +1,7 @@
 //! Passes that stay inside the `xla` dialect.
 
 pub mod batch_norm;
+pub mod donation;
 pub mod build;
 pub mod fold_dot_convert;
 pub mod fold_dot_transpose;

@@ -665,8 +665,25 @@ impl<'a> Parser<'a> {
     pub fn parse_function_signature(
         &mut self,
     ) -> Result<(Vec<(String, Type, Location)>, Vec<Type>)> {
+        let (args, results, _) = self.parse_function_signature_with_attrs()?;
+        Ok((args, results))
+    }
+
+    /// [`Self::parse_function_signature`], also returning each argument's
+    /// and result's attribute dictionary (`{tf.aliasing_output = 0 : i32}`),
+    /// as (argument dicts, result dicts).
+    #[allow(clippy::type_complexity)]
+    pub fn parse_function_signature_with_attrs(
+        &mut self,
+    ) -> Result<(
+        Vec<(String, Type, Location)>,
+        Vec<Type>,
+        (Vec<Vec<(String, crate::Attr)>>, Vec<Vec<(String, crate::Attr)>>),
+    )> {
         self.expect_punct("(")?;
         let mut args = Vec::new();
+        let mut arg_attrs = Vec::new();
+        let mut res_attrs = Vec::new();
         if !self.is_punct(")") {
             loop {
                 let loc = self.loc();
@@ -678,12 +695,13 @@ impl<'a> Parser<'a> {
                     String::new()
                 };
                 let t = self.parse_type()?;
+                let mut dict = Vec::new();
                 if self.is_punct("{") {
-                    let mut ignored = Vec::new();
-                    self.parse_attr_dict(&mut ignored)?;
+                    self.parse_attr_dict(&mut dict)?;
                 }
                 self.skip_loc()?;
                 args.push((name, t, loc));
+                arg_attrs.push(dict);
                 if !self.consume_punct(",") {
                     break;
                 }
@@ -696,10 +714,11 @@ impl<'a> Parser<'a> {
                 if !self.is_punct(")") {
                     loop {
                         results.push(self.parse_type()?);
+                        let mut dict = Vec::new();
                         if self.is_punct("{") {
-                            let mut ignored = Vec::new();
-                            self.parse_attr_dict(&mut ignored)?;
+                            self.parse_attr_dict(&mut dict)?;
                         }
+                        res_attrs.push(dict);
                         if !self.consume_punct(",") {
                             break;
                         }
@@ -708,8 +727,9 @@ impl<'a> Parser<'a> {
                 self.expect_punct(")")?;
             } else {
                 results.push(self.parse_type()?);
+                res_attrs.push(Vec::new());
             }
         }
-        Ok((args, results))
+        Ok((args, results, (arg_attrs, res_attrs)))
     }
 }
