@@ -128,14 +128,25 @@ impl<'ctx> Lowerer<'ctx, '_> {
             .ok_or_else(|| self.internal(op, "has no 'sym_name'"))
     }
 
-    /// LLVM type of a function: memrefs as pointers, at most one result.
-    fn func_type(&self, op: OpId) -> Result<FunctionType<'ctx>> {
-        let (inputs, results) = builtin::func_signature(self.ir, op)
+    /// LLVM types of a function's parameters: memrefs as pointers.
+    fn param_types(&self, op: OpId) -> Result<Vec<BasicMetadataTypeEnum<'ctx>>> {
+        let (inputs, _) = builtin::func_signature(self.ir, op)
             .ok_or_else(|| self.internal(op, "has no signature"))?;
-        let params = inputs
+        inputs
             .iter()
             .map(|&t| self.value_type(t, op).map(BasicMetadataTypeEnum::from))
-            .collect::<Result<Vec<_>>>()?;
+            .collect()
+    }
+
+    /// LLVM type of a function taking `params`: at most one result.
+    fn func_type(
+        &self,
+        op: OpId,
+        params: &[BasicMetadataTypeEnum<'ctx>],
+    ) -> Result<FunctionType<'ctx>> {
+        let (_, results) = builtin::func_signature(self.ir, op)
+            .ok_or_else(|| self.internal(op, "has no signature"))?;
+        let params = params.to_vec();
         match results.as_slice() {
             [] if self.ir.entry_block(op, 0).is_some() => {
                 Ok(self.cx.i32_type().fn_type(&params, false))
@@ -156,8 +167,19 @@ impl<'ctx> Lowerer<'ctx, '_> {
     /// [`internalize_bodies`]).
     fn declare_func(&mut self, op: OpId, glue_only: bool) -> Result<()> {
         let name = self.func_name(op)?;
-        let ty = self.func_type(op)?;
-        let f = if self.ir.entry_block(op, 0).is_some() {
+        let params = self.param_types(op)?;
+        let defined = self.ir.entry_block(op, 0).is_some();
+        // Another backend defines `P.f` with every parameter.
+        let pack = if defined && !glue_only {
+            self.pack_type(&format!("{}.{name}.args", self.prefix), &params)
+        } else {
+            None
+        };
+        let ty = match pack {
+            Some(_) => self.func_type(op, &self.packed_params())?,
+            None => self.func_type(op, &params)?,
+        };
+        let f = if defined {
             // `P.f`: a '.' never appears in the C names `P_f` exports.
             let linkage = if glue_only {
                 Linkage::External
@@ -168,7 +190,12 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 .module
                 .add_function(&format!("{}.{name}", self.prefix), ty, Some(linkage));
             f.add_attribute(AttributeLoc::Function, nounwind(self.cx));
-            self.add_noalias_attrs(op, f);
+            match pack {
+                Some(pack) => {
+                    self.packed.insert(f, pack);
+                }
+                None => self.add_noalias_attrs(op, f),
+            }
             f
         } else {
             let f = self.external(&name, ty);
@@ -256,11 +283,18 @@ impl<'ctx> Lowerer<'ctx, '_> {
         self.alloca_block = Some(entry);
         self.returns_status =
             builtin::func_signature(self.ir, op).is_some_and(|(_, r)| r.is_empty());
-        for (i, &arg) in self.ir.blocks[block].args.iter().enumerate() {
-            let p = f
-                .get_nth_param(i as u32)
-                .ok_or_else(|| self.internal(op, "parameter count mismatch"))?;
-            self.values.insert(arg, p);
+        let args = &self.ir.blocks[block].args;
+        match self.packed.get(&f) {
+            Some(&pack) => self.bind_packed_params(f, pack, args)?,
+            None => {
+                let params = f.get_params();
+                if params.len() != args.len() {
+                    return Err(self.internal(op, "parameter count mismatch"));
+                }
+                for (&arg, p) in args.iter().zip(params) {
+                    self.values.insert(arg, p);
+                }
+            }
         }
         self.b.position_at_end(body);
         self.lower_block(block)?;
@@ -301,18 +335,29 @@ impl<'ctx> Lowerer<'ctx, '_> {
             ));
         }
         let i32t = self.cx.i32_type();
-        let params: Vec<BasicMetadataTypeEnum> = inner.get_type().get_param_types();
+        let params = self.param_types(op)?;
         let f = self.module.add_function(
             &format!("{}_{name}", self.prefix),
             i32t.fn_type(&params, false),
             None,
         );
         f.add_attribute(AttributeLoc::Function, nounwind(self.cx));
+        if self.packed.contains_key(&inner) {
+            self.leave_unoptimised(f);
+        }
         let bb = self.cx.append_basic_block(f, "entry");
         self.b.position_at_end(bb);
-        self.emit_cpu_check(f)?;
-        let args: Vec<BasicMetadataValueEnum> =
+        let mut args: Vec<BasicMetadataValueEnum> =
             f.get_params().into_iter().map(|p| p.into()).collect();
+        if let Some(&pack) = self.packed.get(&inner) {
+            // Packed in the entry block, where the parameters arrive: used
+            // in a later block, each would be copied to a register live
+            // from the entry on, and LLVM's register allocation of that
+            // many overlapping values takes time quadratic in their count
+            // (20,000: 10 s instead of 2). Plain stores, safe on any CPU.
+            args = vec![self.pack_args(pack, &args)?.into()];
+        }
+        self.emit_cpu_check(f)?;
         let clear = self.external(
             "strata_rt_clear_error",
             self.cx.void_type().fn_type(&[], false),
@@ -602,7 +647,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
                     }
                     return self.user_custom_call(op, &callee, f, &args);
                 }
-                let r = self.call(f, &args)?;
+                let r = self.call_defined(f, &args)?;
                 if self.status_externals.contains(&callee) && self.returns_status {
                     // A runtime function that failed: its status, with the
                     // last error it set.

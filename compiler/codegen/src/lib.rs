@@ -5,7 +5,8 @@
 //!
 //! Symbols, for a module compiled with prefix `P`:
 //! - every `func.func @f` with a body becomes the internal LLVM function
-//!   `P.f` (one `ptr` per memref argument, scalars by value);
+//!   `P.f` (one `ptr` per memref argument, scalars by value; beyond 1,024
+//!   parameters, one `ptr` to a struct of them: see `params.rs`);
 //! - every non-private one also gets the exported wrapper
 //!   `int32_t P_f(ptr...)` that checks once that the CPU has the target's
 //!   features (`strata_rt_cpu_supports`), then calls `P.f` and returns its
@@ -15,13 +16,15 @@
 //! - a bodiless `func.func private @x` is the external symbol `x`.
 //!
 //! One file per dialect (`func.rs`, `mem.rs`, `loop_.rs`, `arith.rs`), the
-//! shared lowering state in `state.rs`, type mapping in `types.rs`, and the
-//! target machine, optimisation and emission in `target.rs`.
+//! shared lowering state in `state.rs`, type mapping in `types.rs`, packed
+//! parameters in `params.rs`, and the target machine, optimisation and
+//! emission in `target.rs`.
 
 mod arith;
 mod func;
 mod loop_;
 mod mem;
+mod params;
 mod state;
 mod target;
 mod types;

@@ -26,6 +26,12 @@ pub(crate) struct Lowerer<'ctx, 'a> {
     pub values: HashMap<Value, BasicValueEnum<'ctx>>,
     /// LLVM function of every `func.func` of the module, by symbol name.
     pub funcs: HashMap<String, FunctionValue<'ctx>>,
+    /// The defined functions that take their parameters packed (see
+    /// `params.rs`).
+    pub packed: crate::params::Packed<'ctx>,
+    /// The parameters of the packed function being lowered: its pack, the
+    /// pack's type and the parameter's slot.
+    pub packed_args: HashMap<Value, (PointerValue<'ctx>, inkwell::types::StructType<'ctx>, u32)>,
     /// Address of every `mem.global`, by symbol name.
     pub globals: HashMap<String, PointerValue<'ctx>>,
     /// The entry block of the function being lowered, which holds its allocas.
@@ -55,6 +61,8 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
             prefix,
             values: HashMap::new(),
             funcs: HashMap::new(),
+            packed: HashMap::new(),
+            packed_args: HashMap::new(),
             globals: HashMap::new(),
             cpu_check: None,
             status_externals: Default::default(),
@@ -103,10 +111,11 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
     /// LLVM value of operand `i`.
     pub fn val(&self, op: OpId, i: usize) -> Result<BasicValueEnum<'ctx>> {
         let v = self.operand(op, i)?;
-        self.values
-            .get(&v)
-            .copied()
-            .ok_or_else(|| self.internal(op, format!("operand #{i} has not been lowered")))
+        if let Some(&x) = self.values.get(&v) {
+            return Ok(x);
+        }
+        self.packed_arg(v)
+            .unwrap_or_else(|| Err(self.internal(op, format!("operand #{i} has not been lowered"))))
     }
 
     pub fn int(&self, op: OpId, i: usize) -> Result<IntValue<'ctx>> {

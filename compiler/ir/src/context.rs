@@ -2,7 +2,7 @@
 //! arenas), the type and attribute interners, the source map and the op
 //! registry. Everything else holds small copyable ids.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use id_arena::{Arena, Id};
 use strata_diag::{Diagnostic, Location, SourceMap};
@@ -316,9 +316,27 @@ impl Context {
     }
 
     /// Removes `op` from its block; the op stays in the arena, detached.
+    /// This costs the length of the block: a pass removing many ops from
+    /// one block uses [`Context::detach_ops`].
     pub fn detach_op(&mut self, op: OpId) {
         if let Some(b) = self.ops[op].parent.take() {
             self.blocks[b].ops.retain(|&o| o != op);
+        }
+    }
+
+    /// Removes all of `ops` from their blocks in one pass over each block
+    /// concerned (removing them one at a time costs the block's length
+    /// each: quadratic for a pass that removes an op per loop of a long
+    /// function). The ops stay in the arena, detached.
+    pub fn detach_ops(&mut self, ops: &[OpId]) {
+        let mut by_block: HashMap<BlockId, HashSet<OpId>> = HashMap::new();
+        for &op in ops {
+            if let Some(b) = self.ops[op].parent.take() {
+                by_block.entry(b).or_default().insert(op);
+            }
+        }
+        for (b, gone) in by_block {
+            self.blocks[b].ops.retain(|o| !gone.contains(o));
         }
     }
 
