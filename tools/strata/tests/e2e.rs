@@ -390,13 +390,13 @@ fn c_program_with_many_arguments() {
     let ty = format!("tensor<{LEN}xf32>");
     let params: Vec<String> = (0..ARGS).map(|i| format!("%a{i}: {ty}")).collect();
     let names: Vec<String> = (0..ARGS).map(|i| format!("%a{i}")).collect();
-    let mut m = format!(
-        "func.func private @sum({}) -> {ty} {{\n",
-        params.join(", ")
-    );
+    let mut m = format!("func.func private @sum({}) -> {ty} {{\n", params.join(", "));
     m.push_str(&format!("  %s1 = stablehlo.add %a0, %a1 : {ty}\n"));
     for i in 2..ARGS {
-        m.push_str(&format!("  %s{i} = stablehlo.add %s{}, %a{i} : {ty}\n", i - 1));
+        m.push_str(&format!(
+            "  %s{i} = stablehlo.add %s{}, %a{i} : {ty}\n",
+            i - 1
+        ));
     }
     m.push_str(&format!("  return %s{} : {ty}\n}}\n", ARGS - 1));
     m.push_str(&format!(

@@ -169,7 +169,10 @@ fn shapes_past_the_largest_rank_are_errors() {
     };
     assert_eq!(
         error_of(&entry(&body(max + 1))),
-        format!("10:7: shape has rank {}; the largest rank supported is {max}", max + 1)
+        format!(
+            "10:7: shape has rank {}; the largest rank supported is {max}",
+            max + 1
+        )
     );
     let mut ctx = context();
     assert!(import_module(&mut ctx, "t.hlo", &entry(&body(max))).is_ok());
