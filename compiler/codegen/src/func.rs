@@ -283,6 +283,27 @@ impl<'ctx> Lowerer<'ctx, '_> {
         self.alloca_block = Some(entry);
         self.returns_status =
             builtin::func_signature(self.ir, op).is_some_and(|(_, r)| r.is_empty());
+        // Calls of functions with a body (runtime calls are not inlined).
+        let module = self
+            .ir
+            .op(op)
+            .parent
+            .and_then(|b| self.ir.block_parent_op(b));
+        let mut calls = 0usize;
+        self.ir.walk_nested(op, &mut |o| {
+            let defined = || {
+                let callee = match self.ir.attr_kind(self.ir.attr_of(o, "callee")?) {
+                    strata_ir::AttrKind::SymbolRef(s) => s,
+                    _ => return None,
+                };
+                let f = builtin::lookup_func(self.ir, module?, callee)?;
+                self.ir.entry_block(f, 0)
+            };
+            if self.ir.op(o).name == CALL && defined().is_some() {
+                calls += 1;
+            }
+        });
+        self.keep_calls = calls > crate::params::MAX_INLINED_CALLS;
         let args = &self.ir.blocks[block].args;
         match self.packed.get(&f) {
             Some(&pack) => self.bind_packed_params(f, pack, args)?,

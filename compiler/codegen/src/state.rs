@@ -40,6 +40,9 @@ pub(crate) struct Lowerer<'ctx, 'a> {
     /// so that runtime errors (a failed allocation) unwind to the exported
     /// wrapper. True while lowering such a function.
     pub returns_status: bool,
+    /// The function being lowered calls so many defined functions that
+    /// the calls stay calls (see `params::MAX_INLINED_CALLS`).
+    pub keep_calls: bool,
     /// External functions whose `i32` result is a status to propagate
     /// (declared with the unit attribute `returns_status`).
     pub status_externals: std::collections::HashSet<String>,
@@ -69,6 +72,7 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
             custom_calls: Default::default(),
             alloca_block: None,
             returns_status: false,
+            keep_calls: false,
         }
     }
 

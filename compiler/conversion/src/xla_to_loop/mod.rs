@@ -77,6 +77,29 @@ pub struct ModuleState {
     pub result_types: HashMap<String, Vec<Type>>,
     /// Device functions made for run_parallel so far.
     pub next_devices: usize,
+    /// Module-level ops made so far that go before all others (globals,
+    /// declarations; the latest first) and after them (device functions).
+    /// They are in the module (their parent is its block, so lookups by
+    /// name find them) but placed in its op list once, at the end:
+    /// inserting each one at the front right away cost the length of the
+    /// module every time, quadratic in a module of many functions or
+    /// constants.
+    front: Vec<OpId>,
+    back: Vec<OpId>,
+}
+
+impl ModuleState {
+    /// Adds `op` to the module, before every op it had.
+    pub fn add_front(&mut self, ctx: &mut Context, op: OpId) {
+        ctx.op_mut(op).parent = Some(self.module_block);
+        self.front.push(op);
+    }
+
+    /// Adds `op` to the module, after every op it had.
+    pub fn add_back(&mut self, ctx: &mut Context, op: OpId) {
+        ctx.op_mut(op).parent = Some(self.module_block);
+        self.back.push(op);
+    }
 }
 
 /// Every custom call whose target the lowering does not know (not a user's
@@ -147,7 +170,12 @@ pub fn convert_module(ctx: &mut Context, module: OpId) -> Result<()> {
         arity,
         result_types,
         next_devices: 0,
+        front: Vec::new(),
+        back: Vec::new(),
     };
+    // Each function's lowered version takes its place, in the op list
+    // rebuilt once at the end (see `ModuleState::front`).
+    let mut replaced: HashMap<OpId, OpId> = HashMap::new();
     for f in funcs {
         let span = tracing::debug_span!(
             "lower_func",
@@ -155,14 +183,16 @@ pub fn convert_module(ctx: &mut Context, module: OpId) -> Result<()> {
         );
         let _e = span.enter();
         let new = lower_func(ctx, &mut state, f)?;
-        let pos = ctx.blocks[block]
-            .ops
-            .iter()
-            .position(|&o| o == f)
-            .unwrap_or(0);
-        ctx.detach_op(f);
-        ctx.insert_op_at(block, pos, new);
+        ctx.op_mut(f).parent = None;
+        ctx.op_mut(new).parent = Some(block);
+        replaced.insert(f, new);
     }
+    let old = std::mem::take(&mut ctx.blocks[block].ops);
+    let mut ops = Vec::with_capacity(state.front.len() + old.len() + state.back.len());
+    ops.extend(state.front.iter().rev().copied());
+    ops.extend(old.into_iter().map(|o| replaced.get(&o).copied().unwrap_or(o)));
+    ops.extend(state.back.iter().copied());
+    ctx.blocks[block].ops = ops;
     Ok(())
 }
 
@@ -579,8 +609,7 @@ impl FuncLowering<'_> {
             vec![("sym_name".into(), sym), ("value".into(), value)],
             b.loc,
         );
-        let mb = self.state.module_block;
-        b.ctx.insert_op_at(mb, 0, g);
+        self.state.add_front(b.ctx, g);
         let r = b.ctx.attr(AttrKind::SymbolRef(name));
         Ok(b.op1("mem.get_global", vec![], mt, vec![("name".into(), r)]))
     }
@@ -678,7 +707,7 @@ impl FuncLowering<'_> {
                 attrs,
                 strata_diag::Location::unknown(),
             );
-            b.ctx.insert_op_at(mb, 0, decl);
+            self.state.add_front(b.ctx, decl);
         }
         let callee = b.ctx.attr(AttrKind::SymbolRef(target));
         b.insert(
@@ -850,8 +879,7 @@ impl FuncLowering<'_> {
             attrs,
             strata_diag::Location::unknown(),
         );
-        let mb = self.state.module_block;
-        b.ctx.insert_op_at(mb, 0, decl);
+        self.state.add_front(b.ctx, decl);
     }
 }
 
