@@ -190,7 +190,10 @@ pub fn convert_module(ctx: &mut Context, module: OpId) -> Result<()> {
     let old = std::mem::take(&mut ctx.blocks[block].ops);
     let mut ops = Vec::with_capacity(state.front.len() + old.len() + state.back.len());
     ops.extend(state.front.iter().rev().copied());
-    ops.extend(old.into_iter().map(|o| replaced.get(&o).copied().unwrap_or(o)));
+    ops.extend(
+        old.into_iter()
+            .map(|o| replaced.get(&o).copied().unwrap_or(o)),
+    );
     ops.extend(state.back.iter().copied());
     ctx.blocks[block].ops = ops;
     Ok(())
@@ -846,12 +849,7 @@ impl FuncLowering<'_> {
     /// `declare_runtime` for a function whose `i32` result is a status:
     /// a call that returns non-zero returns it from the calling function.
     pub fn declare_runtime_status(&mut self, b: &mut Builder<'_>, name: &'static str, fty: Type) {
-        if self.state.declared.contains(name) {
-            return;
-        }
-        self.declare_runtime(b, name, fty);
-        let mb = self.state.module_block;
-        if let Some(&decl) = b.ctx.blocks[mb].ops.first() {
+        if let Some(decl) = self.declare_runtime_op(b, name, fty) {
             let unit = b.ctx.attr(AttrKind::Unit);
             b.ctx.set_attr(decl, "returns_status", unit);
         }
@@ -861,8 +859,18 @@ impl FuncLowering<'_> {
     /// private `func.func`. Its buffer parameters accept any memref
     /// (runtime functions take untyped pointers).
     pub fn declare_runtime(&mut self, b: &mut Builder<'_>, name: &'static str, fty: Type) {
+        self.declare_runtime_op(b, name, fty);
+    }
+
+    /// `declare_runtime`, returning the declaration when it is new.
+    fn declare_runtime_op(
+        &mut self,
+        b: &mut Builder<'_>,
+        name: &'static str,
+        fty: Type,
+    ) -> Option<OpId> {
         if !self.state.declared.insert(name) {
-            return;
+            return None;
         }
         let attrs = vec![
             ("sym_name".into(), b.ctx.attr(AttrKind::String(name.into()))),
@@ -880,6 +888,7 @@ impl FuncLowering<'_> {
             strata_diag::Location::unknown(),
         );
         self.state.add_front(b.ctx, decl);
+        Some(decl)
     }
 }
 
