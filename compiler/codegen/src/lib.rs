@@ -74,6 +74,7 @@ pub const COLLECTIVES_ATTR: &str = "strata.collectives";
 
 pub use loop_::launch_stub_name;
 pub use mem::global_bytes;
+pub use params::MAX_DIRECT_PARAMS;
 pub use target::{DEFAULT_X86_CPU, ResolvedTarget, TargetSpec, resolve as resolve_target};
 
 /// Compiles one module; returns the LLVM module text / asm text / object bytes.

@@ -38,7 +38,7 @@ use crate::ice;
 use crate::state::Lowerer;
 
 /// Parameters a defined function takes directly; more are packed.
-pub(crate) const MAX_DIRECT_PARAMS: usize = 1024;
+pub const MAX_DIRECT_PARAMS: usize = 1024;
 
 /// Calls of defined functions in one function beyond which none of them
 /// is inlined. LLVM inlines a small function called once, and the caller

@@ -59,9 +59,10 @@ pub fn captures(ctx: &Context, op: OpId) -> Vec<Value> {
         }
     }
     let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for &o in &nested {
         for &v in &ctx.op(o).operands {
-            if !defined.contains(&v) && !out.contains(&v) {
+            if !defined.contains(&v) && seen.insert(v) {
                 out.push(v);
             }
         }
