@@ -13,7 +13,11 @@
 //!   status;
 //! - `const char *P_last_error(void)` forwards to the runtime's
 //!   `strata_rt_last_error`;
-//! - a bodiless `func.func private @x` is the external symbol `x`.
+//! - `int32_t P_register_custom_call(target, fn, user)` registers the host's
+//!   implementation of a custom-call target (see `custom_call.rs`);
+//! - a bodiless `func.func private @x` is the external symbol `x` (the
+//!   runtime's functions), except the declarations standing for custom-call
+//!   targets, which are entries of the library's registry, never symbols.
 //!
 //! One file per dialect (`func.rs`, `mem.rs`, `loop_.rs`, `arith.rs`), the
 //! shared lowering state in `state.rs`, type mapping in `types.rs`, packed
@@ -21,6 +25,7 @@
 //! emission in `target.rs`.
 
 mod arith;
+mod custom_call;
 mod func;
 mod loop_;
 mod mem;

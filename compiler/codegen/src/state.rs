@@ -46,9 +46,12 @@ pub(crate) struct Lowerer<'ctx, 'a> {
     /// External functions whose `i32` result is a status to propagate
     /// (declared with the unit attribute `returns_status`).
     pub status_externals: std::collections::HashSet<String>,
-    /// Functions of the user's program called by `custom_call` (weak
-    /// references, checked for NULL at each call).
-    pub custom_calls: std::collections::HashSet<String>,
+    /// Registry entry of every custom-call declaration, by symbol.
+    pub custom_calls: HashMap<String, crate::custom_call::Entry>,
+    /// The registry's targets, in entry order.
+    pub custom_call_targets: Vec<String>,
+    /// `P.custom_calls`, once built (see `custom_call.rs`).
+    pub custom_call_table: Option<inkwell::values::GlobalValue<'ctx>>,
     /// The target's required CPU features as a C string, and the flag the
     /// exported wrappers set once the check has passed (see `func.rs`).
     pub cpu_check: Option<(PointerValue<'ctx>, PointerValue<'ctx>)>,
@@ -69,7 +72,9 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
             globals: HashMap::new(),
             cpu_check: None,
             status_externals: Default::default(),
-            custom_calls: Default::default(),
+            custom_calls: HashMap::new(),
+            custom_call_targets: Vec::new(),
+            custom_call_table: None,
             alloca_block: None,
             returns_status: false,
             keep_calls: false,

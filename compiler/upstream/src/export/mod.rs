@@ -108,8 +108,9 @@ pub(crate) struct Exporter<'a> {
     externals: HashMap<String, External>,
     /// Functions with a body that return a status.
     status_funcs: HashSet<String>,
-    /// `custom_call` targets: the user's own C functions.
-    custom_calls: HashSet<String>,
+    /// Declarations standing for custom-call targets (symbol -> target):
+    /// registry entries of the native backend, not functions.
+    custom_calls: HashMap<String, String>,
     names: HashMap<Value, String>,
     /// `mem.offset` results: usable only as pointer arguments of runtime
     /// calls (`llvm.ptr` SSA names).
@@ -133,7 +134,7 @@ impl<'a> Exporter<'a> {
             declarations: Default::default(),
             externals: HashMap::new(),
             status_funcs: HashSet::new(),
-            custom_calls: HashSet::new(),
+            custom_calls: HashMap::new(),
             names: HashMap::new(),
             pointers: HashMap::new(),
             next_name: 0,
@@ -165,8 +166,8 @@ impl<'a> Exporter<'a> {
                 }
                 continue;
             }
-            if ir.attr_of(op, "custom_call").is_some() {
-                self.custom_calls.insert(name);
+            if let Some(target) = ir.str_attr(op, strata_abi::CUSTOM_CALL_ATTR) {
+                self.custom_calls.insert(name, target.to_string());
                 continue;
             }
             self.externals.insert(
@@ -552,7 +553,7 @@ impl<'a> Exporter<'a> {
         ops.iter().any(|&op| {
             let o = self.ir.op(op);
             let fails_itself = match o.name {
-                strata_dialect_mem::ALLOC => true,
+                strata_dialect_mem::ALLOC | strata_dialect_mem::ARENA => true,
                 builtin::CALL => self.callee(op).is_some_and(|c| {
                     self.is_status_func(&c) || self.external_returns_status(&c) == Some(true)
                 }),

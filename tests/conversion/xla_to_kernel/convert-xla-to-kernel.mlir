@@ -1,0 +1,67 @@
+// RUN: strata opt %s --convert-xla-to-kernel | FileCheck %s
+
+// Kernel selection: every float dot_general the runtime's GEMM computes
+// becomes a kernel.gemm whose descriptor states M, N, K and each buffer's
+// strides (in elements); the rest stays a dot_general for the loop path.
+
+// A transformer's dense layer, x @ W with a rank-3 x: the free dimensions
+// (1, 128) merge into M = 128; one GEMM, no batch.
+// CHECK-LABEL: func.func @rank3_dense
+// CHECK: "kernel.gemm"(%arg0, %arg1) {mnk = array<i64: 128, 3072, 768>, lhs_strides = array<i64: 768, 1>, rhs_strides = array<i64: 3072, 1>, out_strides = array<i64: 3072, 1>, batch_sizes = array<i64>,
+// CHECK-NOT: xla.dot_general
+func.func @rank3_dense(%x: tensor<1x128x768xf32>, %w: tensor<768x3072xf32>) -> tensor<1x128x3072xf32> {
+  %0 = stablehlo.dot_general %x, %w, contracting_dims = [2] x [0] : (tensor<1x128x768xf32>, tensor<768x3072xf32>) -> tensor<1x128x3072xf32>
+  return %0 : tensor<1x128x3072xf32>
+}
+
+// x @ W.T (contracting [2] x [1]): the rhs is read across its rows, by
+// strides (1, 768): no transposed copy.
+// CHECK-LABEL: func.func @rhs_transposed
+// CHECK: "kernel.gemm"(%arg0, %arg1) {mnk = array<i64: 256, 50, 768>, lhs_strides = array<i64: 768, 1>, rhs_strides = array<i64: 1, 768>, out_strides = array<i64: 50, 1>
+func.func @rhs_transposed(%h: tensor<2x128x768xf32>, %e: tensor<50x768xf32>) -> tensor<2x128x50xf32> {
+  %0 = stablehlo.dot_general %h, %e, contracting_dims = [2] x [1] : (tensor<2x128x768xf32>, tensor<50x768xf32>) -> tensor<2x128x50xf32>
+  return %0 : tensor<2x128x50xf32>
+}
+
+// Attention scores: batch (b, h), q . k^T over the head dimension.
+// CHECK-LABEL: func.func @attention_scores
+// CHECK: "kernel.gemm"(%arg0, %arg1) {mnk = array<i64: 16, 16, 8>, lhs_strides = array<i64: 8, 1>, rhs_strides = array<i64: 1, 8>, out_strides = array<i64: 16, 1>, batch_sizes = array<i64: 2, 4>, lhs_batch_strides = array<i64: 512, 128>, rhs_batch_strides = array<i64: 512, 128>, out_batch_strides = array<i64: 1024, 256>}
+func.func @attention_scores(%q: tensor<2x4x16x8xf32>, %k: tensor<2x4x16x8xf32>) -> tensor<2x4x16x16xf32> {
+  %0 = stablehlo.dot_general %q, %k, batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [3] : (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>) -> tensor<2x4x16x16xf32>
+  return %0 : tensor<2x4x16x16xf32>
+}
+
+// Free dimensions that do not merge (0 and 2 around the contracting 1):
+// the inner one is M, the outer one a batch that leaves the rhs in place.
+// CHECK-LABEL: func.func @split_free_dims
+// CHECK: "kernel.gemm"(%arg0, %arg1) {mnk = array<i64: 16, 5, 4>, lhs_strides = array<i64: 1, 16>, rhs_strides = array<i64: 5, 1>, out_strides = array<i64: 5, 1>, batch_sizes = array<i64: 8>, lhs_batch_strides = array<i64: 64>, rhs_batch_strides = array<i64: 0>, out_batch_strides = array<i64: 80>}
+func.func @split_free_dims(%a: tensor<8x4x16xf32>, %b: tensor<4x5xf32>) -> tensor<8x16x5xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<8x4x16xf32>, tensor<4x5xf32>) -> tensor<8x16x5xf32>
+  return %0 : tensor<8x16x5xf32>
+}
+
+// bf16 operands: converted to f32, one f32 GEMM, the product rounded once.
+// CHECK-LABEL: func.func @bf16_product
+// CHECK: %[[A:.*]] = "xla.convert"(%arg0) : (tensor<4x8xbf16>) -> tensor<4x8xf32>
+// CHECK: %[[B:.*]] = "xla.convert"(%arg1) : (tensor<8x2xbf16>) -> tensor<8x2xf32>
+// CHECK: %[[P:.*]] = "kernel.gemm"(%[[A]], %[[B]]) {{.*}} -> tensor<4x2xf32>
+// CHECK: "xla.convert"(%[[P]]) : (tensor<4x2xf32>) -> tensor<4x2xbf16>
+func.func @bf16_product(%a: tensor<4x8xbf16>, %b: tensor<8x2xbf16>) -> tensor<4x2xbf16> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x8xbf16>, tensor<8x2xbf16>) -> tensor<4x2xbf16>
+  return %0 : tensor<4x2xbf16>
+}
+
+// Contracting dimensions in different orders in the two operands: no
+// stride merges them, so the loop path keeps the product. Integers too.
+// CHECK-LABEL: func.func @unmergeable_contraction
+// CHECK: "xla.dot_general"
+// CHECK-LABEL: func.func @integers
+// CHECK: "xla.dot_general"
+func.func @unmergeable_contraction(%a: tensor<5x3x4xf32>, %b: tensor<4x3x6xf32>) -> tensor<5x6xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1, 2] x [1, 0] : (tensor<5x3x4xf32>, tensor<4x3x6xf32>) -> tensor<5x6xf32>
+  return %0 : tensor<5x6xf32>
+}
+func.func @integers(%a: tensor<4x8xi32>, %b: tensor<8x2xi32>) -> tensor<4x2xi32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x8xi32>, tensor<8x2xi32>) -> tensor<4x2xi32>
+  return %0 : tensor<4x2xi32>
+}
