@@ -109,7 +109,8 @@ thread_local! {
 }
 
 fn round_up(n: usize) -> Option<usize> {
-    n.checked_add(ARENA_ALIGN - 1).map(|n| n & !(ARENA_ALIGN - 1))
+    n.checked_add(ARENA_ALIGN - 1)
+        .map(|n| n & !(ARENA_ALIGN - 1))
 }
 
 impl Stack {
@@ -346,7 +347,10 @@ mod tests {
         assert_eq!(a.cast::<u8>(), buf);
         strata_rt_arena_release(a);
         strata_rt_arena_end_scratch();
-        assert_ne!(strata_rt_arena_use_scratch(unsafe { buf.add(8) }.cast(), 64), 0);
+        assert_ne!(
+            strata_rt_arena_use_scratch(unsafe { buf.add(8) }.cast(), 64),
+            0
+        );
         unsafe { dealloc(buf, layout) };
     }
 }

@@ -40,7 +40,9 @@ fn name_text(name: *const c_char) -> String {
         return "?".into();
     }
     // SAFETY: generated code stores NUL-terminated constants here.
-    unsafe { CStr::from_ptr(name) }.to_string_lossy().into_owned()
+    unsafe { CStr::from_ptr(name) }
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// `int32_t strata_rt_register_custom_call(CustomCallTarget *table,
@@ -81,7 +83,9 @@ pub unsafe extern "C" fn strata_rt_register_custom_call(
         let shown = target.to_string_lossy();
         let shown: String = shown.chars().take(256).collect();
         set_error(&if known.is_empty() {
-            format!("register_custom_call: '{shown}' is not a custom-call target of this library (it has none)")
+            format!(
+                "register_custom_call: '{shown}' is not a custom-call target of this library (it has none)"
+            )
         } else {
             format!(
                 "register_custom_call: '{shown}' is not a custom-call target of this library (its targets: {})",
@@ -132,9 +136,7 @@ pub unsafe extern "C" fn strata_rt_custom_call(
     let status = unsafe { function(user, operands, results) };
     if status != 0 {
         let name = name_text(name);
-        set_error(&format!(
-            "custom call @{name} failed with status {status}"
-        ));
+        set_error(&format!("custom call @{name} failed with status {status}"));
     }
     status
 }
@@ -157,7 +159,11 @@ mod tests {
         0
     }
 
-    unsafe extern "C" fn refuse(_: *mut c_void, _: *const *const c_void, _: *const *mut c_void) -> i32 {
+    unsafe extern "C" fn refuse(
+        _: *mut c_void,
+        _: *const *const c_void,
+        _: *const *mut c_void,
+    ) -> i32 {
         7
     }
 
@@ -182,21 +188,48 @@ mod tests {
         let res = [&mut y as *mut f32 as *mut c_void];
         unsafe {
             assert_eq!(strata_rt_custom_call(ptr, ops.as_ptr(), res.as_ptr()), 1);
-            assert!(last_error().contains("'scale' is not registered"), "{}", last_error());
+            assert!(
+                last_error().contains("'scale' is not registered"),
+                "{}",
+                last_error()
+            );
             let mut calls = 0i32;
             let user = &mut calls as *mut i32 as *mut c_void;
-            assert_eq!(strata_rt_register_custom_call(ptr, n, c"scale".as_ptr(), Some(double_it), user), 0);
+            assert_eq!(
+                strata_rt_register_custom_call(ptr, n, c"scale".as_ptr(), Some(double_it), user),
+                0
+            );
             assert_eq!(strata_rt_custom_call(ptr, ops.as_ptr(), res.as_ptr()), 0);
             assert_eq!((y, calls), (6.0, 1));
-            assert_eq!(strata_rt_register_custom_call(ptr, n, c"scale".as_ptr(), Some(refuse), user), 0);
+            assert_eq!(
+                strata_rt_register_custom_call(ptr, n, c"scale".as_ptr(), Some(refuse), user),
+                0
+            );
             assert_eq!(strata_rt_custom_call(ptr, ops.as_ptr(), res.as_ptr()), 7);
-            assert!(last_error().contains("@scale failed with status 7"), "{}", last_error());
-            assert_eq!(strata_rt_register_custom_call(ptr, n, c"system".as_ptr(), Some(refuse), user), 1);
-            assert!(last_error().contains("'system' is not a custom-call target"), "{}", last_error());
+            assert!(
+                last_error().contains("@scale failed with status 7"),
+                "{}",
+                last_error()
+            );
+            assert_eq!(
+                strata_rt_register_custom_call(ptr, n, c"system".as_ptr(), Some(refuse), user),
+                1
+            );
+            assert!(
+                last_error().contains("'system' is not a custom-call target"),
+                "{}",
+                last_error()
+            );
             assert!(last_error().contains("scale, other"), "{}", last_error());
-            assert_eq!(strata_rt_register_custom_call(ptr, n, c"scale".as_ptr(), None, user), 0);
+            assert_eq!(
+                strata_rt_register_custom_call(ptr, n, c"scale".as_ptr(), None, user),
+                0
+            );
             assert_eq!(strata_rt_custom_call(ptr, ops.as_ptr(), res.as_ptr()), 1);
-            assert_eq!(strata_rt_register_custom_call(std::ptr::null_mut(), 0, c"x".as_ptr(), None, user), 1);
+            assert_eq!(
+                strata_rt_register_custom_call(std::ptr::null_mut(), 0, c"x".as_ptr(), None, user),
+                1
+            );
             assert!(last_error().contains("it has none"), "{}", last_error());
         }
     }

@@ -518,7 +518,10 @@ void mlp_set_outfeed(int32_t (*hook)(int32_t device, void *data, int64_t bytes, 
     fn comments_stay_comments() {
         assert_eq!(comment_text("a */ b"), "a *\\/ b");
         assert_eq!(comment_text("a /* b"), "a /\\* b");
-        assert_eq!(comment_text("x\nint y;\r\u{2028}"), "x\\nint y;\\r\\u{2028}");
+        assert_eq!(
+            comment_text("x\nint y;\r\u{2028}"),
+            "x\\nint y;\\r\\u{2028}"
+        );
         // A target and a target description with hostile text compile
         // as C and declare nothing more.
         let evil = "evil */\n#include <stdlib.h>\nstatic int x = system(\"id\"); /*";

@@ -79,7 +79,10 @@ pub fn check_exported(
     }
     for (i, (name, f)) in names.iter().zip(funcs).enumerate() {
         if let Some(why) = identifier_error(name) {
-            return Err((i, format!("public function @{} cannot be exported: {why}", shown(name))));
+            return Err((
+                i,
+                format!("public function @{} cannot be exported: {why}", shown(name)),
+            ));
         }
         for (id, kind) in identifiers(prefix, f) {
             match owner.get(&id) {

@@ -125,7 +125,10 @@ mod tests {
         fs::remove_dir(&dir).unwrap();
         // A planted symbolic link to a directory: refused.
         let elsewhere = tmp.path().join("elsewhere");
-        fs::DirBuilder::new().mode(0o700).create(&elsewhere).unwrap();
+        fs::DirBuilder::new()
+            .mode(0o700)
+            .create(&elsewhere)
+            .unwrap();
         std::os::unix::fs::symlink(&elsewhere, &dir).unwrap();
         let e = private_dir_in(tmp.path()).unwrap_err();
         assert!(e.contains("not a directory"), "{e}");

@@ -160,7 +160,8 @@ fn write_custom_calls(s: &mut String, prefix: &str, targets: &[CFunction]) {
             .map(|i| format!("&*(*operands.add({i}) as *const {})", array(ins[i])))
             .collect();
         call.extend(
-            (0..outs.len()).map(|i| format!("&mut *(*results.add({i}) as *mut {})", array(outs[i]))),
+            (0..outs.len())
+                .map(|i| format!("&mut *(*results.add({i}) as *mut {})", array(outs[i]))),
         );
         let _ = writeln!(
             s,

@@ -90,11 +90,9 @@ impl<'ctx> Lowerer<'ctx, '_> {
             ]));
         }
         let table_ty = entry_ty.array_type(entries.len() as u32);
-        let table = self.module.add_global(
-            table_ty,
-            None,
-            &format!("{}.custom_calls", self.prefix),
-        );
+        let table =
+            self.module
+                .add_global(table_ty, None, &format!("{}.custom_calls", self.prefix));
         table.set_initializer(&entry_ty.const_array(&entries));
         table.set_linkage(Linkage::Internal);
         self.custom_call_table = Some(table);
@@ -127,10 +125,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let bb = self.cx.append_basic_block(f, "entry");
         self.b.position_at_end(bb);
         let (table, count) = match self.custom_call_table {
-            Some(t) => (
-                t.as_pointer_value(),
-                self.custom_call_targets.len() as u64,
-            ),
+            Some(t) => (t.as_pointer_value(), self.custom_call_targets.len() as u64),
             None => (ptr.const_null(), 0),
         };
         let mut args: Vec<BasicMetadataValueEnum> = vec![table.into(), self.i64(count).into()];
@@ -215,7 +210,9 @@ impl<'ctx> Lowerer<'ctx, '_> {
             None => eb.position_at_end(entry),
         }
         let array_ty = ptr.array_type(buffers.len().max(1) as u32);
-        let array = eb.build_alloca(array_ty, "custom_call_buffers").map_err(ice)?;
+        let array = eb
+            .build_alloca(array_ty, "custom_call_buffers")
+            .map_err(ice)?;
         for (i, b) in buffers.iter().enumerate() {
             let index = self.cx.i32_type().const_int(i as u64, false);
             let zero = self.cx.i32_type().const_zero();

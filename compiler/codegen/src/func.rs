@@ -6,8 +6,8 @@ use inkwell::AddressSpace;
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::context::Context as LlContext;
 use inkwell::module::{Linkage, Module};
-use inkwell::types::{BasicMetadataTypeEnum, BasicType, FunctionType};
-use inkwell::values::{AnyValue, BasicMetadataValueEnum, FunctionValue};
+use inkwell::types::{BasicMetadataTypeEnum, BasicType, FunctionType, StructType};
+use inkwell::values::{AnyValue, BasicMetadataValueEnum, FunctionValue, PointerValue};
 use strata_diag::{Diagnostic, Result};
 use strata_ir::builtin::{self, CALL, FUNC, RETURN};
 use strata_ir::{Context, OpId, Signedness, TypeKind};
@@ -138,14 +138,25 @@ impl<'ctx> Lowerer<'ctx, '_> {
             .ok_or_else(|| self.internal(op, "has no 'sym_name'"))
     }
 
-    /// LLVM type of a function: memrefs as pointers, at most one result.
-    fn func_type(&self, op: OpId) -> Result<FunctionType<'ctx>> {
-        let (inputs, results) = builtin::func_signature(self.ir, op)
+    /// LLVM types of a function's parameters: memrefs as pointers.
+    fn param_types(&self, op: OpId) -> Result<Vec<BasicMetadataTypeEnum<'ctx>>> {
+        let (inputs, _) = builtin::func_signature(self.ir, op)
             .ok_or_else(|| self.internal(op, "has no signature"))?;
-        let params = inputs
+        inputs
             .iter()
             .map(|&t| self.value_type(t, op).map(BasicMetadataTypeEnum::from))
-            .collect::<Result<Vec<_>>>()?;
+            .collect()
+    }
+
+    /// LLVM type of a function taking `params`: at most one result.
+    fn func_type(
+        &self,
+        op: OpId,
+        params: &[BasicMetadataTypeEnum<'ctx>],
+    ) -> Result<FunctionType<'ctx>> {
+        let (_, results) = builtin::func_signature(self.ir, op)
+            .ok_or_else(|| self.internal(op, "has no signature"))?;
+        let params = params.to_vec();
         match results.as_slice() {
             [] if self.ir.entry_block(op, 0).is_some() => {
                 Ok(self.cx.i32_type().fn_type(&params, false))
@@ -166,8 +177,19 @@ impl<'ctx> Lowerer<'ctx, '_> {
     /// [`internalize_bodies`]).
     fn declare_func(&mut self, op: OpId, glue_only: bool) -> Result<()> {
         let name = self.func_name(op)?;
-        let ty = self.func_type(op)?;
-        let f = if self.ir.entry_block(op, 0).is_some() {
+        let params = self.param_types(op)?;
+        let defined = self.ir.entry_block(op, 0).is_some();
+        // Another backend defines `P.f` with every parameter.
+        let pack = if defined && !glue_only {
+            self.pack_type(&format!("{}.{name}.args", self.prefix), &params)
+        } else {
+            None
+        };
+        let ty = match pack {
+            Some(_) => self.func_type(op, &self.packed_params())?,
+            None => self.func_type(op, &params)?,
+        };
+        let f = if defined {
             // `P.f`: a '.' never appears in the C names `P_f` exports.
             let linkage = if glue_only {
                 Linkage::External
@@ -178,7 +200,12 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 .module
                 .add_function(&format!("{}.{name}", self.prefix), ty, Some(linkage));
             f.add_attribute(AttributeLoc::Function, nounwind(self.cx));
-            self.add_noalias_attrs(op, f);
+            match pack {
+                Some(pack) => {
+                    self.packed.insert(f, pack);
+                }
+                None => self.add_noalias_attrs(op, f),
+            }
             f
         } else if let Some(target) = self.ir.str_attr(op, strata_abi::CUSTOM_CALL_ATTR) {
             // A registry entry, not a symbol (see custom_call.rs).
@@ -271,11 +298,39 @@ impl<'ctx> Lowerer<'ctx, '_> {
         self.alloca_block = Some(entry);
         self.returns_status =
             builtin::func_signature(self.ir, op).is_some_and(|(_, r)| r.is_empty());
-        for (i, &arg) in self.ir.blocks[block].args.iter().enumerate() {
-            let p = f
-                .get_nth_param(i as u32)
-                .ok_or_else(|| self.internal(op, "parameter count mismatch"))?;
-            self.values.insert(arg, p);
+        // Calls of functions with a body (runtime calls are not inlined).
+        let module = self
+            .ir
+            .op(op)
+            .parent
+            .and_then(|b| self.ir.block_parent_op(b));
+        let mut calls = 0usize;
+        self.ir.walk_nested(op, &mut |o| {
+            let defined = || {
+                let callee = match self.ir.attr_kind(self.ir.attr_of(o, "callee")?) {
+                    strata_ir::AttrKind::SymbolRef(s) => s,
+                    _ => return None,
+                };
+                let f = builtin::lookup_func(self.ir, module?, callee)?;
+                self.ir.entry_block(f, 0)
+            };
+            if self.ir.op(o).name == CALL && defined().is_some() {
+                calls += 1;
+            }
+        });
+        self.keep_calls = calls > crate::params::MAX_INLINED_CALLS;
+        let args = &self.ir.blocks[block].args;
+        match self.packed.get(&f) {
+            Some(&pack) => self.bind_packed_params(f, pack, args)?,
+            None => {
+                let params = f.get_params();
+                if params.len() != args.len() {
+                    return Err(self.internal(op, "parameter count mismatch"));
+                }
+                for (&arg, p) in args.iter().zip(params) {
+                    self.values.insert(arg, p);
+                }
+            }
         }
         self.b.position_at_end(body);
         self.lower_block(block)?;
@@ -343,7 +398,8 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let inner = self.funcs[name];
         let (i32t, i64t) = (self.cx.i32_type(), self.cx.i64_type());
         let ptr = self.cx.ptr_type(AddressSpace::default());
-        let mut params: Vec<BasicMetadataTypeEnum> = inner.get_type().get_param_types();
+        // The program's parameters (`P.f` may take them packed).
+        let mut params = self.param_types(op)?;
         let symbol = if with_scratch {
             params.push(ptr.into());
             format!("{}_{name}_with_scratch", self.prefix)
@@ -354,19 +410,38 @@ impl<'ctx> Lowerer<'ctx, '_> {
             .module
             .add_function(&symbol, i32t.fn_type(&params, false), None);
         f.add_attribute(AttributeLoc::Function, nounwind(self.cx));
+        if self.packed.contains_key(&inner) {
+            self.leave_unoptimised(f);
+        }
         let bb = self.cx.append_basic_block(f, "entry");
         self.b.position_at_end(bb);
-        self.emit_cpu_check(f)?;
         let mut args: Vec<BasicMetadataValueEnum> =
             f.get_params().into_iter().map(|p| p.into()).collect();
+        let scratch = if with_scratch {
+            Some(args.pop().ok_or_else(|| ice("no scratch parameter"))?)
+        } else {
+            None
+        };
+        let mut pack = None;
+        if let Some(&ty) = self.packed.get(&inner) {
+            // Packed in the entry block, where the parameters arrive: used
+            // in a later block, each would be copied to a register live
+            // from the entry on, and LLVM's register allocation of that
+            // many overlapping values takes time quadratic in their count
+            // (20,000: 10 s instead of 2). Plain stores, safe on any CPU;
+            // the checks below read the pack.
+            let p = self.pack_args(ty, &args)?;
+            args = vec![p.into()];
+            pack = Some((ty, p));
+        }
+        self.emit_cpu_check(f)?;
         let clear = self.external(
             "strata_rt_clear_error",
             self.cx.void_type().fn_type(&[], false),
         );
         self.call(clear, &[])?;
-        self.emit_null_checks(op, f, name)?;
-        let status = if with_scratch {
-            let scratch = args.pop().ok_or_else(|| ice("no scratch parameter"))?;
+        self.emit_null_checks(op, f, name, pack)?;
+        let status = if let Some(scratch) = scratch {
             let use_scratch = self.external(
                 strata_abi::symbol::ARENA_USE_SCRATCH,
                 i32t.fn_type(&[ptr.into(), i64t.into()], false),
@@ -425,7 +500,17 @@ impl<'ctx> Lowerer<'ctx, '_> {
     /// A NULL pointer for a buffer that holds data makes the exported
     /// function return 1 with a message naming the buffer's position,
     /// instead of crashing the host (empty buffers may be NULL).
-    fn emit_null_checks(&mut self, op: OpId, f: FunctionValue<'ctx>, name: &str) -> Result<()> {
+    ///
+    /// With `pack` (a wrapper whose parameters were stored in `P.f`'s
+    /// pack, see `params.rs`), each check reads the pointer from the pack,
+    /// so that no parameter is used past the entry block.
+    fn emit_null_checks(
+        &mut self,
+        op: OpId,
+        f: FunctionValue<'ctx>,
+        name: &str,
+        pack: Option<(StructType<'ctx>, PointerValue<'ctx>)>,
+    ) -> Result<()> {
         let Some((inputs, _)) = builtin::func_signature(self.ir, op) else {
             return Ok(());
         };
@@ -438,8 +523,18 @@ impl<'ctx> Lowerer<'ctx, '_> {
             {
                 continue;
             }
-            let Some(p) = f.get_nth_param(i as u32) else {
-                continue;
+            let p = match pack {
+                Some((ty, pack)) => {
+                    let slot = self
+                        .b
+                        .build_struct_gep(ty, pack, i as u32, "")
+                        .map_err(ice)?;
+                    self.b.build_load(ptr, slot, "").map_err(ice)?
+                }
+                None => match f.get_nth_param(i as u32) {
+                    Some(p) => p,
+                    None => continue,
+                },
             };
             let is_null = self
                 .b
@@ -684,7 +779,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
                     .ok_or_else(|| self.internal(op, format!("calls unknown '@{callee}'")))?;
                 let args: Vec<BasicMetadataValueEnum> =
                     args.into_iter().map(|a| a.into()).collect();
-                let r = self.call(f, &args)?;
+                let r = self.call_defined(f, &args)?;
                 if self.status_externals.contains(&callee) && self.returns_status {
                     // A runtime function that failed: its status, with the
                     // last error it set.

@@ -26,6 +26,12 @@ pub(crate) struct Lowerer<'ctx, 'a> {
     pub values: HashMap<Value, BasicValueEnum<'ctx>>,
     /// LLVM function of every `func.func` of the module, by symbol name.
     pub funcs: HashMap<String, FunctionValue<'ctx>>,
+    /// The defined functions that take their parameters packed (see
+    /// `params.rs`).
+    pub packed: crate::params::Packed<'ctx>,
+    /// The parameters of the packed function being lowered: its pack, the
+    /// pack's type and the parameter's slot.
+    pub packed_args: HashMap<Value, (PointerValue<'ctx>, inkwell::types::StructType<'ctx>, u32)>,
     /// Address of every `mem.global`, by symbol name.
     pub globals: HashMap<String, PointerValue<'ctx>>,
     /// The entry block of the function being lowered, which holds its allocas.
@@ -34,6 +40,9 @@ pub(crate) struct Lowerer<'ctx, 'a> {
     /// so that runtime errors (a failed allocation) unwind to the exported
     /// wrapper. True while lowering such a function.
     pub returns_status: bool,
+    /// The function being lowered calls so many defined functions that
+    /// the calls stay calls (see `params::MAX_INLINED_CALLS`).
+    pub keep_calls: bool,
     /// External functions whose `i32` result is a status to propagate
     /// (declared with the unit attribute `returns_status`).
     pub status_externals: std::collections::HashSet<String>,
@@ -58,6 +67,8 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
             prefix,
             values: HashMap::new(),
             funcs: HashMap::new(),
+            packed: HashMap::new(),
+            packed_args: HashMap::new(),
             globals: HashMap::new(),
             cpu_check: None,
             status_externals: Default::default(),
@@ -66,6 +77,7 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
             custom_call_table: None,
             alloca_block: None,
             returns_status: false,
+            keep_calls: false,
         }
     }
 
@@ -108,10 +120,11 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
     /// LLVM value of operand `i`.
     pub fn val(&self, op: OpId, i: usize) -> Result<BasicValueEnum<'ctx>> {
         let v = self.operand(op, i)?;
-        self.values
-            .get(&v)
-            .copied()
-            .ok_or_else(|| self.internal(op, format!("operand #{i} has not been lowered")))
+        if let Some(&x) = self.values.get(&v) {
+            return Ok(x);
+        }
+        self.packed_arg(v)
+            .unwrap_or_else(|| Err(self.internal(op, format!("operand #{i} has not been lowered"))))
     }
 
     pub fn int(&self, op: OpId, i: usize) -> Result<IntValue<'ctx>> {

@@ -206,7 +206,10 @@ mod tests {
         let line = format!("{}X{}\x1b[2J", "a".repeat(1000), "b".repeat(1000));
         let (shown, caret) = source_window(&line, 1001);
         assert_eq!(shown.chars().nth(caret), Some('X'));
-        assert!(shown.starts_with("...") && shown.ends_with("..."), "{shown}");
+        assert!(
+            shown.starts_with("...") && shown.ends_with("..."),
+            "{shown}"
+        );
         assert!(shown.len() < 200);
         let (shown, caret) = source_window("ab\x1bc", 4);
         assert_eq!((shown.as_str(), caret), ("ab?c", 3));

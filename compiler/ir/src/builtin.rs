@@ -64,11 +64,11 @@ pub fn is_private(ctx: &Context, op: OpId) -> bool {
 /// The function named `name` in `module`.
 pub fn lookup_func(ctx: &Context, module: OpId, name: &str) -> Option<OpId> {
     let b = ctx.entry_block(module, 0)?;
-    ctx.blocks[b]
-        .ops
-        .iter()
-        .copied()
-        .find(|&o| ctx.op(o).name == FUNC && func_name(ctx, o) == Some(name))
+    // By name, not by scanning the module (a call verified against every
+    // function made a module of many calls and functions quadratic).
+    ctx.symbol_candidates(name).iter().copied().find(|&o| {
+        ctx.op(o).name == FUNC && ctx.op(o).parent == Some(b) && func_name(ctx, o) == Some(name)
+    })
 }
 
 /// The functions of `module` that have a body (not declarations), in order.

@@ -91,7 +91,8 @@ pub fn check_acyclic(ctx: &Context, module: OpId) -> Result<(), Diagnostic> {
                 Mark::Open => {
                     let start = path.iter().position(|&(p, _)| p == g).unwrap_or(0);
                     let name = |i: usize| format!("@{}", func_name(ctx, funcs[i]).unwrap_or("?"));
-                    let mut cycle: Vec<String> = path[start..].iter().map(|&(p, _)| name(p)).collect();
+                    let mut cycle: Vec<String> =
+                        path[start..].iter().map(|&(p, _)| name(p)).collect();
                     cycle.push(name(g));
                     return Err(ctx.error(
                         at,

@@ -12,13 +12,31 @@ pub fn attrs(ctx: &mut Context, d: &GemmDesc) -> Vec<(String, Attr)> {
     let mut array = |values: Vec<i64>| ctx.attr(AttrKind::DenseArray { elem, values });
     vec![
         ("mnk".into(), array(vec![d.m, d.n, d.k])),
-        ("lhs_strides".into(), array(vec![d.lhs_row_stride, d.lhs_col_stride])),
-        ("rhs_strides".into(), array(vec![d.rhs_row_stride, d.rhs_col_stride])),
-        ("out_strides".into(), array(vec![d.out_row_stride, d.out_col_stride])),
+        (
+            "lhs_strides".into(),
+            array(vec![d.lhs_row_stride, d.lhs_col_stride]),
+        ),
+        (
+            "rhs_strides".into(),
+            array(vec![d.rhs_row_stride, d.rhs_col_stride]),
+        ),
+        (
+            "out_strides".into(),
+            array(vec![d.out_row_stride, d.out_col_stride]),
+        ),
         ("batch_sizes".into(), array(d.batch_sizes[..nb].to_vec())),
-        ("lhs_batch_strides".into(), array(d.lhs_batch_strides[..nb].to_vec())),
-        ("rhs_batch_strides".into(), array(d.rhs_batch_strides[..nb].to_vec())),
-        ("out_batch_strides".into(), array(d.out_batch_strides[..nb].to_vec())),
+        (
+            "lhs_batch_strides".into(),
+            array(d.lhs_batch_strides[..nb].to_vec()),
+        ),
+        (
+            "rhs_batch_strides".into(),
+            array(d.rhs_batch_strides[..nb].to_vec()),
+        ),
+        (
+            "out_batch_strides".into(),
+            array(d.out_batch_strides[..nb].to_vec()),
+        ),
     ]
 }
 
@@ -88,8 +106,15 @@ pub fn verify(ctx: &Context, op: OpId) -> Result<()> {
     }
     let types = [o.operands[0], o.operands[1], o.results[0]].map(|v| ctx.value_ty(v));
     let elem = ctx.elem(types[0]);
-    let float = matches!(ctx.kind(elem), TypeKind::Float(FloatKind::F32 | FloatKind::F64));
-    if !float || types.iter().any(|&t| !ctx.is_tensor(t) || ctx.elem(t) != elem) {
+    let float = matches!(
+        ctx.kind(elem),
+        TypeKind::Float(FloatKind::F32 | FloatKind::F64)
+    );
+    if !float
+        || types
+            .iter()
+            .any(|&t| !ctx.is_tensor(t) || ctx.elem(t) != elem)
+    {
         return Err(ctx.error(
             op,
             "operands and result must be tensors of one element type, f32 or f64",
@@ -100,9 +125,27 @@ pub fn verify(ctx: &Context, op: OpId) -> Result<()> {
     };
     let nb = d.batch_rank as usize;
     let views = [
-        ("lhs", types[0], [d.m, d.k], [d.lhs_row_stride, d.lhs_col_stride], d.lhs_batch_strides),
-        ("rhs", types[1], [d.k, d.n], [d.rhs_row_stride, d.rhs_col_stride], d.rhs_batch_strides),
-        ("result", types[2], [d.m, d.n], [d.out_row_stride, d.out_col_stride], d.out_batch_strides),
+        (
+            "lhs",
+            types[0],
+            [d.m, d.k],
+            [d.lhs_row_stride, d.lhs_col_stride],
+            d.lhs_batch_strides,
+        ),
+        (
+            "rhs",
+            types[1],
+            [d.k, d.n],
+            [d.rhs_row_stride, d.rhs_col_stride],
+            d.rhs_batch_strides,
+        ),
+        (
+            "result",
+            types[2],
+            [d.m, d.n],
+            [d.out_row_stride, d.out_col_stride],
+            d.out_batch_strides,
+        ),
     ];
     for (what, ty, dims, strides, batch_strides) in views {
         let mut sizes = d.batch_sizes[..nb].to_vec();

@@ -53,13 +53,17 @@ pub(crate) fn verify_slice(ctx: &Context, op: OpId) -> Result<()> {
     let dst = ctx.value_ty(ctx.op(op).results[0]);
     expect_arena(ctx, op, src, "operand #0")?;
     expect_memref(ctx, op, dst, "result")?;
-    let Some(offset) = ctx.int_attr(op, "offset").and_then(|o| i64::try_from(o).ok()) else {
+    let Some(offset) = ctx
+        .int_attr(op, "offset")
+        .and_then(|o| i64::try_from(o).ok())
+    else {
         return Err(ctx.error(op, "requires an integer 'offset' attribute (bytes)"));
     };
     let arena = ctx.num_elements(src);
     let bytes = storage_bytes(ctx, dst);
     let align = (ctx.storage_bytes(ctx.elem(dst)) as i64).max(1);
-    if offset < 0 || offset % align != 0 || offset.checked_add(bytes).is_none_or(|end| end > arena) {
+    if offset < 0 || offset % align != 0 || offset.checked_add(bytes).is_none_or(|end| end > arena)
+    {
         return Err(ctx.error(
             op,
             format!(

@@ -106,10 +106,13 @@ pub fn library_interface(
         let Some(target) = ctx.str_attr(op, "call_target_name") else {
             continue;
         };
-        if !strata_abi::is_host_custom_call(target) || targets.iter().any(|(_, f)| f.c_name == target) {
+        if !strata_abi::is_host_custom_call(target)
+            || targets.iter().any(|(_, f)| f.c_name == target)
+        {
             continue;
         }
-        let types = |vs: &[strata_ir::Value]| vs.iter().map(|&v| ctx.value_ty(v)).collect::<Vec<_>>();
+        let types =
+            |vs: &[strata_ir::Value]| vs.iter().map(|&v| ctx.value_ty(v)).collect::<Vec<_>>();
         let (ins, outs) = (types(&ctx.op(op).operands), types(&ctx.op(op).results));
         let described = c_prototype(ctx, target.to_string(), target, &ins, &outs)
             .map_err(|m| vec![Diagnostic::unsupported(ctx.op(op).loc, m)])?;

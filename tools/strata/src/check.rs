@@ -31,7 +31,11 @@ struct Tally {
     unchecked: usize,
 }
 
-pub fn run(inputs: &[std::path::PathBuf], backend: Backend, host: Option<&load::HostCalls>) -> bool {
+pub fn run(
+    inputs: &[std::path::PathBuf],
+    backend: Backend,
+    host: Option<&load::HostCalls>,
+) -> bool {
     let mut total = Tally::default();
     for path in inputs {
         let t = check_file(path, backend, host);

@@ -120,7 +120,8 @@ pub fn run(
     let prefix = name
         .map(str::to_string)
         .unwrap_or_else(|| default_prefix(output));
-    let checked = check_paths(input, output, extras).and_then(|()| check_name(name, &prefix, output));
+    let checked =
+        check_paths(input, output, extras).and_then(|()| check_name(name, &prefix, output));
     if let Err(message) = checked {
         report_plain(&message);
         return false;

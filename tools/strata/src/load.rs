@@ -79,24 +79,38 @@ impl HostCalls {
         }
         // SAFETY: dladdr returns a NUL-terminated path.
         let owner = unsafe { std::ffi::CStr::from_ptr(info.dli_fname) };
-        let owner = std::fs::canonicalize(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(owner.to_bytes())).ok()?;
+        let owner = std::fs::canonicalize(
+            <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(owner.to_bytes()),
+        )
+        .ok()?;
         (owner == self.path).then_some(f)
     }
 
     /// Registers LIB's implementations of `module`'s targets in the loaded
     /// library `lib` (symbol prefix `prefix`).
-    fn register(&self, ctx: &Context, module: OpId, lib: &Library, prefix: &str) -> Result<(), String> {
+    fn register(
+        &self,
+        ctx: &Context,
+        module: OpId,
+        lib: &Library,
+        prefix: &str,
+    ) -> Result<(), String> {
         type Register = unsafe extern "C" fn(
             *const std::ffi::c_char,
             Option<strata_abi::CustomCallFn>,
             *mut std::ffi::c_void,
         ) -> i32;
         // SAFETY: every library defines P_register_custom_call so.
-        let register = unsafe { lib.get::<Register>(format!("{prefix}_register_custom_call").as_bytes()) }
-            .map_err(|e| format!("{prefix}_register_custom_call: {e}"))?;
+        let register =
+            unsafe { lib.get::<Register>(format!("{prefix}_register_custom_call").as_bytes()) }
+                .map_err(|e| format!("{prefix}_register_custom_call: {e}"))?;
         for target in custom_call_targets(ctx, module) {
-            let Some(f) = self.lookup(&target) else { continue };
-            let Ok(name) = std::ffi::CString::new(target) else { continue };
+            let Some(f) = self.lookup(&target) else {
+                continue;
+            };
+            let Ok(name) = std::ffi::CString::new(target) else {
+                continue;
+            };
             // SAFETY: a NUL-terminated target of this library and a function
             // of the registry's signature.
             unsafe { register(name.as_ptr(), Some(f), std::ptr::null_mut()) };

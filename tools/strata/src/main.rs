@@ -167,7 +167,10 @@ enum Command {
 }
 
 /// Runs `body` with the `--custom-calls` library loaded, if one is given.
-fn with_host_calls(path: Option<&std::path::Path>, body: impl FnOnce(Option<&load::HostCalls>) -> bool) -> bool {
+fn with_host_calls(
+    path: Option<&std::path::Path>,
+    body: impl FnOnce(Option<&load::HostCalls>) -> bool,
+) -> bool {
     match path.map(load::HostCalls::open).transpose() {
         Ok(host) => body(host.as_ref()),
         Err(e) => {
@@ -260,7 +263,9 @@ fn main() -> ExitCode {
             inputs,
             backend,
             custom_calls,
-        } => with_host_calls(custom_calls.as_deref(), |host| check::run(&inputs, backend, host)),
+        } => with_host_calls(custom_calls.as_deref(), |host| {
+            check::run(&inputs, backend, host)
+        }),
         Command::Run {
             input,
             function,
@@ -269,7 +274,14 @@ fn main() -> ExitCode {
             backend,
             custom_calls,
         } => with_host_calls(custom_calls.as_deref(), |host| {
-            run::run(&input, &function, &inputs, output_dir.as_deref(), backend, host)
+            run::run(
+                &input,
+                &function,
+                &inputs,
+                output_dir.as_deref(),
+                backend,
+                host,
+            )
         }),
     };
     if ok {

@@ -80,7 +80,9 @@ pub fn read(ctx: &Context, path: &Path, ty: Type) -> Result<Vec<u8>, String> {
     let cap = expected_len + NPY_MAX_HEADER + 12;
     let mut bytes = Vec::new();
     std::fs::File::open(path)
-        .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, cap as u64 + 1), &mut bytes))
+        .and_then(|f| {
+            std::io::Read::read_to_end(&mut std::io::Read::take(f, cap as u64 + 1), &mut bytes)
+        })
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     if bytes.len() > cap {
         return Err(bad(format!(

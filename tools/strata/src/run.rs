@@ -180,7 +180,8 @@ impl Budget {
     /// A zeroed buffer of `bytes`, taken from the budget.
     fn zeroed(&mut self, bytes: u128) -> Result<Vec<u8>, String> {
         self.take(bytes)?;
-        let n = usize::try_from(bytes).map_err(|_| format!("{bytes} bytes do not fit in memory"))?;
+        let n =
+            usize::try_from(bytes).map_err(|_| format!("{bytes} bytes do not fit in memory"))?;
         let mut v = Vec::new();
         v.try_reserve_exact(n)
             .map_err(|e| format!("cannot allocate {bytes} bytes: {e}"))?;

@@ -219,10 +219,9 @@ fn copied_driver_finds_its_runtime() {
     assert!(lib.is_file());
     let extracted: Vec<_> = std::fs::read_dir(&scratch).unwrap().flatten().collect();
     assert!(
-        extracted.iter().any(|e| e
-            .file_name()
-            .to_string_lossy()
-            .starts_with("strata-")),
+        extracted
+            .iter()
+            .any(|e| e.file_name().to_string_lossy().starts_with("strata-")),
         "no private directory with the runtime archive in TMPDIR"
     );
 }
@@ -375,6 +374,77 @@ fn exported(so: &Path) -> Vec<String> {
         .filter_map(|l| l.split_whitespace().next())
         .map(str::to_string)
         .collect()
+}
+
+/// Past 1,024 parameters a function takes them packed, one pointer to a
+/// struct of them (compiler/codegen/src/params.rs). A C program calls a
+/// function of 1,500 buffers (and its result) through the exported
+/// wrapper, which packs them; the function calls another one with all of
+/// them, and that one sums them in parallel loops whose outlined bodies
+/// capture them all: every packed path, checked against the sum in C.
+#[test]
+fn c_program_with_many_arguments() {
+    const ARGS: usize = 1500;
+    const LEN: usize = 4096;
+    let ty = format!("tensor<{LEN}xf32>");
+    let params: Vec<String> = (0..ARGS).map(|i| format!("%a{i}: {ty}")).collect();
+    let names: Vec<String> = (0..ARGS).map(|i| format!("%a{i}")).collect();
+    let mut m = format!("func.func private @sum({}) -> {ty} {{\n", params.join(", "));
+    m.push_str(&format!("  %s1 = stablehlo.add %a0, %a1 : {ty}\n"));
+    for i in 2..ARGS {
+        m.push_str(&format!(
+            "  %s{i} = stablehlo.add %s{}, %a{i} : {ty}\n",
+            i - 1
+        ));
+    }
+    m.push_str(&format!("  return %s{} : {ty}\n}}\n", ARGS - 1));
+    m.push_str(&format!(
+        "func.func @main({}) -> {ty} {{\n  %r = func.call @sum({}) : ({}) -> {ty}\n  return %r : {ty}\n}}\n",
+        params.join(", "),
+        names.join(", "),
+        vec![ty.as_str(); ARGS].join(", ")
+    ));
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let input = dir.join("many.mlir");
+    std::fs::write(&input, m).unwrap();
+    compile(&input, dir, "libmany.so", "many.h");
+    let args: Vec<String> = (0..ARGS).map(|i| format!("in[{i}]")).collect();
+    let program = format!(
+        r#"#include <stdio.h>
+#include "many.h"
+static float in[{ARGS}][{LEN}];
+static float out[{LEN}];
+int main(void) {{
+  for (int i = 0; i < {ARGS}; i++)
+    for (int j = 0; j < {LEN}; j++) in[i][j] = (float)((i + j) % 7);
+  int status = many_main({args}, out);
+  if (status != 0) {{ printf("status %d: %s\n", status, many_last_error()); return 1; }}
+  for (int j = 0; j < {LEN}; j++) {{
+    float want = 0;
+    for (int i = 0; i < {ARGS}; i++) want += in[i][j];
+    if (out[j] != want) {{ printf("out[%d] = %g, want %g\n", j, out[j], want); return 1; }}
+  }}
+  printf("OK\n");
+  return 0;
+}}
+"#,
+        args = args.join(", ")
+    );
+    let source = dir.join("many.c");
+    std::fs::write(&source, program).unwrap();
+    let exe = dir.join("many");
+    run_ok(
+        cc().args(["-O1", "-o"])
+            .arg(&exe)
+            .arg(&source)
+            .arg(format!("-I{}", dir.display()))
+            .arg(format!("-L{}", dir.display()))
+            .arg("-lmany")
+            .arg(format!("-Wl,-rpath,{}", dir.display())),
+    );
+    let stdout = run_ok(&mut Command::new(&exe));
+    assert!(stdout.contains("OK"), "{stdout}");
 }
 
 #[test]
@@ -1242,7 +1312,10 @@ fn python_registers_a_custom_call() {
             .arg(repo().join("examples/python/custom_call.py"))
             .arg(&lib),
     );
-    assert!(stdout.contains("OK: the registered Python function ran"), "{stdout}");
+    assert!(
+        stdout.contains("OK: the registered Python function ran"),
+        "{stdout}"
+    );
 }
 
 /// Donation (`tf.aliasing_output`, as `jax.jit(..., donate_argnums=...)`

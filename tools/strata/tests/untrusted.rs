@@ -53,7 +53,12 @@ fn located_error(dir: &Path, args: &[&str], file: &str, want: &str) -> String {
         String::from_utf8_lossy(&out.stderr),
         String::from_utf8_lossy(&out.stdout)
     );
-    assert_eq!(out.status.code(), Some(1), "strata {args:?}\n{}", show(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "strata {args:?}\n{}",
+        show(&out)
+    );
     let prefix = format!("{file}:");
     let located = err.lines().any(|l| {
         l.strip_prefix(&prefix).is_some_and(|rest| {
@@ -114,7 +119,17 @@ fn custom_calls_run_no_host_code_the_host_did_not_register() {
     assert!(String::from_utf8_lossy(&check.stdout).contains("0 passed, 1 failed"));
 
     // A library called from C, where libc's system() is linked in.
-    ok(dir, &["compile", "sys.mlir", "-o", "libsys.so", "--header", "sys.h"]);
+    ok(
+        dir,
+        &[
+            "compile",
+            "sys.mlir",
+            "-o",
+            "libsys.so",
+            "--header",
+            "sys.h",
+        ],
+    );
     let undefined = Command::new("nm")
         .args(["-D", "--undefined-only"])
         .arg(dir.join("libsys.so"))
@@ -144,11 +159,22 @@ int main(void) {
     );
     let built = Command::new("cc")
         .current_dir(dir)
-        .args(["main.c", "-I.", "-L.", "-lsys", "-Wl,-rpath,.", "-o", "main"])
+        .args([
+            "main.c",
+            "-I.",
+            "-L.",
+            "-lsys",
+            "-Wl,-rpath,.",
+            "-o",
+            "main",
+        ])
         .output()
         .unwrap();
     assert!(built.status.success(), "{}", show(&built));
-    let ran = Command::new(dir.join("main")).current_dir(dir).output().unwrap();
+    let ran = Command::new(dir.join("main"))
+        .current_dir(dir)
+        .output()
+        .unwrap();
     assert!(ran.status.success(), "{}", show(&ran));
     assert!(!marker.exists(), "the model ran a shell command");
 }
@@ -157,7 +183,12 @@ int main(void) {
 fn a_target_named_like_an_export_is_a_located_error() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    for export in ["m_main", "m_last_error", "m_set_num_threads", "m_register_custom_call"] {
+    for export in [
+        "m_main",
+        "m_last_error",
+        "m_set_num_threads",
+        "m_register_custom_call",
+    ] {
         write(
             dir,
             "m.mlir",
@@ -227,7 +258,19 @@ fn names_never_reach_generated_source_unchecked() {
     std::fs::create_dir(dir.join("x *")).unwrap();
     let evil = "x */\nfn pwned() {}\n.mlir";
     write(dir, evil, &format!("func.func @main{body}"));
-    ok(dir, &["compile", evil, "-o", "libe.so", "--rust-bindings", "e.rs", "--name", "e"]);
+    ok(
+        dir,
+        &[
+            "compile",
+            evil,
+            "-o",
+            "libe.so",
+            "--rust-bindings",
+            "e.rs",
+            "--name",
+            "e",
+        ],
+    );
     let bindings = std::fs::read_to_string(dir.join("e.rs")).unwrap();
     assert!(!bindings.contains("\nfn pwned"), "{bindings}");
 }
@@ -249,7 +292,9 @@ fn planted_runtime_archives_are_never_linked() {
     );
     // A first compile extracts the archive; learn its name and size.
     ok(dir, &["compile", "m.mlir", "-o", "libm.so"]);
-    let uid = std::fs::metadata(dir.join("m.mlir")).map(|m| std::os::unix::fs::MetadataExt::uid(&m)).unwrap();
+    let uid = std::fs::metadata(dir.join("m.mlir"))
+        .map(|m| std::os::unix::fs::MetadataExt::uid(&m))
+        .unwrap();
     let private = dir.join(format!("strata-{uid}"));
     let archive = std::fs::read_dir(&private)
         .unwrap()
@@ -277,7 +322,12 @@ fn planted_runtime_archives_are_never_linked() {
     std::fs::remove_file(&archive).unwrap();
     std::os::unix::fs::symlink(&planted, &archive).unwrap();
     ok(dir, &["compile", "m.mlir", "-o", "libm2.so"]);
-    assert!(!std::fs::symlink_metadata(&archive).unwrap().file_type().is_symlink());
+    assert!(
+        !std::fs::symlink_metadata(&archive)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
 
     // Opened up to others: refused, with a message.
     std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o777)).unwrap();
@@ -316,7 +366,12 @@ func.func private @g(%x: tensor<4xf32>) -> tensor<4xf32> {
         &["check", "rec.mlir"],
         &["run", "rec.mlir", "--input", "[1, 2, 3, 4]"],
     ] {
-        located_error(dir, args, "rec.mlir", "call each other in a cycle (@f -> @g -> @f)");
+        located_error(
+            dir,
+            args,
+            "rec.mlir",
+            "call each other in a cycle (@f -> @g -> @f)",
+        );
     }
     write(
         dir,
@@ -363,7 +418,12 @@ ENTRY main {
 }
 "#,
     );
-    located_error(dir, &["compile", "loop.hlo", "-o", "librec.so"], "loop.hlo", "uses itself");
+    located_error(
+        dir,
+        &["compile", "loop.hlo", "-o", "librec.so"],
+        "loop.hlo",
+        "uses itself",
+    );
     write(
         dir,
         "branch.hlo",
@@ -387,7 +447,12 @@ ENTRY main {
 }
 "#,
     );
-    located_error(dir, &["compile", "branch.hlo", "-o", "librec.so"], "branch.hlo", "uses itself");
+    located_error(
+        dir,
+        &["compile", "branch.hlo", "-o", "librec.so"],
+        "branch.hlo",
+        "uses itself",
+    );
 }
 
 /// `strata run` killed while the model runs leaves no library in the
@@ -420,14 +485,20 @@ fn a_killed_run_leaves_no_library_behind() {
 }
 "#,
     );
-    let uid = std::fs::metadata(dir.join("spin.mlir")).map(|m| std::os::unix::fs::MetadataExt::uid(&m)).unwrap();
+    let uid = std::fs::metadata(dir.join("spin.mlir"))
+        .map(|m| std::os::unix::fs::MetadataExt::uid(&m))
+        .unwrap();
     let private = dir.join(format!("strata-{uid}"));
     // A scratch directory of a process that no longer exists.
     std::os::unix::fs::DirBuilderExt::mode(&mut std::fs::DirBuilder::new(), 0o700)
         .create(&private)
         .unwrap();
     std::fs::create_dir(private.join(format!("jit-{}-stale", i32::MAX))).unwrap();
-    std::fs::write(private.join(format!("jit-{}-stale/libstrata_jit.so", i32::MAX)), b"x").unwrap();
+    std::fs::write(
+        private.join(format!("jit-{}-stale/libstrata_jit.so", i32::MAX)),
+        b"x",
+    )
+    .unwrap();
     let mut child = Command::new(STRATA)
         .args(["run", "spin.mlir"])
         .current_dir(dir)
@@ -440,12 +511,18 @@ fn a_killed_run_leaves_no_library_behind() {
     loop {
         std::thread::sleep(std::time::Duration::from_millis(200));
         let scratch = std::fs::read_dir(&private)
-            .map(|d| d.flatten().any(|e| e.file_name().to_string_lossy().starts_with("jit-")))
+            .map(|d| {
+                d.flatten()
+                    .any(|e| e.file_name().to_string_lossy().starts_with("jit-"))
+            })
             .unwrap_or(true);
         if !scratch && start.elapsed().as_secs_f64() > 0.5 {
             break;
         }
-        assert!(start.elapsed().as_secs() < 60, "the run never loaded its library");
+        assert!(
+            start.elapsed().as_secs() < 60,
+            "the run never loaded its library"
+        );
     }
     child.kill().unwrap();
     child.wait().unwrap();
@@ -481,7 +558,8 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 fn driver_rails_hold_against_hostile_paths_and_sizes() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    let model = "func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n  return %x : tensor<4xf32>\n}\n";
+    let model =
+        "func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n  return %x : tensor<4xf32>\n}\n";
     write(dir, "m.mlir", model);
     std::fs::hard_link(dir.join("m.mlir"), dir.join("hard.so")).unwrap();
     std::os::unix::fs::symlink(dir.join("m.mlir"), dir.join("soft.h")).unwrap();
@@ -491,13 +569,21 @@ fn driver_rails_hold_against_hostile_paths_and_sizes() {
     ] {
         let out = strata(dir, args);
         assert_eq!(out.status.code(), Some(1), "{}", show(&out));
-        assert!(String::from_utf8_lossy(&out.stderr).contains("is the input file"), "{}", show(&out));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("is the input file"),
+            "{}",
+            show(&out)
+        );
     }
     assert_eq!(std::fs::read_to_string(dir.join("m.mlir")).unwrap(), model);
 
     let out = strata(dir, &["run", "m.mlir", "--input", "@/dev/zero"]);
     assert_eq!(out.status.code(), Some(1), "{}", show(&out));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("holds more than the 16 bytes"), "{}", show(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("holds more than the 16 bytes"),
+        "{}",
+        show(&out)
+    );
 
     write(
         dir,
@@ -506,7 +592,12 @@ fn driver_rails_hold_against_hostile_paths_and_sizes() {
          %c = stablehlo.constant dense<1.0> : tensor<1099511627776xf32>\n  \
          return %c : tensor<1099511627776xf32>\n}\n",
     );
-    located_error(dir, &["run", "big.mlir"], "big.mlir", "cannot be held: it needs 4398046511104 bytes");
+    located_error(
+        dir,
+        &["run", "big.mlir"],
+        "big.mlir",
+        "cannot be held: it needs 4398046511104 bytes",
+    );
 
     write(
         dir,
@@ -567,15 +658,38 @@ func.func @probe() {
 }
 "#,
     );
-    let out = ok(dir, &["run", "m.mlir", "--input", "[1, 2, 3, 4]", "--custom-calls", "libimpl.so"]);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("dense<[10.0, 20.0, 30.0, 40.0]> : tensor<4xf32>"), "{}", show(&out));
+    let out = ok(
+        dir,
+        &[
+            "run",
+            "m.mlir",
+            "--input",
+            "[1, 2, 3, 4]",
+            "--custom-calls",
+            "libimpl.so",
+        ],
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("dense<[10.0, 20.0, 30.0, 40.0]> : tensor<4xf32>"),
+        "{}",
+        show(&out)
+    );
     let out = ok(dir, &["check", "m.mlir", "--custom-calls", "libimpl.so"]);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("1 passed, 0 failed"), "{}", show(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("1 passed, 0 failed"),
+        "{}",
+        show(&out)
+    );
     let marker = dir.join("pwned");
     write(dir, "sys.mlir", &system_model(&marker));
     let out = strata(dir, &["run", "sys.mlir", "--custom-calls", "libimpl.so"]);
     assert_eq!(out.status.code(), Some(1), "{}", show(&out));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("'system' is not registered"), "{}", show(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("'system' is not registered"),
+        "{}",
+        show(&out)
+    );
     assert!(!marker.exists(), "the model ran a shell command");
 }
 
@@ -591,7 +705,12 @@ fn null_buffers_are_an_error() {
         "func.func @main(%x: tensor<4xf32>, %e: tensor<0xf32>) -> tensor<4xf32> {\n  \
          return %x : tensor<4xf32>\n}\n",
     );
-    ok(dir, &["compile", "m.mlir", "--name", "m", "-o", "libnb.so", "--header", "m.h"]);
+    ok(
+        dir,
+        &[
+            "compile", "m.mlir", "--name", "m", "-o", "libnb.so", "--header", "m.h",
+        ],
+    );
     write(
         dir,
         "main.c",
@@ -618,6 +737,9 @@ int main(void) {
         .output()
         .unwrap();
     assert!(built.status.success(), "{}", show(&built));
-    let ran = Command::new(dir.join("main")).current_dir(dir).output().unwrap();
+    let ran = Command::new(dir.join("main"))
+        .current_dir(dir)
+        .output()
+        .unwrap();
     assert!(ran.status.success(), "{}", show(&ran));
 }

@@ -94,29 +94,54 @@ pub(crate) fn describe(ls: &[i64], rs: &[i64], d: &DotDims) -> Option<GemmDesc> 
         .collect();
     contract.sort_by_key(|c| std::cmp::Reverse(c.lhs));
     if contract.iter().any(|c| c.size == 0) {
-        contract = vec![Dim { size: 0, lhs: 0, rhs: 0, out: 0 }];
+        contract = vec![Dim {
+            size: 0,
+            lhs: 0,
+            rhs: 0,
+            out: 0,
+        }];
     }
     let (k, rest) = innermost_run(&contract);
     if !rest.is_empty() {
         return None;
     }
-    let k = k.unwrap_or(Dim { size: 1, lhs: 0, rhs: 0, out: 0 });
+    let k = k.unwrap_or(Dim {
+        size: 1,
+        lhs: 0,
+        rhs: 0,
+        out: 0,
+    });
 
     let lhs_free: Vec<Dim> = lfree
         .iter()
         .enumerate()
-        .map(|(j, &i)| Dim { size: ls[i], lhs: lst[i], rhs: 0, out: ost[nb + j] })
+        .map(|(j, &i)| Dim {
+            size: ls[i],
+            lhs: lst[i],
+            rhs: 0,
+            out: ost[nb + j],
+        })
         .filter(|x| x.size != 1)
         .collect();
     let rhs_free: Vec<Dim> = rfree
         .iter()
         .enumerate()
-        .map(|(j, &i)| Dim { size: rs[i], lhs: 0, rhs: rst[i], out: ost[nb + lfree.len() + j] })
+        .map(|(j, &i)| Dim {
+            size: rs[i],
+            lhs: 0,
+            rhs: rst[i],
+            out: ost[nb + lfree.len() + j],
+        })
         .filter(|x| x.size != 1)
         .collect();
     let (m, lhs_rest) = innermost_run(&lhs_free);
     let (n, rhs_rest) = innermost_run(&rhs_free);
-    let unit = Dim { size: 1, lhs: 0, rhs: 0, out: 0 };
+    let unit = Dim {
+        size: 1,
+        lhs: 0,
+        rhs: 0,
+        out: 0,
+    };
     let (m, n) = (m.unwrap_or(unit), n.unwrap_or(unit));
 
     let mut batch: Vec<Dim> = d
@@ -162,9 +187,9 @@ pub(crate) fn describe(ls: &[i64], rs: &[i64], d: &DotDims) -> Option<GemmDesc> 
 /// The float kind of `t`'s elements, if they are floats.
 fn float_kind(ctx: &Context, t: Type) -> Option<FloatKind> {
     match ctx.kind(ctx.elem(t)) {
-        TypeKind::Float(k @ (FloatKind::F16 | FloatKind::BF16 | FloatKind::F32 | FloatKind::F64)) => {
-            Some(*k)
-        }
+        TypeKind::Float(
+            k @ (FloatKind::F16 | FloatKind::BF16 | FloatKind::F32 | FloatKind::F64),
+        ) => Some(*k),
         _ => None,
     }
 }
@@ -185,7 +210,10 @@ pub(crate) fn select(ctx: &mut Context, op: OpId) -> Result<()> {
         return Ok(());
     };
     let Some(d) = dot_dims(ctx, op) else {
-        return Err(Diagnostic::internal(loc, "dot_general without dimension numbers"));
+        return Err(Diagnostic::internal(
+            loc,
+            "dot_general without dimension numbers",
+        ));
     };
     let shape = |t: Type| ctx.shape(t).unwrap_or(&[]).to_vec();
     let Some(desc) = describe(&shape(types[0]), &shape(types[1]), &d) else {
@@ -258,16 +286,30 @@ mod tests {
         // lhs (8, 4, 16) contracting 1: free dims 0 and 2 do not merge.
         let d = describe(&[8, 4, 16], &[4, 5], &dims(&[], &[], &[1], &[0])).unwrap();
         assert_eq!((d.batch_rank, d.m, d.n, d.k), (1, 16, 5, 4));
-        assert_eq!((d.batch_sizes[0], d.lhs_batch_strides[0], d.rhs_batch_strides[0]), (8, 64, 0));
+        assert_eq!(
+            (
+                d.batch_sizes[0],
+                d.lhs_batch_strides[0],
+                d.rhs_batch_strides[0]
+            ),
+            (8, 64, 0)
+        );
         assert_eq!((d.lhs_row_stride, d.lhs_col_stride), (1, 16));
-        assert_eq!((d.out_batch_strides[0], d.out_row_stride, d.out_col_stride), (80, 5, 1));
+        assert_eq!(
+            (d.out_batch_strides[0], d.out_row_stride, d.out_col_stride),
+            (80, 5, 1)
+        );
     }
 
     #[test]
     fn contracting_dims_merge_only_when_adjacent_in_both() {
         // Attention-style: (b, h, t, d) x (b, h, s, d), batch [0, 1].
-        let d = describe(&[2, 12, 128, 64], &[2, 12, 128, 64], &dims(&[0, 1], &[0, 1], &[3], &[3]))
-            .unwrap();
+        let d = describe(
+            &[2, 12, 128, 64],
+            &[2, 12, 128, 64],
+            &dims(&[0, 1], &[0, 1], &[3], &[3]),
+        )
+        .unwrap();
         assert_eq!((d.batch_rank, d.m, d.n, d.k), (2, 128, 128, 64));
         // Two contracting dims adjacent in both operands merge.
         let d = describe(&[5, 3, 4], &[3, 4, 6], &dims(&[], &[], &[1, 2], &[0, 1])).unwrap();

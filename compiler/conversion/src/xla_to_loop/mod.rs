@@ -82,6 +82,29 @@ pub struct ModuleState {
     /// The declaration symbol and signature of every custom-call target
     /// lowered so far.
     pub custom_calls: HashMap<String, (String, Type)>,
+    /// Module-level ops made so far that go before all others (globals,
+    /// declarations; the latest first) and after them (device functions).
+    /// They are in the module (their parent is its block, so lookups by
+    /// name find them) but placed in its op list once, at the end:
+    /// inserting each one at the front right away cost the length of the
+    /// module every time, quadratic in a module of many functions or
+    /// constants.
+    front: Vec<OpId>,
+    back: Vec<OpId>,
+}
+
+impl ModuleState {
+    /// Adds `op` to the module, before every op it had.
+    pub fn add_front(&mut self, ctx: &mut Context, op: OpId) {
+        ctx.op_mut(op).parent = Some(self.module_block);
+        self.front.push(op);
+    }
+
+    /// Adds `op` to the module, after every op it had.
+    pub fn add_back(&mut self, ctx: &mut Context, op: OpId) {
+        ctx.op_mut(op).parent = Some(self.module_block);
+        self.back.push(op);
+    }
 }
 
 /// Every custom call whose target the lowering does not know (not a user's
@@ -143,9 +166,9 @@ fn jax_host_callback(ctx: &Context, op: OpId, target: &str) -> Option<&'static s
     if !TARGETS.contains(&target) {
         return None;
     }
-    let side_effect = ctx.attr_of(op, "has_side_effect").is_some_and(|a| {
-        matches!(ctx.attr_kind(a), AttrKind::Bool(true) | AttrKind::Unit)
-    });
+    let side_effect = ctx
+        .attr_of(op, "has_side_effect")
+        .is_some_and(|a| matches!(ctx.attr_kind(a), AttrKind::Bool(true) | AttrKind::Unit));
     let returns = ctx
         .op(op)
         .results
@@ -154,10 +177,11 @@ fn jax_host_callback(ctx: &Context, op: OpId, target: &str) -> Option<&'static s
     Some(match (side_effect, returns) {
         (false, _) => "jax.pure_callback",
         (true, true) => "jax.experimental.io_callback",
-        (true, false) => "jax.debug.callback (or jax.debug.print, or an io_callback without results)",
+        (true, false) => {
+            "jax.debug.callback (or jax.debug.print, or an io_callback without results)"
+        }
     })
 }
-
 
 pub fn convert_module(ctx: &mut Context, module: OpId) -> Result<()> {
     check_custom_call_targets(ctx, module)?;
@@ -194,8 +218,13 @@ pub fn convert_module(ctx: &mut Context, module: OpId) -> Result<()> {
         arity,
         result_types,
         next_devices: 0,
+        front: Vec::new(),
+        back: Vec::new(),
         custom_calls: HashMap::new(),
     };
+    // Each function's lowered version takes its place, in the op list
+    // rebuilt once at the end (see `ModuleState::front`).
+    let mut replaced: HashMap<OpId, OpId> = HashMap::new();
     for f in funcs {
         let span = tracing::debug_span!(
             "lower_func",
@@ -203,14 +232,19 @@ pub fn convert_module(ctx: &mut Context, module: OpId) -> Result<()> {
         );
         let _e = span.enter();
         let new = lower_func(ctx, &mut state, f)?;
-        let pos = ctx.blocks[block]
-            .ops
-            .iter()
-            .position(|&o| o == f)
-            .unwrap_or(0);
-        ctx.detach_op(f);
-        ctx.insert_op_at(block, pos, new);
+        ctx.op_mut(f).parent = None;
+        ctx.op_mut(new).parent = Some(block);
+        replaced.insert(f, new);
     }
+    let old = std::mem::take(&mut ctx.blocks[block].ops);
+    let mut ops = Vec::with_capacity(state.front.len() + old.len() + state.back.len());
+    ops.extend(state.front.iter().rev().copied());
+    ops.extend(
+        old.into_iter()
+            .map(|o| replaced.get(&o).copied().unwrap_or(o)),
+    );
+    ops.extend(state.back.iter().copied());
+    ctx.blocks[block].ops = ops;
     Ok(())
 }
 
@@ -638,8 +672,7 @@ impl FuncLowering<'_> {
             vec![("sym_name".into(), sym), ("value".into(), value)],
             b.loc,
         );
-        let mb = self.state.module_block;
-        b.ctx.insert_op_at(mb, 0, g);
+        self.state.add_front(b.ctx, g);
         let r = b.ctx.attr(AttrKind::SymbolRef(name));
         Ok(b.op1("mem.get_global", vec![], mt, vec![("name".into(), r)]))
     }
@@ -774,16 +807,13 @@ impl FuncLowering<'_> {
                 strata_abi::CUSTOM_CALL_ATTR.into(),
                 b.ctx.attr(AttrKind::String(target.to_string())),
             ),
-            (
-                strata_abi::CUSTOM_CALL_OPERANDS_ATTR.into(),
-                {
-                    let ty = b.ctx.int_ty(64);
-                    b.ctx.attr(AttrKind::Int {
-                        value: operands as i128,
-                        ty,
-                    })
-                },
-            ),
+            (strata_abi::CUSTOM_CALL_OPERANDS_ATTR.into(), {
+                let ty = b.ctx.int_ty(64);
+                b.ctx.attr(AttrKind::Int {
+                    value: operands as i128,
+                    ty,
+                })
+            }),
             ("returns_status".into(), b.ctx.attr(AttrKind::Unit)),
         ];
         let decl = b.ctx.create_op(
@@ -793,7 +823,7 @@ impl FuncLowering<'_> {
             attrs,
             strata_diag::Location::unknown(),
         );
-        b.ctx.insert_op_at(mb, 0, decl);
+        self.state.add_front(b.ctx, decl);
         symbol
     }
 
@@ -924,12 +954,7 @@ impl FuncLowering<'_> {
     /// `declare_runtime` for a function whose `i32` result is a status:
     /// a call that returns non-zero returns it from the calling function.
     pub fn declare_runtime_status(&mut self, b: &mut Builder<'_>, name: &'static str, fty: Type) {
-        if self.state.declared.contains(name) {
-            return;
-        }
-        self.declare_runtime(b, name, fty);
-        let mb = self.state.module_block;
-        if let Some(&decl) = b.ctx.blocks[mb].ops.first() {
+        if let Some(decl) = self.declare_runtime_op(b, name, fty) {
             let unit = b.ctx.attr(AttrKind::Unit);
             b.ctx.set_attr(decl, "returns_status", unit);
         }
@@ -939,8 +964,18 @@ impl FuncLowering<'_> {
     /// private `func.func`. Its buffer parameters accept any memref
     /// (runtime functions take untyped pointers).
     pub fn declare_runtime(&mut self, b: &mut Builder<'_>, name: &'static str, fty: Type) {
+        self.declare_runtime_op(b, name, fty);
+    }
+
+    /// `declare_runtime`, returning the declaration when it is new.
+    fn declare_runtime_op(
+        &mut self,
+        b: &mut Builder<'_>,
+        name: &'static str,
+        fty: Type,
+    ) -> Option<OpId> {
         if !self.state.declared.insert(name) {
-            return;
+            return None;
         }
         let attrs = vec![
             ("sym_name".into(), b.ctx.attr(AttrKind::String(name.into()))),
@@ -957,8 +992,8 @@ impl FuncLowering<'_> {
             attrs,
             strata_diag::Location::unknown(),
         );
-        let mb = self.state.module_block;
-        b.ctx.insert_op_at(mb, 0, decl);
+        self.state.add_front(b.ctx, decl);
+        Some(decl)
     }
 }
 

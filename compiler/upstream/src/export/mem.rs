@@ -146,7 +146,9 @@ impl Exporter<'_> {
         self.declare(acquire, "(i64) -> !llvm.ptr".into());
         let n = self.constant(bytes, "i64");
         let p = self.fresh();
-        self.line(format!("{p} = func.call @{acquire}({n}) : (i64) -> !llvm.ptr"));
+        self.line(format!(
+            "{p} = func.call @{acquire}({n}) : (i64) -> !llvm.ptr"
+        ));
         self.memref_at(op, &p, &[bytes], &[1], &to)?;
         if !self.returns_status {
             return Ok(None);
@@ -154,7 +156,9 @@ impl Exporter<'_> {
         let null = self.fresh();
         self.line(format!("{null} = llvm.mlir.zero : !llvm.ptr"));
         let failed = self.fresh();
-        self.line(format!("{failed} = llvm.icmp \"eq\" {p}, {null} : !llvm.ptr"));
+        self.line(format!(
+            "{failed} = llvm.icmp \"eq\" {p}, {null} : !llvm.ptr"
+        ));
         let status = self.fresh();
         self.open(format!("{status} = scf.if {failed} -> (i32) {{"));
         self.set_error(&format!("out of memory: cannot allocate {bytes} bytes"))?;

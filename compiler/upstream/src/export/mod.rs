@@ -43,7 +43,23 @@ pub fn export_module(ir: &Context, module: OpId, opts: &ExportOptions) -> Result
     let mut funcs = String::new();
     for &op in &ir.blocks[body].ops {
         match ir.op(op).name {
-            FUNC if ir.entry_block(op, 0).is_some() => funcs.push_str(&x.define_func(op)?),
+            FUNC if ir.entry_block(op, 0).is_some() => {
+                // The native backend packs the parameters of such a
+                // function (strata_codegen's params.rs): every parameter
+                // passed on its own costs LLVM memory quadratic in their
+                // number. This export passes them directly.
+                let params = builtin::func_signature(ir, op).map_or(0, |(i, _)| i.len());
+                if params > strata_codegen::MAX_DIRECT_PARAMS {
+                    return Err(unsupported(
+                        ir.op(op).loc,
+                        format!(
+                            "a function of {params} parameters (more than {})",
+                            strata_codegen::MAX_DIRECT_PARAMS
+                        ),
+                    ));
+                }
+                funcs.push_str(&x.define_func(op)?)
+            }
             FUNC => {}
             strata_dialect_mem::GLOBAL => x.global(op)?,
             name => {

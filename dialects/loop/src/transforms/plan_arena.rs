@@ -68,7 +68,12 @@ impl strata_pass::Pass for LoopPlanArenaPass {
                 ctx.set_attr(f, name, a);
             }
             if let Some(name) = builtin::func_name(ctx, f) {
-                tracing::info!(function = name, arena_bytes = own, scratch_bytes = total, "memory plan");
+                tracing::info!(
+                    function = name,
+                    arena_bytes = own,
+                    scratch_bytes = total,
+                    "memory plan"
+                );
                 totals.insert(name.to_string(), total);
             }
         }
@@ -205,7 +210,9 @@ fn collect(ctx: &Context, entry: BlockId) -> Vec<Buffer> {
                 owner.insert(o.results[0], b);
             }
         };
-        walk(ctx, top, false, &mut |op, parallel| visit(op, parallel, &mut owner));
+        walk(ctx, top, false, &mut |op, parallel| {
+            visit(op, parallel, &mut owner)
+        });
     }
     buffers
 }
@@ -323,7 +330,13 @@ fn rewrite(
             ty: i64t,
         });
         let loc = ctx.op(b.alloc).loc;
-        let slice = ctx.create_op(mem::SLICE, vec![arena], &[ty], vec![("offset".into(), offset)], loc);
+        let slice = ctx.create_op(
+            mem::SLICE,
+            vec![arena],
+            &[ty],
+            vec![("offset".into(), offset)],
+            loc,
+        );
         slices.insert(b.alloc, slice);
         placed.insert(ctx.op(b.alloc).results[0], ctx.op(slice).results[0]);
     }
@@ -331,7 +344,9 @@ fn rewrite(
     let mut owned: std::collections::HashSet<Value> = placed.keys().copied().collect();
     ctx.walk_nested(f, &mut |op| {
         let o = ctx.op(op);
-        if matches!(o.name, mem::VIEW | mem::OFFSET) && o.operands.first().is_some_and(|v| owned.contains(v)) {
+        if matches!(o.name, mem::VIEW | mem::OFFSET)
+            && o.operands.first().is_some_and(|v| owned.contains(v))
+        {
             owned.insert(o.results[0]);
         }
     });
@@ -358,7 +373,13 @@ fn rewrite(
                 new.push(slice);
                 continue;
             }
-            if name == mem::DEALLOC && ctx.op(op).operands.first().is_some_and(|v| owned.contains(v)) {
+            if name == mem::DEALLOC
+                && ctx
+                    .op(op)
+                    .operands
+                    .first()
+                    .is_some_and(|v| owned.contains(v))
+            {
                 ctx.op_mut(op).parent = None;
                 continue;
             }

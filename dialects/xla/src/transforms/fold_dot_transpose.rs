@@ -65,7 +65,9 @@ fn fold(ctx: &mut Context, dot: OpId, side: usize) {
         (&d.rhs_batch, &d.rhs_contract)
     };
     let map = |dims: &Vec<i64>| -> Option<Vec<i64>> {
-        dims.iter().map(|&i| perm.get(usize::try_from(i).ok()?).copied()).collect()
+        dims.iter()
+            .map(|&i| perm.get(usize::try_from(i).ok()?).copied())
+            .collect()
     };
     let (Some(batch), Some(contract)) = (map(batch), map(contract)) else {
         return;

@@ -107,4 +107,3 @@ fn expand(ctx: &mut Context, op: OpId) -> Result<()> {
 fn position(list: &[usize], x: usize) -> usize {
     list.iter().position(|&d| d == x).unwrap_or(0)
 }
-
