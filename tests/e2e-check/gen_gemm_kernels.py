@@ -4,7 +4,7 @@
 # transpose folded into strides), attention's q k^T and p v over (batch,
 # head), free dimensions that do not merge, merged contracting dimensions,
 # a size-1 and an empty contraction, f64, and bf16/f16 products computed in
-# f32 and rounded once.
+# f32 and rounded once; 1x1 convolutions in NHWC and NCHW.
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -36,6 +36,13 @@ cases = [
     ("f64", lambda a, b: a @ b, (jnp.asarray(rs.randn(5, 7)), jnp.asarray(rs.randn(7, 3)))),
     ("bf16", lambda a, b: a @ b, (f32(6, 40).astype(jnp.bfloat16), f32(40, 5).astype(jnp.bfloat16))),
     ("f16_batched", lambda a, b: a @ b, (f32(2, 4, 33).astype(jnp.float16), f32(2, 33, 3).astype(jnp.float16))),
+    ("conv1x1_nhwc", lambda x, w: lax.conv_general_dilated(x, w, (1, 1), "VALID",
+                                                           dimension_numbers=("NHWC", "HWIO", "NHWC")),
+     (f32(2, 5, 6, 8), f32(1, 1, 8, 4))),
+    ("conv1x1_nchw", lambda x, w: lax.conv(x, w, (1, 1), "VALID"), (f32(2, 8, 5, 6), f32(4, 8, 1, 1))),
+    ("conv1x1_bf16", lambda x, w: lax.conv_general_dilated(x, w, (1, 1), "VALID",
+                                                           dimension_numbers=("NHWC", "HWIO", "NHWC")),
+     (f32(1, 4, 4, 16).astype(jnp.bfloat16), f32(1, 1, 16, 3).astype(jnp.bfloat16))),
     ("bf16_times_f32", lambda a, b: lax.dot_general(a, b, (((1,), (0,)), ((), ())),
                                                     preferred_element_type=jnp.float32),
      (f32(3, 8).astype(jnp.bfloat16), f32(8, 2).astype(jnp.bfloat16))),

@@ -65,3 +65,28 @@ func.func @integers(%a: tensor<4x8xi32>, %b: tensor<8x2xi32>) -> tensor<4x2xi32>
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x8xi32>, tensor<8x2xi32>) -> tensor<4x2xi32>
   return %0 : tensor<4x2xi32>
 }
+
+// A 1x1 convolution in NHWC is one GEMM over the positions: batch and
+// spatial dimensions merge into M = 2*5*6, K = input features, N = output.
+// CHECK-LABEL: func.func @conv1x1_nhwc
+// CHECK: "kernel.gemm"(%arg0, %arg1) {mnk = array<i64: 60, 4, 8>, lhs_strides = array<i64: 8, 1>, rhs_strides = array<i64: 4, 1>, out_strides = array<i64: 4, 1>, batch_sizes = array<i64>,
+// CHECK-NOT: xla.convolution
+func.func @conv1x1_nhwc(%x: tensor<2x5x6x8xf32>, %w: tensor<1x1x8x4xf32>) -> tensor<2x5x6x4xf32> {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x5x6x8xf32>, tensor<1x1x8x4xf32>) -> tensor<2x5x6x4xf32>
+  return %0 : tensor<2x5x6x4xf32>
+}
+
+// In NCHW the positions are columns: M = H*W (strides 1), the batch a
+// batch dimension; a 3x3 window stays a convolution.
+// CHECK-LABEL: func.func @conv1x1_nchw
+// CHECK: "kernel.gemm"(%arg0, %arg1) {mnk = array<i64: 30, 4, 8>, lhs_strides = array<i64: 1, 30>, rhs_strides = array<i64: 1, 8>, out_strides = array<i64: 1, 30>, batch_sizes = array<i64: 2>, lhs_batch_strides = array<i64: 240>, rhs_batch_strides = array<i64: 0>, out_batch_strides = array<i64: 120>}
+// CHECK-LABEL: func.func @conv3x3
+// CHECK: "xla.convolution"
+func.func @conv1x1_nchw(%x: tensor<2x8x5x6xf32>, %w: tensor<4x8x1x1xf32>) -> tensor<2x4x5x6xf32> {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x8x5x6xf32>, tensor<4x8x1x1xf32>) -> tensor<2x4x5x6xf32>
+  return %0 : tensor<2x4x5x6xf32>
+}
+func.func @conv3x3(%x: tensor<1x5x5x2xf32>, %w: tensor<3x3x2x2xf32>) -> tensor<1x3x3x2xf32> {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x5x5x2xf32>, tensor<3x3x2x2xf32>) -> tensor<1x3x3x2xf32>
+  return %0 : tensor<1x3x3x2xf32>
+}

@@ -25,7 +25,7 @@ use strata_dialect_xla::transforms::build::OpBuilder;
 use strata_ir::{Context, FloatKind, OpId, Type, TypeKind};
 
 /// Row-major strides of `shape`, in elements.
-fn strides(shape: &[i64]) -> Vec<i64> {
+pub(crate) fn strides(shape: &[i64]) -> Vec<i64> {
     let mut s = vec![1i64; shape.len()];
     for i in (0..shape.len().saturating_sub(1)).rev() {
         s[i] = s[i + 1] * shape[i + 1];
@@ -35,12 +35,12 @@ fn strides(shape: &[i64]) -> Vec<i64> {
 
 /// One dimension of a view: its size and its stride in each buffer.
 #[derive(Clone, Copy, Debug)]
-struct Dim {
-    size: i64,
+pub(crate) struct Dim {
+    pub size: i64,
     /// Strides in (lhs, rhs, out); 0 where the dimension does not move it.
-    lhs: i64,
-    rhs: i64,
-    out: i64,
+    pub lhs: i64,
+    pub rhs: i64,
+    pub out: i64,
 }
 
 /// Whether `outer` then `inner` (adjacent, outer first) merge into one
@@ -52,7 +52,7 @@ fn merges(outer: &Dim, inner: &Dim) -> bool {
 
 /// Splits `dims` (outermost first, size-1 dimensions already dropped) into
 /// the innermost run that merges into one dimension, and the rest.
-fn innermost_run(dims: &[Dim]) -> (Option<Dim>, Vec<Dim>) {
+pub(crate) fn innermost_run(dims: &[Dim]) -> (Option<Dim>, Vec<Dim>) {
     let Some(last) = dims.last() else {
         return (None, vec![]);
     };
@@ -159,6 +159,13 @@ pub(crate) fn describe(ls: &[i64], rs: &[i64], d: &DotDims) -> Option<GemmDesc> 
         .collect();
     batch.extend(lhs_rest);
     batch.extend(rhs_rest);
+    descriptor(&batch, m, n, k)
+}
+
+/// The descriptor of a product with batch dimensions `batch`, rows `m`,
+/// columns `n` and contraction `k` (each a merged dimension with its
+/// strides); None with more batch dimensions than a descriptor holds.
+pub(crate) fn descriptor(batch: &[Dim], m: Dim, n: Dim, k: Dim) -> Option<GemmDesc> {
     if batch.len() > GEMM_MAX_BATCH {
         return None;
     }
@@ -185,7 +192,7 @@ pub(crate) fn describe(ls: &[i64], rs: &[i64], d: &DotDims) -> Option<GemmDesc> 
 }
 
 /// The float kind of `t`'s elements, if they are floats.
-fn float_kind(ctx: &Context, t: Type) -> Option<FloatKind> {
+pub(crate) fn float_kind(ctx: &Context, t: Type) -> Option<FloatKind> {
     match ctx.kind(ctx.elem(t)) {
         TypeKind::Float(
             k @ (FloatKind::F16 | FloatKind::BF16 | FloatKind::F32 | FloatKind::F64),
@@ -219,13 +226,28 @@ pub(crate) fn select(ctx: &mut Context, op: OpId) -> Result<()> {
     let Some(desc) = describe(&shape(types[0]), &shape(types[1]), &d) else {
         return Ok(());
     };
+    replace_with_gemm(ctx, op, lhs, rhs, &kinds, &desc)
+}
+
+/// Replaces `op` (whose one result is the product) by a `kernel.gemm` of
+/// `lhs` and `rhs` with `desc`, in f32 (f64 when any of `kinds` is f64),
+/// converting operands and result of other float types around it.
+pub(crate) fn replace_with_gemm(
+    ctx: &mut Context,
+    op: OpId,
+    lhs: strata_ir::Value,
+    rhs: strata_ir::Value,
+    kinds: &[FloatKind],
+    desc: &GemmDesc,
+) -> Result<()> {
+    let result = ctx.op(op).results[0];
     let acc_kind = if kinds.contains(&FloatKind::F64) {
         FloatKind::F64
     } else {
         FloatKind::F32
     };
     let acc = ctx.float_ty(acc_kind);
-    let attrs = strata_dialect_kernel::gemm::attrs(ctx, &desc);
+    let attrs = strata_dialect_kernel::gemm::attrs(ctx, desc);
     let mut b = OpBuilder::before_op(ctx, op)?;
     let as_acc = |b: &mut OpBuilder<'_>, v| {
         if b.elem_of(v) == acc {
