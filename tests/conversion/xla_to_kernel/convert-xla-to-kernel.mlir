@@ -90,3 +90,15 @@ func.func @conv3x3(%x: tensor<1x5x5x2xf32>, %w: tensor<3x3x2x2xf32>) -> tensor<1
   %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x5x5x2xf32>, tensor<3x3x2x2xf32>) -> tensor<1x3x3x2xf32>
   return %0 : tensor<1x3x3x2xf32>
 }
+
+// A larger window of bf16 becomes the same convolution in f32 between
+// converts (the loop lowering's im2col + GEMM computes f32).
+// CHECK-LABEL: func.func @conv3x3_bf16
+// CHECK: %[[X:.*]] = "xla.convert"(%arg0) : (tensor<1x5x5x2xbf16>) -> tensor<1x5x5x2xf32>
+// CHECK: %[[W:.*]] = "xla.convert"(%arg1) : (tensor<3x3x2x2xbf16>) -> tensor<3x3x2x2xf32>
+// CHECK: %[[C:.*]] = "xla.convolution"(%[[X]], %[[W]]) {{.*}} -> tensor<1x3x3x2xf32>
+// CHECK: "xla.convert"(%[[C]]) : (tensor<1x3x3x2xf32>) -> tensor<1x3x3x2xbf16>
+func.func @conv3x3_bf16(%x: tensor<1x5x5x2xbf16>, %w: tensor<3x3x2x2xbf16>) -> tensor<1x3x3x2xbf16> {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x5x5x2xbf16>, tensor<3x3x2x2xbf16>) -> tensor<1x3x3x2xbf16>
+  return %0 : tensor<1x3x3x2xbf16>
+}

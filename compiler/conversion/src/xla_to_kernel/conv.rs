@@ -8,7 +8,10 @@
 //! M is the positions (batch and spatial dimensions): the innermost run of
 //! them that merges in both the input and the result, the others batch
 //! dimensions that leave the kernel in place; K the input features; N the
-//! output features. Larger windows keep the loop lowering's im2col path.
+//! output features. Larger windows keep the loop lowering's im2col path,
+//! which computes f32 and f64: a convolution of f16 or bf16 becomes one in
+//! f32 between converts (accumulated in f32, rounded once, as XLA:CPU
+//! computes it), so that it takes that path too.
 
 use strata_diag::Result;
 use strata_dialect_xla::ops::conv::conv;
@@ -44,7 +47,7 @@ pub(crate) fn select(ctx: &mut Context, op: OpId) -> Result<()> {
         && c.feature_groups == 1
         && c.batch_groups == 1;
     if !pointwise {
-        return Ok(());
+        return widen_narrow(ctx, op, &kinds);
     }
     let (xst, wst, ost) = (strides(&xs), strides(&ws), strides(&os));
     // Positions: batch then spatial dimensions, outermost (in the input)
@@ -83,4 +86,39 @@ pub(crate) fn select(ctx: &mut Context, op: OpId) -> Result<()> {
         return Ok(());
     };
     replace_with_gemm(ctx, op, x, w, &kinds, &desc)
+}
+
+/// A convolution with f16/bf16 operands or result as the same convolution
+/// in f32, its operands converted before and its result after.
+fn widen_narrow(ctx: &mut Context, op: OpId, kinds: &[strata_ir::FloatKind]) -> Result<()> {
+    use strata_dialect_xla::names::{CONVERT, CONVOLUTION};
+    use strata_ir::FloatKind;
+    let narrow = |k: &FloatKind| matches!(k, FloatKind::F16 | FloatKind::BF16);
+    if !kinds.iter().any(narrow) || kinds.contains(&FloatKind::F64) {
+        return Ok(());
+    }
+    let f32t = ctx.float_ty(FloatKind::F32);
+    let attrs = ctx.op(op).attrs.clone();
+    let operands = ctx.op(op).operands.clone();
+    let result = ctx.op(op).results[0];
+    let mut b = strata_dialect_xla::transforms::build::OpBuilder::before_op(ctx, op)?;
+    let mut wide = Vec::new();
+    for v in operands {
+        if b.elem_of(v) == f32t {
+            wide.push(v);
+            continue;
+        }
+        let shape = b.shape_of(v);
+        let ty = b.tensor(&shape, f32t);
+        wide.push(b.op(CONVERT, vec![v], ty, vec![]));
+    }
+    let shape = b.shape_of(result);
+    let ty = b.tensor(&shape, f32t);
+    let mut out = b.op(CONVOLUTION, wide, ty, attrs);
+    if b.elem_of(result) != f32t {
+        let rt = b.ctx.value_ty(result);
+        out = b.op(CONVERT, vec![out], rt, vec![]);
+    }
+    b.replace(op, &[out]);
+    Ok(())
 }
