@@ -3,7 +3,8 @@
 # against XLA:CPU: a rank-3 dense layer, tied embeddings (h @ E.T, a
 # transpose folded into strides), attention's q k^T and p v over (batch,
 # head), free dimensions that do not merge, merged contracting dimensions,
-# a size-1 and an empty contraction, f64, and bf16/f16 products computed in
+# a size-1 and an empty contraction, f64, int8 products (exact in an f64 GEMM),
+# and bf16/f16 products computed in
 # f32 and rounded once; 1x1 convolutions in NHWC and NCHW.
 import jax
 import jax.numpy as jnp
@@ -46,6 +47,9 @@ cases = [
     ("conv3x3_bf16", lambda x, w: lax.conv_general_dilated(x, w, (1, 1), "SAME",
                                                            dimension_numbers=("NHWC", "HWIO", "NHWC")),
      (f32(1, 6, 6, 8).astype(jnp.bfloat16), f32(3, 3, 8, 4).astype(jnp.bfloat16))),
+    ("int8_to_int32", lambda a, b: lax.dot_general(a, b, (((1,), (0,)), ((), ())),
+                                                   preferred_element_type=jnp.int32),
+     (jnp.asarray(rs.randint(-128, 128, (4, 300)), jnp.int8), jnp.asarray(rs.randint(-128, 128, (300, 5)), jnp.int8))),
     ("bf16_times_f32", lambda a, b: lax.dot_general(a, b, (((1,), (0,)), ((), ())),
                                                     preferred_element_type=jnp.float32),
      (f32(3, 8).astype(jnp.bfloat16), f32(8, 2).astype(jnp.bfloat16))),
@@ -58,6 +62,8 @@ for name, f, args in cases:
     # round the f32 product once.
     if out.dtype in (jnp.bfloat16, np.float16):
         check = jaxgen.expect_close(out, 1)
+    elif np.issubdtype(out.dtype, np.integer):
+        check = jaxgen.expect_eq(out)
     else:
         check = jaxgen.expect_almost_eq(out.astype(np.float64), 1e-5 if out.dtype == np.float32 else 1e-12)
     pieces.append(jaxgen.piece(name, f, args, check))

@@ -102,3 +102,14 @@ func.func @conv3x3_bf16(%x: tensor<1x5x5x2xbf16>, %w: tensor<3x3x2x2xbf16>) -> t
   %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x5x5x2xbf16>, tensor<3x3x2x2xbf16>) -> tensor<1x3x3x2xbf16>
   return %0 : tensor<1x3x3x2xbf16>
 }
+
+// i8 x i8 -> i32: every partial sum is an integer an f64 GEMM holds exactly
+// and the total fits i32, so the product runs in f64 between converts.
+// CHECK-LABEL: func.func @int8_product
+// CHECK: "xla.convert"(%arg0) : (tensor<4x300xi8>) -> tensor<4x300xf64>
+// CHECK: %[[P:.*]] = "kernel.gemm"{{.*}} -> tensor<4x5xf64>
+// CHECK: "xla.convert"(%[[P]]) : (tensor<4x5xf64>) -> tensor<4x5xi32>
+func.func @int8_product(%a: tensor<4x300xi8>, %b: tensor<300x5xi8>) -> tensor<4x5xi32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x300xi8>, tensor<300x5xi8>) -> tensor<4x5xi32>
+  return %0 : tensor<4x5xi32>
+}

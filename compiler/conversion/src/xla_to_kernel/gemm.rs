@@ -191,6 +191,35 @@ pub(crate) fn descriptor(batch: &[Dim], m: Dim, n: Dim, k: Dim) -> Option<GemmDe
     Some(desc)
 }
 
+/// Whether an integer product (8- or 16-bit operands, a 32- or 64-bit
+/// result) is computed exactly by an f64 GEMM: every partial sum is an
+/// integer below 2^53, and the total fits the result's type, so no wrap
+/// XLA would make is missed (`i8 x i8 -> i32` up to 32,767 terms: the
+/// bound below is a little conservative).
+fn exact_in_f64(ctx: &Context, op: OpId) -> bool {
+    let o = ctx.op(op);
+    let bits = |v| match ctx.kind(ctx.elem(ctx.value_ty(v))) {
+        TypeKind::Int { width, .. } => Some(*width),
+        _ => None,
+    };
+    let (Some(a), Some(b), Some(r)) = (bits(o.operands[0]), bits(o.operands[1]), bits(o.results[0]))
+    else {
+        return false;
+    };
+    if a > 16 || b > 16 || !(32..=64).contains(&r) {
+        return false;
+    }
+    let Some(d) = dot_dims(ctx, op) else {
+        return false;
+    };
+    let ls = ctx.shape(ctx.value_ty(o.operands[0])).unwrap_or(&[]);
+    let k: i64 = d.lhs_contract.iter().map(|&i| ls[i as usize]).product();
+    // |x| < 2^a for a-bit operands (signed or not); the sum of k products
+    // stays below 2^(a + b + log2 k), which must fit the result (signed).
+    let log_k = 64 - (k.max(1) as u64).leading_zeros();
+    a + b + log_k < r.min(53)
+}
+
 /// The float kind of `t`'s elements, if they are floats.
 pub(crate) fn float_kind(ctx: &Context, t: Type) -> Option<FloatKind> {
     match ctx.kind(ctx.elem(t)) {
@@ -209,12 +238,14 @@ pub(crate) fn select(ctx: &mut Context, op: OpId) -> Result<()> {
     };
     let result = ctx.op(op).results[0];
     let types = [lhs, rhs, result].map(|v| ctx.value_ty(v));
-    let Some(kinds) = types
+    let kinds = match types
         .iter()
         .map(|&t| float_kind(ctx, t))
         .collect::<Option<Vec<_>>>()
-    else {
-        return Ok(());
+    {
+        Some(kinds) => kinds,
+        None if exact_in_f64(ctx, op) => vec![FloatKind::F64],
+        None => return Ok(()),
     };
     let Some(d) = dot_dims(ctx, op) else {
         return Err(Diagnostic::internal(
