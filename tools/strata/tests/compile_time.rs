@@ -374,3 +374,22 @@ fn ranks_past_the_limit_are_located_errors() {
         );
     }
 }
+
+/// A private function of `len` characters' name, called from `@main`.
+fn long_name(len: usize) -> String {
+    let name = "f".repeat(len);
+    let ty = "tensor<4xf32>";
+    format!(
+        "func.func @main(%x: {ty}) -> {ty} {{\n  %y = func.call @{name}(%x) : ({ty}) -> {ty}\n  return %y : {ty}\n}}\n\
+         func.func private @{name}(%x: {ty}) -> {ty} {{\n  %y = stablehlo.negate %x : {ty}\n  return %y : {ty}\n}}\n"
+    )
+}
+
+/// A 10 MB function name took 65 s in the link. Exported names are held to
+/// 255 characters (a located error, `untrusted.rs`); a private function's
+/// name may be long, and costs time linear in its length: 1 MB vs 10 MB,
+/// to a shared library (the link included).
+#[test]
+fn long_private_names_are_linear() {
+    assert_linear("a long private function name to a .so", 1 << 20, long_name, "so");
+}

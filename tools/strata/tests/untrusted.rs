@@ -253,6 +253,15 @@ fn names_never_reach_generated_source_unchecked() {
         "n.mlir",
         "N_F_ARG0_COUNT is also generated for @f",
     );
+    // A 10 MB exported name: refused at once (it took 65 s in the link),
+    // by compile and by check, and the message quotes only its start.
+    let long = "f".repeat(10 << 20);
+    write(dir, "long.mlir", &format!("func.func @{long}{body}"));
+    let start = std::time::Instant::now();
+    let err = located_error(dir, &["compile", "long.mlir", "-o", "liblong.so"], "long.mlir", "at most 255");
+    assert!(err.len() < 4096, "the message echoes the name: {} bytes", err.len());
+    located_error(dir, &["check", "long.mlir"], "long.mlir", "at most 255");
+    assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
     // Hostile text in the input's path reaches the bindings only in a
     // comment (a directory "x *" gives the path "x */...").
     std::fs::create_dir(dir.join("x *")).unwrap();
