@@ -752,3 +752,27 @@ int main(void) {
         .unwrap();
     assert!(ran.status.success(), "{}", show(&ran));
 }
+
+/// JAX's Python host callbacks call back into the process that traced the
+/// model: a located "not supported" that names the JAX function (as JAX
+/// 0.10 exports them: one target, told apart by side effects and results).
+#[test]
+fn jax_host_callbacks_are_named_and_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let cases = [
+        ("{backend_config = \"\", mhlo.backend_config = {index = 0 : ui64}}", "-> tensor<4xf32>", "jax.pure_callback"),
+        ("{backend_config = \"\", has_side_effect = true, mhlo.backend_config = {index = 0 : ui64}}", "-> tensor<4xf32>", "jax.experimental.io_callback"),
+        ("{backend_config = \"\", has_side_effect = true, mhlo.backend_config = {index = 0 : ui64}}", "-> ()", "jax.debug.callback"),
+    ];
+    for (attrs, result, api) in cases {
+        let call = if result == "-> ()" {
+            format!("    stablehlo.custom_call @xla_ffi_python_cpu_callback(%x) {attrs} : (tensor<4xf32>) -> ()\n    return %x : tensor<4xf32>")
+        } else {
+            format!("    %0 = stablehlo.custom_call @xla_ffi_python_cpu_callback(%x) {attrs} : (tensor<4xf32>) {result}\n    return %0 : tensor<4xf32>")
+        };
+        write(dir, "cb.mlir", &format!("func.func public @main(%x: tensor<4xf32>) -> tensor<4xf32> {{\n{call}\n}}\n"));
+        let err = located_error(dir, &["compile", "cb.mlir", "-o", "libcb.so"], "cb.mlir", &format!("{api}"));
+        assert!(err.contains("is not supported"), "{err}");
+    }
+}
