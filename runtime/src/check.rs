@@ -12,11 +12,12 @@
 //!   interpreter's APFloat `==` says NaN != NaN; we treat "both NaN" as equal, as the design
 //!   notes specify). Complex: both parts. Integers and pred: exact.
 //! - `expect_almost_eq`: `|a - e| <= tolerance` computed in f64; equal values (including the
-//!   same infinity) pass, NaN vs NaN passes, NaN vs number and inf vs anything else fail.
-//!   The interpreter additionally fails finite non-zero values of opposite sign; we do not (a
-//!   native result of `-1e-9` against an expected `0` or `1e-9` is within tolerance).
-//!   Complex: both parts. Integers and pred compare exactly.
-//! - `expect_close`: ULP distance within `[min_ulp, max_ulp]`, defined as in the interpreter:
+//!   same infinity) pass, NaN vs NaN passes, NaN vs number and inf vs anything else fail —
+//!   the interpreter's `areApproximatelyEqual` case for case. Complex: both parts. Integers
+//!   and pred compare exactly.
+//! - `expect_close`: ULP distance within `[min_ulp, max_ulp]` (`stablehlo.custom_call
+//!   @check.expect_close`: [0, 3]), defined as in the interpreter (`ULPDifference`), in the
+//!   element type's own ULPs (f16 and bf16 count their 16-bit patterns):
 //!   bitwise-equal → 0; both finite → distance between the magnitudes' bit patterns (summed when
 //!   the signs differ, so `-0.0` and `0.0` are 0 apart); both NaN → 0; otherwise the maximum.
 //!   Complex: the larger of the two parts' distances. Integers and pred compare exactly.

@@ -6,12 +6,15 @@
 //! other's errors.
 
 use std::cell::RefCell;
-use std::ffi::{CStr, CString, c_char};
+use std::ffi::{CStr, c_char};
 
 use crate::ffi_guard;
 
 thread_local! {
-    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+    /// The message and its NUL terminator. A Vec, not a CString, so setting
+    /// and clearing reuse its memory: every call clears it, and a call must
+    /// not allocate (a library called with scratch allocates nothing).
+    static LAST_ERROR: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Returned when the thread-local storage is unavailable (thread teardown) or on a panic.
@@ -21,12 +24,11 @@ static EMPTY: &CStr = c"";
 /// Never panics (silently does nothing during thread teardown).
 pub fn set_error(msg: &str) {
     crate::collectives::note_failure(msg);
-    let bytes: Vec<u8> = msg.bytes().map(|b| if b == 0 { b' ' } else { b }).collect();
-    // Cannot fail: all NUL bytes were replaced above.
-    let c = CString::new(bytes).unwrap_or_default();
     let _ = LAST_ERROR.try_with(|e| {
         if let Ok(mut slot) = e.try_borrow_mut() {
-            *slot = c;
+            slot.clear();
+            slot.extend(msg.bytes().map(|b| if b == 0 { b' ' } else { b }));
+            slot.push(0);
         }
     });
 }
@@ -41,7 +43,7 @@ pub fn last_error() -> String {
     LAST_ERROR
         .try_with(|e| {
             e.try_borrow()
-                .map(|s| s.to_string_lossy().into_owned())
+                .map(|s| String::from_utf8_lossy(s.strip_suffix(&[0]).unwrap_or(&s)).into_owned())
                 .unwrap_or_default()
         })
         .unwrap_or_default()
@@ -54,7 +56,12 @@ pub fn last_error() -> String {
 pub extern "C" fn strata_rt_last_error() -> *const c_char {
     ffi_guard(EMPTY.as_ptr(), || {
         LAST_ERROR
-            .try_with(|e| e.try_borrow().map(|s| s.as_ptr()).unwrap_or(EMPTY.as_ptr()))
+            .try_with(|e| {
+                e.try_borrow()
+                    .ok()
+                    .filter(|s| s.last() == Some(&0))
+                    .map_or(EMPTY.as_ptr(), |s| s.as_ptr().cast::<c_char>())
+            })
             .unwrap_or(EMPTY.as_ptr())
     })
 }
@@ -140,28 +147,4 @@ mod tests {
         assert_eq!(r, 7);
         assert!(read_last().contains("boom"), "{}", read_last());
     }
-}
-
-/// `int32_t strata_rt_custom_call_failed(const char *name, int32_t status)`:
-/// a user's custom-call function returned `status` (non-zero), or is not
-/// linked into the program (`status` 0: its weak reference is NULL). Sets
-/// the message and returns the status to give back (1 for a missing one).
-///
-/// # Safety
-/// `name` is a NUL-terminated string.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn strata_rt_custom_call_failed(name: *const c_char, status: i32) -> i32 {
-    ffi_guard(1, || {
-        // SAFETY: the caller's contract (a constant of the generated code).
-        let name = unsafe { CStr::from_ptr(name) }.to_string_lossy();
-        if status == 0 {
-            set_error(&format!(
-                "custom call @{name}: the function {name} is not linked into the program (define it; a program loading a .so exports it with -rdynamic)"
-            ));
-            1
-        } else {
-            set_error(&format!("custom call @{name} failed with status {status}"));
-            status
-        }
-    })
 }

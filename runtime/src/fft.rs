@@ -1,5 +1,7 @@
-//! `fft` for generated code: complex N-D transforms over the trailing
-//! dimensions with `rustfft`, the real transforms built on them.
+//! `fft` for generated code: N-D transforms over the trailing dimensions,
+//! sequenced as XLA:CPU's DUCC sequences them (`c2c` / `r2c` / `c2r` over
+//! several axes), each axis by the DUCC-exact plans of `fft_ducc.rs` where
+//! that module has one, else by `rustfft` (see there for which lengths).
 //!
 //! Descriptor (i64): `[kind, bits, rank, in_dims.., n, fft_lengths..]`,
 //! kind 0 FFT, 1 IFFT (normalized by 1/N), 2 RFFT, 3 IRFFT (normalized);
@@ -9,6 +11,7 @@
 use rustfft::num_complex::Complex;
 use rustfft::num_traits::{Float, FromPrimitive};
 use rustfft::{Fft, FftNum, FftPlanner};
+use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex};
 
 use rayon::prelude::*;
@@ -16,12 +19,24 @@ use rayon::prelude::*;
 use strata_abi::{FFT_MAX_RANK, FftDesc, FftKind};
 
 use crate::ffi_guard;
+use crate::fft_ducc::{CPlan, Cx, Flt, RPlan};
 
 /// A float type with a process-wide cache of FFT plans: planning a large
 /// transform computes all its twiddle factors (8 MiB at 2^20 points), which
 /// cost more than the transform itself when done on every call.
-trait Planned: FftNum + Float {
+trait Planned: FftNum + Float + Flt {
     fn plan(n: usize, inverse: bool) -> Arc<dyn Fft<Self>>;
+    /// DUCC's complex plan for n, if `fft_ducc` has one (cached).
+    fn cplan(n: usize) -> Option<Arc<CPlan<Self>>>;
+    /// DUCC's real plan for n, if `fft_ducc` has one (cached).
+    fn rplan(n: usize) -> Option<Arc<RPlan<Self>>>;
+}
+
+type Cache<P> = LazyLock<Mutex<HashMap<usize, Option<Arc<P>>>>>;
+
+fn cached<P>(cache: &Cache<P>, n: usize, make: impl FnOnce() -> Option<P>) -> Option<Arc<P>> {
+    let mut c = cache.lock().unwrap_or_else(|e| e.into_inner());
+    c.entry(n).or_insert_with(|| make().map(Arc::new)).clone()
 }
 
 macro_rules! planned {
@@ -36,6 +51,14 @@ macro_rules! planned {
                 } else {
                     planner.plan_fft_forward(n)
                 }
+            }
+            fn cplan(n: usize) -> Option<Arc<CPlan<$t>>> {
+                static CACHE: Cache<CPlan<$t>> = LazyLock::new(|| Mutex::new(HashMap::new()));
+                cached(&CACHE, n, || CPlan::new(n))
+            }
+            fn rplan(n: usize) -> Option<Arc<RPlan<$t>>> {
+                static CACHE: Cache<RPlan<$t>> = LazyLock::new(|| Mutex::new(HashMap::new()));
+                cached(&CACHE, n, || RPlan::new(n))
             }
         }
     };
@@ -94,7 +117,75 @@ fn scale<T: Float>(data: &mut [Complex<T>], by: T) {
     }
 }
 
-/// The transform on f32 or f64 data; `input`/`output` are raw element arrays.
+/// Applies `f` to every line of `data` (shape `shape`) along `axis`, the
+/// lines of different outer indices in parallel on the runtime's pool.
+fn for_each_line<E: Copy + Send + Sync + Default>(
+    data: &mut [E],
+    shape: &[usize],
+    axis: usize,
+    f: impl Fn(&mut [E]) + Send + Sync,
+) {
+    let n = shape[axis];
+    if n == 0 || data.is_empty() {
+        return;
+    }
+    let inner: usize = shape[axis + 1..].iter().product();
+    let block = n * inner;
+    let per_block = |b: &mut [E]| {
+        let mut line = vec![E::default(); n];
+        for i in 0..inner {
+            for (k, slot) in line.iter_mut().enumerate() {
+                *slot = b[i + k * inner];
+            }
+            f(&mut line);
+            for (k, v) in line.iter().enumerate() {
+                b[i + k * inner] = *v;
+            }
+        }
+    };
+    if data.len() < MIN_PARALLEL_ELEMENTS || data.len() == block {
+        data.chunks_mut(block).for_each(per_block);
+    } else {
+        crate::pool::install(|_| data.par_chunks_mut(block).for_each(per_block));
+    }
+}
+
+/// DUCC's complex transform along `axis` (scaled by `fct` when it is not
+/// 1), or rustfft's where DUCC's plan for the length is not written here.
+/// Lengths above 300 divisible by 4 are among those: DUCC runs some of
+/// their lines through a differently vectorized plan, depending on how the
+/// lines fall into SIMD bunches.
+fn c2c_axis<T: Planned + FromPrimitive>(
+    data: &mut [Complex<T>],
+    shape: &[usize],
+    axis: usize,
+    fwd: bool,
+    fct: T,
+) {
+    let n = shape[axis];
+    let vectorized = n > 300 && n % 4 == 0;
+    if let Some(plan) = T::cplan(n).filter(|_| !vectorized) {
+        for_each_line(data, shape, axis, |line| {
+            let mut x: Vec<Cx<T>> = line.iter().map(|v| Cx::new(v.re, v.im)).collect();
+            plan.exec(&mut x, fwd, fct);
+            for (o, v) in line.iter_mut().zip(&x) {
+                *o = Complex::new(v.r, v.i);
+            }
+        });
+        return;
+    }
+    along_axis(data, shape, axis, !fwd);
+    if fct != T::one() {
+        scale(data, fct);
+    }
+}
+
+/// The transform on f32 or f64 data; `input`/`output` are raw element
+/// arrays. The axes are taken in DUCC's order as XLA:CPU calls it:
+/// `c2c` over several axes starts with the last (contiguous) one and ends
+/// with the first (it swaps them), applying the 1/N of an IFFT on the first
+/// axis it transforms; `r2c` transforms the last axis, then the others in
+/// order; `c2r` the leading axes in order, then the last with the 1/N.
 fn run<T: Planned + FromPrimitive>(
     kind: i64,
     shape: &[usize],
@@ -110,11 +201,13 @@ fn run<T: Planned + FromPrimitive>(
     match kind {
         0 | 1 => {
             let mut data: Vec<Complex<T>> = input.chunks(2).map(|c| complex(c[0], c[1])).collect();
-            for ax in first..rank {
-                along_axis(&mut data, shape, ax, kind == 1);
-            }
-            if kind == 1 {
-                scale(&mut data, norm);
+            let mut axes: Vec<usize> = (first..rank).collect();
+            let last = axes.len() - 1;
+            axes.swap(0, last);
+            let fct = if kind == 1 { norm } else { T::one() };
+            for (i, &ax) in axes.iter().enumerate() {
+                let f = if i == 0 { fct } else { T::one() };
+                c2c_axis(&mut data, shape, ax, kind == 0, f);
             }
             for (o, v) in output.chunks_mut(2).zip(&data) {
                 o[0] = v.re;
@@ -123,19 +216,41 @@ fn run<T: Planned + FromPrimitive>(
         }
         2 => {
             // Real input of `shape`; output keeps L/2 + 1 of the last axis.
-            let mut data: Vec<Complex<T>> = input.iter().map(|&x| complex(x, T::zero())).collect();
-            for ax in first..rank {
-                along_axis(&mut data, shape, ax, false);
-            }
             let l = shape[rank - 1];
             let half = l / 2 + 1;
-            let rows = data.len() / l.max(1);
-            for r in 0..rows {
-                for k in 0..half {
-                    let v = data[r * l + k];
-                    output[2 * (r * half + k)] = v.re;
-                    output[2 * (r * half + k) + 1] = v.im;
+            let rows = input.len() / l.max(1);
+            let mut out_shape = shape.to_vec();
+            out_shape[rank - 1] = half;
+            let mut spec = vec![complex(T::zero(), T::zero()); rows * half];
+            if let Some(plan) = T::rplan(l) {
+                for (row, out) in input.chunks(l.max(1)).zip(spec.chunks_mut(half)) {
+                    let mut buf = row.to_vec();
+                    plan.exec(&mut buf, true, T::one());
+                    out[0] = complex(buf[0], T::zero());
+                    let (mut i, mut ii) = (1, 1);
+                    while i + 1 < l {
+                        out[ii] = complex(buf[i], buf[i + 1]);
+                        i += 2;
+                        ii += 1;
+                    }
+                    if i < l {
+                        out[ii] = complex(buf[i], T::zero());
+                    }
                 }
+            } else {
+                let mut data: Vec<Complex<T>> =
+                    input.iter().map(|&x| complex(x, T::zero())).collect();
+                along_axis(&mut data, shape, rank - 1, false);
+                for r in 0..rows {
+                    spec[r * half..(r + 1) * half].copy_from_slice(&data[r * l..r * l + half]);
+                }
+            }
+            for ax in first..rank - 1 {
+                c2c_axis(&mut spec, &out_shape, ax, true, T::one());
+            }
+            for (o, v) in output.chunks_mut(2).zip(&spec) {
+                o[0] = v.re;
+                o[1] = v.im;
             }
         }
         _ => {
@@ -145,9 +260,28 @@ fn run<T: Planned + FromPrimitive>(
             let half = shape[rank - 1];
             let mut data: Vec<Complex<T>> = input.chunks(2).map(|c| complex(c[0], c[1])).collect();
             for ax in first..rank - 1 {
-                along_axis(&mut data, shape, ax, true);
+                c2c_axis(&mut data, shape, ax, false, T::one());
             }
             let rows = data.len() / half.max(1);
+            if let Some(plan) = T::rplan(l) {
+                // DUCC's c2r: the halfcomplex order (imaginary parts of the
+                // zero and Nyquist terms ignored), backward, then the 1/N.
+                for (row, out) in data.chunks(half.max(1)).zip(output.chunks_mut(l.max(1))) {
+                    out[0] = row[0].re;
+                    let (mut i, mut ii) = (1, 1);
+                    while i + 1 < l {
+                        out[i] = row[ii].re;
+                        out[i + 1] = row[ii].im;
+                        i += 2;
+                        ii += 1;
+                    }
+                    if i < l {
+                        out[i] = row[ii].re;
+                    }
+                    plan.exec(out, false, norm);
+                }
+                return;
+            }
             let mut full = vec![complex(T::zero(), T::zero()); rows * l];
             for r in 0..rows {
                 for k in 0..l {

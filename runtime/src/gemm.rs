@@ -57,6 +57,29 @@ fn for_each_batch(d: &GemmDesc, mut gemm: impl FnMut(isize, isize, isize)) {
     }
 }
 
+/// How many batches a descriptor has (0 when a size is not positive).
+fn batch_count(d: &GemmDesc) -> usize {
+    d.batch_sizes[..d.batch_rank as usize]
+        .iter()
+        .try_fold(1usize, |n, &s| n.checked_mul(usize::try_from(s).ok()?))
+        .unwrap_or(0)
+}
+
+/// The offsets (lhs, rhs, out) of batch number `index` (row-major over the
+/// batch sizes).
+fn batch_offsets(d: &GemmDesc, mut index: usize) -> (isize, isize, isize) {
+    let (mut oa, mut ob, mut oc) = (0i64, 0i64, 0i64);
+    for dim in (0..d.batch_rank as usize).rev() {
+        let size = d.batch_sizes[dim] as usize;
+        let i = (index % size) as i64;
+        index /= size;
+        oa += i * d.lhs_batch_strides[dim];
+        ob += i * d.rhs_batch_strides[dim];
+        oc += i * d.out_batch_strides[dim];
+    }
+    (oa as isize, ob as isize, oc as isize)
+}
+
 /// Products with fewer multiply-adds than this run on the calling thread
 /// alone: below it, waking the pool costs more than it saves.
 const PARALLEL_MIN_FLOPS: usize = 1 << 18;
@@ -175,25 +198,28 @@ macro_rules! gemm_entry {
                         )
                     }
                 };
+                // Batches by number, their offsets computed on the way: no
+                // list is built (a call allocates nothing of its own).
+                let batches = batch_count(d);
                 let run = |threads: usize| {
-                    let mut batches = Vec::new();
-                    for_each_batch(d, |oa, ob, oc| batches.push((oa, ob, oc)));
-                    if threads > 1 && batches.len() >= threads {
+                    if threads > 1 && batches >= threads {
                         // At least a batch per thread: whole products side
                         // by side beat splitting each one (no
                         // synchronisation inside a product; measured 16 x
                         // 256³ on 2 cores).
                         use rayon::iter::{IntoParallelIterator, ParallelIterator};
-                        batches.into_par_iter().for_each(|o| one(o, 1));
+                        (0..batches)
+                            .into_par_iter()
+                            .for_each(|i| one(batch_offsets(d, i), 1));
                     } else {
-                        for o in batches {
-                            one(o, threads);
+                        for i in 0..batches {
+                            one(batch_offsets(d, i), threads);
                         }
                     }
                 };
                 // Small products stay on the calling thread: handing them to
                 // the pool would cost more than they take.
-                if (m * n * k) as usize >= PARALLEL_MIN_FLOPS {
+                if ((m * n * k) as usize).saturating_mul(batches) >= PARALLEL_MIN_FLOPS {
                     crate::pool::install(run);
                 } else {
                     run(1);

@@ -12,18 +12,24 @@
 //! - [`error`]: the thread-local "last error" message behind `P_last_error()`.
 //! - [`check`]: the conformance checks (`check.expect_*`) that generated code calls and that
 //!   `strata check` reads back through `dlsym`.
+//! - [`arena`]: per-thread stacks of function arenas (intermediate buffers, reused across calls).
+//! - [`custom_call`]: the registry behind `P_register_custom_call`; a model's custom calls run
+//!   only what the host registered.
 //! - [`cpu`]: the check that a library runs on a CPU with the features it was compiled for.
 //! - [`pool`]: the runtime's thread pool (size from `STRATA_NUM_THREADS` or the CPUs the
 //!   process may use; `strata_rt_set_num_threads`).
 //! - [`float`]: hand-written f16/bf16 decoding used by the checks.
 //! - [`builtins`]: `__truncsfbf2`/`__truncdfbf2`, which LLVM calls and Debian 12's libgcc lacks.
 
+pub mod arena;
 pub mod builtins;
 pub mod check;
 pub mod collectives;
 pub mod cpu;
+pub mod custom_call;
 pub mod error;
 pub mod fft;
+pub mod fft_ducc;
 pub mod float;
 pub mod gemm;
 pub mod linalg;
@@ -31,6 +37,7 @@ pub mod minifloat;
 mod mpi;
 pub mod pool;
 pub mod rng;
+pub mod triangular_solve;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 

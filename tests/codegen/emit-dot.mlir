@@ -4,13 +4,13 @@
 // `-o M.dot` draws the module after the front passes: a cluster per
 // function, arguments and results as ellipses, types on the edges, and the
 // ops the lowering fuses into one loop nest in a dashed "fused" box (here
-// the bias add and tanh into one nest; the dot and the reduce stand alone).
+// the bias add and tanh into one nest; the kernel.gemm the dot became stands alone).
 
 // CHECK: digraph strata {
 // CHECK: subgraph cluster_f0 {
 // CHECK-NEXT: label="@main";
 // CHECK: f0_arg0 [shape=ellipse, label="%arg0\n4x8xf32"];
-// CHECK: [label="xla.dot_general\n4x16xf32"];
+// CHECK: [label="kernel.gemm\n4x16xf32"];
 // CHECK: label="fused"; style=dashed;
 // CHECK-DAG: [label="xla.broadcast_in_dim\n4x16xf32"];
 // CHECK-DAG: [label="xla.add\n4x16xf32"];

@@ -6,8 +6,8 @@
 // CHECK-LABEL: define internal {{.*}}@t.main(ptr
 // CHECK: vector.body:
 // CHECK: load <[[N:[0-9]+]] x float>
-// CHECK: fadd <[[N]] x float>
-// CHECK: fmul <[[N]] x float>
+// CHECK: fadd {{(contract )?}}<[[N]] x float>
+// CHECK: fmul {{(contract )?}}<[[N]] x float>
 // CHECK: store <[[N]] x float>
 // CHECK: ret void
 

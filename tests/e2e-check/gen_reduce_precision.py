@@ -1,6 +1,6 @@
 # Writes reduce-precision.mlir: lax.reduce_precision exported by JAX, checked
 # bit for bit against XLA:CPU on the same arguments (ties, overflow to inf,
-# underflow to zero, subnormals, NaN and inf), f32 and f64.
+# underflow to zero, subnormals, NaN and inf), f32, f64, f16 and bf16.
 #
 # One deliberate difference: with mantissa_bits = 0 no NaN is representable,
 # and Strata follows StableHLO's definition (and its interpreter's test,
@@ -9,6 +9,7 @@
 import jax
 
 jax.config.update("jax_enable_x64", True)
+import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
 import jaxgen  # noqa: E402
@@ -23,6 +24,13 @@ for e, m in [(8, 7), (5, 10), (4, 3), (5, 2), (8, 0), (2, 1)]:
     cases.append((f"f32_e{e}m{m}", x32, e, m))
 for e, m in [(11, 23), (8, 23), (5, 10)]:
     cases.append((f"f64_e{e}m{m}", x64, e, m))
+# f16 and bf16 round on their own 16 bits (formats wider than the type keep
+# the value: StableHLO's testdata asks for e11m52 on both).
+x16 = np.concatenate([edge, rs.randn(40) * 10 ** rs.uniform(-3, 3, 40)])
+for e, m in [(4, 3), (5, 2), (3, 4), (2, 1), (11, 52)]:
+    cases.append((f"f16_e{e}m{m}", x16.astype(np.float16), e, m))
+for e, m in [(5, 10), (4, 3), (5, 2), (6, 4), (11, 52)]:
+    cases.append((f"bf16_e{e}m{m}", x16.astype(jnp.bfloat16), e, m))
 pieces = []
 for name, x, e, m in cases:
     if m == 0:

@@ -6,8 +6,10 @@
 
 // CHECK-LABEL: func.func @main(
 // CHECK-SAME: %arg0: memref<4x8xf32>, %arg1: memref<8x3xf32>, %arg2: memref<4x3xbf16>) -> i32
-// The product goes to the runtime's GEMM, buffers passed as pointers.
-// CHECK: memref.alloc() {alignment = 64 : i64} : memref<4x3xf32>
+// The function's arena comes from the runtime (loop-plan-arena), its
+// buffers are views of it; the product goes to the runtime's GEMM, buffers
+// passed as pointers.
+// CHECK: call @strata_rt_arena_acquire({{.*}}) : (i64) -> !llvm.ptr
 // CHECK: call @strata_rt_gemm_f32({{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
 // Element-wise code: scf loops over memref loads and stores.
 // CHECK: scf.for
@@ -18,6 +20,7 @@
 // CHECK: arith.bitcast {{.*}} : i16 to bf16
 // CHECK: memref.store {{.*}} : memref<4x3xbf16>
 // The function's status: 0 unless an allocation or a runtime call failed.
+// CHECK: call @strata_rt_arena_release({{.*}}) : (!llvm.ptr) -> ()
 // CHECK: return {{.*}} : i32
 func.func @main(%a: tensor<4x8xf32>, %b: tensor<8x3xf32>) -> tensor<4x3xbf16> {
   %c = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>

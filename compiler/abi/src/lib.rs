@@ -387,6 +387,12 @@ pub const LINALG_LOWER: i64 = 1;
 pub const LINALG_VECTORS: i64 = 2;
 /// [`LinalgDesc::flags`] bit: eig computes the left eigenvectors.
 pub const LINALG_LEFT_VECTORS: i64 = 4;
+/// [`LinalgDesc::flags`] bit: a triangular solve has a on the left (op(a)·x = b).
+pub const LINALG_LEFT_SIDE: i64 = 8;
+/// [`LinalgDesc::flags`] bit: a triangular solve uses a's transpose.
+pub const LINALG_TRANSPOSE_A: i64 = 16;
+/// [`LinalgDesc::flags`] bit: a triangular solve takes a's diagonal as ones.
+pub const LINALG_UNIT_DIAGONAL: i64 = 32;
 
 /// The body of a parallel loop, outlined by the compiler:
 /// `int32_t task(void *ctx, int64_t begin, int64_t end)` runs the loop's
@@ -404,22 +410,49 @@ pub type ParallelTask =
 /// and the runtime does not split smaller ones it is handed.
 pub const PARALLEL_MIN_WORK: u64 = 1 << 17;
 
-/// Whether a `custom_call` target names a function of the user's program:
-/// a C identifier that is none of the runtime's, XLA's or JAX's own
-/// targets (`strata_rt_*`, `lapack_*`, `xla*`, `Sharding`, `cu*`, `__*`...).
-pub fn is_user_custom_call(name: &str) -> bool {
-    let identifier = name
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+/// A host's implementation of a custom-call target, as registered with
+/// `P_register_custom_call`: one pointer per operand and per result (dense,
+/// row-major), 0 on success or a non-zero status that fails the call.
+pub type CustomCallFn = unsafe extern "C" fn(
+    user: *mut core::ffi::c_void,
+    operands: *const *const core::ffi::c_void,
+    results: *const *mut core::ffi::c_void,
+) -> i32;
+
+/// One entry of a library's custom-call registry: the generated code holds
+/// an array of these (one per target the model names, `name` a constant of
+/// the library), and the runtime reads and writes `function`/`user` under
+/// its registry lock. Nothing binds a target to a process symbol: an entry
+/// has an implementation only once the host registered one.
+#[repr(C)]
+pub struct CustomCallTarget {
+    /// The target's name, NUL-terminated.
+    pub name: *const core::ffi::c_char,
+    /// The registered implementation (NULL: none).
+    pub function: Option<CustomCallFn>,
+    /// The host's pointer handed back to `function`.
+    pub user: *mut core::ffi::c_void,
+}
+
+/// Whether a `custom_call` target is one a host may register an
+/// implementation for (`P_register_custom_call`): a C identifier that is
+/// none of the runtime's, XLA's or JAX's own targets (`strata_*`,
+/// `lapack_*`, `xla*`, `Sharding`, `cublas*`, `__*`...), which the front
+/// passes rewrite or the lowering reports as unsupported.
+pub fn is_host_custom_call(name: &str) -> bool {
+    let identifier = identifier_error(name).is_none();
     let reserved = [
         "strata_",
         "lapack_",
         "xla",
         "Xla",
         "__",
-        "cu",
+        "cublas",
+        "cusolver",
+        "cudnn",
+        "cufft",
+        "cusparse",
+        "cu_",
         "hip",
         "mhlo",
         "stablehlo",
@@ -435,10 +468,71 @@ pub fn is_user_custom_call(name: &str) -> bool {
                 | "SPMDShardToFullShape"
                 | "annotate_device_placement"
                 | "check.expect_eq"
-                | "main"
         );
     identifier && !reserved
 }
+
+/// Attribute of the loop-level declaration that stands for a custom-call
+/// target: the target's name (a string). Codegen gives each such
+/// declaration an entry in the library's registry.
+pub const CUSTOM_CALL_ATTR: &str = "custom_call";
+/// Attribute of the same declaration: how many of its buffer parameters
+/// are the call's operands (the rest are its results).
+pub const CUSTOM_CALL_OPERANDS_ATTR: &str = "custom_call_operands";
+
+/// The longest name accepted for an exported function or a custom-call
+/// target. C requires compilers to tell apart 63 leading characters of an
+/// identifier; 255 is far beyond any real model and keeps the header, the
+/// symbol tables and the messages that quote names small.
+pub const MAX_NAME_LEN: usize = 255;
+
+/// Why `name` cannot be exported as (part of) a C identifier, if it cannot:
+/// the one rule for names from a model that reach generated symbols and
+/// source (`[A-Za-z_][A-Za-z0-9_]*`, at most [`MAX_NAME_LEN`] characters).
+/// Nothing is escaped into an identifier, so nothing else can reach
+/// generated text outside escaped comments.
+pub fn identifier_error(name: &str) -> Option<String> {
+    if name.is_empty() {
+        return Some("the name is empty".into());
+    }
+    if name.len() > MAX_NAME_LEN {
+        return Some(format!(
+            "the name has {} characters (at most {MAX_NAME_LEN})",
+            name.len()
+        ));
+    }
+    let first_ok = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+    if !first_ok || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Some(format!(
+            "'{}' is not a C identifier ([A-Za-z_][A-Za-z0-9_]*)",
+            shown_name(name)
+        ));
+    }
+    None
+}
+
+/// A name from a model as a message quotes it: escaped (no control
+/// characters reach the terminal), and cut after 64 characters.
+pub fn shown_name(name: &str) -> String {
+    let mut s: String = name.chars().take(64).flat_map(char::escape_debug).collect();
+    if name.chars().count() > 64 {
+        s.push_str("...");
+    }
+    s
+}
+
+/// Attribute of a loop-level function: the buffer parameters the caller may
+/// pass as one buffer (a donated argument and the result updated in it, in
+/// pairs); codegen gives them no `noalias`.
+pub const ALIASED_PARAMS_ATTR: &str = "aliased_params";
+
+/// Alignment (bytes) of a function's arena and of every buffer the
+/// compiler places in it (`mem-plan-arena`), and what `P_f_with_scratch`
+/// requires of the caller's scratch.
+pub const ARENA_ALIGN: i64 = 64;
 
 /// Names of the runtime's entry points that generated code calls.
 pub mod symbol {
@@ -529,9 +623,32 @@ pub mod symbol {
     /// C *right, int32_t *info)`, C the complex type of T's precision: geev
     /// per matrix, the eigenvectors normalized as geev normalizes them.
     pub const EIG: &str = "strata_rt_eig";
-    /// `int32_t (const char *name, int32_t status)`: a user's custom call
-    /// failed (status) or is not linked (NULL function): sets the message.
-    pub const CUSTOM_CALL_FAILED: &str = "strata_rt_custom_call_failed";
+    /// `int32_t (const LinalgDesc *, const T *a, const T *b, T *x)`, T one of
+    /// F16, BF16, F32, F64: XLA:CPU's expansion of `triangular_solve` per
+    /// system (b's shape in `rows` x `cols`; `LINALG_LEFT_SIDE`,
+    /// `LINALG_LOWER`, `LINALG_TRANSPOSE_A`, `LINALG_UNIT_DIAGONAL`).
+    pub const TRIANGULAR_SOLVE: &str = "strata_rt_triangular_solve";
+    /// `int32_t (CustomCallTarget *table, int64_t count, const char *target,
+    /// CustomCallFn fn, void *user)`: the library's `P_register_custom_call`.
+    pub const REGISTER_CUSTOM_CALL: &str = "strata_rt_register_custom_call";
+    /// `int32_t (CustomCallTarget *entry, const void *const *operands, void
+    /// *const *results)`: runs the host's implementation registered for
+    /// `entry`, or fails naming the target when there is none.
+    pub const CUSTOM_CALL: &str = "strata_rt_custom_call";
+    /// `void *(int64_t bytes)`: a function's arena, on this thread's stack
+    /// of arenas (NULL when memory is exhausted).
+    pub const ARENA_ACQUIRE: &str = "strata_rt_arena_acquire";
+    /// `void (void *arena)`: gives the arena back (top of the stack).
+    pub const ARENA_RELEASE: &str = "strata_rt_arena_release";
+    /// `int64_t (void)`: the stack's state on entry to an exported function.
+    pub const ARENA_MARK: &str = "strata_rt_arena_mark";
+    /// `void (int64_t mark)`: back to that state on its return.
+    pub const ARENA_RESET: &str = "strata_rt_arena_reset";
+    /// `int32_t (void *scratch, int64_t bytes)`: arenas come from the
+    /// caller's scratch until `ARENA_END_SCRATCH` (`P_f_with_scratch`).
+    pub const ARENA_USE_SCRATCH: &str = "strata_rt_arena_use_scratch";
+    /// `void (void)`: back to the thread's own memory.
+    pub const ARENA_END_SCRATCH: &str = "strata_rt_arena_end_scratch";
     /// `uint32_t (void)`: the calling device's replica id.
     pub const REPLICA_ID: &str = "strata_rt_replica_id";
     /// `uint32_t (void)`: the calling device's partition id.

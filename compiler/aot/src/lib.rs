@@ -11,9 +11,11 @@
 
 mod header;
 mod link;
+pub mod names;
+pub mod private_dir;
 mod rust_bindings;
 
-pub use header::{CFunction, CParam, Devices, header};
+pub use header::{CFunction, CParam, Devices, comment_text, header};
 pub use link::{Exports, RUNTIME_LIB_ENV, archive, find_runtime, link_shared, write_object};
 pub use rust_bindings::rust_bindings;
 

@@ -12,8 +12,10 @@ pub const RUNTIME_LIB_ENV: &str = "STRATA_RUNTIME_LIB";
 
 /// The runtime static library: the file `STRATA_RUNTIME_LIB` names, if set;
 /// else the archive embedded in the compiler (`strata-runtime-archive`),
-/// written once per content to the temporary directory and reused. A driver
-/// installed with `cargo install` or copied anywhere needs nothing beside it.
+/// written once per content into this user's private directory (see
+/// [`crate::private_dir`]) and reused. A driver installed with `cargo
+/// install` or copied anywhere needs nothing beside it, and no other user
+/// can plant or swap the copy that gets linked.
 pub fn find_runtime() -> Result<PathBuf, String> {
     if let Some(p) = std::env::var_os(RUNTIME_LIB_ENV).filter(|p| !p.is_empty()) {
         let p = PathBuf::from(p);
@@ -26,15 +28,19 @@ pub fn find_runtime() -> Result<PathBuf, String> {
             ))
         };
     }
-    extract_embedded(&std::env::temp_dir())
+    extract_embedded(&crate::private_dir::private_dir()?)
 }
 
-/// `dir/strata-runtime-<hash>.a`, written (atomically) unless a complete copy
-/// is already there.
+/// `dir/runtime-<hash>.a`, written (atomically) unless a complete copy is
+/// already there. `dir` must be private (only this user can write it), so a
+/// complete copy is one this user's Strata wrote: its name carries the
+/// content's hash, and an interrupted write never leaves it in place.
 fn extract_embedded(dir: &Path) -> Result<PathBuf, String> {
     use strata_runtime_archive::{ARCHIVE, HASH};
-    let path = dir.join(format!("strata-runtime-{HASH}.a"));
-    if fs::metadata(&path).is_ok_and(|m| m.len() == ARCHIVE.len() as u64) {
+    let path = dir.join(format!("runtime-{HASH}.a"));
+    if crate::private_dir::is_own_file(&path)
+        && fs::metadata(&path).is_ok_and(|m| m.len() == ARCHIVE.len() as u64)
+    {
         return Ok(path);
     }
     let cannot =
@@ -312,7 +318,7 @@ int32_t tm_selfcheck(void) {
         let tmp = tempfile::tempdir().unwrap();
         let first = extract_embedded(tmp.path()).unwrap();
         assert_eq!(fs::read(&first).unwrap(), strata_runtime_archive::ARCHIVE);
-        assert!(first.ends_with(format!("strata-runtime-{}.a", strata_runtime_archive::HASH)));
+        assert!(first.ends_with(format!("runtime-{}.a", strata_runtime_archive::HASH)));
         let modified = fs::metadata(&first).unwrap().modified().unwrap();
         let again = extract_embedded(tmp.path()).unwrap();
         assert_eq!(again, first);

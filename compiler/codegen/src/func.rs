@@ -6,8 +6,8 @@ use inkwell::AddressSpace;
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::context::Context as LlContext;
 use inkwell::module::{Linkage, Module};
-use inkwell::types::{BasicMetadataTypeEnum, BasicType, FunctionType};
-use inkwell::values::{AnyValue, BasicMetadataValueEnum, FunctionValue};
+use inkwell::types::{BasicMetadataTypeEnum, BasicType, FunctionType, StructType};
+use inkwell::values::{AnyValue, BasicMetadataValueEnum, FunctionValue, PointerValue};
 use strata_diag::{Diagnostic, Result};
 use strata_ir::builtin::{self, CALL, FUNC, RETURN};
 use strata_ir::{Context, OpId, Signedness, TypeKind};
@@ -51,6 +51,7 @@ pub(crate) fn lower_module<'ctx>(
             l.define_launch_stub(op)?;
         }
     }
+    l.define_custom_call_table()?;
     for &op in ops.iter().filter(|&&o| ir.op(o).name == FUNC) {
         if ir.entry_block(op, 0).is_some() {
             if !glue_only {
@@ -63,6 +64,7 @@ pub(crate) fn lower_module<'ctx>(
     }
     l.last_error_fn()?;
     l.set_num_threads_fn()?;
+    l.register_custom_call_fn()?;
     let over_mpi = ir.str_attr(module, crate::COLLECTIVES_ATTR) == Some("mpi");
     l.replicas_run_fn(runs_as_partitions(ir, module), over_mpi)?;
     l.feed_hook_fn("set_infeed", strata_abi::symbol::SET_INFEED)?;
@@ -108,9 +110,17 @@ fn runs_as_partitions(ir: &Context, module: OpId) -> bool {
         .is_some_and(|n| n > 1)
 }
 
+/// The scratch a function's exported call needs (see `loop-plan-arena`).
+fn scratch_bytes(ir: &Context, op: OpId) -> u64 {
+    ir.int_attr(op, "scratch_bytes")
+        .and_then(|b| u64::try_from(b).ok())
+        .unwrap_or(0)
+}
+
 /// Names whose C symbols `P_name` every library defines itself.
 pub(crate) const RESERVED_NAMES: &[&str] = &[
     "last_error",
+    "register_custom_call",
     "set_num_threads",
     "replicas_run",
     "set_infeed",
@@ -128,14 +138,25 @@ impl<'ctx> Lowerer<'ctx, '_> {
             .ok_or_else(|| self.internal(op, "has no 'sym_name'"))
     }
 
-    /// LLVM type of a function: memrefs as pointers, at most one result.
-    fn func_type(&self, op: OpId) -> Result<FunctionType<'ctx>> {
-        let (inputs, results) = builtin::func_signature(self.ir, op)
+    /// LLVM types of a function's parameters: memrefs as pointers.
+    fn param_types(&self, op: OpId) -> Result<Vec<BasicMetadataTypeEnum<'ctx>>> {
+        let (inputs, _) = builtin::func_signature(self.ir, op)
             .ok_or_else(|| self.internal(op, "has no signature"))?;
-        let params = inputs
+        inputs
             .iter()
             .map(|&t| self.value_type(t, op).map(BasicMetadataTypeEnum::from))
-            .collect::<Result<Vec<_>>>()?;
+            .collect()
+    }
+
+    /// LLVM type of a function taking `params`: at most one result.
+    fn func_type(
+        &self,
+        op: OpId,
+        params: &[BasicMetadataTypeEnum<'ctx>],
+    ) -> Result<FunctionType<'ctx>> {
+        let (_, results) = builtin::func_signature(self.ir, op)
+            .ok_or_else(|| self.internal(op, "has no signature"))?;
+        let params = params.to_vec();
         match results.as_slice() {
             [] if self.ir.entry_block(op, 0).is_some() => {
                 Ok(self.cx.i32_type().fn_type(&params, false))
@@ -156,8 +177,19 @@ impl<'ctx> Lowerer<'ctx, '_> {
     /// [`internalize_bodies`]).
     fn declare_func(&mut self, op: OpId, glue_only: bool) -> Result<()> {
         let name = self.func_name(op)?;
-        let ty = self.func_type(op)?;
-        let f = if self.ir.entry_block(op, 0).is_some() {
+        let params = self.param_types(op)?;
+        let defined = self.ir.entry_block(op, 0).is_some();
+        // Another backend defines `P.f` with every parameter.
+        let pack = if defined && !glue_only {
+            self.pack_type(&format!("{}.{name}.args", self.prefix), &params)
+        } else {
+            None
+        };
+        let ty = match pack {
+            Some(_) => self.func_type(op, &self.packed_params())?,
+            None => self.func_type(op, &params)?,
+        };
+        let f = if defined {
             // `P.f`: a '.' never appears in the C names `P_f` exports.
             let linkage = if glue_only {
                 Linkage::External
@@ -168,18 +200,23 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 .module
                 .add_function(&format!("{}.{name}", self.prefix), ty, Some(linkage));
             f.add_attribute(AttributeLoc::Function, nounwind(self.cx));
-            self.add_noalias_attrs(op, f);
+            match pack {
+                Some(pack) => {
+                    self.packed.insert(f, pack);
+                }
+                None => self.add_noalias_attrs(op, f),
+            }
             f
+        } else if let Some(target) = self.ir.str_attr(op, strata_abi::CUSTOM_CALL_ATTR) {
+            // A registry entry, not a symbol (see custom_call.rs).
+            let target = target.to_string();
+            self.declare_custom_call(op, &name, &target);
+            return Ok(());
         } else {
             let f = self.external(&name, ty);
             self.add_extension_attrs(op, f);
             if self.ir.attr_of(op, "returns_status").is_some() {
                 self.status_externals.insert(name.clone());
-            }
-            if self.ir.attr_of(op, "custom_call").is_some() {
-                // Weak: a program that never runs the call need not define it.
-                f.as_global_value().set_linkage(Linkage::ExternalWeak);
-                self.custom_calls.insert(name.clone());
             }
             f
         };
@@ -199,8 +236,13 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let Some((inputs, _)) = builtin::func_signature(self.ir, op) else {
             return;
         };
+        // A donated argument and its result may be one buffer.
+        let shared = self
+            .ir
+            .i64_array(op, strata_abi::ALIASED_PARAMS_ATTR)
+            .unwrap_or_default();
         for (i, &t) in inputs.iter().enumerate() {
-            if matches!(self.ir.kind(t), TypeKind::MemRef { .. }) {
+            if matches!(self.ir.kind(t), TypeKind::MemRef { .. }) && !shared.contains(&(i as i64)) {
                 let a = self
                     .cx
                     .create_enum_attribute(Attribute::get_named_enum_kind_id("noalias"), 0);
@@ -256,11 +298,39 @@ impl<'ctx> Lowerer<'ctx, '_> {
         self.alloca_block = Some(entry);
         self.returns_status =
             builtin::func_signature(self.ir, op).is_some_and(|(_, r)| r.is_empty());
-        for (i, &arg) in self.ir.blocks[block].args.iter().enumerate() {
-            let p = f
-                .get_nth_param(i as u32)
-                .ok_or_else(|| self.internal(op, "parameter count mismatch"))?;
-            self.values.insert(arg, p);
+        // Calls of functions with a body (runtime calls are not inlined).
+        let module = self
+            .ir
+            .op(op)
+            .parent
+            .and_then(|b| self.ir.block_parent_op(b));
+        let mut calls = 0usize;
+        self.ir.walk_nested(op, &mut |o| {
+            let defined = || {
+                let callee = match self.ir.attr_kind(self.ir.attr_of(o, "callee")?) {
+                    strata_ir::AttrKind::SymbolRef(s) => s,
+                    _ => return None,
+                };
+                let f = builtin::lookup_func(self.ir, module?, callee)?;
+                self.ir.entry_block(f, 0)
+            };
+            if self.ir.op(o).name == CALL && defined().is_some() {
+                calls += 1;
+            }
+        });
+        self.keep_calls = calls > crate::params::MAX_INLINED_CALLS;
+        let args = &self.ir.blocks[block].args;
+        match self.packed.get(&f) {
+            Some(&pack) => self.bind_packed_params(f, pack, args)?,
+            None => {
+                let params = f.get_params();
+                if params.len() != args.len() {
+                    return Err(self.internal(op, "parameter count mismatch"));
+                }
+                for (&arg, p) in args.iter().zip(params) {
+                    self.values.insert(arg, p);
+                }
+            }
         }
         self.b.position_at_end(body);
         self.lower_block(block)?;
@@ -281,7 +351,21 @@ impl<'ctx> Lowerer<'ctx, '_> {
     /// returns its status (0 on success).
     fn export_wrapper(&mut self, op: OpId) -> Result<()> {
         let name = self.func_name(op)?;
-        let inner = self.funcs[&name];
+        // `strata compile` holds exported names to the C identifier rule
+        // before code generation (they reach the header); `check` and
+        // `run` call their wrappers by symbol, so only the length limit
+        // applies everywhere (a 10 MB symbol makes every tool slow).
+        if name.len() > strata_abi::MAX_NAME_LEN {
+            return Err(Diagnostic::error(
+                self.loc(op),
+                format!(
+                    "public function @{} cannot be exported: the name has {} characters (at most {})",
+                    strata_abi::shown_name(&name),
+                    name.len(),
+                    strata_abi::MAX_NAME_LEN
+                ),
+            ));
+        }
         if RESERVED_NAMES.contains(&name.as_str()) {
             return Err(Diagnostic::error(
                 self.loc(op),
@@ -300,28 +384,189 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 ),
             ));
         }
-        let i32t = self.cx.i32_type();
-        let params: Vec<BasicMetadataTypeEnum> = inner.get_type().get_param_types();
-        let f = self.module.add_function(
-            &format!("{}_{name}", self.prefix),
-            i32t.fn_type(&params, false),
-            None,
-        );
+        self.export_entry(op, &name, false)?;
+        self.export_entry(op, &name, true)?;
+        self.scratch_bytes_fn(op, &name)
+    }
+
+    /// `int32_t P_f(buffers...)`, or with `with_scratch`
+    /// `int32_t P_f_with_scratch(buffers..., void *scratch)`: checks the
+    /// CPU and the buffers, then runs `P.f` with its arenas on this
+    /// thread's stack (reset on return, whatever the status) or on the
+    /// caller's scratch.
+    fn export_entry(&mut self, op: OpId, name: &str, with_scratch: bool) -> Result<()> {
+        let inner = self.funcs[name];
+        let (i32t, i64t) = (self.cx.i32_type(), self.cx.i64_type());
+        let ptr = self.cx.ptr_type(AddressSpace::default());
+        // The program's parameters (`P.f` may take them packed).
+        let mut params = self.param_types(op)?;
+        let symbol = if with_scratch {
+            params.push(ptr.into());
+            format!("{}_{name}_with_scratch", self.prefix)
+        } else {
+            format!("{}_{name}", self.prefix)
+        };
+        let f = self
+            .module
+            .add_function(&symbol, i32t.fn_type(&params, false), None);
         f.add_attribute(AttributeLoc::Function, nounwind(self.cx));
+        if self.packed.contains_key(&inner) {
+            self.leave_unoptimised(f);
+        }
         let bb = self.cx.append_basic_block(f, "entry");
         self.b.position_at_end(bb);
-        self.emit_cpu_check(f)?;
-        let args: Vec<BasicMetadataValueEnum> =
+        let mut args: Vec<BasicMetadataValueEnum> =
             f.get_params().into_iter().map(|p| p.into()).collect();
+        let scratch = if with_scratch {
+            Some(args.pop().ok_or_else(|| ice("no scratch parameter"))?)
+        } else {
+            None
+        };
+        let mut pack = None;
+        if let Some(&ty) = self.packed.get(&inner) {
+            // Packed in the entry block, where the parameters arrive: used
+            // in a later block, each would be copied to a register live
+            // from the entry on, and LLVM's register allocation of that
+            // many overlapping values takes time quadratic in their count
+            // (20,000: 10 s instead of 2). Plain stores, safe on any CPU;
+            // the checks below read the pack.
+            let p = self.pack_args(ty, &args)?;
+            args = vec![p.into()];
+            pack = Some((ty, p));
+        }
+        self.emit_cpu_check(f)?;
         let clear = self.external(
             "strata_rt_clear_error",
             self.cx.void_type().fn_type(&[], false),
         );
         self.call(clear, &[])?;
-        let status = self
-            .call(inner, &args)?
-            .ok_or_else(|| ice("internal function returns no status"))?;
+        self.emit_null_checks(op, f, name, pack)?;
+        let status = if let Some(scratch) = scratch {
+            let use_scratch = self.external(
+                strata_abi::symbol::ARENA_USE_SCRATCH,
+                i32t.fn_type(&[ptr.into(), i64t.into()], false),
+            );
+            let bytes = self.i64(scratch_bytes(self.ir, op));
+            let refused = self
+                .call(use_scratch, &[scratch, bytes.into()])?
+                .ok_or_else(|| ice("strata_rt_arena_use_scratch returns nothing"))?
+                .into_int_value();
+            self.return_status_if_failed(refused)?;
+            let status = self
+                .call(inner, &args)?
+                .ok_or_else(|| ice("internal function returns no status"))?;
+            let end = self.external(
+                strata_abi::symbol::ARENA_END_SCRATCH,
+                self.cx.void_type().fn_type(&[], false),
+            );
+            self.call(end, &[])?;
+            status
+        } else {
+            let mark_fn = self.external(strata_abi::symbol::ARENA_MARK, i64t.fn_type(&[], false));
+            let mark = self
+                .call(mark_fn, &[])?
+                .ok_or_else(|| ice("strata_rt_arena_mark returns nothing"))?;
+            let status = self
+                .call(inner, &args)?
+                .ok_or_else(|| ice("internal function returns no status"))?;
+            let reset = self.external(
+                strata_abi::symbol::ARENA_RESET,
+                self.cx.void_type().fn_type(&[i64t.into()], false),
+            );
+            self.call(reset, &[mark.into()])?;
+            status
+        };
         self.b.build_return(Some(&status)).map_err(ice)?;
+        Ok(())
+    }
+
+    /// `int64_t P_f_scratch_bytes(void)`: the scratch `P_f_with_scratch`
+    /// needs (`loop-plan-arena`'s `scratch_bytes`).
+    fn scratch_bytes_fn(&mut self, op: OpId, name: &str) -> Result<()> {
+        let i64t = self.cx.i64_type();
+        let f = self.module.add_function(
+            &format!("{}_{name}_scratch_bytes", self.prefix),
+            i64t.fn_type(&[], false),
+            None,
+        );
+        f.add_attribute(AttributeLoc::Function, nounwind(self.cx));
+        let bb = self.cx.append_basic_block(f, "entry");
+        self.b.position_at_end(bb);
+        let bytes = self.i64(scratch_bytes(self.ir, op));
+        self.b.build_return(Some(&bytes)).map_err(ice)?;
+        Ok(())
+    }
+
+    /// A NULL pointer for a buffer that holds data makes the exported
+    /// function return 1 with a message naming the buffer's position,
+    /// instead of crashing the host (empty buffers may be NULL).
+    ///
+    /// With `pack` (a wrapper whose parameters were stored in `P.f`'s
+    /// pack, see `params.rs`), each check reads the pointer from the pack,
+    /// so that no parameter is used past the entry block.
+    fn emit_null_checks(
+        &mut self,
+        op: OpId,
+        f: FunctionValue<'ctx>,
+        name: &str,
+        pack: Option<(StructType<'ctx>, PointerValue<'ctx>)>,
+    ) -> Result<()> {
+        let Some((inputs, _)) = builtin::func_signature(self.ir, op) else {
+            return Ok(());
+        };
+        let count = inputs.len();
+        let i32t = self.cx.i32_type();
+        let ptr = self.cx.ptr_type(AddressSpace::default());
+        for (i, &t) in inputs.iter().enumerate() {
+            if !matches!(self.ir.kind(t), TypeKind::MemRef { .. })
+                || crate::types::memref_bytes(self.ir, t) == 0
+            {
+                continue;
+            }
+            let p = match pack {
+                Some((ty, pack)) => {
+                    let slot = self
+                        .b
+                        .build_struct_gep(ty, pack, i as u32, "")
+                        .map_err(ice)?;
+                    self.b.build_load(ptr, slot, "").map_err(ice)?
+                }
+                None => match f.get_nth_param(i as u32) {
+                    Some(p) => p,
+                    None => continue,
+                },
+            };
+            let is_null = self
+                .b
+                .build_is_null(p.into_pointer_value(), "")
+                .map_err(ice)?;
+            let (null, next) = (
+                self.cx.append_basic_block(f, "null_buffer"),
+                self.cx.append_basic_block(f, "buffer_ok"),
+            );
+            self.b
+                .build_conditional_branch(is_null, null, next)
+                .map_err(ice)?;
+            self.b.position_at_end(null);
+            let message = format!(
+                "{}_{name}: buffer parameter {} of {count} is NULL (every buffer that holds data must be passed)",
+                self.prefix,
+                i + 1
+            );
+            let text = self
+                .b
+                .build_global_string_ptr(&message, "null_message")
+                .map_err(ice)?;
+            let set = self.external(
+                strata_abi::symbol::SET_ERROR,
+                self.cx.void_type().fn_type(&[ptr.into()], false),
+            );
+            self.call(set, &[text.as_pointer_value().into()])?;
+            self.b
+                .build_return(Some(&i32t.const_int(1, false)))
+                .map_err(ice)?;
+            self.b.position_at_end(next);
+        }
         Ok(())
     }
 
@@ -444,69 +689,6 @@ impl<'ctx> Lowerer<'ctx, '_> {
         Ok(())
     }
 
-    /// A call to the user's custom-call function `name`: NULL (not linked)
-    /// or a non-zero status returns from the function with a message.
-    fn user_custom_call(
-        &mut self,
-        op: OpId,
-        name: &str,
-        f: FunctionValue<'ctx>,
-        args: &[BasicMetadataValueEnum<'ctx>],
-    ) -> Result<()> {
-        let i32t = self.cx.i32_type();
-        let ptr = self.cx.ptr_type(AddressSpace::default());
-        let report = self.external(
-            strata_abi::symbol::CUSTOM_CALL_FAILED,
-            i32t.fn_type(&[ptr.into(), i32t.into()], false),
-        );
-        let text = self
-            .b
-            .build_global_string_ptr(name, "custom_call_name")
-            .map_err(ice)?
-            .as_pointer_value();
-        let fp = f.as_global_value().as_pointer_value();
-        let missing = self.b.build_is_null(fp, "").map_err(ice)?;
-        let func = self.current_fn()?;
-        let (absent, present) = (
-            self.cx.append_basic_block(func, "custom_call_missing"),
-            self.cx.append_basic_block(func, "custom_call"),
-        );
-        self.b
-            .build_conditional_branch(missing, absent, present)
-            .map_err(ice)?;
-        self.b.position_at_end(absent);
-        let st = self
-            .call(report, &[text.into(), i32t.const_zero().into()])?
-            .ok_or_else(|| ice("strata_rt_custom_call_failed returns nothing"))?;
-        self.b.build_return(Some(&st)).map_err(ice)?;
-        self.b.position_at_end(present);
-        let status = self
-            .call(f, args)?
-            .ok_or_else(|| ice("a custom call returns no status"))?
-            .into_int_value();
-        if let Some(&res) = self.ir.op(op).results.first() {
-            self.values.insert(res, status.into());
-        }
-        let failed = self
-            .b
-            .build_int_compare(inkwell::IntPredicate::NE, status, i32t.const_zero(), "")
-            .map_err(ice)?;
-        let (bad, good) = (
-            self.cx.append_basic_block(func, "custom_call_failed"),
-            self.cx.append_basic_block(func, "custom_call_ok"),
-        );
-        self.b
-            .build_conditional_branch(failed, bad, good)
-            .map_err(ice)?;
-        self.b.position_at_end(bad);
-        let st = self
-            .call(report, &[text.into(), status.into()])?
-            .ok_or_else(|| ice("strata_rt_custom_call_failed returns nothing"))?;
-        self.b.build_return(Some(&st)).map_err(ice)?;
-        self.b.position_at_end(good);
-        Ok(())
-    }
-
     /// `int32_t P_replicas_run(int32_t n, void (*body)(int32_t, void *),
     /// void *user)` forwarding to the runtime's `strata_rt_replicas_run`:
     /// runs `body(d, user)` for every device d on its own thread, where the
@@ -588,21 +770,16 @@ impl<'ctx> Lowerer<'ctx, '_> {
                     Some(strata_ir::AttrKind::SymbolRef(s)) => s.clone(),
                     _ => return Err(self.internal(op, "has no 'callee'")),
                 };
+                if let Some(&entry) = self.custom_calls.get(&callee) {
+                    return self.lower_custom_call(op, entry, &args);
+                }
                 let f = *self
                     .funcs
                     .get(&callee)
                     .ok_or_else(|| self.internal(op, format!("calls unknown '@{callee}'")))?;
                 let args: Vec<BasicMetadataValueEnum> =
                     args.into_iter().map(|a| a.into()).collect();
-                if self.custom_calls.contains(&callee) {
-                    if !self.returns_status {
-                        return Err(
-                            self.internal(op, "custom call outside a status-returning function")
-                        );
-                    }
-                    return self.user_custom_call(op, &callee, f, &args);
-                }
-                let r = self.call(f, &args)?;
+                let r = self.call_defined(f, &args)?;
                 if self.status_externals.contains(&callee) && self.returns_status {
                     // A runtime function that failed: its status, with the
                     // last error it set.

@@ -5,23 +5,31 @@
 //!
 //! Symbols, for a module compiled with prefix `P`:
 //! - every `func.func @f` with a body becomes the internal LLVM function
-//!   `P.f` (one `ptr` per memref argument, scalars by value);
+//!   `P.f` (one `ptr` per memref argument, scalars by value; beyond 1,024
+//!   parameters, one `ptr` to a struct of them: see `params.rs`);
 //! - every non-private one also gets the exported wrapper
 //!   `int32_t P_f(ptr...)` that checks once that the CPU has the target's
 //!   features (`strata_rt_cpu_supports`), then calls `P.f` and returns its
 //!   status;
 //! - `const char *P_last_error(void)` forwards to the runtime's
 //!   `strata_rt_last_error`;
-//! - a bodiless `func.func private @x` is the external symbol `x`.
+//! - `int32_t P_register_custom_call(target, fn, user)` registers the host's
+//!   implementation of a custom-call target (see `custom_call.rs`);
+//! - a bodiless `func.func private @x` is the external symbol `x` (the
+//!   runtime's functions), except the declarations standing for custom-call
+//!   targets, which are entries of the library's registry, never symbols.
 //!
 //! One file per dialect (`func.rs`, `mem.rs`, `loop_.rs`, `arith.rs`), the
-//! shared lowering state in `state.rs`, type mapping in `types.rs`, and the
-//! target machine, optimisation and emission in `target.rs`.
+//! shared lowering state in `state.rs`, type mapping in `types.rs`, packed
+//! parameters in `params.rs`, and the target machine, optimisation and
+//! emission in `target.rs`.
 
 mod arith;
+mod custom_call;
 mod func;
 mod loop_;
 mod mem;
+mod params;
 mod state;
 mod target;
 mod types;
@@ -71,6 +79,7 @@ pub const COLLECTIVES_ATTR: &str = "strata.collectives";
 
 pub use loop_::launch_stub_name;
 pub use mem::global_bytes;
+pub use params::MAX_DIRECT_PARAMS;
 pub use target::{DEFAULT_X86_CPU, ResolvedTarget, TargetSpec, resolve as resolve_target};
 
 /// Compiles one module; returns the LLVM module text / asm text / object bytes.

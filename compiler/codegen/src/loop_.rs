@@ -355,7 +355,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
             args.push(v.into());
         }
         let status = self
-            .call(body, &args)?
+            .call_defined(body, &args)?
             .ok_or_else(|| ice("an outlined loop returns no status"))?;
         self.b.build_return(Some(&status)).map_err(ice)?;
         if let Some(bb) = resume {

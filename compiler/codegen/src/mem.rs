@@ -41,6 +41,30 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 self.bind(op, 0, p.into())
             }
             mem::OFFSET => self.lower_offset(op),
+            mem::ARENA => self.lower_arena(op),
+            mem::ARENA_RELEASE => {
+                let ptr = self.cx.ptr_type(AddressSpace::default());
+                let release = self.external(
+                    strata_abi::symbol::ARENA_RELEASE,
+                    self.cx.void_type().fn_type(&[ptr.into()], false),
+                );
+                self.call(release, &[self.ptr(op, 0)?.into()]).map(|_| ())
+            }
+            mem::SLICE => {
+                let offset = self
+                    .ir
+                    .int_attr(op, "offset")
+                    .and_then(|o| u64::try_from(o).ok())
+                    .ok_or_else(|| self.internal(op, "has no valid 'offset'"))?;
+                let base = self.ptr(op, 0)?;
+                // SAFETY (of the GEP): the verifier keeps the slice inside the arena.
+                let p = unsafe {
+                    self.b
+                        .build_in_bounds_gep(self.cx.i8_type(), base, &[self.i64(offset)], "slice")
+                        .map_err(ice)?
+                };
+                self.bind(op, 0, p.into())
+            }
             mem::COPY => self.lower_copy(op),
             mem::LOAD => self.lower_load(op, None),
             mem::LOAD_PART => self.lower_load(op, Some(self.part(op)?)),
@@ -59,6 +83,54 @@ impl<'ctx> Lowerer<'ctx, '_> {
             .ok_or_else(|| self.internal(op, "has no valid 'part'"))
     }
 
+    /// `mem.arena`: the function's arena from the runtime's per-thread
+    /// stack; NULL (memory exhausted) fails the function with a message.
+    fn lower_arena(&mut self, op: OpId) -> Result<()> {
+        let bytes = memref_bytes(self.ir, self.result_ty(op)?).max(1);
+        let ptr = self.cx.ptr_type(AddressSpace::default());
+        let acquire = self.external(
+            strata_abi::symbol::ARENA_ACQUIRE,
+            ptr.fn_type(&[self.cx.i64_type().into()], false),
+        );
+        let p = self
+            .call(acquire, &[self.i64(bytes).into()])?
+            .ok_or_else(|| ice("strata_rt_arena_acquire returns nothing"))?;
+        self.fail_if_null(p.into_pointer_value(), bytes)?;
+        self.bind(op, 0, p)
+    }
+
+    /// Returns status 1 with an out-of-memory message when `p` is NULL (in
+    /// a status-returning function).
+    fn fail_if_null(&mut self, p: PointerValue<'ctx>, bytes: u64) -> Result<()> {
+        if !self.returns_status {
+            return Ok(());
+        }
+        let ptr = self.cx.ptr_type(AddressSpace::default());
+        let null = self.b.build_is_null(p, "").map_err(ice)?;
+        let f = self.current_fn()?;
+        let fail = self.cx.append_basic_block(f, "oom");
+        let ok = self.cx.append_basic_block(f, "allocated");
+        self.b
+            .build_conditional_branch(null, fail, ok)
+            .map_err(ice)?;
+        self.b.position_at_end(fail);
+        let msg = format!("out of memory: cannot allocate {bytes} bytes");
+        let text = self
+            .b
+            .build_global_string_ptr(&msg, "oom_msg")
+            .map_err(ice)?;
+        let set = self.external(
+            strata_abi::symbol::SET_ERROR,
+            self.cx.void_type().fn_type(&[ptr.into()], false),
+        );
+        self.call(set, &[text.as_pointer_value().into()])?;
+        self.b
+            .build_return(Some(&self.cx.i32_type().const_int(1, false)))
+            .map_err(ice)?;
+        self.b.position_at_end(ok);
+        Ok(())
+    }
+
     fn lower_alloc(&mut self, op: OpId) -> Result<()> {
         let bytes = memref_bytes(self.ir, self.result_ty(op)?).max(1);
         let ptr = self.cx.ptr_type(AddressSpace::default());
@@ -66,38 +138,11 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let p = self
             .call(malloc, &[self.i64(bytes).into()])?
             .ok_or_else(|| ice("malloc returns nothing"))?;
-        if self.returns_status {
-            // Out of memory is a runtime error: set the message, return 1.
-            let null = self
-                .b
-                .build_is_null(p.into_pointer_value(), "")
-                .map_err(ice)?;
-            let f = self.current_fn()?;
-            let fail = self.cx.append_basic_block(f, "oom");
-            let ok = self.cx.append_basic_block(f, "allocated");
-            self.b
-                .build_conditional_branch(null, fail, ok)
-                .map_err(ice)?;
-            self.b.position_at_end(fail);
-            let msg = format!("out of memory: cannot allocate {bytes} bytes");
-            let text = self
-                .b
-                .build_global_string_ptr(&msg, "oom_msg")
-                .map_err(ice)?;
-            let set = self.external(
-                strata_abi::symbol::SET_ERROR,
-                self.cx.void_type().fn_type(&[ptr.into()], false),
-            );
-            self.call(set, &[text.as_pointer_value().into()])?;
-            self.b
-                .build_return(Some(&self.cx.i32_type().const_int(1, false)))
-                .map_err(ice)?;
-            self.b.position_at_end(ok);
-        }
+        // Out of memory is a runtime error: set the message, return 1.
+        self.fail_if_null(p.into_pointer_value(), bytes)?;
         self.bind(op, 0, p)
     }
 
-    /// An alloca in the function's entry block, whatever loop `op` is in.
     fn lower_alloca(&mut self, op: OpId) -> Result<()> {
         let ty = self.result_ty(op)?;
         let entry = self
@@ -141,11 +186,29 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let ty = self.operand_ty(op, 0)?;
         let align = unit_bytes(self.ir, self.ir.elem(ty)).clamp(1, 16) as u32;
         let bytes = memref_bytes(self.ir, ty);
-        if bytes > 0 {
-            self.b
-                .build_memcpy(dst, align, src, align, self.i64(bytes))
-                .map_err(ice)?;
+        if bytes == 0 {
+            return Ok(());
         }
+        // A buffer copied onto itself (a donated argument that is also its
+        // result's buffer) is left alone: no pass over it at all.
+        let f = self.current_fn()?;
+        let (copy, done) = (
+            self.cx.append_basic_block(f, "copy"),
+            self.cx.append_basic_block(f, "copied"),
+        );
+        let same = self
+            .b
+            .build_int_compare(inkwell::IntPredicate::EQ, src, dst, "")
+            .map_err(ice)?;
+        self.b
+            .build_conditional_branch(same, done, copy)
+            .map_err(ice)?;
+        self.b.position_at_end(copy);
+        self.b
+            .build_memcpy(dst, align, src, align, self.i64(bytes))
+            .map_err(ice)?;
+        self.b.build_unconditional_branch(done).map_err(ice)?;
+        self.b.position_at_end(done);
         Ok(())
     }
 

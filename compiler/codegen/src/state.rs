@@ -26,6 +26,12 @@ pub(crate) struct Lowerer<'ctx, 'a> {
     pub values: HashMap<Value, BasicValueEnum<'ctx>>,
     /// LLVM function of every `func.func` of the module, by symbol name.
     pub funcs: HashMap<String, FunctionValue<'ctx>>,
+    /// The defined functions that take their parameters packed (see
+    /// `params.rs`).
+    pub packed: crate::params::Packed<'ctx>,
+    /// The parameters of the packed function being lowered: its pack, the
+    /// pack's type and the parameter's slot.
+    pub packed_args: HashMap<Value, (PointerValue<'ctx>, inkwell::types::StructType<'ctx>, u32)>,
     /// Address of every `mem.global`, by symbol name.
     pub globals: HashMap<String, PointerValue<'ctx>>,
     /// The entry block of the function being lowered, which holds its allocas.
@@ -34,12 +40,18 @@ pub(crate) struct Lowerer<'ctx, 'a> {
     /// so that runtime errors (a failed allocation) unwind to the exported
     /// wrapper. True while lowering such a function.
     pub returns_status: bool,
+    /// The function being lowered calls so many defined functions that
+    /// the calls stay calls (see `params::MAX_INLINED_CALLS`).
+    pub keep_calls: bool,
     /// External functions whose `i32` result is a status to propagate
     /// (declared with the unit attribute `returns_status`).
     pub status_externals: std::collections::HashSet<String>,
-    /// Functions of the user's program called by `custom_call` (weak
-    /// references, checked for NULL at each call).
-    pub custom_calls: std::collections::HashSet<String>,
+    /// Registry entry of every custom-call declaration, by symbol.
+    pub custom_calls: HashMap<String, crate::custom_call::Entry>,
+    /// The registry's targets, in entry order.
+    pub custom_call_targets: Vec<String>,
+    /// `P.custom_calls`, once built (see `custom_call.rs`).
+    pub custom_call_table: Option<inkwell::values::GlobalValue<'ctx>>,
     /// The target's required CPU features as a C string, and the flag the
     /// exported wrappers set once the check has passed (see `func.rs`).
     pub cpu_check: Option<(PointerValue<'ctx>, PointerValue<'ctx>)>,
@@ -55,12 +67,17 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
             prefix,
             values: HashMap::new(),
             funcs: HashMap::new(),
+            packed: HashMap::new(),
+            packed_args: HashMap::new(),
             globals: HashMap::new(),
             cpu_check: None,
             status_externals: Default::default(),
-            custom_calls: Default::default(),
+            custom_calls: HashMap::new(),
+            custom_call_targets: Vec::new(),
+            custom_call_table: None,
             alloca_block: None,
             returns_status: false,
+            keep_calls: false,
         }
     }
 
@@ -103,10 +120,11 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
     /// LLVM value of operand `i`.
     pub fn val(&self, op: OpId, i: usize) -> Result<BasicValueEnum<'ctx>> {
         let v = self.operand(op, i)?;
-        self.values
-            .get(&v)
-            .copied()
-            .ok_or_else(|| self.internal(op, format!("operand #{i} has not been lowered")))
+        if let Some(&x) = self.values.get(&v) {
+            return Ok(x);
+        }
+        self.packed_arg(v)
+            .unwrap_or_else(|| Err(self.internal(op, format!("operand #{i} has not been lowered"))))
     }
 
     pub fn int(&self, op: OpId, i: usize) -> Result<IntValue<'ctx>> {

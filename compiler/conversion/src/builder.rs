@@ -14,6 +14,12 @@ pub struct Builder<'c> {
     /// set while emitting a reduction's body, whose order StableHLO leaves
     /// to the implementation.
     pub reassoc: bool,
+    /// Mark float add/sub/mul built now as contractible (`contract`): a
+    /// multiply feeding an add may become one FMA, as in the LLVM IR XLA:CPU
+    /// emits itself (it compiles with `FPOpFusion::Fast`). Off while
+    /// lowering what XLA:CPU runs as precompiled library code (dots,
+    /// convolutions, LAPACK-style solvers), which it builds without FMA.
+    pub contract: bool,
 }
 
 impl<'c> Builder<'c> {
@@ -26,6 +32,7 @@ impl<'c> Builder<'c> {
             pos,
             loc: Location::unknown(),
             reassoc: false,
+            contract: true,
         }
     }
 
@@ -134,6 +141,9 @@ impl<'c> Builder<'c> {
             )
         {
             attrs.push(("reassoc".to_string(), self.ctx.attr(AttrKind::Unit)));
+        }
+        if self.contract && matches!(name, "arith.addf" | "arith.subf" | "arith.mulf") {
+            attrs.push(("contract".to_string(), self.ctx.attr(AttrKind::Unit)));
         }
         self.op1(name, vec![a, b], t, attrs)
     }
@@ -303,6 +313,7 @@ impl<'c> Builder<'c> {
                 pos: 0,
                 loc: self.loc,
                 reassoc: self.reassoc,
+                contract: self.contract,
             };
             f(&mut inner, iv)?;
             inner.insert("loop.yield", vec![], &[], vec![]);
@@ -412,6 +423,7 @@ impl<'c> Builder<'c> {
             pos,
             loc: self.loc,
             reassoc: self.reassoc,
+            contract: self.contract,
         }
     }
 
@@ -465,6 +477,7 @@ impl<'c> Builder<'c> {
             pos,
             loc: self.loc,
             reassoc: self.reassoc,
+            contract: self.contract,
         }
     }
 
@@ -507,6 +520,7 @@ impl<'c> Builder<'c> {
             pos: 0,
             loc: self.loc,
             reassoc: self.reassoc,
+            contract: self.contract,
         };
         f(&mut inner)?;
         inner.insert("loop.yield", vec![], &[], vec![]);

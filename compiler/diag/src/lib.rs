@@ -140,15 +140,46 @@ impl SourceMap {
             let _ = writeln!(out, "{}: {severity}: {message}", self.name(loc.file));
         }
         if let Some(line) = self.line(loc) {
-            let line = line.trim_end_matches('\r');
-            let caret_pad: String = line
+            let (shown, caret) = source_window(line.trim_end_matches('\r'), loc.col);
+            let caret_pad: String = shown
                 .chars()
-                .take(loc.col.saturating_sub(1) as usize)
+                .take(caret)
                 .map(|c| if c == '\t' { '\t' } else { ' ' })
                 .collect();
-            let _ = writeln!(out, "{line}\n{caret_pad}^");
+            let _ = writeln!(out, "{shown}\n{caret_pad}^");
         }
     }
+}
+
+/// Characters of a source line shown on each side of the caret: a long
+/// line (a minified export, a hostile file) is cut to this window instead
+/// of being echoed whole.
+const SOURCE_CONTEXT: usize = 80;
+
+/// The part of `line` a diagnostic shows around column `col` (1-based,
+/// in characters), with `...` where it was cut and control characters
+/// (which could drive the terminal) shown as `?`; and the caret's offset
+/// in it.
+fn source_window(line: &str, col: u32) -> (String, usize) {
+    let at = col.saturating_sub(1) as usize;
+    let count = line.chars().count();
+    let start = at.saturating_sub(SOURCE_CONTEXT);
+    let end = at.saturating_add(SOURCE_CONTEXT).min(count);
+    let mut shown = String::new();
+    if start > 0 {
+        shown.push_str("...");
+    }
+    let caret = at - start + if start > 0 { 3 } else { 0 };
+    shown.extend(
+        line.chars()
+            .skip(start)
+            .take(end.saturating_sub(start))
+            .map(|c| if c.is_control() && c != '\t' { '?' } else { c }),
+    );
+    if end < count {
+        shown.push_str("...");
+    }
+    (shown, caret)
 }
 
 #[cfg(test)]
@@ -168,5 +199,19 @@ mod tests {
             "bad",
         );
         assert_eq!(sm.render(&d), "m.mlir:2:3: error: bad\n  %x = foo\n  ^\n");
+    }
+
+    #[test]
+    fn long_lines_are_cut_around_the_caret_and_control_characters_hidden() {
+        let line = format!("{}X{}\x1b[2J", "a".repeat(1000), "b".repeat(1000));
+        let (shown, caret) = source_window(&line, 1001);
+        assert_eq!(shown.chars().nth(caret), Some('X'));
+        assert!(
+            shown.starts_with("...") && shown.ends_with("..."),
+            "{shown}"
+        );
+        assert!(shown.len() < 200);
+        let (shown, caret) = source_window("ab\x1bc", 4);
+        assert_eq!((shown.as_str(), caret), ("ab?c", 3));
     }
 }

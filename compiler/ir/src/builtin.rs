@@ -64,11 +64,11 @@ pub fn is_private(ctx: &Context, op: OpId) -> bool {
 /// The function named `name` in `module`.
 pub fn lookup_func(ctx: &Context, module: OpId, name: &str) -> Option<OpId> {
     let b = ctx.entry_block(module, 0)?;
-    ctx.blocks[b]
-        .ops
-        .iter()
-        .copied()
-        .find(|&o| ctx.op(o).name == FUNC && func_name(ctx, o) == Some(name))
+    // By name, not by scanning the module (a call verified against every
+    // function made a module of many calls and functions quadratic).
+    ctx.symbol_candidates(name).iter().copied().find(|&o| {
+        ctx.op(o).name == FUNC && ctx.op(o).parent == Some(b) && func_name(ctx, o) == Some(name)
+    })
 }
 
 /// The functions of `module` that have a body (not declarations), in order.
@@ -92,7 +92,7 @@ fn parse_func(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
         }
     }
     let name = p.parse_symbol("function name like @main")?;
-    let (args, results) = p.parse_function_signature()?;
+    let (args, results, (arg_attrs, res_attrs)) = p.parse_function_signature_with_attrs()?;
     let inputs: Vec<_> = args.iter().map(|a| a.1).collect();
     let fty = p.ctx.function_ty(inputs, results);
     let a = p.ctx.attr(AttrKind::String(name));
@@ -105,6 +105,19 @@ fn parse_func(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     }
     if p.consume_keyword("attributes") {
         p.parse_attr_dict(&mut st.attrs)?;
+    }
+    // Argument and result attributes (JAX's donation marks, result names)
+    // are kept as MLIR keeps them: `arg_attrs` / `res_attrs`, arrays of
+    // dictionaries, present when any dictionary is not empty.
+    for (name, dicts) in [("arg_attrs", arg_attrs), ("res_attrs", res_attrs)] {
+        if dicts.iter().any(|d| !d.is_empty()) && !st.attrs.iter().any(|(n, _)| n == name) {
+            let items = dicts
+                .into_iter()
+                .map(|d| p.ctx.attr(AttrKind::Dict(d)))
+                .collect();
+            let a = p.ctx.attr(AttrKind::Array(items));
+            st.add_attr(name, a);
+        }
     }
     if p.is_punct("{") {
         if args.iter().any(|a| a.0.is_empty()) {

@@ -2,7 +2,7 @@
 //! arenas), the type and attribute interners, the source map and the op
 //! registry. Everything else holds small copyable ids.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use id_arena::{Arena, Id};
 use strata_diag::{Diagnostic, Location, SourceMap};
@@ -89,6 +89,12 @@ pub struct Context {
     pub values: Arena<ValueData>,
     types: Interner<TypeKind>,
     attrs: Interner<AttrKind>,
+    /// Every op ever given a `sym_name`, by that name, in creation order
+    /// (entries go stale when an op is renamed or removed; readers check).
+    /// Finding a function by name then costs its candidates, not a scan of
+    /// the module: verifying each of 20,000 calls against 20,000 functions
+    /// by scanning took 22 s.
+    symbols: HashMap<String, Vec<OpId>>,
     pub sources: SourceMap,
     pub registry: Registry,
 }
@@ -239,6 +245,7 @@ impl Context {
         attrs: Vec<(String, Attr)>,
         loc: Location,
     ) -> OpId {
+        let symbol = attrs.iter().find(|(n, _)| n == "sym_name").map(|&(_, a)| a);
         let op = self.ops.alloc(Operation {
             name,
             operands,
@@ -249,6 +256,9 @@ impl Context {
             loc,
             parent: None,
         });
+        if let Some(a) = symbol {
+            self.index_symbol(op, a);
+        }
         let results = result_types
             .iter()
             .enumerate()
@@ -316,9 +326,27 @@ impl Context {
     }
 
     /// Removes `op` from its block; the op stays in the arena, detached.
+    /// This costs the length of the block: a pass removing many ops from
+    /// one block uses [`Context::detach_ops`].
     pub fn detach_op(&mut self, op: OpId) {
         if let Some(b) = self.ops[op].parent.take() {
             self.blocks[b].ops.retain(|&o| o != op);
+        }
+    }
+
+    /// Removes all of `ops` from their blocks in one pass over each block
+    /// concerned (removing them one at a time costs the block's length
+    /// each: quadratic for a pass that removes an op per loop of a long
+    /// function). The ops stay in the arena, detached.
+    pub fn detach_ops(&mut self, ops: &[OpId]) {
+        let mut by_block: HashMap<BlockId, HashSet<OpId>> = HashMap::new();
+        for &op in ops {
+            if let Some(b) = self.ops[op].parent.take() {
+                by_block.entry(b).or_default().insert(op);
+            }
+        }
+        for (b, gone) in by_block {
+            self.blocks[b].ops.retain(|o| !gone.contains(o));
         }
     }
 
@@ -336,6 +364,24 @@ impl Context {
             Some(slot) => slot.1 = a,
             None => attrs.push((name.to_string(), a)),
         }
+        if name == "sym_name" {
+            self.index_symbol(op, a);
+        }
+    }
+
+    fn index_symbol(&mut self, op: OpId, a: Attr) {
+        if let AttrKind::String(s) = &self.attrs.items[a.0 as usize] {
+            let entry = self.symbols.entry(s.clone()).or_default();
+            if entry.last() != Some(&op) {
+                entry.push(op);
+            }
+        }
+    }
+
+    /// The ops that were given the symbol name `name` (`sym_name`), in
+    /// creation order; some may since have been renamed or removed.
+    pub fn symbol_candidates(&self, name: &str) -> &[OpId] {
+        self.symbols.get(name).map_or(&[], Vec::as_slice)
     }
 
     pub fn remove_attr(&mut self, op: OpId, name: &str) {

@@ -4,6 +4,7 @@
 
 pub mod attrs;
 pub mod builtin;
+pub mod call_graph;
 mod clone;
 pub mod context;
 pub mod dense;

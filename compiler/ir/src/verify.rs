@@ -5,7 +5,9 @@
 //! - every operand is defined before its use, in the same block or an
 //!   enclosing one (and not across an isolated-from-above op);
 //! - a non-empty block ends with a terminator, and terminators are last;
-//! - the op's registered verifier accepts it.
+//! - the op's registered verifier accepts it;
+//! - for a module, that its functions do not call each other in a cycle
+//!   (`call_graph`).
 //!
 //! All problems are collected, not only the first.
 
@@ -20,6 +22,11 @@ pub fn verify(ctx: &Context, root: OpId) -> Result<(), Vec<Diagnostic>> {
     let mut errors = Vec::new();
     let mut visible: Vec<HashSet<Value>> = vec![HashSet::new()];
     verify_op(ctx, root, &mut visible, &mut errors);
+    if errors.is_empty() && ctx.op(root).name == crate::builtin::MODULE {
+        if let Err(d) = crate::call_graph::check_acyclic(ctx, root) {
+            errors.push(d);
+        }
+    }
     if errors.is_empty() {
         Ok(())
     } else {

@@ -11,6 +11,7 @@ pub fn new_context() -> Context {
     strata_ir::builtin::register(&mut ctx);
     strata_dialect_xla::register(&mut ctx);
     strata_dialect_check::register(&mut ctx);
+    strata_dialect_kernel::register(&mut ctx);
     strata_dialect_mem::register(&mut ctx);
     strata_dialect_loop::register(&mut ctx);
     strata_dialect_arith::register(&mut ctx);
@@ -33,10 +34,14 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
         Box::new(strata_dialect_xla::transforms::legalize_broadcast::XlaLegalizeBroadcastPass),
         Box::new(strata_dialect_xla::transforms::fold_dot_convert::XlaFoldDotConvertPass),
         Box::new(strata_dialect_xla::transforms::tree_reduce::XlaTreeReducePass),
+        Box::new(strata_dialect_xla::transforms::donation::XlaPlanDonationPass),
+        Box::new(strata_dialect_xla::transforms::fold_dot_transpose::XlaFoldDotTransposePass),
+        Box::new(strata_conversion::ConvertXlaToKernelPass),
         Box::new(strata_conversion::ConvertXlaToLoopPass),
         Box::new(strata_dialect_loop::transforms::fuse_parallel::LoopFuseParallelPass),
         Box::new(strata_dialect_loop::transforms::private_buffers::LoopPrivateBuffersPass),
         Box::new(strata_dialect_mem::transforms::reuse_buffers::MemReuseBuffersPass),
+        Box::new(strata_dialect_loop::transforms::plan_arena::LoopPlanArenaPass),
         Box::new(strata_dialect_loop::transforms::outline_parallel::LoopOutlineParallelPass),
     ]
 }

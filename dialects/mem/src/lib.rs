@@ -12,8 +12,12 @@
 //! | `mem.copy` | (src, dst) → () |
 //! | `mem.view` | (memref) → memref (reshape) |
 //! | `mem.offset` | (memref, index) → memref starting that many elements in |
+//! | `mem.arena` | () → memref<Nxi8>: the function's arena, taken on this thread's stack of arenas |
+//! | `mem.arena_release` | (arena) → (): gives it back before the function returns |
+//! | `mem.slice` | (arena) → memref at the constant byte `offset`: a buffer placed in the arena |
 
 mod access;
+mod arena;
 mod buffer;
 pub mod transforms;
 
@@ -33,6 +37,9 @@ pub const STORE_PART: &str = "mem.store_part";
 pub const COPY: &str = "mem.copy";
 pub const VIEW: &str = "mem.view";
 pub const OFFSET: &str = "mem.offset";
+pub const ARENA: &str = "mem.arena";
+pub const ARENA_RELEASE: &str = "mem.arena_release";
+pub const SLICE: &str = "mem.slice";
 
 pub fn register(ctx: &mut Context) {
     let r = &mut ctx.registry;
@@ -48,6 +55,9 @@ pub fn register(ctx: &mut Context) {
     r.add(OpDef::new(STORE, Traits::NONE).verifier(access::verify_store));
     r.add(OpDef::new(LOAD_PART, Traits::PURE).verifier(access::verify_load_part));
     r.add(OpDef::new(STORE_PART, Traits::NONE).verifier(access::verify_store_part));
+    r.add(OpDef::new(ARENA, Traits::NONE).verifier(arena::verify_arena));
+    r.add(OpDef::new(ARENA_RELEASE, Traits::NONE).verifier(arena::verify_release));
+    r.add(OpDef::new(SLICE, Traits::PURE).verifier(arena::verify_slice));
 }
 
 /// The `part` attribute of `mem.load_part` / `mem.store_part` (0 re, 1 im).

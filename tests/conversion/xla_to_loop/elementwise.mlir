@@ -13,7 +13,7 @@
 // CHECK: ^{{.*}}(%[[J:.*]]: index):
 // CHECK-DAG: %[[X:.*]] = "mem.load"(%[[A]], %[[I]], %[[J]])
 // CHECK-DAG: %[[Y:.*]] = "mem.load"(%[[B]], %[[I]], %[[J]])
-// CHECK: %[[SUM:.*]] = "arith.addf"(%[[X]], %[[Y]]) : (f32, f32) -> f32
+// CHECK: %[[SUM:.*]] = "arith.addf"(%[[X]], %[[Y]]) {contract} : (f32, f32) -> f32
 // CHECK: %[[EXP:.*]] = "arith.exp"(%[[SUM]])
 // CHECK: %[[X2:.*]] = "mem.load"(%[[A]], %[[I]], %[[J]])
 // CHECK: %[[MUL:.*]] = "arith.mulf"(%[[EXP]], %[[X2]])

@@ -18,7 +18,7 @@
 // CHECK: %[[X:.*]] = "mem.load"(%[[A]], %[[I]], %[[J]])
 // CHECK: %[[E:.*]] = "arith.exp"(%[[X]])
 // CHECK: %[[OLD:.*]] = "mem.load"(%[[ACC]])
-// CHECK: %[[NEW:.*]] = "arith.addf"(%[[OLD]], %[[E]]) {reassoc}
+// CHECK: %[[NEW:.*]] = "arith.addf"(%[[OLD]], %[[E]]) {reassoc, contract}
 // CHECK: "mem.store"(%[[NEW]], %[[ACC]])
 // CHECK: "loop.yield"
 // CHECK: %[[RES:.*]] = "mem.load"(%[[ACC]])

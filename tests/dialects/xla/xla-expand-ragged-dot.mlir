@@ -7,7 +7,7 @@
 
 // CHECK-LABEL: func.func @mode1
 // CHECK-NOT: ragged_dot
-// CHECK: %[[FULL:.*]] = "xla.dot_general"(%arg0, %arg1) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = array<i64>, rhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 1>, rhs_contracting_dimensions = array<i64: 1>>} : (tensor<6x4xf32>, tensor<3x4x5xf32>) -> tensor<6x3x5xf32>
+// CHECK: %[[FULL:.*]] = "xla.dot_general"(%arg0, %arg1) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1 : i64], rhs_contracting_dimensions = [1 : i64]>} : (tensor<6x4xf32>, tensor<3x4x5xf32>) -> tensor<6x3x5xf32>
 // CHECK: %[[END:.*]] = "xla.reduce"
 // CHECK: }) {dimensions = array<i64: 1>} : (tensor<3x3xi64>, tensor<i64>) -> tensor<3xi64>
 // CHECK: %[[START:.*]] = "xla.subtract"(%[[END]], %arg2)

@@ -2,6 +2,7 @@
 //! and the C types the header spells.
 
 use strata_aot::{CFunction, CParam};
+use strata_diag::Diagnostic;
 use strata_ir::{Context, FloatKind, OpId, Signedness, Type, TypeKind, builtin};
 
 /// C element type of a tensor element type.
@@ -59,38 +60,107 @@ pub fn c_function(ctx: &Context, prefix: &str, f: OpId) -> Result<CFunction, Str
     c_prototype(ctx, format!("{prefix}_{name}"), &name, &inputs, &results)
 }
 
-/// The C functions of the user's program that the module's `custom_call`s
-/// call (`int32_t name(const T *arg..., T *res...)`), each once.
-pub fn custom_calls(ctx: &Context, module: OpId) -> Result<Vec<CFunction>, (OpId, String)> {
+/// The library's C interface: its exported functions and its custom-call
+/// targets (each once, with the buffers of its first call), every name
+/// checked by `strata_aot::names` (identifiers, no collisions, no target
+/// named like an export) with errors located at the function or call.
+pub fn library_interface(
+    ctx: &Context,
+    module: OpId,
+    prefix: &str,
+) -> Result<(Vec<CFunction>, Vec<CFunction>), Vec<Diagnostic>> {
+    let publics = public_functions(ctx, module);
+    let at = |op: OpId, m: String| vec![Diagnostic::error(ctx.op(op).loc, m)];
+    let mut funcs = Vec::new();
+    for &f in &publics {
+        let name = builtin::func_name(ctx, f).unwrap_or("?");
+        if let Some(why) = strata_aot::names::identifier_error(name) {
+            return Err(at(
+                f,
+                format!(
+                    "public function @{} cannot be exported: {why}",
+                    strata_aot::names::shown(name)
+                ),
+            ));
+        }
+        funcs.push(
+            c_function(ctx, prefix, f)
+                .map_err(|m| vec![Diagnostic::unsupported(ctx.op(f).loc, m)])?,
+        );
+    }
+    let names: Vec<&str> = publics
+        .iter()
+        .map(|&f| builtin::func_name(ctx, f).unwrap_or("?"))
+        .collect();
+    strata_aot::names::check_exported(prefix, &names, &funcs)
+        .map_err(|(i, m)| at(publics[i], m))?;
+
     let mut calls = Vec::new();
     ctx.walk_nested(module, &mut |op| {
         if ctx.op(op).name == strata_dialect_xla::CUSTOM_CALL {
             calls.push(op);
         }
     });
-    let mut out: Vec<CFunction> = Vec::new();
+    let mut targets: Vec<(OpId, CFunction)> = Vec::new();
     for op in calls {
         let Some(target) = ctx.str_attr(op, "call_target_name") else {
             continue;
         };
-        if !strata_abi::is_user_custom_call(target) || out.iter().any(|f| f.c_name == target) {
+        if !strata_abi::is_host_custom_call(target)
+            || targets.iter().any(|(_, f)| f.c_name == target)
+        {
             continue;
         }
-        let ins: Vec<_> = ctx
-            .op(op)
-            .operands
-            .iter()
-            .map(|&v| ctx.value_ty(v))
-            .collect();
-        let outs: Vec<_> = ctx
-            .op(op)
-            .results
-            .iter()
-            .map(|&v| ctx.value_ty(v))
-            .collect();
-        out.push(c_prototype(ctx, target.to_string(), target, &ins, &outs).map_err(|m| (op, m))?);
+        let types =
+            |vs: &[strata_ir::Value]| vs.iter().map(|&v| ctx.value_ty(v)).collect::<Vec<_>>();
+        let (ins, outs) = (types(&ctx.op(op).operands), types(&ctx.op(op).results));
+        let described = c_prototype(ctx, target.to_string(), target, &ins, &outs)
+            .map_err(|m| vec![Diagnostic::unsupported(ctx.op(op).loc, m)])?;
+        targets.push((op, described));
     }
-    Ok(out)
+    let exported: Vec<String> = funcs
+        .iter()
+        .map(|f| f.c_name.clone())
+        .chain(
+            strata_aot::names::LIBRARY_API
+                .iter()
+                .map(|api| format!("{prefix}_{api}")),
+        )
+        .collect();
+    let target_names: Vec<&str> = targets.iter().map(|(_, f)| f.c_name.as_str()).collect();
+    strata_aot::names::check_custom_call_targets(&target_names, &exported)
+        .map_err(|(i, m)| at(targets[i].0, m))?;
+    Ok((funcs, targets.into_iter().map(|(_, f)| f).collect()))
+}
+
+/// Each exported function's scratch size and donated buffers, as the
+/// lowering planned them (`loop-plan-arena`'s `scratch_bytes`, and the
+/// `aliased_params` pairs `xla-plan-donation` made, on the lowered function).
+pub fn record_plan(ctx: &Context, module: OpId, prefix: &str, funcs: &mut [CFunction]) {
+    for f in funcs {
+        let name = f
+            .c_name
+            .strip_prefix(prefix)
+            .and_then(|n| n.strip_prefix('_'))
+            .unwrap_or(&f.c_name);
+        let lowered = builtin::lookup_func(ctx, module, name);
+        let bytes = lowered
+            .and_then(|op| ctx.int_attr(op, "scratch_bytes"))
+            .and_then(|b| i64::try_from(b).ok())
+            .unwrap_or(0);
+        f.scratch_bytes = Some(bytes);
+        let inputs = f.params.iter().filter(|p| !p.is_output).count();
+        let pairs = lowered
+            .and_then(|op| ctx.i64_array(op, strata_abi::ALIASED_PARAMS_ATTR))
+            .unwrap_or_default();
+        f.aliases = pairs
+            .chunks(2)
+            .filter_map(|p| {
+                let (a, r) = (usize::try_from(p[0]).ok()?, usize::try_from(*p.get(1)?).ok()?);
+                Some((a, r.checked_sub(inputs)?))
+            })
+            .collect();
+    }
 }
 
 fn c_prototype(
@@ -131,5 +201,10 @@ fn c_prototype(
             elem_doc: strata_ir::text::printer::type_to_string(ctx, *elem),
         });
     }
-    Ok(CFunction { c_name, params })
+    Ok(CFunction {
+        c_name,
+        params,
+        scratch_bytes: None,
+        aliases: vec![],
+    })
 }

@@ -31,10 +31,14 @@ struct Tally {
     unchecked: usize,
 }
 
-pub fn run(inputs: &[std::path::PathBuf], backend: Backend) -> bool {
+pub fn run(
+    inputs: &[std::path::PathBuf],
+    backend: Backend,
+    host: Option<&load::HostCalls>,
+) -> bool {
     let mut total = Tally::default();
     for path in inputs {
-        let t = check_file(path, backend);
+        let t = check_file(path, backend, host);
         total.passed += t.passed;
         total.failed += t.failed;
         total.unchecked += t.unchecked;
@@ -55,7 +59,7 @@ fn print_diags(ctx: &Context, diags: &[Diagnostic]) {
     }
 }
 
-fn check_file(path: &Path, backend: Backend) -> Tally {
+fn check_file(path: &Path, backend: Backend, host: Option<&load::HostCalls>) -> Tally {
     let text = match read_source(path) {
         Ok(t) => t,
         Err(e) => {
@@ -83,7 +87,7 @@ fn check_file(path: &Path, backend: Backend) -> Tally {
             }
         }
     }
-    let (ready, build_failures) = build_isolating_failures(&ctx, ready, backend);
+    let (ready, build_failures) = build_isolating_failures(&ctx, ready, backend, host);
     failed += build_failures;
     let mut tally = Tally {
         failed,
@@ -140,6 +144,7 @@ fn build_isolating_failures(
     ctx: &Context,
     pieces: Vec<Piece>,
     backend: Backend,
+    host: Option<&load::HostCalls>,
 ) -> (Option<(load::Loaded, Vec<Piece>)>, usize) {
     if pieces.is_empty() {
         return (None, 0);
@@ -148,7 +153,7 @@ fn build_isolating_failures(
         .iter()
         .map(|p| (p.module, p.prefix.clone()))
         .collect();
-    match load::build_and_load(ctx, &mods, backend) {
+    match load::build_and_load(ctx, &mods, backend, host) {
         Ok(l) => (Some((l, pieces)), 0),
         Err(_) => {
             let mut good = Vec::new();
@@ -176,7 +181,7 @@ fn build_isolating_failures(
                 return (None, failed);
             }
             let mods: Vec<_> = good.iter().map(|p| (p.module, p.prefix.clone())).collect();
-            match load::build_and_load(ctx, &mods, backend) {
+            match load::build_and_load(ctx, &mods, backend, host) {
                 Ok(l) => (Some((l, good)), failed),
                 Err(e) => {
                     outln!("error: {e}");

@@ -117,7 +117,12 @@ pub fn run(
     generation: Generation<'_>,
     reports: Reports,
 ) -> bool {
-    if let Err(message) = check_paths(input, output, extras).and_then(|()| check_name(name)) {
+    let prefix = name
+        .map(str::to_string)
+        .unwrap_or_else(|| default_prefix(output));
+    let checked =
+        check_paths(input, output, extras).and_then(|()| check_name(name, &prefix, output));
+    if let Err(message) = checked {
         report_plain(&message);
         return false;
     }
@@ -125,9 +130,6 @@ pub fn run(
         return false;
     };
     let mut ctx = strata_pipeline::new_context();
-    let prefix = name
-        .map(str::to_string)
-        .unwrap_or_else(|| default_prefix(output));
     match compile(
         &mut ctx,
         &input.display().to_string(),
@@ -152,10 +154,18 @@ fn report_plain(message: &str) {
 
 /// Refuses to write an artifact or header over the input (a typo such as
 /// `-o m.mlir` would destroy the JAX export) or a header over the artifact.
+/// Files are the same when they are one inode (a hard link or a symbolic
+/// link to the input is the input), or the same path when not yet there.
 fn check_paths(input: &Path, output: &Path, extras: Extras<'_>) -> Result<(), String> {
-    let same = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => a == b,
+    let same = |a: &Path, b: &Path| match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => {
+            use std::os::unix::fs::MetadataExt;
+            (x.dev(), x.ino()) == (y.dev(), y.ino())
+        }
+        _ => match (std::path::absolute(a), std::path::absolute(b)) {
+            (Ok(x), Ok(y)) => x == y,
+            _ => a == b,
+        },
     };
     if same(input, output) {
         return Err(format!(
@@ -234,20 +244,19 @@ fn pkg_config(
     ))
 }
 
-/// `--name` becomes the prefix of C identifiers (`P_main`), so it must be one.
-fn check_name(name: Option<&str>) -> Result<(), String> {
-    let Some(name) = name else { return Ok(()) };
-    let mut chars = name.chars();
-    let starts_well = chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
-    if starts_well && chars.all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        Ok(())
-    } else {
-        Err(format!(
-            "--name '{name}' is not a C identifier (letters, digits and '_', not starting with a digit)"
-        ))
-    }
+/// The prefix (from `--name`, or by default from the output's name) starts
+/// every C identifier of the library (`P_main`), so it must be one.
+fn check_name(name: Option<&str>, prefix: &str, output: &Path) -> Result<(), String> {
+    let Some(why) = strata_aot::names::identifier_error(prefix) else {
+        return Ok(());
+    };
+    Err(match name {
+        Some(_) => format!("--name: {why}"),
+        None => format!(
+            "the symbol prefix taken from the output's name {} is not usable: {why}; choose one with --name",
+            strata_aot::names::shown(&output.display().to_string())
+        ),
+    })
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -302,18 +311,11 @@ fn compile(
     }
     let devices = devices_of(ctx, module);
     strata_pipeline::expand_devices(ctx, module)?;
-    let funcs: Vec<_> = abi::public_functions(ctx, module)
-        .into_iter()
-        .map(|f| {
-            abi::c_function(ctx, prefix, f)
-                .map_err(|m| vec![strata_diag::Diagnostic::unsupported(ctx.op(f).loc, m)])
-        })
-        .collect::<Result<_, _>>()?;
-    let externs = abi::custom_calls(ctx, module)
-        .map_err(|(op, m)| vec![strata_diag::Diagnostic::unsupported(ctx.op(op).loc, m)])?;
+    let (mut funcs, custom_calls) = abi::library_interface(ctx, module, prefix)?;
     let flags: Vec<&String> = reports.print_after.iter().collect();
     let print_after = crate::opt::print_after(&flags).map_err(|m| vec![unknown_loc_error(m)])?;
     let mut times = strata_pipeline::lower_timed(ctx, module, print_after)?;
+    abi::record_plan(ctx, module, prefix, &mut funcs);
     let io = |r: Result<(), String>| r.map_err(|m| vec![unknown_loc_error(m)]);
     if ext == "mlir" {
         let printed = strata_ir::text::printer::print_op(ctx, module);
@@ -347,6 +349,13 @@ fn compile(
     }
     if reports.time_passes {
         print_times(&times);
+        for f in &funcs {
+            errln!(
+                "  memory plan: {} takes {} bytes of scratch (its arena and its callees')",
+                f.c_name,
+                f.scratch_bytes.unwrap_or(0)
+            );
+        }
     }
     if let Some(pc) = extras.pkg_config {
         let text = pkg_config(output, extras.header, prefix, ext)
@@ -354,7 +363,7 @@ fn compile(
         io(std::fs::write(pc, text).map_err(|e| format!("cannot write {}: {e}", pc.display())))?;
     }
     if let Some(r) = extras.rust_bindings {
-        let text = strata_aot::rust_bindings(prefix, &funcs, name);
+        let text = strata_aot::rust_bindings(prefix, &funcs, &custom_calls, name);
         io(std::fs::write(r, text).map_err(|e| format!("cannot write {}: {e}", r.display())))?;
     }
     if let Some(h) = extras.header {
@@ -365,7 +374,7 @@ fn compile(
             &funcs,
             &target.describe(),
             devices,
-            &externs,
+            &custom_calls,
         );
         io(std::fs::write(h, text).map_err(|e| format!("cannot write {}: {e}", h.display())))?;
     }

@@ -134,6 +134,13 @@ enum Command {
         /// Code generator: `native` or `mlir` (see `strata compile --backend`).
         #[arg(long, value_enum, default_value = "native")]
         backend: backend::Backend,
+        /// Implementations of the models' custom-call targets: a shared library
+        /// defining `int32_t TARGET(void *user, const void *const *operands,
+        /// void *const *results)` for each target it implements. Without it,
+        /// a custom call fails naming its target; no host function is ever
+        /// found by a name the model chose.
+        #[arg(long, value_name = "LIB")]
+        custom_calls: Option<PathBuf>,
     },
     /// Compile a module and run one function on literal inputs.
     Run {
@@ -152,7 +159,25 @@ enum Command {
         /// Code generator: `native` or `mlir` (see `strata compile --backend`).
         #[arg(long, value_enum, default_value = "native")]
         backend: backend::Backend,
+        /// Implementations of the model's custom-call targets (see `strata
+        /// check --custom-calls`).
+        #[arg(long, value_name = "LIB")]
+        custom_calls: Option<PathBuf>,
     },
+}
+
+/// Runs `body` with the `--custom-calls` library loaded, if one is given.
+fn with_host_calls(
+    path: Option<&std::path::Path>,
+    body: impl FnOnce(Option<&load::HostCalls>) -> bool,
+) -> bool {
+    match path.map(load::HostCalls::open).transpose() {
+        Ok(host) => body(host.as_ref()),
+        Err(e) => {
+            errln!("error: {e}");
+            false
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -234,14 +259,30 @@ fn main() -> ExitCode {
             Some(input) if !list_passes => opt::run(&input, split_input_file, &passes),
             _ => opt::list_passes(),
         },
-        Command::Check { inputs, backend } => check::run(&inputs, backend),
+        Command::Check {
+            inputs,
+            backend,
+            custom_calls,
+        } => with_host_calls(custom_calls.as_deref(), |host| {
+            check::run(&inputs, backend, host)
+        }),
         Command::Run {
             input,
             function,
             inputs,
             output_dir,
             backend,
-        } => run::run(&input, &function, &inputs, output_dir.as_deref(), backend),
+            custom_calls,
+        } => with_host_calls(custom_calls.as_deref(), |host| {
+            run::run(
+                &input,
+                &function,
+                &inputs,
+                output_dir.as_deref(),
+                backend,
+                host,
+            )
+        }),
     };
     if ok {
         ExitCode::SUCCESS

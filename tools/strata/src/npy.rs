@@ -12,6 +12,9 @@ use std::path::Path;
 use strata_ir::{Context, FloatKind, Signedness, Type, TypeKind};
 
 const MAGIC: &[u8] = b"\x93NUMPY";
+/// The longest header read: NumPy's own reader refuses headers over 10,000
+/// bytes unless told otherwise (`max_header_size`).
+const NPY_MAX_HEADER: usize = 10_000;
 
 /// NumPy's `descr` for an element type (little-endian).
 fn descr(ctx: &Context, elem: Type) -> Option<String> {
@@ -69,10 +72,24 @@ fn parse_shape(text: &str) -> Option<Vec<i64>> {
 }
 
 /// The data of `path` as the buffer of an argument of type `ty`.
+/// Reads no more than the argument needs (plus NumPy's largest header), so
+/// `@/dev/zero` or a huge file is an error, not an endless read.
 pub fn read(ctx: &Context, path: &Path, ty: Type) -> Result<Vec<u8>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let bad = |m: String| format!("{}: {m}", path.display());
     let expected_len = ctx.num_elements(ty) as usize * ctx.storage_bytes(ctx.elem(ty)) as usize;
+    let cap = expected_len + NPY_MAX_HEADER + 12;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| {
+            std::io::Read::read_to_end(&mut std::io::Read::take(f, cap as u64 + 1), &mut bytes)
+        })
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if bytes.len() > cap {
+        return Err(bad(format!(
+            "holds more than the {expected_len} bytes the argument's type {} needs",
+            strata_ir::text::printer::type_to_string(ctx, ty)
+        )));
+    }
     if !path.extension().is_some_and(|e| e == "npy") {
         // Raw bytes in the declared type.
         if bytes.len() != expected_len {

@@ -14,6 +14,7 @@ pub fn run(
     literals: &[String],
     output_dir: Option<&Path>,
     backend: crate::backend::Backend,
+    host: Option<&load::HostCalls>,
 ) -> bool {
     let Some(text) = read_or_report(input) else {
         return false;
@@ -27,6 +28,7 @@ pub fn run(
         literals,
         output_dir,
         backend,
+        host,
     ) {
         Ok(lines) => {
             for l in lines {
@@ -49,6 +51,7 @@ fn run_in(
     literals: &[String],
     output_dir: Option<&Path>,
     backend: crate::backend::Backend,
+    host: Option<&load::HostCalls>,
 ) -> Result<Vec<String>, Vec<strata_diag::Diagnostic>> {
     let module = parse_and_verify(ctx, name, text)?;
     let err = |m: String| vec![unknown_loc_error(m)];
@@ -63,8 +66,19 @@ fn run_in(
             literals.len()
         )));
     }
+    let mut budget = Budget::of_this_machine();
     let mut buffers: Vec<Vec<u8>> = Vec::new();
     for (i, (lit, &t)) in literals.iter().zip(&inputs).enumerate() {
+        let bytes = (ctx.num_elements(t) as u128) * elem_bytes(ctx, ctx.elem(t)) as u128;
+        budget.take(bytes).map_err(|why| {
+            vec![strata_diag::Diagnostic::error(
+                ctx.op(f).loc,
+                format!(
+                    "argument {i} of @{function} ({}) cannot be held: {why}",
+                    strata_ir::text::printer::type_to_string(ctx, t)
+                ),
+            )]
+        })?;
         if let Some(file) = lit.strip_prefix('@') {
             buffers.push(crate::npy::read(ctx, Path::new(file), t).map_err(err)?);
             continue;
@@ -80,21 +94,31 @@ fn run_in(
         };
         buffers.push(to_bytes(ctx, &d));
     }
-    for &t in &results {
-        let elem = ctx.elem(t);
-        buffers.push(vec![
-            0u8;
-            ctx.num_elements(t) as usize * elem_bytes(ctx, elem)
-        ]);
+    for (i, &t) in results.iter().enumerate() {
+        let bytes = (ctx.num_elements(t) as u128) * elem_bytes(ctx, ctx.elem(t)) as u128;
+        let buffer = budget.zeroed(bytes).map_err(|why| {
+            vec![strata_diag::Diagnostic::error(
+                ctx.op(f).loc,
+                format!(
+                    "result {i} of @{function} ({}) cannot be held: {why}",
+                    strata_ir::text::printer::type_to_string(ctx, t)
+                ),
+            )]
+        })?;
+        buffers.push(buffer);
     }
     strata_pipeline::lower(ctx, module)?;
     let loaded =
-        load::build_and_load(ctx, &[(module, "strata_run".into())], backend).map_err(err)?;
+        load::build_and_load(ctx, &[(module, "strata_run".into())], backend, host).map_err(err)?;
     let mut ptrs: Vec<*mut u8> = buffers.iter_mut().map(|b| b.as_mut_ptr()).collect();
     let status =
         load::call(&loaded.lib, &format!("strata_run_{function}"), &mut ptrs).map_err(err)?;
     if status != 0 {
-        return Err(err(format!("@{function} failed with status {status}")));
+        let message = load::last_error(&loaded.lib, "strata_run");
+        return Err(vec![strata_diag::Diagnostic::error(
+            ctx.op(f).loc,
+            format!("@{function} failed at run time (status {status}): {message}"),
+        )]);
     }
     if let Some(dir) = output_dir {
         for (i, &t) in results.iter().enumerate() {
@@ -115,6 +139,55 @@ fn run_in(
         lines.push(line);
     }
     Ok(lines)
+}
+
+/// The memory `strata run` may give argument and result buffers: what the
+/// machine has. A buffer larger than that is a located error before anything runs,
+/// rather than an abort or the out-of-memory killer.
+struct Budget {
+    left: u128,
+}
+
+impl Budget {
+    fn of_this_machine() -> Budget {
+        // SAFETY: sysconf has no preconditions.
+        let (pages, size) = unsafe {
+            (
+                libc::sysconf(libc::_SC_PHYS_PAGES),
+                libc::sysconf(libc::_SC_PAGESIZE),
+            )
+        };
+        let left = if pages > 0 && size > 0 {
+            pages as u128 * size as u128
+        } else {
+            u128::from(u64::MAX)
+        };
+        Budget { left }
+    }
+
+    /// Takes `bytes` from the budget.
+    fn take(&mut self, bytes: u128) -> Result<(), String> {
+        if bytes > self.left {
+            return Err(format!(
+                "it needs {bytes} bytes and this machine has {} bytes of memory left for buffers",
+                self.left
+            ));
+        }
+        self.left -= bytes;
+        Ok(())
+    }
+
+    /// A zeroed buffer of `bytes`, taken from the budget.
+    fn zeroed(&mut self, bytes: u128) -> Result<Vec<u8>, String> {
+        self.take(bytes)?;
+        let n =
+            usize::try_from(bytes).map_err(|_| format!("{bytes} bytes do not fit in memory"))?;
+        let mut v = Vec::new();
+        v.try_reserve_exact(n)
+            .map_err(|e| format!("cannot allocate {bytes} bytes: {e}"))?;
+        v.resize(n, 0);
+        Ok(v)
+    }
 }
 
 /// f16, bf16 and the f8/f6/f4 formats, which the IR printer writes as bit

@@ -226,12 +226,25 @@ impl<'ctx> Lowerer<'ctx, '_> {
             a::COPYSIGN => self.float_intrinsic("llvm.copysign", &[x, y])?,
             _ => return Err(super::unknown(self, op, name)),
         };
-        if self.ir.attr_of(op, "reassoc").is_some()
-            && let Some(inst) = r.as_instruction()
-        {
+        use inkwell::values::FastMathFlags as Fmf;
+        let mut flags = Fmf::empty();
+        if self.ir.attr_of(op, "reassoc").is_some() {
             // A reduction step: its order is the implementation's choice,
             // so LLVM may reassociate (and vectorize) the chain.
-            let _ = inst.set_fast_math_flags(inkwell::values::FastMathFlags::AllowReassoc);
+            flags |= Fmf::AllowReassoc;
+        }
+        if self.ir.attr_of(op, "contract").is_some() && !self.is_16bit(ty) {
+            // XLA:CPU compiles its own IR with LLVM's FPOpFusion::Fast, so a
+            // multiply feeding an add or subtract becomes one FMA wherever
+            // the target has one; results match XLA's only if Strata fuses
+            // the same pairs (the lowering marks which: `contract`). f16/bf16
+            // round between the two, so nothing fuses there.
+            flags |= Fmf::AllowContract;
+        }
+        if !flags.is_empty()
+            && let Some(inst) = r.as_instruction()
+        {
+            let _ = inst.set_fast_math_flags(flags);
         }
         self.finish(r, ty)
     }
@@ -276,8 +289,14 @@ impl<'ctx> Lowerer<'ctx, '_> {
             }
             a::EXP if x.get_type() == self.cx.f32_type() => self.exp_f32(x)?,
             a::EXP => self.float_intrinsic("llvm.exp", &[x])?,
+            // f16 steps through XLA's formula in f16; XLA:CPU computes
+            // bf16 element-wise ops in f32 and rounds once, like the rest.
+            a::EXPM1 if ty == self.cx.f16_type() => self.expm1_narrow(x, ty)?,
+            a::EXPM1 if x.get_type() == self.cx.f32_type() => self.expm1_f32(x)?,
             a::EXPM1 => self.libm("expm1", &[x])?,
+            a::LOG if x.get_type() == self.cx.f32_type() => self.log_f32(x)?,
             a::LOG => self.float_intrinsic("llvm.log", &[x])?,
+            a::LOG1P if x.get_type() == self.cx.f32_type() => self.log1p_f32(x)?,
             a::LOG1P => self.libm("log1p", &[x])?,
             a::SIN => self.float_intrinsic("llvm.sin", &[x])?,
             a::COS => self.float_intrinsic("llvm.cos", &[x])?,

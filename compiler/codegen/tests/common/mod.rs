@@ -18,6 +18,13 @@ void strata_rt_clear_error(void) {}
 void strata_rt_set_error(const char *m) { (void)m; }
 int32_t strata_rt_cpu_supports(const char *f) { (void)f; return 0; }
 int32_t strata_rt_set_num_threads(int32_t n) { (void)n; return 0; }
+int32_t strata_rt_register_custom_call(void *t, int64_t n, const char *s, void *f, void *u) {
+  (void)t; (void)n; (void)s; (void)f; (void)u; return 1;
+}
+int64_t strata_rt_arena_mark(void) { return 0; }
+void strata_rt_arena_reset(int64_t m) { (void)m; }
+int32_t strata_rt_arena_use_scratch(void *s, int64_t n) { (void)s; (void)n; return 0; }
+void strata_rt_arena_end_scratch(void) {}
 int32_t ext_twice(int32_t x) { return 2 * x; }
 double ext_scale(double x, int8_t k) { return x * k; }
 "#;

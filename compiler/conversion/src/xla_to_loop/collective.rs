@@ -713,9 +713,7 @@ impl FuncLowering<'_> {
             })?;
         }
         fb.insert(builtin::RETURN, vec![], &[], vec![]);
-        let mb = self.state.module_block;
-        let end = b.ctx.blocks[mb].ops.len();
-        b.ctx.insert_op_at(mb, end, f);
+        self.state.add_back(b.ctx, f);
         Ok(name)
     }
 }

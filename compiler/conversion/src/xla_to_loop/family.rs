@@ -8,7 +8,8 @@
 //! | `IndexRemap` (broadcast, reshape, transpose, slice, reverse, iota, dynamic_slice, gather, get_dimension_size) | `elemental.rs` | always |
 //! | `Constant` | `mod.rs` (globals), `elemental.rs` (splats) | splats |
 //! | `Reduce` | `reduce.rs` | never |
-//! | `Dot` | `dot.rs` | never |
+//! | `Dot` | `dot.rs` (the products no kernel computes) | never |
+//! | `Gemm` (`kernel.gemm`) | `kernel.rs` | never |
 //! | `Convolution` | `conv.rs` | never |
 //! | `ReduceWindow`, `SelectAndScatter` | `window.rs` | never |
 //! | `Scatter` | `gather_scatter.rs` | never |
@@ -35,6 +36,8 @@ pub enum Family {
     Constant,
     Reduce,
     Dot,
+    /// `kernel.gemm`: the runtime's GEMM, as `convert-xla-to-kernel` chose.
+    Gemm,
     Convolution,
     ReduceWindow,
     SelectAndScatter,
@@ -83,6 +86,7 @@ pub fn family(name: &str) -> Option<Family> {
         CONSTANT => Family::Constant,
         REDUCE => Family::Reduce,
         DOT_GENERAL => Family::Dot,
+        strata_dialect_kernel::GEMM => Family::Gemm,
         CONVOLUTION => Family::Convolution,
         REDUCE_WINDOW => Family::ReduceWindow,
         SELECT_AND_SCATTER => Family::SelectAndScatter,

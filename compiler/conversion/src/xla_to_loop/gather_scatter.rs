@@ -34,12 +34,7 @@ impl FuncLowering<'_> {
         let shape = shape_of(b.ctx, inputs[0]);
         let ushape = shape_of(b.ctx, updates[0]);
         for (i, &x) in inputs.iter().enumerate() {
-            let out = bufs[i];
-            b.loop_nest(&shape, &mut |b, idx| {
-                let v = self.element(b, x, idx)?;
-                store_scalar(b, v, out, idx);
-                Ok(())
-            })?;
+            self.copy_operand_into(b, x, bufs[i])?;
         }
         b.loop_nest(&ushape, &mut |b, uidx| {
             let scatter_pos: Vec<Value> = (0..uidx.len())

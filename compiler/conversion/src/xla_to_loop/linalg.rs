@@ -1,10 +1,19 @@
-//! `xla.triangular_solve`: substitution in place. The result starts as b;
+//! `xla.triangular_solve`: on f16, bf16, f32 and f64 one call to the
+//! runtime, which computes XLA:CPU's expansion of the op (the result of an
+//! ill-conditioned system depends on the algorithm; see
+//! `runtime/src/triangular_solve.rs`). Complex elements, and solves that
+//! stand for LAPACK's trsm (marked `lapack` by `xla-lapack-custom-calls`),
+//! are lowered here by substitution in place. The result starts as b;
 //! the system is solved one right-hand side (a column of b when a is on the
 //! left, a row when it is on the right) at a time, in parallel, by forward
 //! or back substitution over op(a) (transposed or conjugate-transposed as
 //! `transpose_a` says), reading only the triangle `lower` names and taking
 //! the diagonal as 1 when `unit_diagonal`.
 
+use strata_abi::{
+    ElemCode, LINALG_LEFT_SIDE, LINALG_LOWER, LINALG_TRANSPOSE_A, LINALG_UNIT_DIAGONAL, LinalgDesc,
+    symbol,
+};
 use strata_diag::{Diagnostic, Result};
 use strata_dialect_xla::attrs::{self, Transpose};
 use strata_dialect_xla::names::{DIVIDE, MULTIPLY, SUBTRACT};
@@ -34,17 +43,52 @@ impl FuncLowering<'_> {
         let transpose = attrs::transpose_a(b.ctx, op).unwrap_or(Transpose::NoTranspose);
         let stored = b.ctx.elem(b.ctx.value_ty(x));
         let elem = scalar::compute_type(b.ctx, stored);
-        let lowered = match b.ctx.kind(stored) {
-            TypeKind::Float(k) => {
-                matches!(k, strata_ir::FloatKind::F32 | strata_ir::FloatKind::F64)
-            }
-            TypeKind::Complex(_) => true,
-            _ => false,
+        let real = match b.ctx.kind(stored) {
+            TypeKind::Float(k) => match k {
+                strata_ir::FloatKind::F16 => Some(ElemCode::F16),
+                strata_ir::FloatKind::BF16 => Some(ElemCode::BF16),
+                strata_ir::FloatKind::F32 => Some(ElemCode::F32),
+                strata_ir::FloatKind::F64 => Some(ElemCode::F64),
+                _ => None,
+            },
+            _ => None,
         };
+        let complex = matches!(b.ctx.kind(stored), TypeKind::Complex(_));
+        // A `stablehlo.triangular_solve` on reals is XLA:CPU's expansion
+        // (the runtime's `triangular_solve.rs`); one that came from LAPACK's
+        // trsm (`xla-lapack-custom-calls` marks it) substitutes, as trsm does.
+        let lapack = b.ctx.attr_of(op, "lapack").is_some();
+        if let (Some(code), false) = (real, lapack) {
+            let transpose = transpose != Transpose::NoTranspose;
+            let bit = |on: bool, v: i64| if on { v } else { 0 };
+            let desc = LinalgDesc {
+                elem: code as i64,
+                batch: batch.iter().product(),
+                rows: m,
+                cols: n,
+                flags: bit(left, LINALG_LEFT_SIDE)
+                    | bit(lower, LINALG_LOWER)
+                    | bit(transpose, LINALG_TRANSPOSE_A)
+                    | bit(unit, LINALG_UNIT_DIAGONAL),
+                ..LinalgDesc::default()
+            };
+            let desc_buf = self.descriptor_global(b, &desc)?;
+            let (a_buf, rhs_buf) = (self.buffer_of(b, a)?, self.buffer_of(b, rhs)?);
+            self.call_status(
+                b,
+                symbol::TRIANGULAR_SOLVE,
+                vec![desc_buf, a_buf, rhs_buf, x],
+            );
+            return Ok(());
+        }
+        let lowered = matches!(
+            b.ctx.kind(stored),
+            TypeKind::Float(strata_ir::FloatKind::F32 | strata_ir::FloatKind::F64)
+        ) || complex;
         if !lowered {
             return Err(Diagnostic::unsupported(
                 b.loc,
-                "triangular_solve is supported for f32, f64 and complex elements",
+                "triangular_solve is supported for f16, bf16, f32, f64 and complex elements",
             ));
         }
         // x = b.

@@ -78,9 +78,35 @@ impl FuncLowering<'_> {
                 format!("'{name}' is not supported by the lowering yet"),
             ));
         };
+        // XLA:CPU runs these as precompiled kernels (Eigen, its runtime),
+        // built without FMA: no contraction in their arithmetic.
+        let library = matches!(
+            family,
+            Family::Dot
+                | Family::Gemm
+                | Family::Convolution
+                | Family::TriangularSolve
+                | Family::Cholesky
+                | Family::Lu
+        );
+        let keep = b.contract && !library;
+        let saved = std::mem::replace(&mut b.contract, keep);
+        let r = self.materialize_family(b, op, family, bufs);
+        b.contract = saved;
+        r
+    }
+
+    fn materialize_family(
+        &mut self,
+        b: &mut Builder<'_>,
+        op: OpId,
+        family: Family,
+        bufs: &[Value],
+    ) -> Result<()> {
         match family {
             Family::Reduce => self.reduce(b, op, bufs),
             Family::Dot => self.dot_general(b, op, bufs[0]),
+            Family::Gemm => self.gemm(b, op, bufs[0]),
             Family::Concatenate => self.concatenate(b, op, bufs[0]),
             Family::Pad => self.pad(b, op, bufs[0]),
             Family::DynamicUpdateSlice => self.dynamic_update_slice(b, op, bufs[0]),

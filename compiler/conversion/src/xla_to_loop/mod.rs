@@ -14,6 +14,7 @@
 //! `mem.dealloc` right after its last reader. Reusing freed buffers is the
 //! job of `mem-reuse-buffers`, which runs next.
 
+mod chlo;
 mod collective;
 mod complex;
 mod complex_inverse;
@@ -25,6 +26,7 @@ mod elemental;
 mod family;
 mod fft;
 mod gather_scatter;
+mod kernel;
 mod linalg;
 mod materialize;
 pub mod plan;
@@ -77,6 +79,32 @@ pub struct ModuleState {
     pub result_types: HashMap<String, Vec<Type>>,
     /// Device functions made for run_parallel so far.
     pub next_devices: usize,
+    /// The declaration symbol and signature of every custom-call target
+    /// lowered so far.
+    pub custom_calls: HashMap<String, (String, Type)>,
+    /// Module-level ops made so far that go before all others (globals,
+    /// declarations; the latest first) and after them (device functions).
+    /// They are in the module (their parent is its block, so lookups by
+    /// name find them) but placed in its op list once, at the end:
+    /// inserting each one at the front right away cost the length of the
+    /// module every time, quadratic in a module of many functions or
+    /// constants.
+    front: Vec<OpId>,
+    back: Vec<OpId>,
+}
+
+impl ModuleState {
+    /// Adds `op` to the module, before every op it had.
+    pub fn add_front(&mut self, ctx: &mut Context, op: OpId) {
+        ctx.op_mut(op).parent = Some(self.module_block);
+        self.front.push(op);
+    }
+
+    /// Adds `op` to the module, after every op it had.
+    pub fn add_back(&mut self, ctx: &mut Context, op: OpId) {
+        ctx.op_mut(op).parent = Some(self.module_block);
+        self.back.push(op);
+    }
 }
 
 /// Every custom call whose target the lowering does not know (not a user's
@@ -101,15 +129,58 @@ fn check_custom_call_targets(ctx: &Context, module: OpId) -> Result<()> {
     Err(d)
 }
 
-/// Why custom call `op` cannot be lowered: its target is none of the
-/// user's functions (the front passes rewrote the targets Strata knows).
+/// Why custom call `op` cannot be lowered: its target is not one a host
+/// can register (the front passes rewrote the targets Strata knows).
 fn unsupported_custom_call(ctx: &Context, op: OpId) -> Option<String> {
     if ctx.op(op).name != strata_dialect_xla::CUSTOM_CALL {
         return None;
     }
     let target = ctx.str_attr(op, "call_target_name").unwrap_or("?");
-    (!strata_abi::is_user_custom_call(target))
-        .then(|| format!("custom_call target '{target}' is not supported"))
+    if strata_abi::is_host_custom_call(target) {
+        return None;
+    }
+    if let Some(api) = jax_host_callback(ctx, op, target) {
+        return Some(format!(
+            "{api} is not supported: it calls back into the Python process that traced the model \
+             (custom_call @{target}), which an ahead-of-time library does not have; compute the \
+             value in the model, or export the host function as a custom call the host registers"
+        ));
+    }
+    Some(format!(
+        "custom_call target '{}' is not supported",
+        strata_abi::shown_name(target)
+    ))
+}
+
+/// The JAX function behind a Python host callback: JAX lowers
+/// `jax.pure_callback`, `jax.experimental.io_callback` and
+/// `jax.debug.callback` (and `jax.debug.print`) to one target, telling
+/// them apart only by side effects and results.
+fn jax_host_callback(ctx: &Context, op: OpId, target: &str) -> Option<&'static str> {
+    const TARGETS: &[&str] = &[
+        "xla_ffi_python_cpu_callback",
+        "xla_python_cpu_callback",
+        "xla_ffi_python_gpu_callback",
+        "xla_python_gpu_callback",
+    ];
+    if !TARGETS.contains(&target) {
+        return None;
+    }
+    let side_effect = ctx
+        .attr_of(op, "has_side_effect")
+        .is_some_and(|a| matches!(ctx.attr_kind(a), AttrKind::Bool(true) | AttrKind::Unit));
+    let returns = ctx
+        .op(op)
+        .results
+        .iter()
+        .any(|&r| matches!(ctx.kind(ctx.value_ty(r)), TypeKind::Tensor { .. }));
+    Some(match (side_effect, returns) {
+        (false, _) => "jax.pure_callback",
+        (true, true) => "jax.experimental.io_callback",
+        (true, false) => {
+            "jax.debug.callback (or jax.debug.print, or an io_callback without results)"
+        }
+    })
 }
 
 pub fn convert_module(ctx: &mut Context, module: OpId) -> Result<()> {
@@ -147,7 +218,13 @@ pub fn convert_module(ctx: &mut Context, module: OpId) -> Result<()> {
         arity,
         result_types,
         next_devices: 0,
+        front: Vec::new(),
+        back: Vec::new(),
+        custom_calls: HashMap::new(),
     };
+    // Each function's lowered version takes its place, in the op list
+    // rebuilt once at the end (see `ModuleState::front`).
+    let mut replaced: HashMap<OpId, OpId> = HashMap::new();
     for f in funcs {
         let span = tracing::debug_span!(
             "lower_func",
@@ -155,14 +232,19 @@ pub fn convert_module(ctx: &mut Context, module: OpId) -> Result<()> {
         );
         let _e = span.enter();
         let new = lower_func(ctx, &mut state, f)?;
-        let pos = ctx.blocks[block]
-            .ops
-            .iter()
-            .position(|&o| o == f)
-            .unwrap_or(0);
-        ctx.detach_op(f);
-        ctx.insert_op_at(block, pos, new);
+        ctx.op_mut(f).parent = None;
+        ctx.op_mut(new).parent = Some(block);
+        replaced.insert(f, new);
     }
+    let old = std::mem::take(&mut ctx.blocks[block].ops);
+    let mut ops = Vec::with_capacity(state.front.len() + old.len() + state.back.len());
+    ops.extend(state.front.iter().rev().copied());
+    ops.extend(
+        old.into_iter()
+            .map(|o| replaced.get(&o).copied().unwrap_or(o)),
+    );
+    ops.extend(state.back.iter().copied());
+    ctx.blocks[block].ops = ops;
     Ok(())
 }
 
@@ -213,6 +295,17 @@ fn lower_func(ctx: &mut Context, state: &mut ModuleState, f: OpId) -> Result<OpI
         .cloned()
         .collect();
     attrs.push(("function_type".into(), ctx.attr(AttrKind::Type(fty))));
+    // Donated pairs (xla-plan-donation) as buffer parameters: argument i and
+    // result j's output buffer, which the caller may pass as one buffer.
+    if let Some(pairs) = ctx.i64_array(f, strata_dialect_xla::transforms::donation::ALIASES) {
+        let elem = ctx.int_ty(64);
+        let values = pairs
+            .chunks(2)
+            .flat_map(|p| [p[0], inputs.len() as i64 + p.get(1).copied().unwrap_or(0)])
+            .collect();
+        let a = ctx.attr(AttrKind::DenseArray { elem, values });
+        attrs.push((strata_abi::ALIASED_PARAMS_ATTR.into(), a));
+    }
     let new = ctx.create_op(builtin::FUNC, vec![], &[], attrs, loc);
     let Some(old_body) = ctx.entry_block(f, 0) else {
         return Err(Diagnostic::unsupported(
@@ -456,7 +549,7 @@ impl FuncLowering<'_> {
             }
             _ => {}
         }
-        if !name.starts_with("xla.") {
+        if !name.starts_with("xla.") && !name.starts_with("kernel.") {
             return Err(Diagnostic::unsupported(
                 b.loc,
                 format!("'{name}' is not supported by {FLAG}"),
@@ -579,8 +672,7 @@ impl FuncLowering<'_> {
             vec![("sym_name".into(), sym), ("value".into(), value)],
             b.loc,
         );
-        let mb = self.state.module_block;
-        b.ctx.insert_op_at(mb, 0, g);
+        self.state.add_front(b.ctx, g);
         let r = b.ctx.attr(AttrKind::SymbolRef(name));
         Ok(b.op1("mem.get_global", vec![], mt, vec![("name".into(), r)]))
     }
@@ -617,22 +709,34 @@ impl FuncLowering<'_> {
         Ok(())
     }
 
-    /// `custom_call @name(...)` to the user's own C function
-    /// `int32_t name(const T *in..., T *out...)` (0 on success): declared
-    /// with the unit attribute `custom_call`, which codegen makes a weak
-    /// reference checked at the call.
+    /// `custom_call @target(...)`: a call through the library's registry
+    /// of host implementations (`P_register_custom_call`). The target gets
+    /// a bodiless private declaration whose symbol the lowering makes up
+    /// (never the target's own name, so it cannot meet a function of the
+    /// module), marked with the unit-free attribute `custom_call = "target"`
+    /// and the operand count: codegen turns calls of it into the runtime's
+    /// `strata_rt_custom_call` on the target's registry entry.
     fn user_custom_call(&mut self, b: &mut Builder<'_>, op: OpId, target: String) -> Result<()> {
         let mut args = Vec::new();
         for v in b.ctx.op(op).operands.clone() {
+            if !matches!(b.ctx.kind(b.ctx.value_ty(v)), TypeKind::Tensor { .. }) {
+                return Err(Diagnostic::unsupported(
+                    b.loc,
+                    format!(
+                        "custom_call @{target}: only tensor operands and results can be passed to the host"
+                    ),
+                ));
+            }
             args.push(self.buffer_of(b, v)?);
         }
+        let operands = args.len();
         for r in b.ctx.op(op).results.clone() {
             let t = b.ctx.value_ty(r);
             if !matches!(b.ctx.kind(t), TypeKind::Tensor { .. }) {
                 return Err(Diagnostic::unsupported(
                     b.loc,
                     format!(
-                        "custom_call @{target}: only tensor operands and results can be passed to C"
+                        "custom_call @{target}: only tensor operands and results can be passed to the host"
                     ),
                 ));
             }
@@ -643,44 +747,23 @@ impl FuncLowering<'_> {
         let i32t = b.ctx.int_ty(32);
         let params: Vec<Type> = args.iter().map(|&a| b.ctx.value_ty(a)).collect();
         let fty = b.ctx.function_ty(params, vec![i32t]);
-        let mb = self.state.module_block;
-        let existing = b
-            .ctx
-            .block_parent_op(mb)
-            .and_then(|m| builtin::lookup_func(b.ctx, m, &target));
-        if let Some(f) = existing {
-            if builtin::func_signature(b.ctx, f)
-                .is_some_and(|(ins, outs)| b.ctx.function_ty(ins, outs) != fty)
-            {
+        let symbol = match self.state.custom_calls.get(&target) {
+            Some((_, known)) if *known != fty => {
                 return Err(Diagnostic::error(
                     b.loc,
                     format!("custom_call @{target} is called with two different signatures"),
                 ));
             }
-        } else {
-            let attrs = vec![
-                (
-                    "sym_name".into(),
-                    b.ctx.attr(AttrKind::String(target.clone())),
-                ),
-                ("function_type".into(), b.ctx.attr(AttrKind::Type(fty))),
-                (
-                    "sym_visibility".into(),
-                    b.ctx.attr(AttrKind::String("private".into())),
-                ),
-                ("custom_call".into(), b.ctx.attr(AttrKind::Unit)),
-                ("returns_status".into(), b.ctx.attr(AttrKind::Unit)),
-            ];
-            let decl = b.ctx.create_op(
-                builtin::FUNC,
-                vec![],
-                &[],
-                attrs,
-                strata_diag::Location::unknown(),
-            );
-            b.ctx.insert_op_at(mb, 0, decl);
-        }
-        let callee = b.ctx.attr(AttrKind::SymbolRef(target));
+            Some((symbol, _)) => symbol.clone(),
+            None => {
+                let symbol = self.declare_custom_call(b, &target, fty, operands);
+                self.state
+                    .custom_calls
+                    .insert(target.clone(), (symbol.clone(), fty));
+                symbol
+            }
+        };
+        let callee = b.ctx.attr(AttrKind::SymbolRef(symbol));
         b.insert(
             builtin::CALL,
             args,
@@ -688,6 +771,60 @@ impl FuncLowering<'_> {
             vec![("callee".into(), callee)],
         );
         Ok(())
+    }
+
+    /// The private declaration standing for custom-call `target`, under a
+    /// symbol no function of the module has; returns the symbol.
+    fn declare_custom_call(
+        &mut self,
+        b: &mut Builder<'_>,
+        target: &str,
+        fty: Type,
+        operands: usize,
+    ) -> String {
+        let mb = self.state.module_block;
+        let module = b.ctx.block_parent_op(mb);
+        let taken = |ctx: &Context, name: &str| {
+            module.is_some_and(|m| builtin::lookup_func(ctx, m, name).is_some())
+        };
+        let mut symbol = format!("custom_call.{target}");
+        let mut n = 0;
+        while taken(b.ctx, &symbol) {
+            n += 1;
+            symbol = format!("custom_call.{target}.{n}");
+        }
+        let attrs = vec![
+            (
+                "sym_name".into(),
+                b.ctx.attr(AttrKind::String(symbol.clone())),
+            ),
+            ("function_type".into(), b.ctx.attr(AttrKind::Type(fty))),
+            (
+                "sym_visibility".into(),
+                b.ctx.attr(AttrKind::String("private".into())),
+            ),
+            (
+                strata_abi::CUSTOM_CALL_ATTR.into(),
+                b.ctx.attr(AttrKind::String(target.to_string())),
+            ),
+            (strata_abi::CUSTOM_CALL_OPERANDS_ATTR.into(), {
+                let ty = b.ctx.int_ty(64);
+                b.ctx.attr(AttrKind::Int {
+                    value: operands as i128,
+                    ty,
+                })
+            }),
+            ("returns_status".into(), b.ctx.attr(AttrKind::Unit)),
+        ];
+        let decl = b.ctx.create_op(
+            builtin::FUNC,
+            vec![],
+            &[],
+            attrs,
+            strata_diag::Location::unknown(),
+        );
+        self.state.add_front(b.ctx, decl);
+        symbol
     }
 
     fn lower_call(&mut self, b: &mut Builder<'_>, op: OpId) -> Result<()> {
@@ -817,12 +954,7 @@ impl FuncLowering<'_> {
     /// `declare_runtime` for a function whose `i32` result is a status:
     /// a call that returns non-zero returns it from the calling function.
     pub fn declare_runtime_status(&mut self, b: &mut Builder<'_>, name: &'static str, fty: Type) {
-        if self.state.declared.contains(name) {
-            return;
-        }
-        self.declare_runtime(b, name, fty);
-        let mb = self.state.module_block;
-        if let Some(&decl) = b.ctx.blocks[mb].ops.first() {
+        if let Some(decl) = self.declare_runtime_op(b, name, fty) {
             let unit = b.ctx.attr(AttrKind::Unit);
             b.ctx.set_attr(decl, "returns_status", unit);
         }
@@ -832,8 +964,18 @@ impl FuncLowering<'_> {
     /// private `func.func`. Its buffer parameters accept any memref
     /// (runtime functions take untyped pointers).
     pub fn declare_runtime(&mut self, b: &mut Builder<'_>, name: &'static str, fty: Type) {
+        self.declare_runtime_op(b, name, fty);
+    }
+
+    /// `declare_runtime`, returning the declaration when it is new.
+    fn declare_runtime_op(
+        &mut self,
+        b: &mut Builder<'_>,
+        name: &'static str,
+        fty: Type,
+    ) -> Option<OpId> {
         if !self.state.declared.insert(name) {
-            return;
+            return None;
         }
         let attrs = vec![
             ("sym_name".into(), b.ctx.attr(AttrKind::String(name.into()))),
@@ -850,8 +992,8 @@ impl FuncLowering<'_> {
             attrs,
             strata_diag::Location::unknown(),
         );
-        let mb = self.state.module_block;
-        b.ctx.insert_op_at(mb, 0, decl);
+        self.state.add_front(b.ctx, decl);
+        Some(decl)
     }
 }
 

@@ -59,9 +59,10 @@ pub fn captures(ctx: &Context, op: OpId) -> Vec<Value> {
         }
     }
     let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for &o in &nested {
         for &v in &ctx.op(o).operands {
-            if !defined.contains(&v) && !out.contains(&v) {
+            if !defined.contains(&v) && seen.insert(v) {
                 out.push(v);
             }
         }
@@ -81,6 +82,17 @@ pub fn uses(ctx: &Context, body: &[OpId]) -> HashMap<Value, Vec<OpId>> {
     m
 }
 
+/// Most ops one fused value may stand for, counted with repetition: the
+/// size of the expression a consumer's loop body evaluates per element for
+/// it. A value past the limit gets a buffer instead. Without it, a chain of
+/// 10,000 single-use element-wise ops became one expression whose lowering
+/// recursed 10,000 deep and overflowed the stack, and index remaps, which
+/// fuse into every reader, let `add(reshape(e), reshape(e))` repeated k
+/// times evaluate the first `e` 2^k times (k = 18 took 2.5 s and 385 MB,
+/// each further level twice that). Real fused expressions (an activation,
+/// a normalisation's arithmetic) stay far below.
+pub const MAX_FUSED_OPS: usize = 128;
+
 /// Decides the mode of every op result in `body`.
 pub fn modes(
     ctx: &Context,
@@ -88,8 +100,14 @@ pub fn modes(
     uses: &HashMap<Value, Vec<OpId>>,
 ) -> HashMap<Value, Mode> {
     let mut out = HashMap::new();
+    // Ops each fused value stands for (see `MAX_FUSED_OPS`); `body` is in
+    // program order, so operands are decided before their readers.
+    let mut fused_size: HashMap<Value, usize> = HashMap::new();
     for &op in body {
         let name = ctx.op(op).name;
+        let size = ctx.op(op).operands.iter().fold(1usize, |n, v| {
+            n.saturating_add(fused_size.get(v).copied().unwrap_or(0))
+        });
         for &r in &ctx.op(op).results {
             let users = uses.get(&r).map(|u| u.as_slice()).unwrap_or(&[]);
             let needs_buffer_user = users.iter().any(|&u| {
@@ -120,7 +138,8 @@ pub fn modes(
             } else {
                 false
             };
-            let mode = if fusible && !needs_buffer_user {
+            let mode = if fusible && !needs_buffer_user && size <= MAX_FUSED_OPS {
+                fused_size.insert(r, size);
                 Mode::Fused
             } else {
                 Mode::Buffer

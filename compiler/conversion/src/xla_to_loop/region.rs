@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use strata_diag::{Diagnostic, Result};
 use strata_dialect_xla::names::*;
-use strata_ir::{BlockId, Value};
+use strata_ir::{BlockId, Value, builtin};
 
 use super::elemental::{load_scalar, store_scalar};
 use super::plan::is_elementwise;
@@ -34,6 +34,25 @@ pub(super) fn fold_into(
     let mut args: Vec<Scalar> = accs.iter().map(|&a| load_scalar(b, a, &[])).collect();
     args.extend(xs);
     for (i, s) in emit_reducer(b, body, &args)?.into_iter().enumerate() {
+        store_scalar(b, s, accs[i], &[]);
+    }
+    Ok(())
+}
+
+/// Folds `xs` into `accs` through the reducer `body` exactly as written, for
+/// `reduce_window`: XLA:CPU folds each window element by element in window
+/// order (no reassociation, no vectorized partial sums), and a reassociated
+/// chain (LLVM turns a window of 8 into a tree) lands several ULP off on
+/// cumulative sums.
+pub(super) fn fold_into_in_order(
+    b: &mut Builder<'_>,
+    body: BlockId,
+    accs: &[Value],
+    xs: Vec<Scalar>,
+) -> Result<()> {
+    let mut args: Vec<Scalar> = accs.iter().map(|&a| load_scalar(b, a, &[])).collect();
+    args.extend(xs);
+    for (i, s) in emit_region(b, body, &args)?.into_iter().enumerate() {
         store_scalar(b, s, accs[i], &[]);
     }
     Ok(())
@@ -76,7 +95,71 @@ fn with_reassoc<T>(b: &mut Builder<'_>, on: bool, f: impl FnOnce(&mut Builder<'_
     r
 }
 
+/// How deep `func.call`s inside a region may nest (a call chain this long
+/// is taken for recursion, which a scalar body cannot express).
+const MAX_CALL_DEPTH: usize = 32;
+
 fn emit_region_ops(b: &mut Builder<'_>, block: BlockId, args: &[Scalar]) -> Result<Vec<Scalar>> {
+    emit_block_ops(b, block, args, 0)
+}
+
+/// The module around `op`.
+fn enclosing_module(ctx: &strata_ir::Context, op: strata_ir::OpId) -> Option<strata_ir::OpId> {
+    let mut cur = op;
+    loop {
+        let blk = ctx.op(cur).parent?;
+        let parent = ctx.block_parent_op(blk)?;
+        if ctx.op(parent).name == builtin::MODULE {
+            return Some(parent);
+        }
+        cur = parent;
+    }
+}
+
+/// A `func.call` in a region (JAX writes `cumlogsumexp`'s reducer as a call
+/// of `@logaddexp`): the callee's body, on 0-d tensors like the region's,
+/// is emitted in place on the call's arguments.
+fn emit_call(
+    b: &mut Builder<'_>,
+    op: strata_ir::OpId,
+    args: &[Scalar],
+    depth: usize,
+) -> Result<Vec<Scalar>> {
+    if depth >= MAX_CALL_DEPTH {
+        return Err(Diagnostic::unsupported(
+            b.loc,
+            format!("calls nested more than {MAX_CALL_DEPTH} deep (recursion?) inside a region"),
+        ));
+    }
+    let callee = match b.ctx.attr_of(op, "callee").map(|a| b.ctx.attr_kind(a)) {
+        Some(strata_ir::AttrKind::SymbolRef(name)) => name.clone(),
+        _ => return Err(Diagnostic::internal(b.loc, "call without callee")),
+    };
+    let func = enclosing_module(b.ctx, op)
+        .and_then(|m| builtin::lookup_func(b.ctx, m, &callee))
+        .ok_or_else(|| Diagnostic::error(b.loc, format!("call of unknown function @{callee}")))?;
+    let body = b.ctx.entry_block(func, 0).ok_or_else(|| {
+        Diagnostic::unsupported(b.loc, format!("call of @{callee}, which has no body"))
+    })?;
+    if b.ctx.blocks[body].args.len() != args.len() {
+        return Err(Diagnostic::error(
+            b.loc,
+            format!(
+                "call of @{callee} with {} arguments, expected {}",
+                args.len(),
+                b.ctx.blocks[body].args.len()
+            ),
+        ));
+    }
+    emit_block_ops(b, body, args, depth + 1)
+}
+
+fn emit_block_ops(
+    b: &mut Builder<'_>,
+    block: BlockId,
+    args: &[Scalar],
+    depth: usize,
+) -> Result<Vec<Scalar>> {
     let mut env: HashMap<Value, Scalar> = HashMap::new();
     for (a, s) in b.ctx.blocks[block].args.clone().into_iter().zip(args) {
         env.insert(a, *s);
@@ -92,8 +175,31 @@ fn emit_region_ops(b: &mut Builder<'_>, block: BlockId, args: &[Scalar]) -> Resu
                 )
             })
         };
-        if name == RETURN {
+        if name == RETURN || name == builtin::RETURN {
             return operands.iter().map(|v| get(&env, v, b)).collect();
+        }
+        if name == builtin::CALL {
+            let vals = operands
+                .iter()
+                .map(|v| get(&env, v, b))
+                .collect::<Result<Vec<_>>>()?;
+            let saved = b.loc;
+            b.loc = b.ctx.op(op).loc;
+            let outs = emit_call(b, op, &vals, depth)?;
+            b.loc = saved;
+            let results = b.ctx.op(op).results.clone();
+            if outs.len() != results.len() {
+                return Err(Diagnostic::error(
+                    b.ctx.op(op).loc,
+                    format!(
+                        "call returns {} values, expected {}",
+                        outs.len(),
+                        results.len()
+                    ),
+                ));
+            }
+            env.extend(results.into_iter().zip(outs));
+            continue;
         }
         let result = b
             .ctx

@@ -6,6 +6,7 @@ use strata_diag::{Diagnostic, Result};
 use strata_dialect_xla::names::*;
 use strata_ir::{Context, FloatKind, OpId, Signedness, Type, TypeKind, Value};
 
+use super::chlo;
 use super::complex as cx;
 use crate::builder::Builder;
 
@@ -261,8 +262,8 @@ pub fn emit(
         (NEXT_AFTER, _) => next_after(b, x, two(y)?),
         (ZETA, _) => zeta(b, x, two(y)?, elem),
         (POLYGAMMA, _) => polygamma(b, x, two(y)?, elem),
-        (LGAMMA, _) => lgamma(b, x, elem),
-        (DIGAMMA, _) => digamma(b, x, elem),
+        (LGAMMA, _) => chlo::lgamma(b, x, elem),
+        (DIGAMMA, _) => chlo::digamma(b, x, elem),
         (REDUCE_PRECISION, _) => {
             let e = b.ctx.int_attr(op, "exponent_bits").unwrap_or(8) as u32;
             let m = b.ctx.int_attr(op, "mantissa_bits").unwrap_or(23) as u32;
@@ -271,8 +272,8 @@ pub fn emit(
         (ASIN, _) => b.unary("arith.asin", x),
         (ACOS, _) => b.unary("arith.acos", x),
         (ATAN, _) => b.unary("arith.atan", x),
-        (SINH, _) => b.unary("arith.sinh", x),
-        (COSH, _) => b.unary("arith.cosh", x),
+        (SINH, _) => chlo::sinh(b, x, elem),
+        (COSH, _) => chlo::cosh(b, x, elem),
         (ASINH, _) => b.unary("arith.asinh", x),
         (ACOSH, _) => b.unary("arith.acosh", x),
         (ATANH, _) => b.unary("arith.atanh", x),
@@ -948,8 +949,12 @@ fn erf_inv(b: &mut Builder<'_>, x: Value, ty: Type) -> Value {
 /// no mantissa bit is left (then it becomes inf, as XLA's).
 fn reduce_precision(b: &mut Builder<'_>, x: Value, e: u32, m: u32) -> Value {
     let t = b.ty(x);
+    // The bit layout of the type the value is stored in: f16 and bf16 are
+    // rounded on their own 16 bits (their bits do not fit an i32 bitcast).
     let (w, src_e, src_m) = match b.ctx.kind(t) {
         TypeKind::Float(strata_ir::FloatKind::F64) => (64u32, 11u32, 52u32),
+        TypeKind::Float(strata_ir::FloatKind::F16) => (16, 5, 10),
+        TypeKind::Float(strata_ir::FloatKind::BF16) => (16, 8, 7),
         _ => (32, 8, 23),
     };
     let it = b.ctx.int_ty(w);
@@ -997,131 +1002,6 @@ fn reduce_precision(b: &mut Builder<'_>, x: Value, e: u32, m: u32) -> Value {
     let inf = b.const_float(f64::INFINITY, t);
     let signed_inf = b.binary("arith.copysign", inf, x);
     b.select(nan, signed_inf, r)
-}
-
-/// The Lanczos approximation (g = 7, 9 terms) XLA uses for lgamma and
-/// digamma: Γ(z + 1) ≈ √(2π) t^(z + 1/2) e^(-t) S(z), t = z + g + 1/2,
-/// S(z) = c0 + Σ c_i / (z + i).
-const LANCZOS_G: f64 = 7.0;
-const LANCZOS: [f64; 9] = [
-    0.99999999999980993,
-    676.5203681218851,
-    -1259.1392167224028,
-    771.32342877765313,
-    -176.61502916214059,
-    12.507343278686905,
-    -0.13857109526572012,
-    9.9843695780195716e-6,
-    1.5056327351493116e-7,
-];
-
-/// x < 1/2 is reflected to 1 - x; returns (reflect?, y, z = y - 1).
-fn lanczos_argument(b: &mut Builder<'_>, x: Value, ty: Type) -> (Value, Value, Value) {
-    let half = b.const_float(0.5, ty);
-    let one = b.const_float(1.0, ty);
-    let reflect = b.cmpf("olt", x, half);
-    let one_minus = b.binary("arith.subf", one, x);
-    let y = b.select(reflect, one_minus, x);
-    let z = b.binary("arith.subf", y, one);
-    (reflect, y, z)
-}
-
-/// t = z + g + 1/2 and log t, taken as log(g + 1/2) + log1p(z / (g + 1/2))
-/// so that it stays accurate for small z.
-fn lanczos_t(b: &mut Builder<'_>, z: Value, ty: Type) -> (Value, Value) {
-    let gh = b.const_float(LANCZOS_G + 0.5, ty);
-    let t = b.binary("arith.addf", z, gh);
-    let log_gh = b.const_float((LANCZOS_G + 0.5).ln(), ty);
-    let ratio = b.binary("arith.divf", z, gh);
-    let l1p = b.unary("arith.log1p", ratio);
-    let log_t = b.binary("arith.addf", log_gh, l1p);
-    (t, log_t)
-}
-
-/// Whether x is a pole of Γ: a non-positive integer.
-fn gamma_pole(b: &mut Builder<'_>, x: Value, ty: Type) -> Value {
-    let fl = b.unary("arith.floor", x);
-    let zero = b.const_float(0.0, ty);
-    let is_int = b.cmpf("oeq", fl, x);
-    let nonpos = b.cmpf("ole", x, zero);
-    b.binary("arith.andi", is_int, nonpos)
-}
-
-/// lgamma: log|Γ(x)| (Lanczos for x >= 1/2, the reflection formula
-/// below: log π - log|sin πx| - lgamma(1 - x)); +inf at the poles and ±inf.
-fn lgamma(b: &mut Builder<'_>, x: Value, ty: Type) -> Value {
-    let (reflect, _, z) = lanczos_argument(b, x, ty);
-    let mut s = b.const_float(LANCZOS[0], ty);
-    for (i, &c) in LANCZOS.iter().enumerate().skip(1) {
-        let k = b.const_float(i as f64, ty);
-        let zi = b.binary("arith.addf", z, k);
-        let cc = b.const_float(c, ty);
-        let term = b.binary("arith.divf", cc, zi);
-        s = b.binary("arith.addf", s, term);
-    }
-    let (t, log_t) = lanczos_t(b, z, ty);
-    let half = b.const_float(0.5, ty);
-    let zh = b.binary("arith.addf", z, half);
-    let a = b.binary("arith.mulf", zh, log_t);
-    let a = b.binary("arith.subf", a, t);
-    let log_s = b.unary("arith.log", s);
-    let hl2pi = b.const_float(0.5 * (2.0 * std::f64::consts::PI).ln(), ty);
-    let r = b.binary("arith.addf", a, log_s);
-    let r = b.binary("arith.addf", r, hl2pi);
-    // Reflection: log π - log|sin πx| - r.
-    let pi = b.const_float(std::f64::consts::PI, ty);
-    let px = b.binary("arith.mulf", pi, x);
-    let sin = b.unary("arith.sin", px);
-    let abs_sin = b.unary("arith.absf", sin);
-    let log_sin = b.unary("arith.log", abs_sin);
-    let log_pi = b.const_float(std::f64::consts::PI.ln(), ty);
-    let refl = b.binary("arith.subf", log_pi, log_sin);
-    let refl = b.binary("arith.subf", refl, r);
-    let res = b.select(reflect, refl, r);
-    // Non-positive integers (poles) and ±inf give +inf.
-    let inf = b.const_float(f64::INFINITY, ty);
-    let pole = gamma_pole(b, x, ty);
-    let ax = b.unary("arith.absf", x);
-    let infinite = b.cmpf("oeq", ax, inf);
-    let to_inf = b.binary("arith.ori", pole, infinite);
-    b.select(to_inf, inf, res)
-}
-
-/// digamma: the derivative of lgamma, log t - g/t + S'(z)/S(z) for
-/// x >= 1/2; digamma(1 - x) - π / tan(πx) below. NaN at the poles (the
-/// non-positive integers) and -inf; +inf at +inf.
-fn digamma(b: &mut Builder<'_>, x: Value, ty: Type) -> Value {
-    let (reflect, _, z) = lanczos_argument(b, x, ty);
-    let mut num = b.const_float(0.0, ty);
-    let mut den = b.const_float(LANCZOS[0], ty);
-    for (i, &c) in LANCZOS.iter().enumerate().skip(1) {
-        let k = b.const_float(i as f64, ty);
-        let zi = b.binary("arith.addf", z, k);
-        let cc = b.const_float(c, ty);
-        let term = b.binary("arith.divf", cc, zi);
-        den = b.binary("arith.addf", den, term);
-        let sq = b.binary("arith.divf", term, zi);
-        num = b.binary("arith.subf", num, sq);
-    }
-    let (t, log_t) = lanczos_t(b, z, ty);
-    let g = b.const_float(LANCZOS_G, ty);
-    let g_over_t = b.binary("arith.divf", g, t);
-    let frac = b.binary("arith.divf", num, den);
-    let r = b.binary("arith.subf", log_t, g_over_t);
-    let r = b.binary("arith.addf", r, frac);
-    // Reflection: r - π / tan(πx).
-    let pi = b.const_float(std::f64::consts::PI, ty);
-    let px = b.binary("arith.mulf", pi, x);
-    let tan = b.unary("arith.tan", px);
-    let cot = b.binary("arith.divf", pi, tan);
-    let refl = b.binary("arith.subf", r, cot);
-    let res = b.select(reflect, refl, r);
-    let nan = b.const_float(f64::NAN, ty);
-    let pole = gamma_pole(b, x, ty);
-    let res = b.select(pole, nan, res);
-    let inf = b.const_float(f64::INFINITY, ty);
-    let is_inf = b.cmpf("oeq", x, inf);
-    b.select(is_inf, inf, res)
 }
 
 /// nextafter(x, y): the float after x toward y (C's nextafter): NaN if
@@ -1245,7 +1125,7 @@ fn polygamma(b: &mut Builder<'_>, n: Value, x: Value, ty: Type) -> Value {
     let one = b.const_float(1.0, ty);
     let np1 = b.binary("arith.addf", n, one);
     let z = zeta(b, np1, x, ty);
-    let lg = lgamma(b, np1, ty);
+    let lg = chlo::lgamma_in(b, np1, ty);
     let fact = b.unary("arith.exp", lg);
     // (-1)^(n+1): +1 for odd n, -1 for even n.
     let two = b.const_float(2.0, ty);
@@ -1256,7 +1136,7 @@ fn polygamma(b: &mut Builder<'_>, n: Value, x: Value, ty: Type) -> Value {
     let sign = b.select(even, minus, one);
     let r = b.binary("arith.mulf", fact, z);
     let r = b.binary("arith.mulf", r, sign);
-    let d = digamma(b, x, ty);
+    let d = chlo::digamma_in(b, x, ty);
     let n_zero = b.cmpf("oeq", n, zero);
     let r = b.select(n_zero, d, r);
     let fl = b.unary("arith.floor", n);

@@ -22,11 +22,7 @@ impl FuncLowering<'_> {
         let operands = b.ctx.op(op).operands.clone();
         let (x, u) = (operands[0], operands[1]);
         let (xs, us) = (shape_of(b.ctx, x), shape_of(b.ctx, u));
-        b.loop_nest(&xs, &mut |b, idx| {
-            let v = self.element(b, x, idx)?;
-            store_scalar(b, v, out, idx);
-            Ok(())
-        })?;
+        self.copy_operand_into(b, x, out)?;
         let starts = self.clamped_starts(b, &operands[2..], &xs, &us)?;
         b.loop_nest(&us, &mut |b, idx| {
             let v = self.element(b, u, idx)?;
@@ -36,6 +32,25 @@ impl FuncLowering<'_> {
                 .map(|(&i, &s)| b.binary("arith.addi", i, s))
                 .collect();
             store_scalar(b, v, out, &oidx);
+            Ok(())
+        })
+    }
+
+    /// Writes `x` into `out` (same shape): a `mem.copy` when `x` is already
+    /// a buffer, which codegen skips when the two are one buffer (a donated
+    /// argument updated in place, see `xla-plan-donation`); else element
+    /// by element.
+    pub(super) fn copy_operand_into(&mut self, b: &mut Builder<'_>, x: Value, out: Value) -> Result<()> {
+        if let Some(super::Repr::Buffer(buf)) = self.repr.get(&x).copied()
+            && b.ctx.value_ty(buf) == b.ctx.value_ty(out)
+        {
+            b.insert(strata_dialect_mem::COPY, vec![buf, out], &[], vec![]);
+            return Ok(());
+        }
+        let shape = shape_of(b.ctx, x);
+        b.loop_nest(&shape, &mut |b, idx| {
+            let v = self.element(b, x, idx)?;
+            store_scalar(b, v, out, idx);
             Ok(())
         })
     }

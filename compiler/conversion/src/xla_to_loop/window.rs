@@ -11,7 +11,7 @@ use strata_ir::{OpId, Value};
 use super::FuncLowering;
 use super::elemental::{load_scalar, store_scalar};
 use super::materialize::shape_of;
-use super::region::{emit_region, fold_into, stack_accumulators, store_accs};
+use super::region::{emit_region, fold_into_in_order, stack_accumulators, store_accs};
 use super::scalar::Scalar;
 use crate::builder::Builder;
 
@@ -83,7 +83,7 @@ impl FuncLowering<'_> {
                         (_, v, _) => v,
                     });
                 }
-                fold_into(b, body, &accs, args)
+                fold_into_in_order(b, body, &accs, args)
             })?;
             store_accs(b, &accs, bufs, ridx);
             Ok(())

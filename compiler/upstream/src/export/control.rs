@@ -274,11 +274,11 @@ impl Exporter<'_> {
         let callee = self
             .callee(op)
             .ok_or_else(|| self.internal(op, "has no 'callee'"))?;
-        if self.custom_calls.contains(&callee) {
-            // The native backend formats the failing call's message.
+        if let Some(target) = self.custom_calls.get(&callee) {
+            // The registry of host implementations is the native backend's.
             return Err(unsupported(
                 self.loc(op),
-                format!("a custom call to the user's function @{callee}"),
+                format!("custom_call @{target} (host custom calls run with --backend native)"),
             ));
         }
         let n = self.ir.op(op).operands.len();

@@ -18,6 +18,15 @@ impl Exporter<'_> {
     pub(crate) fn mem(&mut self, op: OpId) -> Result<Option<String>> {
         match self.ir.op(op).name {
             mem::ALLOC => return self.alloc(op),
+            mem::ARENA => return self.arena(op),
+            mem::ARENA_RELEASE => {
+                let (m, t) = self.buffer(op, 0)?;
+                let p = self.pointer_of(&m, &t);
+                let release = strata_abi::symbol::ARENA_RELEASE;
+                self.declare(release, "(!llvm.ptr)".into());
+                self.line(format!("func.call @{release}({p}) : (!llvm.ptr) -> ()"));
+            }
+            mem::SLICE => self.slice(op)?,
             // Hoisted to the function's entry (see `hoist_allocas`).
             mem::ALLOCA => {}
             mem::DEALLOC => {
@@ -125,6 +134,69 @@ impl Exporter<'_> {
         self.line(format!("scf.yield {zero} : i32"));
         self.close("}");
         Ok(Some(status))
+    }
+
+    /// `mem.arena`: the function's arena from the runtime's per-thread stack
+    /// (as the native backend takes it); NULL fails the function.
+    fn arena(&mut self, op: OpId) -> Result<Option<String>> {
+        let ty = self.result_ty(op)?;
+        let to = self.ty(ty, op)?;
+        let bytes = strata_dialect_mem::storage_bytes(self.ir, ty).max(1);
+        let acquire = strata_abi::symbol::ARENA_ACQUIRE;
+        self.declare(acquire, "(i64) -> !llvm.ptr".into());
+        let n = self.constant(bytes, "i64");
+        let p = self.fresh();
+        self.line(format!(
+            "{p} = func.call @{acquire}({n}) : (i64) -> !llvm.ptr"
+        ));
+        self.memref_at(op, &p, &[bytes], &[1], &to)?;
+        if !self.returns_status {
+            return Ok(None);
+        }
+        let null = self.fresh();
+        self.line(format!("{null} = llvm.mlir.zero : !llvm.ptr"));
+        let failed = self.fresh();
+        self.line(format!(
+            "{failed} = llvm.icmp \"eq\" {p}, {null} : !llvm.ptr"
+        ));
+        let status = self.fresh();
+        self.open(format!("{status} = scf.if {failed} -> (i32) {{"));
+        self.set_error(&format!("out of memory: cannot allocate {bytes} bytes"))?;
+        let one = self.constant(1, "i32");
+        self.line(format!("scf.yield {one} : i32"));
+        self.close("} else {");
+        self.indent += 1;
+        let zero = self.constant(0, "i32");
+        self.line(format!("scf.yield {zero} : i32"));
+        self.close("}");
+        Ok(Some(status))
+    }
+
+    /// `mem.slice`: a typed buffer at a constant byte offset of the arena.
+    fn slice(&mut self, op: OpId) -> Result<()> {
+        let (m, t) = self.buffer(op, 0)?;
+        let offset = self
+            .ir
+            .int_attr(op, "offset")
+            .and_then(|o| i64::try_from(o).ok())
+            .ok_or_else(|| self.internal(op, "has no valid 'offset'"))?;
+        let rt = self.result_ty(op)?;
+        let TypeKind::MemRef { shape, elem } = self.ir.kind(rt).clone() else {
+            return Err(self.internal(op, "does not produce a memref"));
+        };
+        let mut sizes = super::storage_shape(&shape);
+        if self.ir.is_complex(elem) {
+            sizes.push(2);
+        }
+        let strides = row_major_strides(&sizes);
+        let to = self.ty(rt, op)?;
+        let base = self.pointer_of(&m, &t);
+        let at = self.constant(offset, "i64");
+        let p = self.fresh();
+        self.line(format!(
+            "{p} = llvm.getelementptr inbounds {base}[{at}] : (!llvm.ptr, i64) -> !llvm.ptr, i8"
+        ));
+        self.memref_at(op, &p, &sizes, &strides, &to)
     }
 
     /// Calls the runtime's `strata_rt_set_error` with a constant message.
@@ -274,6 +346,20 @@ impl Exporter<'_> {
         to: &str,
     ) -> Result<()> {
         let p = self.pointer_of(m, t);
+        self.memref_at(op, &p, sizes, strides, to)
+    }
+
+    /// Defines `op`'s result as the memref of type `to` (storage `sizes`
+    /// and `strides`) whose data starts at the pointer `p`.
+    fn memref_at(
+        &mut self,
+        op: OpId,
+        p: &str,
+        sizes: &[i64],
+        strides: &[i64],
+        to: &str,
+    ) -> Result<()> {
+        let p = p.to_string();
         let rank = sizes.len();
         let desc_ty = if rank == 0 {
             "!llvm.struct<(ptr, ptr, i64)>".to_string()

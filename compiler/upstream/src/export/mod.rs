@@ -43,7 +43,23 @@ pub fn export_module(ir: &Context, module: OpId, opts: &ExportOptions) -> Result
     let mut funcs = String::new();
     for &op in &ir.blocks[body].ops {
         match ir.op(op).name {
-            FUNC if ir.entry_block(op, 0).is_some() => funcs.push_str(&x.define_func(op)?),
+            FUNC if ir.entry_block(op, 0).is_some() => {
+                // The native backend packs the parameters of such a
+                // function (strata_codegen's params.rs): every parameter
+                // passed on its own costs LLVM memory quadratic in their
+                // number. This export passes them directly.
+                let params = builtin::func_signature(ir, op).map_or(0, |(i, _)| i.len());
+                if params > strata_codegen::MAX_DIRECT_PARAMS {
+                    return Err(unsupported(
+                        ir.op(op).loc,
+                        format!(
+                            "a function of {params} parameters (more than {})",
+                            strata_codegen::MAX_DIRECT_PARAMS
+                        ),
+                    ));
+                }
+                funcs.push_str(&x.define_func(op)?)
+            }
             FUNC => {}
             strata_dialect_mem::GLOBAL => x.global(op)?,
             name => {
@@ -92,8 +108,9 @@ pub(crate) struct Exporter<'a> {
     externals: HashMap<String, External>,
     /// Functions with a body that return a status.
     status_funcs: HashSet<String>,
-    /// `custom_call` targets: the user's own C functions.
-    custom_calls: HashSet<String>,
+    /// Declarations standing for custom-call targets (symbol -> target):
+    /// registry entries of the native backend, not functions.
+    custom_calls: HashMap<String, String>,
     names: HashMap<Value, String>,
     /// `mem.offset` results: usable only as pointer arguments of runtime
     /// calls (`llvm.ptr` SSA names).
@@ -117,7 +134,7 @@ impl<'a> Exporter<'a> {
             declarations: Default::default(),
             externals: HashMap::new(),
             status_funcs: HashSet::new(),
-            custom_calls: HashSet::new(),
+            custom_calls: HashMap::new(),
             names: HashMap::new(),
             pointers: HashMap::new(),
             next_name: 0,
@@ -149,8 +166,8 @@ impl<'a> Exporter<'a> {
                 }
                 continue;
             }
-            if ir.attr_of(op, "custom_call").is_some() {
-                self.custom_calls.insert(name);
+            if let Some(target) = ir.str_attr(op, strata_abi::CUSTOM_CALL_ATTR) {
+                self.custom_calls.insert(name, target.to_string());
                 continue;
             }
             self.externals.insert(
@@ -536,7 +553,7 @@ impl<'a> Exporter<'a> {
         ops.iter().any(|&op| {
             let o = self.ir.op(op);
             let fails_itself = match o.name {
-                strata_dialect_mem::ALLOC => true,
+                strata_dialect_mem::ALLOC | strata_dialect_mem::ARENA => true,
                 builtin::CALL => self.callee(op).is_some_and(|c| {
                     self.is_status_func(&c) || self.external_returns_status(&c) == Some(true)
                 }),

@@ -66,25 +66,45 @@ impl strata_pass::Pass for LoopFuseParallelPass {
 /// Fuses the runs of fusable parallel loops among `block`'s ops, then the
 /// runs inside each parallel loop's body (the rows of a batch of matrices:
 /// a loop over heads whose body has loops over rows).
+///
+/// The block's op list is rebuilt in one pass rather than edited in place:
+/// removing or inserting an op in a block's `Vec` costs the length of the
+/// block, and doing it for every fused loop made this pass quadratic (a
+/// chain of 100,000 element-wise ops spent 370 s here).
 fn fuse_in_block(ctx: &mut Context, block: BlockId) {
+    let old = std::mem::take(&mut ctx.blocks[block].ops);
+    let mut out = Vec::with_capacity(old.len());
     let mut i = 0;
-    while i < ctx.blocks[block].ops.len() {
-        let first = ctx.blocks[block].ops[i];
+    while i < old.len() {
+        let first = old[i];
+        i += 1;
         if !is_parallel_for(ctx, first) {
-            i += 1;
+            out.push(first);
             continue;
         }
-        // Constants and allocations moved before `first` shift it: it is
-        // found again by identity.
+        // Constants and allocations from between the fused loops go before
+        // `first` (into `out` right away), deallocations after it. The
+        // deallocations moved so far stand between `first` and the next
+        // candidate as far as `can_fuse` is concerned.
+        let mut frees: Vec<OpId> = Vec::new();
         for _ in 1..MAX_FUSED_LOOPS {
-            let at = position(ctx, block, first);
-            let Some((between, second)) = next_fusable(ctx, block, at) else {
+            let Some((between, second)) = next_fusable(ctx, first, &frees, &old[i..]) else {
                 break;
             };
-            fuse(ctx, block, first, &between, second);
+            i += between.len() + 1;
+            for op in between {
+                if ctx.op(op).name == strata_dialect_mem::DEALLOC {
+                    frees.push(op);
+                } else {
+                    out.push(op);
+                }
+            }
+            fuse(ctx, first, second);
         }
-        i = position(ctx, block, first) + 1;
+        out.push(first);
+        out.extend(frees);
     }
+    ctx.blocks[block].ops = out;
     let loops: Vec<OpId> = ctx.blocks[block]
         .ops
         .iter()
@@ -102,15 +122,21 @@ fn is_parallel_for(ctx: &Context, op: OpId) -> bool {
     ctx.op(op).name == FOR && is_parallel(ctx, op)
 }
 
-/// The ops between the loop at `at` and the next parallel loop, and that
-/// loop, when the two can fuse.
-fn next_fusable(ctx: &Context, block: BlockId, at: usize) -> Option<(Vec<OpId>, OpId)> {
-    let ops = &ctx.blocks[block].ops;
-    let first = ops[at];
+/// The ops between loop `first` and the next parallel loop among `rest`
+/// (the ops that follow `first`), and that loop, when the two can fuse.
+/// `moved_frees` are the deallocations earlier fusions moved right after
+/// `first`: they stand between the two loops too.
+fn next_fusable(
+    ctx: &Context,
+    first: OpId,
+    moved_frees: &[OpId],
+    rest: &[OpId],
+) -> Option<(Vec<OpId>, OpId)> {
     let mut between = Vec::new();
-    for &op in &ops[at + 1..] {
+    for &op in rest {
         if is_parallel_for(ctx, op) {
-            return can_fuse(ctx, first, &between, op).then_some((between, op));
+            let all_between: Vec<OpId> = moved_frees.iter().chain(&between).copied().collect();
+            return can_fuse(ctx, first, &all_between, op).then_some((between, op));
         }
         if !movable(ctx, op) {
             return None;
@@ -170,62 +196,41 @@ fn can_fuse(ctx: &Context, first: OpId, between: &[OpId], second: OpId) -> bool 
     shared_ok && frees_ok
 }
 
-/// Moves `second`'s body into `first`'s and erases `second`; constants and
-/// allocations in `between` go before `first`, deallocations after it.
-fn fuse(ctx: &mut Context, block: BlockId, first: OpId, between: &[OpId], second: OpId) {
-    let (frees, defs): (Vec<OpId>, Vec<OpId>) = between
-        .iter()
-        .partition(|&&op| ctx.op(op).name == strata_dialect_mem::DEALLOC);
-    for op in defs {
-        ctx.detach_op(op);
-        let at = position(ctx, block, first);
-        ctx.insert_op_at(block, at, op);
-    }
-    for (k, op) in frees.into_iter().enumerate() {
-        ctx.detach_op(op);
-        let at = position(ctx, block, first);
-        ctx.insert_op_at(block, at + 1 + k, op);
-    }
+/// Moves `second`'s body into `first`'s and erases `second` (the caller
+/// leaves it out of the block's op list and places the ops that stood
+/// between the two loops).
+fn fuse(ctx: &mut Context, first: OpId, second: OpId) {
+    ctx.op_mut(second).parent = None;
     let (Some(into), Some(from)) = (ctx.entry_block(first, 0), ctx.entry_block(second, 0)) else {
         return;
     };
     let (iv_into, iv_from) = (ctx.blocks[into].args[0], ctx.blocks[from].args[0]);
     ctx.replace_uses_in(second, iv_from, iv_into);
-    let moved: Vec<OpId> = ctx.blocks[from]
-        .ops
-        .iter()
-        .copied()
-        .filter(|&o| !ctx.registry.traits(ctx.op(o).name).has(Traits::TERMINATOR))
-        .collect();
-    let mut at = terminator_position(ctx, into);
-    for op in moved {
-        ctx.detach_op(op);
-        ctx.insert_op_at(into, at, op);
-        at += 1;
+    // The whole body moves at once (one op at a time, each removal would
+    // cost the length of the body); its terminator stays behind.
+    let mut moved = std::mem::take(&mut ctx.blocks[from].ops);
+    if let Some(&last) = moved.last()
+        && is_terminator(ctx, last)
+    {
+        moved.pop();
+        ctx.blocks[from].ops.push(last);
     }
-    ctx.detach_op(second);
+    for &op in &moved {
+        ctx.op_mut(op).parent = Some(into);
+    }
+    let at = terminator_position(ctx, into);
+    ctx.blocks[into].ops.splice(at..at, moved);
 }
 
-fn position(ctx: &Context, block: BlockId, op: OpId) -> usize {
-    ctx.blocks[block]
-        .ops
-        .iter()
-        .position(|&o| o == op)
-        .unwrap_or(ctx.blocks[block].ops.len())
+fn is_terminator(ctx: &Context, op: OpId) -> bool {
+    ctx.registry.traits(ctx.op(op).name).has(Traits::TERMINATOR)
 }
 
 /// Where ops go to be appended to `block` before its terminator.
 fn terminator_position(ctx: &Context, block: BlockId) -> usize {
     let ops = &ctx.blocks[block].ops;
     match ops.last() {
-        Some(&last)
-            if ctx
-                .registry
-                .traits(ctx.op(last).name)
-                .has(Traits::TERMINATOR) =>
-        {
-            ops.len() - 1
-        }
+        Some(&last) if is_terminator(ctx, last) => ops.len() - 1,
         _ => ops.len(),
     }
 }

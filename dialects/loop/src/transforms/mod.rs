@@ -3,4 +3,5 @@
 mod access;
 pub mod fuse_parallel;
 pub mod outline_parallel;
+pub mod plan_arena;
 pub mod private_buffers;

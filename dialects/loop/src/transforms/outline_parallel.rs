@@ -64,10 +64,28 @@ impl strata_pass::Pass for LoopOutlineParallelPass {
         "move parallel loops into functions run over chunks on the thread pool (loop.dispatch)"
     }
     fn run(&self, ctx: &mut Context, module: OpId) -> Result<()> {
+        let Some(module_block) = ctx.entry_block(module, 0) else {
+            return Ok(());
+        };
+        // Outlining edits block op lists in batches (one pass over each
+        // block concerned, at the end) and keeps the function names in a
+        // set: one loop at a time, finding a loop's place, the new
+        // function's place and a free name each cost the length of a block,
+        // which made the pass quadratic (a chain of 100,000 element-wise
+        // ops spent 4.5 s here).
+        let mut names: HashSet<String> = ctx.blocks[module_block]
+            .ops
+            .iter()
+            .filter(|&&o| ctx.op(o).name == FUNC)
+            .filter_map(|&o| builtin::func_name(ctx, o).map(str::to_string))
+            .collect();
+        let mut new_funcs: HashMap<OpId, Vec<OpId>> = HashMap::new();
         for func in builtin::defined_funcs(ctx, module) {
             let mut loops = Vec::new();
             collect_outermost(ctx, func, &mut loops);
             let large = loops.len() > LARGE_FUNCTION_LOOPS;
+            // Each outlined loop's block -> (loop -> its dispatch).
+            let mut dispatches: HashMap<BlockId, HashMap<OpId, OpId>> = HashMap::new();
             for (k, lp) in loops.into_iter().enumerate() {
                 let chosen = descend(ctx, lp);
                 if !large && known_small(ctx, chosen) {
@@ -77,9 +95,39 @@ impl strata_pass::Pass for LoopOutlineParallelPass {
                     tracing::debug!(reason = why, "parallel loop left serial");
                     continue;
                 }
-                outline(ctx, module, func, chosen, k);
+                let parent = ctx.op(chosen).parent;
+                let (new_func, dispatch) = outline(ctx, &mut names, func, chosen, k);
+                new_funcs.entry(func).or_default().push(new_func);
+                if let Some(pb) = parent {
+                    dispatches.entry(pb).or_default().insert(chosen, dispatch);
+                }
+            }
+            for (block, swaps) in dispatches {
+                let ops = std::mem::take(&mut ctx.blocks[block].ops);
+                let ops = ops
+                    .into_iter()
+                    .map(|o| swaps.get(&o).copied().unwrap_or(o))
+                    .collect();
+                ctx.blocks[block].ops = ops;
+                for &dispatch in swaps.values() {
+                    ctx.op_mut(dispatch).parent = Some(block);
+                }
             }
         }
+        // Each new function right after the one it came from, the latest
+        // first.
+        let ops = std::mem::take(&mut ctx.blocks[module_block].ops);
+        let mut placed = Vec::with_capacity(ops.len());
+        for op in ops {
+            placed.push(op);
+            if let Some(funcs) = new_funcs.remove(&op) {
+                for &f in funcs.iter().rev() {
+                    ctx.op_mut(f).parent = Some(module_block);
+                    placed.push(f);
+                }
+            }
+        }
+        ctx.blocks[module_block].ops = placed;
         Ok(())
     }
 }
@@ -284,22 +332,29 @@ fn check_independent(ctx: &Context, lp: OpId) -> std::result::Result<(), &'stati
     Ok(())
 }
 
-/// A function name not yet taken in `module`.
-fn fresh_name(ctx: &Context, module: OpId, func: OpId, k: usize) -> String {
+/// A function name not among `names` (the module's), now taken.
+fn fresh_name(ctx: &Context, names: &mut HashSet<String>, func: OpId, k: usize) -> String {
     let base = builtin::func_name(ctx, func).unwrap_or("f").to_string();
     let mut n = k;
     loop {
         let name = format!("{base}__parallel{n}");
-        if builtin::lookup_func(ctx, module, &name).is_none() {
+        if names.insert(name.clone()) {
             return name;
         }
         n += 1;
     }
 }
 
-/// Moves `lp` into a new private function after `func` and puts a
-/// `loop.dispatch` in its place.
-fn outline(ctx: &mut Context, module: OpId, func: OpId, lp: OpId, k: usize) {
+/// Moves `lp` into a new private function and makes the `loop.dispatch`
+/// to put in its place. Returns both; the caller places them (the function
+/// after `func`), and leaves `lp` out of the block it was in.
+fn outline(
+    ctx: &mut Context,
+    names: &mut HashSet<String>,
+    func: OpId,
+    lp: OpId,
+    k: usize,
+) -> (OpId, OpId) {
     let (ops, defined) = nested_defs(ctx, lp);
     let step = ctx.op(lp).operands[2];
     // Values from outside, in order of first use; the step is one of them.
@@ -324,7 +379,7 @@ fn outline(ctx: &mut Context, module: OpId, func: OpId, lp: OpId, k: usize) {
         .clamp(1, i64::MAX as u64) as i64;
 
     // The new function: (begin, end, captures...).
-    let name = fresh_name(ctx, module, func, k);
+    let name = fresh_name(ctx, names, func, k);
     let index = ctx.index_ty();
     let mut inputs = vec![index, index];
     inputs.extend(captures.iter().map(|&v| ctx.value_ty(v)));
@@ -363,8 +418,7 @@ fn outline(ctx: &mut Context, module: OpId, func: OpId, lp: OpId, k: usize) {
         }
     }
 
-    // The dispatch where the loop was.
-    let parent = ctx.op(lp).parent;
+    // The dispatch, for where the loop was.
     let mut operands = ctx.op(lp).operands.clone();
     operands.extend(captures.iter().copied());
     let i64t = ctx.int_ty(64);
@@ -379,36 +433,25 @@ fn outline(ctx: &mut Context, module: OpId, func: OpId, lp: OpId, k: usize) {
         ),
     ];
     let dispatch = ctx.create_op(DISPATCH, operands, &[], dispatch_attrs, loc);
-    if let Some(pb) = parent {
-        let at = ctx.blocks[pb]
-            .ops
-            .iter()
-            .position(|&o| o == lp)
-            .unwrap_or(0);
-        ctx.insert_op_at(pb, at, dispatch);
-    }
-    ctx.detach_op(lp);
 
     // The loop, now over (begin, end) inside the new function.
     let new_step = map[&step];
     ctx.op_mut(lp).operands = vec![args[0], args[1], new_step];
     // Split once: the loop is an ordinary serial loop in each chunk.
     ctx.remove_attr(lp, "parallel");
-    for (&from, &to) in &map {
-        ctx.replace_uses_in(lp, from, to);
+    // Captures and constants to their copies, in one walk over the loop
+    // (not one per capture).
+    for &o in &ops {
+        for v in ctx.op_mut(o).operands.iter_mut() {
+            if let Some(&to) = map.get(v) {
+                *v = to;
+            }
+        }
     }
     ctx.append_op(block, lp);
     let ret = ctx.create_op(RETURN, vec![], &[], vec![], loc);
     ctx.append_op(block, ret);
-
-    if let Some(mb) = ctx.entry_block(module, 0) {
-        let at = ctx.blocks[mb]
-            .ops
-            .iter()
-            .position(|&o| o == func)
-            .map_or(0, |i| i + 1);
-        ctx.insert_op_at(mb, at, new_func);
-    }
+    (new_func, dispatch)
 }
 
 /// The `arith.constant` defining `v`, if any.

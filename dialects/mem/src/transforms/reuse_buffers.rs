@@ -12,7 +12,7 @@
 //! body never reuses the enclosing code's buffers, which stay live across
 //! its iterations.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use strata_diag::Result;
 use strata_ir::{BlockId, Context, OpId, Value};
@@ -46,18 +46,27 @@ impl strata_pass::Pass for MemReuseBuffersPass {
 }
 
 /// Reuses buffers within one block (not its nested regions).
+///
+/// The block's op list is rebuilt in one pass: removing each reused
+/// allocation and each moved deallocation from the list one at a time
+/// would cost the length of the block every time (quadratic in a long
+/// function: a chain of 100,000 element-wise ops spent 6.5 s here).
 fn reuse_in_block(ctx: &mut Context, block: BlockId) {
     // Heap buffers allocated in this block, by the value each use sees
     // (the alloc itself or a view of it) -> the allocation they belong to.
     let mut owner: HashMap<Value, Value> = HashMap::new();
-    // Allocations freed so far and not yet taken again, with their sizes.
-    let mut free: Vec<(Value, i64)> = Vec::new();
-    // Allocations whose `mem.dealloc` was removed and must be freed at the end.
+    // Allocations freed so far and not yet taken again, by size, the
+    // earliest freed first.
+    let mut free: HashMap<i64, VecDeque<Value>> = HashMap::new();
+    // Allocations whose `mem.dealloc` was removed and must be freed at the
+    // end, in the order of their first removal.
     let mut parked: Vec<Value> = Vec::new();
+    let mut is_parked: HashSet<Value> = HashSet::new();
     // Removed allocations -> the buffer (or view) used instead; applied to
     // the uses in one walk at the end, so the pass stays linear.
     let mut replaced: HashMap<Value, Value> = HashMap::new();
-    let ops = ctx.blocks[block].ops.clone();
+    let ops = std::mem::take(&mut ctx.blocks[block].ops);
+    let mut kept = Vec::with_capacity(ops.len());
     let scope = ctx.regions[ctx.blocks[block].parent.expect("block in a region")]
         .parent
         .expect("region of an op");
@@ -67,17 +76,24 @@ fn reuse_in_block(ctx: &mut Context, block: BlockId) {
                 let buf = ctx.op(op).results[0];
                 let ty = ctx.value_ty(buf);
                 let size = storage_bytes(ctx, ty);
-                match free.iter().position(|&(_, s)| s == size) {
-                    Some(i) => {
-                        let (taken, _) = free.remove(i);
-                        let reused = take_over(ctx, block, op, taken);
+                match free.get_mut(&size).and_then(VecDeque::pop_front) {
+                    Some(taken) => {
+                        let reused = match take_over(ctx, op, taken) {
+                            Some(view) => {
+                                ctx.op_mut(view).parent = Some(block);
+                                kept.push(view);
+                                ctx.op(view).results[0]
+                            }
+                            None => taken,
+                        };
                         replaced.insert(buf, reused);
                         owner.insert(reused, taken);
                         owner.insert(buf, taken);
-                        ctx.detach_op(op);
+                        ctx.op_mut(op).parent = None;
                     }
                     None => {
                         owner.insert(buf, buf);
+                        kept.push(op);
                     }
                 }
             }
@@ -85,36 +101,40 @@ fn reuse_in_block(ctx: &mut Context, block: BlockId) {
                 let freed = ctx.op(op).operands[0];
                 if let Some(&alloc) = owner.get(&freed) {
                     let size = storage_bytes(ctx, ctx.value_ty(alloc));
-                    free.push((alloc, size));
-                    if !parked.contains(&alloc) {
+                    free.entry(size).or_default().push_back(alloc);
+                    if is_parked.insert(alloc) {
                         parked.push(alloc);
                     }
-                    ctx.detach_op(op);
+                    ctx.op_mut(op).parent = None;
+                } else {
+                    kept.push(op);
                 }
             }
-            _ => {}
+            _ => kept.push(op),
         }
     }
-    replace_uses(ctx, scope, &replaced);
     // Every parked allocation is free again by now (each taker was freed in
     // turn), so it is released once, before the terminator.
-    let ops = &ctx.blocks[block].ops;
-    let end = match ops.last() {
+    let terminator = match kept.last() {
         Some(&last)
             if ctx
                 .registry
                 .traits(ctx.op(last).name)
                 .has(strata_ir::Traits::TERMINATOR) =>
         {
-            ops.len() - 1
+            kept.pop()
         }
-        _ => ops.len(),
+        _ => None,
     };
-    for (i, alloc) in parked.into_iter().enumerate() {
+    for alloc in parked {
         let loc = ctx.op(ctx.defining_op(alloc).expect("an alloc")).loc;
         let dealloc = ctx.create_op(DEALLOC, vec![alloc], &[], vec![], loc);
-        ctx.insert_op_at(block, end + i, dealloc);
+        ctx.op_mut(dealloc).parent = Some(block);
+        kept.push(dealloc);
     }
+    kept.extend(terminator);
+    ctx.blocks[block].ops = kept;
+    replace_uses(ctx, scope, &replaced);
 }
 
 /// Rewrites every operand of the ops nested in `scope` found in `map`.
@@ -133,21 +153,14 @@ fn replace_uses(ctx: &mut Context, scope: OpId, map: &HashMap<Value, Value>) {
     }
 }
 
-/// The value that replaces allocation `op`: the freed buffer `taken`
-/// itself, or a `mem.view` of it (inserted in place of `op`) when the
-/// types differ.
-fn take_over(ctx: &mut Context, block: BlockId, op: OpId, taken: Value) -> Value {
+/// The `mem.view` of the freed buffer `taken` that replaces allocation
+/// `op` (not yet in a block), or `None` when `taken` has `op`'s type and
+/// replaces it itself.
+fn take_over(ctx: &mut Context, op: OpId, taken: Value) -> Option<OpId> {
     let want = ctx.value_ty(ctx.op(op).results[0]);
     if ctx.value_ty(taken) == want {
-        return taken;
+        return None;
     }
     let loc = ctx.op(op).loc;
-    let view = ctx.create_op(VIEW, vec![taken], &[want], vec![], loc);
-    let pos = ctx.blocks[block]
-        .ops
-        .iter()
-        .position(|&o| o == op)
-        .unwrap_or(0);
-    ctx.insert_op_at(block, pos, view);
-    ctx.op(view).results[0]
+    Some(ctx.create_op(VIEW, vec![taken], &[want], vec![], loc))
 }

@@ -156,6 +156,9 @@ fn elem_name(e: ElemType) -> String {
 /// Largest dimension product accepted (as the MLIR parser's limit).
 const MAX_ELEMENTS: i64 = strata_ir::text::parser::MAX_ELEMENTS;
 
+/// Largest rank accepted (as the MLIR parser's limit, which says why).
+const MAX_RANK: usize = strata_ir::text::parser::MAX_RANK;
+
 /// Deepest tuple nesting accepted.
 const MAX_TUPLE_DEPTH: usize = 64;
 
@@ -197,6 +200,15 @@ fn parse_shape_at_depth(c: &mut Cursor<'_>, depth: usize) -> Result<Shape> {
         ));
     };
     let dims = parse_dims(c)?;
+    if dims.len() > MAX_RANK {
+        return Err(Diagnostic::error(
+            loc,
+            format!(
+                "shape has rank {}; the largest rank supported is {MAX_RANK}",
+                dims.len()
+            ),
+        ));
+    }
     // A layout follows the dimensions directly (`f32[4]{0}`); after a space,
     // `{` opens something else (a computation body after a signature).
     let layout = if c.touches("{") {

@@ -25,6 +25,36 @@ pub fn dot_dims(ctx: &Context, op: OpId) -> Option<DotDims> {
     })
 }
 
+/// `#stablehlo.dot<...>` for `d`, as `dot_dimension_numbers` holds it.
+pub fn dot_dims_attr(ctx: &mut Context, d: &DotDims) -> strata_ir::Attr {
+    let elem = ctx.int_ty(64);
+    let fields = [
+        ("lhs_batching_dimensions", &d.lhs_batch),
+        ("rhs_batching_dimensions", &d.rhs_batch),
+        ("lhs_contracting_dimensions", &d.lhs_contract),
+        ("rhs_contracting_dimensions", &d.rhs_contract),
+    ]
+    .into_iter()
+    .map(|(k, v)| {
+        // As the parser reads `contracting_dims = [2] x [0]`: integers in an array.
+        let items = v
+            .iter()
+            .map(|&value| {
+                ctx.attr(strata_ir::AttrKind::Int {
+                    value: value as i128,
+                    ty: elem,
+                })
+            })
+            .collect();
+        (k.to_string(), ctx.attr(strata_ir::AttrKind::Array(items)))
+    })
+    .collect();
+    ctx.attr(strata_ir::AttrKind::Struct {
+        name: "stablehlo.dot".into(),
+        fields,
+    })
+}
+
 /// Result shape: batch dims, then lhs free dims, then rhs free dims.
 pub fn result_shape(lhs: &[i64], rhs: &[i64], d: &DotDims) -> Vec<i64> {
     let mut out: Vec<i64> = d.lhs_batch.iter().map(|&i| lhs[i as usize]).collect();

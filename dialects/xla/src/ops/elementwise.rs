@@ -33,10 +33,15 @@ fn accepts(ctx: &Context, name: &str, elem: Type) -> bool {
         SUBTRACT | DIVIDE | POWER => int || float || complex,
         REMAINDER => int || float,
         ZETA | POLYGAMMA => float,
-        // Steps by one unit of the stored type: f32 and f64 only so far.
+        // Steps by one unit of the stored type, on its own bits.
         NEXT_AFTER => matches!(
             ctx.kind(elem),
-            TypeKind::Float(strata_ir::FloatKind::F32 | strata_ir::FloatKind::F64)
+            TypeKind::Float(
+                strata_ir::FloatKind::F16
+                    | strata_ir::FloatKind::BF16
+                    | strata_ir::FloatKind::F32
+                    | strata_ir::FloatKind::F64
+            )
         ),
         _ => true,
     }

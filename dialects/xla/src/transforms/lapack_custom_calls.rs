@@ -325,6 +325,9 @@ fn trsm(ctx: &mut Context, op: OpId) -> Result<()> {
                 value: transpose.into(),
             }),
         ),
+        // LAPACK's trsm substitutes row by row; XLA:CPU's own
+        // `triangular_solve` inverts diagonal blocks, which rounds otherwise.
+        ("lapack".to_string(), flag(ctx, true)),
     ];
     let ty = ctx.value_ty(o.results[0]);
     let solve = ctx.create_op(TRIANGULAR_SOLVE, o.operands.clone(), &[ty], attrs, o.loc);

@@ -1,8 +1,10 @@
 //! Passes that stay inside the `xla` dialect.
 
 pub mod batch_norm;
-mod build;
+pub mod donation;
+pub mod build;
 pub mod fold_dot_convert;
+pub mod fold_dot_transpose;
 pub mod lapack_custom_calls;
 pub mod legalize_broadcast;
 pub mod manual_computation;

@@ -14,7 +14,7 @@
 //! dimension) are zero, as CHLO's decomposition gives.
 
 use strata_diag::{Diagnostic, Result};
-use strata_ir::{AttrKind, Context, OpId};
+use strata_ir::{Context, OpId};
 
 use super::build::{OpBuilder, ops_named};
 use crate::names::*;
@@ -67,7 +67,7 @@ fn expand(ctx: &mut Context, op: OpId) -> Result<()> {
     full_shape.extend(lhs_free.iter().map(|&i| lhs_shape[i]));
     full_shape.extend(rhs_free.iter().map(|&i| rhs_shape[i]));
     let full_ty = b.tensor(&full_shape, elem);
-    let dims = dot_dims_attr(&mut b, &d.dot);
+    let dims = crate::ops::dot::dot_dims_attr(b.ctx, &d.dot);
     let full = b.op(
         DOT_GENERAL,
         vec![lhs, rhs],
@@ -106,21 +106,4 @@ fn expand(ctx: &mut Context, op: OpId) -> Result<()> {
 
 fn position(list: &[usize], x: usize) -> usize {
     list.iter().position(|&d| d == x).unwrap_or(0)
-}
-
-/// `#stablehlo.dot<...>` of the ragged dot's batching and contracting dims.
-fn dot_dims_attr(b: &mut OpBuilder<'_>, d: &crate::ops::dot::DotDims) -> strata_ir::Attr {
-    let fields = [
-        ("lhs_batching_dimensions", &d.lhs_batch),
-        ("rhs_batching_dimensions", &d.rhs_batch),
-        ("lhs_contracting_dimensions", &d.lhs_contract),
-        ("rhs_contracting_dimensions", &d.rhs_contract),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_string(), b.i64_array(v.clone())))
-    .collect();
-    b.ctx.attr(AttrKind::Struct {
-        name: "stablehlo.dot".into(),
-        fields,
-    })
 }

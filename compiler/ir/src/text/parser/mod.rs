@@ -20,6 +20,16 @@ use crate::types::{FloatKind, Type, TypeKind};
 /// linearized index far from overflowing 64 bits).
 pub const MAX_ELEMENTS: i64 = 1 << 48;
 
+/// Largest rank of a shaped type. Every dimension is a loop of the nests
+/// the lowering builds, and LLVM's loop passes take time superlinear in
+/// the depth of a nest (a one-element tensor of rank 1,000 took 16 s in
+/// LLVM for one add, rank 2,000 took 73 s; a few ops of rank 254 take
+/// 7 s, of rank 64 0.2 s). StableHLO sets no limit and XLA's shapes none
+/// either; NumPy's arrays stop at 64 dimensions (32 before NumPy 2), so no
+/// array a JAX program exchanges with the host has more, and real models
+/// stay near 10. TensorFlow's limit is 254.
+pub const MAX_RANK: usize = 64;
+
 /// An op being parsed: what a pretty-form hook fills in.
 pub struct OpState {
     pub name: &'static str,
@@ -665,8 +675,25 @@ impl<'a> Parser<'a> {
     pub fn parse_function_signature(
         &mut self,
     ) -> Result<(Vec<(String, Type, Location)>, Vec<Type>)> {
+        let (args, results, _) = self.parse_function_signature_with_attrs()?;
+        Ok((args, results))
+    }
+
+    /// [`Self::parse_function_signature`], also returning each argument's
+    /// and result's attribute dictionary (`{tf.aliasing_output = 0 : i32}`),
+    /// as (argument dicts, result dicts).
+    #[allow(clippy::type_complexity)]
+    pub fn parse_function_signature_with_attrs(
+        &mut self,
+    ) -> Result<(
+        Vec<(String, Type, Location)>,
+        Vec<Type>,
+        (Vec<Vec<(String, crate::Attr)>>, Vec<Vec<(String, crate::Attr)>>),
+    )> {
         self.expect_punct("(")?;
         let mut args = Vec::new();
+        let mut arg_attrs = Vec::new();
+        let mut res_attrs = Vec::new();
         if !self.is_punct(")") {
             loop {
                 let loc = self.loc();
@@ -678,12 +705,13 @@ impl<'a> Parser<'a> {
                     String::new()
                 };
                 let t = self.parse_type()?;
+                let mut dict = Vec::new();
                 if self.is_punct("{") {
-                    let mut ignored = Vec::new();
-                    self.parse_attr_dict(&mut ignored)?;
+                    self.parse_attr_dict(&mut dict)?;
                 }
                 self.skip_loc()?;
                 args.push((name, t, loc));
+                arg_attrs.push(dict);
                 if !self.consume_punct(",") {
                     break;
                 }
@@ -696,10 +724,11 @@ impl<'a> Parser<'a> {
                 if !self.is_punct(")") {
                     loop {
                         results.push(self.parse_type()?);
+                        let mut dict = Vec::new();
                         if self.is_punct("{") {
-                            let mut ignored = Vec::new();
-                            self.parse_attr_dict(&mut ignored)?;
+                            self.parse_attr_dict(&mut dict)?;
                         }
+                        res_attrs.push(dict);
                         if !self.consume_punct(",") {
                             break;
                         }
@@ -708,8 +737,9 @@ impl<'a> Parser<'a> {
                 self.expect_punct(")")?;
             } else {
                 results.push(self.parse_type()?);
+                res_attrs.push(Vec::new());
             }
         }
-        Ok((args, results))
+        Ok((args, results, (arg_attrs, res_attrs)))
     }
 }

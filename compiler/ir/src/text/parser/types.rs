@@ -2,7 +2,7 @@
 
 use strata_diag::{Diagnostic, Location, Result};
 
-use super::{MAX_ELEMENTS, Parser};
+use super::{MAX_ELEMENTS, MAX_RANK, Parser};
 use crate::text::lexer::Tok;
 use crate::types::{FloatKind, Signedness, Type, TypeKind};
 
@@ -67,6 +67,15 @@ impl Parser<'_> {
                     return Err(self.expected("'<'"));
                 }
                 let shape = self.scan_dims()?;
+                if shape.len() > MAX_RANK {
+                    return Err(Diagnostic::error(
+                        loc,
+                        format!(
+                            "shaped type has rank {}; the largest rank supported is {MAX_RANK}",
+                            shape.len()
+                        ),
+                    ));
+                }
                 let elem_loc = self.loc();
                 let elem = self.parse_type()?;
                 if !self.is_scalar_type(elem) {

@@ -155,6 +155,29 @@ fn errors_in_instructions_have_locations() {
     }
 }
 
+/// Ranks past `strata_ir::text::parser::MAX_RANK` are refused where the
+/// shape is written; the largest one is accepted.
+#[test]
+fn shapes_past_the_largest_rank_are_errors() {
+    let max = strata_ir::text::parser::MAX_RANK;
+    let dims = |rank: usize| vec!["1"; rank].join(",");
+    let body = |rank: usize| {
+        format!(
+            "  x = f32[{d}] parameter(0)\n  ROOT y = f32[{d}] negate(x)",
+            d = dims(rank)
+        )
+    };
+    assert_eq!(
+        error_of(&entry(&body(max + 1))),
+        format!(
+            "10:7: shape has rank {}; the largest rank supported is {max}",
+            max + 1
+        )
+    );
+    let mut ctx = context();
+    assert!(import_module(&mut ctx, "t.hlo", &entry(&body(max))).is_ok());
+}
+
 #[test]
 fn errors_in_modules_have_locations() {
     let cases: &[(&str, &str)] = &[

@@ -1,0 +1,373 @@
+//! `xla.dot_general` as a batched GEMM on strided views.
+//!
+//! The result's dimensions are (batch..., lhs free..., rhs free...), each
+//! operand dense and row-major. The product becomes, per batch index,
+//! `out[M x N] = lhs[M x K] · rhs[K x N]` where
+//! - K is the contracting dimensions merged into one: they must follow
+//!   each other in memory in both operands (in some common order), else no
+//!   stride can say them and the product stays on the loop path;
+//! - M is the innermost run of lhs free dimensions that merge in the lhs
+//!   (they always merge in the result, where they are adjacent); the other
+//!   lhs free dimensions become batch dimensions that do not move the rhs
+//!   (stride 0). N likewise for the rhs;
+//! - a transposed operand is only other strides (`h @ E.T` reads E's rows
+//!   as columns), never a copy. Dimensions of size 1 are dropped.
+//!
+//! f16 and bf16 operands and results are converted to f32 around the
+//! kernel (f64 if any side is f64): the product accumulates in f32 and is
+//! rounded once, as XLA:CPU computes narrow-float dots.
+
+use strata_abi::{GEMM_MAX_BATCH, GemmDesc};
+use strata_diag::{Diagnostic, Result};
+use strata_dialect_xla::names::CONVERT;
+use strata_dialect_xla::ops::dot::{DotDims, dot_dims, free_dims};
+use strata_dialect_xla::transforms::build::OpBuilder;
+use strata_ir::{Context, FloatKind, OpId, Type, TypeKind};
+
+/// Row-major strides of `shape`, in elements.
+pub(crate) fn strides(shape: &[i64]) -> Vec<i64> {
+    let mut s = vec![1i64; shape.len()];
+    for i in (0..shape.len().saturating_sub(1)).rev() {
+        s[i] = s[i + 1] * shape[i + 1];
+    }
+    s
+}
+
+/// One dimension of a view: its size and its stride in each buffer.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Dim {
+    pub size: i64,
+    /// Strides in (lhs, rhs, out); 0 where the dimension does not move it.
+    pub lhs: i64,
+    pub rhs: i64,
+    pub out: i64,
+}
+
+/// Whether `outer` then `inner` (adjacent, outer first) merge into one
+/// dimension in every buffer.
+fn merges(outer: &Dim, inner: &Dim) -> bool {
+    let fits = |o: i64, i: i64| o == i * inner.size;
+    fits(outer.lhs, inner.lhs) && fits(outer.rhs, inner.rhs) && fits(outer.out, inner.out)
+}
+
+/// Splits `dims` (outermost first, size-1 dimensions already dropped) into
+/// the innermost run that merges into one dimension, and the rest.
+pub(crate) fn innermost_run(dims: &[Dim]) -> (Option<Dim>, Vec<Dim>) {
+    let Some(last) = dims.last() else {
+        return (None, vec![]);
+    };
+    let mut merged = *last;
+    let mut start = dims.len() - 1;
+    while start > 0 && merges(&dims[start - 1], &merged) {
+        let outer = dims[start - 1];
+        merged.size *= outer.size;
+        start -= 1;
+    }
+    (Some(merged), dims[..start].to_vec())
+}
+
+/// The GEMM descriptor of a dot of dense row-major operands of shapes `ls`
+/// and `rs` with dimension numbers `d`, or None when the contracting
+/// dimensions do not merge or there are too many batch dimensions.
+pub(crate) fn describe(ls: &[i64], rs: &[i64], d: &DotDims) -> Option<GemmDesc> {
+    let (lst, rst) = (strides(ls), strides(rs));
+    let lfree = free_dims(ls.len(), &d.lhs_batch, &d.lhs_contract);
+    let rfree = free_dims(rs.len(), &d.rhs_batch, &d.rhs_contract);
+    let mut os: Vec<i64> = d.lhs_batch.iter().map(|&i| ls[i as usize]).collect();
+    os.extend(lfree.iter().map(|&i| ls[i]));
+    os.extend(rfree.iter().map(|&i| rs[i]));
+    let ost = strides(&os);
+    let nb = d.lhs_batch.len();
+
+    // K: the contracting pairs, outermost (by lhs stride) first, merged.
+    let mut contract: Vec<Dim> = d
+        .lhs_contract
+        .iter()
+        .zip(&d.rhs_contract)
+        .map(|(&l, &r)| Dim {
+            size: ls[l as usize],
+            lhs: lst[l as usize],
+            rhs: rst[r as usize],
+            out: 0,
+        })
+        .filter(|c| c.size != 1)
+        .collect();
+    contract.sort_by_key(|c| std::cmp::Reverse(c.lhs));
+    if contract.iter().any(|c| c.size == 0) {
+        contract = vec![Dim {
+            size: 0,
+            lhs: 0,
+            rhs: 0,
+            out: 0,
+        }];
+    }
+    let (k, rest) = innermost_run(&contract);
+    if !rest.is_empty() {
+        return None;
+    }
+    let k = k.unwrap_or(Dim {
+        size: 1,
+        lhs: 0,
+        rhs: 0,
+        out: 0,
+    });
+
+    let lhs_free: Vec<Dim> = lfree
+        .iter()
+        .enumerate()
+        .map(|(j, &i)| Dim {
+            size: ls[i],
+            lhs: lst[i],
+            rhs: 0,
+            out: ost[nb + j],
+        })
+        .filter(|x| x.size != 1)
+        .collect();
+    let rhs_free: Vec<Dim> = rfree
+        .iter()
+        .enumerate()
+        .map(|(j, &i)| Dim {
+            size: rs[i],
+            lhs: 0,
+            rhs: rst[i],
+            out: ost[nb + lfree.len() + j],
+        })
+        .filter(|x| x.size != 1)
+        .collect();
+    let (m, lhs_rest) = innermost_run(&lhs_free);
+    let (n, rhs_rest) = innermost_run(&rhs_free);
+    let unit = Dim {
+        size: 1,
+        lhs: 0,
+        rhs: 0,
+        out: 0,
+    };
+    let (m, n) = (m.unwrap_or(unit), n.unwrap_or(unit));
+
+    let mut batch: Vec<Dim> = d
+        .lhs_batch
+        .iter()
+        .zip(&d.rhs_batch)
+        .enumerate()
+        .map(|(j, (&l, &r))| Dim {
+            size: ls[l as usize],
+            lhs: lst[l as usize],
+            rhs: rst[r as usize],
+            out: ost[j],
+        })
+        .filter(|b| b.size != 1)
+        .collect();
+    batch.extend(lhs_rest);
+    batch.extend(rhs_rest);
+    descriptor(&batch, m, n, k)
+}
+
+/// The descriptor of a product with batch dimensions `batch`, rows `m`,
+/// columns `n` and contraction `k` (each a merged dimension with its
+/// strides); None with more batch dimensions than a descriptor holds.
+pub(crate) fn descriptor(batch: &[Dim], m: Dim, n: Dim, k: Dim) -> Option<GemmDesc> {
+    if batch.len() > GEMM_MAX_BATCH {
+        return None;
+    }
+    let mut desc = GemmDesc {
+        batch_rank: batch.len() as i64,
+        m: m.size,
+        n: n.size,
+        k: k.size,
+        lhs_row_stride: m.lhs,
+        lhs_col_stride: k.lhs,
+        rhs_row_stride: k.rhs,
+        rhs_col_stride: n.rhs,
+        out_row_stride: m.out,
+        out_col_stride: n.out,
+        ..GemmDesc::default()
+    };
+    for (j, b) in batch.iter().enumerate() {
+        desc.batch_sizes[j] = b.size;
+        desc.lhs_batch_strides[j] = b.lhs;
+        desc.rhs_batch_strides[j] = b.rhs;
+        desc.out_batch_strides[j] = b.out;
+    }
+    Some(desc)
+}
+
+/// Whether an integer product (8- or 16-bit operands, a 32- or 64-bit
+/// result) is computed exactly by an f64 GEMM: every partial sum is an
+/// integer below 2^53, and the total fits the result's type, so no wrap
+/// XLA would make is missed (`i8 x i8 -> i32` up to 32,767 terms: the
+/// bound below is a little conservative).
+fn exact_in_f64(ctx: &Context, op: OpId) -> bool {
+    let o = ctx.op(op);
+    let bits = |v| match ctx.kind(ctx.elem(ctx.value_ty(v))) {
+        TypeKind::Int { width, .. } => Some(*width),
+        _ => None,
+    };
+    let (Some(a), Some(b), Some(r)) = (bits(o.operands[0]), bits(o.operands[1]), bits(o.results[0]))
+    else {
+        return false;
+    };
+    if a > 16 || b > 16 || !(32..=64).contains(&r) {
+        return false;
+    }
+    let Some(d) = dot_dims(ctx, op) else {
+        return false;
+    };
+    let ls = ctx.shape(ctx.value_ty(o.operands[0])).unwrap_or(&[]);
+    let k: i64 = d.lhs_contract.iter().map(|&i| ls[i as usize]).product();
+    // |x| < 2^a for a-bit operands (signed or not); the sum of k products
+    // stays below 2^(a + b + log2 k), which must fit the result (signed).
+    let log_k = 64 - (k.max(1) as u64).leading_zeros();
+    a + b + log_k < r.min(53)
+}
+
+/// The float kind of `t`'s elements, if they are floats.
+pub(crate) fn float_kind(ctx: &Context, t: Type) -> Option<FloatKind> {
+    match ctx.kind(ctx.elem(t)) {
+        TypeKind::Float(
+            k @ (FloatKind::F16 | FloatKind::BF16 | FloatKind::F32 | FloatKind::F64),
+        ) => Some(*k),
+        _ => None,
+    }
+}
+
+/// Rewrites `op` (a `dot_general`) into a `kernel.gemm` when one computes it.
+pub(crate) fn select(ctx: &mut Context, op: OpId) -> Result<()> {
+    let loc = ctx.op(op).loc;
+    let [lhs, rhs] = ctx.op(op).operands[..] else {
+        return Err(Diagnostic::internal(loc, "dot_general takes two operands"));
+    };
+    let result = ctx.op(op).results[0];
+    let types = [lhs, rhs, result].map(|v| ctx.value_ty(v));
+    let kinds = match types
+        .iter()
+        .map(|&t| float_kind(ctx, t))
+        .collect::<Option<Vec<_>>>()
+    {
+        Some(kinds) => kinds,
+        None if exact_in_f64(ctx, op) => vec![FloatKind::F64],
+        None => return Ok(()),
+    };
+    let Some(d) = dot_dims(ctx, op) else {
+        return Err(Diagnostic::internal(
+            loc,
+            "dot_general without dimension numbers",
+        ));
+    };
+    let shape = |t: Type| ctx.shape(t).unwrap_or(&[]).to_vec();
+    let Some(desc) = describe(&shape(types[0]), &shape(types[1]), &d) else {
+        return Ok(());
+    };
+    replace_with_gemm(ctx, op, lhs, rhs, &kinds, &desc)
+}
+
+/// Replaces `op` (whose one result is the product) by a `kernel.gemm` of
+/// `lhs` and `rhs` with `desc`, in f32 (f64 when any of `kinds` is f64),
+/// converting operands and result of other float types around it.
+pub(crate) fn replace_with_gemm(
+    ctx: &mut Context,
+    op: OpId,
+    lhs: strata_ir::Value,
+    rhs: strata_ir::Value,
+    kinds: &[FloatKind],
+    desc: &GemmDesc,
+) -> Result<()> {
+    let result = ctx.op(op).results[0];
+    let acc_kind = if kinds.contains(&FloatKind::F64) {
+        FloatKind::F64
+    } else {
+        FloatKind::F32
+    };
+    let acc = ctx.float_ty(acc_kind);
+    let attrs = strata_dialect_kernel::gemm::attrs(ctx, desc);
+    let mut b = OpBuilder::before_op(ctx, op)?;
+    let as_acc = |b: &mut OpBuilder<'_>, v| {
+        if b.elem_of(v) == acc {
+            return v;
+        }
+        let shape = b.shape_of(v);
+        let ty = b.tensor(&shape, acc);
+        b.op(CONVERT, vec![v], ty, vec![])
+    };
+    let (l, r) = (as_acc(&mut b, lhs), as_acc(&mut b, rhs));
+    let out_shape = b.shape_of(result);
+    let out_ty = b.tensor(&out_shape, acc);
+    let mut product = b.op(strata_dialect_kernel::GEMM, vec![l, r], out_ty, attrs);
+    if b.elem_of(result) != acc {
+        let ty = b.ctx.value_ty(result);
+        product = b.op(CONVERT, vec![product], ty, vec![]);
+    }
+    b.replace(op, &[product]);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dims(lb: &[i64], rb: &[i64], lc: &[i64], rc: &[i64]) -> DotDims {
+        DotDims {
+            lhs_batch: lb.to_vec(),
+            rhs_batch: rb.to_vec(),
+            lhs_contract: lc.to_vec(),
+            rhs_contract: rc.to_vec(),
+        }
+    }
+
+    #[test]
+    fn a_rank_3_dense_layer_is_one_gemm() {
+        // (1, 128, 768) x (768, 3072): M = 128 (the size-1 dim dropped).
+        let d = describe(&[1, 128, 768], &[768, 3072], &dims(&[], &[], &[2], &[0])).unwrap();
+        assert_eq!((d.batch_rank, d.m, d.n, d.k), (0, 128, 3072, 768));
+        assert_eq!((d.lhs_row_stride, d.lhs_col_stride), (768, 1));
+        assert_eq!((d.rhs_row_stride, d.rhs_col_stride), (3072, 1));
+        assert_eq!((d.out_row_stride, d.out_col_stride), (3072, 1));
+        // (4, 128, 768): batch and sequence merge into M = 512.
+        let d = describe(&[4, 128, 768], &[768, 3072], &dims(&[], &[], &[2], &[0])).unwrap();
+        assert_eq!((d.batch_rank, d.m, d.lhs_row_stride), (0, 512, 768));
+    }
+
+    #[test]
+    fn a_transposed_rhs_is_strides() {
+        // h @ E.T as dot_general contracting [2] x [1].
+        let d = describe(&[2, 128, 768], &[50257, 768], &dims(&[], &[], &[2], &[1])).unwrap();
+        assert_eq!((d.m, d.n, d.k), (256, 50257, 768));
+        assert_eq!((d.rhs_row_stride, d.rhs_col_stride), (1, 768));
+    }
+
+    #[test]
+    fn unmergeable_free_dims_become_batches() {
+        // lhs (8, 4, 16) contracting 1: free dims 0 and 2 do not merge.
+        let d = describe(&[8, 4, 16], &[4, 5], &dims(&[], &[], &[1], &[0])).unwrap();
+        assert_eq!((d.batch_rank, d.m, d.n, d.k), (1, 16, 5, 4));
+        assert_eq!(
+            (
+                d.batch_sizes[0],
+                d.lhs_batch_strides[0],
+                d.rhs_batch_strides[0]
+            ),
+            (8, 64, 0)
+        );
+        assert_eq!((d.lhs_row_stride, d.lhs_col_stride), (1, 16));
+        assert_eq!(
+            (d.out_batch_strides[0], d.out_row_stride, d.out_col_stride),
+            (80, 5, 1)
+        );
+    }
+
+    #[test]
+    fn contracting_dims_merge_only_when_adjacent_in_both() {
+        // Attention-style: (b, h, t, d) x (b, h, s, d), batch [0, 1].
+        let d = describe(
+            &[2, 12, 128, 64],
+            &[2, 12, 128, 64],
+            &dims(&[0, 1], &[0, 1], &[3], &[3]),
+        )
+        .unwrap();
+        assert_eq!((d.batch_rank, d.m, d.n, d.k), (2, 128, 128, 64));
+        // Two contracting dims adjacent in both operands merge.
+        let d = describe(&[5, 3, 4], &[3, 4, 6], &dims(&[], &[], &[1, 2], &[0, 1])).unwrap();
+        assert_eq!((d.m, d.n, d.k), (5, 6, 12));
+        // Swapped in the rhs: no stride says it.
+        assert!(describe(&[5, 3, 4], &[4, 3, 6], &dims(&[], &[], &[1, 2], &[1, 0])).is_none());
+    }
+}

@@ -1,0 +1,33 @@
+//! The `kernel` dialect: tensor-level calls of the runtime's kernels, chosen
+//! by `convert-xla-to-kernel` ahead of the loop lowering, each carrying the
+//! `#[repr(C)]` descriptor the runtime reads (`strata_abi`), so `strata opt`
+//! shows the choice and tests pin it.
+//!
+//! | op | operands → result | runtime |
+//! |---|---|---|
+//! | `kernel.gemm` | (lhs, rhs) → out, f32 or f64 | `strata_rt_gemm_f32` / `_f64` with a `GemmDesc` |
+//!
+//! ```text
+//! %r = "kernel.gemm"(%x, %w) {mnk = array<i64: 128, 3072, 768>,
+//!        lhs_strides = array<i64: 768, 1>, rhs_strides = array<i64: 3072, 1>,
+//!        out_strides = array<i64: 3072, 1>, batch_sizes = array<i64>,
+//!        lhs_batch_strides = array<i64>, rhs_batch_strides = array<i64>,
+//!        out_batch_strides = array<i64>}
+//!      : (tensor<1x128x768xf32>, tensor<768x3072xf32>) -> tensor<1x128x3072xf32>
+//! ```
+//!
+//! Operands and result are dense row-major buffers once bufferized; the
+//! strides (in elements) say where element (batch, row, column) of each
+//! matrix lives, so a transposed operand or a product over any batch and
+//! free dimensions needs no copy.
+
+pub mod gemm;
+
+use strata_ir::{Context, OpDef, Traits};
+
+pub const GEMM: &str = "kernel.gemm";
+
+pub fn register(ctx: &mut Context) {
+    ctx.registry
+        .add(OpDef::new(GEMM, Traits::PURE).verifier(gemm::verify));
+}

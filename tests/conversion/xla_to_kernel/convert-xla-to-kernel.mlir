@@ -1,0 +1,115 @@
+// RUN: strata opt %s --convert-xla-to-kernel | FileCheck %s
+
+// Kernel selection: every float dot_general the runtime's GEMM computes
+// becomes a kernel.gemm whose descriptor states M, N, K and each buffer's
+// strides (in elements); the rest stays a dot_general for the loop path.
+
+// A transformer's dense layer, x @ W with a rank-3 x: the free dimensions
+// (1, 128) merge into M = 128; one GEMM, no batch.
+// CHECK-LABEL: func.func @rank3_dense
+// CHECK: "kernel.gemm"(%arg0, %arg1) {mnk = array<i64: 128, 3072, 768>, lhs_strides = array<i64: 768, 1>, rhs_strides = array<i64: 3072, 1>, out_strides = array<i64: 3072, 1>, batch_sizes = array<i64>,
+// CHECK-NOT: xla.dot_general
+func.func @rank3_dense(%x: tensor<1x128x768xf32>, %w: tensor<768x3072xf32>) -> tensor<1x128x3072xf32> {
+  %0 = stablehlo.dot_general %x, %w, contracting_dims = [2] x [0] : (tensor<1x128x768xf32>, tensor<768x3072xf32>) -> tensor<1x128x3072xf32>
+  return %0 : tensor<1x128x3072xf32>
+}
+
+// x @ W.T (contracting [2] x [1]): the rhs is read across its rows, by
+// strides (1, 768): no transposed copy.
+// CHECK-LABEL: func.func @rhs_transposed
+// CHECK: "kernel.gemm"(%arg0, %arg1) {mnk = array<i64: 256, 50, 768>, lhs_strides = array<i64: 768, 1>, rhs_strides = array<i64: 1, 768>, out_strides = array<i64: 50, 1>
+func.func @rhs_transposed(%h: tensor<2x128x768xf32>, %e: tensor<50x768xf32>) -> tensor<2x128x50xf32> {
+  %0 = stablehlo.dot_general %h, %e, contracting_dims = [2] x [1] : (tensor<2x128x768xf32>, tensor<50x768xf32>) -> tensor<2x128x50xf32>
+  return %0 : tensor<2x128x50xf32>
+}
+
+// Attention scores: batch (b, h), q . k^T over the head dimension.
+// CHECK-LABEL: func.func @attention_scores
+// CHECK: "kernel.gemm"(%arg0, %arg1) {mnk = array<i64: 16, 16, 8>, lhs_strides = array<i64: 8, 1>, rhs_strides = array<i64: 1, 8>, out_strides = array<i64: 16, 1>, batch_sizes = array<i64: 2, 4>, lhs_batch_strides = array<i64: 512, 128>, rhs_batch_strides = array<i64: 512, 128>, out_batch_strides = array<i64: 1024, 256>}
+func.func @attention_scores(%q: tensor<2x4x16x8xf32>, %k: tensor<2x4x16x8xf32>) -> tensor<2x4x16x16xf32> {
+  %0 = stablehlo.dot_general %q, %k, batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [3] : (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>) -> tensor<2x4x16x16xf32>
+  return %0 : tensor<2x4x16x16xf32>
+}
+
+// Free dimensions that do not merge (0 and 2 around the contracting 1):
+// the inner one is M, the outer one a batch that leaves the rhs in place.
+// CHECK-LABEL: func.func @split_free_dims
+// CHECK: "kernel.gemm"(%arg0, %arg1) {mnk = array<i64: 16, 5, 4>, lhs_strides = array<i64: 1, 16>, rhs_strides = array<i64: 5, 1>, out_strides = array<i64: 5, 1>, batch_sizes = array<i64: 8>, lhs_batch_strides = array<i64: 64>, rhs_batch_strides = array<i64: 0>, out_batch_strides = array<i64: 80>}
+func.func @split_free_dims(%a: tensor<8x4x16xf32>, %b: tensor<4x5xf32>) -> tensor<8x16x5xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<8x4x16xf32>, tensor<4x5xf32>) -> tensor<8x16x5xf32>
+  return %0 : tensor<8x16x5xf32>
+}
+
+// bf16 operands: converted to f32, one f32 GEMM, the product rounded once.
+// CHECK-LABEL: func.func @bf16_product
+// CHECK: %[[A:.*]] = "xla.convert"(%arg0) : (tensor<4x8xbf16>) -> tensor<4x8xf32>
+// CHECK: %[[B:.*]] = "xla.convert"(%arg1) : (tensor<8x2xbf16>) -> tensor<8x2xf32>
+// CHECK: %[[P:.*]] = "kernel.gemm"(%[[A]], %[[B]]) {{.*}} -> tensor<4x2xf32>
+// CHECK: "xla.convert"(%[[P]]) : (tensor<4x2xf32>) -> tensor<4x2xbf16>
+func.func @bf16_product(%a: tensor<4x8xbf16>, %b: tensor<8x2xbf16>) -> tensor<4x2xbf16> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x8xbf16>, tensor<8x2xbf16>) -> tensor<4x2xbf16>
+  return %0 : tensor<4x2xbf16>
+}
+
+// Contracting dimensions in different orders in the two operands: no
+// stride merges them, so the loop path keeps the product. Integers too.
+// CHECK-LABEL: func.func @unmergeable_contraction
+// CHECK: "xla.dot_general"
+// CHECK-LABEL: func.func @integers
+// CHECK: "xla.dot_general"
+func.func @unmergeable_contraction(%a: tensor<5x3x4xf32>, %b: tensor<4x3x6xf32>) -> tensor<5x6xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1, 2] x [1, 0] : (tensor<5x3x4xf32>, tensor<4x3x6xf32>) -> tensor<5x6xf32>
+  return %0 : tensor<5x6xf32>
+}
+func.func @integers(%a: tensor<4x8xi32>, %b: tensor<8x2xi32>) -> tensor<4x2xi32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x8xi32>, tensor<8x2xi32>) -> tensor<4x2xi32>
+  return %0 : tensor<4x2xi32>
+}
+
+// A 1x1 convolution in NHWC is one GEMM over the positions: batch and
+// spatial dimensions merge into M = 2*5*6, K = input features, N = output.
+// CHECK-LABEL: func.func @conv1x1_nhwc
+// CHECK: "kernel.gemm"(%arg0, %arg1) {mnk = array<i64: 60, 4, 8>, lhs_strides = array<i64: 8, 1>, rhs_strides = array<i64: 4, 1>, out_strides = array<i64: 4, 1>, batch_sizes = array<i64>,
+// CHECK-NOT: xla.convolution
+func.func @conv1x1_nhwc(%x: tensor<2x5x6x8xf32>, %w: tensor<1x1x8x4xf32>) -> tensor<2x5x6x4xf32> {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x5x6x8xf32>, tensor<1x1x8x4xf32>) -> tensor<2x5x6x4xf32>
+  return %0 : tensor<2x5x6x4xf32>
+}
+
+// In NCHW the positions are columns: M = H*W (strides 1), the batch a
+// batch dimension; a 3x3 window stays a convolution.
+// CHECK-LABEL: func.func @conv1x1_nchw
+// CHECK: "kernel.gemm"(%arg0, %arg1) {mnk = array<i64: 30, 4, 8>, lhs_strides = array<i64: 1, 30>, rhs_strides = array<i64: 1, 8>, out_strides = array<i64: 1, 30>, batch_sizes = array<i64: 2>, lhs_batch_strides = array<i64: 240>, rhs_batch_strides = array<i64: 0>, out_batch_strides = array<i64: 120>}
+// CHECK-LABEL: func.func @conv3x3
+// CHECK: "xla.convolution"
+func.func @conv1x1_nchw(%x: tensor<2x8x5x6xf32>, %w: tensor<4x8x1x1xf32>) -> tensor<2x4x5x6xf32> {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x8x5x6xf32>, tensor<4x8x1x1xf32>) -> tensor<2x4x5x6xf32>
+  return %0 : tensor<2x4x5x6xf32>
+}
+func.func @conv3x3(%x: tensor<1x5x5x2xf32>, %w: tensor<3x3x2x2xf32>) -> tensor<1x3x3x2xf32> {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x5x5x2xf32>, tensor<3x3x2x2xf32>) -> tensor<1x3x3x2xf32>
+  return %0 : tensor<1x3x3x2xf32>
+}
+
+// A larger window of bf16 becomes the same convolution in f32 between
+// converts (the loop lowering's im2col + GEMM computes f32).
+// CHECK-LABEL: func.func @conv3x3_bf16
+// CHECK: %[[X:.*]] = "xla.convert"(%arg0) : (tensor<1x5x5x2xbf16>) -> tensor<1x5x5x2xf32>
+// CHECK: %[[W:.*]] = "xla.convert"(%arg1) : (tensor<3x3x2x2xbf16>) -> tensor<3x3x2x2xf32>
+// CHECK: %[[C:.*]] = "xla.convolution"(%[[X]], %[[W]]) {{.*}} -> tensor<1x3x3x2xf32>
+// CHECK: "xla.convert"(%[[C]]) : (tensor<1x3x3x2xf32>) -> tensor<1x3x3x2xbf16>
+func.func @conv3x3_bf16(%x: tensor<1x5x5x2xbf16>, %w: tensor<3x3x2x2xbf16>) -> tensor<1x3x3x2xbf16> {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x5x5x2xbf16>, tensor<3x3x2x2xbf16>) -> tensor<1x3x3x2xbf16>
+  return %0 : tensor<1x3x3x2xbf16>
+}
+
+// i8 x i8 -> i32: every partial sum is an integer an f64 GEMM holds exactly
+// and the total fits i32, so the product runs in f64 between converts.
+// CHECK-LABEL: func.func @int8_product
+// CHECK: "xla.convert"(%arg0) : (tensor<4x300xi8>) -> tensor<4x300xf64>
+// CHECK: %[[P:.*]] = "kernel.gemm"{{.*}} -> tensor<4x5xf64>
+// CHECK: "xla.convert"(%[[P]]) : (tensor<4x5xf64>) -> tensor<4x5xi32>
+func.func @int8_product(%a: tensor<4x300xi8>, %b: tensor<300x5xi8>) -> tensor<4x5xi32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x300xi8>, tensor<300x5xi8>) -> tensor<4x5xi32>
+  return %0 : tensor<4x5xi32>
+}

@@ -1,0 +1,9 @@
+// RUN: strata opt %s | strata opt /dev/stdin | FileCheck %s
+
+// kernel.gemm round-trips with its descriptor.
+// CHECK-LABEL: func.func @gemm
+// CHECK: "kernel.gemm"(%arg0, %arg1) {mnk = array<i64: 4, 2, 8>, lhs_strides = array<i64: 8, 1>, rhs_strides = array<i64: 1, 8>, out_strides = array<i64: 2, 1>, batch_sizes = array<i64: 3>, lhs_batch_strides = array<i64: 32>, rhs_batch_strides = array<i64: 0>, out_batch_strides = array<i64: 8>} : (tensor<3x4x8xf32>, tensor<2x8xf32>) -> tensor<3x4x2xf32>
+func.func @gemm(%a: tensor<3x4x8xf32>, %b: tensor<2x8xf32>) -> tensor<3x4x2xf32> {
+  %0 = "kernel.gemm"(%a, %b) {mnk = array<i64: 4, 2, 8>, lhs_strides = array<i64: 8, 1>, rhs_strides = array<i64: 1, 8>, out_strides = array<i64: 2, 1>, batch_sizes = array<i64: 3>, lhs_batch_strides = array<i64: 32>, rhs_batch_strides = array<i64: 0>, out_batch_strides = array<i64: 8>} : (tensor<3x4x8xf32>, tensor<2x8xf32>) -> tensor<3x4x2xf32>
+  return %0 : tensor<3x4x2xf32>
+}
