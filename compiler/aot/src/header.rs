@@ -168,7 +168,8 @@ pub fn header(
     let _ = writeln!(
         h,
         "/* Threads the library's kernels may use: n >= 1, or n <= 0 for the default\n \
-         * (STRATA_NUM_THREADS, else the CPUs this process may run on). Returns 0. */"
+         * (STRATA_NUM_THREADS, else the CPUs this process may run on); at most 4 per CPU\n \
+         * (larger n is clamped). Returns 0. */"
     );
     let _ = writeln!(h, "int32_t {prefix}_set_num_threads(int32_t n);");
     h.push('\n');
@@ -437,7 +438,8 @@ int32_t mlp_register_custom_call(const char *target, int32_t (*fn)(void *user, c
 const char *mlp_last_error(void);
 
 /* Threads the library's kernels may use: n >= 1, or n <= 0 for the default
- * (STRATA_NUM_THREADS, else the CPUs this process may run on). Returns 0. */
+ * (STRATA_NUM_THREADS, else the CPUs this process may run on); at most 4 per CPU
+ * (larger n is clamped). Returns 0. */
 int32_t mlp_set_num_threads(int32_t n);
 
 /* Runs body(d, user) for every device d in 0..n-1, each on its own thread:

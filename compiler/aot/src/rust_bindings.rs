@@ -124,7 +124,8 @@ pub fn rust_bindings(
     let _ = writeln!(
         s,
         "\n/// Threads the library's kernels may use: n >= 1, or n <= 0 for the default\n\
-         /// (STRATA_NUM_THREADS, else the CPUs this process may run on).\n\
+         /// (STRATA_NUM_THREADS, else the CPUs this process may run on); at most 4 per\n\
+         /// CPU (larger n is clamped).\n\
          pub fn set_num_threads(n: i32) {{\n    \
          // SAFETY: no pointers; any n is accepted.\n    \
          unsafe {{ {prefix}_set_num_threads(n) }};\n}}"
