@@ -81,6 +81,7 @@ def parse_args():
     p.add_argument("--profile-seconds", type=float, default=10.0,
                    help="perf: profile about this long (default: %(default)s); callgrind runs --profile-calls calls")
     p.add_argument("--profile-calls", type=int, default=1, help="callgrind: calls profiled after the warm-up call")
+    p.add_argument("--profile-top", type=int, default=12, help="symbols listed per profile (default: %(default)s)")
     p.add_argument("--profile-out", default=os.path.join(HERE, "profile-models.md"),
                    help="--profile writes its summary here unless --no-write (default: %(default)s)")
     a = p.parse_args()
@@ -1107,6 +1108,22 @@ def profile_with_callgrind(spec_path, out, prefix, pin) -> tuple[list, str]:
                   f"has no AVX-512)")
 
 
+def dispatch_buffers(strata, mlir, prefix) -> dict[str, str]:
+    """{outlined loop nest: the buffers it touches}, from the loop-level IR (`strata compile
+    M.mlir -o M_low.mlir`): `loop.dispatch(...) {callee = @main__parallel5, ...} : (index,
+    index, index, memref<1x1024x12x64xf32>, memref<12x64x1024xf32>)` says that
+    `M.main__parallel5.task` reads or writes those two (here: a transposed copy of a cache)."""
+    low = os.path.join(ARGS.workdir, prefix + "_low.mlir")
+    r = subprocess.run([strata, "compile", mlir, "-o", low, "--target-cpu", "host"], capture_output=True, text=True)
+    if r.returncode != 0:
+        return {}
+    out = {}
+    for callee, types in re.findall(r'"loop.dispatch"[^{]*\{callee = @([\w.]+),[^}]*\} : \(([^)]*)\)', open(low).read()):
+        bufs = [t.strip()[len("memref<"):-1] for t in types.split(",") if t.strip().startswith("memref<")]
+        out[callee] = ", ".join(bufs)
+    return out
+
+
 def profile_model(strata, m: Model) -> str:
     fn, args = m.make()
     leaves = jax.tree_util.tree_leaves(args)
@@ -1146,10 +1163,14 @@ def profile_model(strata, m: Model) -> str:
          "| where | share |", "|---|---|"]
     for g, pct in sorted(groups.items(), key=lambda kv: -kv[1]):
         L.append(f"| {g} | {pct:.1f}% |")
-    L += ["", "Top symbols:", "", "| share | group | symbol | object |", "|---|---|---|---|"]
-    for pct, dso, sym in sorted(rows, key=lambda r: -r[0])[:20]:
-        short = sym if len(sym) < 90 else sym[:87] + "..."
-        L.append(f"| {pct:.1f}% | {classify(dso, sym, m.name)} | `{short}` | {os.path.basename(dso)} |")
+    bufs = dispatch_buffers(strata, mlir, m.name)
+    L += ["", "Top symbols (for a generated loop nest, the buffers its `loop.dispatch` passes it):", "",
+          "| share | group | symbol | object or buffers |", "|---|---|---|---|"]
+    for pct, dso, sym in sorted(rows, key=lambda r: -r[0])[:ARGS.profile_top]:
+        short = sym if len(sym) < 70 else sym[:67] + "..."
+        callee = sym[len(m.name) + 1:].removesuffix(".task") if sym.startswith(m.name + ".") else None
+        where = bufs.get(callee) or os.path.basename(dso)
+        L.append(f"| {pct:.1f}% | {classify(dso, sym, m.name)} | `{short}` | {where} |")
     L.append("")
     return "\n".join(L)
 
