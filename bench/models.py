@@ -81,7 +81,7 @@ def parse_args():
     p.add_argument("--profile-seconds", type=float, default=10.0,
                    help="perf: profile about this long (default: %(default)s); callgrind runs --profile-calls calls")
     p.add_argument("--profile-calls", type=int, default=1, help="callgrind: calls profiled after the warm-up call")
-    p.add_argument("--profile-top", type=int, default=12, help="symbols listed per profile (default: %(default)s)")
+    p.add_argument("--profile-top", type=int, default=10, help="symbols listed per profile (default: %(default)s)")
     p.add_argument("--profile-out", default=os.path.join(HERE, "profile-models.md"),
                    help="--profile writes its summary here unless --no-write (default: %(default)s)")
     a = p.parse_args()
