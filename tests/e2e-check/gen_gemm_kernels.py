@@ -50,6 +50,15 @@ cases = [
     ("int8_to_int32", lambda a, b: lax.dot_general(a, b, (((1,), (0,)), ((), ())),
                                                    preferred_element_type=jnp.int32),
      (jnp.asarray(rs.randint(-128, 128, (4, 300)), jnp.int8), jnp.asarray(rs.randint(-128, 128, (300, 5)), jnp.int8))),
+    # Operands and results seen through transposes and reshapes (strides, no copy).
+    ("decode_scores", lambda q, kc: jnp.reshape(jnp.transpose(q, (0, 2, 1, 3)), (4, 1, 16))
+     @ jnp.reshape(jnp.transpose(jnp.transpose(kc, (0, 2, 1, 3)), (0, 1, 3, 2)), (4, 16, 32)),
+     (f32(1, 1, 4, 16), f32(1, 32, 4, 16))),
+    ("gradient_transposed", lambda dy, x: (dy.T @ x).T, (f32(12, 7), f32(12, 9))),
+    ("merge_after_transpose", lambda x, w: jnp.reshape(jnp.transpose(x, (1, 0, 2)), (12, 5)) @ w,
+     (f32(3, 4, 5), f32(5, 6))),
+    ("result_reshaped_transposed", lambda a, b: jnp.transpose(jnp.reshape(a @ b, (2, 3, 7)), (2, 0, 1)),
+     (f32(6, 5), f32(5, 7))),
     ("bf16_times_f32", lambda a, b: lax.dot_general(a, b, (((1,), (0,)), ((), ())),
                                                     preferred_element_type=jnp.float32),
      (f32(3, 8).astype(jnp.bfloat16), f32(8, 2).astype(jnp.bfloat16))),

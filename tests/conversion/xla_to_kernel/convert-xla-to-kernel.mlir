@@ -113,3 +113,31 @@ func.func @int8_product(%a: tensor<4x300xi8>, %b: tensor<300x5xi8>) -> tensor<4x
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x300xi8>, tensor<300x5xi8>) -> tensor<4x5xi32>
   return %0 : tensor<4x5xi32>
 }
+
+// Operands seen through transposes and unit-dim reshapes are read through
+// strides from their source (a decode step's key cache: no transposed
+// copy), and a product whose only use is a transpose is written in the
+// transposed layout (a gradient's (dy^T x)^T).
+// CHECK-LABEL: func.func @decode_scores
+// CHECK-NOT: xla.transpose
+// CHECK-NOT: xla.reshape
+// CHECK: "kernel.gemm"(%arg0, %arg1) {mnk = array<i64: 1, 32, 16>, lhs_strides = array<i64: 0, 1>, rhs_strides = array<i64: 1, 64>, out_strides = array<i64: 0, 1>, batch_sizes = array<i64: 4>, lhs_batch_strides = array<i64: 16>, rhs_batch_strides = array<i64: 16>, out_batch_strides = array<i64: 32>}
+func.func @decode_scores(%q: tensor<1x1x4x16xf32>, %k: tensor<1x32x4x16xf32>) -> tensor<4x1x32xf32> {
+  %qt = stablehlo.transpose %q, dims = [0, 2, 1, 3] : (tensor<1x1x4x16xf32>) -> tensor<1x4x1x16xf32>
+  %kt = stablehlo.transpose %k, dims = [0, 2, 1, 3] : (tensor<1x32x4x16xf32>) -> tensor<1x4x32x16xf32>
+  %ktt = stablehlo.transpose %kt, dims = [0, 1, 3, 2] : (tensor<1x4x32x16xf32>) -> tensor<1x4x16x32xf32>
+  %qr = stablehlo.reshape %qt : (tensor<1x4x1x16xf32>) -> tensor<4x1x16xf32>
+  %kr = stablehlo.reshape %ktt : (tensor<1x4x16x32xf32>) -> tensor<4x16x32xf32>
+  %0 = stablehlo.dot_general %qr, %kr, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<4x1x16xf32>, tensor<4x16x32xf32>) -> tensor<4x1x32xf32>
+  return %0 : tensor<4x1x32xf32>
+}
+
+// CHECK-LABEL: func.func @gradient_transposed
+// CHECK: %[[G:.*]] = "kernel.gemm"(%arg0, %arg1) {mnk = array<i64: 7, 9, 12>, lhs_strides = array<i64: 1, 7>, rhs_strides = array<i64: 9, 1>, out_strides = array<i64: 1, 7>, {{.*}} -> tensor<9x7xf32>
+// CHECK-NOT: xla.transpose
+// CHECK: "func.return"(%[[G]])
+func.func @gradient_transposed(%dy: tensor<12x7xf32>, %x: tensor<12x9xf32>) -> tensor<9x7xf32> {
+  %0 = stablehlo.dot_general %dy, %x, contracting_dims = [0] x [0] : (tensor<12x7xf32>, tensor<12x9xf32>) -> tensor<7x9xf32>
+  %1 = stablehlo.transpose %0, dims = [1, 0] : (tensor<7x9xf32>) -> tensor<9x7xf32>
+  return %1 : tensor<9x7xf32>
+}

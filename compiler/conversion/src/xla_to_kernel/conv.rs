@@ -85,7 +85,7 @@ pub(crate) fn select(ctx: &mut Context, op: OpId) -> Result<()> {
     let Some(desc) = descriptor(&batch, m.unwrap_or(unit), n, k) else {
         return Ok(());
     };
-    replace_with_gemm(ctx, op, x, w, &kinds, &desc)
+    replace_with_gemm(ctx, op, Some(x), Some(w), &kinds, &desc)
 }
 
 /// A convolution with f16/bf16 operands or result as the same convolution

@@ -24,14 +24,7 @@ use strata_dialect_xla::ops::dot::{DotDims, dot_dims, free_dims};
 use strata_dialect_xla::transforms::build::OpBuilder;
 use strata_ir::{Context, FloatKind, OpId, Type, TypeKind};
 
-/// Row-major strides of `shape`, in elements.
-pub(crate) fn strides(shape: &[i64]) -> Vec<i64> {
-    let mut s = vec![1i64; shape.len()];
-    for i in (0..shape.len().saturating_sub(1)).rev() {
-        s[i] = s[i + 1] * shape[i + 1];
-    }
-    s
-}
+pub(crate) use super::view::row_major as strides;
 
 /// One dimension of a view: its size and its stride in each buffer.
 #[derive(Clone, Copy, Debug)]
@@ -66,18 +59,23 @@ pub(crate) fn innermost_run(dims: &[Dim]) -> (Option<Dim>, Vec<Dim>) {
     (Some(merged), dims[..start].to_vec())
 }
 
-/// The GEMM descriptor of a dot of dense row-major operands of shapes `ls`
-/// and `rs` with dimension numbers `d`, or None when the contracting
-/// dimensions do not merge or there are too many batch dimensions.
-pub(crate) fn describe(ls: &[i64], rs: &[i64], d: &DotDims) -> Option<GemmDesc> {
-    let (lst, rst) = (strides(ls), strides(rs));
+/// The GEMM descriptor of a dot of operands of shapes `ls` and `rs` laid
+/// out with strides `lst` and `rst`, writing its result (dimensions in dot
+/// order: batch, lhs free, rhs free) with strides `ost`; None when the
+/// contracting dimensions do not merge or there are too many batch
+/// dimensions.
+pub(crate) fn describe(
+    (ls, lst): (&[i64], &[i64]),
+    (rs, rst): (&[i64], &[i64]),
+    ost: &[i64],
+    d: &DotDims,
+) -> Option<GemmDesc> {
     let lfree = free_dims(ls.len(), &d.lhs_batch, &d.lhs_contract);
     let rfree = free_dims(rs.len(), &d.rhs_batch, &d.rhs_contract);
-    let mut os: Vec<i64> = d.lhs_batch.iter().map(|&i| ls[i as usize]).collect();
-    os.extend(lfree.iter().map(|&i| ls[i]));
-    os.extend(rfree.iter().map(|&i| rs[i]));
-    let ost = strides(&os);
     let nb = d.lhs_batch.len();
+    if ost.len() != nb + lfree.len() + rfree.len() {
+        return None;
+    }
 
     // K: the contracting pairs, outermost (by lhs stride) first, merged.
     let mut contract: Vec<Dim> = d
@@ -123,6 +121,8 @@ pub(crate) fn describe(ls: &[i64], rs: &[i64], d: &DotDims) -> Option<GemmDesc> 
         })
         .filter(|x| x.size != 1)
         .collect();
+    let mut lhs_free = lhs_free;
+    lhs_free.sort_by_key(|x| std::cmp::Reverse(x.lhs));
     let rhs_free: Vec<Dim> = rfree
         .iter()
         .enumerate()
@@ -134,6 +134,8 @@ pub(crate) fn describe(ls: &[i64], rs: &[i64], d: &DotDims) -> Option<GemmDesc> 
         })
         .filter(|x| x.size != 1)
         .collect();
+    let mut rhs_free = rhs_free;
+    rhs_free.sort_by_key(|x| std::cmp::Reverse(x.rhs));
     let (m, lhs_rest) = innermost_run(&lhs_free);
     let (n, rhs_rest) = innermost_run(&rhs_free);
     let unit = Dim {
@@ -254,10 +256,35 @@ pub(crate) fn select(ctx: &mut Context, op: OpId) -> Result<()> {
         ));
     };
     let shape = |t: Type| ctx.shape(t).unwrap_or(&[]).to_vec();
-    let Some(desc) = describe(&shape(types[0]), &shape(types[1]), &d) else {
+    // Operands read through the transposes and reshapes that made them;
+    // the result written through those it only goes through.
+    let (lsrc, lst) = super::view::operand_view(ctx, lhs);
+    let (rsrc, rst) = super::view::operand_view(ctx, rhs);
+    let func = strata_ir::builtin::enclosing_func(ctx, op);
+    let out = func.and_then(|f| super::view::result_view(ctx, f, result));
+    let ost = match &out {
+        Some((_, s, _)) => s.clone(),
+        None => strides(&shape(types[2])),
+    };
+    let (ls, rs) = (shape(types[0]), shape(types[1]));
+    let Some(desc) = describe((&ls, &lst), (&rs, &rst), &ost, &d) else {
         return Ok(());
     };
-    replace_with_gemm(ctx, op, lhs, rhs, &kinds, &desc)
+    let (lsrc, rsrc) = (Some(lsrc), Some(rsrc));
+    let Some((final_value, _, chain)) = out else {
+        replace_with_gemm(ctx, op, lsrc, rsrc, &kinds, &desc)?;
+        return super::view::remove_dead(ctx, func, &[lhs, rhs]);
+    };
+    // The product is written as the chain's last value: the kernel takes
+    // its place, and the chain and the dot go.
+    let last = *chain.last().unwrap_or(&op);
+    replace_with_gemm(ctx, last, lsrc, rsrc, &kinds, &desc)?;
+    let _ = final_value;
+    for &c in chain.iter().rev().skip(1) {
+        ctx.detach_op(c);
+    }
+    ctx.detach_op(op);
+    super::view::remove_dead(ctx, func, &[lhs, rhs])
 }
 
 /// Replaces `op` (whose one result is the product) by a `kernel.gemm` of
@@ -266,12 +293,16 @@ pub(crate) fn select(ctx: &mut Context, op: OpId) -> Result<()> {
 pub(crate) fn replace_with_gemm(
     ctx: &mut Context,
     op: OpId,
-    lhs: strata_ir::Value,
-    rhs: strata_ir::Value,
+    lhs: Option<strata_ir::Value>,
+    rhs: Option<strata_ir::Value>,
     kinds: &[FloatKind],
     desc: &GemmDesc,
 ) -> Result<()> {
     let result = ctx.op(op).results[0];
+    let (lhs, rhs) = match (lhs, rhs) {
+        (Some(l), Some(r)) => (l, r),
+        _ => (ctx.op(op).operands[0], ctx.op(op).operands[1]),
+    };
     let acc_kind = if kinds.contains(&FloatKind::F64) {
         FloatKind::F64
     } else {
@@ -304,6 +335,12 @@ pub(crate) fn replace_with_gemm(
 mod tests {
     use super::*;
 
+    /// The descriptor for dense row-major operands and result.
+    fn dense(ls: &[i64], rs: &[i64], d: &DotDims) -> Option<GemmDesc> {
+        let os = strata_dialect_xla::ops::dot::result_shape(ls, rs, d);
+        describe((ls, &strides(ls)), (rs, &strides(rs)), &strides(&os), d)
+    }
+
     fn dims(lb: &[i64], rb: &[i64], lc: &[i64], rc: &[i64]) -> DotDims {
         DotDims {
             lhs_batch: lb.to_vec(),
@@ -316,20 +353,20 @@ mod tests {
     #[test]
     fn a_rank_3_dense_layer_is_one_gemm() {
         // (1, 128, 768) x (768, 3072): M = 128 (the size-1 dim dropped).
-        let d = describe(&[1, 128, 768], &[768, 3072], &dims(&[], &[], &[2], &[0])).unwrap();
+        let d = dense(&[1, 128, 768], &[768, 3072], &dims(&[], &[], &[2], &[0])).unwrap();
         assert_eq!((d.batch_rank, d.m, d.n, d.k), (0, 128, 3072, 768));
         assert_eq!((d.lhs_row_stride, d.lhs_col_stride), (768, 1));
         assert_eq!((d.rhs_row_stride, d.rhs_col_stride), (3072, 1));
         assert_eq!((d.out_row_stride, d.out_col_stride), (3072, 1));
         // (4, 128, 768): batch and sequence merge into M = 512.
-        let d = describe(&[4, 128, 768], &[768, 3072], &dims(&[], &[], &[2], &[0])).unwrap();
+        let d = dense(&[4, 128, 768], &[768, 3072], &dims(&[], &[], &[2], &[0])).unwrap();
         assert_eq!((d.batch_rank, d.m, d.lhs_row_stride), (0, 512, 768));
     }
 
     #[test]
     fn a_transposed_rhs_is_strides() {
         // h @ E.T as dot_general contracting [2] x [1].
-        let d = describe(&[2, 128, 768], &[50257, 768], &dims(&[], &[], &[2], &[1])).unwrap();
+        let d = dense(&[2, 128, 768], &[50257, 768], &dims(&[], &[], &[2], &[1])).unwrap();
         assert_eq!((d.m, d.n, d.k), (256, 50257, 768));
         assert_eq!((d.rhs_row_stride, d.rhs_col_stride), (1, 768));
     }
@@ -337,7 +374,7 @@ mod tests {
     #[test]
     fn unmergeable_free_dims_become_batches() {
         // lhs (8, 4, 16) contracting 1: free dims 0 and 2 do not merge.
-        let d = describe(&[8, 4, 16], &[4, 5], &dims(&[], &[], &[1], &[0])).unwrap();
+        let d = dense(&[8, 4, 16], &[4, 5], &dims(&[], &[], &[1], &[0])).unwrap();
         assert_eq!((d.batch_rank, d.m, d.n, d.k), (1, 16, 5, 4));
         assert_eq!(
             (
@@ -355,9 +392,22 @@ mod tests {
     }
 
     #[test]
+    fn a_transposed_result_is_written_through_strides() {
+        // (dy.T @ x).T: dot (7, 9) written as its (9, 7) transpose.
+        let ls = [12, 7];
+        let rs = [12, 9];
+        let d = dims(&[], &[], &[0], &[0]);
+        let ost = [1, 7]; // dot dim 0 (size 7) moves by 1, dim 1 by 7
+        let g = describe((&ls, &strides(&ls)), (&rs, &strides(&rs)), &ost, &d).unwrap();
+        assert_eq!((g.m, g.n, g.k), (7, 9, 12));
+        assert_eq!((g.out_row_stride, g.out_col_stride), (1, 7));
+        assert_eq!((g.lhs_row_stride, g.lhs_col_stride), (1, 7));
+    }
+
+    #[test]
     fn contracting_dims_merge_only_when_adjacent_in_both() {
         // Attention-style: (b, h, t, d) x (b, h, s, d), batch [0, 1].
-        let d = describe(
+        let d = dense(
             &[2, 12, 128, 64],
             &[2, 12, 128, 64],
             &dims(&[0, 1], &[0, 1], &[3], &[3]),
@@ -365,9 +415,9 @@ mod tests {
         .unwrap();
         assert_eq!((d.batch_rank, d.m, d.n, d.k), (2, 128, 128, 64));
         // Two contracting dims adjacent in both operands merge.
-        let d = describe(&[5, 3, 4], &[3, 4, 6], &dims(&[], &[], &[1, 2], &[0, 1])).unwrap();
+        let d = dense(&[5, 3, 4], &[3, 4, 6], &dims(&[], &[], &[1, 2], &[0, 1])).unwrap();
         assert_eq!((d.m, d.n, d.k), (5, 6, 12));
         // Swapped in the rhs: no stride says it.
-        assert!(describe(&[5, 3, 4], &[4, 3, 6], &dims(&[], &[], &[1, 2], &[1, 0])).is_none());
+        assert!(dense(&[5, 3, 4], &[4, 3, 6], &dims(&[], &[], &[1, 2], &[1, 0])).is_none());
     }
 }

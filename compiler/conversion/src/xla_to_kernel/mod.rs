@@ -14,6 +14,7 @@
 
 mod conv;
 mod gemm;
+mod view;
 
 use strata_diag::Result;
 use strata_ir::{Context, OpId};
