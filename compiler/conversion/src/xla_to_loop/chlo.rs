@@ -1,5 +1,6 @@
 //! Scalar rules of the float ops that StableHLO defines by a decomposition
-//! in CHLO (`chlo.lgamma`, `chlo.digamma`, `chlo.cosh`, `chlo.sinh`;
+//! in CHLO (`chlo.lgamma`, `chlo.digamma`, `chlo.cosh`, `chlo.sinh`,
+//! `chlo.erf` and `chlo.erfc` below f64;
 //! `stablehlo/transforms/ChloLegalizeToStablehlo.cpp`). XLA:CPU compiles
 //! exactly those decompositions, so they are followed op for op here: a
 //! libm-accurate cosh, or a differently arranged Lanczos sum, lands several
@@ -228,4 +229,139 @@ pub fn digamma_in(b: &mut Builder<'_>, x: Value, ty: Type) -> Value {
     let pole = b.binary("arith.andi", le_zero, is_int);
     let nan = b.const_float(f64::NAN, ty);
     b.select(pole, nan, dg)
+}
+
+/// Horner's rule from the highest coefficient: `((c0 x + c1) x + c2) ...`.
+fn polynomial(b: &mut Builder<'_>, x: Value, ty: Type, coefficients: &[f32]) -> Value {
+    let mut p = b.const_float(f64::from(coefficients[0]), ty);
+    for &c in &coefficients[1..] {
+        let m = b.binary("arith.mulf", p, x);
+        let k = b.const_float(f64::from(c), ty);
+        p = b.binary("arith.addf", m, k);
+    }
+    p
+}
+
+/// Cephes's f32 coefficients of erf(x) = x T(x²) for |x| <= 1.
+const ERF_T: [f32; 7] = [
+    7.853_861_4e-5,
+    -8.010_193_6e-4,
+    5.188_327_7e-3,
+    -2.685_381_2e-2,
+    1.128_358_5e-1,
+    -3.761_262_6e-1,
+    1.128_379_2,
+];
+/// Cephes's f32 coefficients of erfc(x) = e^(-x²) / x P(1/x²) for 1 <= x < 2...
+const ERFC_P: [f32; 9] = [
+    2.326_82e-2,
+    -1.387_039_4e-1,
+    3.687_424_7e-1,
+    -5.824_733e-1,
+    6.210_004_6e-1,
+    -4.944_515_3e-1,
+    3.404_88e-1,
+    -2.741_127e-1,
+    5.638_259_4e-1,
+];
+/// ...and R(1/x²) for x >= 2.
+const ERFC_R: [f32; 8] = [
+    -1.047_766_4e1,
+    1.297_72e1,
+    -7.495_518_7,
+    2.921_019,
+    -1.015_265_3,
+    4.218_463_4e-1,
+    -2.820_767_4e-1,
+    5.641_895e-1,
+];
+
+/// erf(x) = x T(x²) for |x| < 1 (Cephes).
+fn erf_small(b: &mut Builder<'_>, x: Value, ty: Type) -> Value {
+    let x2 = b.binary("arith.mulf", x, x);
+    let t = polynomial(b, x2, ty, &ERF_T);
+    b.binary("arith.mulf", x, t)
+}
+
+/// erfc of f32 (f16 and bf16 in f32, rounded once), as StableHLO's CHLO
+/// decomposition computes it (`materializeErfcApproximationF32`), which
+/// XLA:CPU compiles: 1 - erf(x) for |x| < 1, else e^(-x²)/|x| times a
+/// Cephes polynomial in 1/x² (one for |x| < 2, one beyond), 0 where e^(-x²)
+/// underflows, and 2 - erfc(-x) for negative x. Element-wise arithmetic
+/// that vectorizes, where libm's erfcf is a scalar call per element
+/// (BERT's exact GELU spent 18% of its time there). f64 keeps libm.
+pub fn erfc(b: &mut Builder<'_>, x: Value, ty: Type) -> Value {
+    if matches!(b.ctx.kind(ty), TypeKind::Float(FloatKind::F64)) {
+        return b.unary("arith.erfc", x);
+    }
+    with_f32_upcast(b, x, ty, |b, x, ty| {
+        let one = b.const_float(1.0, ty);
+        let two = b.const_float(2.0, ty);
+        let zero = b.const_float(0.0, ty);
+        let x2 = b.binary("arith.mulf", x, x);
+        let z = b.unary("arith.negf", x2);
+        let ax = b.unary("arith.absf", x);
+        let inv_x2 = b.binary("arith.divf", one, x2);
+        let ez = b.unary("arith.exp", z);
+        let inv_ax = b.binary("arith.divf", one, ax);
+        let scale = b.binary("arith.mulf", ez, inv_ax);
+        let below_two = b.cmpf("olt", ax, two);
+        let p = polynomial(b, inv_x2, ty, &ERFC_P);
+        let r = polynomial(b, inv_x2, ty, &ERFC_R);
+        let poly = b.select(below_two, p, r);
+        let large = b.binary("arith.mulf", scale, poly);
+        // e^z underflows past z = -log(FLT_MAX).
+        let max_log = b.const_float(-88.722_839_052_068_35, ty);
+        let underflow = b.cmpf("olt", z, max_log);
+        let large = b.select(underflow, zero, large);
+        let negative = b.cmpf("olt", x, zero);
+        let reflected = b.binary("arith.subf", two, large);
+        let large = b.select(negative, reflected, large);
+        let small_erf = erf_small(b, x, ty);
+        let small = b.binary("arith.subf", one, small_erf);
+        let is_small = b.cmpf("olt", ax, one);
+        b.select(is_small, small, large)
+    })
+}
+
+/// Eigen's (and XLA's) rational f32 erf: x α(x²) / β(x²) on x clamped to
+/// [-4, 4], clamped to [-1, 1] (`materializeErfApproximationF32`).
+const ERF_ALPHA: [f32; 7] = [
+    -2.726_142_3e-10,
+    2.770_681_4e-8,
+    -2.101_024e-6,
+    -5.692_506_4e-5,
+    -7.349_906_3e-4,
+    -2.954_6e-3,
+    -1.609_603_3e-2,
+];
+const ERF_BETA: [f32; 5] = [
+    -1.456_607_2e-5,
+    -2.133_740_6e-4,
+    -1.682_827e-3,
+    -7.373_329_2e-3,
+    -1.426_473_9e-2,
+];
+
+/// erf of f32 (f16 and bf16 in f32, rounded once) by the rational
+/// approximation above, vectorizable; f64 keeps libm.
+pub fn erf(b: &mut Builder<'_>, x: Value, ty: Type) -> Value {
+    if matches!(b.ctx.kind(ty), TypeKind::Float(FloatKind::F64)) {
+        return b.unary("arith.erf", x);
+    }
+    with_f32_upcast(b, x, ty, |b, x, ty| {
+        let lo = b.const_float(-4.0, ty);
+        let hi = b.const_float(4.0, ty);
+        let x = b.binary("arith.maximumf", x, lo);
+        let x = b.binary("arith.minimumf", x, hi);
+        let x2 = b.binary("arith.mulf", x, x);
+        let alpha = polynomial(b, x2, ty, &ERF_ALPHA);
+        let beta = polynomial(b, x2, ty, &ERF_BETA);
+        let num = b.binary("arith.mulf", x, alpha);
+        let e = b.binary("arith.divf", num, beta);
+        let m1 = b.const_float(-1.0, ty);
+        let p1 = b.const_float(1.0, ty);
+        let e = b.binary("arith.maximumf", e, m1);
+        b.binary("arith.minimumf", e, p1)
+    })
 }

@@ -254,9 +254,8 @@ pub fn emit(
         }
         (SQUARE, Class::Float) => b.binary("arith.mulf", x, x),
         (SQUARE, _) => b.binary("arith.muli", x, x),
-        (ERF, _) => b.unary("arith.erf", x),
-        // libm's erfc: accurate where 1 - erf(x) cancels.
-        (ERFC, _) => b.unary("arith.erfc", x),
+        (ERF, _) => chlo::erf(b, x, elem),
+        (ERFC, _) => chlo::erfc(b, x, elem),
         (ERF_INV, _) => erf_inv(b, x, elem),
         (BESSEL_I1E, _) => bessel_i1e(b, x, elem),
         (NEXT_AFTER, _) => next_after(b, x, two(y)?),
