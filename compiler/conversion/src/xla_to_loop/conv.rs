@@ -261,7 +261,9 @@ impl FuncLowering<'_> {
             ..Default::default()
         };
         b.for_range(0, plan.batch, &mut |b, image| {
-            b.loop_nest(&space, &mut |b, iv| {
+            // Every (column, position) writes its own element of the patch
+            // matrix: the packing runs on the thread pool too.
+            b.parallel_nest(&space, &mut |b, iv| {
                 let (col, pos) = iv.split_at(n + 1);
                 let (cin, kpos) = col.split_at(1);
                 let zero = b.const_index(0);
