@@ -189,6 +189,18 @@ def workloads() -> list[Workload]:
     ws.append(Workload("matmul_512_nt (extra)", lambda a, c: a @ c.T, [normal(512, 512), normal(512, 512)],
                        lambda a, c: a.astype(np.float64) @ c.T.astype(np.float64), "compute", flops=2 * 512 ** 3,
                        note="a @ b.T: dot_general contracting [1] x [1], the rhs read across rows"))
+    # The shapes models put into dense layers (issue 22): rank-3 activations, a tied embedding's
+    # x @ E.T, and the matrix-vector products of a decode step.
+    bt, t, d, f = 2, 128, 768, 3072
+    ws.append(Workload("dense_rank3_2x128x768x3072", lambda x, w: x @ w, [normal(bt, t, d), normal(d, f, scale=d ** -0.5)],
+                       lambda x, w: x.astype(np.float64) @ w.astype(np.float64), "compute", flops=2 * bt * t * d * f,
+                       note="x @ W with a (batch, tokens, features) x: dot_general contracting [2] x [0]"))
+    ws.append(Workload("dense_nt_256x768x8192", lambda x, e: x @ e.T, [normal(256, d), normal(8192, d, scale=d ** -0.5)],
+                       lambda x, e: x.astype(np.float64) @ e.T.astype(np.float64), "compute", flops=2 * 256 * d * 8192,
+                       note="x @ E.T (tied embeddings): the weight read in its stored (rows = outputs) layout"))
+    ws.append(Workload("gemv_1x768x3072", lambda x, w: x @ w, [normal(1, 1, d), normal(d, f, scale=d ** -0.5)],
+                       lambda x, w: x.astype(np.float64) @ w.astype(np.float64), "memory", nbytes=4 * (d * f + d + f),
+                       note="a decode step's dense layer (one token): reads the weight once"))
     ws.append(Workload("conv_8x64x56x56_3x3", lambda x, w: jax.lax.conv(x, w, (1, 1), "SAME"),
                        [normal(8, 64, 56, 56), normal(64, 64, 3, 3, scale=0.1)],
                        lambda x, w: np.asarray(jax.lax.conv(x.astype(np.float64), w.astype(np.float64), (1, 1), "SAME")),

@@ -89,7 +89,7 @@ const PARALLEL_MIN_FLOPS: usize = 1 << 18;
 /// # Safety
 /// The pointers and strides address `m x k`, `k x n` and `m x n` matrices.
 #[allow(clippy::too_many_arguments)]
-unsafe fn product<T: 'static + Copy + Default>(
+unsafe fn product<T: 'static + Copy + Default + Send + Sync>(
     [m, k, n]: [usize; 3],
     a: *const T,
     [rsa, csa]: [isize; 2],
@@ -100,7 +100,25 @@ unsafe fn product<T: 'static + Copy + Default>(
     one: T,
     threads: usize,
 ) {
-    let parallelism = if threads > 1 && m * n * k >= PARALLEL_MIN_FLOPS {
+    let parallel = threads > 1 && m * n * k >= PARALLEL_MIN_FLOPS;
+    if parallel && (m == 1 || n == 1) {
+        // SAFETY: guaranteed by the caller.
+        unsafe {
+            thin_product_in_parallel(
+                [m, k, n],
+                a,
+                [rsa, csa],
+                b,
+                [rsb, csb],
+                c,
+                [rsc, csc],
+                one,
+                threads,
+            )
+        };
+        return;
+    }
+    let parallelism = if parallel {
         gemm::Parallelism::Rayon(threads)
     } else {
         gemm::Parallelism::None
@@ -131,6 +149,68 @@ unsafe fn product<T: 'static + Copy + Default>(
             parallelism,
         )
     }
+}
+
+/// A matrix-vector product (`m == 1` or `n == 1`) split along its long side
+/// into one slice per share of the threads: `gemm` runs such products as a
+/// single-threaded GEMV whatever parallelism it is given, and a decode step's
+/// dense layers and logits are nothing else (memory-bound, so two cores read
+/// the weights about twice as fast as one).
+///
+/// # Safety
+/// As `product`.
+#[allow(clippy::too_many_arguments)]
+unsafe fn thin_product_in_parallel<T: 'static + Copy + Default + Send + Sync>(
+    [m, k, n]: [usize; 3],
+    a: *const T,
+    [rsa, csa]: [isize; 2],
+    b: *const T,
+    [rsb, csb]: [isize; 2],
+    c: *mut T,
+    [rsc, csc]: [isize; 2],
+    one: T,
+    threads: usize,
+) {
+    use rayon::iter::{IntoParallelIterator, ParallelIterator};
+    // Two slices per thread even out a thread that starts late.
+    let long = m.max(n);
+    let slices = (threads * 2).min(long);
+    let (a_addr, b_addr, c_addr) = (a as usize, b as usize, c as usize);
+    (0..slices).into_par_iter().for_each(|s| {
+        let (start, end) = (long * s / slices, long * (s + 1) / slices);
+        let len = end - start;
+        let at = start as isize;
+        // SAFETY: each slice is a sub-product of the caller's matrices and
+        // writes its own rows (n == 1) or columns (m == 1) of c.
+        unsafe {
+            let (a, b, c) = (a_addr as *const T, b_addr as *const T, c_addr as *mut T);
+            if n == 1 {
+                product(
+                    [len, k, n],
+                    a.offset(at * rsa),
+                    [rsa, csa],
+                    b,
+                    [rsb, csb],
+                    c.offset(at * rsc),
+                    [rsc, csc],
+                    one,
+                    1,
+                )
+            } else {
+                product(
+                    [m, k, len],
+                    a,
+                    [rsa, csa],
+                    b.offset(at * csb),
+                    [rsb, csb],
+                    c.offset(at * csc),
+                    [rsc, csc],
+                    one,
+                    1,
+                )
+            }
+        }
+    });
 }
 
 macro_rules! gemm_entry {
@@ -272,6 +352,40 @@ mod tests {
             }
         }
         assert_eq!(c, want);
+    }
+
+    /// Matrix-vector products large enough for the pool are split into
+    /// slices; each slice must land in its own rows or columns.
+    #[test]
+    fn thin_products_in_parallel_match_the_naive_product() {
+        let k = 300usize;
+        for (m, n) in [(1usize, 1001usize), (997, 1)] {
+            let a: Vec<f64> = (0..m * k).map(|x| ((x * 7) % 13) as f64 - 6.0).collect();
+            let b: Vec<f64> = (0..k * n).map(|x| ((x * 5) % 11) as f64 - 5.0).collect();
+            let mut c = vec![f64::NAN; m * n];
+            // b stored transposed ([n][k]) to take gemm's other GEMV path.
+            let desc = GemmDesc {
+                m: m as i64,
+                k: k as i64,
+                n: n as i64,
+                lhs_row_stride: k as i64,
+                lhs_col_stride: 1,
+                rhs_row_stride: 1,
+                rhs_col_stride: k as i64,
+                out_row_stride: n as i64,
+                out_col_stride: 1,
+                ..GemmDesc::default()
+            };
+            assert!(m * k * n >= PARALLEL_MIN_FLOPS);
+            assert_eq!(crate::pool::strata_rt_set_num_threads(3), 0);
+            unsafe { strata_rt_gemm_f64(&desc, a.as_ptr(), b.as_ptr(), c.as_mut_ptr()) };
+            for i in 0..m {
+                for j in 0..n {
+                    let want: f64 = (0..k).map(|kk| a[i * k + kk] * b[j * k + kk]).sum();
+                    assert_eq!(c[i * n + j], want, "({m}x{n}) at ({i}, {j})");
+                }
+            }
+        }
     }
 
     /// Enough batches and work for the pool: the batches run side by side
