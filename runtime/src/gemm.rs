@@ -118,6 +118,24 @@ unsafe fn product<T: 'static + Copy + Default + Send + Sync>(
         };
         return;
     }
+    if rsb == 1 && csb > 1 && csc == 1 && m > 1 && n >= NT_MIN_COLUMNS {
+        if std::any::TypeId::of::<T>() == std::any::TypeId::of::<f32>() {
+            // SAFETY: guaranteed by the caller; T is f32.
+            unsafe {
+                product_with_transposed_rhs(
+                    [m, k, n],
+                    a as *const f32,
+                    [rsa, csa],
+                    b as *const f32,
+                    csb,
+                    c as *mut f32,
+                    rsc,
+                    threads,
+                )
+            };
+            return;
+        }
+    }
     let parallelism = if parallel {
         gemm::Parallelism::Rayon(threads)
     } else {
@@ -211,6 +229,91 @@ unsafe fn thin_product_in_parallel<T: 'static + Copy + Default + Send + Sync>(
             }
         }
     });
+}
+
+/// Products with a transposed rhs and at least this many columns take
+/// [`product_with_transposed_rhs`].
+const NT_MIN_COLUMNS: usize = 32;
+/// The largest block of a transposed rhs re-laid-out at once (bytes): it
+/// stays in the L2 cache of the thread that packs it and then reads it.
+const NT_BLOCK_BYTES: usize = 1 << 20;
+
+thread_local! {
+    /// Each thread's block of a transposed rhs, kept across calls so that a
+    /// steady state allocates nothing.
+    static NT_BLOCK: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `c = a · bᵀ` where `b` is stored `n x k` (row stride `rs_bt`): the weight
+/// layout of `x @ W.T` and of tied embeddings. `gemm` would pack this
+/// operand with a scalar gather; instead blocks of columns are transposed
+/// in registers ([`crate::transpose`]) into a thread's own buffer and
+/// multiplied from there, so memory stays bounded (one block per thread)
+/// whatever `n` is. Blocks go to threads whole (no synchronisation inside).
+///
+/// # Safety
+/// As `product`, with `b`'s column stride 1 and `c`'s column stride 1.
+#[allow(clippy::too_many_arguments)]
+unsafe fn product_with_transposed_rhs(
+    [m, k, n]: [usize; 3],
+    a: *const f32,
+    [rsa, csa]: [isize; 2],
+    b: *const f32,
+    rs_bt: isize,
+    c: *mut f32,
+    rsc: isize,
+    threads: usize,
+) {
+    let parallel = threads > 1 && m * n * k >= PARALLEL_MIN_FLOPS;
+    let per_thread = n.div_ceil(if parallel { threads * 2 } else { 1 });
+    let widest = (NT_BLOCK_BYTES / 4 / k.max(1)).max(16);
+    let width = per_thread.min(widest).next_multiple_of(16).min(n);
+    let blocks = n.div_ceil(width);
+    let (a_addr, b_addr, c_addr) = (a as usize, b as usize, c as usize);
+    let block = |index: usize, threads: usize| {
+        let (j0, j1) = (index * width, ((index + 1) * width).min(n));
+        let w = j1 - j0;
+        // Rows a cache line longer than the block: with a power-of-two
+        // width, the 16 rows a tile writes would share a few cache sets.
+        let row = w.next_multiple_of(16) + 16;
+        NT_BLOCK.with(|cell| {
+            let mut buf = cell.borrow_mut();
+            if buf.len() < k * row {
+                buf.resize(k * row, 0.0);
+            }
+            // SAFETY: rows j0..j1 of b (each k long) and columns j0..j1 of
+            // c lie inside the caller's matrices; buf holds k x w.
+            unsafe {
+                crate::transpose::transpose_f32(
+                    (b_addr as *const f32).offset(j0 as isize * rs_bt),
+                    rs_bt as usize,
+                    w,
+                    k,
+                    buf.as_mut_ptr(),
+                    row,
+                );
+                product(
+                    [m, k, w],
+                    a_addr as *const f32,
+                    [rsa, csa],
+                    buf.as_ptr(),
+                    [row as isize, 1],
+                    (c_addr as *mut f32).offset(j0 as isize),
+                    [rsc, 1],
+                    1.0f32,
+                    threads,
+                )
+            }
+        })
+    };
+    if parallel && blocks >= threads {
+        use rayon::iter::{IntoParallelIterator, ParallelIterator};
+        (0..blocks).into_par_iter().for_each(|i| block(i, 1));
+    } else {
+        for i in 0..blocks {
+            block(i, threads);
+        }
+    }
 }
 
 macro_rules! gemm_entry {
@@ -384,6 +487,46 @@ mod tests {
                     let want: f64 = (0..k).map(|kk| a[i * k + kk] * b[j * k + kk]).sum();
                     assert_eq!(c[i * n + j], want, "({m}x{n}) at ({i}, {j})");
                 }
+            }
+        }
+    }
+
+    /// Products with a transposed rhs go through blocks re-laid-out in
+    /// registers: every block, edge and thread count lands in its place.
+    #[test]
+    fn transposed_rhs_products_match_the_naive_product() {
+        for (m, k, n, threads) in [
+            (2, 3, 32, 1),
+            (37, 70, 333, 1),
+            (64, 256, 1000, 3),
+            (5, 3000, 129, 2),
+        ] {
+            let a: Vec<f32> = (0..m * k).map(|x| ((x * 7) % 13) as f32 - 6.0).collect();
+            let bt: Vec<f32> = (0..n * k).map(|x| ((x * 5) % 11) as f32 - 5.0).collect();
+            // c's rows padded (out_row_stride > n): the padding stays untouched.
+            let rsc = n + 2;
+            let mut c = vec![f32::NAN; m * rsc];
+            let desc = GemmDesc {
+                m: m as i64,
+                k: k as i64,
+                n: n as i64,
+                lhs_row_stride: k as i64,
+                lhs_col_stride: 1,
+                rhs_row_stride: 1,
+                rhs_col_stride: k as i64,
+                out_row_stride: rsc as i64,
+                out_col_stride: 1,
+                ..GemmDesc::default()
+            };
+            assert_eq!(crate::pool::strata_rt_set_num_threads(threads), 0);
+            unsafe { strata_rt_gemm_f32(&desc, a.as_ptr(), bt.as_ptr(), c.as_mut_ptr()) };
+            for i in 0..m {
+                for j in 0..n {
+                    // Small integers: every partial sum is exact in f32.
+                    let want: f32 = (0..k).map(|kk| a[i * k + kk] * bt[j * k + kk]).sum();
+                    assert_eq!(c[i * rsc + j], want, "{m}x{k}x{n} at ({i}, {j})");
+                }
+                assert!(c[i * rsc + n..(i + 1) * rsc].iter().all(|x| x.is_nan()));
             }
         }
     }

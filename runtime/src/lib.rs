@@ -37,6 +37,7 @@ pub mod minifloat;
 mod mpi;
 pub mod pool;
 pub mod rng;
+pub mod transpose;
 pub mod triangular_solve;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -156,7 +156,10 @@ pub fn record_plan(ctx: &Context, module: OpId, prefix: &str, funcs: &mut [CFunc
         f.aliases = pairs
             .chunks(2)
             .filter_map(|p| {
-                let (a, r) = (usize::try_from(p[0]).ok()?, usize::try_from(*p.get(1)?).ok()?);
+                let (a, r) = (
+                    usize::try_from(p[0]).ok()?,
+                    usize::try_from(*p.get(1)?).ok()?,
+                );
                 Some((a, r.checked_sub(inputs)?))
             })
             .collect();

@@ -391,5 +391,10 @@ fn long_name(len: usize) -> String {
 /// to a shared library (the link included).
 #[test]
 fn long_private_names_are_linear() {
-    assert_linear("a long private function name to a .so", 1 << 20, long_name, "so");
+    assert_linear(
+        "a long private function name to a .so",
+        1 << 20,
+        long_name,
+        "so",
+    );
 }

@@ -1350,7 +1350,13 @@ func.func public @reads_old(%cache: tensor<256x64xf32> {tf.aliasing_output = 0 :
     .unwrap();
     compile(&src, tmp.path(), "libkv.so", "kv.h");
     let header = std::fs::read_to_string(tmp.path().join("kv.h")).unwrap();
-    assert_eq!(header.matches("Donated: res0 may be the same buffer as arg0").count(), 1, "{header}");
+    assert_eq!(
+        header
+            .matches("Donated: res0 may be the same buffer as arg0")
+            .count(),
+        1,
+        "{header}"
+    );
     let main_c = tmp.path().join("kv.c");
     std::fs::write(
         &main_c,

@@ -119,9 +119,16 @@ fn thread_counts_are_capped_and_bad_environment_values_mean_the_default() {
     // limits.c's affinity count bounds from above.
     let (default, affinity_cap) = limits(&["env"], None);
     let cap = 4 * default;
-    assert!(default >= 1 && cap <= affinity_cap, "{default} {affinity_cap}");
+    assert!(
+        default >= 1 && cap <= affinity_cap,
+        "{default} {affinity_cap}"
+    );
     for n in ["10000", "2147483647"] {
-        assert_eq!(limits(&["threads", n], None).0, cap, "P_set_num_threads({n})");
+        assert_eq!(
+            limits(&["threads", n], None).0,
+            cap,
+            "P_set_num_threads({n})"
+        );
     }
     assert_eq!(limits(&["threads", "2"], None).0, 2);
     assert_eq!(limits(&["env"], Some("10000")).0, cap);

@@ -258,8 +258,17 @@ fn names_never_reach_generated_source_unchecked() {
     let long = "f".repeat(10 << 20);
     write(dir, "long.mlir", &format!("func.func @{long}{body}"));
     let start = std::time::Instant::now();
-    let err = located_error(dir, &["compile", "long.mlir", "-o", "liblong.so"], "long.mlir", "at most 255");
-    assert!(err.len() < 4096, "the message echoes the name: {} bytes", err.len());
+    let err = located_error(
+        dir,
+        &["compile", "long.mlir", "-o", "liblong.so"],
+        "long.mlir",
+        "at most 255",
+    );
+    assert!(
+        err.len() < 4096,
+        "the message echoes the name: {} bytes",
+        err.len()
+    );
     located_error(dir, &["check", "long.mlir"], "long.mlir", "at most 255");
     assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
     // Hostile text in the input's path reaches the bindings only in a
@@ -761,18 +770,43 @@ fn jax_host_callbacks_are_named_and_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     let cases = [
-        ("{backend_config = \"\", mhlo.backend_config = {index = 0 : ui64}}", "-> tensor<4xf32>", "jax.pure_callback"),
-        ("{backend_config = \"\", has_side_effect = true, mhlo.backend_config = {index = 0 : ui64}}", "-> tensor<4xf32>", "jax.experimental.io_callback"),
-        ("{backend_config = \"\", has_side_effect = true, mhlo.backend_config = {index = 0 : ui64}}", "-> ()", "jax.debug.callback"),
+        (
+            "{backend_config = \"\", mhlo.backend_config = {index = 0 : ui64}}",
+            "-> tensor<4xf32>",
+            "jax.pure_callback",
+        ),
+        (
+            "{backend_config = \"\", has_side_effect = true, mhlo.backend_config = {index = 0 : ui64}}",
+            "-> tensor<4xf32>",
+            "jax.experimental.io_callback",
+        ),
+        (
+            "{backend_config = \"\", has_side_effect = true, mhlo.backend_config = {index = 0 : ui64}}",
+            "-> ()",
+            "jax.debug.callback",
+        ),
     ];
     for (attrs, result, api) in cases {
         let call = if result == "-> ()" {
-            format!("    stablehlo.custom_call @xla_ffi_python_cpu_callback(%x) {attrs} : (tensor<4xf32>) -> ()\n    return %x : tensor<4xf32>")
+            format!(
+                "    stablehlo.custom_call @xla_ffi_python_cpu_callback(%x) {attrs} : (tensor<4xf32>) -> ()\n    return %x : tensor<4xf32>"
+            )
         } else {
-            format!("    %0 = stablehlo.custom_call @xla_ffi_python_cpu_callback(%x) {attrs} : (tensor<4xf32>) {result}\n    return %0 : tensor<4xf32>")
+            format!(
+                "    %0 = stablehlo.custom_call @xla_ffi_python_cpu_callback(%x) {attrs} : (tensor<4xf32>) {result}\n    return %0 : tensor<4xf32>"
+            )
         };
-        write(dir, "cb.mlir", &format!("func.func public @main(%x: tensor<4xf32>) -> tensor<4xf32> {{\n{call}\n}}\n"));
-        let err = located_error(dir, &["compile", "cb.mlir", "-o", "libcb.so"], "cb.mlir", &format!("{api}"));
+        write(
+            dir,
+            "cb.mlir",
+            &format!("func.func public @main(%x: tensor<4xf32>) -> tensor<4xf32> {{\n{call}\n}}\n"),
+        );
+        let err = located_error(
+            dir,
+            &["compile", "cb.mlir", "-o", "libcb.so"],
+            "cb.mlir",
+            &format!("{api}"),
+        );
         assert!(err.contains("is not supported"), "{err}");
     }
 }

@@ -53,7 +53,12 @@ pub(crate) fn select(ctx: &mut Context, op: OpId) -> Result<()> {
     // Positions: batch then spatial dimensions, outermost (in the input)
     // first, so that runs adjacent in memory merge.
     let mut positions: Vec<Dim> = std::iter::once((c.input_batch, c.output_batch))
-        .chain(c.input_spatial.iter().copied().zip(c.output_spatial.iter().copied()))
+        .chain(
+            c.input_spatial
+                .iter()
+                .copied()
+                .zip(c.output_spatial.iter().copied()),
+        )
         .map(|(i, o)| Dim {
             size: xs[i],
             lhs: xst[i],

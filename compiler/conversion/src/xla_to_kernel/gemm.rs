@@ -204,7 +204,8 @@ fn exact_in_f64(ctx: &Context, op: OpId) -> bool {
         TypeKind::Int { width, .. } => Some(*width),
         _ => None,
     };
-    let (Some(a), Some(b), Some(r)) = (bits(o.operands[0]), bits(o.operands[1]), bits(o.results[0]))
+    let (Some(a), Some(b), Some(r)) =
+        (bits(o.operands[0]), bits(o.operands[1]), bits(o.results[0]))
     else {
         return false;
     };

@@ -31,8 +31,8 @@ impl strata_pass::Pass for ConvertXlaToKernelPass {
         "choose the runtime's kernels: dot_general on floats becomes kernel.gemm on strided views"
     }
     fn run(&self, ctx: &mut Context, module: OpId) -> Result<()> {
-        use strata_dialect_xla::transforms::build::ops_named;
         use strata_dialect_xla::names::{CONVOLUTION, DOT_GENERAL};
+        use strata_dialect_xla::transforms::build::ops_named;
         for op in ops_named(ctx, module, &[DOT_GENERAL, CONVOLUTION]) {
             if ctx.op(op).name == DOT_GENERAL {
                 gemm::select(ctx, op)?;

@@ -28,7 +28,11 @@ fn shape(ctx: &Context, v: Value) -> Vec<i64> {
 /// Strides of `to_shape` that address the elements of a tensor of shape
 /// `from_shape` laid out with `from_strides` in the same row-major order
 /// (a reshape as a view), or None when no strides can.
-pub(crate) fn reshape_strides(from_shape: &[i64], from_strides: &[i64], to_shape: &[i64]) -> Option<Vec<i64>> {
+pub(crate) fn reshape_strides(
+    from_shape: &[i64],
+    from_strides: &[i64],
+    to_shape: &[i64],
+) -> Option<Vec<i64>> {
     // Size-1 dimensions carry no information: drop them, and give them
     // stride 0 in the result.
     let old: Vec<(i64, i64)> = from_shape
@@ -126,7 +130,11 @@ pub(crate) fn operand_view(ctx: &Context, v: Value) -> (Value, Vec<i64>) {
 /// use of the one before: the chain's last value, the strides of `v`'s
 /// dimensions in its (row-major) buffer, and the chain's ops. A kernel
 /// producing `v` can write the last value directly.
-pub(crate) fn result_view(ctx: &Context, func: OpId, v: Value) -> Option<(Value, Vec<i64>, Vec<OpId>)> {
+pub(crate) fn result_view(
+    ctx: &Context,
+    func: OpId,
+    v: Value,
+) -> Option<(Value, Vec<i64>, Vec<OpId>)> {
     let users = |x: Value| {
         let mut found = Vec::new();
         ctx.walk_nested(func, &mut |op| {
@@ -173,7 +181,11 @@ pub(crate) fn result_view(ctx: &Context, func: OpId, v: Value) -> Option<(Value,
 /// Removes, from `values` down their chains of transposes and reshapes,
 /// every op whose result nothing reads any more (the views a kernel now
 /// reads through), so none is materialized.
-pub(crate) fn remove_dead(ctx: &mut Context, func: Option<OpId>, values: &[Value]) -> strata_diag::Result<()> {
+pub(crate) fn remove_dead(
+    ctx: &mut Context,
+    func: Option<OpId>,
+    values: &[Value],
+) -> strata_diag::Result<()> {
     let Some(func) = func else {
         return Ok(());
     };
@@ -212,6 +224,9 @@ mod tests {
         assert_eq!(reshape_strides(&[4, 16], &[16, 1], &[64]), Some(vec![1]));
         assert_eq!(reshape_strides(&[64], &[3], &[4, 16]), Some(vec![48, 3]));
         // Strided groups: (2, 3) with strides (30, 10) merge into 6 of 10.
-        assert_eq!(reshape_strides(&[2, 3, 5], &[30, 10, 1], &[6, 5]), Some(vec![10, 1]));
+        assert_eq!(
+            reshape_strides(&[2, 3, 5], &[30, 10, 1], &[6, 5]),
+            Some(vec![10, 1])
+        );
     }
 }

@@ -40,7 +40,12 @@ impl FuncLowering<'_> {
     /// a buffer, which codegen skips when the two are one buffer (a donated
     /// argument updated in place, see `xla-plan-donation`); else element
     /// by element.
-    pub(super) fn copy_operand_into(&mut self, b: &mut Builder<'_>, x: Value, out: Value) -> Result<()> {
+    pub(super) fn copy_operand_into(
+        &mut self,
+        b: &mut Builder<'_>,
+        x: Value,
+        out: Value,
+    ) -> Result<()> {
         if let Some(super::Repr::Buffer(buf)) = self.repr.get(&x).copied()
             && b.ctx.value_ty(buf) == b.ctx.value_ty(out)
         {

@@ -45,7 +45,10 @@ impl strata_pass::Pass for XlaPlanDonationPass {
             let pairs = safe_pairs(ctx, f);
             if !pairs.is_empty() {
                 let elem = ctx.int_ty(64);
-                let values = pairs.iter().flat_map(|&(i, j)| [i as i64, j as i64]).collect();
+                let values = pairs
+                    .iter()
+                    .flat_map(|&(i, j)| [i as i64, j as i64])
+                    .collect();
                 let a = ctx.attr(AttrKind::DenseArray { elem, values });
                 ctx.set_attr(f, ALIASES, a);
             }
@@ -87,7 +90,11 @@ fn safe_pairs(ctx: &Context, f: OpId) -> Vec<(usize, usize)> {
     if !all_tensors {
         return vec![];
     }
-    let Some(ret) = ctx.blocks[entry].ops.last().copied().filter(|&o| ctx.op(o).name == builtin::RETURN)
+    let Some(ret) = ctx.blocks[entry]
+        .ops
+        .last()
+        .copied()
+        .filter(|&o| ctx.op(o).name == builtin::RETURN)
     else {
         return vec![];
     };

@@ -1,8 +1,8 @@
 //! Passes that stay inside the `xla` dialect.
 
 pub mod batch_norm;
-pub mod donation;
 pub mod build;
+pub mod donation;
 pub mod fold_dot_convert;
 pub mod fold_dot_transpose;
 pub mod lapack_custom_calls;

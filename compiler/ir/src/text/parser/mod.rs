@@ -688,7 +688,10 @@ impl<'a> Parser<'a> {
     ) -> Result<(
         Vec<(String, Type, Location)>,
         Vec<Type>,
-        (Vec<Vec<(String, crate::Attr)>>, Vec<Vec<(String, crate::Attr)>>),
+        (
+            Vec<Vec<(String, crate::Attr)>>,
+            Vec<Vec<(String, crate::Attr)>>,
+        ),
     )> {
         self.expect_punct("(")?;
         let mut args = Vec::new();
