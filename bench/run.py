@@ -558,6 +558,9 @@ def main():
     lim.update(info=info, peaks=measured_fma_peak())
     lim["nominal"], lim["nominal_desc"] = nominal_peak(info)
     lim["peak"] = max(lim["peaks"].values()) if lim["peaks"] else lim["nominal"]
+    # Under --threads all the percentages are of every usable core's peak together.
+    lim["cores"] = 1 if ARGS.threads == "1" else len(os.sched_getaffinity(0))
+    lim["peak"] = lim["peak"] and lim["peak"] * lim["cores"]
     lim["big_copy"] = copy_bandwidth(2 * 256 * 2 ** 20)
     print(f"FMA peak measured {lim['peaks']} GFLOP/s, nominal {lim['nominal']}; copy bandwidth (256 MiB) "
           f"{lim['big_copy']['wall'] / 1e9:.1f} GB/s", flush=True)
@@ -725,7 +728,8 @@ def render(rows, failures, lim, strata, elapsed, load0, load1) -> str:
     if peak:
         L.append(f"- FMA peak (one core, f32): measured {pk} GFLOP/s (12 independent FMA chains in registers, "
                  f"thread CPU time, best of 9); nominal {nom and f'{nom:.1f}'} GFLOP/s ({lim['nominal_desc']}). "
-                 f"**% below is of {peak:.1f} GFLOP/s**")
+                 f"**% below is of {peak:.1f} GFLOP/s**"
+                 + (f" ({lim['cores']} cores x the measured one-core peak)" if lim["cores"] > 1 else ""))
     L.append(f"- Copy bandwidth: numpy `copyto` of 256 MiB: {lim['big_copy']['wall'] / 1e9:.1f} GB/s (bytes read + "
              f"written, best of 7). Memory-bound rows are compared with a copy of the **same working set** "
              f"(half the workload's bytes, copied), since most of them fit in L2/L3")
