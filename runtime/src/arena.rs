@@ -291,6 +291,35 @@ pub extern "C" fn strata_rt_arena_end_scratch() {
     })
 }
 
+/// Runs `body` with this thread's arenas cut from `block` (`bytes` long, 64-byte
+/// aligned, owned by another thread's stack that waits meanwhile) when this
+/// thread's stack is idle; a busy stack (this worker is inside another call,
+/// stolen work) keeps its own memory, as does a NULL block.
+pub(crate) fn with_borrowed_block<R>(block: *mut u8, bytes: usize, body: impl FnOnce() -> R) -> R {
+    let borrowed = !block.is_null()
+        && STACK
+            .try_with(|s| {
+                let mut s = s.borrow_mut();
+                if s.parked.is_some() || s.top != 0 || !s.overflow.is_empty() {
+                    return false;
+                }
+                let own = s.main.take();
+                s.parked = Some((own, s.high_water));
+                s.main = Some(Block {
+                    ptr: block,
+                    len: bytes,
+                    owned: false,
+                });
+                true
+            })
+            .unwrap_or(false);
+    let result = body();
+    if borrowed {
+        strata_rt_arena_end_scratch();
+    }
+    result
+}
+
 /// Bytes of memory this thread's stack holds now (for tests).
 pub fn held_bytes() -> usize {
     STACK

@@ -82,7 +82,7 @@ fn batch_offsets(d: &GemmDesc, mut index: usize) -> (isize, isize, isize) {
 
 /// Products with fewer multiply-adds than this run on the calling thread
 /// alone: below it, waking the pool costs more than it saves.
-const PARALLEL_MIN_FLOPS: usize = 1 << 18;
+const PARALLEL_MIN_FLOPS: usize = strata_abi::GEMM_PARALLEL_MIN_FLOPS as usize;
 
 /// `c = a · b` for one matrix of each (strides in elements).
 ///

@@ -37,7 +37,7 @@ use std::sync::{Arc, Mutex, Once, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use rayon::iter::{IntoParallelIterator, ParallelIterator};
 use strata_abi::ParallelTask;
 
-use crate::error::{last_error, set_error};
+use crate::error::{clear_error, last_error, set_error};
 use crate::ffi_guard;
 
 /// A running pool and the process that started it.
@@ -227,6 +227,61 @@ pub fn install<R: Send>(work: impl FnOnce(usize) -> R + Send) -> R {
         Some(p) => p.install(|| work(rayon::current_num_threads())),
         None => work(1),
     }
+}
+
+/// `int32_t strata_rt_call_on_pool(body, ctx, arena_bytes)`: runs an
+/// exported function's body on a pool thread, so that its parallel loops and
+/// kernels are forked from inside the pool: otherwise every one of them is
+/// handed from the caller to the pool and back (two futex round trips, and
+/// the idle workers spin against the caller's serial code) — a training
+/// loop's hundreds of small regions per call lost a fifth of its time so.
+/// The body's arenas are cut from the caller's own stack (`arena_bytes`, the
+/// function's plan), so memory stays one plan per calling thread. Runs
+/// `body` inline when the pool has one thread, on a pool thread already, or
+/// on a device thread of a multi-device run (whose threads must not occupy
+/// the pool while they wait for each other). Returns the body's status; its
+/// message becomes the caller's last error.
+///
+/// # Safety
+/// `body` and `ctx` follow [`strata_abi::PoolBody`]'s contract.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn strata_rt_call_on_pool(
+    body: strata_abi::PoolBody,
+    ctx: *mut c_void,
+    arena_bytes: i64,
+) -> c_int {
+    ffi_guard(1, || {
+        let inline = rayon::current_thread_index().is_some()
+            || crate::collectives::devices_in_process() > 0
+            || threads_hint() <= 1;
+        let pool = if inline { None } else { pool() };
+        let Some(pool) = pool else {
+            // SAFETY: the caller's contract.
+            return unsafe { body(ctx) };
+        };
+        let bytes = usize::try_from(arena_bytes).unwrap_or(0);
+        let mark = crate::arena::strata_rt_arena_mark();
+        let block = if bytes > 0 {
+            crate::arena::strata_rt_arena_acquire(arena_bytes).cast::<u8>()
+        } else {
+            std::ptr::null_mut()
+        };
+        let (ctx_addr, block_addr) = (ctx as usize, block as usize);
+        let (status, message) = pool.install(|| {
+            crate::arena::with_borrowed_block(block_addr as *mut u8, bytes, || {
+                clear_error();
+                // SAFETY: the caller's contract; the caller waits here, so
+                // ctx and the block stay valid.
+                let status = unsafe { body(ctx_addr as *mut c_void) };
+                (status, (status != 0).then(last_error))
+            })
+        });
+        crate::arena::strata_rt_arena_reset(mark);
+        if let Some(message) = message {
+            set_error(&message);
+        }
+        status
+    })
 }
 
 /// Work below which a parallel loop runs on the calling thread alone; this

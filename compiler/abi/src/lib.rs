@@ -410,6 +410,15 @@ pub type ParallelTask =
 /// and the runtime does not split smaller ones it is handed.
 pub const PARALLEL_MIN_WORK: u64 = 1 << 17;
 
+/// Multiply-adds (m·n·k over every batch) below which a matrix product runs
+/// on the calling thread alone.
+pub const GEMM_PARALLEL_MIN_FLOPS: u64 = 1 << 18;
+
+/// An exported function's body run by [`symbol::CALL_ON_POOL`]:
+/// `int32_t body(void *ctx)`, `ctx` holding the function's parameters; 0 or
+/// a non-zero status after setting the calling thread's last error.
+pub type PoolBody = unsafe extern "C" fn(ctx: *mut core::ffi::c_void) -> i32;
+
 /// A host's implementation of a custom-call target, as registered with
 /// `P_register_custom_call`: one pointer per operand and per result (dense,
 /// row-major), 0 on success or a non-zero status that fails the call.
@@ -635,6 +644,12 @@ pub mod symbol {
     /// *const *results)`: runs the host's implementation registered for
     /// `entry`, or fails naming the target when there is none.
     pub const CUSTOM_CALL: &str = "strata_rt_custom_call";
+    /// `int32_t (PoolBody body, void *ctx, int64_t arena_bytes)`: runs an
+    /// exported function's body on the thread pool (one hand-off per call
+    /// instead of one per parallel region), its arenas cut from the
+    /// caller's stack; returns the body's status, its message as the
+    /// caller's last error.
+    pub const CALL_ON_POOL: &str = "strata_rt_call_on_pool";
     /// `void *(int64_t bytes)`: a function's arena, on this thread's stack
     /// of arenas (NULL when memory is exhausted).
     pub const ARENA_ACQUIRE: &str = "strata_rt_arena_acquire";

@@ -127,7 +127,7 @@ pub(crate) const RESERVED_NAMES: &[&str] = &[
     "set_outfeed",
 ];
 
-fn nounwind(cx: &LlContext) -> Attribute {
+pub(crate) fn nounwind(cx: &LlContext) -> Attribute {
     cx.create_enum_attribute(Attribute::get_named_enum_kind_id("nounwind"), 0)
 }
 
@@ -461,6 +461,8 @@ impl<'ctx> Lowerer<'ctx, '_> {
             );
             self.call(end, &[])?;
             status
+        } else if crate::pool_entry::parallel_regions(self.ir, op, 2) >= 2 {
+            self.call_inner_on_pool(name, inner, &args, scratch_bytes(self.ir, op))?
         } else {
             let mark_fn = self.external(strata_abi::symbol::ARENA_MARK, i64t.fn_type(&[], false));
             let mark = self

@@ -30,6 +30,7 @@ mod func;
 mod loop_;
 mod mem;
 mod params;
+mod pool_entry;
 mod state;
 mod target;
 mod types;

@@ -828,6 +828,111 @@ int main(void) {
     assert_eq!(run_ok(&mut Command::new(&exe)).trim(), "ok");
 }
 
+/// A function that hands work to the pool more than once runs its whole body
+/// on a pool thread (`strata_rt_call_on_pool`); one with a single parallel
+/// region stays on the caller. Concurrent callers still get right products,
+/// and a failing body's message reaches the calling thread's
+/// `P_last_error`.
+#[test]
+fn bodies_with_several_parallel_regions_run_on_the_pool() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("pool.mlir");
+    std::fs::write(
+        &src,
+        "func.func @two(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x128xf32> {\n\
+         %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<128x128xf32>, tensor<128x128xf32>) -> tensor<128x128xf32>\n\
+         %1 = stablehlo.dot_general %0, %b, contracting_dims = [1] x [0] : (tensor<128x128xf32>, tensor<128x128xf32>) -> tensor<128x128xf32>\n\
+         return %1 : tensor<128x128xf32>\n}\n\
+         func.func @one(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x128xf32> {\n\
+         %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<128x128xf32>, tensor<128x128xf32>) -> tensor<128x128xf32>\n\
+         return %0 : tensor<128x128xf32>\n}\n\
+         func.func @fails(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x128xf32> {\n\
+         %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<128x128xf32>, tensor<128x128xf32>) -> tensor<128x128xf32>\n\
+         %1 = stablehlo.dot_general %0, %b, contracting_dims = [1] x [0] : (tensor<128x128xf32>, tensor<128x128xf32>) -> tensor<128x128xf32>\n\
+         %2 = stablehlo.custom_call @never_registered(%1) : (tensor<128x128xf32>) -> tensor<128x128xf32>\n\
+         return %2 : tensor<128x128xf32>\n}\n",
+    )
+    .unwrap();
+    let so = compile(&src, tmp.path(), "libpool.so", "pool.h");
+    let nm = run_ok(Command::new("nm").arg(&so));
+    assert!(
+        nm.contains("pool.two.on_pool"),
+        "two GEMMs: the body runs on the pool\n{nm}"
+    );
+    assert!(nm.contains("pool.fails.on_pool"), "{nm}");
+    assert!(
+        !nm.contains("pool.one.on_pool"),
+        "one GEMM: no extra hand-off\n{nm}"
+    );
+    let main_c = tmp.path().join("pool.c");
+    std::fs::write(
+        &main_c,
+        r#"
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include "pool.h"
+
+enum { N = 128, THREADS = 6, ROUNDS = 12 };
+
+static void *work(void *arg) {
+  long id = (long)arg;
+  static __thread float a[N * N], b[N * N], ab[N * N], c[N * N];
+  for (int i = 0; i < N * N; i++) {
+    a[i] = (float)((i + id) % 3);
+    b[i] = (float)((i * 3 + id) % 2);
+  }
+  for (int r = 0; r < ROUNDS; r++) {
+    if ((r + id) % 3 == 0) {
+      if (pool_fails(a, b, c) == 0) return "a call of an unregistered target succeeded";
+      if (strstr(pool_last_error(), "never_registered") == NULL) return "the body's message did not reach the caller";
+      continue;
+    }
+    if (pool_one(a, b, ab) != 0 || pool_two(a, b, c) != 0) return "a call failed";
+    if (pool_last_error()[0] != 0) return "a successful call left an error";
+    for (int i = 0; i < N; i += 11)
+      for (int j = 0; j < N; j += 7) {
+        float s = 0;  /* small integers: exact in f32 in any order */
+        for (int k = 0; k < N; k++) s += ab[i * N + k] * b[k * N + j];
+        if (c[i * N + j] != s) return "wrong product";
+      }
+  }
+  return NULL;
+}
+
+int main(void) {
+  pthread_t t[THREADS];
+  for (long i = 0; i < THREADS; i++) pthread_create(&t[i], NULL, work, (void *)i);
+  int failed = 0;
+  for (int i = 0; i < THREADS; i++) {
+    void *r;
+    pthread_join(t[i], &r);
+    if (r) { fprintf(stderr, "thread %d: %s\n", i, (const char *)r); failed = 1; }
+  }
+  if (!failed) puts("ok");
+  return failed;
+}
+"#,
+    )
+    .unwrap();
+    let exe = tmp.path().join("pool");
+    run_ok(
+        cc().arg("-O1")
+            .arg("-pthread")
+            .arg("-o")
+            .arg(&exe)
+            .arg(&main_c)
+            .arg(format!("-I{}", tmp.path().display()))
+            .arg(format!("-L{}", tmp.path().display()))
+            .arg("-lpool")
+            .arg(format!("-Wl,-rpath,{}", tmp.path().display())),
+    );
+    assert_eq!(
+        run_ok(Command::new(&exe).env("STRATA_NUM_THREADS", "2")).trim(),
+        "ok"
+    );
+}
+
 #[test]
 fn replicas_run_meets_at_collectives_and_a_missing_device_times_out() {
     let tmp = tempfile::tempdir().unwrap();

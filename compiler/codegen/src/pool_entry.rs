@@ -1,0 +1,204 @@
+//! Exported functions that hand work to the thread pool more than once run
+//! their whole body on the pool: `P_f` stores its parameters in a struct and
+//! calls `strata_rt_call_on_pool(P.f.on_pool, &params, scratch_bytes)`, and
+//! `P.f.on_pool` takes them back out and runs `P.f` between an arena mark
+//! and reset, as `P_f` otherwise does itself. Each parallel loop or kernel
+//! of the body then forks from a pool thread instead of being handed from
+//! the caller to the pool and back.
+//!
+//! The choice is made here, from the loop-level IR: a function whose call
+//! reaches at most one parallel region gains nothing from the extra hand-off
+//! (and a tiny function would pay it on every call).
+
+use std::collections::HashMap;
+
+use inkwell::AddressSpace;
+use inkwell::attributes::AttributeLoc;
+use inkwell::module::Linkage;
+use inkwell::types::BasicTypeEnum;
+use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue};
+use strata_diag::Result;
+use strata_dialect_loop as lp;
+use strata_ir::builtin::{self, CALL};
+use strata_ir::{AttrKind, Context, OpId};
+
+use crate::ice;
+use crate::state::Lowerer;
+
+/// Parallel regions a call of function `op` reaches, counted up to `enough`:
+/// each `loop.dispatch` (the compiler outlines only loops worth splitting),
+/// each matrix product large enough for the runtime to split, those of the
+/// functions it calls, and twice anything inside a serial loop (it repeats).
+pub(crate) fn parallel_regions(ir: &Context, op: OpId, enough: usize) -> usize {
+    let mut memo = HashMap::new();
+    regions_of(ir, op, enough, &mut memo)
+}
+
+fn regions_of(ir: &Context, func: OpId, enough: usize, memo: &mut HashMap<OpId, usize>) -> usize {
+    if let Some(&n) = memo.get(&func) {
+        return n;
+    }
+    // A call-graph cycle is refused by the verifier; this guards the walk.
+    memo.insert(func, 0);
+    let module = ir.op(func).parent.and_then(|b| ir.block_parent_op(b));
+    let mut count = 0usize;
+    ir.walk_nested(func, &mut |o| {
+        if count >= enough {
+            return;
+        }
+        let here = match ir.op(o).name {
+            lp::DISPATCH => 1,
+            CALL => match callee(ir, o) {
+                Some(name) if name.starts_with("strata_rt_gemm_") => {
+                    usize::from(gemm_is_split(ir, o))
+                }
+                Some(name) => module
+                    .and_then(|m| builtin::lookup_func(ir, m, name))
+                    .filter(|&f| ir.entry_block(f, 0).is_some())
+                    .map_or(0, |f| regions_of(ir, f, enough, memo)),
+                None => 0,
+            },
+            _ => 0,
+        };
+        let repeats = if inside_serial_loop(ir, o, func) {
+            2
+        } else {
+            1
+        };
+        count = count.saturating_add(here.saturating_mul(repeats));
+    });
+    memo.insert(func, count);
+    count
+}
+
+fn callee(ir: &Context, op: OpId) -> Option<&str> {
+    match ir.attr_kind(ir.attr_of(op, "callee")?) {
+        AttrKind::SymbolRef(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// Whether a `strata_rt_gemm_*(desc, a, b, c)` call is large enough for the
+/// runtime to split: m·n·k over the batches is at least the square root of
+/// the product of the three operands' element counts (exact for one
+/// product, larger for batched ones).
+fn gemm_is_split(ir: &Context, call: OpId) -> bool {
+    let elements = |i: usize| -> f64 {
+        ir.op(call)
+            .operands
+            .get(i)
+            .and_then(|&v| ir.shape(ir.value_ty(v)))
+            .map_or(0.0, |s| s.iter().map(|&d| d.max(0) as f64).product())
+    };
+    (elements(1) * elements(2) * elements(3)).sqrt() >= strata_abi::GEMM_PARALLEL_MIN_FLOPS as f64
+}
+
+/// Whether `op` sits in a `loop.while` or a serial `loop.for` of `func`.
+fn inside_serial_loop(ir: &Context, op: OpId, func: OpId) -> bool {
+    let mut at = ir.op(op).parent.and_then(|b| ir.block_parent_op(b));
+    while let Some(p) = at {
+        if p == func {
+            return false;
+        }
+        let name = ir.op(p).name;
+        if name == lp::WHILE || (name == lp::FOR && !lp::is_parallel(ir, p)) {
+            return true;
+        }
+        at = ir.op(p).parent.and_then(|b| ir.block_parent_op(b));
+    }
+    false
+}
+
+impl<'ctx> Lowerer<'ctx, '_> {
+    /// In the exported wrapper being built: stores `args` (`inner`'s
+    /// parameters) in a struct and runs `inner` through
+    /// `strata_rt_call_on_pool`; returns the status.
+    pub(crate) fn call_inner_on_pool(
+        &mut self,
+        name: &str,
+        inner: FunctionValue<'ctx>,
+        args: &[BasicMetadataValueEnum<'ctx>],
+        arena_bytes: u64,
+    ) -> Result<BasicValueEnum<'ctx>> {
+        let values: Vec<BasicValueEnum<'ctx>> = args
+            .iter()
+            .map(|&a| {
+                BasicValueEnum::try_from(a)
+                    .map_err(|_| ice("a parameter is not a first-class value"))
+            })
+            .collect::<Result<_>>()?;
+        let fields: Vec<BasicTypeEnum<'ctx>> = values.iter().map(|v| v.get_type()).collect();
+        let ty = self.cx.struct_type(&fields, false);
+        let body = self.pool_body(name, inner, ty)?;
+        let params = self.b.build_alloca(ty, "params").map_err(ice)?;
+        for (i, &v) in values.iter().enumerate() {
+            let slot = self
+                .b
+                .build_struct_gep(ty, params, i as u32, "")
+                .map_err(ice)?;
+            self.b.build_store(slot, v).map_err(ice)?;
+        }
+        let (i32t, i64t) = (self.cx.i32_type(), self.cx.i64_type());
+        let ptr = self.cx.ptr_type(AddressSpace::default());
+        let run = self.external(
+            strata_abi::symbol::CALL_ON_POOL,
+            i32t.fn_type(&[ptr.into(), ptr.into(), i64t.into()], false),
+        );
+        let body_ptr = body.as_global_value().as_pointer_value();
+        let bytes = self.i64(arena_bytes);
+        self.call(run, &[body_ptr.into(), params.into(), bytes.into()])?
+            .ok_or_else(|| ice("strata_rt_call_on_pool returns nothing"))
+    }
+
+    /// `int32_t P.f.on_pool(void *params)`: `P.f` on the parameters stored
+    /// in `params` (struct `ty`), between an arena mark and reset.
+    fn pool_body(
+        &mut self,
+        name: &str,
+        inner: FunctionValue<'ctx>,
+        ty: inkwell::types::StructType<'ctx>,
+    ) -> Result<FunctionValue<'ctx>> {
+        let (i32t, i64t) = (self.cx.i32_type(), self.cx.i64_type());
+        let ptr = self.cx.ptr_type(AddressSpace::default());
+        let resume = self
+            .b
+            .get_insert_block()
+            .ok_or_else(|| ice("builder outside a block"))?;
+        let f = self.module.add_function(
+            &format!("{}.{name}.on_pool", self.prefix),
+            i32t.fn_type(&[ptr.into()], false),
+            // Internal, not private: a local symbol that profiles name.
+            Some(Linkage::Internal),
+        );
+        f.add_attribute(AttributeLoc::Function, crate::func::nounwind(self.cx));
+        self.b
+            .position_at_end(self.cx.append_basic_block(f, "entry"));
+        let params = f
+            .get_nth_param(0)
+            .ok_or_else(|| ice("pool body without its parameter"))?
+            .into_pointer_value();
+        let mut args: Vec<BasicMetadataValueEnum<'ctx>> = Vec::new();
+        for (i, field) in ty.get_field_types().into_iter().enumerate() {
+            let slot = self
+                .b
+                .build_struct_gep(ty, params, i as u32, "")
+                .map_err(ice)?;
+            args.push(self.b.build_load(field, slot, "").map_err(ice)?.into());
+        }
+        let mark_fn = self.external(strata_abi::symbol::ARENA_MARK, i64t.fn_type(&[], false));
+        let mark = self
+            .call(mark_fn, &[])?
+            .ok_or_else(|| ice("strata_rt_arena_mark returns nothing"))?;
+        let status = self
+            .call(inner, &args)?
+            .ok_or_else(|| ice("internal function returns no status"))?;
+        let reset = self.external(
+            strata_abi::symbol::ARENA_RESET,
+            self.cx.void_type().fn_type(&[i64t.into()], false),
+        );
+        self.call(reset, &[mark.into()])?;
+        self.b.build_return(Some(&status)).map_err(ice)?;
+        self.b.position_at_end(resume);
+        Ok(f)
+    }
+}
