@@ -248,6 +248,14 @@ fn with_device<R>(f: impl FnOnce(&mut Device) -> R) -> R {
 
 /// How many device threads this thread's run has (1 outside a run, and for
 /// MPI, where each process is one device).
+/// Whether this thread runs one device of a multi-device run (or is busy
+/// setting one up: a slot that cannot be read counts as one).
+pub(crate) fn on_device_thread() -> bool {
+    DEVICE
+        .try_with(|slot| slot.try_borrow().map_or(true, |d| d.is_some()))
+        .unwrap_or(true)
+}
+
 pub(crate) fn devices_in_process() -> usize {
     DEVICE
         .try_with(|slot| {

@@ -252,7 +252,7 @@ pub unsafe extern "C" fn strata_rt_call_on_pool(
 ) -> c_int {
     ffi_guard(1, || {
         let inline = rayon::current_thread_index().is_some()
-            || crate::collectives::devices_in_process() > 0
+            || crate::collectives::on_device_thread()
             || threads_hint() <= 1;
         let pool = if inline { None } else { pool() };
         let Some(pool) = pool else {

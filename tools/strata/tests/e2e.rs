@@ -850,7 +850,15 @@ fn bodies_with_several_parallel_regions_run_on_the_pool() {
          %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<128x128xf32>, tensor<128x128xf32>) -> tensor<128x128xf32>\n\
          %1 = stablehlo.dot_general %0, %b, contracting_dims = [1] x [0] : (tensor<128x128xf32>, tensor<128x128xf32>) -> tensor<128x128xf32>\n\
          %2 = stablehlo.custom_call @never_registered(%1) : (tensor<128x128xf32>) -> tensor<128x128xf32>\n\
-         return %2 : tensor<128x128xf32>\n}\n",
+         return %2 : tensor<128x128xf32>\n}\n\
+         func.func @spot_many(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x128xf32> {\n\
+         %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<128x128xf32>, tensor<128x128xf32>) -> tensor<128x128xf32>\n\
+         %1 = stablehlo.dot_general %0, %b, contracting_dims = [1] x [0] : (tensor<128x128xf32>, tensor<128x128xf32>) -> tensor<128x128xf32>\n\
+         %2 = stablehlo.custom_call @where(%1) : (tensor<128x128xf32>) -> tensor<128x128xf32>\n\
+         return %2 : tensor<128x128xf32>\n}\n\
+         func.func @spot_none(%a: tensor<128x128xf32>) -> tensor<128x128xf32> {\n\
+         %0 = stablehlo.custom_call @where(%a) : (tensor<128x128xf32>) -> tensor<128x128xf32>\n\
+         return %0 : tensor<128x128xf32>\n}\n",
     )
     .unwrap();
     let so = compile(&src, tmp.path(), "libpool.so", "pool.h");
@@ -900,7 +908,26 @@ static void *work(void *arg) {
   return NULL;
 }
 
+static int32_t where(void *user, const void *const *operands, void *const *results) {
+  *(pthread_t *)user = pthread_self();
+  memcpy(results[0], operands[0], sizeof(float) * N * N);
+  return 0;
+}
+
 int main(void) {
+  /* Which thread runs a body: a pool thread when it has several parallel
+     regions, the caller's own when it has none. */
+  static float a[N * N], b[N * N], c[N * N];
+  pthread_t seen;
+  if (pool_register_custom_call("where", where, &seen) != 0) { fputs("no target\n", stderr); return 1; }
+  if (pool_spot_many(a, b, c) != 0 || pthread_equal(seen, pthread_self())) {
+    fputs("a body with several parallel regions ran on the caller's thread\n", stderr);
+    return 1;
+  }
+  if (pool_spot_none(a, c) != 0 || !pthread_equal(seen, pthread_self())) {
+    fputs("a body without parallel regions left the caller's thread\n", stderr);
+    return 1;
+  }
   pthread_t t[THREADS];
   for (long i = 0; i < THREADS; i++) pthread_create(&t[i], NULL, work, (void *)i);
   int failed = 0;
