@@ -284,6 +284,56 @@ pub unsafe extern "C" fn strata_rt_call_on_pool(
     })
 }
 
+/// Copies below this many bytes per thread are not split: a thread's share
+/// must outweigh handing it over (from outside the pool, a futex round trip
+/// of tens of microseconds on a VM; from inside, a steal).
+fn copy_share_min(in_pool: bool) -> usize {
+    if in_pool { 512 << 10 } else { 2 << 20 }
+}
+
+/// `void strata_rt_copy(void *dst, const void *src, int64_t bytes)`: a copy
+/// between two distinct buffers (generated code skips copying a buffer onto
+/// itself), in 64-byte-aligned slices over the pool when it is large enough.
+///
+/// # Safety
+/// `dst` and `src` address `bytes` bytes each and do not overlap.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn strata_rt_copy(dst: *mut c_void, src: *const c_void, bytes: i64) {
+    ffi_guard((), || {
+        let n = usize::try_from(bytes).unwrap_or(0);
+        let in_pool = rayon::current_thread_index().is_some();
+        let threads = threads_hint().min(n / copy_share_min(in_pool)).max(1);
+        let (d, s) = (dst as usize, src as usize);
+        let slice = |i: usize, parts: usize| {
+            let at = |j: usize| {
+                if j == parts {
+                    n
+                } else {
+                    n * j / parts / 64 * 64
+                }
+            };
+            let (start, end) = (at(i), at(i + 1));
+            // SAFETY: the caller's contract; slices are disjoint parts of
+            // the two buffers.
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    (s as *const u8).add(start),
+                    (d as *mut u8).add(start),
+                    end - start,
+                )
+            };
+        };
+        if threads <= 1 || crate::collectives::on_device_thread() {
+            slice(0, 1);
+            return;
+        }
+        install(|t| {
+            let parts = t.min(threads).max(1);
+            (0..parts).into_par_iter().for_each(|i| slice(i, parts));
+        });
+    })
+}
+
 /// Work below which a parallel loop runs on the calling thread alone; this
 /// keeps small calls under a microsecond.
 const MIN_PARALLEL_WORK: u64 = strata_abi::PARALLEL_MIN_WORK;
@@ -427,6 +477,19 @@ pub extern "C" fn strata_rt_set_num_threads(n: c_int) -> c_int {
 
 #[cfg(test)]
 mod tests {
+    /// Copies of every size around the thresholds, on several threads,
+    /// land whole (odd sizes: the last slice takes the remainder).
+    #[test]
+    fn large_copies_split_over_the_pool_land_whole() {
+        assert_eq!(strata_rt_set_num_threads(3), 0);
+        for n in [0usize, 1, 4097, (3 << 20) + 13, (9 << 20) + 1] {
+            let src: Vec<u8> = (0..n).map(|i| (i * 31 % 251) as u8).collect();
+            let mut dst = vec![0u8; n];
+            unsafe { strata_rt_copy(dst.as_mut_ptr().cast(), src.as_ptr().cast(), n as i64) };
+            assert!(dst == src, "{n} bytes");
+        }
+    }
+
     use super::*;
 
     /// The tests resize the one pool; they take turns.

@@ -410,6 +410,10 @@ pub type ParallelTask =
 /// and the runtime does not split smaller ones it is handed.
 pub const PARALLEL_MIN_WORK: u64 = 1 << 17;
 
+/// Bytes from which a buffer copy (`mem.copy`) is a runtime call that
+/// splits it over the thread pool (smaller ones are an inline `memcpy`).
+pub const PARALLEL_COPY_MIN_BYTES: u64 = 1 << 20;
+
 /// Multiply-adds (m·n·k over every batch) below which a matrix product runs
 /// on the calling thread alone.
 pub const GEMM_PARALLEL_MIN_FLOPS: u64 = 1 << 18;
@@ -637,6 +641,10 @@ pub mod symbol {
     /// system (b's shape in `rows` x `cols`; `LINALG_LEFT_SIDE`,
     /// `LINALG_LOWER`, `LINALG_TRANSPOSE_A`, `LINALG_UNIT_DIAGONAL`).
     pub const TRIANGULAR_SOLVE: &str = "strata_rt_triangular_solve";
+    /// `void (void *dst, const void *src, int64_t bytes)`: a copy of at
+    /// least `PARALLEL_COPY_MIN_BYTES` between distinct buffers, split over
+    /// the pool when that pays.
+    pub const COPY: &str = "strata_rt_copy";
     /// `int32_t (CustomCallTarget *table, int64_t count, const char *target,
     /// CustomCallFn fn, void *user)`: the library's `P_register_custom_call`.
     pub const REGISTER_CUSTOM_CALL: &str = "strata_rt_register_custom_call";

@@ -204,9 +204,22 @@ impl<'ctx> Lowerer<'ctx, '_> {
             .build_conditional_branch(same, done, copy)
             .map_err(ice)?;
         self.b.position_at_end(copy);
-        self.b
-            .build_memcpy(dst, align, src, align, self.i64(bytes))
-            .map_err(ice)?;
+        if bytes >= strata_abi::PARALLEL_COPY_MIN_BYTES {
+            // Large copies (a loop's carried state, a KV cache that is not
+            // donated) are split over the pool by the runtime.
+            let ptr = self.cx.ptr_type(AddressSpace::default());
+            let copy_fn = self.external(
+                strata_abi::symbol::COPY,
+                self.cx
+                    .void_type()
+                    .fn_type(&[ptr.into(), ptr.into(), self.cx.i64_type().into()], false),
+            );
+            self.call(copy_fn, &[dst.into(), src.into(), self.i64(bytes).into()])?;
+        } else {
+            self.b
+                .build_memcpy(dst, align, src, align, self.i64(bytes))
+                .map_err(ice)?;
+        }
         self.b.build_unconditional_branch(done).map_err(ice)?;
         self.b.position_at_end(done);
         Ok(())
