@@ -232,6 +232,17 @@ pub extern "C" fn strata_rt_arena_reset(mark: i64) {
     })
 }
 
+/// A caller's scratch must be 64-byte aligned (and present when the plan
+/// needs any).
+pub(crate) fn check_scratch(scratch: *mut c_void, len: usize) -> Result<(), String> {
+    if len > 0 && (scratch.is_null() || (scratch as usize) % ARENA_ALIGN != 0) {
+        return Err(format!(
+            "scratch must be a {ARENA_ALIGN}-byte aligned buffer of at least {len} bytes (got {scratch:p})"
+        ));
+    }
+    Ok(())
+}
+
 /// `int32_t strata_rt_arena_use_scratch(void *scratch, int64_t bytes)`:
 /// until `strata_rt_arena_end_scratch`, this thread's arenas are cut from
 /// the caller's `scratch` (`bytes` long, 64-byte aligned). Returns 1 with a
@@ -244,10 +255,8 @@ pub extern "C" fn strata_rt_arena_use_scratch(scratch: *mut c_void, bytes: i64) 
             crate::error::set_error("scratch: negative size");
             return 1;
         };
-        if len > 0 && (scratch.is_null() || (scratch as usize) % ARENA_ALIGN != 0) {
-            crate::error::set_error(&format!(
-                "scratch must be a {ARENA_ALIGN}-byte aligned buffer of at least {len} bytes (got {scratch:p})"
-            ));
+        if let Err(message) = check_scratch(scratch, len) {
+            crate::error::set_error(&message);
             return 1;
         }
         STACK

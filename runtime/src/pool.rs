@@ -229,14 +229,15 @@ pub fn install<R: Send>(work: impl FnOnce(usize) -> R + Send) -> R {
     }
 }
 
-/// `int32_t strata_rt_call_on_pool(body, ctx, arena_bytes)`: runs an
+/// `int32_t strata_rt_call_on_pool(body, ctx, arena_bytes, scratch)`: runs an
 /// exported function's body on a pool thread, so that its parallel loops and
 /// kernels are forked from inside the pool: otherwise every one of them is
 /// handed from the caller to the pool and back (two futex round trips, and
 /// the idle workers spin against the caller's serial code) — a training
 /// loop's hundreds of small regions per call lost a fifth of its time so.
-/// The body's arenas are cut from the caller's own stack (`arena_bytes`, the
-/// function's plan), so memory stays one plan per calling thread. Runs
+/// The body's arenas are cut from `scratch` (`P_f_with_scratch`; checked as
+/// there) or else from the caller's own stack (`arena_bytes`, the function's
+/// plan), so memory stays one plan per calling thread. Runs
 /// `body` inline when the pool has one thread, on a pool thread already, or
 /// on a device thread of a multi-device run (whose threads must not occupy
 /// the pool while they wait for each other). Returns the body's status; its
@@ -249,6 +250,7 @@ pub unsafe extern "C" fn strata_rt_call_on_pool(
     body: strata_abi::PoolBody,
     ctx: *mut c_void,
     arena_bytes: i64,
+    scratch: *mut c_void,
 ) -> c_int {
     ffi_guard(1, || {
         let inline = rayon::current_thread_index().is_some()
@@ -256,12 +258,31 @@ pub unsafe extern "C" fn strata_rt_call_on_pool(
             || threads_hint() <= 1;
         let pool = if inline { None } else { pool() };
         let Some(pool) = pool else {
+            if scratch.is_null() {
+                // SAFETY: the caller's contract.
+                return unsafe { body(ctx) };
+            }
+            // `P_f_with_scratch` on this thread, as without the pool.
+            if crate::arena::strata_rt_arena_use_scratch(scratch, arena_bytes) != 0 {
+                return 1;
+            }
             // SAFETY: the caller's contract.
-            return unsafe { body(ctx) };
+            let status = unsafe { body(ctx) };
+            crate::arena::strata_rt_arena_end_scratch();
+            return status;
         };
         let bytes = usize::try_from(arena_bytes).unwrap_or(0);
+        if !scratch.is_null() {
+            if let Err(message) = crate::arena::check_scratch(scratch, bytes) {
+                set_error(&message);
+                return 1;
+            }
+        }
         let mark = crate::arena::strata_rt_arena_mark();
-        let block = if bytes > 0 {
+        let block = if !scratch.is_null() {
+            // The caller's scratch: the body's arenas come from it.
+            scratch.cast::<u8>()
+        } else if bytes > 0 {
             crate::arena::strata_rt_arena_acquire(arena_bytes).cast::<u8>()
         } else {
             std::ptr::null_mut()

@@ -652,11 +652,11 @@ pub mod symbol {
     /// *const *results)`: runs the host's implementation registered for
     /// `entry`, or fails naming the target when there is none.
     pub const CUSTOM_CALL: &str = "strata_rt_custom_call";
-    /// `int32_t (PoolBody body, void *ctx, int64_t arena_bytes)`: runs an
-    /// exported function's body on the thread pool (one hand-off per call
-    /// instead of one per parallel region), its arenas cut from the
-    /// caller's stack; returns the body's status, its message as the
-    /// caller's last error.
+    /// `int32_t (PoolBody body, void *ctx, int64_t arena_bytes, void
+    /// *scratch)`: runs an exported function's body on the thread pool
+    /// (one hand-off per call instead of one per parallel region), its
+    /// arenas cut from `scratch` (NULL: from the caller's stack); returns
+    /// the body's status, its message as the caller's last error.
     pub const CALL_ON_POOL: &str = "strata_rt_call_on_pool";
     /// `void *(int64_t bytes)`: a function's arena, on this thread's stack
     /// of arenas (NULL when memory is exhausted).

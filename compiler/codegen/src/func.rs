@@ -441,7 +441,10 @@ impl<'ctx> Lowerer<'ctx, '_> {
         );
         self.call(clear, &[])?;
         self.emit_null_checks(op, f, name, pack)?;
-        let status = if let Some(scratch) = scratch {
+        let on_pool = crate::pool_entry::parallel_regions(self.ir, op, 2) >= 2;
+        let status = if on_pool {
+            self.call_inner_on_pool(name, inner, &args, scratch_bytes(self.ir, op), scratch)?
+        } else if let Some(scratch) = scratch {
             let use_scratch = self.external(
                 strata_abi::symbol::ARENA_USE_SCRATCH,
                 i32t.fn_type(&[ptr.into(), i64t.into()], false),
@@ -461,8 +464,6 @@ impl<'ctx> Lowerer<'ctx, '_> {
             );
             self.call(end, &[])?;
             status
-        } else if crate::pool_entry::parallel_regions(self.ir, op, 2) >= 2 {
-            self.call_inner_on_pool(name, inner, &args, scratch_bytes(self.ir, op))?
         } else {
             let mark_fn = self.external(strata_abi::symbol::ARENA_MARK, i64t.fn_type(&[], false));
             let mark = self

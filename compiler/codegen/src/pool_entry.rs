@@ -112,13 +112,15 @@ fn inside_serial_loop(ir: &Context, op: OpId, func: OpId) -> bool {
 impl<'ctx> Lowerer<'ctx, '_> {
     /// In the exported wrapper being built: stores `args` (`inner`'s
     /// parameters) in a struct and runs `inner` through
-    /// `strata_rt_call_on_pool`; returns the status.
+    /// `strata_rt_call_on_pool`, on the caller's `scratch` if given;
+    /// returns the status.
     pub(crate) fn call_inner_on_pool(
         &mut self,
         name: &str,
         inner: FunctionValue<'ctx>,
         args: &[BasicMetadataValueEnum<'ctx>],
         arena_bytes: u64,
+        scratch: Option<BasicMetadataValueEnum<'ctx>>,
     ) -> Result<BasicValueEnum<'ctx>> {
         let values: Vec<BasicValueEnum<'ctx>> = args
             .iter()
@@ -142,12 +144,16 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let ptr = self.cx.ptr_type(AddressSpace::default());
         let run = self.external(
             strata_abi::symbol::CALL_ON_POOL,
-            i32t.fn_type(&[ptr.into(), ptr.into(), i64t.into()], false),
+            i32t.fn_type(&[ptr.into(), ptr.into(), i64t.into(), ptr.into()], false),
         );
         let body_ptr = body.as_global_value().as_pointer_value();
         let bytes = self.i64(arena_bytes);
-        self.call(run, &[body_ptr.into(), params.into(), bytes.into()])?
-            .ok_or_else(|| ice("strata_rt_call_on_pool returns nothing"))
+        let scratch = scratch.unwrap_or_else(|| ptr.const_null().into());
+        self.call(
+            run,
+            &[body_ptr.into(), params.into(), bytes.into(), scratch],
+        )?
+        .ok_or_else(|| ice("strata_rt_call_on_pool returns nothing"))
     }
 
     /// `int32_t P.f.on_pool(void *params)`: `P.f` on the parameters stored
@@ -158,6 +164,11 @@ impl<'ctx> Lowerer<'ctx, '_> {
         inner: FunctionValue<'ctx>,
         ty: inkwell::types::StructType<'ctx>,
     ) -> Result<FunctionValue<'ctx>> {
+        let symbol = format!("{}.{name}.on_pool", self.prefix);
+        // `P_f` and `P_f_with_scratch` share it.
+        if let Some(f) = self.module.get_function(&symbol) {
+            return Ok(f);
+        }
         let (i32t, i64t) = (self.cx.i32_type(), self.cx.i64_type());
         let ptr = self.cx.ptr_type(AddressSpace::default());
         let resume = self
@@ -165,7 +176,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
             .get_insert_block()
             .ok_or_else(|| ice("builder outside a block"))?;
         let f = self.module.add_function(
-            &format!("{}.{name}.on_pool", self.prefix),
+            &symbol,
             i32t.fn_type(&[ptr.into()], false),
             // Internal, not private: a local symbol that profiles name.
             Some(Linkage::Internal),

@@ -896,7 +896,9 @@ static void *work(void *arg) {
       if (strstr(pool_last_error(), "never_registered") == NULL) return "the body's message did not reach the caller";
       continue;
     }
-    if (pool_one(a, b, ab) != 0 || pool_two(a, b, c) != 0) return "a call failed";
+    static __thread _Alignas(64) unsigned char mine[1 << 20];
+    if (pool_one(a, b, ab) != 0) return "a call failed";
+    if ((r % 2 ? pool_two_with_scratch(a, b, c, mine) : pool_two(a, b, c)) != 0) return "a call failed";
     if (pool_last_error()[0] != 0) return "a successful call left an error";
     for (int i = 0; i < N; i += 11)
       for (int j = 0; j < N; j += 7) {
@@ -926,6 +928,17 @@ int main(void) {
   }
   if (pool_spot_none(a, c) != 0 || !pthread_equal(seen, pthread_self())) {
     fputs("a body without parallel regions left the caller's thread\n", stderr);
+    return 1;
+  }
+  /* The caller's scratch serves a body on the pool too, checked as always. */
+  static _Alignas(64) unsigned char scratch[1 << 20];
+  if (pool_two_scratch_bytes() > (int64_t)sizeof scratch) { fputs("scratch too small\n", stderr); return 1; }
+  if (pool_spot_many_with_scratch(a, b, c, scratch) != 0 || pthread_equal(seen, pthread_self())) {
+    fputs("a body with scratch did not run on the pool\n", stderr);
+    return 1;
+  }
+  if (pool_spot_many_with_scratch(a, b, c, scratch + 8) == 0 || strstr(pool_last_error(), "aligned") == NULL) {
+    fputs("misaligned scratch accepted\n", stderr);
     return 1;
   }
   pthread_t t[THREADS];
