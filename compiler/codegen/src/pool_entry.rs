@@ -29,46 +29,69 @@ use crate::state::Lowerer;
 /// each `loop.dispatch` (the compiler outlines only loops worth splitting),
 /// each matrix product large enough for the runtime to split, those of the
 /// functions it calls, and twice anything inside a serial loop (it repeats).
+/// A function that starts device threads (`loop.run_devices`) counts none:
+/// its body must not hold a pool thread while the devices' own parallel
+/// work waits for the pool (two such calls at once would hold both threads
+/// of a 2-thread pool).
 pub(crate) fn parallel_regions(ir: &Context, op: OpId, enough: usize) -> usize {
     let mut memo = HashMap::new();
-    regions_of(ir, op, enough, &mut memo)
+    let reach = reach_of(ir, op, enough, &mut memo);
+    if reach.starts_devices {
+        0
+    } else {
+        reach.regions
+    }
 }
 
-fn regions_of(ir: &Context, func: OpId, enough: usize, memo: &mut HashMap<OpId, usize>) -> usize {
-    if let Some(&n) = memo.get(&func) {
-        return n;
+#[derive(Clone, Copy, Default)]
+struct Reach {
+    regions: usize,
+    starts_devices: bool,
+}
+
+fn reach_of(ir: &Context, func: OpId, enough: usize, memo: &mut HashMap<OpId, Reach>) -> Reach {
+    if let Some(&r) = memo.get(&func) {
+        return r;
     }
     // A call-graph cycle is refused by the verifier; this guards the walk.
-    memo.insert(func, 0);
+    memo.insert(func, Reach::default());
     let module = ir.op(func).parent.and_then(|b| ir.block_parent_op(b));
-    let mut count = 0usize;
+    let mut reach = Reach::default();
     ir.walk_nested(func, &mut |o| {
-        if count >= enough {
-            return;
-        }
         let here = match ir.op(o).name {
             lp::DISPATCH => 1,
+            lp::RUN_DEVICES => {
+                reach.starts_devices = true;
+                0
+            }
             CALL => match callee(ir, o) {
                 Some(name) if name.starts_with("strata_rt_gemm_") => {
                     usize::from(gemm_is_split(ir, o))
                 }
-                Some(name) => module
-                    .and_then(|m| builtin::lookup_func(ir, m, name))
-                    .filter(|&f| ir.entry_block(f, 0).is_some())
-                    .map_or(0, |f| regions_of(ir, f, enough, memo)),
+                Some(name) => {
+                    let inner = module
+                        .and_then(|m| builtin::lookup_func(ir, m, name))
+                        .filter(|&f| ir.entry_block(f, 0).is_some())
+                        .map(|f| reach_of(ir, f, enough, memo))
+                        .unwrap_or_default();
+                    reach.starts_devices |= inner.starts_devices;
+                    inner.regions
+                }
                 None => 0,
             },
             _ => 0,
         };
-        let repeats = if inside_serial_loop(ir, o, func) {
-            2
-        } else {
-            1
-        };
-        count = count.saturating_add(here.saturating_mul(repeats));
+        if here > 0 && reach.regions < enough {
+            let repeats = if inside_serial_loop(ir, o, func) {
+                2
+            } else {
+                1
+            };
+            reach.regions = reach.regions.saturating_add(here.saturating_mul(repeats));
+        }
     });
-    memo.insert(func, count);
-    count
+    memo.insert(func, reach);
+    reach
 }
 
 fn callee(ir: &Context, op: OpId) -> Option<&str> {
