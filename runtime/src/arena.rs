@@ -259,26 +259,13 @@ pub extern "C" fn strata_rt_arena_use_scratch(scratch: *mut c_void, bytes: i64) 
             crate::error::set_error(&message);
             return 1;
         }
-        STACK
-            .try_with(|s| {
-                let mut s = s.borrow_mut();
-                if s.parked.is_some() || s.top != 0 || !s.overflow.is_empty() {
-                    crate::error::set_error(
-                        "scratch: the library is already running on this thread (a call from inside a call)",
-                    );
-                    return 1;
-                }
-                let own = s.main.take();
-                s.parked = Some((own, s.high_water));
-                s.main = Some(Block {
-                    ptr: scratch.cast::<u8>(),
-                    len,
-                    owned: false,
-                });
-                s.top = 0;
-                0
-            })
-            .unwrap_or(1)
+        if !lend(scratch.cast::<u8>(), len) {
+            crate::error::set_error(
+                "scratch: the library is already running on this thread (a call from inside a call)",
+            );
+            return 1;
+        }
+        0
     })
 }
 
@@ -300,28 +287,35 @@ pub extern "C" fn strata_rt_arena_end_scratch() {
     })
 }
 
+/// Makes `block` (`len` bytes, not owned) this thread's arena block until
+/// `strata_rt_arena_end_scratch`, parking the thread's own; false, and
+/// nothing changed, when the stack is in use.
+fn lend(block: *mut u8, len: usize) -> bool {
+    STACK
+        .try_with(|s| {
+            let mut s = s.borrow_mut();
+            if s.parked.is_some() || s.top != 0 || !s.overflow.is_empty() {
+                return false;
+            }
+            let own = s.main.take();
+            s.parked = Some((own, s.high_water));
+            s.main = Some(Block {
+                ptr: block,
+                len,
+                owned: false,
+            });
+            s.top = 0;
+            true
+        })
+        .unwrap_or(false)
+}
+
 /// Runs `body` with this thread's arenas cut from `block` (`bytes` long, 64-byte
 /// aligned, owned by another thread's stack that waits meanwhile) when this
 /// thread's stack is idle; a busy stack (this worker is inside another call,
 /// stolen work) keeps its own memory, as does a NULL block.
 pub(crate) fn with_borrowed_block<R>(block: *mut u8, bytes: usize, body: impl FnOnce() -> R) -> R {
-    let borrowed = !block.is_null()
-        && STACK
-            .try_with(|s| {
-                let mut s = s.borrow_mut();
-                if s.parked.is_some() || s.top != 0 || !s.overflow.is_empty() {
-                    return false;
-                }
-                let own = s.main.take();
-                s.parked = Some((own, s.high_water));
-                s.main = Some(Block {
-                    ptr: block,
-                    len: bytes,
-                    owned: false,
-                });
-                true
-            })
-            .unwrap_or(false);
+    let borrowed = !block.is_null() && lend(block, bytes);
     let result = body();
     if borrowed {
         strata_rt_arena_end_scratch();

@@ -198,35 +198,26 @@ unsafe fn thin_product_in_parallel<T: 'static + Copy + Default + Send + Sync>(
         let (start, end) = (long * s / slices, long * (s + 1) / slices);
         let len = end - start;
         let at = start as isize;
+        // A slice of rows (n == 1) or of columns (m == 1).
+        let (dims, a_at, b_at, c_at) = if n == 1 {
+            ([len, k, n], at * rsa, 0, at * rsc)
+        } else {
+            ([m, k, len], 0, at * csb, at * csc)
+        };
         // SAFETY: each slice is a sub-product of the caller's matrices and
-        // writes its own rows (n == 1) or columns (m == 1) of c.
+        // writes its own rows or columns of c.
         unsafe {
-            let (a, b, c) = (a_addr as *const T, b_addr as *const T, c_addr as *mut T);
-            if n == 1 {
-                product(
-                    [len, k, n],
-                    a.offset(at * rsa),
-                    [rsa, csa],
-                    b,
-                    [rsb, csb],
-                    c.offset(at * rsc),
-                    [rsc, csc],
-                    one,
-                    1,
-                )
-            } else {
-                product(
-                    [m, k, len],
-                    a,
-                    [rsa, csa],
-                    b.offset(at * csb),
-                    [rsb, csb],
-                    c.offset(at * csc),
-                    [rsc, csc],
-                    one,
-                    1,
-                )
-            }
+            product(
+                dims,
+                (a_addr as *const T).offset(a_at),
+                [rsa, csa],
+                (b_addr as *const T).offset(b_at),
+                [rsb, csb],
+                (c_addr as *mut T).offset(c_at),
+                [rsc, csc],
+                one,
+                1,
+            )
         }
     });
 }

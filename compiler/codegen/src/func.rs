@@ -465,22 +465,33 @@ impl<'ctx> Lowerer<'ctx, '_> {
             self.call(end, &[])?;
             status
         } else {
-            let mark_fn = self.external(strata_abi::symbol::ARENA_MARK, i64t.fn_type(&[], false));
-            let mark = self
-                .call(mark_fn, &[])?
-                .ok_or_else(|| ice("strata_rt_arena_mark returns nothing"))?;
-            let status = self
-                .call(inner, &args)?
-                .ok_or_else(|| ice("internal function returns no status"))?;
-            let reset = self.external(
-                strata_abi::symbol::ARENA_RESET,
-                self.cx.void_type().fn_type(&[i64t.into()], false),
-            );
-            self.call(reset, &[mark.into()])?;
-            status
+            self.call_between_arena_marks(inner, &args)?
         };
         self.b.build_return(Some(&status)).map_err(ice)?;
         Ok(())
+    }
+
+    /// `inner(args)` between a mark of this thread's arena stack and a reset
+    /// to it (whatever the status); returns the status.
+    pub(crate) fn call_between_arena_marks(
+        &mut self,
+        inner: FunctionValue<'ctx>,
+        args: &[BasicMetadataValueEnum<'ctx>],
+    ) -> Result<inkwell::values::BasicValueEnum<'ctx>> {
+        let i64t = self.cx.i64_type();
+        let mark_fn = self.external(strata_abi::symbol::ARENA_MARK, i64t.fn_type(&[], false));
+        let mark = self
+            .call(mark_fn, &[])?
+            .ok_or_else(|| ice("strata_rt_arena_mark returns nothing"))?;
+        let status = self
+            .call(inner, args)?
+            .ok_or_else(|| ice("internal function returns no status"))?;
+        let reset = self.external(
+            strata_abi::symbol::ARENA_RESET,
+            self.cx.void_type().fn_type(&[i64t.into()], false),
+        );
+        self.call(reset, &[mark.into()])?;
+        Ok(status)
     }
 
     /// `int64_t P_f_scratch_bytes(void)`: the scratch `P_f_with_scratch`

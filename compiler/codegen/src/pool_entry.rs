@@ -192,7 +192,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
         if let Some(f) = self.module.get_function(&symbol) {
             return Ok(f);
         }
-        let (i32t, i64t) = (self.cx.i32_type(), self.cx.i64_type());
+        let i32t = self.cx.i32_type();
         let ptr = self.cx.ptr_type(AddressSpace::default());
         let resume = self
             .b
@@ -219,18 +219,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 .map_err(ice)?;
             args.push(self.b.build_load(field, slot, "").map_err(ice)?.into());
         }
-        let mark_fn = self.external(strata_abi::symbol::ARENA_MARK, i64t.fn_type(&[], false));
-        let mark = self
-            .call(mark_fn, &[])?
-            .ok_or_else(|| ice("strata_rt_arena_mark returns nothing"))?;
-        let status = self
-            .call(inner, &args)?
-            .ok_or_else(|| ice("internal function returns no status"))?;
-        let reset = self.external(
-            strata_abi::symbol::ARENA_RESET,
-            self.cx.void_type().fn_type(&[i64t.into()], false),
-        );
-        self.call(reset, &[mark.into()])?;
+        let status = self.call_between_arena_marks(inner, &args)?;
         self.b.build_return(Some(&status)).map_err(ice)?;
         self.b.position_at_end(resume);
         Ok(f)

@@ -31,12 +31,7 @@ pub(super) fn fold_into(
     accs: &[Value],
     xs: Vec<Scalar>,
 ) -> Result<()> {
-    let mut args: Vec<Scalar> = accs.iter().map(|&a| load_scalar(b, a, &[])).collect();
-    args.extend(xs);
-    for (i, s) in emit_reducer(b, body, &args)?.into_iter().enumerate() {
-        store_scalar(b, s, accs[i], &[]);
-    }
-    Ok(())
+    fold_with(b, body, accs, xs, emit_reducer)
 }
 
 /// Folds `xs` into `accs` through the reducer `body` exactly as written, for
@@ -50,9 +45,21 @@ pub(super) fn fold_into_in_order(
     accs: &[Value],
     xs: Vec<Scalar>,
 ) -> Result<()> {
+    fold_with(b, body, accs, xs, emit_region)
+}
+
+/// Loads `accs`, applies `emit` (the reducer, as written or reassociable)
+/// to them and `xs`, and stores the results back.
+fn fold_with(
+    b: &mut Builder<'_>,
+    body: BlockId,
+    accs: &[Value],
+    xs: Vec<Scalar>,
+    emit: fn(&mut Builder<'_>, BlockId, &[Scalar]) -> Result<Vec<Scalar>>,
+) -> Result<()> {
     let mut args: Vec<Scalar> = accs.iter().map(|&a| load_scalar(b, a, &[])).collect();
     args.extend(xs);
-    for (i, s) in emit_region(b, body, &args)?.into_iter().enumerate() {
+    for (i, s) in emit(b, body, &args)?.into_iter().enumerate() {
         store_scalar(b, s, accs[i], &[]);
     }
     Ok(())

@@ -123,6 +123,12 @@ impl Exporter<'_> {
         self.line(format!(
             "{failed} = arith.cmpi eq, {address}, {null} : index"
         ));
+        self.out_of_memory_status(&failed, bytes).map(Some)
+    }
+
+    /// The status of an allocation of `bytes` that `failed` (an i1) says
+    /// came back NULL: 1 with an out-of-memory message, else 0.
+    fn out_of_memory_status(&mut self, failed: &str, bytes: i64) -> Result<String> {
         let status = self.fresh();
         self.open(format!("{status} = scf.if {failed} -> (i32) {{"));
         self.set_error(&format!("out of memory: cannot allocate {bytes} bytes"))?;
@@ -133,7 +139,7 @@ impl Exporter<'_> {
         let zero = self.constant(0, "i32");
         self.line(format!("scf.yield {zero} : i32"));
         self.close("}");
-        Ok(Some(status))
+        Ok(status)
     }
 
     /// `mem.arena`: the function's arena from the runtime's per-thread stack
@@ -159,17 +165,7 @@ impl Exporter<'_> {
         self.line(format!(
             "{failed} = llvm.icmp \"eq\" {p}, {null} : !llvm.ptr"
         ));
-        let status = self.fresh();
-        self.open(format!("{status} = scf.if {failed} -> (i32) {{"));
-        self.set_error(&format!("out of memory: cannot allocate {bytes} bytes"))?;
-        let one = self.constant(1, "i32");
-        self.line(format!("scf.yield {one} : i32"));
-        self.close("} else {");
-        self.indent += 1;
-        let zero = self.constant(0, "i32");
-        self.line(format!("scf.yield {zero} : i32"));
-        self.close("}");
-        Ok(Some(status))
+        self.out_of_memory_status(&failed, bytes).map(Some)
     }
 
     /// `mem.slice`: a typed buffer at a constant byte offset of the arena.
