@@ -110,7 +110,7 @@ pub fn check_acyclic(ctx: &Context, module: OpId) -> Result<(), Diagnostic> {
 
 /// Calls `f` with every symbol name `a` holds (itself, or nested in arrays
 /// and dictionaries).
-fn for_each_symbol<'c>(ctx: &'c Context, a: Attr, f: &mut dyn FnMut(&'c str)) {
+pub fn for_each_symbol<'c>(ctx: &'c Context, a: Attr, f: &mut dyn FnMut(&'c str)) {
     let mut stack = vec![a];
     while let Some(a) = stack.pop() {
         match ctx.attr_kind(a) {

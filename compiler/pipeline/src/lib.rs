@@ -24,6 +24,7 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
         Box::new(
             strata_dialect_xla::transforms::manual_computation::XlaExpandManualComputationPass,
         ),
+        Box::new(strata_dialect_xla::transforms::inline::XlaInlinePass),
         Box::new(strata_dialect_xla::transforms::static_dynamic_ops::XlaStaticDynamicOpsPass),
         Box::new(strata_dialect_xla::transforms::quantized::XlaLowerQuantizedPass),
         Box::new(strata_dialect_xla::transforms::lapack_custom_calls::XlaLapackCustomCallsPass),
@@ -34,6 +35,7 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
         Box::new(strata_dialect_xla::transforms::legalize_broadcast::XlaLegalizeBroadcastPass),
         Box::new(strata_dialect_xla::transforms::fold_dot_convert::XlaFoldDotConvertPass),
         Box::new(strata_dialect_xla::transforms::tree_reduce::XlaTreeReducePass),
+        Box::new(strata_dialect_xla::transforms::cse::XlaCsePass),
         Box::new(strata_dialect_xla::transforms::donation::XlaPlanDonationPass),
         Box::new(strata_dialect_xla::transforms::fold_dot_transpose::XlaFoldDotTransposePass),
         Box::new(strata_conversion::ConvertXlaToKernelPass),

@@ -209,3 +209,100 @@ func.func @heads(%a: memref<2x4x8xf32>, %out: memref<2x4x8xf32>) {
   "mem.dealloc"(%t) : (memref<2x4x8xf32>) -> ()
   func.return
 }
+
+// -----
+
+// Scalar code between the loops (layer norm's `N - ddof`, computed and
+// stored into a 0-d buffer) moves before the first loop when it touches
+// nothing that loop uses: the loops still fuse.
+
+// CHECK-LABEL: func.func @scalar_code_between
+// CHECK: %[[S:.*]] = "mem.alloc"() : () -> memref<f32>
+// CHECK: %[[D:.*]] = "arith.subf"
+// CHECK: "mem.store"(%[[D]], %[[S]])
+// CHECK: "loop.for"
+// CHECK: "mem.load"(%[[S]])
+// CHECK: }) {parallel}
+// CHECK-NOT: "loop.for"
+// CHECK: "func.return"
+func.func @scalar_code_between(%a: memref<8x4xf32>, %out: memref<8x4xf32>) {
+  %lb = "arith.constant"() {value = 0 : index} : () -> index
+  %ub = "arith.constant"() {value = 8 : index} : () -> index
+  %n = "arith.constant"() {value = 4 : index} : () -> index
+  %st = "arith.constant"() {value = 1 : index} : () -> index
+  %t = "mem.alloc"() : () -> memref<8x4xf32>
+  "loop.for"(%lb, %ub, %st) ({
+  ^bb0(%i: index):
+    "loop.for"(%lb, %n, %st) ({
+    ^bb1(%j: index):
+      %x = "mem.load"(%a, %i, %j) : (memref<8x4xf32>, index, index) -> f32
+      "mem.store"(%x, %t, %i, %j) : (f32, memref<8x4xf32>, index, index) -> ()
+      "loop.yield"() : () -> ()
+    }) {parallel} : (index, index, index) -> ()
+    "loop.yield"() : () -> ()
+  }) {parallel} : (index, index, index) -> ()
+  %s = "mem.alloc"() : () -> memref<f32>
+  %c4 = "arith.constant"() {value = 4.0 : f32} : () -> f32
+  %c1 = "arith.constant"() {value = 1.0 : f32} : () -> f32
+  %d = "arith.subf"(%c4, %c1) : (f32, f32) -> f32
+  "mem.store"(%d, %s) : (f32, memref<f32>) -> ()
+  "loop.for"(%lb, %ub, %st) ({
+  ^bb0(%i: index):
+    "loop.for"(%lb, %n, %st) ({
+    ^bb1(%j: index):
+      %x = "mem.load"(%t, %i, %j) : (memref<8x4xf32>, index, index) -> f32
+      %k = "mem.load"(%s) : (memref<f32>) -> f32
+      %y = "arith.divf"(%x, %k) : (f32, f32) -> f32
+      "mem.store"(%y, %out, %i, %j) : (f32, memref<8x4xf32>, index, index) -> ()
+      "loop.yield"() : () -> ()
+    }) {parallel} : (index, index, index) -> ()
+    "loop.yield"() : () -> ()
+  }) {parallel} : (index, index, index) -> ()
+  "mem.dealloc"(%s) : (memref<f32>) -> ()
+  "mem.dealloc"(%t) : (memref<8x4xf32>) -> ()
+  func.return
+}
+
+// -----
+
+// A store between the loops into a buffer the first loop reads must stay
+// after it (the first loop reads the old value): no fusion.
+
+// CHECK-LABEL: func.func @store_into_what_the_first_reads
+// CHECK: "loop.for"
+// CHECK: }) {parallel}
+// CHECK: "mem.store"(%{{.*}}, %arg2)
+// CHECK: "loop.for"
+func.func @store_into_what_the_first_reads(%a: memref<8x4xf32>, %out: memref<8x4xf32>, %s: memref<f32>) {
+  %lb = "arith.constant"() {value = 0 : index} : () -> index
+  %ub = "arith.constant"() {value = 8 : index} : () -> index
+  %n = "arith.constant"() {value = 4 : index} : () -> index
+  %st = "arith.constant"() {value = 1 : index} : () -> index
+  %t = "mem.alloc"() : () -> memref<8x4xf32>
+  "loop.for"(%lb, %ub, %st) ({
+  ^bb0(%i: index):
+    "loop.for"(%lb, %n, %st) ({
+    ^bb1(%j: index):
+      %x = "mem.load"(%a, %i, %j) : (memref<8x4xf32>, index, index) -> f32
+      %k = "mem.load"(%s) : (memref<f32>) -> f32
+      %y = "arith.mulf"(%x, %k) : (f32, f32) -> f32
+      "mem.store"(%y, %t, %i, %j) : (f32, memref<8x4xf32>, index, index) -> ()
+      "loop.yield"() : () -> ()
+    }) {parallel} : (index, index, index) -> ()
+    "loop.yield"() : () -> ()
+  }) {parallel} : (index, index, index) -> ()
+  %c2 = "arith.constant"() {value = 2.0 : f32} : () -> f32
+  "mem.store"(%c2, %s) : (f32, memref<f32>) -> ()
+  "loop.for"(%lb, %ub, %st) ({
+  ^bb0(%i: index):
+    "loop.for"(%lb, %n, %st) ({
+    ^bb1(%j: index):
+      %x = "mem.load"(%t, %i, %j) : (memref<8x4xf32>, index, index) -> f32
+      "mem.store"(%x, %out, %i, %j) : (f32, memref<8x4xf32>, index, index) -> ()
+      "loop.yield"() : () -> ()
+    }) {parallel} : (index, index, index) -> ()
+    "loop.yield"() : () -> ()
+  }) {parallel} : (index, index, index) -> ()
+  "mem.dealloc"(%t) : (memref<8x4xf32>) -> ()
+  func.return
+}

@@ -31,8 +31,9 @@ fn python() -> Option<PathBuf> {
 /// Runs difftest.py on `count` programs with Strata's `backend` and
 /// asserts that all agree with XLA:CPU.
 fn agree_with_xla(backend: &str, count: usize, seed: u64) {
-    let python = python()
-        .expect("no Python with jax: run tests/differential/setup.sh (the README's test command does)");
+    let python = python().expect(
+        "no Python with jax: run tests/differential/setup.sh (the README's test command does)",
+    );
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/differential/difftest.py");
     let out = Command::new(python)
         .arg(script)

@@ -20,8 +20,9 @@
 //!   inside a loop over `b`): iteration `i` of either touches only elements
 //!   whose index there is `i`, so iteration `i` of `B` needs only
 //!   iteration `i` of `A`, and iterations stay independent;
-//! - the ops between them are constants and allocations (moved before `A`)
-//!   and deallocations of buffers `B` does not use (moved after `B`).
+//! - the ops between them are constants, allocations and scalar code that
+//!   does not touch what `A` writes (moved before `A`), and deallocations of
+//!   buffers `B` does not use (moved after `B`).
 //!
 //! `B`'s body is appended to `A`'s (its induction variable replaced by
 //! `A`'s) and `B` is erased. The fused loop is tried against the next one,
@@ -30,9 +31,11 @@
 
 use strata_diag::Result;
 use strata_ir::builtin;
-use strata_ir::{BlockId, Context, OpId, Traits};
+use strata_ir::{BlockId, Context, OpId, Traits, Value};
 
-use super::access::{buffer_uses, constant, only_local_effects};
+use std::collections::HashMap;
+
+use super::access::{BufferUse, buffer_root, buffer_uses, constant, only_local_effects};
 use crate::{FOR, is_parallel};
 
 pub const FLAG: &str = "loop-fuse-parallel";
@@ -133,12 +136,14 @@ fn next_fusable(
     rest: &[OpId],
 ) -> Option<(Vec<OpId>, OpId)> {
     let mut between = Vec::new();
+    // How `first` uses buffers, computed when a load or store is met.
+    let mut first_uses = None;
     for &op in rest {
         if is_parallel_for(ctx, op) {
             let all_between: Vec<OpId> = moved_frees.iter().chain(&between).copied().collect();
             return can_fuse(ctx, first, &all_between, op).then_some((between, op));
         }
-        if !movable(ctx, op) {
+        if !movable(ctx, op, first, &mut first_uses) {
             return None;
         }
         between.push(op);
@@ -146,17 +151,36 @@ fn next_fusable(
     None
 }
 
-/// Ops that may move across a loop: constants and allocations (no
-/// operands, nothing read) and deallocations.
-fn movable(ctx: &Context, op: OpId) -> bool {
+/// Ops that may move across loop `first` (constants, allocations and
+/// scalar code before it, deallocations after it):
+/// - constants and allocations: no operands, nothing read;
+/// - pure arith ops: their operands are defined before `first` (a loop
+///   defines no values) or by ops moved with them;
+/// - loads of buffers `first` does not write, stores into buffers it does
+///   not use: the scalar code JAX's shape arithmetic leaves between loops
+///   (layer norm's `N - ddof` stored into a 0-d buffer);
+/// - deallocations.
+fn movable(
+    ctx: &Context,
+    op: OpId,
+    first: OpId,
+    first_uses: &mut Option<HashMap<Value, BufferUse>>,
+) -> bool {
     use strata_dialect_mem as mem;
     let o = ctx.op(op);
+    if !o.regions.is_empty() {
+        return false;
+    }
+    let mut uses_of = |buffer: Value| {
+        let uses = first_uses.get_or_insert_with(|| buffer_uses(ctx, first));
+        uses.get(&buffer_root(ctx, buffer)).copied()
+    };
     match o.name {
-        strata_dialect_arith::CONSTANT | mem::ALLOC => {
-            o.operands.is_empty() && o.regions.is_empty()
-        }
+        strata_dialect_arith::CONSTANT | mem::ALLOC => o.operands.is_empty(),
         mem::DEALLOC => true,
-        _ => false,
+        mem::LOAD => !uses_of(o.operands[0]).is_some_and(|u| u.written),
+        mem::STORE => uses_of(o.operands[1]).is_none(),
+        name => name.starts_with("arith.") && ctx.registry.traits(name).has(Traits::PURE),
     }
 }
 

@@ -2,9 +2,11 @@
 
 pub mod batch_norm;
 pub mod build;
+pub mod cse;
 pub mod donation;
 pub mod fold_dot_convert;
 pub mod fold_dot_transpose;
+pub mod inline;
 pub mod lapack_custom_calls;
 pub mod legalize_broadcast;
 pub mod manual_computation;
