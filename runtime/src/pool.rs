@@ -322,10 +322,8 @@ fn copy_share_min(in_pool: bool) -> usize {
 pub unsafe extern "C" fn strata_rt_copy(dst: *mut c_void, src: *const c_void, bytes: i64) {
     ffi_guard((), || {
         let n = usize::try_from(bytes).unwrap_or(0);
-        let in_pool = rayon::current_thread_index().is_some();
-        let threads = threads_hint().min(n / copy_share_min(in_pool)).max(1);
         let (d, s) = (dst as usize, src as usize);
-        let slice = |i: usize, parts: usize| {
+        in_parts_by_bytes(n, |i, parts| {
             let at = |j: usize| {
                 if j == parts {
                     n
@@ -343,16 +341,25 @@ pub unsafe extern "C" fn strata_rt_copy(dst: *mut c_void, src: *const c_void, by
                     end - start,
                 )
             };
-        };
-        if threads <= 1 || crate::collectives::on_device_thread() {
-            slice(0, 1);
-            return;
-        }
-        install(|t| {
-            let parts = t.min(threads).max(1);
-            (0..parts).into_par_iter().for_each(|i| slice(i, parts));
         });
     })
+}
+
+/// Runs `part(i, parts)` for `i < parts`: memory-bound work of `bytes`
+/// bytes in parts over the pool, as many as there are threads and
+/// [`copy_share_min`] shares of the bytes (one part, on the calling thread,
+/// when that is one or on a device thread of a collective run).
+pub(crate) fn in_parts_by_bytes(bytes: usize, part: impl Fn(usize, usize) + Sync) {
+    let in_pool = rayon::current_thread_index().is_some();
+    let threads = threads_hint().min(bytes / copy_share_min(in_pool)).max(1);
+    if threads <= 1 || crate::collectives::on_device_thread() {
+        part(0, 1);
+        return;
+    }
+    install(|t| {
+        let parts = t.min(threads).max(1);
+        (0..parts).into_par_iter().for_each(|i| part(i, parts));
+    });
 }
 
 /// Work below which a parallel loop runs on the calling thread alone; this

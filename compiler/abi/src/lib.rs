@@ -177,6 +177,38 @@ pub struct GemmDesc {
 // SAFETY: repr(C), i64 fields and arrays only.
 unsafe impl Descriptor for GemmDesc {}
 
+/// Most outer dimensions a [`TransposeDesc`] describes (the selection
+/// leaves transposes with more to loop nests).
+pub const TRANSPOSE_MAX_OUTER: usize = 8;
+
+/// A transpose that moves the innermost dimension, for
+/// [`symbol::TRANSPOSE`], as a batch of 2-D transposes: for every outer
+/// index `o` (row-major over `outer_sizes[..outer_rank]`), with
+/// `s = Σ o_d · src_outer_strides[d]` and `t = Σ o_d · dst_outer_strides[d]`,
+/// `dst[t + c · dst_row_stride + r] = src[s + r · src_row_stride + c]` for
+/// `r < rows`, `c < cols` (strides in elements of `elem_bytes` bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TransposeDesc {
+    pub elem_bytes: i64,
+    pub outer_rank: i64,
+    pub outer_sizes: [i64; TRANSPOSE_MAX_OUTER],
+    pub src_outer_strides: [i64; TRANSPOSE_MAX_OUTER],
+    pub dst_outer_strides: [i64; TRANSPOSE_MAX_OUTER],
+    pub rows: i64,
+    pub cols: i64,
+    pub src_row_stride: i64,
+    pub dst_row_stride: i64,
+}
+
+// SAFETY: repr(C), i64 fields and arrays only.
+unsafe impl Descriptor for TransposeDesc {}
+
+/// Bytes from which a transpose that moves the innermost dimension, and
+/// that no consumer fuses, is the runtime's kernel rather than a loop nest
+/// (below it the loop nest's tiles are as fast and fork nothing).
+pub const TRANSPOSE_KERNEL_MIN_BYTES: u64 = 256 << 10;
+
 /// The four kinds of `xla.fft`.
 #[repr(i64)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -645,6 +677,9 @@ pub mod symbol {
     /// least `PARALLEL_COPY_MIN_BYTES` between distinct buffers, split over
     /// the pool when that pays.
     pub const COPY: &str = "strata_rt_copy";
+    /// `void (const TransposeDesc *, const void *src, void *dst)`: a
+    /// transpose between distinct buffers, split over the pool when large.
+    pub const TRANSPOSE: &str = "strata_rt_transpose";
     /// `int32_t (CustomCallTarget *table, int64_t count, const char *target,
     /// CustomCallFn fn, void *user)`: the library's `P_register_custom_call`.
     pub const REGISTER_CUSTOM_CALL: &str = "strata_rt_register_custom_call";

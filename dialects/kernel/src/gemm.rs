@@ -80,22 +80,6 @@ pub fn desc(ctx: &Context, op: OpId) -> Option<GemmDesc> {
     Some(d)
 }
 
-/// The last element (plus one) a view of `sizes` and `strides` touches, or
-/// None when a size or stride is negative or the span overflows.
-fn span(sizes: &[i64], strides: &[i64]) -> Option<i64> {
-    let mut last = 0i64;
-    for (&n, &s) in sizes.iter().zip(strides) {
-        if n < 0 || s < 0 {
-            return None;
-        }
-        if n == 0 {
-            return Some(0);
-        }
-        last = last.checked_add((n - 1).checked_mul(s)?)?;
-    }
-    last.checked_add(1)
-}
-
 /// Operands and result are f32 or f64 tensors of one element type, and
 /// every view the descriptor states stays inside its buffer: a wrong
 /// descriptor would make the runtime read or write out of bounds.
@@ -153,7 +137,7 @@ pub fn verify(ctx: &Context, op: OpId) -> Result<()> {
         let mut all = batch_strides[..nb].to_vec();
         all.extend(strides);
         let elements = ctx.num_elements(ty);
-        match span(&sizes, &all) {
+        match crate::span(&sizes, &all) {
             Some(end) if end <= elements => {}
             _ => {
                 return Err(ctx.error(

@@ -6,6 +6,7 @@
 //! | op | operands → result | runtime |
 //! |---|---|---|
 //! | `kernel.gemm` | (lhs, rhs) → out, f32 or f64 | `strata_rt_gemm_f32` / `_f64` with a `GemmDesc` |
+//! | `kernel.transpose` | x → out, 4-byte elements | `strata_rt_transpose` with a `TransposeDesc` |
 //!
 //! ```text
 //! %r = "kernel.gemm"(%x, %w) {mnk = array<i64: 128, 3072, 768>,
@@ -22,12 +23,32 @@
 //! free dimensions needs no copy.
 
 pub mod gemm;
+pub mod transpose;
 
 use strata_ir::{Context, OpDef, Traits};
 
 pub const GEMM: &str = "kernel.gemm";
+pub const TRANSPOSE: &str = "kernel.transpose";
 
 pub fn register(ctx: &mut Context) {
     ctx.registry
         .add(OpDef::new(GEMM, Traits::PURE).verifier(gemm::verify));
+    ctx.registry
+        .add(OpDef::new(TRANSPOSE, Traits::PURE).verifier(transpose::verify));
+}
+
+/// The last element (plus one) a view of `sizes` and `strides` touches, or
+/// None when a size or stride is negative or the span overflows.
+pub(crate) fn span(sizes: &[i64], strides: &[i64]) -> Option<i64> {
+    let mut last = 0i64;
+    for (&n, &s) in sizes.iter().zip(strides) {
+        if n < 0 || s < 0 {
+            return None;
+        }
+        if n == 0 {
+            return Some(0);
+        }
+        last = last.checked_add((n - 1).checked_mul(s)?)?;
+    }
+    last.checked_add(1)
 }

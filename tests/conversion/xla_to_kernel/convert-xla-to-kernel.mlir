@@ -141,3 +141,39 @@ func.func @gradient_transposed(%dy: tensor<12x7xf32>, %x: tensor<12x9xf32>) -> t
   %1 = stablehlo.transpose %0, dims = [1, 0] : (tensor<7x9xf32>) -> tensor<9x7xf32>
   return %1 : tensor<9x7xf32>
 }
+
+// A large transpose that moves the innermost dimension, of an argument, is
+// returned: it becomes the runtime's blocked transpose, 2-D blocks of
+// (rows = the operand dimension that becomes innermost, columns = the
+// operand's innermost) over the other dimensions.
+// CHECK-LABEL: func.func @transpose_kernel
+// CHECK: "kernel.transpose"(%arg0) {rows_cols = array<i64: 256, 512>, row_strides = array<i64: 512, 256>, outer_sizes = array<i64>, src_outer_strides = array<i64>, dst_outer_strides = array<i64>} : (tensor<256x512xf32>) -> tensor<512x256xf32>
+// CHECK-LABEL: func.func @transpose_kernel_outer
+// CHECK: "kernel.transpose"(%arg0) {rows_cols = array<i64: 64, 128>, row_strides = array<i64: 128, 512>, outer_sizes = array<i64: 8>, src_outer_strides = array<i64: 8192>, dst_outer_strides = array<i64: 64>} : (tensor<8x64x128xi32>) -> tensor<128x8x64xi32>
+func.func @transpose_kernel(%x: tensor<256x512xf32>) -> tensor<512x256xf32> {
+  %0 = stablehlo.transpose %x, dims = [1, 0] : (tensor<256x512xf32>) -> tensor<512x256xf32>
+  return %0 : tensor<512x256xf32>
+}
+func.func @transpose_kernel_outer(%x: tensor<8x64x128xi32>) -> tensor<128x8x64xi32> {
+  %0 = stablehlo.transpose %x, dims = [2, 0, 1] : (tensor<8x64x128xi32>) -> tensor<128x8x64xi32>
+  return %0 : tensor<128x8x64xi32>
+}
+
+// Transposes the loop nest computes better stay: read by an element-wise
+// op (fused into its loop), of an element-wise value (computed as it is
+// transposed), small, of 8-byte elements, or keeping the innermost
+// dimension (a copy of rows).
+// CHECK-LABEL: func.func @transpose_loops
+// CHECK-NOT: kernel.transpose
+// CHECK: "func.return"
+func.func @transpose_loops(%x: tensor<256x512xf32>, %s: tensor<32x32xf32>, %d: tensor<256x512xf64>, %r: tensor<64x32x64xf32>)
+    -> (tensor<512x256xf32>, tensor<512x256xf32>, tensor<32x32xf32>, tensor<512x256xf64>, tensor<32x64x64xf32>) {
+  %0 = stablehlo.transpose %x, dims = [1, 0] : (tensor<256x512xf32>) -> tensor<512x256xf32>
+  %1 = stablehlo.add %0, %0 : tensor<512x256xf32>
+  %2 = stablehlo.multiply %x, %x : tensor<256x512xf32>
+  %3 = stablehlo.transpose %2, dims = [1, 0] : (tensor<256x512xf32>) -> tensor<512x256xf32>
+  %4 = stablehlo.transpose %s, dims = [1, 0] : (tensor<32x32xf32>) -> tensor<32x32xf32>
+  %5 = stablehlo.transpose %d, dims = [1, 0] : (tensor<256x512xf64>) -> tensor<512x256xf64>
+  %6 = stablehlo.transpose %r, dims = [1, 0, 2] : (tensor<64x32x64xf32>) -> tensor<32x64x64xf32>
+  return %1, %3, %4, %5, %6 : tensor<512x256xf32>, tensor<512x256xf32>, tensor<32x32xf32>, tensor<512x256xf64>, tensor<32x64x64xf32>
+}

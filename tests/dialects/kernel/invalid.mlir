@@ -1,6 +1,6 @@
 // RUN: not strata opt %s --split-input-file 2>&1 | FileCheck %s
 
-// One case per verifier message of the kernel dialect (dialects/kernel/src/gemm.rs):
+// One case per verifier message of the kernel dialect (dialects/kernel/src/gemm.rs, transpose.rs):
 // a wrong descriptor would make the runtime read or write out of bounds.
 
 func.func @rhs_out_of_bounds(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) -> tensor<4x2xf32> {
@@ -39,4 +39,46 @@ func.func @malformed(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) -> tensor<4x2xf32
   // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'kernel.gemm' op has a malformed descriptor (mnk, *_strides, *batch*)
   %0 = "kernel.gemm"(%a, %b) {mnk = array<i64: 4, 2>} : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>
   return %0 : tensor<4x2xf32>
+}
+
+// -----
+
+// kernel.transpose (dialects/kernel/src/transpose.rs).
+
+func.func @transpose_src_out_of_bounds(%a: tensor<16x32xf32>) -> tensor<32x16xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'kernel.transpose' op the descriptor's operand view leaves its 512-element buffer
+  %0 = "kernel.transpose"(%a) {rows_cols = array<i64: 16, 32>, row_strides = array<i64: 33, 16>, outer_sizes = array<i64>, src_outer_strides = array<i64>, dst_outer_strides = array<i64>} : (tensor<16x32xf32>) -> tensor<32x16xf32>
+  return %0 : tensor<32x16xf32>
+}
+
+// -----
+
+func.func @transpose_dst_out_of_bounds(%a: tensor<2x16x32xf32>) -> tensor<2x32x16xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'kernel.transpose' op the descriptor's result view leaves its 1024-element buffer
+  %0 = "kernel.transpose"(%a) {rows_cols = array<i64: 16, 32>, row_strides = array<i64: 32, 16>, outer_sizes = array<i64: 2>, src_outer_strides = array<i64: 512>, dst_outer_strides = array<i64: 600>} : (tensor<2x16x32xf32>) -> tensor<2x32x16xf32>
+  return %0 : tensor<2x32x16xf32>
+}
+
+// -----
+
+func.func @transpose_not_covered(%a: tensor<16x32xf32>) -> tensor<32x16xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'kernel.transpose' op the descriptor does not cover every element of the result once
+  %0 = "kernel.transpose"(%a) {rows_cols = array<i64: 8, 32>, row_strides = array<i64: 32, 16>, outer_sizes = array<i64>, src_outer_strides = array<i64>, dst_outer_strides = array<i64>} : (tensor<16x32xf32>) -> tensor<32x16xf32>
+  return %0 : tensor<32x16xf32>
+}
+
+// -----
+
+func.func @transpose_f64(%a: tensor<16x32xf64>) -> tensor<32x16xf64> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'kernel.transpose' op operand and result must be tensors of one 4-byte element type
+  %0 = "kernel.transpose"(%a) {rows_cols = array<i64: 16, 32>, row_strides = array<i64: 32, 16>, outer_sizes = array<i64>, src_outer_strides = array<i64>, dst_outer_strides = array<i64>} : (tensor<16x32xf64>) -> tensor<32x16xf64>
+  return %0 : tensor<32x16xf64>
+}
+
+// -----
+
+func.func @transpose_malformed(%a: tensor<16x32xf32>) -> tensor<32x16xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'kernel.transpose' op has a malformed descriptor (rows_cols, row_strides, outer_sizes, *_outer_strides)
+  %0 = "kernel.transpose"(%a) {rows_cols = array<i64: 16, 32>, row_strides = array<i64: 32, 16>, outer_sizes = array<i64: 1>, src_outer_strides = array<i64>, dst_outer_strides = array<i64>} : (tensor<16x32xf32>) -> tensor<32x16xf32>
+  return %0 : tensor<32x16xf32>
 }

@@ -7,3 +7,11 @@ func.func @gemm(%a: tensor<3x4x8xf32>, %b: tensor<2x8xf32>) -> tensor<3x4x2xf32>
   %0 = "kernel.gemm"(%a, %b) {mnk = array<i64: 4, 2, 8>, lhs_strides = array<i64: 8, 1>, rhs_strides = array<i64: 1, 8>, out_strides = array<i64: 2, 1>, batch_sizes = array<i64: 3>, lhs_batch_strides = array<i64: 32>, rhs_batch_strides = array<i64: 0>, out_batch_strides = array<i64: 8>} : (tensor<3x4x8xf32>, tensor<2x8xf32>) -> tensor<3x4x2xf32>
   return %0 : tensor<3x4x2xf32>
 }
+
+// kernel.transpose round-trips with its descriptor.
+// CHECK-LABEL: func.func @transpose
+// CHECK: "kernel.transpose"(%arg0) {rows_cols = array<i64: 16, 32>, row_strides = array<i64: 32, 16>, outer_sizes = array<i64: 3>, src_outer_strides = array<i64: 512>, dst_outer_strides = array<i64: 512>} : (tensor<3x16x32xf32>) -> tensor<3x32x16xf32>
+func.func @transpose(%a: tensor<3x16x32xf32>) -> tensor<3x32x16xf32> {
+  %0 = "kernel.transpose"(%a) {rows_cols = array<i64: 16, 32>, row_strides = array<i64: 32, 16>, outer_sizes = array<i64: 3>, src_outer_strides = array<i64: 512>, dst_outer_strides = array<i64: 512>} : (tensor<3x16x32xf32>) -> tensor<3x32x16xf32>
+  return %0 : tensor<3x32x16xf32>
+}

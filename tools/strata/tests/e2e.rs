@@ -7,60 +7,10 @@
 //!   f16 and f64 buffers, scalars; private functions are not exported).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-const STRATA: &str = env!("CARGO_BIN_EXE_strata");
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-fn show(out: &Output) -> String {
-    format!(
-        "status: {}\n--- stdout ---\n{}\n--- stderr ---\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-/// Runs a command and asserts it succeeds; returns its stdout.
-fn run_ok(cmd: &mut Command) -> String {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
-    assert!(out.status.success(), "{cmd:?} failed\n{}", show(&out));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// `strata compile INPUT -o DIR/OUT --header DIR/HEADER`.
-fn compile(input: &Path, dir: &Path, out: &str, header: &str) -> PathBuf {
-    compile_with(input, dir, out, header, &[])
-}
-
-/// [`compile`] with extra driver options.
-fn compile_with(input: &Path, dir: &Path, out: &str, header: &str, extra: &[&str]) -> PathBuf {
-    let lib = dir.join(out);
-    run_ok(
-        Command::new(STRATA)
-            .arg("compile")
-            .args(extra)
-            .arg(input)
-            .arg("-o")
-            .arg(&lib)
-            .arg("--header")
-            .arg(dir.join(header)),
-    );
-    assert!(lib.is_file(), "{} was not written", lib.display());
-    lib
-}
-
-fn cc() -> Command {
-    Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
-}
+mod common;
+use common::*;
 
 fn mlp_dir() -> PathBuf {
     repo().join("examples/mlp")

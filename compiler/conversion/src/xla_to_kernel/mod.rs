@@ -4,7 +4,9 @@
 //! descriptor says how the product maps onto strided matrices (see
 //! `gemm.rs`, `conv.rs`); the loop lowering then only calls the runtime
 //! with it. (Larger convolutions still choose their im2col + GEMM path in
-//! the loop lowering, `xla_to_loop/conv.rs`.) What no kernel computes (integer and complex products,
+//! the loop lowering, `xla_to_loop/conv.rs`.) A large transpose that moves
+//! the innermost dimension and that nothing fuses becomes a
+//! `kernel.transpose` (`transpose.rs`). What no kernel computes (integer and complex products,
 //! contracting dimensions that no stride can merge) stays a `dot_general`
 //! for the loop path.
 //!
@@ -14,10 +16,13 @@
 
 mod conv;
 mod gemm;
+mod transpose;
 mod view;
 
+use std::collections::HashMap;
 use strata_diag::Result;
-use strata_ir::{Context, OpId};
+
+use strata_ir::{Context, OpId, Value};
 
 pub const FLAG: &str = "convert-xla-to-kernel";
 
@@ -28,10 +33,10 @@ impl strata_pass::Pass for ConvertXlaToKernelPass {
         FLAG
     }
     fn summary(&self) -> &'static str {
-        "choose the runtime's kernels: dot_general on floats becomes kernel.gemm on strided views"
+        "choose the runtime's kernels: dot_general on floats becomes kernel.gemm on strided views, a large transpose kernel.transpose"
     }
     fn run(&self, ctx: &mut Context, module: OpId) -> Result<()> {
-        use strata_dialect_xla::names::{CONVOLUTION, DOT_GENERAL};
+        use strata_dialect_xla::names::{CONVOLUTION, DOT_GENERAL, TRANSPOSE};
         use strata_dialect_xla::transforms::build::ops_named;
         for op in ops_named(ctx, module, &[DOT_GENERAL, CONVOLUTION]) {
             if ctx.op(op).name == DOT_GENERAL {
@@ -39,6 +44,21 @@ impl strata_pass::Pass for ConvertXlaToKernelPass {
             } else {
                 conv::select(ctx, op)?;
             }
+        }
+        // Transposes last: the products above read through the ones they
+        // can, and those are gone.
+        let transposes = ops_named(ctx, module, &[TRANSPOSE]);
+        if transposes.is_empty() {
+            return Ok(());
+        }
+        let mut users: HashMap<Value, Vec<OpId>> = HashMap::new();
+        ctx.walk_nested(module, &mut |op| {
+            for &v in &ctx.op(op).operands {
+                users.entry(v).or_default().push(op);
+            }
+        });
+        for op in transposes {
+            transpose::select(ctx, op, &users)?;
         }
         Ok(())
     }

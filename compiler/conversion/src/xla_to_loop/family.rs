@@ -10,6 +10,7 @@
 //! | `Reduce` | `reduce.rs` | never |
 //! | `Dot` | `dot.rs` (the products no kernel computes) | never |
 //! | `Gemm` (`kernel.gemm`) | `kernel.rs` | never |
+//! | `Transpose` (`kernel.transpose`) | `kernel.rs` | never |
 //! | `Convolution` | `conv.rs` | never |
 //! | `ReduceWindow`, `SelectAndScatter` | `window.rs` | never |
 //! | `Scatter` | `gather_scatter.rs` | never |
@@ -38,6 +39,8 @@ pub enum Family {
     Dot,
     /// `kernel.gemm`: the runtime's GEMM, as `convert-xla-to-kernel` chose.
     Gemm,
+    /// `kernel.transpose`: the runtime's blocked transpose, likewise.
+    Transpose,
     Convolution,
     ReduceWindow,
     SelectAndScatter,
@@ -87,6 +90,7 @@ pub fn family(name: &str) -> Option<Family> {
         REDUCE => Family::Reduce,
         DOT_GENERAL => Family::Dot,
         strata_dialect_kernel::GEMM => Family::Gemm,
+        strata_dialect_kernel::TRANSPOSE => Family::Transpose,
         CONVOLUTION => Family::Convolution,
         REDUCE_WINDOW => Family::ReduceWindow,
         SELECT_AND_SCATTER => Family::SelectAndScatter,

@@ -1,6 +1,7 @@
-//! `kernel.gemm`: the runtime's GEMM with the descriptor the kernel
-//! selection chose (`convert-xla-to-kernel`); operands are bufferized as
-//! they are, row-major, and read through the descriptor's strides.
+//! `kernel.gemm` and `kernel.transpose`: the runtime's GEMM and blocked
+//! transpose with the descriptors the kernel selection chose
+//! (`convert-xla-to-kernel`); operands are bufferized as they are,
+//! row-major, and read through the descriptor's strides.
 
 use strata_diag::{Diagnostic, Result};
 use strata_ir::{FloatKind, OpId, TypeKind, Value};
@@ -25,5 +26,30 @@ impl FuncLowering<'_> {
         };
         let (lb, rb) = (self.buffer_of(b, lhs)?, self.buffer_of(b, rhs)?);
         self.call_gemm(b, kind, &desc, lb, rb, out)
+    }
+
+    pub(super) fn transpose_kernel(
+        &mut self,
+        b: &mut Builder<'_>,
+        op: OpId,
+        out: Value,
+    ) -> Result<()> {
+        let desc = strata_dialect_kernel::transpose::desc(b.ctx, op).ok_or_else(|| {
+            Diagnostic::internal(b.loc, "kernel.transpose with a malformed descriptor")
+        })?;
+        let x = self.buffer_of(b, b.ctx.op(op).operands[0])?;
+        let desc_buf = self.descriptor_global(b, &desc)?;
+        let name = strata_abi::symbol::TRANSPOSE;
+        let buf = super::untyped_buffer(b.ctx);
+        let fty = b.ctx.function_ty(vec![buf, buf, buf], vec![]);
+        self.declare_runtime(b, name, fty);
+        let callee = b.ctx.attr(strata_ir::AttrKind::SymbolRef(name.into()));
+        b.insert(
+            strata_ir::builtin::CALL,
+            vec![desc_buf, x, out],
+            &[],
+            vec![("callee".into(), callee)],
+        );
+        Ok(())
     }
 }

@@ -107,6 +107,7 @@ impl FuncLowering<'_> {
             Family::Reduce => self.reduce(b, op, bufs),
             Family::Dot => self.dot_general(b, op, bufs[0]),
             Family::Gemm => self.gemm(b, op, bufs[0]),
+            Family::Transpose => self.transpose_kernel(b, op, bufs[0]),
             Family::Concatenate => self.concatenate(b, op, bufs[0]),
             Family::Pad => self.pad(b, op, bufs[0]),
             Family::DynamicUpdateSlice => self.dynamic_update_slice(b, op, bufs[0]),

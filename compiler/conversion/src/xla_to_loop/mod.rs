@@ -23,7 +23,7 @@ mod conv;
 mod decomposition;
 mod dot;
 mod elemental;
-mod family;
+pub(crate) mod family;
 mod fft;
 mod gather_scatter;
 mod kernel;
