@@ -5,7 +5,11 @@
 //! (input feature, kernel position), zeros for padding and for positions
 //! between dilated inputs), the kernel into a matrix of the same columns,
 //! and one batched product writes the result in place. The patch matrix is
-//! stored transposed (column-major), so packing streams through the input. Everything else
+//! stored transposed (column-major), so packing streams through the input.
+//! The kernel is read in place when its input-feature and spatial
+//! dimensions form one run of memory (HWIO, OIHW: the patches take the
+//! kernel's column order), so weights are never re-laid-out per call;
+//! other layouts and reversed windows pack it. Everything else
 //! (groups, other element types, scattered output layouts) is a direct loop
 //! nest with any dimension numbers, padding, strides, lhs/rhs dilation and
 //! window reversal; narrow floats accumulate in f32.
@@ -154,6 +158,22 @@ struct GemmPlan {
     out_batch_stride: i64,
     out_position_stride: i64,
     out_feature_stride: i64,
+    /// The dimensions of the kernel that make the K columns, outermost
+    /// first, and where the kernel matrix already lies in the kernel's own
+    /// buffer (row and column strides) when those dimensions form one run
+    /// of memory in it and nothing is reversed: HWIO kernels are the
+    /// matrix (H, W, I) x O as stored, OIHW kernels its transpose. The
+    /// kernel is then read in place; otherwise it is packed per call.
+    columns: Vec<Column>,
+    kernel_in_place: Option<[i64; 2]>,
+}
+
+/// A dimension of the K columns (of the patches and of the kernel matrix).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Column {
+    InputFeature,
+    /// The kernel's spatial dimension `d` (in window order).
+    Spatial(usize),
 }
 
 /// The GEMM form of convolution `op`, if it has one.
@@ -188,6 +208,7 @@ fn gemm_plan(ctx: &strata_ir::Context, op: OpId) -> Option<GemmPlan> {
     }
     let m: i64 = spatial.iter().map(|&d| os[d]).product();
     let kpos: i64 = c.kernel_spatial.iter().map(|&d| rs[d]).product();
+    let (columns, kernel_in_place) = kernel_columns(&c, &rs);
     let plan = GemmPlan {
         kind,
         m,
@@ -197,11 +218,48 @@ fn gemm_plan(ctx: &strata_ir::Context, op: OpId) -> Option<GemmPlan> {
         out_batch_stride: ost[c.output_batch],
         out_position_stride: spatial.last().map_or(0, |&d| ost[d]),
         out_feature_stride: ost[c.output_feature],
+        columns,
+        kernel_in_place,
     };
     // Tiny products are left to the loop nest (no packing, no call), and so
     // are patch matrices too large to be worth materialising.
     let patch = plan.batch * plan.m * plan.k;
     (plan.m * plan.n * plan.k >= 4096 && patch <= 1 << 28).then_some(plan)
+}
+
+/// The K columns' dimensions and, when the kernel already holds its
+/// matrix, its strides (see [`GemmPlan::columns`]). Without one the order is
+/// (input feature, spatial dimensions), packed.
+fn kernel_columns(
+    c: &strata_dialect_xla::ops::conv::Conv,
+    rs: &[i64],
+) -> (Vec<Column>, Option<[i64; 2]>) {
+    let kst = super::elemental::strides(rs);
+    let dim = |col: Column| match col {
+        Column::InputFeature => c.kernel_input_feature,
+        Column::Spatial(d) => c.kernel_spatial[d],
+    };
+    let mut columns: Vec<Column> = std::iter::once(Column::InputFeature)
+        .chain((0..c.kernel_spatial.len()).map(Column::Spatial))
+        .collect();
+    let packed = (columns.clone(), None);
+    if c.reversal.iter().any(|&r| r) {
+        return packed;
+    }
+    // Outermost first in the kernel's layout; dimensions of size 1 take no
+    // part in the run.
+    columns.sort_by_key(|&col| std::cmp::Reverse(kst[dim(col)]));
+    let run: Vec<usize> = columns
+        .iter()
+        .map(|&col| dim(col))
+        .filter(|&d| rs[d] != 1)
+        .collect();
+    let merges = run.windows(2).all(|w| kst[w[0]] == kst[w[1]] * rs[w[1]]);
+    if !merges {
+        return packed;
+    }
+    let row_stride = run.last().map_or(1, |&d| kst[d]);
+    (columns, Some([row_stride, kst[c.kernel_output_feature]]))
 }
 
 impl FuncLowering<'_> {
@@ -224,9 +282,16 @@ impl FuncLowering<'_> {
         let kin = rs[c.kernel_input_feature];
         let ksizes: Vec<i64> = c.kernel_spatial.iter().map(|&d| rs[d]).collect();
         let osizes: Vec<i64> = c.output_spatial.iter().map(|&d| os[d]).collect();
-        // Columns: (input feature, kernel position...), row-major.
-        let mut columns = vec![kin];
-        columns.extend(&ksizes);
+        // Columns: the plan's order of (input feature, kernel position...),
+        // row-major.
+        let columns: Vec<i64> = plan
+            .columns
+            .iter()
+            .map(|&col| match col {
+                Column::InputFeature => kin,
+                Column::Spatial(d) => ksizes[d],
+            })
+            .collect();
         // Patches are stored column by column (patches[column][position])
         // and filled in that order: for a fixed column the positions walk an
         // input row contiguously, so reads and writes both stream. When each
@@ -242,9 +307,16 @@ impl FuncLowering<'_> {
             vec![plan.batch, plan.k, plan.m]
         };
         let patches_ty = b.ctx.memref_ty(&patches_shape, elem);
-        let kernel_ty = b.ctx.memref_ty(&[plan.k, plan.n], elem);
-        let (patches, kernel) = (b.alloc(patches_ty), b.alloc(kernel_ty));
-        self.pack_kernel(b, op, kernel, &columns, plan.n)?;
+        let patches = b.alloc(patches_ty);
+        let (kernel, [rhs_row_stride, rhs_col_stride]) = match plan.kernel_in_place {
+            Some(strides) => (self.buffer_of(b, rhs)?, strides),
+            None => {
+                let kernel_ty = b.ctx.memref_ty(&[plan.k, plan.n], elem);
+                let kernel = b.alloc(kernel_ty);
+                self.pack_kernel(b, op, kernel, &plan.columns, &columns, plan.n)?;
+                (kernel, [plan.n, 1])
+            }
+        };
         let zero_f = b.zero(elem);
         let mut space = columns.clone();
         space.extend(&osizes);
@@ -254,8 +326,8 @@ impl FuncLowering<'_> {
             n: plan.n,
             lhs_row_stride: 1,
             lhs_col_stride: plan.m,
-            rhs_row_stride: plan.n,
-            rhs_col_stride: 1,
+            rhs_row_stride,
+            rhs_col_stride,
             out_row_stride: plan.out_position_stride,
             out_col_stride: plan.out_feature_stride,
             ..Default::default()
@@ -265,11 +337,16 @@ impl FuncLowering<'_> {
             // matrix: the packing runs on the thread pool too.
             b.parallel_nest(&space, &mut |b, iv| {
                 let (col, pos) = iv.split_at(n + 1);
-                let (cin, kpos) = col.split_at(1);
                 let zero = b.const_index(0);
+                let mut kpos = vec![zero; n];
                 let mut lidx = vec![zero; ls.len()];
                 lidx[c.input_batch] = image;
-                lidx[c.input_feature] = cin[0];
+                for (&which, &i) in plan.columns.iter().zip(col) {
+                    match which {
+                        Column::InputFeature => lidx[c.input_feature] = i,
+                        Column::Spatial(d) => kpos[d] = i,
+                    }
+                }
                 let mut valid: Option<Value> = None;
                 for d in 0..n {
                     let (e, ok) = window_position(
@@ -321,17 +398,21 @@ impl FuncLowering<'_> {
             self.call_gemm(b, plan.kind, &desc, patches, kernel, out)?;
         }
         b.insert("mem.dealloc", vec![patches], &[], vec![]);
-        b.insert("mem.dealloc", vec![kernel], &[], vec![]);
+        if plan.kernel_in_place.is_none() {
+            b.insert("mem.dealloc", vec![kernel], &[], vec![]);
+        }
         Ok(())
     }
 
     /// The kernel as a matrix: kernel[column][output feature], columns
-    /// ordered (input feature, kernel position...) like the patches'.
+    /// ordered as `order` says (the patches' order); `columns` are their
+    /// sizes.
     fn pack_kernel(
         &mut self,
         b: &mut Builder<'_>,
         op: OpId,
         kernel: Value,
+        order: &[Column],
         columns: &[i64],
         features: i64,
     ) -> Result<()> {
@@ -346,15 +427,19 @@ impl FuncLowering<'_> {
             let (col, of) = iv.split_at(n + 1);
             let zero = b.const_index(0);
             let mut ridx = vec![zero; rs.len()];
-            ridx[c.kernel_input_feature] = col[0];
             ridx[c.kernel_output_feature] = of[0];
-            for d in 0..n {
-                ridx[c.kernel_spatial[d]] = if c.reversal[d] {
-                    let top = b.const_index(rs[c.kernel_spatial[d]] - 1);
-                    b.binary("arith.subi", top, col[1 + d])
-                } else {
-                    col[1 + d]
-                };
+            for (&which, &i) in order.iter().zip(col) {
+                match which {
+                    Column::InputFeature => ridx[c.kernel_input_feature] = i,
+                    Column::Spatial(d) => {
+                        ridx[c.kernel_spatial[d]] = if c.reversal[d] {
+                            let top = b.const_index(rs[c.kernel_spatial[d]] - 1);
+                            b.binary("arith.subi", top, i)
+                        } else {
+                            i
+                        };
+                    }
+                }
             }
             let w = self.element(b, rhs, &ridx)?.real();
             let column = linear(b, col, columns);
