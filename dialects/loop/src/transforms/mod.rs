@@ -5,3 +5,4 @@ pub mod fuse_parallel;
 pub mod outline_parallel;
 pub mod plan_arena;
 pub mod private_buffers;
+pub mod update_in_place;
