@@ -1128,7 +1128,7 @@ macro_rules! by_elem {
 }
 
 /// `int32_t strata_rt_all_reduce(desc, op, elem, in, out, count)`: see
-/// `strata_abi::symbol::ALL_REDUCE`. On threads, members exchange input and
+/// `strata_abi::runtime::ALL_REDUCE.name`. On threads, members exchange input and
 /// output pointers and each reduces its slice straight from the others'
 /// inputs into every output (no copies of whole operands); over MPI, a
 /// reduce-scatter and all-gather of the same slices (see `mpi/mod.rs`), so both

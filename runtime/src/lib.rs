@@ -37,6 +37,8 @@ pub mod minifloat;
 mod mpi;
 pub mod pool;
 pub mod rng;
+#[cfg(test)]
+mod signatures;
 pub mod transpose;
 pub mod triangular_solve;
 

@@ -108,15 +108,9 @@ impl<'ctx> Lowerer<'ctx, '_> {
     /// *user, const void *const *operands, void *const *results), void
     /// *user)`: forwards to the runtime with this library's registry.
     pub(crate) fn register_custom_call_fn(&mut self) -> Result<()> {
-        let (i32t, i64t) = (self.cx.i32_type(), self.cx.i64_type());
+        let i32t = self.cx.i32_type();
         let ptr = self.cx.ptr_type(AddressSpace::default());
-        let rt = self.external(
-            strata_abi::symbol::REGISTER_CUSTOM_CALL,
-            i32t.fn_type(
-                &[ptr.into(), i64t.into(), ptr.into(), ptr.into(), ptr.into()],
-                false,
-            ),
-        );
+        let rt = self.runtime_fn(&strata_abi::runtime::REGISTER_CUSTOM_CALL);
         let f = self.module.add_function(
             &format!("{}_register_custom_call", self.prefix),
             i32t.fn_type(&[ptr.into(), ptr.into(), ptr.into()], false),
@@ -148,8 +142,6 @@ impl<'ctx> Lowerer<'ctx, '_> {
         if !self.returns_status {
             return Err(self.internal(op, "custom call outside a status-returning function"));
         }
-        let ptr = self.cx.ptr_type(AddressSpace::default());
-        let i32t = self.cx.i32_type();
         let (operands, results) = args.split_at(entry.operands.min(args.len()));
         let operand_array = self.pointer_array(op, operands)?;
         let result_array = self.pointer_array(op, results)?;
@@ -177,10 +169,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 .build_in_bounds_gep(table_ty, table.as_pointer_value(), &[zero, index], "")
                 .map_err(ice)?
         };
-        let rt = self.external(
-            strata_abi::symbol::CUSTOM_CALL,
-            i32t.fn_type(&[ptr.into(), ptr.into(), ptr.into()], false),
-        );
+        let rt = self.runtime_fn(&strata_abi::runtime::CUSTOM_CALL);
         let status = self
             .call(
                 rt,

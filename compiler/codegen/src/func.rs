@@ -67,8 +67,8 @@ pub(crate) fn lower_module<'ctx>(
     l.register_custom_call_fn()?;
     let over_mpi = ir.str_attr(module, crate::COLLECTIVES_ATTR) == Some("mpi");
     l.replicas_run_fn(runs_as_partitions(ir, module), over_mpi)?;
-    l.feed_hook_fn("set_infeed", strata_abi::symbol::SET_INFEED)?;
-    l.feed_hook_fn("set_outfeed", strata_abi::symbol::SET_OUTFEED)?;
+    l.feed_hook_fn("set_infeed", &strata_abi::runtime::SET_INFEED)?;
+    l.feed_hook_fn("set_outfeed", &strata_abi::runtime::SET_OUTFEED)?;
     Ok(l.module)
 }
 
@@ -215,9 +215,6 @@ impl<'ctx> Lowerer<'ctx, '_> {
         } else {
             let f = self.external(&name, ty);
             self.add_extension_attrs(op, f);
-            if self.ir.attr_of(op, "returns_status").is_some() {
-                self.status_externals.insert(name.clone());
-            }
             f
         };
         self.funcs.insert(name, f);
@@ -396,7 +393,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
     /// caller's scratch.
     fn export_entry(&mut self, op: OpId, name: &str, with_scratch: bool) -> Result<()> {
         let inner = self.funcs[name];
-        let (i32t, i64t) = (self.cx.i32_type(), self.cx.i64_type());
+        let i32t = self.cx.i32_type();
         let ptr = self.cx.ptr_type(AddressSpace::default());
         // The program's parameters (`P.f` may take them packed).
         let mut params = self.param_types(op)?;
@@ -435,20 +432,14 @@ impl<'ctx> Lowerer<'ctx, '_> {
             pack = Some((ty, p));
         }
         self.emit_cpu_check(f)?;
-        let clear = self.external(
-            "strata_rt_clear_error",
-            self.cx.void_type().fn_type(&[], false),
-        );
+        let clear = self.runtime_fn(&strata_abi::runtime::CLEAR_ERROR);
         self.call(clear, &[])?;
         self.emit_null_checks(op, f, name, pack)?;
         let on_pool = crate::pool_entry::parallel_regions(self.ir, op, 2) >= 2;
         let status = if on_pool {
             self.call_inner_on_pool(name, inner, &args, scratch_bytes(self.ir, op), scratch)?
         } else if let Some(scratch) = scratch {
-            let use_scratch = self.external(
-                strata_abi::symbol::ARENA_USE_SCRATCH,
-                i32t.fn_type(&[ptr.into(), i64t.into()], false),
-            );
+            let use_scratch = self.runtime_fn(&strata_abi::runtime::ARENA_USE_SCRATCH);
             let bytes = self.i64(scratch_bytes(self.ir, op));
             let refused = self
                 .call(use_scratch, &[scratch, bytes.into()])?
@@ -458,10 +449,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
             let status = self
                 .call(inner, &args)?
                 .ok_or_else(|| ice("internal function returns no status"))?;
-            let end = self.external(
-                strata_abi::symbol::ARENA_END_SCRATCH,
-                self.cx.void_type().fn_type(&[], false),
-            );
+            let end = self.runtime_fn(&strata_abi::runtime::ARENA_END_SCRATCH);
             self.call(end, &[])?;
             status
         } else {
@@ -478,18 +466,14 @@ impl<'ctx> Lowerer<'ctx, '_> {
         inner: FunctionValue<'ctx>,
         args: &[BasicMetadataValueEnum<'ctx>],
     ) -> Result<inkwell::values::BasicValueEnum<'ctx>> {
-        let i64t = self.cx.i64_type();
-        let mark_fn = self.external(strata_abi::symbol::ARENA_MARK, i64t.fn_type(&[], false));
+        let mark_fn = self.runtime_fn(&strata_abi::runtime::ARENA_MARK);
         let mark = self
             .call(mark_fn, &[])?
             .ok_or_else(|| ice("strata_rt_arena_mark returns nothing"))?;
         let status = self
             .call(inner, args)?
             .ok_or_else(|| ice("internal function returns no status"))?;
-        let reset = self.external(
-            strata_abi::symbol::ARENA_RESET,
-            self.cx.void_type().fn_type(&[i64t.into()], false),
-        );
+        let reset = self.runtime_fn(&strata_abi::runtime::ARENA_RESET);
         self.call(reset, &[mark.into()])?;
         Ok(status)
     }
@@ -571,10 +555,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 .b
                 .build_global_string_ptr(&message, "null_message")
                 .map_err(ice)?;
-            let set = self.external(
-                strata_abi::symbol::SET_ERROR,
-                self.cx.void_type().fn_type(&[ptr.into()], false),
-            );
+            let set = self.runtime_fn(&strata_abi::runtime::SET_ERROR);
             self.call(set, &[text.as_pointer_value().into()])?;
             self.b
                 .build_return(Some(&i32t.const_int(1, false)))
@@ -631,11 +612,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
             );
         }
         let i32t = self.cx.i32_type();
-        let ptr = self.cx.ptr_type(AddressSpace::default());
-        let supports = self.external(
-            strata_abi::symbol::CPU_SUPPORTS,
-            i32t.fn_type(&[ptr.into()], false),
-        );
+        let supports = self.runtime_fn(&strata_abi::runtime::CPU_SUPPORTS);
         let (check, pass, fail, body) = (
             self.cx.append_basic_block(f, "cpu_check"),
             self.cx.append_basic_block(f, "cpu_ok"),
@@ -686,7 +663,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
     fn set_num_threads_fn(&mut self) -> Result<()> {
         let i32t = self.cx.i32_type();
         let fty = i32t.fn_type(&[i32t.into()], false);
-        let rt = self.external(strata_abi::symbol::SET_NUM_THREADS, fty);
+        let rt = self.runtime_fn(&strata_abi::runtime::SET_NUM_THREADS);
         let f = self
             .module
             .add_function(&format!("{}_set_num_threads", self.prefix), fty, None);
@@ -711,13 +688,11 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let i32t = self.cx.i32_type();
         let ptr = self.cx.ptr_type(AddressSpace::default());
         let fty = i32t.fn_type(&[i32t.into(), ptr.into(), ptr.into()], false);
-        let rt_ty = i32t.fn_type(&[i32t.into(), ptr.into(), ptr.into(), i32t.into()], false);
-        let rt_name = if over_mpi {
-            strata_abi::symbol::REPLICAS_RUN_MPI
+        let rt = self.runtime_fn(if over_mpi {
+            &strata_abi::runtime::REPLICAS_RUN_MPI
         } else {
-            strata_abi::symbol::REPLICAS_RUN
-        };
-        let rt = self.external(rt_name, rt_ty);
+            &strata_abi::runtime::REPLICAS_RUN
+        });
         let f = self
             .module
             .add_function(&format!("{}_replicas_run", self.prefix), fty, None);
@@ -735,13 +710,13 @@ impl<'ctx> Lowerer<'ctx, '_> {
 
     /// `void P_<name>(hook, void *user)` forwarding to the runtime's `target`
     /// (registering the host's infeed or outfeed hook).
-    fn feed_hook_fn(&mut self, name: &str, target: &str) -> Result<()> {
+    fn feed_hook_fn(&mut self, name: &str, target: &strata_abi::runtime::Signature) -> Result<()> {
         let ptr = self.cx.ptr_type(AddressSpace::default());
         let fty = self
             .cx
             .void_type()
             .fn_type(&[ptr.into(), ptr.into()], false);
-        let rt = self.external(target, fty);
+        let rt = self.runtime_fn(target);
         let f = self
             .module
             .add_function(&format!("{}_{name}", self.prefix), fty, None);
@@ -757,7 +732,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
     /// `const char *P_last_error(void)` forwarding to `strata_rt_last_error`.
     fn last_error_fn(&mut self) -> Result<()> {
         let ptr = self.cx.ptr_type(AddressSpace::default());
-        let rt = self.external("strata_rt_last_error", ptr.fn_type(&[], false));
+        let rt = self.runtime_fn(&strata_abi::runtime::LAST_ERROR);
         let f = self.module.add_function(
             &format!("{}_last_error", self.prefix),
             ptr.fn_type(&[], false),
@@ -794,7 +769,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 let args: Vec<BasicMetadataValueEnum> =
                     args.into_iter().map(|a| a.into()).collect();
                 let r = self.call_defined(f, &args)?;
-                if self.status_externals.contains(&callee) && self.returns_status {
+                if strata_abi::runtime::returns_status(&callee) && self.returns_status {
                     // A runtime function that failed: its status, with the
                     // last error it set.
                     let status = r

@@ -167,7 +167,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
             self.int(op, 2)?.into(),
             i64t.const_int(cost, false).into(),
         ];
-        self.call_runtime_status(op, strata_abi::symbol::PARALLEL_FOR, &args)
+        self.call_runtime_status(op, &strata_abi::runtime::PARALLEL_FOR, &args)
     }
 
     /// For a module whose bodies another backend lowers (`glue_only`):
@@ -239,27 +239,19 @@ impl<'ctx> Lowerer<'ctx, '_> {
             i64t.const_int(replicas, false).into(),
             i64t.const_int(partitions, false).into(),
         ];
-        self.call_runtime_status(op, strata_abi::symbol::RUN_DEVICES, &args)
+        self.call_runtime_status(op, &strata_abi::runtime::RUN_DEVICES, &args)
     }
 
-    /// Calls the runtime's `name(args)` returning an `i32` status, and
+    /// Calls the runtime function `sig` (which returns a status), and
     /// returns a non-zero status from the function.
     fn call_runtime_status(
         &mut self,
         op: OpId,
-        name: &str,
+        sig: &strata_abi::runtime::Signature,
         args: &[BasicMetadataValueEnum<'ctx>],
     ) -> Result<()> {
-        let i32t = self.cx.i32_type();
-        let params: Vec<inkwell::types::BasicMetadataTypeEnum> = args
-            .iter()
-            .map(|a| match a {
-                BasicMetadataValueEnum::PointerValue(p) => p.get_type().into(),
-                BasicMetadataValueEnum::IntValue(v) => v.get_type().into(),
-                _ => self.cx.i64_type().into(),
-            })
-            .collect();
-        let run = self.external(name, i32t.fn_type(&params, false));
+        let name = sig.name;
+        let run = self.runtime_fn(sig);
         let status = self
             .call(run, args)?
             .ok_or_else(|| ice(format!("{name} returns nothing")))?

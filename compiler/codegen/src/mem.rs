@@ -43,11 +43,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
             mem::OFFSET => self.lower_offset(op),
             mem::ARENA => self.lower_arena(op),
             mem::ARENA_RELEASE => {
-                let ptr = self.cx.ptr_type(AddressSpace::default());
-                let release = self.external(
-                    strata_abi::symbol::ARENA_RELEASE,
-                    self.cx.void_type().fn_type(&[ptr.into()], false),
-                );
+                let release = self.runtime_fn(&strata_abi::runtime::ARENA_RELEASE);
                 self.call(release, &[self.ptr(op, 0)?.into()]).map(|_| ())
             }
             mem::SLICE => {
@@ -87,11 +83,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
     /// stack; NULL (memory exhausted) fails the function with a message.
     fn lower_arena(&mut self, op: OpId) -> Result<()> {
         let bytes = memref_bytes(self.ir, self.result_ty(op)?).max(1);
-        let ptr = self.cx.ptr_type(AddressSpace::default());
-        let acquire = self.external(
-            strata_abi::symbol::ARENA_ACQUIRE,
-            ptr.fn_type(&[self.cx.i64_type().into()], false),
-        );
+        let acquire = self.runtime_fn(&strata_abi::runtime::ARENA_ACQUIRE);
         let p = self
             .call(acquire, &[self.i64(bytes).into()])?
             .ok_or_else(|| ice("strata_rt_arena_acquire returns nothing"))?;
@@ -105,7 +97,6 @@ impl<'ctx> Lowerer<'ctx, '_> {
         if !self.returns_status {
             return Ok(());
         }
-        let ptr = self.cx.ptr_type(AddressSpace::default());
         let null = self.b.build_is_null(p, "").map_err(ice)?;
         let f = self.current_fn()?;
         let fail = self.cx.append_basic_block(f, "oom");
@@ -119,10 +110,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
             .b
             .build_global_string_ptr(&msg, "oom_msg")
             .map_err(ice)?;
-        let set = self.external(
-            strata_abi::symbol::SET_ERROR,
-            self.cx.void_type().fn_type(&[ptr.into()], false),
-        );
+        let set = self.runtime_fn(&strata_abi::runtime::SET_ERROR);
         self.call(set, &[text.as_pointer_value().into()])?;
         self.b
             .build_return(Some(&self.cx.i32_type().const_int(1, false)))
@@ -207,13 +195,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
         if bytes >= strata_abi::PARALLEL_COPY_MIN_BYTES {
             // Large copies (a loop's carried state, a KV cache that is not
             // donated) are split over the pool by the runtime.
-            let ptr = self.cx.ptr_type(AddressSpace::default());
-            let copy_fn = self.external(
-                strata_abi::symbol::COPY,
-                self.cx
-                    .void_type()
-                    .fn_type(&[ptr.into(), ptr.into(), self.cx.i64_type().into()], false),
-            );
+            let copy_fn = self.runtime_fn(&strata_abi::runtime::COPY);
             self.call(copy_fn, &[dst.into(), src.into(), self.i64(bytes).into()])?;
         } else {
             self.b

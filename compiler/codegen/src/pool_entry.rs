@@ -163,12 +163,8 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 .map_err(ice)?;
             self.b.build_store(slot, v).map_err(ice)?;
         }
-        let (i32t, i64t) = (self.cx.i32_type(), self.cx.i64_type());
         let ptr = self.cx.ptr_type(AddressSpace::default());
-        let run = self.external(
-            strata_abi::symbol::CALL_ON_POOL,
-            i32t.fn_type(&[ptr.into(), ptr.into(), i64t.into(), ptr.into()], false),
-        );
+        let run = self.runtime_fn(&strata_abi::runtime::CALL_ON_POOL);
         let body_ptr = body.as_global_value().as_pointer_value();
         let bytes = self.i64(arena_bytes);
         let scratch = scratch.unwrap_or_else(|| ptr.const_null().into());

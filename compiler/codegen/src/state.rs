@@ -43,9 +43,6 @@ pub(crate) struct Lowerer<'ctx, 'a> {
     /// The function being lowered calls so many defined functions that
     /// the calls stay calls (see `params::MAX_INLINED_CALLS`).
     pub keep_calls: bool,
-    /// External functions whose `i32` result is a status to propagate
-    /// (declared with the unit attribute `returns_status`).
-    pub status_externals: std::collections::HashSet<String>,
     /// Registry entry of every custom-call declaration, by symbol.
     pub custom_calls: HashMap<String, crate::custom_call::Entry>,
     /// The registry's targets, in entry order.
@@ -71,7 +68,6 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
             packed_args: HashMap::new(),
             globals: HashMap::new(),
             cpu_check: None,
-            status_externals: Default::default(),
             custom_calls: HashMap::new(),
             custom_call_targets: Vec::new(),
             custom_call_table: None,
@@ -178,6 +174,36 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
         self.module
             .get_function(name)
             .unwrap_or_else(|| self.module.add_function(name, ty, Some(Linkage::External)))
+    }
+
+    /// The runtime function `sig`, declared from its signature in
+    /// `strata_abi::runtime` (the one description of it).
+    pub fn runtime_fn(&self, sig: &strata_abi::runtime::Signature) -> FunctionValue<'ctx> {
+        use inkwell::types::BasicMetadataTypeEnum;
+        use strata_abi::runtime::{Param, Returns};
+        let ptr = self.cx.ptr_type(inkwell::AddressSpace::default());
+        let params: Vec<BasicMetadataTypeEnum> = sig
+            .params
+            .iter()
+            .map(|p| match p {
+                Param::Ptr => ptr.into(),
+                Param::I32 => self.cx.i32_type().into(),
+                Param::I64 => self.cx.i64_type().into(),
+                Param::U8 => self.cx.i8_type().into(),
+                Param::F64 => self.cx.f64_type().into(),
+            })
+            .collect();
+        let ty = match sig.returns {
+            Returns::Nothing => self.cx.void_type().fn_type(&params, false),
+            Returns::Status | Returns::I32 | Returns::U32 => {
+                self.cx.i32_type().fn_type(&params, false)
+            }
+            Returns::I64 => self.cx.i64_type().fn_type(&params, false),
+            Returns::U8 => self.cx.i8_type().fn_type(&params, false),
+            Returns::F64 => self.cx.f64_type().fn_type(&params, false),
+            Returns::Ptr => ptr.fn_type(&params, false),
+        };
+        self.external(sig.name, ty)
     }
 
     /// Calls `f` and returns its result (if it has one).

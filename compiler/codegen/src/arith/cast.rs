@@ -85,26 +85,20 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let code = self
             .small_float_cast(op)
             .ok_or_else(|| self.internal(op, "not a small-float cast"))?;
-        let (f64t, i8t, i32t) = (self.cx.f64_type(), self.cx.i8_type(), self.cx.i32_type());
+        let (f64t, i32t) = (self.cx.f64_type(), self.cx.i32_type());
         let fmt = i32t.const_int(code as u64, false);
         if name == a::EXTF {
             let from_small = self.val(op, 0)?.is_int_value();
             if !from_small {
                 return Err(self.internal(op, "extf to a small float"));
             }
-            let f = self.external(
-                strata_abi::symbol::MINIFLOAT_DECODE,
-                f64t.fn_type(&[i32t.into(), i8t.into()], false),
-            );
+            let f = self.runtime_fn(&strata_abi::runtime::MINIFLOAT_DECODE);
             let v = self
                 .call(f, &[fmt.into(), self.int(op, 0)?.into()])?
                 .ok_or_else(|| ice("decode without result"))?;
             if to.is_int_type() {
                 // small float to small float: re-encode.
-                let e = self.external(
-                    strata_abi::symbol::MINIFLOAT_ENCODE,
-                    i8t.fn_type(&[i32t.into(), f64t.into()], false),
-                );
+                let e = self.runtime_fn(&strata_abi::runtime::MINIFLOAT_ENCODE);
                 let r = self
                     .call(e, &[fmt.into(), v.into()])?
                     .ok_or_else(|| ice("encode without result"))?;
@@ -116,10 +110,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
         }
         let x = self.float(op, 0)?;
         let wide = self.convert_float(x, f64t)?;
-        let e = self.external(
-            strata_abi::symbol::MINIFLOAT_ENCODE,
-            i8t.fn_type(&[i32t.into(), f64t.into()], false),
-        );
+        let e = self.runtime_fn(&strata_abi::runtime::MINIFLOAT_ENCODE);
         self.call(e, &[fmt.into(), wide.into()])?
             .ok_or_else(|| ice("encode without result"))
     }

@@ -18,7 +18,7 @@ use super::materialize::shape_of;
 use super::region::emit_reducer;
 use super::scalar::Scalar;
 use crate::builder::Builder;
-use strata_abi::symbol as sym;
+use strata_abi::runtime as sym;
 
 fn mode(g: Grouping) -> strata_abi::CollectiveMode {
     use strata_abi::CollectiveMode as M;
@@ -82,8 +82,8 @@ impl FuncLowering<'_> {
         bufs: &[Value],
     ) -> Result<()> {
         match b.ctx.op(op).name {
-            REPLICA_ID => self.device_id(b, sym::REPLICA_ID, bufs[0]),
-            PARTITION_ID => self.device_id(b, sym::PARTITION_ID, bufs[0]),
+            REPLICA_ID => self.device_id(b, &sym::REPLICA_ID, bufs[0]),
+            PARTITION_ID => self.device_id(b, &sym::PARTITION_ID, bufs[0]),
             ALL_REDUCE | COLLECTIVE_REDUCE => self.all_reduce(b, op, bufs),
             ALL_GATHER => self.all_gather(b, op, bufs),
             REDUCE_SCATTER => self.reduce_scatter(b, op, bufs[0]),
@@ -97,41 +97,17 @@ impl FuncLowering<'_> {
         }
     }
 
-    fn device_id(&mut self, b: &mut Builder<'_>, name: &'static str, out: Value) -> Result<()> {
-        let u32t = b.ctx.uint_ty(32);
-        let fty = b.ctx.function_ty(vec![], vec![u32t]);
-        self.declare_runtime(b, name, fty);
-        let callee = b.ctx.attr(AttrKind::SymbolRef(name.into()));
-        let id = b.op1(builtin::CALL, vec![], u32t, vec![("callee".into(), callee)]);
-        b.store(id, out, &[]);
-        Ok(())
-    }
-
-    /// Calls runtime function `name` (which returns an `i32` status).
-    pub(super) fn call_status(
+    fn device_id(
         &mut self,
         b: &mut Builder<'_>,
-        name: &'static str,
-        args: Vec<Value>,
-    ) {
-        let i32t = b.ctx.int_ty(32);
-        let params: Vec<Type> = args.iter().map(|&a| b.ctx.value_ty(a)).collect();
-        let params = params
-            .into_iter()
-            .map(|t| match b.ctx.kind(t) {
-                TypeKind::MemRef { .. } => super::untyped_buffer(b.ctx),
-                _ => t,
-            })
-            .collect();
-        let fty = b.ctx.function_ty(params, vec![i32t]);
-        self.declare_runtime_status(b, name, fty);
-        let callee = b.ctx.attr(AttrKind::SymbolRef(name.into()));
-        b.insert(
-            builtin::CALL,
-            args,
-            &[i32t],
-            vec![("callee".into(), callee)],
-        );
+        sig: &'static strata_abi::runtime::Signature,
+        out: Value,
+    ) -> Result<()> {
+        let id = self
+            .call_runtime(b, sig, vec![])
+            .ok_or_else(|| Diagnostic::internal(b.loc, "a device id call without a result"))?;
+        b.store(id, out, &[]);
+        Ok(())
     }
 
     /// `begin`, `add` per operand and `meet`; returns (position, group
@@ -143,16 +119,16 @@ impl FuncLowering<'_> {
         operands: &[Value],
     ) -> Result<(Value, Value)> {
         let desc_buf = self.descriptor_global(b, desc)?;
-        self.call_status(b, sym::COLLECTIVE_BEGIN, vec![desc_buf]);
+        self.call_runtime(b, &sym::COLLECTIVE_BEGIN, vec![desc_buf]);
         let i64t = b.ctx.int_ty(64);
         for &x in operands {
             let buf = self.buffer_of(b, x)?;
             let bytes = b.const_int(bytes_of(b, buf) as i128, i64t);
-            self.call_status(b, sym::COLLECTIVE_ADD, vec![buf, bytes]);
+            self.call_runtime(b, &sym::COLLECTIVE_ADD, vec![buf, bytes]);
         }
         let info_ty = b.ctx.memref_ty(&[2], i64t);
         let info = b.alloca(info_ty);
-        self.call_status(b, sym::COLLECTIVE_MEET, vec![info]);
+        self.call_runtime(b, &sym::COLLECTIVE_MEET, vec![info]);
         let it = b.ctx.index_ty();
         let (c0, c1) = (b.const_index(0), b.const_index(1));
         let pos = b.load(info, &[c0]);
@@ -169,11 +145,11 @@ impl FuncLowering<'_> {
         let m = b.cast("arith.index_cast", member, i64t);
         let kv = b.const_int(k as i128, i64t);
         let bytes = b.const_int(bytes_of(b, out) as i128, i64t);
-        self.call_status(b, sym::COLLECTIVE_FETCH, vec![m, kv, out, bytes]);
+        self.call_runtime(b, &sym::COLLECTIVE_FETCH, vec![m, kv, out, bytes]);
     }
 
     fn leave(&mut self, b: &mut Builder<'_>) {
-        self.call_status(b, sym::COLLECTIVE_LEAVE, vec![]);
+        self.call_runtime(b, &sym::COLLECTIVE_LEAVE, vec![]);
     }
 
     fn desc(
@@ -302,7 +278,7 @@ impl FuncLowering<'_> {
             out,
             b.const_int(count as i128, i64t),
         ];
-        self.call_status(b, sym::ALL_REDUCE, args);
+        self.call_runtime(b, &sym::ALL_REDUCE, args);
         Ok(())
     }
 
@@ -528,11 +504,15 @@ impl FuncLowering<'_> {
             match name {
                 SEND | RECV => {
                     let ch = b.const_int(channel as i128, i64t);
-                    let callee = if name == SEND { sym::SEND } else { sym::RECV };
-                    self.call_status(b, callee, vec![ch, buf, bytes]);
+                    let callee = if name == SEND { &sym::SEND } else { &sym::RECV };
+                    self.call_runtime(b, callee, vec![ch, buf, bytes]);
                 }
-                INFEED => self.call_status(b, sym::INFEED, vec![buf, bytes]),
-                _ => self.call_status(b, sym::OUTFEED, vec![buf, bytes]),
+                INFEED => {
+                    self.call_runtime(b, &sym::INFEED, vec![buf, bytes]);
+                }
+                _ => {
+                    self.call_runtime(b, &sym::OUTFEED, vec![buf, bytes]);
+                }
             }
         }
         let i8t = b.ctx.int_ty(8);
@@ -586,7 +566,7 @@ impl FuncLowering<'_> {
             );
             for buf in outs {
                 let bytes = b.const_int(bytes_of(b, buf) as i128, i64t);
-                self.call_status(b, sym::INFEED_PUSH, vec![buf, bytes]);
+                self.call_runtime(b, &sym::INFEED_PUSH, vec![buf, bytes]);
             }
         }
         Ok(())

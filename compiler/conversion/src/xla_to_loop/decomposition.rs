@@ -5,7 +5,9 @@
 //! returns a non-zero status only for a malformed descriptor (a bug); a
 //! decomposition that does not converge is reported in the op's `info`.
 
-use strata_abi::{ElemCode, LINALG_LEFT_VECTORS, LINALG_LOWER, LINALG_VECTORS, LinalgDesc, symbol};
+use strata_abi::{
+    ElemCode, LINALG_LEFT_VECTORS, LINALG_LOWER, LINALG_VECTORS, LinalgDesc, runtime,
+};
 use strata_diag::{Diagnostic, Result};
 use strata_dialect_xla::attrs;
 use strata_dialect_xla::names::{
@@ -31,17 +33,17 @@ impl FuncLowering<'_> {
         let described = if name == TRIDIAGONAL_SOLVE { 3 } else { 0 };
         let a = b.ctx.op(op).operands[described];
         let mut desc = matrices_desc(b, a)?;
-        let symbol = match name {
-            HOUSEHOLDER_QR => symbol::HOUSEHOLDER_QR,
+        let sig = match name {
+            HOUSEHOLDER_QR => &runtime::HOUSEHOLDER_QR,
             HOUSEHOLDER_PRODUCT => {
                 let tau = b.ctx.op(op).operands[1];
                 desc.reflectors = shape_of(b.ctx, tau).last().copied().unwrap_or(0);
-                symbol::HOUSEHOLDER_PRODUCT
+                &runtime::HOUSEHOLDER_PRODUCT
             }
             EIGH => {
                 desc.flags = flag_bits(b, op, "lower", LINALG_LOWER)
                     | flag_bits(b, op, "compute_vectors", LINALG_VECTORS);
-                symbol::EIGH
+                &runtime::EIGH
             }
             SVD => {
                 desc.flags = flag_bits(b, op, "compute_uv", LINALG_VECTORS);
@@ -49,18 +51,18 @@ impl FuncLowering<'_> {
                 let vt = shape_of(b.ctx, b.ctx.op(op).results[2]);
                 desc.u_cols = u.last().copied().unwrap_or(0);
                 desc.vt_rows = vt.get(vt.len().wrapping_sub(2)).copied().unwrap_or(0);
-                symbol::SVD
+                &runtime::SVD
             }
-            HESSENBERG => symbol::HESSENBERG,
-            TRIDIAGONAL_SOLVE => symbol::TRIDIAGONAL_SOLVE,
+            HESSENBERG => &runtime::HESSENBERG,
+            TRIDIAGONAL_SOLVE => &runtime::TRIDIAGONAL_SOLVE,
             TRIDIAGONAL => {
                 desc.flags = flag_bits(b, op, "lower", LINALG_LOWER);
-                symbol::TRIDIAGONAL
+                &runtime::TRIDIAGONAL
             }
             EIG => {
                 desc.flags = flag_bits(b, op, "compute_left_eigenvectors", LINALG_LEFT_VECTORS)
                     | flag_bits(b, op, "compute_right_eigenvectors", LINALG_VECTORS);
-                symbol::EIG
+                &runtime::EIG
             }
             other => {
                 return Err(Diagnostic::internal(
@@ -75,7 +77,7 @@ impl FuncLowering<'_> {
             args.push(self.buffer_of(b, v)?);
         }
         args.extend_from_slice(bufs);
-        self.call_status(b, symbol, args);
+        self.call_runtime(b, sig, args);
         Ok(())
     }
 }

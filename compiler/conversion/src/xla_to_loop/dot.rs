@@ -224,21 +224,12 @@ impl FuncLowering<'_> {
         out: Value,
     ) -> Result<()> {
         let desc_buf = self.descriptor_global(b, desc)?;
-        let name = if kind == strata_ir::FloatKind::F32 {
-            strata_abi::symbol::GEMM_F32
+        let sig = if kind == strata_ir::FloatKind::F32 {
+            &strata_abi::runtime::GEMM_F32
         } else {
-            strata_abi::symbol::GEMM_F64
+            &strata_abi::runtime::GEMM_F64
         };
-        let buf = super::untyped_buffer(b.ctx);
-        let fty = b.ctx.function_ty(vec![buf, buf, buf, buf], vec![]);
-        self.declare_runtime(b, name, fty);
-        let callee = b.ctx.attr(strata_ir::AttrKind::SymbolRef(name.into()));
-        b.insert(
-            strata_ir::builtin::CALL,
-            vec![desc_buf, lhs, rhs, out],
-            &[],
-            vec![("callee".into(), callee)],
-        );
+        self.call_runtime(b, sig, vec![desc_buf, lhs, rhs, out]);
         Ok(())
     }
 }

@@ -47,18 +47,7 @@ impl FuncLowering<'_> {
         desc.lengths[..lengths.len()].copy_from_slice(&lengths);
         let desc_buf = self.descriptor_global(b, &desc)?;
         let input = self.buffer_of(b, x)?;
-        let buf = super::untyped_buffer(b.ctx);
-        let fty = b.ctx.function_ty(vec![buf, buf, buf], vec![]);
-        self.declare_runtime(b, strata_abi::symbol::FFT, fty);
-        let callee = b.ctx.attr(strata_ir::AttrKind::SymbolRef(
-            strata_abi::symbol::FFT.into(),
-        ));
-        b.insert(
-            strata_ir::builtin::CALL,
-            vec![desc_buf, input, out],
-            &[],
-            vec![("callee".into(), callee)],
-        );
+        self.call_runtime(b, &strata_abi::runtime::FFT, vec![desc_buf, input, out]);
         Ok(())
     }
 }

@@ -39,17 +39,7 @@ impl FuncLowering<'_> {
         })?;
         let x = self.buffer_of(b, b.ctx.op(op).operands[0])?;
         let desc_buf = self.descriptor_global(b, &desc)?;
-        let name = strata_abi::symbol::TRANSPOSE;
-        let buf = super::untyped_buffer(b.ctx);
-        let fty = b.ctx.function_ty(vec![buf, buf, buf], vec![]);
-        self.declare_runtime(b, name, fty);
-        let callee = b.ctx.attr(strata_ir::AttrKind::SymbolRef(name.into()));
-        b.insert(
-            strata_ir::builtin::CALL,
-            vec![desc_buf, x, out],
-            &[],
-            vec![("callee".into(), callee)],
-        );
+        self.call_runtime(b, &strata_abi::runtime::TRANSPOSE, vec![desc_buf, x, out]);
         Ok(())
     }
 }

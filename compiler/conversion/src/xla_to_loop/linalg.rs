@@ -12,7 +12,7 @@
 
 use strata_abi::{
     ElemCode, LINALG_LEFT_SIDE, LINALG_LOWER, LINALG_TRANSPOSE_A, LINALG_UNIT_DIAGONAL, LinalgDesc,
-    symbol,
+    runtime,
 };
 use strata_diag::{Diagnostic, Result};
 use strata_dialect_xla::attrs::{self, Transpose};
@@ -74,9 +74,9 @@ impl FuncLowering<'_> {
             };
             let desc_buf = self.descriptor_global(b, &desc)?;
             let (a_buf, rhs_buf) = (self.buffer_of(b, a)?, self.buffer_of(b, rhs)?);
-            self.call_status(
+            self.call_runtime(
                 b,
-                symbol::TRIANGULAR_SOLVE,
+                &runtime::TRIANGULAR_SOLVE,
                 vec![desc_buf, a_buf, rhs_buf, x],
             );
             return Ok(());

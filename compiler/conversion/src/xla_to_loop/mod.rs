@@ -64,9 +64,6 @@ impl strata_pass::Pass for ConvertXlaToLoopPass {
     }
 }
 
-/// Name of the runtime entry point for conformance checks.
-pub const RT_CHECK: &str = strata_abi::symbol::CHECK;
-
 /// Module-wide state: the globals and runtime declarations created so far.
 pub struct ModuleState {
     pub module_block: BlockId,
@@ -814,7 +811,6 @@ impl FuncLowering<'_> {
                     ty,
                 })
             }),
-            ("returns_status".into(), b.ctx.attr(AttrKind::Unit)),
         ];
         let decl = b.ctx.create_op(
             builtin::FUNC,
@@ -897,7 +893,6 @@ impl FuncLowering<'_> {
         ) as i64;
         let count = b.ctx.num_elements(t);
         let id = encode_check_id(b.loc);
-        self.declare_check(b);
         let (i32t, i64t) = (b.ctx.int_ty(32), b.ctx.int_ty(64));
         let f64t = b.ctx.float_ty(strata_ir::FloatKind::F64);
         let args = vec![
@@ -911,13 +906,7 @@ impl FuncLowering<'_> {
             b.const_int(max_ulp as i128, i64t),
             b.const_int(id as i128, i64t),
         ];
-        let callee = b.ctx.attr(AttrKind::SymbolRef(RT_CHECK.into()));
-        b.insert(
-            builtin::CALL,
-            args,
-            &[i32t],
-            vec![("callee".into(), callee)],
-        );
+        self.call_runtime(b, &strata_abi::runtime::CHECK, args);
         Ok(())
     }
 
@@ -939,43 +928,38 @@ impl FuncLowering<'_> {
         self.global_of_attr(b, attr, ty)
     }
 
-    /// Declares `strata_rt_check` once per module.
-    fn declare_check(&mut self, b: &mut Builder<'_>) {
-        let (i32t, i64t) = (b.ctx.int_ty(32), b.ctx.int_ty(64));
-        let f64t = b.ctx.float_ty(strata_ir::FloatKind::F64);
-        let buf = untyped_buffer(b.ctx);
-        let fty = b.ctx.function_ty(
-            vec![i32t, i32t, buf, buf, i64t, f64t, i64t, i64t, i64t],
-            vec![i32t],
+    /// Calls the runtime function `sig` with `args` (buffers as any
+    /// memref), declaring it once per module from its signature in
+    /// `strata_abi::runtime`; its result, if it has one. A status result is
+    /// checked by codegen (a non-zero one returns from the caller): the
+    /// signature says so, no attribute on the call or declaration does.
+    pub fn call_runtime(
+        &mut self,
+        b: &mut Builder<'_>,
+        sig: &'static strata_abi::runtime::Signature,
+        args: Vec<Value>,
+    ) -> Option<Value> {
+        let fty = runtime_fn_type(b.ctx, sig);
+        self.declare_runtime_op(b, sig.name, fty);
+        let results = match b.ctx.kind(fty) {
+            strata_ir::TypeKind::Function { results, .. } => results.clone(),
+            _ => Vec::new(),
+        };
+        let callee = b.ctx.attr(AttrKind::SymbolRef(sig.name.into()));
+        let call = b.insert(
+            builtin::CALL,
+            args,
+            &results,
+            vec![("callee".into(), callee)],
         );
-        self.declare_runtime(b, RT_CHECK, fty);
-    }
-
-    /// `declare_runtime` for a function whose `i32` result is a status:
-    /// a call that returns non-zero returns it from the calling function.
-    pub fn declare_runtime_status(&mut self, b: &mut Builder<'_>, name: &'static str, fty: Type) {
-        if let Some(decl) = self.declare_runtime_op(b, name, fty) {
-            let unit = b.ctx.attr(AttrKind::Unit);
-            b.ctx.set_attr(decl, "returns_status", unit);
-        }
+        b.ctx.op(call).results.first().copied()
     }
 
     /// Declares the runtime function `name` once per module, as a bodiless
-    /// private `func.func`. Its buffer parameters accept any memref
-    /// (runtime functions take untyped pointers).
-    pub fn declare_runtime(&mut self, b: &mut Builder<'_>, name: &'static str, fty: Type) {
-        self.declare_runtime_op(b, name, fty);
-    }
-
-    /// `declare_runtime`, returning the declaration when it is new.
-    fn declare_runtime_op(
-        &mut self,
-        b: &mut Builder<'_>,
-        name: &'static str,
-        fty: Type,
-    ) -> Option<OpId> {
+    /// private `func.func` of type `fty`.
+    fn declare_runtime_op(&mut self, b: &mut Builder<'_>, name: &'static str, fty: Type) {
         if !self.state.declared.insert(name) {
-            return None;
+            return;
         }
         let attrs = vec![
             ("sym_name".into(), b.ctx.attr(AttrKind::String(name.into()))),
@@ -993,8 +977,34 @@ impl FuncLowering<'_> {
             strata_diag::Location::unknown(),
         );
         self.state.add_front(b.ctx, decl);
-        Some(decl)
     }
+}
+
+/// The loop-level type of runtime function `sig`: pointers are buffers of
+/// any type ([`untyped_buffer`]), a status is an `i32`.
+pub fn runtime_fn_type(ctx: &mut Context, sig: &strata_abi::runtime::Signature) -> Type {
+    use strata_abi::runtime::{Param, Returns};
+    let params = sig
+        .params
+        .iter()
+        .map(|p| match p {
+            Param::Ptr => untyped_buffer(ctx),
+            Param::I32 => ctx.int_ty(32),
+            Param::I64 => ctx.int_ty(64),
+            Param::U8 => ctx.uint_ty(8),
+            Param::F64 => ctx.float_ty(strata_ir::FloatKind::F64),
+        })
+        .collect();
+    let results = match sig.returns {
+        Returns::Nothing => vec![],
+        Returns::Status | Returns::I32 => vec![ctx.int_ty(32)],
+        Returns::U32 => vec![ctx.uint_ty(32)],
+        Returns::I64 => vec![ctx.int_ty(64)],
+        Returns::U8 => vec![ctx.uint_ty(8)],
+        Returns::F64 => vec![ctx.float_ty(strata_ir::FloatKind::F64)],
+        Returns::Ptr => vec![untyped_buffer(ctx)],
+    };
+    ctx.function_ty(params, results)
 }
 
 /// The memref type runtime declarations use for buffers of any type.

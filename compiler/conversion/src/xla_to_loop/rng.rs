@@ -23,9 +23,9 @@ impl FuncLowering<'_> {
             .str_attr(op, "rng_algorithm")
             .unwrap_or("")
             .to_string();
-        let name = match alg.as_str() {
-            "THREE_FRY" => strata_abi::symbol::RNG_THREE_FRY,
-            "PHILOX" | "DEFAULT" => strata_abi::symbol::RNG_PHILOX,
+        let sig = match alg.as_str() {
+            "THREE_FRY" => &strata_abi::runtime::RNG_THREE_FRY,
+            "PHILOX" | "DEFAULT" => &strata_abi::runtime::RNG_PHILOX,
             _ => {
                 return Err(Diagnostic::error(
                     b.loc,
@@ -50,16 +50,7 @@ impl FuncLowering<'_> {
         desc.dims[..shape.len()].copy_from_slice(&shape);
         let desc_buf = self.descriptor_global(b, &desc)?;
         let state = self.buffer_of(b, b.ctx.op(op).operands[0])?;
-        let buf = super::untyped_buffer(b.ctx);
-        let fty = b.ctx.function_ty(vec![buf, buf, buf, buf], vec![]);
-        self.declare_runtime(b, name, fty);
-        let callee = b.ctx.attr(strata_ir::AttrKind::SymbolRef(name.into()));
-        b.insert(
-            strata_ir::builtin::CALL,
-            vec![desc_buf, state, bufs[0], bufs[1]],
-            &[],
-            vec![("callee".into(), callee)],
-        );
+        self.call_runtime(b, sig, vec![desc_buf, state, bufs[0], bufs[1]]);
         Ok(())
     }
 
@@ -78,16 +69,10 @@ impl FuncLowering<'_> {
             })?;
         let desc = strata_abi::RngStateDesc { delta };
         let desc_buf = self.descriptor_global(b, &desc)?;
-        let name = strata_abi::symbol::RNG_GET_AND_UPDATE_STATE;
-        let buf = super::untyped_buffer(b.ctx);
-        let fty = b.ctx.function_ty(vec![buf, buf], vec![]);
-        self.declare_runtime(b, name, fty);
-        let callee = b.ctx.attr(strata_ir::AttrKind::SymbolRef(name.into()));
-        b.insert(
-            strata_ir::builtin::CALL,
+        self.call_runtime(
+            b,
+            &strata_abi::runtime::RNG_GET_AND_UPDATE_STATE,
             vec![desc_buf, bufs[0]],
-            &[],
-            vec![("callee".into(), callee)],
         );
         Ok(())
     }

@@ -431,22 +431,24 @@ impl Exporter<'_> {
     /// `extf` from a small float decodes its bits with the runtime (to f64,
     /// then to the target); `truncf` to one encodes from f64.
     fn minifloat_cast(&mut self, op: OpId, name: &str, code: i32, to: &str) -> Result<()> {
-        let decode = strata_abi::symbol::MINIFLOAT_DECODE;
-        let encode = strata_abi::symbol::MINIFLOAT_ENCODE;
-        self.declare(decode, "(i32, i8) -> f64".into());
-        self.declare(encode, "(i32, f64) -> i8".into());
+        let (decode, encode) = (
+            strata_abi::runtime::MINIFLOAT_DECODE,
+            strata_abi::runtime::MINIFLOAT_ENCODE,
+        );
+        let (decode_ty, encode_ty) = (self.declare_runtime(&decode), self.declare_runtime(&encode));
+        let (decode, encode) = (decode.name, encode.name);
         let fmt = self.constant(code, "i32");
         let x = self.operand(op, 0)?;
         let from = self.ty(self.operand_ty(op, 0)?, op)?;
         let r = if name == a::EXTF {
             let d = self.fresh();
             self.line(format!(
-                "{d} = func.call @{decode}({fmt}, {x}) : (i32, i8) -> f64"
+                "{d} = func.call @{decode}({fmt}, {x}) : {decode_ty}"
             ));
             if to == "i8" {
                 let e = self.fresh();
                 self.line(format!(
-                    "{e} = func.call @{encode}({fmt}, {d}) : (i32, f64) -> i8"
+                    "{e} = func.call @{encode}({fmt}, {d}) : {encode_ty}"
                 ));
                 e
             } else {
@@ -456,7 +458,7 @@ impl Exporter<'_> {
             let wide = self.convert_float(x, from, "f64")?;
             let e = self.fresh();
             self.line(format!(
-                "{e} = func.call @{encode}({fmt}, {wide}) : (i32, f64) -> i8"
+                "{e} = func.call @{encode}({fmt}, {wide}) : {encode_ty}"
             ));
             e
         };

@@ -22,9 +22,9 @@ impl Exporter<'_> {
             mem::ARENA_RELEASE => {
                 let (m, t) = self.buffer(op, 0)?;
                 let p = self.pointer_of(&m, &t);
-                let release = strata_abi::symbol::ARENA_RELEASE;
-                self.declare(release, "(!llvm.ptr)".into());
-                self.line(format!("func.call @{release}({p}) : (!llvm.ptr) -> ()"));
+                let release = strata_abi::runtime::ARENA_RELEASE;
+                let ty = self.declare_runtime(&release);
+                self.line(format!("func.call @{}({p}) : {ty}", release.name));
             }
             mem::SLICE => self.slice(op)?,
             // Hoisted to the function's entry (see `hoist_allocas`).
@@ -148,13 +148,11 @@ impl Exporter<'_> {
         let ty = self.result_ty(op)?;
         let to = self.ty(ty, op)?;
         let bytes = strata_dialect_mem::storage_bytes(self.ir, ty).max(1);
-        let acquire = strata_abi::symbol::ARENA_ACQUIRE;
-        self.declare(acquire, "(i64) -> !llvm.ptr".into());
+        let acquire = strata_abi::runtime::ARENA_ACQUIRE;
+        let ty = self.declare_runtime(&acquire);
         let n = self.constant(bytes, "i64");
         let p = self.fresh();
-        self.line(format!(
-            "{p} = func.call @{acquire}({n}) : (i64) -> !llvm.ptr"
-        ));
+        self.line(format!("{p} = func.call @{}({n}) : {ty}", acquire.name));
         self.memref_at(op, &p, &[bytes], &[1], &to)?;
         if !self.returns_status {
             return Ok(None);
@@ -198,13 +196,14 @@ impl Exporter<'_> {
     /// Calls the runtime's `strata_rt_set_error` with a constant message.
     pub(crate) fn set_error(&mut self, text: &str) -> Result<()> {
         let sym = self.message(text);
-        let set = strata_abi::symbol::SET_ERROR;
-        self.declare(set, "(!llvm.ptr)".into());
+        let set = strata_abi::runtime::SET_ERROR;
+        let ty = self.declare_runtime(&set);
+        let set = set.name;
         let len = text.len() + 1;
         let g = self.fresh();
         self.line(format!("{g} = memref.get_global @{sym} : memref<{len}xi8>"));
         let p = self.pointer_of(&g, &format!("memref<{len}xi8>"));
-        self.line(format!("func.call @{set}({p}) : (!llvm.ptr) -> ()"));
+        self.line(format!("func.call @{set}({p}) : {ty}"));
         Ok(())
     }
 

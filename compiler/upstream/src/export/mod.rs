@@ -90,8 +90,8 @@ pub(crate) fn unsupported(loc: Location, what: impl std::fmt::Display) -> Diagno
 /// A bodiless function of the module: a runtime entry point or a libm-like
 /// external, called as its declaration says.
 pub(crate) struct External {
-    /// Its `returns_status` unit attribute: an `i32` result that is 0 on
-    /// success.
+    /// Its `i32` result is a status, 0 on success (a runtime function whose
+    /// signature in `strata_abi::runtime` says so).
     pub(crate) returns_status: bool,
     /// Its declared signature.
     pub(crate) inputs: Vec<Type>,
@@ -170,10 +170,11 @@ impl<'a> Exporter<'a> {
                 self.custom_calls.insert(name, target.to_string());
                 continue;
             }
+            let returns_status = strata_abi::runtime::returns_status(&name);
             self.externals.insert(
                 name,
                 External {
-                    returns_status: ir.attr_of(op, "returns_status").is_some(),
+                    returns_status,
                     inputs,
                     results,
                 },
@@ -224,6 +225,42 @@ impl<'a> Exporter<'a> {
 
     pub(crate) fn external(&self, name: &str) -> Option<&External> {
         self.externals.get(name)
+    }
+
+    /// Declares the runtime function `sig` once, from its signature in
+    /// `strata_abi::runtime`; returns its function type as a call spells it.
+    pub(crate) fn declare_runtime(&mut self, sig: &strata_abi::runtime::Signature) -> String {
+        use strata_abi::runtime::{Param, Returns};
+        let params: Vec<&str> = sig
+            .params
+            .iter()
+            .map(|p| match p {
+                Param::Ptr => "!llvm.ptr",
+                Param::I32 => "i32",
+                Param::I64 => "i64",
+                Param::U8 => "i8",
+                Param::F64 => "f64",
+            })
+            .collect();
+        let result = match sig.returns {
+            Returns::Nothing => None,
+            Returns::Status | Returns::I32 | Returns::U32 => Some("i32"),
+            Returns::I64 => Some("i64"),
+            Returns::U8 => Some("i8"),
+            Returns::F64 => Some("f64"),
+            Returns::Ptr => Some("!llvm.ptr"),
+        };
+        let params = format!("({})", params.join(", "));
+        match result {
+            Some(r) => {
+                self.declare(sig.name, format!("{params} -> {r}"));
+                format!("{params} -> {r}")
+            }
+            None => {
+                self.declare(sig.name, params.clone());
+                format!("{params} -> ()")
+            }
+        }
     }
 
     /// Declares `@name` once with the given signature text.
