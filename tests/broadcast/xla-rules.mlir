@@ -1,5 +1,5 @@
 // RUN: strata check %s | FileCheck %s
-// CHECK: 8 passed, 0 failed
+// CHECK: {{^}}8 passed, 0 failed{{$}}
 
 // XLA's broadcasting rules (operation semantics, "Broadcasting"), each
 // example run natively and compared with the documented values.

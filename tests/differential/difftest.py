@@ -427,7 +427,7 @@ def run_batch(args):
                 if args.keep:
                     os.makedirs(args.keep, exist_ok=True)
                     with open(os.path.join(args.keep, f"{name}.mlir"), "w") as f:
-                        f.write("// RUN: strata check %s | FileCheck %s\n// CHECK: 1 passed, 0 failed\n"
+                        f.write("// RUN: strata check %s | FileCheck %s\n// CHECK: {{^}}1 passed, 0 failed{{$}}\n"
                                 f"// Found by tests/differential/difftest.py --seed {args.seed}: {describe(small)}\n\n")
                         f.write(piece(name, small, inputs) or "")
         done += len(batch)

@@ -1,5 +1,5 @@
 // RUN: strata check %s | FileCheck %s
-// CHECK: 5 passed, 0 failed
+// CHECK: {{^}}5 passed, 0 failed{{$}}
 
 // Half-precision arithmetic rounds every result to the 16-bit format (round
 // to nearest even, overflow to infinity). Values are given as bit patterns;

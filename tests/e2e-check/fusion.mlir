@@ -1,5 +1,5 @@
 // RUN: strata check %s | FileCheck %s
-// CHECK: 4 passed, 0 failed
+// CHECK: {{^}}4 passed, 0 failed{{$}}
 
 // Fused element-wise chains whose values have several uses (some fused, some
 // materialized), index-only ops read twice, and results that are also

@@ -71,6 +71,6 @@ def expect_close(out, max_ulps):
 
 def write(path, pieces, description):
     """The check file: a RUN line, the expected tally, a description, the pieces."""
-    head = (f"// RUN: strata check %s | FileCheck %s\n// CHECK: {len(pieces)} passed, 0 failed\n"
+    head = (f"// RUN: strata check %s | FileCheck %s\n// CHECK: {{{{^}}}}{len(pieces)} passed, 0 failed{{{{$}}}}\n"
             + "".join(f"// {line}\n" for line in description.strip().split("\n")) + "\n")
     open(path, "w").write(head + "\n// -----\n\n".join(pieces))

@@ -1,5 +1,5 @@
 // RUN: strata check %s | FileCheck %s
-// CHECK: 6 passed, 0 failed
+// CHECK: {{^}}6 passed, 0 failed{{$}}
 
 // Reductions over several dimensions, transposes of 3-D tensors and
 // dot_general with batch dimensions (including a batch dimension that is not

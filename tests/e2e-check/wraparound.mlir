@@ -1,5 +1,5 @@
 // RUN: strata check %s | FileCheck %s
-// CHECK: 7 passed, 0 failed
+// CHECK: {{^}}7 passed, 0 failed{{$}}
 
 // Integer arithmetic wraps around (two's complement) at every width,
 // including the sub-byte i4/ui4 that are stored one per byte. Expected values

@@ -1,5 +1,5 @@
 // RUN: strata check %s | FileCheck %s
-// CHECK: 1 passed, 0 failed
+// CHECK: {{^}}1 passed, 0 failed{{$}}
 // From StableHLO's test suite: openxla/stablehlo, stablehlo/testdata/cumlogsumexp_float16_8_9.mlir
 // (Apache-2.0; expected values from XLA:CPU), its RUN lines replaced.
 

@@ -13,7 +13,9 @@
 //!   test and LLVM 22's `FileCheck`, `not` and `count` (`/usr/lib/llvm-22/bin`, or
 //!   `$STRATA_LLVM_BIN`).
 //!
-//! A test passes when all its RUN lines exit 0. Files without RUN lines are skipped. Each file
+//! A test passes when all its RUN lines exit 0. A file without RUN lines fails (a test that
+//! cannot run must not pass silently), except in [`INPUT_DIRS`], whose files are the inputs of
+//! other harnesses (trycmd's CLI cases, the C and Rust end-to-end programs). Each file
 //! is one test named by its path below `tests/` (libtest-mimic harness), so the usual filters
 //! work: `cargo test -p strata --test lit -- reduce` runs the files whose path contains
 //! `reduce`, `-- --list` lists them; a failure prints the command and its output.
@@ -27,6 +29,9 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const STRATA: &str = env!("CARGO_BIN_EXE_strata");
+
+/// Directories below `tests/` holding inputs of other harnesses, not lit tests.
+const INPUT_DIRS: &[&str] = &["cli", "e2e"];
 
 fn tests_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -264,10 +269,20 @@ fn main() {
             Err(e) => panic!("cannot read {}: {e}", f.display()),
         };
         let cmds = run_lines(&text);
+        let relative = f.strip_prefix(&root).unwrap_or(&f).to_path_buf();
+        let name = format!("tests/{}", relative.display());
         if cmds.is_empty() {
+            let input = relative
+                .components()
+                .next()
+                .is_some_and(|c| INPUT_DIRS.iter().any(|d| c.as_os_str() == *d));
+            if !input {
+                trials.push(libtest_mimic::Trial::test(name, || {
+                    Err("no RUN: line (a lit test must say how it runs)".into())
+                }));
+            }
             continue;
         }
-        let name = format!("tests/{}", f.strip_prefix(&root).unwrap_or(&f).display());
         trials.push(libtest_mimic::Trial::test(name, move || {
             match run_test(&f, &cmds, timeout) {
                 None => Ok(()),
