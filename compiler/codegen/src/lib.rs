@@ -27,6 +27,7 @@
 mod arith;
 mod custom_call;
 mod func;
+mod library_api;
 mod loop_;
 mod mem;
 mod params;

@@ -14,12 +14,14 @@
 //! `mem.dealloc` right after its last reader. Reusing freed buffers is the
 //! job of `mem-reuse-buffers`, which runs next.
 
+mod check;
 mod chlo;
 mod collective;
 mod complex;
 mod complex_inverse;
 mod control;
 mod conv;
+mod custom_call;
 mod decomposition;
 mod dot;
 mod elemental;
@@ -33,11 +35,16 @@ pub mod plan;
 mod reduce;
 mod region;
 mod rng;
+mod runtime_call;
 pub mod scalar;
 mod shape;
 mod sort;
 mod top_k;
 mod window;
+
+pub use check::{decode_check_id, elem_code, encode_check_id};
+use custom_call::{check_custom_call_targets, unsupported_custom_call};
+pub use runtime_call::{runtime_fn_type, untyped_buffer};
 
 use std::collections::HashMap;
 
@@ -102,82 +109,6 @@ impl ModuleState {
         ctx.op_mut(op).parent = Some(self.module_block);
         self.back.push(op);
     }
-}
-
-/// Every custom call whose target the lowering does not know (not a user's
-/// function, not rewritten by the front passes), so a module reports them
-/// all at once: the first as the error, the others as notes at their
-/// locations.
-fn check_custom_call_targets(ctx: &Context, module: OpId) -> Result<()> {
-    let mut unknown: Vec<(strata_diag::Location, String)> = Vec::new();
-    ctx.walk_nested(module, &mut |op| {
-        if let Some(message) = unsupported_custom_call(ctx, op) {
-            unknown.push((ctx.op(op).loc, message));
-        }
-    });
-    let mut found = unknown.into_iter();
-    let Some((loc, message)) = found.next() else {
-        return Ok(());
-    };
-    let mut d = Diagnostic::unsupported(loc, message);
-    d.notes = found
-        .map(|(l, m)| (l, format!("also unsupported: {m}")))
-        .collect();
-    Err(d)
-}
-
-/// Why custom call `op` cannot be lowered: its target is not one a host
-/// can register (the front passes rewrote the targets Strata knows).
-fn unsupported_custom_call(ctx: &Context, op: OpId) -> Option<String> {
-    if ctx.op(op).name != strata_dialect_xla::CUSTOM_CALL {
-        return None;
-    }
-    let target = ctx.str_attr(op, "call_target_name").unwrap_or("?");
-    if strata_abi::is_host_custom_call(target) {
-        return None;
-    }
-    if let Some(api) = jax_host_callback(ctx, op, target) {
-        return Some(format!(
-            "{api} is not supported: it calls back into the Python process that traced the model \
-             (custom_call @{target}), which an ahead-of-time library does not have; compute the \
-             value in the model, or export the host function as a custom call the host registers"
-        ));
-    }
-    Some(format!(
-        "custom_call target '{}' is not supported",
-        strata_abi::shown_name(target)
-    ))
-}
-
-/// The JAX function behind a Python host callback: JAX lowers
-/// `jax.pure_callback`, `jax.experimental.io_callback` and
-/// `jax.debug.callback` (and `jax.debug.print`) to one target, telling
-/// them apart only by side effects and results.
-fn jax_host_callback(ctx: &Context, op: OpId, target: &str) -> Option<&'static str> {
-    const TARGETS: &[&str] = &[
-        "xla_ffi_python_cpu_callback",
-        "xla_python_cpu_callback",
-        "xla_ffi_python_gpu_callback",
-        "xla_python_gpu_callback",
-    ];
-    if !TARGETS.contains(&target) {
-        return None;
-    }
-    let side_effect = ctx
-        .attr_of(op, "has_side_effect")
-        .is_some_and(|a| matches!(ctx.attr_kind(a), AttrKind::Bool(true) | AttrKind::Unit));
-    let returns = ctx
-        .op(op)
-        .results
-        .iter()
-        .any(|&r| matches!(ctx.kind(ctx.value_ty(r)), TypeKind::Tensor { .. }));
-    Some(match (side_effect, returns) {
-        (false, _) => "jax.pure_callback",
-        (true, true) => "jax.experimental.io_callback",
-        (true, false) => {
-            "jax.debug.callback (or jax.debug.print, or an io_callback without results)"
-        }
-    })
 }
 
 pub fn convert_module(ctx: &mut Context, module: OpId) -> Result<()> {
@@ -706,123 +637,6 @@ impl FuncLowering<'_> {
         Ok(())
     }
 
-    /// `custom_call @target(...)`: a call through the library's registry
-    /// of host implementations (`P_register_custom_call`). The target gets
-    /// a bodiless private declaration whose symbol the lowering makes up
-    /// (never the target's own name, so it cannot meet a function of the
-    /// module), marked with the unit-free attribute `custom_call = "target"`
-    /// and the operand count: codegen turns calls of it into the runtime's
-    /// `strata_rt_custom_call` on the target's registry entry.
-    fn user_custom_call(&mut self, b: &mut Builder<'_>, op: OpId, target: String) -> Result<()> {
-        let mut args = Vec::new();
-        for v in b.ctx.op(op).operands.clone() {
-            if !matches!(b.ctx.kind(b.ctx.value_ty(v)), TypeKind::Tensor { .. }) {
-                return Err(Diagnostic::unsupported(
-                    b.loc,
-                    format!(
-                        "custom_call @{target}: only tensor operands and results can be passed to the host"
-                    ),
-                ));
-            }
-            args.push(self.buffer_of(b, v)?);
-        }
-        let operands = args.len();
-        for r in b.ctx.op(op).results.clone() {
-            let t = b.ctx.value_ty(r);
-            if !matches!(b.ctx.kind(t), TypeKind::Tensor { .. }) {
-                return Err(Diagnostic::unsupported(
-                    b.loc,
-                    format!(
-                        "custom_call @{target}: only tensor operands and results can be passed to the host"
-                    ),
-                ));
-            }
-            let buf = self.new_buffer(b, t)?;
-            self.repr.insert(r, Repr::Buffer(buf));
-            args.push(buf);
-        }
-        let i32t = b.ctx.int_ty(32);
-        let params: Vec<Type> = args.iter().map(|&a| b.ctx.value_ty(a)).collect();
-        let fty = b.ctx.function_ty(params, vec![i32t]);
-        let symbol = match self.state.custom_calls.get(&target) {
-            Some((_, known)) if *known != fty => {
-                return Err(Diagnostic::error(
-                    b.loc,
-                    format!("custom_call @{target} is called with two different signatures"),
-                ));
-            }
-            Some((symbol, _)) => symbol.clone(),
-            None => {
-                let symbol = self.declare_custom_call(b, &target, fty, operands);
-                self.state
-                    .custom_calls
-                    .insert(target.clone(), (symbol.clone(), fty));
-                symbol
-            }
-        };
-        let callee = b.ctx.attr(AttrKind::SymbolRef(symbol));
-        b.insert(
-            builtin::CALL,
-            args,
-            &[i32t],
-            vec![("callee".into(), callee)],
-        );
-        Ok(())
-    }
-
-    /// The private declaration standing for custom-call `target`, under a
-    /// symbol no function of the module has; returns the symbol.
-    fn declare_custom_call(
-        &mut self,
-        b: &mut Builder<'_>,
-        target: &str,
-        fty: Type,
-        operands: usize,
-    ) -> String {
-        let mb = self.state.module_block;
-        let module = b.ctx.block_parent_op(mb);
-        let taken = |ctx: &Context, name: &str| {
-            module.is_some_and(|m| builtin::lookup_func(ctx, m, name).is_some())
-        };
-        let mut symbol = format!("custom_call.{target}");
-        let mut n = 0;
-        while taken(b.ctx, &symbol) {
-            n += 1;
-            symbol = format!("custom_call.{target}.{n}");
-        }
-        let attrs = vec![
-            (
-                "sym_name".into(),
-                b.ctx.attr(AttrKind::String(symbol.clone())),
-            ),
-            ("function_type".into(), b.ctx.attr(AttrKind::Type(fty))),
-            (
-                "sym_visibility".into(),
-                b.ctx.attr(AttrKind::String("private".into())),
-            ),
-            (
-                strata_abi::CUSTOM_CALL_ATTR.into(),
-                b.ctx.attr(AttrKind::String(target.to_string())),
-            ),
-            (strata_abi::CUSTOM_CALL_OPERANDS_ATTR.into(), {
-                let ty = b.ctx.int_ty(64);
-                b.ctx.attr(AttrKind::Int {
-                    value: operands as i128,
-                    ty,
-                })
-            }),
-        ];
-        let decl = b.ctx.create_op(
-            builtin::FUNC,
-            vec![],
-            &[],
-            attrs,
-            strata_diag::Location::unknown(),
-        );
-        self.state.add_front(b.ctx, decl);
-        symbol
-    }
-
     fn lower_call(&mut self, b: &mut Builder<'_>, op: OpId) -> Result<()> {
         let mut args = Vec::new();
         for v in b.ctx.op(op).operands.clone() {
@@ -844,208 +658,5 @@ impl FuncLowering<'_> {
         let callee = callee.ok_or_else(|| Diagnostic::internal(b.loc, "call without callee"))?;
         b.insert(builtin::CALL, args, &[], vec![("callee".into(), callee)]);
         Ok(())
-    }
-
-    fn lower_check(&mut self, b: &mut Builder<'_>, op: OpId) -> Result<()> {
-        use strata_dialect_check as check;
-        let name = b.ctx.op(op).name;
-        let operands = b.ctx.op(op).operands.clone();
-        let t = b.ctx.value_ty(operands[0]);
-        let actual = self.buffer_of(b, operands[0])?;
-        let expected = match name {
-            check::EXPECT_EQ_CONST | check::EXPECT_ALMOST_EQ_CONST => {
-                let value = b
-                    .ctx
-                    .attr_of(op, "value")
-                    .ok_or_else(|| Diagnostic::internal(b.loc, "check without value"))?;
-                self.global_of_attr(b, value, t)?
-            }
-            _ => self.buffer_of(b, operands[1])?,
-        };
-        let kind = match name {
-            check::EXPECT_EQ | check::EXPECT_EQ_CONST => strata_abi::CheckKind::ExpectEq,
-            check::EXPECT_ALMOST_EQ | check::EXPECT_ALMOST_EQ_CONST => {
-                strata_abi::CheckKind::ExpectAlmostEq
-            }
-            _ => strata_abi::CheckKind::ExpectClose,
-        };
-        let elem = b.ctx.elem(t);
-        let code = elem_code(b.ctx, elem).ok_or_else(|| {
-            Diagnostic::unsupported(
-                b.loc,
-                format!(
-                    "checks on element type {} are not supported",
-                    strata_ir::text::printer::type_to_string(b.ctx, elem)
-                ),
-            )
-        })?;
-        let tolerance = b
-            .ctx
-            .float_attr(op, "tolerance")
-            .unwrap_or(check::DEFAULT_TOLERANCE);
-        let min_ulp = b.ctx.int_attr(op, "min_ulp_difference").unwrap_or(0) as i64;
-        let max_ulp = b.ctx.int_attr(op, "max_ulp_difference").unwrap_or(
-            if kind == strata_abi::CheckKind::ExpectClose {
-                3
-            } else {
-                0
-            },
-        ) as i64;
-        let count = b.ctx.num_elements(t);
-        let id = encode_check_id(b.loc);
-        let (i32t, i64t) = (b.ctx.int_ty(32), b.ctx.int_ty(64));
-        let f64t = b.ctx.float_ty(strata_ir::FloatKind::F64);
-        let args = vec![
-            b.const_int(kind as i128, i32t),
-            b.const_int(code as i128, i32t),
-            actual,
-            expected,
-            b.const_int(count as i128, i64t),
-            b.const_float(tolerance, f64t),
-            b.const_int(min_ulp as i128, i64t),
-            b.const_int(max_ulp as i128, i64t),
-            b.const_int(id as i128, i64t),
-        ];
-        self.call_runtime(b, &strata_abi::runtime::CHECK, args);
-        Ok(())
-    }
-
-    /// A module constant holding a runtime call's descriptor (its `i64`
-    /// words, see `strata_abi::Descriptor`).
-    pub fn descriptor_global(
-        &mut self,
-        b: &mut Builder<'_>,
-        desc: &impl strata_abi::Descriptor,
-    ) -> Result<Value> {
-        let words = desc.words();
-        let i64t = b.ctx.int_ty(64);
-        let ty = b.ctx.tensor_ty(&[words.len() as i64], i64t);
-        let attr = b.ctx.attr(AttrKind::Dense(strata_ir::DenseElements {
-            ty,
-            splat: false,
-            bits: words.iter().map(|&w| w as u64).collect(),
-        }));
-        self.global_of_attr(b, attr, ty)
-    }
-
-    /// Calls the runtime function `sig` with `args` (buffers as any
-    /// memref), declaring it once per module from its signature in
-    /// `strata_abi::runtime`; its result, if it has one. A status result is
-    /// checked by codegen (a non-zero one returns from the caller): the
-    /// signature says so, no attribute on the call or declaration does.
-    pub fn call_runtime(
-        &mut self,
-        b: &mut Builder<'_>,
-        sig: &'static strata_abi::runtime::Signature,
-        args: Vec<Value>,
-    ) -> Option<Value> {
-        let fty = runtime_fn_type(b.ctx, sig);
-        self.declare_runtime_op(b, sig.name, fty);
-        let results = match b.ctx.kind(fty) {
-            strata_ir::TypeKind::Function { results, .. } => results.clone(),
-            _ => Vec::new(),
-        };
-        let callee = b.ctx.attr(AttrKind::SymbolRef(sig.name.into()));
-        let call = b.insert(
-            builtin::CALL,
-            args,
-            &results,
-            vec![("callee".into(), callee)],
-        );
-        b.ctx.op(call).results.first().copied()
-    }
-
-    /// Declares the runtime function `name` once per module, as a bodiless
-    /// private `func.func` of type `fty`.
-    fn declare_runtime_op(&mut self, b: &mut Builder<'_>, name: &'static str, fty: Type) {
-        if !self.state.declared.insert(name) {
-            return;
-        }
-        let attrs = vec![
-            ("sym_name".into(), b.ctx.attr(AttrKind::String(name.into()))),
-            ("function_type".into(), b.ctx.attr(AttrKind::Type(fty))),
-            (
-                "sym_visibility".into(),
-                b.ctx.attr(AttrKind::String("private".into())),
-            ),
-        ];
-        let decl = b.ctx.create_op(
-            builtin::FUNC,
-            vec![],
-            &[],
-            attrs,
-            strata_diag::Location::unknown(),
-        );
-        self.state.add_front(b.ctx, decl);
-    }
-}
-
-/// The loop-level type of runtime function `sig`: pointers are buffers of
-/// any type ([`untyped_buffer`]), a status is an `i32`.
-pub fn runtime_fn_type(ctx: &mut Context, sig: &strata_abi::runtime::Signature) -> Type {
-    use strata_abi::runtime::{Param, Returns};
-    let params = sig
-        .params
-        .iter()
-        .map(|p| match p {
-            Param::Ptr => untyped_buffer(ctx),
-            Param::I32 => ctx.int_ty(32),
-            Param::I64 => ctx.int_ty(64),
-            Param::U8 => ctx.uint_ty(8),
-            Param::F64 => ctx.float_ty(strata_ir::FloatKind::F64),
-        })
-        .collect();
-    let results = match sig.returns {
-        Returns::Nothing => vec![],
-        Returns::Status | Returns::I32 => vec![ctx.int_ty(32)],
-        Returns::U32 => vec![ctx.uint_ty(32)],
-        Returns::I64 => vec![ctx.int_ty(64)],
-        Returns::U8 => vec![ctx.uint_ty(8)],
-        Returns::F64 => vec![ctx.float_ty(strata_ir::FloatKind::F64)],
-        Returns::Ptr => vec![untyped_buffer(ctx)],
-    };
-    ctx.function_ty(params, results)
-}
-
-/// The memref type runtime declarations use for buffers of any type.
-pub fn untyped_buffer(ctx: &mut Context) -> Type {
-    let i8t = ctx.int_ty(8);
-    ctx.memref_ty(&[0], i8t)
-}
-
-/// The runtime's element code for `t` (`strata_abi::ElemCode`; f8/f6/f4
-/// from `strata_abi::MINIFLOAT_BASE` on).
-pub fn elem_code(ctx: &Context, t: Type) -> Option<i32> {
-    use strata_abi::ElemCode;
-    use strata_ir::{FloatKind, Signedness};
-    let code = match ctx.kind(t) {
-        TypeKind::Int { width, sign } => ElemCode::of_int(*width, *sign != Signedness::Unsigned)?,
-        TypeKind::Float(FloatKind::F16) => ElemCode::F16,
-        TypeKind::Float(FloatKind::BF16) => ElemCode::BF16,
-        TypeKind::Float(FloatKind::F32) => ElemCode::F32,
-        TypeKind::Float(FloatKind::F64) => ElemCode::F64,
-        TypeKind::Float(k) => {
-            let format = strata_ir::minifloat::format(*k)?;
-            return Some(strata_abi::MINIFLOAT_BASE + format.code());
-        }
-        TypeKind::Complex(p) if matches!(ctx.kind(*p), TypeKind::Float(FloatKind::F32)) => {
-            ElemCode::C64
-        }
-        TypeKind::Complex(_) => ElemCode::C128,
-        _ => return None,
-    };
-    Some(code as i32)
-}
-
-/// Packs a source location into the check id the runtime reports back.
-pub fn encode_check_id(loc: strata_diag::Location) -> i64 {
-    ((loc.file.0 as i64) << 44) | ((loc.line as i64) << 20) | (loc.col as i64 & 0xFFFFF)
-}
-
-pub fn decode_check_id(id: i64) -> strata_diag::Location {
-    strata_diag::Location {
-        file: strata_diag::FileId((id >> 44) as u32),
-        line: ((id >> 20) & 0xFF_FFFF) as u32,
-        col: (id & 0xFFFFF) as u32,
     }
 }
