@@ -1,5 +1,5 @@
 //! Collectives, `replica_id` / `partition_id` and `run_parallel`: calls to
-//! the runtime's rendezvous (`runtime/src/collectives.rs`), with the data
+//! the runtime's rendezvous (`runtime/src/collectives/`), with the data
 //! movement and any reducer region emitted here.
 //!
 //! Every collective is `begin(desc)`, `add(operand)` per operand,

@@ -1,6 +1,6 @@
 //! `xla.householder_qr`, `xla.householder_product`, `xla.hessenberg`,
 //! `xla.tridiagonal`, `xla.tridiagonal_solve`, `xla.eigh`, `xla.svd` and
-//! `xla.eig`: one call each to the runtime (`runtime/src/linalg.rs`), with a
+//! `xla.eig`: one call each to the runtime (`runtime/src/linalg/`), with a
 //! `strata_abi::LinalgDesc` describing the batch of matrices. The runtime
 //! returns a non-zero status only for a malformed descriptor (a bug); a
 //! decomposition that does not converge is reported in the op's `info`.
