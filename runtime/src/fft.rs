@@ -1,6 +1,6 @@
 //! `fft` for generated code: N-D transforms over the trailing dimensions,
 //! sequenced as XLA:CPU's DUCC sequences them (`c2c` / `r2c` / `c2r` over
-//! several axes), each axis by the DUCC-exact plans of `fft_ducc.rs` where
+//! several axes), each axis by the DUCC-exact plans of `fft_ducc/` where
 //! that module has one, else by `rustfft` (see there for which lengths).
 //!
 //! Descriptor (i64): `[kind, bits, rank, in_dims.., n, fft_lengths..]`,
