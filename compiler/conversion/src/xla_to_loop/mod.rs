@@ -39,6 +39,7 @@ mod runtime_call;
 pub mod scalar;
 mod shape;
 mod sort;
+mod special;
 mod top_k;
 mod window;
 
