@@ -234,13 +234,8 @@ pub fn register(ctx: &mut Context) {
                 .parser(parse::parse_elementwise),
         );
     }
-    for name in [
-        DYNAMIC_BROADCAST_IN_DIM,
-        DYNAMIC_RESHAPE,
-        DYNAMIC_PAD,
-        DYNAMIC_GATHER,
-        DYNAMIC_CONV,
-    ] {
+    r.add(OpDef::new(DYNAMIC_BROADCAST_IN_DIM, pure).parser(parse::parse_dynamic_broadcast_in_dim));
+    for name in [DYNAMIC_RESHAPE, DYNAMIC_PAD, DYNAMIC_GATHER, DYNAMIC_CONV] {
         r.add(OpDef::new(name, pure).parser(parse::parse_elementwise));
     }
     r.add(

@@ -1922,3 +1922,11 @@ func.func @cholesky_integer(%a: tensor<3x3xi32>) -> tensor<3x3xi32> {
   %0 = stablehlo.cholesky %a, lower = true : tensor<3x3xi32>
   return %0 : tensor<3x3xi32>
 }
+
+// -----
+
+func.func @dynamic_broadcast_in_dim_unknown_keyword(%x: tensor<3xf32>, %s: tensor<2xi64>) -> tensor<2x3xf32> {
+  // CHECK: [[@LINE+1]]:63: error: expected known_expanding_dimensions or known_nonexpanding_dimensions
+  %0 = stablehlo.dynamic_broadcast_in_dim %x, %s, dims = [1], expanding = [0] : (tensor<3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}

@@ -2,15 +2,20 @@
 
 // Round trip of StableHLO's dynamic-shape ops (shape, padding and slice sizes as operands).
 
-// The pretty `dynamic_broadcast_in_dim %x, %s, dims = [..]` form does not
-// parse; JAX's generic form does.
+// Both forms: the generic one, and the pretty one JAX's shape-polymorphic
+// exports print (`dims = [..]`, the known dimensions inline or in the
+// attribute dictionary).
 // CHECK-LABEL: func.func @dynamic_broadcast_in_dim
 // CHECK-SAME: (%[[X:.*]]: tensor<3x1xi64>, %[[S:.*]]: tensor<3xi64>)
-func.func @dynamic_broadcast_in_dim(%x: tensor<3x1xi64>, %s: tensor<3xi64>) -> tensor<3x2x2xi64> {
+func.func @dynamic_broadcast_in_dim(%x: tensor<3x1xi64>, %s: tensor<3xi64>) -> (tensor<3x2x2xi64>, tensor<3x2x2xi64>, tensor<3x2x2xi64>) {
   // CHECK: %[[B:.*]] = "xla.dynamic_broadcast_in_dim"(%[[X]], %[[S]]) {broadcast_dimensions = array<i64: 0, 2>, known_expanding_dimensions = array<i64: 1>, known_nonexpanding_dimensions = array<i64: 0>} : (tensor<3x1xi64>, tensor<3xi64>) -> tensor<3x2x2xi64>
   %0 = "stablehlo.dynamic_broadcast_in_dim"(%x, %s) {broadcast_dimensions = array<i64: 0, 2>, known_expanding_dimensions = array<i64: 1>, known_nonexpanding_dimensions = array<i64: 0>} : (tensor<3x1xi64>, tensor<3xi64>) -> tensor<3x2x2xi64>
-  // CHECK: "func.return"(%[[B]])
-  return %0 : tensor<3x2x2xi64>
+  // CHECK: %[[P:.*]] = "xla.dynamic_broadcast_in_dim"(%[[X]], %[[S]]) {broadcast_dimensions = array<i64: 0, 2>} : (tensor<3x1xi64>, tensor<3xi64>) -> tensor<3x2x2xi64>
+  %1 = stablehlo.dynamic_broadcast_in_dim %x, %s, dims = [0, 2] : (tensor<3x1xi64>, tensor<3xi64>) -> tensor<3x2x2xi64>
+  // CHECK: %[[K:.*]] = "xla.dynamic_broadcast_in_dim"(%[[X]], %[[S]]) {broadcast_dimensions = array<i64: 0, 2>, known_expanding_dimensions = array<i64: 1>, known_nonexpanding_dimensions = array<i64: 0>} : (tensor<3x1xi64>, tensor<3xi64>) -> tensor<3x2x2xi64>
+  %2 = stablehlo.dynamic_broadcast_in_dim %x, %s, dims = [0, 2], known_expanding_dimensions = [1], known_nonexpanding_dimensions = [0] : (tensor<3x1xi64>, tensor<3xi64>) -> tensor<3x2x2xi64>
+  // CHECK: "func.return"(%[[B]], %[[P]], %[[K]])
+  return %0, %1, %2 : tensor<3x2x2xi64>, tensor<3x2x2xi64>, tensor<3x2x2xi64>
 }
 
 // CHECK-LABEL: func.func @dynamic_iota

@@ -197,6 +197,36 @@ pub fn parse_broadcast_in_dim(p: &mut Parser<'_>, st: &mut OpState) -> Result<()
     parse_signature(p, st)
 }
 
+/// `dynamic_broadcast_in_dim %a, %shape, dims = [..]` with optional
+/// `, known_expanding_dimensions = [..]` and
+/// `, known_nonexpanding_dimensions = [..]`, then `: (A, S) -> R`.
+pub fn parse_dynamic_broadcast_in_dim(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+    st.operands.push(p.parse_operand()?);
+    p.expect_punct(",")?;
+    st.operands.push(p.parse_operand()?);
+    p.expect_punct(",")?;
+    parse_named_dims(p, st, "dims", "broadcast_dimensions")?;
+    while p.consume_punct(",") {
+        let loc = p.loc();
+        let name = if p.consume_keyword("known_expanding_dimensions") {
+            "known_expanding_dimensions"
+        } else if p.consume_keyword("known_nonexpanding_dimensions") {
+            "known_nonexpanding_dimensions"
+        } else {
+            return Err(Diagnostic::error(
+                loc,
+                "expected known_expanding_dimensions or known_nonexpanding_dimensions",
+            ));
+        };
+        p.expect_punct("=")?;
+        let v = p.parse_i64_list()?;
+        let a = p.i64_array_attr(v);
+        st.add_attr(name, a);
+    }
+    p.parse_optional_attr_dict(st)?;
+    parse_signature(p, st)
+}
+
 /// `transpose %a, dims = [..] : (T) -> R`.
 pub fn parse_transpose(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     st.operands.push(p.parse_operand()?);
