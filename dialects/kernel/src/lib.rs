@@ -7,6 +7,7 @@
 //! |---|---|---|
 //! | `kernel.gemm` | (lhs, rhs) → out, f32 or f64 | `strata_rt_gemm_f32` / `_f64` with a `GemmDesc` |
 //! | `kernel.transpose` | x → out, 4-byte elements | `strata_rt_transpose` with a `TransposeDesc` |
+//! | `kernel.conv` | (x, w) → out, f32 or f64 | im2col loops, then `strata_rt_gemm_*` per image |
 //!
 //! ```text
 //! %r = "kernel.gemm"(%x, %w) {mnk = array<i64: 128, 3072, 768>,
@@ -22,15 +23,19 @@
 //! matrix lives, so a transposed operand or a product over any batch and
 //! free dimensions needs no copy.
 
+pub mod conv;
 pub mod gemm;
 pub mod transpose;
 
 use strata_ir::{Context, OpDef, Traits};
 
+pub const CONV: &str = "kernel.conv";
 pub const GEMM: &str = "kernel.gemm";
 pub const TRANSPOSE: &str = "kernel.transpose";
 
 pub fn register(ctx: &mut Context) {
+    ctx.registry
+        .add(OpDef::new(CONV, Traits::PURE).verifier(conv::verify));
     ctx.registry
         .add(OpDef::new(GEMM, Traits::PURE).verifier(gemm::verify));
     ctx.registry

@@ -177,3 +177,42 @@ func.func @transpose_loops(%x: tensor<256x512xf32>, %s: tensor<32x32xf32>, %d: t
   %6 = stablehlo.transpose %r, dims = [1, 0, 2] : (tensor<64x32x64xf32>) -> tensor<32x64x64xf32>
   return %1, %3, %4, %5, %6 : tensor<512x256xf32>, tensor<512x256xf32>, tensor<32x32xf32>, tensor<512x256xf64>, tensor<32x64x64xf32>
 }
+
+// A larger convolution becomes kernel.conv (im2col + GEMM) with its K
+// columns in the kernel's layout order when the GEMM can read the kernel in
+// place: HWIO (H, W, I) x O as stored, OIHW (I, H, W) transposed. A
+// reversed window packs the kernel (no kernel_in_place); a grouped one
+// stays a convolution (the direct loop nest); bf16 is computed in f32.
+// CHECK-LABEL: func.func @conv_hwio
+// CHECK: "kernel.conv"(%arg0, %arg1) {{.*}}columns = array<i64: 0, 1, -1>, kernel_in_place = array<i64: 32, 1>}
+// CHECK-LABEL: func.func @conv_oihw
+// CHECK: "kernel.conv"(%arg0, %arg1) {{.*}}columns = array<i64: -1, 0, 1>, kernel_in_place = array<i64: 1, 144>}
+// CHECK-LABEL: func.func @conv_reversed
+// CHECK: "kernel.conv"(%arg0, %arg1) {{.*}}columns = array<i64: -1, 0, 1>}
+// CHECK-LABEL: func.func @conv_grouped
+// CHECK: "xla.convolution"
+// CHECK-LABEL: func.func @conv_bf16
+// CHECK: %[[X:.*]] = "xla.convert"(%arg0) : (tensor<1x8x8x16xbf16>) -> tensor<1x8x8x16xf32>
+// CHECK: %[[W:.*]] = "xla.convert"(%arg1) : (tensor<3x3x16x32xbf16>) -> tensor<3x3x16x32xf32>
+// CHECK: %[[C:.*]] = "kernel.conv"(%[[X]], %[[W]])
+// CHECK: "xla.convert"(%[[C]]) : (tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xbf16>
+func.func @conv_hwio(%x: tensor<1x8x8x16xf32>, %k: tensor<3x3x16x32xf32>) -> tensor<1x8x8x32xf32> {
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x16xf32>, tensor<3x3x16x32xf32>) -> tensor<1x8x8x32xf32>
+  return %0 : tensor<1x8x8x32xf32>
+}
+func.func @conv_oihw(%x: tensor<1x16x8x8xf32>, %k: tensor<32x16x3x3xf32>) -> tensor<1x32x8x8xf32> {
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x16x8x8xf32>, tensor<32x16x3x3xf32>) -> tensor<1x32x8x8xf32>
+  return %0 : tensor<1x32x8x8xf32>
+}
+func.func @conv_reversed(%x: tensor<1x8x8x16xf32>, %k: tensor<3x3x16x32xf32>) -> tensor<1x8x8x32xf32> {
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]], reverse = [true, true]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x16xf32>, tensor<3x3x16x32xf32>) -> tensor<1x8x8x32xf32>
+  return %0 : tensor<1x8x8x32xf32>
+}
+func.func @conv_grouped(%x: tensor<1x8x8x16xf32>, %k: tensor<3x3x8x32xf32>) -> tensor<1x8x8x32xf32> {
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<1x8x8x16xf32>, tensor<3x3x8x32xf32>) -> tensor<1x8x8x32xf32>
+  return %0 : tensor<1x8x8x32xf32>
+}
+func.func @conv_bf16(%x: tensor<1x8x8x16xbf16>, %k: tensor<3x3x16x32xbf16>) -> tensor<1x8x8x32xbf16> {
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x16xbf16>, tensor<3x3x16x32xbf16>) -> tensor<1x8x8x32xbf16>
+  return %0 : tensor<1x8x8x32xbf16>
+}

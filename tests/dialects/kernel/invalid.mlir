@@ -1,6 +1,6 @@
 // RUN: not strata opt %s --split-input-file 2>&1 | FileCheck %s
 
-// One case per verifier message of the kernel dialect (dialects/kernel/src/gemm.rs, transpose.rs):
+// One case per verifier message of the kernel dialect (dialects/kernel/src/gemm.rs, transpose.rs, conv.rs):
 // a wrong descriptor would make the runtime read or write out of bounds.
 
 func.func @rhs_out_of_bounds(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) -> tensor<4x2xf32> {
@@ -81,4 +81,30 @@ func.func @transpose_malformed(%a: tensor<16x32xf32>) -> tensor<32x16xf32> {
   // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'kernel.transpose' op has a malformed descriptor (rows_cols, row_strides, outer_sizes, *_outer_strides)
   %0 = "kernel.transpose"(%a) {rows_cols = array<i64: 16, 32>, row_strides = array<i64: 32, 16>, outer_sizes = array<i64: 1>, src_outer_strides = array<i64>, dst_outer_strides = array<i64>} : (tensor<16x32xf32>) -> tensor<32x16xf32>
   return %0 : tensor<32x16xf32>
+}
+
+// -----
+
+// kernel.conv (dialects/kernel/src/conv.rs).
+
+func.func @conv_wrong_in_place(%x: tensor<1x8x8x16xf32>, %k: tensor<3x3x16x32xf32>) -> tensor<1x8x8x32xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'kernel.conv' op has malformed 'columns' or a 'kernel_in_place' that is not where those columns lie in the kernel
+  %0 = "kernel.conv"(%x, %k) {dimension_numbers = #stablehlo.conv<input_batch_dimension = 0 : i64, input_feature_dimension = 3 : i64, input_spatial_dimensions = [1 : i64, 2 : i64], kernel_input_feature_dimension = 2 : i64, kernel_output_feature_dimension = 3 : i64, kernel_spatial_dimensions = [0 : i64, 1 : i64], output_batch_dimension = 0 : i64, output_feature_dimension = 3 : i64, output_spatial_dimensions = [1 : i64, 2 : i64]>, window_strides = array<i64: 1, 1>, padding = dense<[[1, 1], [1, 1]]> : tensor<2x2xi64>, batch_group_count = 1 : i64, feature_group_count = 1 : i64, columns = array<i64: -1, 0, 1>, kernel_in_place = array<i64: 32, 1>} : (tensor<1x8x8x16xf32>, tensor<3x3x16x32xf32>) -> tensor<1x8x8x32xf32>
+  return %0 : tensor<1x8x8x32xf32>
+}
+
+// -----
+
+func.func @conv_repeated_column(%x: tensor<1x8x8x16xf32>, %k: tensor<3x3x16x32xf32>) -> tensor<1x8x8x32xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'kernel.conv' op has malformed 'columns'
+  %0 = "kernel.conv"(%x, %k) {dimension_numbers = #stablehlo.conv<input_batch_dimension = 0 : i64, input_feature_dimension = 3 : i64, input_spatial_dimensions = [1 : i64, 2 : i64], kernel_input_feature_dimension = 2 : i64, kernel_output_feature_dimension = 3 : i64, kernel_spatial_dimensions = [0 : i64, 1 : i64], output_batch_dimension = 0 : i64, output_feature_dimension = 3 : i64, output_spatial_dimensions = [1 : i64, 2 : i64]>, window_strides = array<i64: 1, 1>, padding = dense<[[1, 1], [1, 1]]> : tensor<2x2xi64>, batch_group_count = 1 : i64, feature_group_count = 1 : i64, columns = array<i64: 0, 0, -1>} : (tensor<1x8x8x16xf32>, tensor<3x3x16x32xf32>) -> tensor<1x8x8x32xf32>
+  return %0 : tensor<1x8x8x32xf32>
+}
+
+// -----
+
+func.func @conv_grouped(%x: tensor<1x8x8x16xf32>, %k: tensor<3x3x8x32xf32>) -> tensor<1x8x8x32xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'kernel.conv' op is not a convolution im2col + GEMM computes
+  %0 = "kernel.conv"(%x, %k) {dimension_numbers = #stablehlo.conv<input_batch_dimension = 0 : i64, input_feature_dimension = 3 : i64, input_spatial_dimensions = [1 : i64, 2 : i64], kernel_input_feature_dimension = 2 : i64, kernel_output_feature_dimension = 3 : i64, kernel_spatial_dimensions = [0 : i64, 1 : i64], output_batch_dimension = 0 : i64, output_feature_dimension = 3 : i64, output_spatial_dimensions = [1 : i64, 2 : i64]>, window_strides = array<i64: 1, 1>, padding = dense<[[1, 1], [1, 1]]> : tensor<2x2xi64>, batch_group_count = 1 : i64, feature_group_count = 2 : i64, columns = array<i64: 0, 1, -1>} : (tensor<1x8x8x16xf32>, tensor<3x3x8x32xf32>) -> tensor<1x8x8x32xf32>
+  return %0 : tensor<1x8x8x32xf32>
 }

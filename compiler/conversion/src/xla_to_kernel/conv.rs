@@ -5,13 +5,16 @@
 //! in any layout (NHWC: rows of the input; NCHW: batches of columns),
 //! without the patch matrix the general convolution builds.
 //!
+//! Larger convolutions that im2col + GEMM computes become `kernel.conv`
+//! (`select_im2col`), with the column order that lets the GEMM read the
+//! kernel in place when one does.
+//!
 //! M is the positions (batch and spatial dimensions): the innermost run of
 //! them that merges in both the input and the result, the others batch
 //! dimensions that leave the kernel in place; K the input features; N the
-//! output features. Larger windows keep the loop lowering's im2col path,
-//! which computes f32 and f64: a convolution of f16 or bf16 becomes one in
-//! f32 between converts (accumulated in f32, rounded once, as XLA:CPU
-//! computes it), so that it takes that path too.
+//! output features. im2col computes f32 and f64: a larger convolution of
+//! f16 or bf16 becomes one in f32 between converts (accumulated in f32,
+//! rounded once, as XLA:CPU computes it), so that it takes that path too.
 
 use strata_diag::Result;
 use strata_dialect_xla::ops::conv::conv;
@@ -47,7 +50,10 @@ pub(crate) fn select(ctx: &mut Context, op: OpId) -> Result<()> {
         && c.feature_groups == 1
         && c.batch_groups == 1;
     if !pointwise {
-        return widen_narrow(ctx, op, &kinds);
+        return match widen_narrow(ctx, op, &kinds)? {
+            Some(wide) => select_im2col(ctx, wide),
+            None => select_im2col(ctx, op),
+        };
     }
     let (xst, wst, ost) = (strides(&xs), strides(&ws), strides(&os));
     // Positions: batch then spatial dimensions, outermost (in the input)
@@ -88,19 +94,40 @@ pub(crate) fn select(ctx: &mut Context, op: OpId) -> Result<()> {
         out: ost[c.output_feature],
     };
     let Some(desc) = descriptor(&batch, m.unwrap_or(unit), n, k) else {
-        return Ok(());
+        return select_im2col(ctx, op);
     };
     replace_with_gemm(ctx, op, Some(x), Some(w), &kinds, &desc)
 }
 
+/// A larger convolution that im2col + GEMM computes becomes a
+/// `kernel.conv` in place (same operands and result), with the order of
+/// its K columns and whether the GEMM reads the kernel in place
+/// (`strata_dialect_kernel::conv`); the rest stays a convolution for the
+/// direct loop nest.
+fn select_im2col(ctx: &mut Context, op: OpId) -> Result<()> {
+    let Some(plan) = strata_dialect_kernel::conv::gemm_plan(ctx, op) else {
+        return Ok(());
+    };
+    let attrs = strata_dialect_kernel::conv::attrs(ctx, &plan);
+    let o = ctx.op_mut(op);
+    o.name = strata_dialect_kernel::CONV;
+    o.attrs.extend(attrs);
+    Ok(())
+}
+
 /// A convolution with f16/bf16 operands or result as the same convolution
-/// in f32, its operands converted before and its result after.
-fn widen_narrow(ctx: &mut Context, op: OpId, kinds: &[strata_ir::FloatKind]) -> Result<()> {
+/// in f32, its operands converted before and its result after; returns the
+/// f32 convolution.
+fn widen_narrow(
+    ctx: &mut Context,
+    op: OpId,
+    kinds: &[strata_ir::FloatKind],
+) -> Result<Option<OpId>> {
     use strata_dialect_xla::names::{CONVERT, CONVOLUTION};
     use strata_ir::FloatKind;
     let narrow = |k: &FloatKind| matches!(k, FloatKind::F16 | FloatKind::BF16);
     if !kinds.iter().any(narrow) || kinds.contains(&FloatKind::F64) {
-        return Ok(());
+        return Ok(None);
     }
     let f32t = ctx.float_ty(FloatKind::F32);
     let attrs = ctx.op(op).attrs.clone();
@@ -120,10 +147,11 @@ fn widen_narrow(ctx: &mut Context, op: OpId, kinds: &[strata_ir::FloatKind]) -> 
     let shape = b.shape_of(result);
     let ty = b.tensor(&shape, f32t);
     let mut out = b.op(CONVOLUTION, wide, ty, attrs);
+    let conv = b.ctx.defining_op(out);
     if b.elem_of(result) != f32t {
         let rt = b.ctx.value_ty(result);
         out = b.op(CONVERT, vec![out], rt, vec![]);
     }
     b.replace(op, &[out]);
-    Ok(())
+    Ok(conv)
 }

@@ -24,6 +24,7 @@ use super::materialize::shape_of;
 use super::scalar::{self, Scalar};
 use super::window::window_position;
 use crate::builder::Builder;
+use strata_dialect_kernel::conv::Column;
 
 impl FuncLowering<'_> {
     /// Direct convolution: per result element, a stack accumulator sums
@@ -31,9 +32,6 @@ impl FuncLowering<'_> {
     /// window positions in the padding or between dilated lhs elements
     /// contribute zero.
     pub(super) fn convolution(&mut self, b: &mut Builder<'_>, op: OpId, out: Value) -> Result<()> {
-        if let Some(plan) = gemm_plan(b.ctx, op) {
-            return self.convolution_via_gemm(b, op, out, plan);
-        }
         let (lhs, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
         let (ls, rs) = (shape_of(b.ctx, lhs), shape_of(b.ctx, rhs));
         let c = strata_dialect_xla::ops::conv::conv(b.ctx, op)
@@ -143,134 +141,17 @@ impl FuncLowering<'_> {
     }
 }
 
-/// How a convolution maps onto one batched GEMM (see the module docs).
-struct GemmPlan {
-    kind: strata_ir::FloatKind,
-    /// Output positions per batch element (product of the output's spatial sizes).
-    m: i64,
-    /// Input features times kernel positions.
-    k: i64,
-    /// Output features.
-    n: i64,
-    batch: i64,
-    /// Strides of the result between batch elements, between consecutive
-    /// output positions (the innermost spatial dimension) and features.
-    out_batch_stride: i64,
-    out_position_stride: i64,
-    out_feature_stride: i64,
-    /// The dimensions of the kernel that make the K columns, outermost
-    /// first, and where the kernel matrix already lies in the kernel's own
-    /// buffer (row and column strides) when those dimensions form one run
-    /// of memory in it and nothing is reversed: HWIO kernels are the
-    /// matrix (H, W, I) x O as stored, OIHW kernels its transpose. The
-    /// kernel is then read in place; otherwise it is packed per call.
-    columns: Vec<Column>,
-    kernel_in_place: Option<[i64; 2]>,
-}
-
-/// A dimension of the K columns (of the patches and of the kernel matrix).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Column {
-    InputFeature,
-    /// The kernel's spatial dimension `d` (in window order).
-    Spatial(usize),
-}
-
-/// The GEMM form of convolution `op`, if it has one.
-fn gemm_plan(ctx: &strata_ir::Context, op: OpId) -> Option<GemmPlan> {
-    let (lhs, rhs) = (ctx.op(op).operands[0], ctx.op(op).operands[1]);
-    let result = ctx.op(op).results[0];
-    let kind = match ctx.kind(ctx.elem(ctx.value_ty(result))) {
-        TypeKind::Float(k @ (strata_ir::FloatKind::F32 | strata_ir::FloatKind::F64)) => *k,
-        _ => return None,
-    };
-    if ctx.elem(ctx.value_ty(lhs)) != ctx.elem(ctx.value_ty(result)) {
-        return None;
-    }
-    let c = strata_dialect_xla::ops::conv::conv(ctx, op)?;
-    if c.feature_groups != 1 || c.batch_groups != 1 {
-        return None;
-    }
-    let (ls, rs, os) = (
-        shape_of(ctx, lhs),
-        shape_of(ctx, rhs),
-        shape_of(ctx, result),
-    );
-    let ost = super::elemental::strides(&os);
-    // The output's spatial dimensions, in window order, must form one run of
-    // memory: each stride equals the next one's stride times its size.
-    let spatial = &c.output_spatial;
-    let contiguous = spatial
-        .windows(2)
-        .all(|w| ost[w[0]] == ost[w[1]] * os[w[1]]);
-    if !contiguous {
-        return None;
-    }
-    let m: i64 = spatial.iter().map(|&d| os[d]).product();
-    let kpos: i64 = c.kernel_spatial.iter().map(|&d| rs[d]).product();
-    let (columns, kernel_in_place) = kernel_columns(&c, &rs);
-    let plan = GemmPlan {
-        kind,
-        m,
-        k: rs[c.kernel_input_feature] * kpos,
-        n: rs[c.kernel_output_feature],
-        batch: ls[c.input_batch],
-        out_batch_stride: ost[c.output_batch],
-        out_position_stride: spatial.last().map_or(0, |&d| ost[d]),
-        out_feature_stride: ost[c.output_feature],
-        columns,
-        kernel_in_place,
-    };
-    // Tiny products are left to the loop nest (no packing, no call), and so
-    // are patch matrices too large to be worth materialising.
-    let patch = plan.batch * plan.m * plan.k;
-    (plan.m * plan.n * plan.k >= 4096 && patch <= 1 << 28).then_some(plan)
-}
-
-/// The K columns' dimensions and, when the kernel already holds its
-/// matrix, its strides (see [`GemmPlan::columns`]). Without one the order is
-/// (input feature, spatial dimensions), packed.
-fn kernel_columns(
-    c: &strata_dialect_xla::ops::conv::Conv,
-    rs: &[i64],
-) -> (Vec<Column>, Option<[i64; 2]>) {
-    let kst = super::elemental::strides(rs);
-    let dim = |col: Column| match col {
-        Column::InputFeature => c.kernel_input_feature,
-        Column::Spatial(d) => c.kernel_spatial[d],
-    };
-    let mut columns: Vec<Column> = std::iter::once(Column::InputFeature)
-        .chain((0..c.kernel_spatial.len()).map(Column::Spatial))
-        .collect();
-    let packed = (columns.clone(), None);
-    if c.reversal.iter().any(|&r| r) {
-        return packed;
-    }
-    // Outermost first in the kernel's layout; dimensions of size 1 take no
-    // part in the run.
-    columns.sort_by_key(|&col| std::cmp::Reverse(kst[dim(col)]));
-    let run: Vec<usize> = columns
-        .iter()
-        .map(|&col| dim(col))
-        .filter(|&d| rs[d] != 1)
-        .collect();
-    let merges = run.windows(2).all(|w| kst[w[0]] == kst[w[1]] * rs[w[1]]);
-    if !merges {
-        return packed;
-    }
-    let row_stride = run.last().map_or(1, |&d| kst[d]);
-    (columns, Some([row_stride, kst[c.kernel_output_feature]]))
-}
-
 impl FuncLowering<'_> {
-    /// im2col + one batched GEMM (see the module docs).
-    fn convolution_via_gemm(
+    /// `kernel.conv`: im2col + one batched GEMM (see the module docs), as
+    /// the kernel selection planned it.
+    pub(super) fn convolution_via_gemm(
         &mut self,
         b: &mut Builder<'_>,
         op: OpId,
         out: Value,
-        plan: GemmPlan,
     ) -> Result<()> {
+        let plan = strata_dialect_kernel::conv::plan(b.ctx, op)
+            .ok_or_else(|| Diagnostic::internal(b.loc, "kernel.conv without a GEMM plan"))?;
         let (lhs, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
         let (ls, rs) = (shape_of(b.ctx, lhs), shape_of(b.ctx, rhs));
         let result = b.ctx.op(op).results[0];

@@ -11,6 +11,7 @@
 //! | `Dot` | `dot.rs` (the products no kernel computes) | never |
 //! | `Gemm` (`kernel.gemm`) | `kernel.rs` | never |
 //! | `Transpose` (`kernel.transpose`) | `kernel.rs` | never |
+//! | `ConvGemm` (`kernel.conv`) | `conv.rs` | never |
 //! | `Convolution` | `conv.rs` | never |
 //! | `ReduceWindow`, `SelectAndScatter` | `window.rs` | never |
 //! | `Scatter` | `gather_scatter.rs` | never |
@@ -41,6 +42,8 @@ pub enum Family {
     Gemm,
     /// `kernel.transpose`: the runtime's blocked transpose, likewise.
     Transpose,
+    /// `kernel.conv`: im2col + GEMM, as the kernel selection planned it.
+    ConvGemm,
     Convolution,
     ReduceWindow,
     SelectAndScatter,
@@ -91,6 +94,7 @@ pub fn family(name: &str) -> Option<Family> {
         DOT_GENERAL => Family::Dot,
         strata_dialect_kernel::GEMM => Family::Gemm,
         strata_dialect_kernel::TRANSPOSE => Family::Transpose,
+        strata_dialect_kernel::CONV => Family::ConvGemm,
         CONVOLUTION => Family::Convolution,
         REDUCE_WINDOW => Family::ReduceWindow,
         SELECT_AND_SCATTER => Family::SelectAndScatter,

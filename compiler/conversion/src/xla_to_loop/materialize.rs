@@ -85,6 +85,7 @@ impl FuncLowering<'_> {
             Family::Dot
                 | Family::Gemm
                 | Family::Convolution
+                | Family::ConvGemm
                 | Family::TriangularSolve
                 | Family::Cholesky
                 | Family::Lu
@@ -108,6 +109,7 @@ impl FuncLowering<'_> {
             Family::Dot => self.dot_general(b, op, bufs[0]),
             Family::Gemm => self.gemm(b, op, bufs[0]),
             Family::Transpose => self.transpose_kernel(b, op, bufs[0]),
+            Family::ConvGemm => self.convolution_via_gemm(b, op, bufs[0]),
             Family::Concatenate => self.concatenate(b, op, bufs[0]),
             Family::Pad => self.pad(b, op, bufs[0]),
             Family::DynamicUpdateSlice => self.dynamic_update_slice(b, op, bufs[0]),

@@ -1,0 +1,251 @@
+//! `kernel.conv`: a convolution computed as im2col + one GEMM per image
+//! (or one batched GEMM). It keeps the convolution's attributes and adds
+//! the kernel selection's choices: `columns`, the order of the K columns
+//! (the kernel's input feature as -1, its spatial dimension `d` as `d`),
+//! and `kernel_in_place = array<i64: row, col>` when the GEMM reads the
+//! kernel's own buffer as its K x N matrix with those strides (HWIO: the
+//! matrix as stored, OIHW: its transpose) instead of a copy packed per call.
+//!
+//! ```text
+//! %r = "kernel.conv"(%x, %w) {..the convolution's attributes..,
+//!        columns = array<i64: 0, 1, -1>, kernel_in_place = array<i64: 32, 1>}
+//!      : (tensor<1x8x8x16xf32>, tensor<3x3x16x32xf32>) -> tensor<1x8x8x32xf32>
+//! ```
+
+use strata_diag::Result;
+use strata_dialect_xla::ops::conv::{Conv, conv, verify_convolution};
+use strata_ir::{Attr, AttrKind, Context, FloatKind, OpId, TypeKind};
+
+/// A dimension of the K columns (of the patches and of the kernel matrix).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Column {
+    InputFeature,
+    /// The kernel's spatial dimension `d` (in window order).
+    Spatial(usize),
+}
+
+impl Column {
+    fn code(self) -> i64 {
+        match self {
+            Column::InputFeature => -1,
+            Column::Spatial(d) => d as i64,
+        }
+    }
+}
+
+/// How a convolution maps onto GEMMs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GemmPlan {
+    pub kind: FloatKind,
+    /// Output positions per image (product of the output's spatial sizes).
+    pub m: i64,
+    /// Input features times kernel positions.
+    pub k: i64,
+    /// Output features.
+    pub n: i64,
+    pub batch: i64,
+    /// Strides of the result between images, between consecutive output
+    /// positions (the innermost spatial dimension) and features.
+    pub out_batch_stride: i64,
+    pub out_position_stride: i64,
+    pub out_feature_stride: i64,
+    /// The K columns' dimensions, outermost first.
+    pub columns: Vec<Column>,
+    /// The kernel matrix's (row, column) strides in the kernel's buffer
+    /// when it is read in place; None: packed per call.
+    pub kernel_in_place: Option<[i64; 2]>,
+}
+
+fn row_major(shape: &[i64]) -> Vec<i64> {
+    let mut s = vec![1i64; shape.len()];
+    for i in (0..shape.len().saturating_sub(1)).rev() {
+        s[i] = s[i + 1] * shape[i + 1];
+    }
+    s
+}
+
+fn shape_of(ctx: &Context, v: strata_ir::Value) -> Vec<i64> {
+    ctx.shape(ctx.value_ty(v)).unwrap_or(&[]).to_vec()
+}
+
+/// The GEMM form of convolution `op` (an `xla.convolution` or a
+/// `kernel.conv`), with the K columns in the order that lets the GEMM read
+/// the kernel in place when one does; None when it has none: elements
+/// other than f32/f64, feature or batch groups, output spatial dimensions
+/// that are not one run of memory, tiny products (the loop nest is
+/// cheaper), patch matrices over 2^28 elements.
+pub fn gemm_plan(ctx: &Context, op: OpId) -> Option<GemmPlan> {
+    let (lhs, rhs) = (*ctx.op(op).operands.first()?, *ctx.op(op).operands.get(1)?);
+    let result = *ctx.op(op).results.first()?;
+    let kind = match ctx.kind(ctx.elem(ctx.value_ty(result))) {
+        TypeKind::Float(k @ (FloatKind::F32 | FloatKind::F64)) => *k,
+        _ => return None,
+    };
+    if ctx.elem(ctx.value_ty(lhs)) != ctx.elem(ctx.value_ty(result))
+        || ctx.elem(ctx.value_ty(rhs)) != ctx.elem(ctx.value_ty(result))
+    {
+        return None;
+    }
+    let c = conv(ctx, op)?;
+    if c.feature_groups != 1 || c.batch_groups != 1 {
+        return None;
+    }
+    let (ls, rs, os) = (
+        shape_of(ctx, lhs),
+        shape_of(ctx, rhs),
+        shape_of(ctx, result),
+    );
+    let ost = row_major(&os);
+    // The output's spatial dimensions, in window order, must form one run of
+    // memory: each stride equals the next one's stride times its size.
+    let spatial = &c.output_spatial;
+    if !spatial
+        .windows(2)
+        .all(|w| ost[w[0]] == ost[w[1]] * os[w[1]])
+    {
+        return None;
+    }
+    let m: i64 = spatial.iter().map(|&d| os[d]).product();
+    let kpos: i64 = c.kernel_spatial.iter().map(|&d| rs[d]).product();
+    let (columns, kernel_in_place) = kernel_columns(&c, &rs);
+    let plan = GemmPlan {
+        kind,
+        m,
+        k: rs[c.kernel_input_feature] * kpos,
+        n: rs[c.kernel_output_feature],
+        batch: ls[c.input_batch],
+        out_batch_stride: ost[c.output_batch],
+        out_position_stride: spatial.last().map_or(0, |&d| ost[d]),
+        out_feature_stride: ost[c.output_feature],
+        columns,
+        kernel_in_place,
+    };
+    let patch = plan.batch * plan.m * plan.k;
+    (plan.m * plan.n * plan.k >= 4096 && patch <= 1 << 28).then_some(plan)
+}
+
+/// The K columns' dimensions and, when the kernel already holds its
+/// matrix, its strides. The order is the kernel's layout (outermost
+/// first) when its input-feature and spatial dimensions form one run of
+/// memory and no window is reversed; (input feature, spatial dimensions)
+/// otherwise, packed.
+fn kernel_columns(c: &Conv, rs: &[i64]) -> (Vec<Column>, Option<[i64; 2]>) {
+    let mut columns: Vec<Column> = std::iter::once(Column::InputFeature)
+        .chain((0..c.kernel_spatial.len()).map(Column::Spatial))
+        .collect();
+    let packed = (columns.clone(), None);
+    if c.reversal.iter().any(|&r| r) {
+        return packed;
+    }
+    let kst = row_major(rs);
+    let dim = |col: Column| match col {
+        Column::InputFeature => c.kernel_input_feature,
+        Column::Spatial(d) => c.kernel_spatial[d],
+    };
+    columns.sort_by_key(|&col| std::cmp::Reverse(kst[dim(col)]));
+    match in_place_strides(c, rs, &columns) {
+        Some(strides) => (columns, Some(strides)),
+        None => packed,
+    }
+}
+
+/// The kernel matrix's strides when `columns`, in that order, form one run
+/// of memory in the kernel (dimensions of size 1 take no part).
+fn in_place_strides(c: &Conv, rs: &[i64], columns: &[Column]) -> Option<[i64; 2]> {
+    let kst = row_major(rs);
+    let dim = |col: Column| match col {
+        Column::InputFeature => c.kernel_input_feature,
+        Column::Spatial(d) => c.kernel_spatial[d],
+    };
+    let run: Vec<usize> = columns
+        .iter()
+        .map(|&col| dim(col))
+        .filter(|&d| rs[d] != 1)
+        .collect();
+    let merges = run.windows(2).all(|w| kst[w[0]] == kst[w[1]] * rs[w[1]]);
+    (merges && !c.reversal.iter().any(|&r| r)).then(|| {
+        [
+            run.last().map_or(1, |&d| kst[d]),
+            kst[c.kernel_output_feature],
+        ]
+    })
+}
+
+/// The choice's attributes (`columns`, and `kernel_in_place` if any).
+pub fn attrs(ctx: &mut Context, plan: &GemmPlan) -> Vec<(String, Attr)> {
+    let elem = ctx.int_ty(64);
+    let mut out = vec![(
+        "columns".to_string(),
+        ctx.attr(AttrKind::DenseArray {
+            elem,
+            values: plan.columns.iter().map(|c| c.code()).collect(),
+        }),
+    )];
+    if let Some(s) = plan.kernel_in_place {
+        out.push((
+            "kernel_in_place".to_string(),
+            ctx.attr(AttrKind::DenseArray {
+                elem,
+                values: s.to_vec(),
+            }),
+        ));
+    }
+    out
+}
+
+/// The plan a `kernel.conv` states: its convolution's, with the columns
+/// and in-place choice its attributes say (None when malformed).
+pub fn plan(ctx: &Context, op: OpId) -> Option<GemmPlan> {
+    let mut plan = gemm_plan(ctx, op)?;
+    let c = conv(ctx, op)?;
+    let n = c.kernel_spatial.len();
+    let columns: Vec<Column> = ctx
+        .i64_array(op, "columns")?
+        .into_iter()
+        .map(|v| match v {
+            -1 => Some(Column::InputFeature),
+            d if d >= 0 && (d as usize) < n => Some(Column::Spatial(d as usize)),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let mut seen = columns.clone();
+    seen.sort_by_key(|c| c.code());
+    seen.dedup();
+    if seen.len() != n + 1 || columns.len() != n + 1 {
+        return None;
+    }
+    let rs = shape_of(ctx, ctx.op(op).operands[1]);
+    plan.kernel_in_place = match ctx.i64_array(op, "kernel_in_place") {
+        None => None,
+        Some(given) => {
+            let strides = in_place_strides(&c, &rs, &columns)?;
+            if given != strides {
+                return None;
+            }
+            Some(strides)
+        }
+    };
+    plan.columns = columns;
+    Some(plan)
+}
+
+/// A valid convolution (xla's verifier) that has a GEMM form, whose
+/// `columns` are its K dimensions once each and whose `kernel_in_place`,
+/// if given, is where that order of columns lies in the kernel's buffer:
+/// a wrong one would make the GEMM read outside the kernel.
+pub fn verify(ctx: &Context, op: OpId) -> Result<()> {
+    verify_convolution(ctx, op)?;
+    if gemm_plan(ctx, op).is_none() {
+        return Err(ctx.error(
+            op,
+            "is not a convolution im2col + GEMM computes (f32/f64, no groups, the output's spatial dimensions one run)",
+        ));
+    }
+    if plan(ctx, op).is_none() {
+        return Err(ctx.error(
+            op,
+            "has malformed 'columns' or a 'kernel_in_place' that is not where those columns lie in the kernel",
+        ));
+    }
+    Ok(())
+}

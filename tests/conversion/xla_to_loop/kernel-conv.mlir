@@ -1,0 +1,42 @@
+// RUN: strata opt %s --split-input-file --convert-xla-to-kernel --convert-xla-to-loop | FileCheck %s
+
+// `kernel.conv` (chosen by convert-xla-to-kernel) lowers to im2col + GEMM:
+// the patch matrix (K x positions, column-major) is filled by a parallel
+// loop nest, then the runtime's GEMM multiplies it by the kernel matrix.
+
+// im2col + GEMM. An HWIO kernel already is the K x N matrix (H, W, I) x O:
+// the GEMM reads it in place (the descriptor: m, k, n = 64, 144, 32; lhs,
+// rhs, out strides (1, 64), (32, 1), (32, 1)) and only the patches are
+// allocated; an OIHW kernel is the matrix transposed (rhs strides (1, 144)).
+// CHECK: "mem.global"() {{.*}}value = dense<[0, {{.*}}, 64, 144, 32, 1, 64, 1, 144, 1, 64]>
+// CHECK: "mem.global"() {{.*}}value = dense<[0, {{.*}}, 64, 144, 32, 1, 64, 32, 1, 32, 1]>
+// CHECK-LABEL: func.func @nhwc_hwio
+// CHECK-SAME: %[[K:[^:]*]]: memref<3x3x16x32xf32>
+// CHECK: %[[P:.*]] = "mem.alloc"() : () -> memref<144x64xf32>
+// CHECK-NOT: "mem.alloc"
+// CHECK: "func.call"(%{{.*}}, %[[P]], %[[K]], %{{.*}}) {callee = @strata_rt_gemm_f32}
+// CHECK-LABEL: func.func @nchw_oihw
+// CHECK-SAME: %[[K:[^:]*]]: memref<32x16x3x3xf32>
+// CHECK: %[[P:.*]] = "mem.alloc"() : () -> memref<144x64xf32>
+// CHECK-NOT: "mem.alloc"
+// CHECK: "func.call"(%{{.*}}, %[[P]], %[[K]], %{{.*}}) {callee = @strata_rt_gemm_f32}
+func.func @nhwc_hwio(%x: tensor<1x8x8x16xf32>, %k: tensor<3x3x16x32xf32>) -> tensor<1x8x8x32xf32> {
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x16xf32>, tensor<3x3x16x32xf32>) -> tensor<1x8x8x32xf32>
+  return %0 : tensor<1x8x8x32xf32>
+}
+func.func @nchw_oihw(%x: tensor<1x16x8x8xf32>, %k: tensor<32x16x3x3xf32>) -> tensor<1x32x8x8xf32> {
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x16x8x8xf32>, tensor<32x16x3x3xf32>) -> tensor<1x32x8x8xf32>
+  return %0 : tensor<1x32x8x8xf32>
+}
+
+// -----
+
+// A reversed window (the gradient of a convolution) has no in-place
+// matrix: the kernel is packed into one (K x N) per call.
+// CHECK-LABEL: func.func @reversed
+// CHECK: "mem.alloc"() : () -> memref<144x64xf32>
+// CHECK: "mem.alloc"() : () -> memref<144x32xf32>
+func.func @reversed(%x: tensor<1x8x8x16xf32>, %k: tensor<3x3x16x32xf32>) -> tensor<1x8x8x32xf32> {
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]], reverse = [true, true]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x16xf32>, tensor<3x3x16x32xf32>) -> tensor<1x8x8x32xf32>
+  return %0 : tensor<1x8x8x32xf32>
+}
