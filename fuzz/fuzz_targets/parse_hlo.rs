@@ -1,4 +1,4 @@
-//! XLA HLO text (`strata_dialect_xla::hlo::import_module`) on arbitrary
+//! XLA HLO text (`strata_hlo_import::import_module`) on arbitrary
 //! bytes: located errors, no panic; what imports and verifies lowers
 //! without a panic or an internal error.
 #![no_main]

@@ -40,7 +40,7 @@ pub fn parse_mlir(ctx: &mut Context, text: &str) -> Option<OpId> {
 
 /// Imports HLO text and verifies it; `None` after a (checked) error.
 pub fn parse_hlo(ctx: &mut Context, text: &str) -> Option<OpId> {
-    let module = match strata_dialect_xla::hlo::import_module(ctx, "fuzz.hlo", text) {
+    let module = match strata_hlo_import::import_module(ctx, "fuzz.hlo", text) {
         Ok(m) => m,
         Err(d) => {
             expect_user_errors(ctx, &[d]);

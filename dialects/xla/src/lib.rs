@@ -4,7 +4,6 @@
 
 pub mod attrs;
 pub mod broadcast;
-pub mod hlo;
 pub mod names;
 pub mod ops;
 pub mod parse;

@@ -39,8 +39,8 @@ pub fn parse_and_verify(
     name: &str,
     text: &str,
 ) -> Result<OpId, Vec<Diagnostic>> {
-    let module = if strata_dialect_xla::hlo::looks_like_hlo(text) {
-        strata_dialect_xla::hlo::import_module(ctx, name, text)
+    let module = if strata_hlo_import::looks_like_hlo(text) {
+        strata_hlo_import::import_module(ctx, name, text)
     } else {
         strata_ir::text::parser::parse_module(ctx, name, text)
     }

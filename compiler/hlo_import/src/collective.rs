@@ -9,8 +9,8 @@ use super::attrs::{delimited_ints, int_lists, whole};
 use super::import::{Importer, Inst, Val};
 use super::lexer::Cursor;
 use super::reduce::with_region;
-use crate::names::*;
-use crate::util::is_permutation;
+use strata_dialect_xla::names::*;
+use strata_dialect_xla::util::is_permutation;
 
 /// `dense<[[...], ...]> : tensor<RxCxi64>` (short rows padded with -1, as
 /// StableHLO writes uneven replica groups).

@@ -1,7 +1,7 @@
 //! The HLO opcodes the importer understands, as one typed enum, so the
 //! dispatch in `import.rs` is an exhaustive `match`.
 
-use crate::names::*;
+use strata_dialect_xla::names::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Opcode {

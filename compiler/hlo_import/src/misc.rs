@@ -8,7 +8,7 @@ use strata_ir::{Attr, AttrKind, FloatKind, Signedness, TypeKind};
 use super::attrs::{dim_labels, whole, window};
 use super::import::{Importer, Inst, Val};
 use super::lexer::Cursor;
-use crate::names::*;
+use strata_dialect_xla::names::*;
 
 /// Deepest literal nesting accepted (beyond any real tensor rank).
 const MAX_LITERAL_DEPTH: usize = 64;
@@ -276,7 +276,7 @@ pub fn fft(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
             "'fft' requires the attribute 'fft_type'",
         ));
     };
-    let kind = crate::attrs::FftType::parse(&kind)
+    let kind = strata_dialect_xla::attrs::FftType::parse(&kind)
         .ok_or_else(|| Diagnostic::error(loc, format!("unknown fft_type '{kind}'")))?;
     let lengths = inst.attrs.ints("fft_length")?;
     let attrs = vec![
@@ -400,8 +400,8 @@ pub fn triangular_solve(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<V
     inst.expect_operands(2)?;
     let a = &inst.attrs;
     let transpose = match a.word("transpose_a")? {
-        None => crate::attrs::Transpose::NoTranspose,
-        Some((w, loc)) => crate::attrs::Transpose::parse(&w)
+        None => strata_dialect_xla::attrs::Transpose::NoTranspose,
+        Some((w, loc)) => strata_dialect_xla::attrs::Transpose::parse(&w)
             .ok_or_else(|| Diagnostic::error(loc, format!("unknown transpose_a '{w}'")))?,
     };
     let attrs = vec![

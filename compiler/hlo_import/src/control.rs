@@ -5,7 +5,7 @@ use strata_diag::{Diagnostic, Result};
 use strata_ir::AttrKind;
 
 use super::import::{Importer, Inst, Val};
-use crate::names::*;
+use strata_dialect_xla::names::*;
 
 /// `while(init), condition=c, body=b`: the loop state (usually a tuple) is
 /// flattened into `xla.while`'s operands, and each computation's parameter

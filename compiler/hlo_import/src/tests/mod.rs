@@ -17,7 +17,7 @@ use super::{import_module, looks_like_hlo};
 pub(super) fn context() -> Context {
     let mut ctx = Context::new();
     strata_ir::builtin::register(&mut ctx);
-    crate::register(&mut ctx);
+    strata_dialect_xla::register(&mut ctx);
     ctx
 }
 

@@ -7,7 +7,7 @@ use strata_diag::{Diagnostic, Result};
 use super::attrs::{padding_config, slice_dims, whole};
 use super::import::{Importer, Inst, Val};
 use super::shapes::Shape;
-use crate::names::*;
+use strata_dialect_xla::names::*;
 
 /// `iota(), iota_dimension=0`.
 pub fn iota(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {

@@ -1,7 +1,7 @@
 //! Diagnostics with their `line:col`, and robustness against damaged input.
 
 use super::{context, error_of};
-use crate::hlo::import_module;
+use crate::import_module;
 
 const ADD: &str =
     "add {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\n";

@@ -7,7 +7,7 @@ use strata_ir::{Attr, AttrKind};
 
 use super::attrs::{whole, window};
 use super::import::{Importer, Inst, Val};
-use crate::names::*;
+use strata_dialect_xla::names::*;
 
 /// Emits the op with `to_apply` (or another named computation) as its
 /// region with block arguments.

@@ -342,7 +342,7 @@ impl<'a> Importer<'a> {
         self.inlining.pop();
         let c = self.comp(comp);
         let ret = self.ctx.create_op(
-            crate::names::RETURN,
+            strata_dialect_xla::names::RETURN,
             root?.leaves(),
             &[],
             vec![],
@@ -522,8 +522,12 @@ impl<'a> Importer<'a> {
             Opcode::ReduceScatter => collective::reduce_scatter(self, inst),
             Opcode::AllToAll => collective::all_to_all(self, inst),
             Opcode::CollectivePermute => collective::collective_permute(self, inst),
-            Opcode::ReplicaId => collective::device_id(self, inst, crate::names::REPLICA_ID),
-            Opcode::PartitionId => collective::device_id(self, inst, crate::names::PARTITION_ID),
+            Opcode::ReplicaId => {
+                collective::device_id(self, inst, strata_dialect_xla::names::REPLICA_ID)
+            }
+            Opcode::PartitionId => {
+                collective::device_id(self, inst, strata_dialect_xla::names::PARTITION_ID)
+            }
             Opcode::While => control::while_loop(self, inst),
             Opcode::Conditional => control::conditional(self, inst),
             Opcode::Call => control::call(self, inst),
@@ -584,7 +588,7 @@ impl<'a> Importer<'a> {
         if declared != actual || !shape_matches(&inst.instr.shape, value) {
             let actual: Vec<String> = actual
                 .iter()
-                .map(|&t| crate::util::ty_str(self.ctx, t))
+                .map(|&t| strata_dialect_xla::util::ty_str(self.ctx, t))
                 .collect();
             return Err(inst.error(format!(
                 "'{}' declares shape {} but produces ({})",

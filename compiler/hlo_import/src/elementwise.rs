@@ -5,8 +5,8 @@ use strata_diag::{Diagnostic, Result};
 use strata_ir::{Signedness, TypeKind};
 
 use super::import::{Importer, Inst, Val};
-use crate::attrs::{CompareType, ComparisonDirection};
-use crate::names::{COMPARE, REDUCE_PRECISION};
+use strata_dialect_xla::attrs::{CompareType, ComparisonDirection};
+use strata_dialect_xla::names::{COMPARE, REDUCE_PRECISION};
 
 /// `add(a, b)` -> `xla.add`, and the like: operands map one to one.
 pub fn elementwise(imp: &mut Importer<'_>, inst: &Inst<'_, '_>, name: &'static str) -> Result<Val> {
