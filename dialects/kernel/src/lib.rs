@@ -34,8 +34,11 @@ pub const GEMM: &str = "kernel.gemm";
 pub const TRANSPOSE: &str = "kernel.transpose";
 
 pub fn register(ctx: &mut Context) {
-    ctx.registry
-        .add(OpDef::new(CONV, Traits::PURE).verifier(conv::verify));
+    ctx.registry.add(
+        OpDef::new(CONV, Traits::PURE)
+            .counts(2, 1)
+            .verifier(conv::verify),
+    );
     ctx.registry
         .add(OpDef::new(GEMM, Traits::PURE).verifier(gemm::verify));
     ctx.registry

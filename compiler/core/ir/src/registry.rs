@@ -46,6 +46,9 @@ impl Traits {
 pub struct OpDef {
     pub name: &'static str,
     pub traits: Traits,
+    /// (operands, results) the op always has, checked by the IR verifier
+    /// before the op's own verifier runs (which may then index them).
+    pub counts: Option<(usize, usize)>,
     pub verify: Option<VerifyFn>,
     pub parse: Option<ParseFn>,
 }
@@ -55,9 +58,15 @@ impl OpDef {
         OpDef {
             name,
             traits,
+            counts: None,
             verify: None,
             parse: None,
         }
+    }
+    /// The op has exactly `operands` operands and `results` results.
+    pub fn counts(mut self, operands: usize, results: usize) -> OpDef {
+        self.counts = Some((operands, results));
+        self
     }
     pub fn verifier(mut self, f: VerifyFn) -> OpDef {
         self.verify = Some(f);

@@ -101,9 +101,36 @@ fn verify_op(
             *visible = s;
         }
     }
-    if let Some(f) = def.verify
-        && let Err(e) = f(ctx, op)
-    {
+    if let Err(e) = verify_definition(ctx, op) {
         errors.push(e);
+    }
+}
+
+/// What the op's definition requires of it: the counts it always has, then
+/// its own verifier (which may index operands and results once the counts
+/// hold). For passes that build an op from the user's values and want the
+/// user's error, not invalid IR, when it does not fit.
+pub fn verify_definition(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let Some(def) = ctx.op_def(ctx.op(op).name) else {
+        return Ok(());
+    };
+    if let Some((operands, results)) = def.counts {
+        let o = ctx.op(op);
+        if o.operands.len() != operands {
+            return Err(ctx.error(
+                op,
+                format!("expects {operands} operands, found {}", o.operands.len()),
+            ));
+        }
+        if o.results.len() != results {
+            return Err(ctx.error(
+                op,
+                format!("expects {results} results, found {}", o.results.len()),
+            ));
+        }
+    }
+    match def.verify {
+        Some(f) => f(ctx, op),
+        None => Ok(()),
     }
 }

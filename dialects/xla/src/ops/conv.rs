@@ -87,7 +87,6 @@ impl Conv {
 }
 
 pub fn verify_convolution(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 2, 1)?;
     let (ls, le) = operand_tensor(ctx, op, 0)?;
     let (rs, re) = operand_tensor(ctx, op, 1)?;
     if le != re {

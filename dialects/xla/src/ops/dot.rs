@@ -150,7 +150,6 @@ pub fn check_dot_dims(
 }
 
 pub fn verify_dot_general(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 2, 1)?;
     let (lhs, le) = operand_tensor(ctx, op, 0)?;
     let (rhs, re) = operand_tensor(ctx, op, 1)?;
     let d = dot_dims(ctx, op).ok_or_else(|| {

@@ -59,7 +59,6 @@ fn check_elem(ctx: &Context, op: OpId, elem: Type) -> Result<()> {
 }
 
 pub fn verify_unary(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 1, 1)?;
     let (shape, elem) = operand_tensor(ctx, op, 0)?;
     check_elem(ctx, op, elem)?;
     let result_elem = match (ctx.op(op).name, ctx.kind(elem)) {
@@ -153,7 +152,6 @@ pub fn binary_broadcast(ctx: &Context, op: OpId) -> Result<Broadcast> {
 }
 
 pub fn verify_binary(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 2, 1)?;
     let elem = operand_tensor(ctx, op, 0)?.1;
     let b = binary_broadcast(ctx, op)?;
     check_elem(ctx, op, elem)?;
@@ -161,7 +159,6 @@ pub fn verify_binary(ctx: &Context, op: OpId) -> Result<()> {
 }
 
 pub fn verify_convert(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 1, 1)?;
     let (shape, _) = operand_tensor(ctx, op, 0)?;
     let (rshape, relem) = result_tensor(ctx, op, 0)?;
     if rshape != shape {
@@ -179,7 +176,6 @@ pub fn verify_convert(ctx: &Context, op: OpId) -> Result<()> {
 }
 
 pub fn verify_bitcast_convert(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 1, 1)?;
     let (shape, elem) = operand_tensor(ctx, op, 0)?;
     let (rshape, relem) = result_tensor(ctx, op, 0)?;
     let (w_in, w_out) = (
@@ -217,7 +213,6 @@ pub fn verify_bitcast_convert(ctx: &Context, op: OpId) -> Result<()> {
 }
 
 pub fn verify_is_finite(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 1, 1)?;
     let (shape, elem) = operand_tensor(ctx, op, 0)?;
     if !is_float(ctx, elem) {
         return Err(ctx.error(
@@ -236,7 +231,6 @@ pub fn verify_is_finite(ctx: &Context, op: OpId) -> Result<()> {
 }
 
 pub fn verify_real_imag(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 1, 1)?;
     let (shape, elem) = operand_tensor(ctx, op, 0)?;
     let part = match ctx.kind(elem) {
         TypeKind::Complex(p) => *p,
@@ -255,7 +249,6 @@ pub fn verify_real_imag(ctx: &Context, op: OpId) -> Result<()> {
 }
 
 pub fn verify_complex(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 2, 1)?;
     let elem = operand_tensor(ctx, op, 0)?.1;
     let shape = binary_broadcast(ctx, op)?.shape;
     let (rshape, relem) = result_tensor(ctx, op, 0)?;
@@ -273,7 +266,6 @@ pub fn verify_complex(ctx: &Context, op: OpId) -> Result<()> {
 }
 
 pub fn verify_select(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 3, 1)?;
     let (pshape, pelem) = operand_tensor(ctx, op, 0)?;
     let (shape, elem) = operand_tensor(ctx, op, 1)?;
     if operand_tensor(ctx, op, 2)? != (shape.clone(), elem) {
@@ -305,7 +297,6 @@ pub fn verify_select(ctx: &Context, op: OpId) -> Result<()> {
 }
 
 pub fn verify_clamp(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 3, 1)?;
     let (shape, elem) = operand_tensor(ctx, op, 1)?;
     for i in [0, 2] {
         let (s, e) = operand_tensor(ctx, op, i)?;
@@ -360,7 +351,6 @@ pub fn verify_compare(ctx: &Context, op: OpId) -> Result<()> {
 /// `reduce_precision`: a float tensor, the result of its type, and
 /// `exponent_bits` >= 1, `mantissa_bits` >= 0 (at most the type's own).
 pub fn verify_reduce_precision(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 1, 1)?;
     let (shape, elem) = operand_tensor(ctx, op, 0)?;
     let (rshape, relem) = result_tensor(ctx, op, 0)?;
     if !is_float(ctx, elem) || shape != rshape || elem != relem {

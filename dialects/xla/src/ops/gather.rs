@@ -259,7 +259,6 @@ fn gather_shape(
 }
 
 pub fn verify_gather(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 2, 1)?;
     let (shape, elem) = operand_tensor(ctx, op, 0)?;
     let (ishape, ielem) = operand_tensor(ctx, op, 1)?;
     if !is_int(ctx, ielem) {

@@ -41,7 +41,6 @@ pub fn ragged_dims(ctx: &Context, op: OpId) -> Option<RaggedDims> {
 }
 
 pub fn verify_ragged_dot(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 3, 1)?;
     let (lhs, le) = operand_tensor(ctx, op, 0)?;
     let (rhs, re) = operand_tensor(ctx, op, 1)?;
     let (sizes, se) = operand_tensor(ctx, op, 2)?;

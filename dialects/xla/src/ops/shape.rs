@@ -7,7 +7,6 @@ use strata_ir::{Context, OpId};
 use crate::util::*;
 
 pub fn verify_iota(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 0, 1)?;
     let (shape, elem) = result_tensor(ctx, op, 0)?;
     if is_bool(ctx, elem) {
         return Err(ctx.error(
@@ -31,7 +30,6 @@ pub fn verify_iota(ctx: &Context, op: OpId) -> Result<()> {
 }
 
 pub fn verify_broadcast_in_dim(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 1, 1)?;
     let (shape, elem) = operand_tensor(ctx, op, 0)?;
     let (rshape, relem) = result_tensor(ctx, op, 0)?;
     let dims = i64s(ctx, op, "broadcast_dimensions")?;
@@ -73,7 +71,6 @@ pub fn verify_broadcast_in_dim(ctx: &Context, op: OpId) -> Result<()> {
 }
 
 pub fn verify_reshape(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 1, 1)?;
     let (shape, elem) = operand_tensor(ctx, op, 0)?;
     let (rshape, relem) = result_tensor(ctx, op, 0)?;
     let (n, m): (i64, i64) = (shape.iter().product(), rshape.iter().product());
@@ -115,7 +112,6 @@ fn check_permutation(ctx: &Context, op: OpId, perm: &[i64], rank: usize) -> Resu
 }
 
 pub fn verify_transpose(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 1, 1)?;
     let (shape, elem) = operand_tensor(ctx, op, 0)?;
     let perm = i64s(ctx, op, "permutation")?;
     check_permutation(ctx, op, &perm, shape.len())?;
@@ -124,7 +120,6 @@ pub fn verify_transpose(ctx: &Context, op: OpId) -> Result<()> {
 }
 
 pub fn verify_slice(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 1, 1)?;
     let (shape, elem) = operand_tensor(ctx, op, 0)?;
     let start = i64s(ctx, op, "start_indices")?;
     let limit = i64s(ctx, op, "limit_indices")?;
@@ -201,7 +196,6 @@ pub fn verify_concatenate(ctx: &Context, op: OpId) -> Result<()> {
 }
 
 pub fn verify_reverse(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 1, 1)?;
     let (shape, elem) = operand_tensor(ctx, op, 0)?;
     let dims = i64s(ctx, op, "dimensions")?;
     for (i, &d) in dims.iter().enumerate() {
@@ -220,7 +214,6 @@ pub fn verify_reverse(ctx: &Context, op: OpId) -> Result<()> {
 }
 
 pub fn verify_pad(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 2, 1)?;
     let (shape, elem) = operand_tensor(ctx, op, 0)?;
     let (pshape, pelem) = operand_tensor(ctx, op, 1)?;
     if !pshape.is_empty() || pelem != elem {
@@ -271,7 +264,6 @@ pub fn verify_pad(ctx: &Context, op: OpId) -> Result<()> {
 /// to exactly `target_shape`; "bidirectional" gives the numpy broadcast of
 /// the operand's shape and `target_shape` (which may differ from both).
 pub fn verify_broadcast_to(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 1, 1)?;
     let (shape, elem) = operand_tensor(ctx, op, 0)?;
     let target = i64s(ctx, op, "target_shape")?;
     if target.iter().any(|&d| d < 0) {

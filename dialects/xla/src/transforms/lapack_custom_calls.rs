@@ -258,10 +258,7 @@ fn same_signature(
 /// do not fit (its shapes are the user's) fails as the user's error, not as
 /// invalid IR after the pass.
 fn verify_new(ctx: &Context, op: OpId) -> Result<()> {
-    match ctx.op_def(ctx.op(op).name).and_then(|d| d.verify) {
-        Some(verify) => verify(ctx, op),
-        None => Ok(()),
-    }
+    strata_ir::verify::verify_definition(ctx, op)
 }
 
 /// The integer option `name` of the call's backend config.

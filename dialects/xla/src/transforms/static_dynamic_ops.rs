@@ -110,15 +110,13 @@ fn replace(
     let ty = ctx.value_ty(ctx.op(op).results[0]);
     let loc = ctx.op(op).loc;
     let new = ctx.create_op(name, operands, &[ty], attrs, loc);
-    if let Some(verify) = ctx.op_def(name).and_then(|d| d.verify) {
-        if let Err(e) = verify(ctx, new) {
-            let message = format!(
-                "{} (the static form of '{}' with constant operands)",
-                e.message,
-                ctx.op(op).name
-            );
-            return Err(Diagnostic::error(loc, message));
-        }
+    if let Err(e) = strata_ir::verify::verify_definition(ctx, new) {
+        let message = format!(
+            "{} (the static form of '{}' with constant operands)",
+            e.message,
+            ctx.op(op).name
+        );
+        return Err(Diagnostic::error(loc, message));
     }
     ctx.replace_op(op, new);
     Ok(())
