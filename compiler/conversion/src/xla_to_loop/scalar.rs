@@ -127,6 +127,79 @@ pub fn compute_type(ctx: &mut Context, t: Type) -> Type {
     }
 }
 
+/// Which element types a row of [`DIRECT`] applies to.
+#[derive(Copy, Clone, Debug)]
+enum Classes {
+    Any,
+    Float,
+    Signed,
+    Unsigned,
+    /// Signed or unsigned integers (booleans have their own rules).
+    Int,
+}
+
+impl Classes {
+    fn contains(self, c: Class) -> bool {
+        match self {
+            Classes::Any => true,
+            Classes::Float => c == Class::Float,
+            Classes::Signed => c == Class::Signed,
+            Classes::Unsigned => c == Class::Unsigned,
+            Classes::Int => matches!(c, Class::Signed | Class::Unsigned),
+        }
+    }
+}
+
+/// The element-wise ops that are one `arith` op on their operands, by
+/// element class: (op, classes, arith op, operands). The first row that
+/// matches wins; everything else (booleans, integer division and powers,
+/// shifts, comparisons, conversions, the functions built from several ops)
+/// is `emit`'s own code below.
+const DIRECT: &[(&str, Classes, &str, usize)] = &[
+    (ADD, Classes::Float, "arith.addf", 2),
+    (ADD, Classes::Int, "arith.addi", 2),
+    (SUBTRACT, Classes::Float, "arith.subf", 2),
+    (SUBTRACT, Classes::Any, "arith.subi", 2),
+    (MULTIPLY, Classes::Float, "arith.mulf", 2),
+    (MULTIPLY, Classes::Int, "arith.muli", 2),
+    (DIVIDE, Classes::Float, "arith.divf", 2),
+    (REMAINDER, Classes::Float, "arith.remf", 2),
+    (MAXIMUM, Classes::Float, "arith.maximumf", 2),
+    (MAXIMUM, Classes::Signed, "arith.maxsi", 2),
+    (MAXIMUM, Classes::Unsigned, "arith.maxui", 2),
+    (MINIMUM, Classes::Float, "arith.minimumf", 2),
+    (MINIMUM, Classes::Signed, "arith.minsi", 2),
+    (MINIMUM, Classes::Unsigned, "arith.minui", 2),
+    (POWER, Classes::Float, "arith.powf", 2),
+    (ATAN2, Classes::Any, "arith.atan2", 2),
+    (XOR, Classes::Any, "arith.xori", 2),
+    (NEGATE, Classes::Float, "arith.negf", 1),
+    (ABS, Classes::Float, "arith.absf", 1),
+    (SQRT, Classes::Any, "arith.sqrt", 1),
+    (RSQRT, Classes::Any, "arith.rsqrt", 1),
+    (CBRT, Classes::Any, "arith.cbrt", 1),
+    (EXP, Classes::Any, "arith.exp", 1),
+    (EXPM1, Classes::Any, "arith.expm1", 1),
+    (LOG, Classes::Any, "arith.log", 1),
+    (LOG1P, Classes::Any, "arith.log1p", 1),
+    (SINE, Classes::Any, "arith.sin", 1),
+    (COSINE, Classes::Any, "arith.cos", 1),
+    (TAN, Classes::Any, "arith.tan", 1),
+    (TANH, Classes::Any, "arith.tanh", 1),
+    (FLOOR, Classes::Any, "arith.floor", 1),
+    (CEIL, Classes::Any, "arith.ceil", 1),
+    (ROUND_AFZ, Classes::Any, "arith.round", 1),
+    (ROUND_EVEN, Classes::Any, "arith.roundeven", 1),
+    (ASIN, Classes::Any, "arith.asin", 1),
+    (ACOS, Classes::Any, "arith.acos", 1),
+    (ATAN, Classes::Any, "arith.atan", 1),
+    (ASINH, Classes::Any, "arith.asinh", 1),
+    (ACOSH, Classes::Any, "arith.acosh", 1),
+    (ATANH, Classes::Any, "arith.atanh", 1),
+    (POPCNT, Classes::Any, "arith.popcount", 1),
+    (CLZ, Classes::Any, "arith.ctlz", 1),
+];
+
 /// Emits the element-wise op `name` on already-computed operand elements.
 /// `elem` is the operands' element type, `result` the result's.
 pub fn emit(
@@ -165,31 +238,25 @@ pub fn emit(
     let two = |y: Option<Value>| {
         y.ok_or_else(|| Diagnostic::internal(b.loc, "binary op with one operand"))
     };
+    if let Some(&(_, _, arith, arity)) = DIRECT
+        .iter()
+        .find(|(op, classes, _, _)| *op == name && classes.contains(c))
+    {
+        let v = if arity == 2 {
+            b.binary(arith, x, two(y)?)
+        } else {
+            b.unary(arith, x)
+        };
+        return Ok(Scalar::Real(v));
+    }
     let v = match (name, c) {
         (ADD, Class::Bool) | (MAXIMUM, Class::Bool) | (OR, _) => b.binary("arith.ori", x, two(y)?),
         (MULTIPLY, Class::Bool) | (MINIMUM, Class::Bool) | (AND, _) => {
             b.binary("arith.andi", x, two(y)?)
         }
-        (XOR, _) => b.binary("arith.xori", x, two(y)?),
-        (ADD, Class::Float) => b.binary("arith.addf", x, two(y)?),
-        (ADD, _) => b.binary("arith.addi", x, two(y)?),
-        (SUBTRACT, Class::Float) => b.binary("arith.subf", x, two(y)?),
-        (SUBTRACT, _) => b.binary("arith.subi", x, two(y)?),
-        (MULTIPLY, Class::Float) => b.binary("arith.mulf", x, two(y)?),
-        (MULTIPLY, _) => b.binary("arith.muli", x, two(y)?),
-        (DIVIDE, Class::Float) => b.binary("arith.divf", x, two(y)?),
         (DIVIDE, _) => int_div(b, x, two(y)?, c == Class::Signed, false),
-        (REMAINDER, Class::Float) => b.binary("arith.remf", x, two(y)?),
         (REMAINDER, _) => int_div(b, x, two(y)?, c == Class::Signed, true),
-        (MAXIMUM, Class::Float) => b.binary("arith.maximumf", x, two(y)?),
-        (MAXIMUM, Class::Signed) => b.binary("arith.maxsi", x, two(y)?),
-        (MAXIMUM, _) => b.binary("arith.maxui", x, two(y)?),
-        (MINIMUM, Class::Float) => b.binary("arith.minimumf", x, two(y)?),
-        (MINIMUM, Class::Signed) => b.binary("arith.minsi", x, two(y)?),
-        (MINIMUM, _) => b.binary("arith.minui", x, two(y)?),
-        (POWER, Class::Float) => b.binary("arith.powf", x, two(y)?),
         (POWER, _) => int_pow(b, x, two(y)?, c == Class::Signed),
-        (ATAN2, _) => b.binary("arith.atan2", x, two(y)?),
         (MULHI, _) => mulhi(b, x, two(y)?, c == Class::Signed),
         (SHIFT_LEFT, _) => shift(b, x, two(y)?, ShiftKind::Left),
         (SHIFT_RIGHT_LOGICAL, _) => shift(b, x, two(y)?, ShiftKind::Logical),
@@ -203,12 +270,10 @@ pub fn emit(
             };
             b.binary("arith.xori", x, ones)
         }
-        (NEGATE, Class::Float) => b.unary("arith.negf", x),
         (NEGATE, _) => {
             let z = b.zero(elem);
             b.binary("arith.subi", z, x)
         }
-        (ABS, Class::Float) => b.unary("arith.absf", x),
         (ABS, _) => {
             let z = b.zero(elem);
             let neg = b.binary("arith.subi", z, x);
@@ -231,21 +296,6 @@ pub fn emit(
             let pos = b.select(gt, one, z);
             b.select(lt, m1, pos)
         }
-        (SQRT, _) => b.unary("arith.sqrt", x),
-        (RSQRT, _) => b.unary("arith.rsqrt", x),
-        (CBRT, _) => b.unary("arith.cbrt", x),
-        (EXP, _) => b.unary("arith.exp", x),
-        (EXPM1, _) => b.unary("arith.expm1", x),
-        (LOG, _) => b.unary("arith.log", x),
-        (LOG1P, _) => b.unary("arith.log1p", x),
-        (SINE, _) => b.unary("arith.sin", x),
-        (COSINE, _) => b.unary("arith.cos", x),
-        (TAN, _) => b.unary("arith.tan", x),
-        (TANH, _) => b.unary("arith.tanh", x),
-        (FLOOR, _) => b.unary("arith.floor", x),
-        (CEIL, _) => b.unary("arith.ceil", x),
-        (ROUND_AFZ, _) => b.unary("arith.round", x),
-        (ROUND_EVEN, _) => b.unary("arith.roundeven", x),
         (LOGISTIC, _) => {
             let n = b.unary("arith.negf", x);
             let e = b.unary("arith.exp", n);
@@ -269,14 +319,8 @@ pub fn emit(
             let m = b.ctx.int_attr(op, "mantissa_bits").unwrap_or(23) as u32;
             reduce_precision(b, x, e, m)
         }
-        (ASIN, _) => b.unary("arith.asin", x),
-        (ACOS, _) => b.unary("arith.acos", x),
-        (ATAN, _) => b.unary("arith.atan", x),
         (SINH, _) => chlo::sinh(b, x, elem),
         (COSH, _) => chlo::cosh(b, x, elem),
-        (ASINH, _) => b.unary("arith.asinh", x),
-        (ACOSH, _) => b.unary("arith.acosh", x),
-        (ATANH, _) => b.unary("arith.atanh", x),
         (IS_INF, _) => {
             let inf = b.const_float(f64::INFINITY, elem);
             let ax = b.unary("arith.absf", x);
@@ -290,8 +334,6 @@ pub fn emit(
             let inf = b.const_float(f64::NEG_INFINITY, elem);
             b.cmpf("oeq", x, inf)
         }
-        (POPCNT, _) => b.unary("arith.popcount", x),
-        (CLZ, _) => b.unary("arith.ctlz", x),
         (IS_FINITE, _) => {
             let inf = b.const_float(f64::INFINITY, elem);
             let ax = b.unary("arith.absf", x);
