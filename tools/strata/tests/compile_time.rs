@@ -177,6 +177,47 @@ fn strata_passes_are_linear_in_program_size() {
     assert_linear("element-wise chain to the loop level", 5_000, chain, "mlir");
 }
 
+/// `n` reductions of one operand with the same attributes whose reducer
+/// bodies differ only at their end (a constant each, after a chain of 16
+/// adds): `xla-cse` compares an op with regions with a few earlier ones of
+/// its key, not with all of them (each comparison walks the body).
+fn same_key_reductions(n: usize) -> String {
+    let mut s = String::from("func.func @main(%x: tensor<16xf32>) -> tensor<f32> {\n");
+    s.push_str("  %z = stablehlo.constant dense<0.0> : tensor<f32>\n");
+    s.push_str("  %acc0 = stablehlo.constant dense<0.0> : tensor<f32>\n");
+    for i in 0..n {
+        s.push_str(&format!(
+            "  %r{i} = stablehlo.reduce(%x init: %z) across dimensions = [0] : \
+             (tensor<16xf32>, tensor<f32>) -> tensor<f32>\n    \
+             reducer(%a: tensor<f32>, %b: tensor<f32>) {{\n      %t0 = stablehlo.add %a, %b : tensor<f32>\n"
+        ));
+        for j in 1..16 {
+            s.push_str(&format!(
+                "      %t{j} = stablehlo.add %t{}, %b : tensor<f32>\n",
+                j - 1
+            ));
+        }
+        s.push_str(&format!(
+            "      %k = stablehlo.constant dense<{i}.0> : tensor<f32>\n      \
+             %u = stablehlo.add %t15, %k : tensor<f32>\n      stablehlo.return %u : tensor<f32>\n    }}\n  \
+             %acc{} = stablehlo.add %acc{i}, %r{i} : tensor<f32>\n",
+            i + 1
+        ));
+    }
+    s.push_str(&format!("  return %acc{n} : tensor<f32>\n}}\n"));
+    s
+}
+
+#[test]
+fn common_subexpressions_with_regions_are_linear() {
+    assert_linear(
+        "reductions of one key, bodies differing",
+        300,
+        same_key_reductions,
+        "mlir",
+    );
+}
+
 /// `args` buffer arguments summed in a chain (`s_i = s_(i-1) + a_i`).
 fn sum_of_arguments(args: usize) -> String {
     let ty = "tensor<4xf32>";

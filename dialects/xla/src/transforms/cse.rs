@@ -22,6 +22,10 @@ use strata_ir::{Attr, BlockId, Context, OpId, Traits, Type, Value, builtin};
 
 pub const FLAG: &str = "xla-cse";
 
+/// Earlier ops of one key an op with regions is compared with (ops without
+/// regions have one candidate per key: the first).
+const MAX_REGION_CANDIDATES: usize = 8;
+
 pub struct XlaCsePass;
 
 impl strata_pass::Pass for XlaCsePass {
@@ -76,14 +80,23 @@ fn cse_function(ctx: &mut Context, f: OpId) {
         }
         if let Some(key) = key_of(ctx, op) {
             let candidates = work[top].2.entry(key).or_default();
-            if let Some(&earlier) = candidates.iter().find(|&&e| regions_equal(ctx, e, op)) {
+            // Ops with regions are compared with a few earlier ones only:
+            // many same-key ops with different bodies (an adversarial file)
+            // would otherwise cost quadratic time.
+            let earlier = candidates
+                .iter()
+                .take(MAX_REGION_CANDIDATES)
+                .find(|&&e| regions_equal(ctx, e, op));
+            if let Some(&earlier) = earlier {
                 for (&r, &e) in ctx.ops[op].results.iter().zip(&ctx.ops[earlier].results) {
                     replaced.insert(r, e);
                 }
                 removed.push(op);
                 continue;
             }
-            candidates.push(op);
+            if candidates.len() < MAX_REGION_CANDIDATES {
+                candidates.push(op);
+            }
         }
         let nested: Vec<BlockId> = ctx.ops[op]
             .regions
