@@ -14,7 +14,7 @@
 
 use strata_diag::Result;
 use strata_dialect_xla::ops::conv::{Conv, conv, verify_convolution};
-use strata_ir::{Attr, AttrKind, Context, FloatKind, OpId, TypeKind};
+use strata_ir::{Attr, AttrKind, Context, FloatKind, OpId, TypeKind, row_major_strides};
 
 /// A dimension of the K columns (of the patches and of the kernel matrix).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,14 +56,6 @@ pub struct GemmPlan {
     pub kernel_in_place: Option<[i64; 2]>,
 }
 
-fn row_major(shape: &[i64]) -> Vec<i64> {
-    let mut s = vec![1i64; shape.len()];
-    for i in (0..shape.len().saturating_sub(1)).rev() {
-        s[i] = s[i + 1] * shape[i + 1];
-    }
-    s
-}
-
 fn shape_of(ctx: &Context, v: strata_ir::Value) -> Vec<i64> {
     ctx.shape(ctx.value_ty(v)).unwrap_or(&[]).to_vec()
 }
@@ -95,7 +87,7 @@ pub fn gemm_plan(ctx: &Context, op: OpId) -> Option<GemmPlan> {
         shape_of(ctx, rhs),
         shape_of(ctx, result),
     );
-    let ost = row_major(&os);
+    let ost = row_major_strides(&os);
     // The output's spatial dimensions, in window order, must form one run of
     // memory: each stride equals the next one's stride times its size.
     let spatial = &c.output_spatial;
@@ -125,41 +117,38 @@ pub fn gemm_plan(ctx: &Context, op: OpId) -> Option<GemmPlan> {
 }
 
 /// The K columns' dimensions and, when the kernel already holds its
-/// matrix, its strides. The order is the kernel's layout (outermost
-/// first) when its input-feature and spatial dimensions form one run of
-/// memory and no window is reversed; (input feature, spatial dimensions)
-/// otherwise, packed.
+/// matrix, its strides: the order is the kernel's layout (outermost first)
+/// when that order reads the kernel in place ([`in_place_strides`]);
+/// (input feature, spatial dimensions) otherwise, packed.
 fn kernel_columns(c: &Conv, rs: &[i64]) -> (Vec<Column>, Option<[i64; 2]>) {
-    let mut columns: Vec<Column> = std::iter::once(Column::InputFeature)
+    let packed: Vec<Column> = std::iter::once(Column::InputFeature)
         .chain((0..c.kernel_spatial.len()).map(Column::Spatial))
         .collect();
-    let packed = (columns.clone(), None);
-    if c.reversal.iter().any(|&r| r) {
-        return packed;
+    let kst = row_major_strides(rs);
+    let mut by_layout = packed.clone();
+    by_layout.sort_by_key(|&col| std::cmp::Reverse(kst[kernel_dim(c, col)]));
+    match in_place_strides(c, rs, &by_layout) {
+        Some(strides) => (by_layout, Some(strides)),
+        None => (packed, None),
     }
-    let kst = row_major(rs);
-    let dim = |col: Column| match col {
+}
+
+/// The kernel dimension a K column stands for.
+fn kernel_dim(c: &Conv, col: Column) -> usize {
+    match col {
         Column::InputFeature => c.kernel_input_feature,
         Column::Spatial(d) => c.kernel_spatial[d],
-    };
-    columns.sort_by_key(|&col| std::cmp::Reverse(kst[dim(col)]));
-    match in_place_strides(c, rs, &columns) {
-        Some(strides) => (columns, Some(strides)),
-        None => packed,
     }
 }
 
 /// The kernel matrix's strides when `columns`, in that order, form one run
-/// of memory in the kernel (dimensions of size 1 take no part).
+/// of memory in the kernel (dimensions of size 1 take no part) and no
+/// window is reversed.
 fn in_place_strides(c: &Conv, rs: &[i64], columns: &[Column]) -> Option<[i64; 2]> {
-    let kst = row_major(rs);
-    let dim = |col: Column| match col {
-        Column::InputFeature => c.kernel_input_feature,
-        Column::Spatial(d) => c.kernel_spatial[d],
-    };
+    let kst = row_major_strides(rs);
     let run: Vec<usize> = columns
         .iter()
-        .map(|&col| dim(col))
+        .map(|&col| kernel_dim(c, col))
         .filter(|&d| rs[d] != 1)
         .collect();
     let merges = run.windows(2).all(|w| kst[w[0]] == kst[w[1]] * rs[w[1]]);

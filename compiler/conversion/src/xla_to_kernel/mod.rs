@@ -19,10 +19,9 @@ mod gemm;
 mod transpose;
 mod view;
 
-use std::collections::HashMap;
 use strata_diag::Result;
 
-use strata_ir::{Context, OpId, Value};
+use strata_ir::{Context, OpId};
 
 pub const FLAG: &str = "convert-xla-to-kernel";
 
@@ -51,12 +50,7 @@ impl strata_pass::Pass for ConvertXlaToKernelPass {
         if transposes.is_empty() {
             return Ok(());
         }
-        let mut users: HashMap<Value, Vec<OpId>> = HashMap::new();
-        ctx.walk_nested(module, &mut |op| {
-            for &v in &ctx.op(op).operands {
-                users.entry(v).or_default().push(op);
-            }
-        });
+        let users = ctx.users_in(module);
         for op in transposes {
             transpose::select(ctx, op, &users)?;
         }

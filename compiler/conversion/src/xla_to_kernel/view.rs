@@ -12,14 +12,7 @@
 use strata_dialect_xla::names::{RESHAPE, TRANSPOSE};
 use strata_ir::{Context, OpId, Value};
 
-/// Row-major strides of `shape`, in elements.
-pub(crate) fn row_major(shape: &[i64]) -> Vec<i64> {
-    let mut s = vec![1i64; shape.len()];
-    for i in (0..shape.len().saturating_sub(1)).rev() {
-        s[i] = s[i + 1] * shape[i + 1];
-    }
-    s
-}
+pub(crate) use strata_ir::row_major_strides as row_major;
 
 fn shape(ctx: &Context, v: Value) -> Vec<i64> {
     ctx.shape(ctx.value_ty(v)).unwrap_or(&[]).to_vec()

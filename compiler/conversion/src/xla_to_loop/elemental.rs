@@ -60,14 +60,7 @@ fn shape(ctx: &Context, v: Value) -> Vec<i64> {
         .unwrap_or_default()
 }
 
-/// Row-major strides of a shape.
-pub fn strides(shape: &[i64]) -> Vec<i64> {
-    let mut s = vec![1; shape.len()];
-    for i in (0..shape.len().saturating_sub(1)).rev() {
-        s[i] = s[i + 1] * shape[i + 1];
-    }
-    s
-}
+pub use strata_ir::row_major_strides as strides;
 
 /// Bits of one element (both parts of a complex number).
 pub(super) fn total_bits(ctx: &Context, t: strata_ir::Type) -> u32 {

@@ -411,6 +411,31 @@ impl Context {
             .and_then(|&r| self.regions[r].blocks.first().copied())
     }
 
+    /// Every op nested in `scope` that uses each value, once per use.
+    pub fn users_in(&self, scope: OpId) -> HashMap<Value, Vec<OpId>> {
+        let mut users: HashMap<Value, Vec<OpId>> = HashMap::new();
+        self.walk_nested(scope, &mut |o| {
+            for &v in &self.ops[o].operands {
+                users.entry(v).or_default().push(o);
+            }
+        });
+        users
+    }
+
+    /// The blocks of `op`'s regions and of every op nested in them, each
+    /// block before the blocks nested in its ops.
+    pub fn blocks_nested(&self, op: OpId) -> Vec<BlockId> {
+        let mut blocks = Vec::new();
+        let mut push = |o: OpId| {
+            for &r in &self.ops[o].regions {
+                blocks.extend(self.regions[r].blocks.iter().copied());
+            }
+        };
+        push(op);
+        self.walk_nested(op, &mut push);
+        blocks
+    }
+
     /// Calls `f` on every op nested in `op` (pre-order, `op` itself excluded).
     pub fn walk_nested(&self, op: OpId, f: &mut dyn FnMut(OpId)) {
         for &r in &self.ops[op].regions {

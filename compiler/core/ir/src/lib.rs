@@ -17,7 +17,7 @@ pub mod verify;
 pub use attrs::{Attr, AttrKind, DenseElements};
 pub use context::{Block, BlockId, Context, OpId, Operation, Region, RegionId, Value, ValueDef};
 pub use registry::{OpDef, Traits};
-pub use types::{FloatKind, Signedness, Type, TypeKind, UniformQuant};
+pub use types::{FloatKind, Signedness, Type, TypeKind, UniformQuant, row_major_strides};
 
 /// Attribute accessors shared by every dialect.
 impl Context {

@@ -172,3 +172,12 @@ pub fn storage_range(ctx: &crate::Context, t: Type) -> (i64, i64) {
         _ => (0, 0),
     }
 }
+
+/// Row-major strides (in elements) of a dense buffer of `shape`.
+pub fn row_major_strides(shape: &[i64]) -> Vec<i64> {
+    let mut s = vec![1i64; shape.len()];
+    for i in (0..shape.len().saturating_sub(1)).rev() {
+        s[i] = s[i + 1] * shape[i + 1];
+    }
+    s
+}

@@ -51,22 +51,11 @@ impl strata_pass::Pass for LoopPrivateBuffersPass {
     }
 }
 
-/// Every op using each value, over the whole function.
-fn users(ctx: &Context, func: OpId) -> HashMap<Value, Vec<OpId>> {
-    let mut map: HashMap<Value, Vec<OpId>> = HashMap::new();
-    ctx.walk_nested(func, &mut |o| {
-        for &v in &ctx.op(o).operands {
-            map.entry(v).or_default().push(o);
-        }
-    });
-    map
-}
-
 fn privatize_in_function(ctx: &mut Context, func: OpId) {
     let Some(block) = ctx.entry_block(func, 0) else {
         return;
     };
-    let users = users(ctx, func);
+    let users = ctx.users_in(func);
     let allocs: Vec<OpId> = ctx.blocks[block]
         .ops
         .iter()

@@ -30,6 +30,7 @@ use strata_diag::Result;
 use strata_dialect_mem as mem;
 use strata_ir::{BlockId, Context, OpId, Value, builtin};
 
+use super::access::element_access;
 use crate::FOR;
 
 pub const FLAG: &str = "loop-update-in-place";
@@ -63,31 +64,19 @@ struct InPlace {
 }
 
 fn update_in_function(ctx: &mut Context, func: OpId) {
-    // Every op using each value (ops nested anywhere in the function).
-    let mut users: HashMap<Value, Vec<OpId>> = HashMap::new();
+    let users = ctx.users_in(func);
     let mut copies = Vec::new();
     ctx.walk_nested(func, &mut |op| {
-        for &v in &ctx.op(op).operands {
-            users.entry(v).or_default().push(op);
-        }
         if ctx.op(op).name == mem::COPY {
             copies.push(op);
         }
     });
     // Each op's position in its block (for "before" and "between").
-    let mut index: HashMap<OpId, usize> = HashMap::new();
-    ctx.walk_nested(func, &mut |op| {
-        for &r in &ctx.op(op).regions {
-            for &b in &ctx.regions[r].blocks {
-                index.extend(ctx.blocks[b].ops.iter().enumerate().map(|(i, &o)| (o, i)));
-            }
-        }
-    });
-    for &r in &ctx.op(func).regions {
-        for &b in &ctx.regions[r].blocks {
-            index.extend(ctx.blocks[b].ops.iter().enumerate().map(|(i, &o)| (o, i)));
-        }
-    }
+    let index: HashMap<OpId, usize> = ctx
+        .blocks_nested(func)
+        .into_iter()
+        .flat_map(|b| ctx.blocks[b].ops.iter().enumerate().map(|(i, &o)| (o, i)))
+        .collect();
     let cx = Analysis { users, index };
     let mut rewrites = Vec::new();
     let mut taken: HashSet<OpId> = HashSet::new();
@@ -223,15 +212,13 @@ fn same_element_accesses(
     fresh: Value,
     target: Value,
 ) -> bool {
+    // Whole-element loads and stores straight on `buffer` (no parts).
     let access = |op: OpId, buffer: Value| -> Option<(&[Value], bool)> {
-        let operands = &ctx.op(op).operands;
-        match ctx.op(op).name {
-            mem::LOAD if operands[0] == buffer => Some((&operands[1..], false)),
-            mem::STORE if operands[1] == buffer && operands[0] != buffer => {
-                Some((&operands[2..], true))
-            }
-            _ => None,
+        if !matches!(ctx.op(op).name, mem::LOAD | mem::STORE) {
+            return None;
         }
+        element_access(ctx, op)
+            .and_then(|(b, index, writes)| (b == buffer).then_some((index, writes)))
     };
     let Some(&first) = fresh_uses.first() else {
         return false;

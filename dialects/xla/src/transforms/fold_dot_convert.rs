@@ -71,17 +71,6 @@ fn is_float(ctx: &Context, v: Value, kind: FloatKind) -> bool {
     matches!(ctx.kind(t), TypeKind::Float(k) if *k == kind)
 }
 
-/// The ops of `func` using each value, once per use.
-fn users(ctx: &Context, func: OpId) -> HashMap<Value, Vec<OpId>> {
-    let mut found: HashMap<Value, Vec<OpId>> = HashMap::new();
-    ctx.walk_nested(func, &mut |o| {
-        for &v in &ctx.op(o).operands {
-            found.entry(v).or_default().push(o);
-        }
-    });
-    found
-}
-
 /// Folds the converts of `producer`'s product when they are all its uses
 /// and all to f32 (XLA merges equal converts first, so several count as one).
 /// A convert uses nothing but the product, so one fold never changes the
@@ -99,7 +88,7 @@ fn fold(ctx: &mut Context, producer: OpId, folds: &mut Folds) {
     let converts = folds
         .users
         .entry(func)
-        .or_insert_with(|| users(ctx, func))
+        .or_insert_with(|| ctx.users_in(func))
         .get(&product)
         .cloned()
         .unwrap_or_default();

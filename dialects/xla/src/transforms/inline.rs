@@ -77,21 +77,15 @@ fn count_references(
     let mut counts: HashMap<OpId, (usize, usize)> = HashMap::new();
     ctx.walk_nested(module, &mut |op| {
         let is_call = ctx.op(op).name == CALL;
-        for &(ref name, a) in &ctx.op(op).attrs {
-            // A function's own name is not a reference to it.
-            if ctx.op(op).name == FUNC && name == "sym_name" {
-                continue;
-            }
-            for_each_symbol(ctx, a, &mut |s| {
-                if let Some(&f) = index.get(s) {
-                    let c = counts.entry(f).or_default();
-                    c.1 += 1;
-                    if is_call && name == "callee" {
-                        c.0 += 1;
-                    }
+        for_each_reference(ctx, op, &mut |attr, s| {
+            if let Some(&f) = index.get(s) {
+                let c = counts.entry(f).or_default();
+                c.1 += 1;
+                if is_call && attr == "callee" {
+                    c.0 += 1;
                 }
-            });
-        }
+            }
+        });
     });
     counts
 }
@@ -186,7 +180,7 @@ fn inline_calls_in(
     let mut replaced: HashMap<Value, Value> = HashMap::new();
     // Blocks in program order, so a call's operands that are results of an
     // earlier inlined call are already in `replaced`.
-    for block in blocks_in_order(ctx, f) {
+    for block in ctx.blocks_nested(f) {
         let Some(sites) = by_block.get(&block) else {
             continue;
         };
@@ -244,19 +238,6 @@ fn single_block_body(ctx: &Context, g: OpId) -> Option<BlockId> {
     (ctx.op(last).name == RETURN).then_some(block)
 }
 
-/// Every block nested in `f`, each before the blocks nested in its ops.
-fn blocks_in_order(ctx: &Context, f: OpId) -> Vec<BlockId> {
-    let mut out = Vec::new();
-    let push_regions = |op: OpId, out: &mut Vec<BlockId>| {
-        for &r in &ctx.op(op).regions {
-            out.extend(ctx.regions[r].blocks.iter().copied());
-        }
-    };
-    push_regions(f, &mut out);
-    ctx.walk_nested(f, &mut |op| push_regions(op, &mut out));
-    out
-}
-
 /// Removes private functions that no public function reaches through
 /// symbol references any more (the helpers just inlined).
 fn remove_unreachable_private(
@@ -280,16 +261,7 @@ fn remove_unreachable_private(
     while let Some(op) = stack.pop() {
         let mut found = Vec::new();
         let mut visit = |o: OpId| {
-            for &(ref name, a) in &ctx.op(o).attrs {
-                if ctx.op(o).name == FUNC && name == "sym_name" {
-                    continue;
-                }
-                for_each_symbol(ctx, a, &mut |s| {
-                    if let Some(&g) = index.get(s) {
-                        found.push(g);
-                    }
-                });
-            }
+            for_each_reference(ctx, o, &mut |_, s| found.extend(index.get(s).copied()));
         };
         visit(op);
         ctx.walk_nested(op, &mut visit);
@@ -305,4 +277,15 @@ fn remove_unreachable_private(
         .filter(|f| !reached.contains(f) && is_private(ctx, *f))
         .collect();
     ctx.detach_ops(&dead);
+}
+
+/// Calls `f(attribute, symbol)` for every symbol `op`'s attributes refer to
+/// (a function's own `sym_name` is its name, not a reference).
+fn for_each_reference<'c>(ctx: &'c Context, op: OpId, f: &mut dyn FnMut(&str, &'c str)) {
+    for (name, a) in &ctx.op(op).attrs {
+        if ctx.op(op).name == FUNC && name == "sym_name" {
+            continue;
+        }
+        for_each_symbol(ctx, *a, &mut |s| f(name, s));
+    }
 }
