@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 const STRATA: &str = env!("CARGO_BIN_EXE_strata");
 
 /// Directories below `tests/` holding inputs of other harnesses, not lit tests.
-const INPUT_DIRS: &[&str] = &["cli", "e2e"];
+const INPUT_DIRS: &[&str] = &["cli", "e2e", "vhlo"];
 
 fn tests_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -27,7 +27,7 @@ use strata_dialect_xla::names::{CONCATENATE, DYNAMIC_UPDATE_SLICE, PAD};
 use strata_ir::{Context, OpId, Value};
 
 use super::view::row_major as strides;
-use crate::xla_to_loop::family::{is_elementwise, is_index_only};
+use crate::xla_to_loop::pattern::{is_elementwise, is_index_only};
 
 /// The smallest block edge the kernel is chosen for (one AVX-512 tile).
 const MIN_EDGE: i64 = 16;

@@ -26,308 +26,355 @@ use super::window::window_position;
 use crate::builder::Builder;
 use strata_dialect_kernel::conv::Column;
 
-impl FuncLowering<'_> {
-    /// Direct convolution: per result element, a stack accumulator sums
-    /// lhs·rhs over the group's input features and the kernel window;
-    /// window positions in the padding or between dilated lhs elements
-    /// contribute zero.
-    pub(super) fn convolution(&mut self, b: &mut Builder<'_>, op: OpId, out: Value) -> Result<()> {
-        let (lhs, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
-        let (ls, rs) = (shape_of(b.ctx, lhs), shape_of(b.ctx, rhs));
-        let c = strata_dialect_xla::ops::conv::conv(b.ctx, op)
-            .ok_or_else(|| Diagnostic::internal(b.loc, "convolution without dimension numbers"))?;
-        let result = b.ctx.op(op).results[0];
-        let out_shape = shape_of(b.ctx, result);
-        let relem = b.ctx.elem(b.ctx.value_ty(result));
-        let relem = scalar::compute_type(b.ctx, relem);
-        let in_elem = b.ctx.elem(b.ctx.value_ty(lhs));
-        let in_elem = scalar::compute_type(b.ctx, in_elem);
-        let n = c.input_spatial.len();
-        let kin = rs[c.kernel_input_feature];
-        let kout = rs[c.kernel_output_feature];
-        let per_feature_group = kout / c.feature_groups;
-        let per_batch_group = kout / c.batch_groups;
-        let batch_per_group = ls[c.input_batch] / c.batch_groups;
-        let ksizes: Vec<i64> = c.kernel_spatial.iter().map(|&d| rs[d]).collect();
-        let mut inner_space = vec![kin];
-        inner_space.extend(&ksizes);
-        // Narrow float results accumulate in f32 and round once (as XLA).
-        let stored = b.ctx.elem(b.ctx.value_ty(result));
-        let acc_elem = scalar::accumulation_type(b.ctx, stored);
-        let acc_ty = b.ctx.memref_ty(&[], acc_elem);
-        // Output elements are independent; each has its own accumulator.
-        b.parallel_nest(&out_shape, &mut |b, oidx| {
-            let acc = b.alloca(acc_ty);
-            let zero = match b.ctx.kind(acc_elem).clone() {
-                TypeKind::Complex(p) => Scalar::Complex(b.zero(p), b.zero(p)),
-                _ => Scalar::Real(b.zero(acc_elem)),
-            };
-            store_scalar(b, zero, acc, &[]);
-            let of = oidx[c.output_feature];
-            let g = {
-                let d = b.const_index(per_feature_group);
-                b.binary("arith.divui", of, d)
-            };
-            let lb = {
-                let d = b.const_index(per_batch_group);
-                let bg = b.binary("arith.divui", of, d);
-                let m = b.const_index(batch_per_group);
-                let base = b.binary("arith.muli", bg, m);
-                b.binary("arith.addi", base, oidx[c.output_batch])
-            };
-            b.loop_nest(&inner_space, &mut |b, iv| {
-                let (i, ks) = (iv[0], &iv[1..]);
-                let kin_c = b.const_index(kin);
-                let gbase = b.binary("arith.muli", g, kin_c);
-                let cin = b.binary("arith.addi", gbase, i);
-                let zero_i = b.const_index(0);
-                let mut lidx = vec![zero_i; ls.len()];
-                let mut ridx = vec![zero_i; rs.len()];
-                lidx[c.input_batch] = lb;
-                lidx[c.input_feature] = cin;
-                ridx[c.kernel_input_feature] = i;
-                ridx[c.kernel_output_feature] = of;
-                let mut valid: Option<Value> = None;
-                for d in 0..n {
-                    let size = ls[c.input_spatial[d]];
-                    let (e, ok) = window_position(
-                        b,
-                        oidx[c.output_spatial[d]],
-                        ks[d],
-                        c.strides[d],
-                        c.rhs_dilation[d],
-                        c.padding[d].0,
-                        c.lhs_dilation[d],
-                        size,
-                    );
-                    lidx[c.input_spatial[d]] = e;
-                    ridx[c.kernel_spatial[d]] = if c.reversal[d] {
-                        let top = b.const_index(ksizes[d] - 1);
-                        b.binary("arith.subi", top, ks[d])
-                    } else {
-                        ks[d]
-                    };
-                    valid = Some(match valid {
-                        Some(v) => b.binary("arith.andi", v, ok),
-                        None => ok,
-                    });
-                }
-                let x = self.element(b, lhs, &lidx)?;
-                let y = self.element(b, rhs, &ridx)?;
-                let x = scalar::convert(b, x, in_elem, acc_elem)?;
-                let y = scalar::convert(b, y, in_elem, acc_elem)?;
-                let p = scalar::emit(b, op, MULTIPLY, &[x, y], acc_elem, acc_elem)?;
-                let p = match (valid, p) {
-                    (Some(v), Scalar::Real(p)) => {
-                        let z = b.zero(acc_elem);
-                        Scalar::Real(b.select(v, p, z))
-                    }
-                    (Some(v), Scalar::Complex(pr, pi)) => {
-                        let z = b.zero(b.ty(pr));
-                        Scalar::Complex(b.select(v, pr, z), b.select(v, pi, z))
-                    }
-                    (None, p) => p,
-                };
-                let a = load_scalar(b, acc, &[]);
-                let s = scalar::emit(b, op, ADD, &[a, p], acc_elem, acc_elem)?;
-                store_scalar(b, s, acc, &[]);
-                Ok(())
-            })?;
-            let s = load_scalar(b, acc, &[]);
-            let s = scalar::convert(b, s, acc_elem, relem)?;
-            store_scalar(b, s, out, oidx);
-            Ok(())
-        })
+/// The lowering pattern of `kernel.conv`: im2col + GEMM as the kernel selection planned it.
+pub(super) struct ConvGemm;
+
+impl super::pattern::OpLowering for ConvGemm {
+    fn ops(&self) -> Vec<&'static str> {
+        vec![strata_dialect_kernel::CONV]
+    }
+
+    fn library_arithmetic(&self) -> bool {
+        true
+    }
+
+    fn lower(
+        &self,
+        cx: &mut FuncLowering<'_>,
+        b: &mut Builder<'_>,
+        op: OpId,
+        bufs: &[Value],
+    ) -> Result<()> {
+        convolution_via_gemm(cx, b, op, bufs[0])
     }
 }
 
-impl FuncLowering<'_> {
-    /// `kernel.conv`: im2col + one batched GEMM (see the module docs), as
-    /// the kernel selection planned it.
-    pub(super) fn convolution_via_gemm(
-        &mut self,
-        b: &mut Builder<'_>,
-        op: OpId,
-        out: Value,
-    ) -> Result<()> {
-        let plan = strata_dialect_kernel::conv::plan(b.ctx, op)
-            .ok_or_else(|| Diagnostic::internal(b.loc, "kernel.conv without a GEMM plan"))?;
-        let (lhs, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
-        let (ls, rs) = (shape_of(b.ctx, lhs), shape_of(b.ctx, rhs));
-        let result = b.ctx.op(op).results[0];
-        let os = shape_of(b.ctx, result);
-        let c = strata_dialect_xla::ops::conv::conv(b.ctx, op)
-            .ok_or_else(|| Diagnostic::internal(b.loc, "convolution without dimension numbers"))?;
-        let n = c.input_spatial.len();
-        let elem = b.ctx.elem(b.ctx.value_ty(result));
-        let kin = rs[c.kernel_input_feature];
-        let ksizes: Vec<i64> = c.kernel_spatial.iter().map(|&d| rs[d]).collect();
-        let osizes: Vec<i64> = c.output_spatial.iter().map(|&d| os[d]).collect();
-        // Columns: the plan's order of (input feature, kernel position...),
-        // row-major.
-        let columns: Vec<i64> = plan
-            .columns
-            .iter()
-            .map(|&col| match col {
-                Column::InputFeature => kin,
-                Column::Spatial(d) => ksizes[d],
-            })
-            .collect();
-        // Patches are stored column by column (patches[column][position])
-        // and filled in that order: for a fixed column the positions walk an
-        // input row contiguously, so reads and writes both stream. When each
-        // image's result is one block of memory (batch outermost, as in NCHW
-        // and NHWC), images are packed and multiplied one at a time, so the
-        // patch matrix stays one image large; otherwise all are packed first
-        // and multiplied as one batched product.
-        let total: i64 = os.iter().product();
-        let per_image = plan.batch > 0 && plan.out_batch_stride * plan.batch == total;
-        let patches_shape = if per_image {
-            vec![plan.k, plan.m]
-        } else {
-            vec![plan.batch, plan.k, plan.m]
-        };
-        let patches_ty = b.ctx.memref_ty(&patches_shape, elem);
-        let patches = b.alloc(patches_ty);
-        let (kernel, [rhs_row_stride, rhs_col_stride]) = match plan.kernel_in_place {
-            Some(strides) => (self.buffer_of(b, rhs)?, strides),
-            None => {
-                let kernel_ty = b.ctx.memref_ty(&[plan.k, plan.n], elem);
-                let kernel = b.alloc(kernel_ty);
-                self.pack_kernel(b, op, kernel, &plan.columns, &columns, plan.n)?;
-                (kernel, [plan.n, 1])
-            }
-        };
-        let zero_f = b.zero(elem);
-        let mut space = columns.clone();
-        space.extend(&osizes);
-        let mut desc = strata_abi::GemmDesc {
-            m: plan.m,
-            k: plan.k,
-            n: plan.n,
-            lhs_row_stride: 1,
-            lhs_col_stride: plan.m,
-            rhs_row_stride,
-            rhs_col_stride,
-            out_row_stride: plan.out_position_stride,
-            out_col_stride: plan.out_feature_stride,
-            ..Default::default()
-        };
-        b.for_range(0, plan.batch, &mut |b, image| {
-            // Every (column, position) writes its own element of the patch
-            // matrix: the packing runs on the thread pool too.
-            b.parallel_nest(&space, &mut |b, iv| {
-                let (col, pos) = iv.split_at(n + 1);
-                let zero = b.const_index(0);
-                let mut kpos = vec![zero; n];
-                let mut lidx = vec![zero; ls.len()];
-                lidx[c.input_batch] = image;
-                for (&which, &i) in plan.columns.iter().zip(col) {
-                    match which {
-                        Column::InputFeature => lidx[c.input_feature] = i,
-                        Column::Spatial(d) => kpos[d] = i,
-                    }
-                }
-                let mut valid: Option<Value> = None;
-                for d in 0..n {
-                    let (e, ok) = window_position(
-                        b,
-                        pos[d],
-                        kpos[d],
-                        c.strides[d],
-                        c.rhs_dilation[d],
-                        c.padding[d].0,
-                        c.lhs_dilation[d],
-                        ls[c.input_spatial[d]],
-                    );
-                    lidx[c.input_spatial[d]] = e;
-                    valid = Some(match valid {
-                        Some(v) => b.binary("arith.andi", v, ok),
-                        None => ok,
-                    });
-                }
-                let x = self.element(b, lhs, &lidx)?.real();
-                let x = match valid {
-                    Some(v) => b.select(v, x, zero_f),
-                    None => x,
-                };
-                let row = linear(b, pos, &osizes);
-                let column = linear(b, col, &columns);
-                let at = if per_image {
-                    vec![column, row]
-                } else {
-                    vec![image, column, row]
-                };
-                b.store(x, patches, &at);
-                Ok(())
-            })?;
-            if per_image {
-                // This image's block of the result.
-                let image_ty = b.ctx.memref_ty(&[plan.out_batch_stride], elem);
-                let stride = b.const_index(plan.out_batch_stride);
-                let start = b.binary("arith.muli", image, stride);
-                let image_out = b.op1("mem.offset", vec![out, start], image_ty, vec![]);
-                self.call_gemm(b, plan.kind, &desc, patches, kernel, image_out)?;
-            }
-            Ok(())
-        })?;
-        if !per_image {
-            desc.batch_rank = 1;
-            desc.batch_sizes[0] = plan.batch;
-            desc.lhs_batch_strides[0] = plan.m * plan.k;
-            desc.out_batch_strides[0] = plan.out_batch_stride;
-            self.call_gemm(b, plan.kind, &desc, patches, kernel, out)?;
-        }
-        b.insert("mem.dealloc", vec![patches], &[], vec![]);
-        if plan.kernel_in_place.is_none() {
-            b.insert("mem.dealloc", vec![kernel], &[], vec![]);
-        }
-        Ok(())
+/// The lowering pattern of `xla.convolution` no kernel computes.
+pub(super) struct Convolution;
+
+impl super::pattern::OpLowering for Convolution {
+    fn ops(&self) -> Vec<&'static str> {
+        vec![strata_dialect_xla::names::CONVOLUTION]
     }
 
-    /// The kernel as a matrix: kernel[column][output feature], columns
-    /// ordered as `order` says (the patches' order); `columns` are their
-    /// sizes.
-    fn pack_kernel(
-        &mut self,
+    fn library_arithmetic(&self) -> bool {
+        true
+    }
+
+    fn lower(
+        &self,
+        cx: &mut FuncLowering<'_>,
         b: &mut Builder<'_>,
         op: OpId,
-        kernel: Value,
-        order: &[Column],
-        columns: &[i64],
-        features: i64,
+        bufs: &[Value],
     ) -> Result<()> {
-        let rhs = b.ctx.op(op).operands[1];
-        let rs = shape_of(b.ctx, rhs);
-        let c = strata_dialect_xla::ops::conv::conv(b.ctx, op)
-            .ok_or_else(|| Diagnostic::internal(b.loc, "convolution without dimension numbers"))?;
-        let n = c.kernel_spatial.len();
-        let mut space = columns.to_vec();
-        space.push(features);
-        b.loop_nest(&space, &mut |b, iv| {
-            let (col, of) = iv.split_at(n + 1);
+        convolution(cx, b, op, bufs[0])
+    }
+}
+
+/// Direct convolution: per result element, a stack accumulator sums
+/// lhs·rhs over the group's input features and the kernel window;
+/// window positions in the padding or between dilated lhs elements
+/// contribute zero.
+pub(super) fn convolution(
+    cx: &mut FuncLowering<'_>,
+    b: &mut Builder<'_>,
+    op: OpId,
+    out: Value,
+) -> Result<()> {
+    let (lhs, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
+    let (ls, rs) = (shape_of(b.ctx, lhs), shape_of(b.ctx, rhs));
+    let c = strata_dialect_xla::ops::conv::conv(b.ctx, op)
+        .ok_or_else(|| Diagnostic::internal(b.loc, "convolution without dimension numbers"))?;
+    let result = b.ctx.op(op).results[0];
+    let out_shape = shape_of(b.ctx, result);
+    let relem = b.ctx.elem(b.ctx.value_ty(result));
+    let relem = scalar::compute_type(b.ctx, relem);
+    let in_elem = b.ctx.elem(b.ctx.value_ty(lhs));
+    let in_elem = scalar::compute_type(b.ctx, in_elem);
+    let n = c.input_spatial.len();
+    let kin = rs[c.kernel_input_feature];
+    let kout = rs[c.kernel_output_feature];
+    let per_feature_group = kout / c.feature_groups;
+    let per_batch_group = kout / c.batch_groups;
+    let batch_per_group = ls[c.input_batch] / c.batch_groups;
+    let ksizes: Vec<i64> = c.kernel_spatial.iter().map(|&d| rs[d]).collect();
+    let mut inner_space = vec![kin];
+    inner_space.extend(&ksizes);
+    // Narrow float results accumulate in f32 and round once (as XLA).
+    let stored = b.ctx.elem(b.ctx.value_ty(result));
+    let acc_elem = scalar::accumulation_type(b.ctx, stored);
+    let acc_ty = b.ctx.memref_ty(&[], acc_elem);
+    // Output elements are independent; each has its own accumulator.
+    b.parallel_nest(&out_shape, &mut |b, oidx| {
+        let acc = b.alloca(acc_ty);
+        let zero = match b.ctx.kind(acc_elem).clone() {
+            TypeKind::Complex(p) => Scalar::Complex(b.zero(p), b.zero(p)),
+            _ => Scalar::Real(b.zero(acc_elem)),
+        };
+        store_scalar(b, zero, acc, &[]);
+        let of = oidx[c.output_feature];
+        let g = {
+            let d = b.const_index(per_feature_group);
+            b.binary("arith.divui", of, d)
+        };
+        let lb = {
+            let d = b.const_index(per_batch_group);
+            let bg = b.binary("arith.divui", of, d);
+            let m = b.const_index(batch_per_group);
+            let base = b.binary("arith.muli", bg, m);
+            b.binary("arith.addi", base, oidx[c.output_batch])
+        };
+        b.loop_nest(&inner_space, &mut |b, iv| {
+            let (i, ks) = (iv[0], &iv[1..]);
+            let kin_c = b.const_index(kin);
+            let gbase = b.binary("arith.muli", g, kin_c);
+            let cin = b.binary("arith.addi", gbase, i);
+            let zero_i = b.const_index(0);
+            let mut lidx = vec![zero_i; ls.len()];
+            let mut ridx = vec![zero_i; rs.len()];
+            lidx[c.input_batch] = lb;
+            lidx[c.input_feature] = cin;
+            ridx[c.kernel_input_feature] = i;
+            ridx[c.kernel_output_feature] = of;
+            let mut valid: Option<Value> = None;
+            for d in 0..n {
+                let size = ls[c.input_spatial[d]];
+                let (e, ok) = window_position(
+                    b,
+                    oidx[c.output_spatial[d]],
+                    ks[d],
+                    c.strides[d],
+                    c.rhs_dilation[d],
+                    c.padding[d].0,
+                    c.lhs_dilation[d],
+                    size,
+                );
+                lidx[c.input_spatial[d]] = e;
+                ridx[c.kernel_spatial[d]] = if c.reversal[d] {
+                    let top = b.const_index(ksizes[d] - 1);
+                    b.binary("arith.subi", top, ks[d])
+                } else {
+                    ks[d]
+                };
+                valid = Some(match valid {
+                    Some(v) => b.binary("arith.andi", v, ok),
+                    None => ok,
+                });
+            }
+            let x = cx.element(b, lhs, &lidx)?;
+            let y = cx.element(b, rhs, &ridx)?;
+            let x = scalar::convert(b, x, in_elem, acc_elem)?;
+            let y = scalar::convert(b, y, in_elem, acc_elem)?;
+            let p = scalar::emit(b, op, MULTIPLY, &[x, y], acc_elem, acc_elem)?;
+            let p = match (valid, p) {
+                (Some(v), Scalar::Real(p)) => {
+                    let z = b.zero(acc_elem);
+                    Scalar::Real(b.select(v, p, z))
+                }
+                (Some(v), Scalar::Complex(pr, pi)) => {
+                    let z = b.zero(b.ty(pr));
+                    Scalar::Complex(b.select(v, pr, z), b.select(v, pi, z))
+                }
+                (None, p) => p,
+            };
+            let a = load_scalar(b, acc, &[]);
+            let s = scalar::emit(b, op, ADD, &[a, p], acc_elem, acc_elem)?;
+            store_scalar(b, s, acc, &[]);
+            Ok(())
+        })?;
+        let s = load_scalar(b, acc, &[]);
+        let s = scalar::convert(b, s, acc_elem, relem)?;
+        store_scalar(b, s, out, oidx);
+        Ok(())
+    })
+}
+
+/// `kernel.conv`: im2col + one batched GEMM (see the module docs), as
+/// the kernel selection planned it.
+pub(super) fn convolution_via_gemm(
+    cx: &mut FuncLowering<'_>,
+    b: &mut Builder<'_>,
+    op: OpId,
+    out: Value,
+) -> Result<()> {
+    let plan = strata_dialect_kernel::conv::plan(b.ctx, op)
+        .ok_or_else(|| Diagnostic::internal(b.loc, "kernel.conv without a GEMM plan"))?;
+    let (lhs, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
+    let (ls, rs) = (shape_of(b.ctx, lhs), shape_of(b.ctx, rhs));
+    let result = b.ctx.op(op).results[0];
+    let os = shape_of(b.ctx, result);
+    let c = strata_dialect_xla::ops::conv::conv(b.ctx, op)
+        .ok_or_else(|| Diagnostic::internal(b.loc, "convolution without dimension numbers"))?;
+    let n = c.input_spatial.len();
+    let elem = b.ctx.elem(b.ctx.value_ty(result));
+    let kin = rs[c.kernel_input_feature];
+    let ksizes: Vec<i64> = c.kernel_spatial.iter().map(|&d| rs[d]).collect();
+    let osizes: Vec<i64> = c.output_spatial.iter().map(|&d| os[d]).collect();
+    // Columns: the plan's order of (input feature, kernel position...),
+    // row-major.
+    let columns: Vec<i64> = plan
+        .columns
+        .iter()
+        .map(|&col| match col {
+            Column::InputFeature => kin,
+            Column::Spatial(d) => ksizes[d],
+        })
+        .collect();
+    // Patches are stored column by column (patches[column][position])
+    // and filled in that order: for a fixed column the positions walk an
+    // input row contiguously, so reads and writes both stream. When each
+    // image's result is one block of memory (batch outermost, as in NCHW
+    // and NHWC), images are packed and multiplied one at a time, so the
+    // patch matrix stays one image large; otherwise all are packed first
+    // and multiplied as one batched product.
+    let total: i64 = os.iter().product();
+    let per_image = plan.batch > 0 && plan.out_batch_stride * plan.batch == total;
+    let patches_shape = if per_image {
+        vec![plan.k, plan.m]
+    } else {
+        vec![plan.batch, plan.k, plan.m]
+    };
+    let patches_ty = b.ctx.memref_ty(&patches_shape, elem);
+    let patches = b.alloc(patches_ty);
+    let (kernel, [rhs_row_stride, rhs_col_stride]) = match plan.kernel_in_place {
+        Some(strides) => (cx.buffer_of(b, rhs)?, strides),
+        None => {
+            let kernel_ty = b.ctx.memref_ty(&[plan.k, plan.n], elem);
+            let kernel = b.alloc(kernel_ty);
+            pack_kernel(cx, b, op, kernel, &plan.columns, &columns, plan.n)?;
+            (kernel, [plan.n, 1])
+        }
+    };
+    let zero_f = b.zero(elem);
+    let mut space = columns.clone();
+    space.extend(&osizes);
+    let mut desc = strata_abi::GemmDesc {
+        m: plan.m,
+        k: plan.k,
+        n: plan.n,
+        lhs_row_stride: 1,
+        lhs_col_stride: plan.m,
+        rhs_row_stride,
+        rhs_col_stride,
+        out_row_stride: plan.out_position_stride,
+        out_col_stride: plan.out_feature_stride,
+        ..Default::default()
+    };
+    b.for_range(0, plan.batch, &mut |b, image| {
+        // Every (column, position) writes its own element of the patch
+        // matrix: the packing runs on the thread pool too.
+        b.parallel_nest(&space, &mut |b, iv| {
+            let (col, pos) = iv.split_at(n + 1);
             let zero = b.const_index(0);
-            let mut ridx = vec![zero; rs.len()];
-            ridx[c.kernel_output_feature] = of[0];
-            for (&which, &i) in order.iter().zip(col) {
+            let mut kpos = vec![zero; n];
+            let mut lidx = vec![zero; ls.len()];
+            lidx[c.input_batch] = image;
+            for (&which, &i) in plan.columns.iter().zip(col) {
                 match which {
-                    Column::InputFeature => ridx[c.kernel_input_feature] = i,
-                    Column::Spatial(d) => {
-                        ridx[c.kernel_spatial[d]] = if c.reversal[d] {
-                            let top = b.const_index(rs[c.kernel_spatial[d]] - 1);
-                            b.binary("arith.subi", top, i)
-                        } else {
-                            i
-                        };
-                    }
+                    Column::InputFeature => lidx[c.input_feature] = i,
+                    Column::Spatial(d) => kpos[d] = i,
                 }
             }
-            let w = self.element(b, rhs, &ridx)?.real();
-            let column = linear(b, col, columns);
-            b.store(w, kernel, &[column, of[0]]);
+            let mut valid: Option<Value> = None;
+            for d in 0..n {
+                let (e, ok) = window_position(
+                    b,
+                    pos[d],
+                    kpos[d],
+                    c.strides[d],
+                    c.rhs_dilation[d],
+                    c.padding[d].0,
+                    c.lhs_dilation[d],
+                    ls[c.input_spatial[d]],
+                );
+                lidx[c.input_spatial[d]] = e;
+                valid = Some(match valid {
+                    Some(v) => b.binary("arith.andi", v, ok),
+                    None => ok,
+                });
+            }
+            let x = cx.element(b, lhs, &lidx)?.real();
+            let x = match valid {
+                Some(v) => b.select(v, x, zero_f),
+                None => x,
+            };
+            let row = linear(b, pos, &osizes);
+            let column = linear(b, col, &columns);
+            let at = if per_image {
+                vec![column, row]
+            } else {
+                vec![image, column, row]
+            };
+            b.store(x, patches, &at);
             Ok(())
-        })
+        })?;
+        if per_image {
+            // This image's block of the result.
+            let image_ty = b.ctx.memref_ty(&[plan.out_batch_stride], elem);
+            let stride = b.const_index(plan.out_batch_stride);
+            let start = b.binary("arith.muli", image, stride);
+            let image_out = b.op1("mem.offset", vec![out, start], image_ty, vec![]);
+            super::dot::call_gemm(cx, b, plan.kind, &desc, patches, kernel, image_out)?;
+        }
+        Ok(())
+    })?;
+    if !per_image {
+        desc.batch_rank = 1;
+        desc.batch_sizes[0] = plan.batch;
+        desc.lhs_batch_strides[0] = plan.m * plan.k;
+        desc.out_batch_strides[0] = plan.out_batch_stride;
+        super::dot::call_gemm(cx, b, plan.kind, &desc, patches, kernel, out)?;
     }
+    b.insert("mem.dealloc", vec![patches], &[], vec![]);
+    if plan.kernel_in_place.is_none() {
+        b.insert("mem.dealloc", vec![kernel], &[], vec![]);
+    }
+    Ok(())
+}
+
+/// The kernel as a matrix: kernel[column][output feature], columns
+/// ordered as `order` says (the patches' order); `columns` are their
+/// sizes.
+fn pack_kernel(
+    cx: &mut FuncLowering<'_>,
+    b: &mut Builder<'_>,
+    op: OpId,
+    kernel: Value,
+    order: &[Column],
+    columns: &[i64],
+    features: i64,
+) -> Result<()> {
+    let rhs = b.ctx.op(op).operands[1];
+    let rs = shape_of(b.ctx, rhs);
+    let c = strata_dialect_xla::ops::conv::conv(b.ctx, op)
+        .ok_or_else(|| Diagnostic::internal(b.loc, "convolution without dimension numbers"))?;
+    let n = c.kernel_spatial.len();
+    let mut space = columns.to_vec();
+    space.push(features);
+    b.loop_nest(&space, &mut |b, iv| {
+        let (col, of) = iv.split_at(n + 1);
+        let zero = b.const_index(0);
+        let mut ridx = vec![zero; rs.len()];
+        ridx[c.kernel_output_feature] = of[0];
+        for (&which, &i) in order.iter().zip(col) {
+            match which {
+                Column::InputFeature => ridx[c.kernel_input_feature] = i,
+                Column::Spatial(d) => {
+                    ridx[c.kernel_spatial[d]] = if c.reversal[d] {
+                        let top = b.const_index(rs[c.kernel_spatial[d]] - 1);
+                        b.binary("arith.subi", top, i)
+                    } else {
+                        i
+                    };
+                }
+            }
+        }
+        let w = cx.element(b, rhs, &ridx)?.real();
+        let column = linear(b, col, columns);
+        b.store(w, kernel, &[column, of[0]]);
+        Ok(())
+    })
 }
 
 /// Row-major linear index of `idx` in `sizes`.

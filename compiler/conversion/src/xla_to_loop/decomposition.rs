@@ -19,67 +19,93 @@ use super::FuncLowering;
 use super::materialize::shape_of;
 use crate::builder::Builder;
 
-impl FuncLowering<'_> {
-    /// Writes the results of a decomposition op into `bufs` by one runtime call.
-    pub(super) fn decomposition(
-        &mut self,
+/// The lowering pattern of runtime decompositions (QR, Householder products, Hessenberg, tridiagonal, eigh, SVD, eig).
+pub(super) struct Decomposition;
+
+impl super::pattern::OpLowering for Decomposition {
+    fn ops(&self) -> Vec<&'static str> {
+        vec![
+            strata_dialect_xla::names::HOUSEHOLDER_QR,
+            strata_dialect_xla::names::HOUSEHOLDER_PRODUCT,
+            strata_dialect_xla::names::HESSENBERG,
+            strata_dialect_xla::names::TRIDIAGONAL,
+            strata_dialect_xla::names::TRIDIAGONAL_SOLVE,
+            strata_dialect_xla::names::EIGH,
+            strata_dialect_xla::names::SVD,
+            strata_dialect_xla::names::EIG,
+        ]
+    }
+
+    fn lower(
+        &self,
+        cx: &mut FuncLowering<'_>,
         b: &mut Builder<'_>,
         op: OpId,
         bufs: &[Value],
     ) -> Result<()> {
-        let name = b.ctx.op(op).name;
-        // The matrices are operand 0's, but for a tridiagonal solve, b's
-        // (its systems' right-hand sides).
-        let described = if name == TRIDIAGONAL_SOLVE { 3 } else { 0 };
-        let a = b.ctx.op(op).operands[described];
-        let mut desc = matrices_desc(b, a)?;
-        let sig = match name {
-            HOUSEHOLDER_QR => &runtime::HOUSEHOLDER_QR,
-            HOUSEHOLDER_PRODUCT => {
-                let tau = b.ctx.op(op).operands[1];
-                desc.reflectors = shape_of(b.ctx, tau).last().copied().unwrap_or(0);
-                &runtime::HOUSEHOLDER_PRODUCT
-            }
-            EIGH => {
-                desc.flags = flag_bits(b, op, "lower", LINALG_LOWER)
-                    | flag_bits(b, op, "compute_vectors", LINALG_VECTORS);
-                &runtime::EIGH
-            }
-            SVD => {
-                desc.flags = flag_bits(b, op, "compute_uv", LINALG_VECTORS);
-                let u = shape_of(b.ctx, b.ctx.op(op).results[1]);
-                let vt = shape_of(b.ctx, b.ctx.op(op).results[2]);
-                desc.u_cols = u.last().copied().unwrap_or(0);
-                desc.vt_rows = vt.get(vt.len().wrapping_sub(2)).copied().unwrap_or(0);
-                &runtime::SVD
-            }
-            HESSENBERG => &runtime::HESSENBERG,
-            TRIDIAGONAL_SOLVE => &runtime::TRIDIAGONAL_SOLVE,
-            TRIDIAGONAL => {
-                desc.flags = flag_bits(b, op, "lower", LINALG_LOWER);
-                &runtime::TRIDIAGONAL
-            }
-            EIG => {
-                desc.flags = flag_bits(b, op, "compute_left_eigenvectors", LINALG_LEFT_VECTORS)
-                    | flag_bits(b, op, "compute_right_eigenvectors", LINALG_VECTORS);
-                &runtime::EIG
-            }
-            other => {
-                return Err(Diagnostic::internal(
-                    b.loc,
-                    format!("'{other}' is not a decomposition"),
-                ));
-            }
-        };
-        let desc_buf = self.descriptor_global(b, &desc)?;
-        let mut args = vec![desc_buf];
-        for v in b.ctx.op(op).operands.clone() {
-            args.push(self.buffer_of(b, v)?);
-        }
-        args.extend_from_slice(bufs);
-        self.call_runtime(b, sig, args);
-        Ok(())
+        decomposition(cx, b, op, bufs)
     }
+}
+
+/// Writes the results of a decomposition op into `bufs` by one runtime call.
+pub(super) fn decomposition(
+    cx: &mut FuncLowering<'_>,
+    b: &mut Builder<'_>,
+    op: OpId,
+    bufs: &[Value],
+) -> Result<()> {
+    let name = b.ctx.op(op).name;
+    // The matrices are operand 0's, but for a tridiagonal solve, b's
+    // (its systems' right-hand sides).
+    let described = if name == TRIDIAGONAL_SOLVE { 3 } else { 0 };
+    let a = b.ctx.op(op).operands[described];
+    let mut desc = matrices_desc(b, a)?;
+    let sig = match name {
+        HOUSEHOLDER_QR => &runtime::HOUSEHOLDER_QR,
+        HOUSEHOLDER_PRODUCT => {
+            let tau = b.ctx.op(op).operands[1];
+            desc.reflectors = shape_of(b.ctx, tau).last().copied().unwrap_or(0);
+            &runtime::HOUSEHOLDER_PRODUCT
+        }
+        EIGH => {
+            desc.flags = flag_bits(b, op, "lower", LINALG_LOWER)
+                | flag_bits(b, op, "compute_vectors", LINALG_VECTORS);
+            &runtime::EIGH
+        }
+        SVD => {
+            desc.flags = flag_bits(b, op, "compute_uv", LINALG_VECTORS);
+            let u = shape_of(b.ctx, b.ctx.op(op).results[1]);
+            let vt = shape_of(b.ctx, b.ctx.op(op).results[2]);
+            desc.u_cols = u.last().copied().unwrap_or(0);
+            desc.vt_rows = vt.get(vt.len().wrapping_sub(2)).copied().unwrap_or(0);
+            &runtime::SVD
+        }
+        HESSENBERG => &runtime::HESSENBERG,
+        TRIDIAGONAL_SOLVE => &runtime::TRIDIAGONAL_SOLVE,
+        TRIDIAGONAL => {
+            desc.flags = flag_bits(b, op, "lower", LINALG_LOWER);
+            &runtime::TRIDIAGONAL
+        }
+        EIG => {
+            desc.flags = flag_bits(b, op, "compute_left_eigenvectors", LINALG_LEFT_VECTORS)
+                | flag_bits(b, op, "compute_right_eigenvectors", LINALG_VECTORS);
+            &runtime::EIG
+        }
+        other => {
+            return Err(Diagnostic::internal(
+                b.loc,
+                format!("'{other}' is not a decomposition"),
+            ));
+        }
+    };
+    let desc_buf = cx.descriptor_global(b, &desc)?;
+    let mut args = vec![desc_buf];
+    for v in b.ctx.op(op).operands.clone() {
+        args.push(cx.buffer_of(b, v)?);
+    }
+    args.extend_from_slice(bufs);
+    cx.call_runtime(b, sig, args);
+    Ok(())
 }
 
 /// `bit` when the op's boolean attribute `name` is true.

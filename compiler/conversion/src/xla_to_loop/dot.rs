@@ -14,222 +14,246 @@ use super::scalar::{self, Scalar};
 use crate::builder::Builder;
 use strata_dialect_xla::ops::dot;
 
-impl FuncLowering<'_> {
-    /// Zero-fills the result, then accumulates into it with the loops
-    /// ordered batch, lhs-free, contracting, rhs-free: the innermost loop
-    /// walks rows of the rhs and of the result contiguously (so it
-    /// vectorizes), while each result element still sums its products in
-    /// contracting-index order.
-    pub(super) fn dot_general(&mut self, b: &mut Builder<'_>, op: OpId, out: Value) -> Result<()> {
-        let (lhs, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
-        let (ls, rs) = (shape_of(b.ctx, lhs), shape_of(b.ctx, rhs));
-        let d = dot::dot_dims(b.ctx, op)
-            .ok_or_else(|| Diagnostic::internal(b.loc, "dot_general without dimension numbers"))?;
-        let result = b.ctx.op(op).results[0];
-        let out_shape = shape_of(b.ctx, result);
-        let relem = b.ctx.elem(b.ctx.value_ty(result));
-        let relem = scalar::compute_type(b.ctx, relem);
-        let in_elem = b.ctx.elem(b.ctx.value_ty(lhs));
-        let in_elem = scalar::compute_type(b.ctx, in_elem);
-        // Each operand's own type: they may differ (converted to the result's).
-        let rhs_elem = b.ctx.elem(b.ctx.value_ty(rhs));
-        let rhs_elem = scalar::compute_type(b.ctx, rhs_elem);
-        let lfree = dot::free_dims(ls.len(), &d.lhs_batch, &d.lhs_contract);
-        let rfree = dot::free_dims(rs.len(), &d.rhs_batch, &d.rhs_contract);
-        let stored = b.ctx.elem(b.ctx.value_ty(result));
-        let stored_in = b.ctx.elem(b.ctx.value_ty(lhs));
-        let float_kind = match b.ctx.kind(stored) {
-            TypeKind::Float(k @ (strata_ir::FloatKind::F32 | strata_ir::FloatKind::F64)) => {
-                Some(*k)
-            }
-            _ => None,
-        };
-        if let Some(kind) = float_kind
-            && stored_in == stored
-            && b.ctx.elem(b.ctx.value_ty(rhs)) == stored
-            && d.lhs_contract.len() == 1
-            && d.lhs_batch.len() <= strata_abi::GEMM_MAX_BATCH
-            && lfree.len() <= 1
-            && rfree.len() <= 1
-        {
-            return self.dot_with_runtime_gemm(b, op, out, kind, &lfree, &rfree);
-        }
-        // Narrow float results accumulate in an f32 scratch buffer, copied
-        // (rounded once) into the result at the end.
-        let acc_elem = scalar::accumulation_type(b.ctx, stored);
-        let scratch = if acc_elem != relem {
-            let t = b.ctx.memref_ty(&out_shape, acc_elem);
-            Some(b.alloc(t))
-        } else {
-            None
-        };
-        let acc_buf = scratch.unwrap_or(out);
-        b.parallel_nest(&out_shape, &mut |b, oidx| {
-            let zero = match b.ctx.kind(acc_elem).clone() {
-                TypeKind::Complex(p) => Scalar::Complex(b.zero(p), b.zero(p)),
-                _ => Scalar::Real(b.zero(acc_elem)),
-            };
-            store_scalar(b, zero, acc_buf, oidx);
-            Ok(())
-        })?;
-        let (nb, nc) = (d.lhs_batch.len(), d.lhs_contract.len());
-        let outer: Vec<i64> = d
-            .lhs_batch
-            .iter()
-            .map(|&i| ls[i as usize])
-            .chain(lfree.iter().map(|&i| ls[i]))
-            .collect();
-        let csizes: Vec<i64> = d.lhs_contract.iter().map(|&i| ls[i as usize]).collect();
-        let rsizes: Vec<i64> = rfree.iter().map(|&i| rs[i]).collect();
-        // One step: out[o] += Σ_u lhs[.., k_u, ..] * rhs[.., k_u, ..] for the
-        // contracting indices `ks` in order (the sum order per element is
-        // unchanged; unrolling only saves loads and stores of out).
-        let step = |this: &mut Self,
-                    b: &mut Builder<'_>,
-                    ivs: &[Value],
-                    ks: &[Vec<Value>],
-                    rf: &[Value]|
-         -> Result<()> {
-            let (batch, lf) = ivs.split_at(nb);
-            let filler = ivs
-                .first()
-                .or(rf.first())
-                .copied()
-                .unwrap_or_else(|| b.const_index(0));
-            let oidx: Vec<Value> = batch.iter().chain(lf).chain(rf).copied().collect();
-            let mut acc = load_scalar(b, acc_buf, &oidx);
-            for con in ks {
-                let mut li = vec![filler; ls.len()];
-                let mut ri = vec![filler; rs.len()];
-                for (j, (&lb, &rb)) in d.lhs_batch.iter().zip(&d.rhs_batch).enumerate() {
-                    li[lb as usize] = batch[j];
-                    ri[rb as usize] = batch[j];
-                }
-                for (j, &f) in lfree.iter().enumerate() {
-                    li[f] = lf[j];
-                }
-                for (j, &f) in rfree.iter().enumerate() {
-                    ri[f] = rf[j];
-                }
-                for (j, (&lc, &rc)) in d.lhs_contract.iter().zip(&d.rhs_contract).enumerate() {
-                    li[lc as usize] = con[j];
-                    ri[rc as usize] = con[j];
-                }
-                let x = this.element(b, lhs, &li)?;
-                let y = this.element(b, rhs, &ri)?;
-                let x = scalar::convert(b, x, in_elem, acc_elem)?;
-                let y = scalar::convert(b, y, rhs_elem, acc_elem)?;
-                let p = scalar::emit(b, op, MULTIPLY, &[x, y], acc_elem, acc_elem)?;
-                acc = scalar::emit(b, op, ADD, &[acc, p], acc_elem, acc_elem)?;
-            }
-            store_scalar(b, acc, acc_buf, &oidx);
-            Ok(())
-        };
-        const UNROLL: i64 = 4;
-        if nc == 1 && !rfree.is_empty() && csizes[0] >= UNROLL {
-            let k = csizes[0];
-            let main = k - k % UNROLL;
-            // Batch and lhs-free indices pick disjoint rows of the result.
-            b.parallel_nest(&outer, &mut |b, ivs| {
-                b.for_step(0, main, UNROLL, &mut |b, k0| {
-                    let ks: Vec<Vec<Value>> = (0..UNROLL)
-                        .map(|u| {
-                            let c = b.const_index(u);
-                            vec![b.binary("arith.addi", k0, c)]
-                        })
-                        .collect();
-                    b.loop_nest(&rsizes, &mut |b, rf| step(self, b, ivs, &ks, rf))
-                })?;
-                b.for_range(main, k, &mut |b, kk| {
-                    b.loop_nest(&rsizes, &mut |b, rf| step(self, b, ivs, &[vec![kk]], rf))
-                })
-            })
-        } else {
-            let mut inner = csizes.clone();
-            inner.extend(&rsizes);
-            b.parallel_nest(&outer, &mut |b, ivs| {
-                b.loop_nest(&inner, &mut |b, rest| {
-                    let (con, rf) = rest.split_at(nc);
-                    step(self, b, ivs, &[con.to_vec()], rf)
-                })
-            })
-        }?;
-        if let Some(scratch) = scratch {
-            b.parallel_nest(&out_shape, &mut |b, oidx| {
-                let acc = load_scalar(b, scratch, oidx);
-                let v = scalar::convert(b, acc, acc_elem, relem)?;
-                store_scalar(b, v, out, oidx);
-                Ok(())
-            })?;
-            b.insert("mem.dealloc", vec![scratch], &[], vec![]);
-        }
-        Ok(())
+/// The lowering pattern of `xla.dot_general` products no kernel computes.
+pub(super) struct Dot;
+
+impl super::pattern::OpLowering for Dot {
+    fn ops(&self) -> Vec<&'static str> {
+        vec![strata_dialect_xla::names::DOT_GENERAL]
     }
 
-    /// f32/f64 products with one contracting dimension and at most one free
-    /// dimension per side (plus any batch dimensions): the runtime's blocked
-    /// SIMD GEMM, given the operands' strides, so transposed layouts need no
-    /// copy. The summation order within a product is the GEMM's.
-    pub(super) fn dot_with_runtime_gemm(
-        &mut self,
+    fn library_arithmetic(&self) -> bool {
+        true
+    }
+
+    fn lower(
+        &self,
+        cx: &mut FuncLowering<'_>,
         b: &mut Builder<'_>,
         op: OpId,
-        out: Value,
-        kind: strata_ir::FloatKind,
-        lfree: &[usize],
-        rfree: &[usize],
+        bufs: &[Value],
     ) -> Result<()> {
-        let (lhs, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
-        let (ls, rs) = (shape_of(b.ctx, lhs), shape_of(b.ctx, rhs));
-        let os = shape_of(b.ctx, b.ctx.op(op).results[0]);
-        let d = dot::dot_dims(b.ctx, op)
-            .ok_or_else(|| Diagnostic::internal(b.loc, "dot_general without dimension numbers"))?;
-        let (lst, rst, ost) = (strides(&ls), strides(&rs), strides(&os));
-        let nb = d.lhs_batch.len();
-        let (lc, rc) = (d.lhs_contract[0] as usize, d.rhs_contract[0] as usize);
-        let mut desc = strata_abi::GemmDesc {
-            batch_rank: nb as i64,
-            ..Default::default()
-        };
-        for (j, (&lb, &rb)) in d.lhs_batch.iter().zip(&d.rhs_batch).enumerate() {
-            desc.batch_sizes[j] = ls[lb as usize];
-            desc.lhs_batch_strides[j] = lst[lb as usize];
-            desc.rhs_batch_strides[j] = rst[rb as usize];
-            desc.out_batch_strides[j] = ost[j];
-        }
-        (desc.m, desc.lhs_row_stride) = lfree.first().map(|&f| (ls[f], lst[f])).unwrap_or((1, 0));
-        (desc.n, desc.rhs_col_stride) = rfree.first().map(|&f| (rs[f], rst[f])).unwrap_or((1, 0));
-        desc.k = ls[lc];
-        desc.lhs_col_stride = lst[lc];
-        desc.rhs_row_stride = rst[rc];
-        desc.out_row_stride = if lfree.is_empty() { 0 } else { ost[nb] };
-        desc.out_col_stride = if rfree.is_empty() {
-            0
-        } else {
-            ost[nb + lfree.len()]
-        };
-        let (lb, rb) = (self.buffer_of(b, lhs)?, self.buffer_of(b, rhs)?);
-        self.call_gemm(b, kind, &desc, lb, rb, out)
+        dot_general(cx, b, op, bufs[0])
     }
+}
 
-    /// `out = lhs · rhs` for every batch, through the runtime's GEMM for
-    /// f32 or f64, as `desc` describes the three buffers.
-    pub(super) fn call_gemm(
-        &mut self,
-        b: &mut Builder<'_>,
-        kind: strata_ir::FloatKind,
-        desc: &strata_abi::GemmDesc,
-        lhs: Value,
-        rhs: Value,
-        out: Value,
-    ) -> Result<()> {
-        let desc_buf = self.descriptor_global(b, desc)?;
-        let sig = if kind == strata_ir::FloatKind::F32 {
-            &strata_abi::runtime::GEMM_F32
-        } else {
-            &strata_abi::runtime::GEMM_F64
-        };
-        self.call_runtime(b, sig, vec![desc_buf, lhs, rhs, out]);
-        Ok(())
+/// Zero-fills the result, then accumulates into it with the loops
+/// ordered batch, lhs-free, contracting, rhs-free: the innermost loop
+/// walks rows of the rhs and of the result contiguously (so it
+/// vectorizes), while each result element still sums its products in
+/// contracting-index order.
+pub(super) fn dot_general(
+    cx: &mut FuncLowering<'_>,
+    b: &mut Builder<'_>,
+    op: OpId,
+    out: Value,
+) -> Result<()> {
+    let (lhs, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
+    let (ls, rs) = (shape_of(b.ctx, lhs), shape_of(b.ctx, rhs));
+    let d = dot::dot_dims(b.ctx, op)
+        .ok_or_else(|| Diagnostic::internal(b.loc, "dot_general without dimension numbers"))?;
+    let result = b.ctx.op(op).results[0];
+    let out_shape = shape_of(b.ctx, result);
+    let relem = b.ctx.elem(b.ctx.value_ty(result));
+    let relem = scalar::compute_type(b.ctx, relem);
+    let in_elem = b.ctx.elem(b.ctx.value_ty(lhs));
+    let in_elem = scalar::compute_type(b.ctx, in_elem);
+    // Each operand's own type: they may differ (converted to the result's).
+    let rhs_elem = b.ctx.elem(b.ctx.value_ty(rhs));
+    let rhs_elem = scalar::compute_type(b.ctx, rhs_elem);
+    let lfree = dot::free_dims(ls.len(), &d.lhs_batch, &d.lhs_contract);
+    let rfree = dot::free_dims(rs.len(), &d.rhs_batch, &d.rhs_contract);
+    let stored = b.ctx.elem(b.ctx.value_ty(result));
+    let stored_in = b.ctx.elem(b.ctx.value_ty(lhs));
+    let float_kind = match b.ctx.kind(stored) {
+        TypeKind::Float(k @ (strata_ir::FloatKind::F32 | strata_ir::FloatKind::F64)) => Some(*k),
+        _ => None,
+    };
+    if let Some(kind) = float_kind
+        && stored_in == stored
+        && b.ctx.elem(b.ctx.value_ty(rhs)) == stored
+        && d.lhs_contract.len() == 1
+        && d.lhs_batch.len() <= strata_abi::GEMM_MAX_BATCH
+        && lfree.len() <= 1
+        && rfree.len() <= 1
+    {
+        return dot_with_runtime_gemm(cx, b, op, out, kind, &lfree, &rfree);
     }
+    // Narrow float results accumulate in an f32 scratch buffer, copied
+    // (rounded once) into the result at the end.
+    let acc_elem = scalar::accumulation_type(b.ctx, stored);
+    let scratch = if acc_elem != relem {
+        let t = b.ctx.memref_ty(&out_shape, acc_elem);
+        Some(b.alloc(t))
+    } else {
+        None
+    };
+    let acc_buf = scratch.unwrap_or(out);
+    b.parallel_nest(&out_shape, &mut |b, oidx| {
+        let zero = match b.ctx.kind(acc_elem).clone() {
+            TypeKind::Complex(p) => Scalar::Complex(b.zero(p), b.zero(p)),
+            _ => Scalar::Real(b.zero(acc_elem)),
+        };
+        store_scalar(b, zero, acc_buf, oidx);
+        Ok(())
+    })?;
+    let (nb, nc) = (d.lhs_batch.len(), d.lhs_contract.len());
+    let outer: Vec<i64> = d
+        .lhs_batch
+        .iter()
+        .map(|&i| ls[i as usize])
+        .chain(lfree.iter().map(|&i| ls[i]))
+        .collect();
+    let csizes: Vec<i64> = d.lhs_contract.iter().map(|&i| ls[i as usize]).collect();
+    let rsizes: Vec<i64> = rfree.iter().map(|&i| rs[i]).collect();
+    // One step: out[o] += Σ_u lhs[.., k_u, ..] * rhs[.., k_u, ..] for the
+    // contracting indices `ks` in order (the sum order per element is
+    // unchanged; unrolling only saves loads and stores of out).
+    let step = |this: &mut FuncLowering<'_>,
+                b: &mut Builder<'_>,
+                ivs: &[Value],
+                ks: &[Vec<Value>],
+                rf: &[Value]|
+     -> Result<()> {
+        let (batch, lf) = ivs.split_at(nb);
+        let filler = ivs
+            .first()
+            .or(rf.first())
+            .copied()
+            .unwrap_or_else(|| b.const_index(0));
+        let oidx: Vec<Value> = batch.iter().chain(lf).chain(rf).copied().collect();
+        let mut acc = load_scalar(b, acc_buf, &oidx);
+        for con in ks {
+            let mut li = vec![filler; ls.len()];
+            let mut ri = vec![filler; rs.len()];
+            for (j, (&lb, &rb)) in d.lhs_batch.iter().zip(&d.rhs_batch).enumerate() {
+                li[lb as usize] = batch[j];
+                ri[rb as usize] = batch[j];
+            }
+            for (j, &f) in lfree.iter().enumerate() {
+                li[f] = lf[j];
+            }
+            for (j, &f) in rfree.iter().enumerate() {
+                ri[f] = rf[j];
+            }
+            for (j, (&lc, &rc)) in d.lhs_contract.iter().zip(&d.rhs_contract).enumerate() {
+                li[lc as usize] = con[j];
+                ri[rc as usize] = con[j];
+            }
+            let x = this.element(b, lhs, &li)?;
+            let y = this.element(b, rhs, &ri)?;
+            let x = scalar::convert(b, x, in_elem, acc_elem)?;
+            let y = scalar::convert(b, y, rhs_elem, acc_elem)?;
+            let p = scalar::emit(b, op, MULTIPLY, &[x, y], acc_elem, acc_elem)?;
+            acc = scalar::emit(b, op, ADD, &[acc, p], acc_elem, acc_elem)?;
+        }
+        store_scalar(b, acc, acc_buf, &oidx);
+        Ok(())
+    };
+    const UNROLL: i64 = 4;
+    if nc == 1 && !rfree.is_empty() && csizes[0] >= UNROLL {
+        let k = csizes[0];
+        let main = k - k % UNROLL;
+        // Batch and lhs-free indices pick disjoint rows of the result.
+        b.parallel_nest(&outer, &mut |b, ivs| {
+            b.for_step(0, main, UNROLL, &mut |b, k0| {
+                let ks: Vec<Vec<Value>> = (0..UNROLL)
+                    .map(|u| {
+                        let c = b.const_index(u);
+                        vec![b.binary("arith.addi", k0, c)]
+                    })
+                    .collect();
+                b.loop_nest(&rsizes, &mut |b, rf| step(cx, b, ivs, &ks, rf))
+            })?;
+            b.for_range(main, k, &mut |b, kk| {
+                b.loop_nest(&rsizes, &mut |b, rf| step(cx, b, ivs, &[vec![kk]], rf))
+            })
+        })
+    } else {
+        let mut inner = csizes.clone();
+        inner.extend(&rsizes);
+        b.parallel_nest(&outer, &mut |b, ivs| {
+            b.loop_nest(&inner, &mut |b, rest| {
+                let (con, rf) = rest.split_at(nc);
+                step(cx, b, ivs, &[con.to_vec()], rf)
+            })
+        })
+    }?;
+    if let Some(scratch) = scratch {
+        b.parallel_nest(&out_shape, &mut |b, oidx| {
+            let acc = load_scalar(b, scratch, oidx);
+            let v = scalar::convert(b, acc, acc_elem, relem)?;
+            store_scalar(b, v, out, oidx);
+            Ok(())
+        })?;
+        b.insert("mem.dealloc", vec![scratch], &[], vec![]);
+    }
+    Ok(())
+}
+
+/// f32/f64 products with one contracting dimension and at most one free
+/// dimension per side (plus any batch dimensions): the runtime's blocked
+/// SIMD GEMM, given the operands' strides, so transposed layouts need no
+/// copy. The summation order within a product is the GEMM's.
+pub(super) fn dot_with_runtime_gemm(
+    cx: &mut FuncLowering<'_>,
+    b: &mut Builder<'_>,
+    op: OpId,
+    out: Value,
+    kind: strata_ir::FloatKind,
+    lfree: &[usize],
+    rfree: &[usize],
+) -> Result<()> {
+    let (lhs, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
+    let (ls, rs) = (shape_of(b.ctx, lhs), shape_of(b.ctx, rhs));
+    let os = shape_of(b.ctx, b.ctx.op(op).results[0]);
+    let d = dot::dot_dims(b.ctx, op)
+        .ok_or_else(|| Diagnostic::internal(b.loc, "dot_general without dimension numbers"))?;
+    let (lst, rst, ost) = (strides(&ls), strides(&rs), strides(&os));
+    let nb = d.lhs_batch.len();
+    let (lc, rc) = (d.lhs_contract[0] as usize, d.rhs_contract[0] as usize);
+    let mut desc = strata_abi::GemmDesc {
+        batch_rank: nb as i64,
+        ..Default::default()
+    };
+    for (j, (&lb, &rb)) in d.lhs_batch.iter().zip(&d.rhs_batch).enumerate() {
+        desc.batch_sizes[j] = ls[lb as usize];
+        desc.lhs_batch_strides[j] = lst[lb as usize];
+        desc.rhs_batch_strides[j] = rst[rb as usize];
+        desc.out_batch_strides[j] = ost[j];
+    }
+    (desc.m, desc.lhs_row_stride) = lfree.first().map(|&f| (ls[f], lst[f])).unwrap_or((1, 0));
+    (desc.n, desc.rhs_col_stride) = rfree.first().map(|&f| (rs[f], rst[f])).unwrap_or((1, 0));
+    desc.k = ls[lc];
+    desc.lhs_col_stride = lst[lc];
+    desc.rhs_row_stride = rst[rc];
+    desc.out_row_stride = if lfree.is_empty() { 0 } else { ost[nb] };
+    desc.out_col_stride = if rfree.is_empty() {
+        0
+    } else {
+        ost[nb + lfree.len()]
+    };
+    let (lb, rb) = (cx.buffer_of(b, lhs)?, cx.buffer_of(b, rhs)?);
+    call_gemm(cx, b, kind, &desc, lb, rb, out)
+}
+
+/// `out = lhs · rhs` for every batch, through the runtime's GEMM for
+/// f32 or f64, as `desc` describes the three buffers.
+pub(super) fn call_gemm(
+    cx: &mut FuncLowering<'_>,
+    b: &mut Builder<'_>,
+    kind: strata_ir::FloatKind,
+    desc: &strata_abi::GemmDesc,
+    lhs: Value,
+    rhs: Value,
+    out: Value,
+) -> Result<()> {
+    let desc_buf = cx.descriptor_global(b, desc)?;
+    let sig = if kind == strata_ir::FloatKind::F32 {
+        &strata_abi::runtime::GEMM_F32
+    } else {
+        &strata_abi::runtime::GEMM_F64
+    };
+    cx.call_runtime(b, sig, vec![desc_buf, lhs, rhs, out]);
+    Ok(())
 }

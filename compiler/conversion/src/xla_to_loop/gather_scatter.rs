@@ -13,78 +13,98 @@ use super::region::emit_region;
 use super::scalar::Scalar;
 use crate::builder::Builder;
 
-impl FuncLowering<'_> {
-    /// Copies the inputs to the results, then folds every update element
-    /// into the result element its index selects (StableHLO's definition);
-    /// updates that land out of bounds are skipped.
-    pub(super) fn scatter(&mut self, b: &mut Builder<'_>, op: OpId, bufs: &[Value]) -> Result<()> {
-        let operands = b.ctx.op(op).operands.clone();
-        let k = (operands.len() - 1) / 2;
-        let (inputs, indices, updates) = (
-            operands[..k].to_vec(),
-            operands[k],
-            operands[k + 1..].to_vec(),
-        );
-        let d = strata_dialect_xla::ops::gather::scatter_dims(b.ctx, op)
-            .ok_or_else(|| Diagnostic::internal(b.loc, "scatter without dimension numbers"))?;
-        let body = b
-            .ctx
-            .entry_block(op, 0)
-            .ok_or_else(|| Diagnostic::internal(b.loc, "scatter without body"))?;
-        let shape = shape_of(b.ctx, inputs[0]);
-        let ushape = shape_of(b.ctx, updates[0]);
-        for (i, &x) in inputs.iter().enumerate() {
-            self.copy_operand_into(b, x, bufs[i])?;
-        }
-        b.loop_nest(&ushape, &mut |b, uidx| {
-            let scatter_pos: Vec<Value> = (0..uidx.len())
-                .filter(|r| !d.update_window_dims.contains(&(*r as i64)))
-                .map(|r| uidx[r])
-                .collect();
-            let window: Vec<Value> = d
-                .update_window_dims
-                .iter()
-                .map(|&r| uidx[r as usize])
-                .collect();
-            let starts =
-                self.index_vector(b, indices, &scatter_pos, d.index_vector_dim as usize)?;
-            let zero = b.const_index(0);
-            let mut ridx = vec![zero; shape.len()];
-            for (j, &dim) in d.scatter_dims_to_operand_dims.iter().enumerate() {
-                ridx[dim as usize] = starts[j];
-            }
-            let layout = IndexLayout {
-                operand_batching_dims: &d.input_batching_dims,
-                indices_batching_dims: &d.scatter_indices_batching_dims,
-                index_vector_dim: d.index_vector_dim,
-                no_window_dims: &d.inserted_window_dims,
-            };
-            add_batch_positions(b, &mut ridx, &layout, &scatter_pos);
-            // As XLA:CPU: an update window is applied only when all of it
-            // lands in the operand (0 <= start <= dim - window size along
-            // every dimension); otherwise none of it is.
-            let window_sizes: Vec<i64> = d
-                .update_window_dims
-                .iter()
-                .map(|&r| ushape[r as usize])
-                .collect();
-            let sizes = layout.window_sizes(shape.len(), &window_sizes);
-            let inside = window_fits(b, &ridx, &shape, &sizes);
-            add_window_offsets(b, &mut ridx, &layout, window);
-            let mut apply = |b: &mut Builder<'_>| -> Result<()> {
-                let mut args: Vec<Scalar> =
-                    bufs.iter().map(|&o| load_scalar(b, o, &ridx)).collect();
-                for &u in &updates {
-                    args.push(self.element(b, u, uidx)?);
-                }
-                for (i, s) in emit_region(b, body, &args)?.into_iter().enumerate() {
-                    store_scalar(b, s, bufs[i], &ridx);
-                }
-                Ok(())
-            };
-            b.if_then(inside, &mut apply)
-        })
+/// The lowering pattern of `xla.scatter` (gathers are fused index remaps).
+pub(super) struct Scatter;
+
+impl super::pattern::OpLowering for Scatter {
+    fn ops(&self) -> Vec<&'static str> {
+        vec![strata_dialect_xla::names::SCATTER]
     }
+
+    fn lower(
+        &self,
+        cx: &mut FuncLowering<'_>,
+        b: &mut Builder<'_>,
+        op: OpId,
+        bufs: &[Value],
+    ) -> Result<()> {
+        scatter(cx, b, op, bufs)
+    }
+}
+
+/// Copies the inputs to the results, then folds every update element
+/// into the result element its index selects (StableHLO's definition);
+/// updates that land out of bounds are skipped.
+pub(super) fn scatter(
+    cx: &mut FuncLowering<'_>,
+    b: &mut Builder<'_>,
+    op: OpId,
+    bufs: &[Value],
+) -> Result<()> {
+    let operands = b.ctx.op(op).operands.clone();
+    let k = (operands.len() - 1) / 2;
+    let (inputs, indices, updates) = (
+        operands[..k].to_vec(),
+        operands[k],
+        operands[k + 1..].to_vec(),
+    );
+    let d = strata_dialect_xla::ops::gather::scatter_dims(b.ctx, op)
+        .ok_or_else(|| Diagnostic::internal(b.loc, "scatter without dimension numbers"))?;
+    let body = b
+        .ctx
+        .entry_block(op, 0)
+        .ok_or_else(|| Diagnostic::internal(b.loc, "scatter without body"))?;
+    let shape = shape_of(b.ctx, inputs[0]);
+    let ushape = shape_of(b.ctx, updates[0]);
+    for (i, &x) in inputs.iter().enumerate() {
+        super::shape::copy_operand_into(cx, b, x, bufs[i])?;
+    }
+    b.loop_nest(&ushape, &mut |b, uidx| {
+        let scatter_pos: Vec<Value> = (0..uidx.len())
+            .filter(|r| !d.update_window_dims.contains(&(*r as i64)))
+            .map(|r| uidx[r])
+            .collect();
+        let window: Vec<Value> = d
+            .update_window_dims
+            .iter()
+            .map(|&r| uidx[r as usize])
+            .collect();
+        let starts = cx.index_vector(b, indices, &scatter_pos, d.index_vector_dim as usize)?;
+        let zero = b.const_index(0);
+        let mut ridx = vec![zero; shape.len()];
+        for (j, &dim) in d.scatter_dims_to_operand_dims.iter().enumerate() {
+            ridx[dim as usize] = starts[j];
+        }
+        let layout = IndexLayout {
+            operand_batching_dims: &d.input_batching_dims,
+            indices_batching_dims: &d.scatter_indices_batching_dims,
+            index_vector_dim: d.index_vector_dim,
+            no_window_dims: &d.inserted_window_dims,
+        };
+        add_batch_positions(b, &mut ridx, &layout, &scatter_pos);
+        // As XLA:CPU: an update window is applied only when all of it
+        // lands in the operand (0 <= start <= dim - window size along
+        // every dimension); otherwise none of it is.
+        let window_sizes: Vec<i64> = d
+            .update_window_dims
+            .iter()
+            .map(|&r| ushape[r as usize])
+            .collect();
+        let sizes = layout.window_sizes(shape.len(), &window_sizes);
+        let inside = window_fits(b, &ridx, &shape, &sizes);
+        add_window_offsets(b, &mut ridx, &layout, window);
+        let mut apply = |b: &mut Builder<'_>| -> Result<()> {
+            let mut args: Vec<Scalar> = bufs.iter().map(|&o| load_scalar(b, o, &ridx)).collect();
+            for &u in &updates {
+                args.push(cx.element(b, u, uidx)?);
+            }
+            for (i, s) in emit_region(b, body, &args)?.into_iter().enumerate() {
+                store_scalar(b, s, bufs[i], &ridx);
+            }
+            Ok(())
+        };
+        b.if_then(inside, &mut apply)
+    })
 }
 
 /// How a gather's or scatter's operand index is assembled from the indices

@@ -9,37 +9,81 @@ use strata_ir::{FloatKind, OpId, TypeKind, Value};
 use super::FuncLowering;
 use crate::builder::Builder;
 
-impl FuncLowering<'_> {
-    pub(super) fn gemm(&mut self, b: &mut Builder<'_>, op: OpId, out: Value) -> Result<()> {
-        let desc = strata_dialect_kernel::gemm::desc(b.ctx, op).ok_or_else(|| {
-            Diagnostic::internal(b.loc, "kernel.gemm with a malformed descriptor")
-        })?;
-        let (lhs, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
-        let kind = match b.ctx.kind(b.ctx.elem(b.ctx.value_ty(lhs))) {
-            TypeKind::Float(k @ (FloatKind::F32 | FloatKind::F64)) => *k,
-            _ => {
-                return Err(Diagnostic::internal(
-                    b.loc,
-                    "kernel.gemm on neither f32 nor f64",
-                ));
-            }
-        };
-        let (lb, rb) = (self.buffer_of(b, lhs)?, self.buffer_of(b, rhs)?);
-        self.call_gemm(b, kind, &desc, lb, rb, out)
+/// The lowering pattern of `kernel.gemm`: the runtime's GEMM, as convert-xla-to-kernel chose.
+pub(super) struct Gemm;
+
+impl super::pattern::OpLowering for Gemm {
+    fn ops(&self) -> Vec<&'static str> {
+        vec![strata_dialect_kernel::GEMM]
     }
 
-    pub(super) fn transpose_kernel(
-        &mut self,
+    fn library_arithmetic(&self) -> bool {
+        true
+    }
+
+    fn lower(
+        &self,
+        cx: &mut FuncLowering<'_>,
         b: &mut Builder<'_>,
         op: OpId,
-        out: Value,
+        bufs: &[Value],
     ) -> Result<()> {
-        let desc = strata_dialect_kernel::transpose::desc(b.ctx, op).ok_or_else(|| {
-            Diagnostic::internal(b.loc, "kernel.transpose with a malformed descriptor")
-        })?;
-        let x = self.buffer_of(b, b.ctx.op(op).operands[0])?;
-        let desc_buf = self.descriptor_global(b, &desc)?;
-        self.call_runtime(b, &strata_abi::runtime::TRANSPOSE, vec![desc_buf, x, out]);
-        Ok(())
+        gemm(cx, b, op, bufs[0])
     }
+}
+
+/// The lowering pattern of `kernel.transpose`: the runtime's blocked transpose.
+pub(super) struct Transpose;
+
+impl super::pattern::OpLowering for Transpose {
+    fn ops(&self) -> Vec<&'static str> {
+        vec![strata_dialect_kernel::TRANSPOSE]
+    }
+
+    fn lower(
+        &self,
+        cx: &mut FuncLowering<'_>,
+        b: &mut Builder<'_>,
+        op: OpId,
+        bufs: &[Value],
+    ) -> Result<()> {
+        transpose_kernel(cx, b, op, bufs[0])
+    }
+}
+
+pub(super) fn gemm(
+    cx: &mut FuncLowering<'_>,
+    b: &mut Builder<'_>,
+    op: OpId,
+    out: Value,
+) -> Result<()> {
+    let desc = strata_dialect_kernel::gemm::desc(b.ctx, op)
+        .ok_or_else(|| Diagnostic::internal(b.loc, "kernel.gemm with a malformed descriptor"))?;
+    let (lhs, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
+    let kind = match b.ctx.kind(b.ctx.elem(b.ctx.value_ty(lhs))) {
+        TypeKind::Float(k @ (FloatKind::F32 | FloatKind::F64)) => *k,
+        _ => {
+            return Err(Diagnostic::internal(
+                b.loc,
+                "kernel.gemm on neither f32 nor f64",
+            ));
+        }
+    };
+    let (lb, rb) = (cx.buffer_of(b, lhs)?, cx.buffer_of(b, rhs)?);
+    super::dot::call_gemm(cx, b, kind, &desc, lb, rb, out)
+}
+
+pub(super) fn transpose_kernel(
+    cx: &mut FuncLowering<'_>,
+    b: &mut Builder<'_>,
+    op: OpId,
+    out: Value,
+) -> Result<()> {
+    let desc = strata_dialect_kernel::transpose::desc(b.ctx, op).ok_or_else(|| {
+        Diagnostic::internal(b.loc, "kernel.transpose with a malformed descriptor")
+    })?;
+    let x = cx.buffer_of(b, b.ctx.op(op).operands[0])?;
+    let desc_buf = cx.descriptor_global(b, &desc)?;
+    cx.call_runtime(b, &strata_abi::runtime::TRANSPOSE, vec![desc_buf, x, out]);
+    Ok(())
 }

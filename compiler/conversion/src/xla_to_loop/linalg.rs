@@ -25,244 +25,317 @@ use super::materialize::shape_of;
 use super::scalar::{self, Scalar};
 use crate::builder::Builder;
 
-impl FuncLowering<'_> {
-    pub(super) fn triangular_solve(
-        &mut self,
+/// The lowering pattern of `xla.triangular_solve`.
+pub(super) struct TriangularSolve;
+
+impl super::pattern::OpLowering for TriangularSolve {
+    fn ops(&self) -> Vec<&'static str> {
+        vec![strata_dialect_xla::names::TRIANGULAR_SOLVE]
+    }
+
+    fn library_arithmetic(&self) -> bool {
+        true
+    }
+
+    fn lower(
+        &self,
+        cx: &mut FuncLowering<'_>,
         b: &mut Builder<'_>,
         op: OpId,
-        x: Value,
+        bufs: &[Value],
     ) -> Result<()> {
-        let (a, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
-        let shape = shape_of(b.ctx, rhs);
-        let r = shape.len();
-        let (m, n) = (shape[r - 2], shape[r - 1]);
-        let batch = shape[..r - 2].to_vec();
-        let left = attrs::flag(b.ctx, op, "left_side") == Some(true);
-        let lower = attrs::flag(b.ctx, op, "lower") == Some(true);
-        let unit = attrs::flag(b.ctx, op, "unit_diagonal") == Some(true);
-        let transpose = attrs::transpose_a(b.ctx, op).unwrap_or(Transpose::NoTranspose);
-        let stored = b.ctx.elem(b.ctx.value_ty(x));
-        let elem = scalar::compute_type(b.ctx, stored);
-        let real = match b.ctx.kind(stored) {
-            TypeKind::Float(k) => match k {
-                strata_ir::FloatKind::F16 => Some(ElemCode::F16),
-                strata_ir::FloatKind::BF16 => Some(ElemCode::BF16),
-                strata_ir::FloatKind::F32 => Some(ElemCode::F32),
-                strata_ir::FloatKind::F64 => Some(ElemCode::F64),
-                _ => None,
-            },
+        triangular_solve(cx, b, op, bufs[0])
+    }
+}
+
+/// The lowering pattern of `xla.cholesky`.
+pub(super) struct Cholesky;
+
+impl super::pattern::OpLowering for Cholesky {
+    fn ops(&self) -> Vec<&'static str> {
+        vec![strata_dialect_xla::names::CHOLESKY]
+    }
+
+    fn library_arithmetic(&self) -> bool {
+        true
+    }
+
+    fn lower(
+        &self,
+        cx: &mut FuncLowering<'_>,
+        b: &mut Builder<'_>,
+        op: OpId,
+        bufs: &[Value],
+    ) -> Result<()> {
+        cholesky(cx, b, op, bufs)
+    }
+}
+
+/// The lowering pattern of `xla.lu`.
+pub(super) struct Lu;
+
+impl super::pattern::OpLowering for Lu {
+    fn ops(&self) -> Vec<&'static str> {
+        vec![strata_dialect_xla::names::LU]
+    }
+
+    fn library_arithmetic(&self) -> bool {
+        true
+    }
+
+    fn lower(
+        &self,
+        cx: &mut FuncLowering<'_>,
+        b: &mut Builder<'_>,
+        op: OpId,
+        bufs: &[Value],
+    ) -> Result<()> {
+        lu(cx, b, op, bufs)
+    }
+}
+
+pub(super) fn triangular_solve(
+    cx: &mut FuncLowering<'_>,
+    b: &mut Builder<'_>,
+    op: OpId,
+    x: Value,
+) -> Result<()> {
+    let (a, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
+    let shape = shape_of(b.ctx, rhs);
+    let r = shape.len();
+    let (m, n) = (shape[r - 2], shape[r - 1]);
+    let batch = shape[..r - 2].to_vec();
+    let left = attrs::flag(b.ctx, op, "left_side") == Some(true);
+    let lower = attrs::flag(b.ctx, op, "lower") == Some(true);
+    let unit = attrs::flag(b.ctx, op, "unit_diagonal") == Some(true);
+    let transpose = attrs::transpose_a(b.ctx, op).unwrap_or(Transpose::NoTranspose);
+    let stored = b.ctx.elem(b.ctx.value_ty(x));
+    let elem = scalar::compute_type(b.ctx, stored);
+    let real = match b.ctx.kind(stored) {
+        TypeKind::Float(k) => match k {
+            strata_ir::FloatKind::F16 => Some(ElemCode::F16),
+            strata_ir::FloatKind::BF16 => Some(ElemCode::BF16),
+            strata_ir::FloatKind::F32 => Some(ElemCode::F32),
+            strata_ir::FloatKind::F64 => Some(ElemCode::F64),
             _ => None,
+        },
+        _ => None,
+    };
+    let complex = matches!(b.ctx.kind(stored), TypeKind::Complex(_));
+    // A `stablehlo.triangular_solve` on reals is XLA:CPU's expansion
+    // (the runtime's `triangular_solve.rs`); one that came from LAPACK's
+    // trsm (`xla-lapack-custom-calls` marks it) substitutes, as trsm does.
+    let lapack = b.ctx.attr_of(op, "lapack").is_some();
+    if let (Some(code), false) = (real, lapack) {
+        let transpose = transpose != Transpose::NoTranspose;
+        let bit = |on: bool, v: i64| if on { v } else { 0 };
+        let desc = LinalgDesc {
+            elem: code as i64,
+            batch: batch.iter().product(),
+            rows: m,
+            cols: n,
+            flags: bit(left, LINALG_LEFT_SIDE)
+                | bit(lower, LINALG_LOWER)
+                | bit(transpose, LINALG_TRANSPOSE_A)
+                | bit(unit, LINALG_UNIT_DIAGONAL),
+            ..LinalgDesc::default()
         };
-        let complex = matches!(b.ctx.kind(stored), TypeKind::Complex(_));
-        // A `stablehlo.triangular_solve` on reals is XLA:CPU's expansion
-        // (the runtime's `triangular_solve.rs`); one that came from LAPACK's
-        // trsm (`xla-lapack-custom-calls` marks it) substitutes, as trsm does.
-        let lapack = b.ctx.attr_of(op, "lapack").is_some();
-        if let (Some(code), false) = (real, lapack) {
-            let transpose = transpose != Transpose::NoTranspose;
-            let bit = |on: bool, v: i64| if on { v } else { 0 };
-            let desc = LinalgDesc {
-                elem: code as i64,
-                batch: batch.iter().product(),
-                rows: m,
-                cols: n,
-                flags: bit(left, LINALG_LEFT_SIDE)
-                    | bit(lower, LINALG_LOWER)
-                    | bit(transpose, LINALG_TRANSPOSE_A)
-                    | bit(unit, LINALG_UNIT_DIAGONAL),
-                ..LinalgDesc::default()
-            };
-            let desc_buf = self.descriptor_global(b, &desc)?;
-            let (a_buf, rhs_buf) = (self.buffer_of(b, a)?, self.buffer_of(b, rhs)?);
-            self.call_runtime(
-                b,
-                &runtime::TRIANGULAR_SOLVE,
-                vec![desc_buf, a_buf, rhs_buf, x],
-            );
-            return Ok(());
-        }
-        let lowered = matches!(
-            b.ctx.kind(stored),
-            TypeKind::Float(strata_ir::FloatKind::F32 | strata_ir::FloatKind::F64)
-        ) || complex;
-        if !lowered {
-            return Err(Diagnostic::unsupported(
-                b.loc,
-                "triangular_solve is supported for f16, bf16, f32, f64 and complex elements",
-            ));
-        }
-        // x = b.
-        self.copy_elements(b, rhs, x, &shape)?;
-        // The system S: op(a) on the left, op(a)ᵀ (solving xᵀ) on the right.
-        let transposed = transpose != Transpose::NoTranspose;
-        let m_lower = lower != transposed;
-        let s_lower = if left { m_lower } else { !m_lower };
-        let size = if left { m } else { n };
-        let count = if left { n } else { m };
-        let mut outer = batch.clone();
-        outer.push(count);
-        let acc_ty = b.ctx.memref_ty(&[], stored);
-        b.parallel_nest(&outer, &mut |b, ivs| {
-            let (bidx, c) = (&ivs[..ivs.len() - 1], ivs[ivs.len() - 1]);
-            // Element (i, k) of the vector being solved, in x.
-            let x_at = |i: Value| {
-                let mut idx = bidx.to_vec();
-                if left {
-                    idx.extend([i, c]);
-                } else {
-                    idx.extend([c, i]);
+        let desc_buf = cx.descriptor_global(b, &desc)?;
+        let (a_buf, rhs_buf) = (cx.buffer_of(b, a)?, cx.buffer_of(b, rhs)?);
+        cx.call_runtime(
+            b,
+            &runtime::TRIANGULAR_SOLVE,
+            vec![desc_buf, a_buf, rhs_buf, x],
+        );
+        return Ok(());
+    }
+    let lowered = matches!(
+        b.ctx.kind(stored),
+        TypeKind::Float(strata_ir::FloatKind::F32 | strata_ir::FloatKind::F64)
+    ) || complex;
+    if !lowered {
+        return Err(Diagnostic::unsupported(
+            b.loc,
+            "triangular_solve is supported for f16, bf16, f32, f64 and complex elements",
+        ));
+    }
+    // x = b.
+    copy_elements(cx, b, rhs, x, &shape)?;
+    // The system S: op(a) on the left, op(a)ᵀ (solving xᵀ) on the right.
+    let transposed = transpose != Transpose::NoTranspose;
+    let m_lower = lower != transposed;
+    let s_lower = if left { m_lower } else { !m_lower };
+    let size = if left { m } else { n };
+    let count = if left { n } else { m };
+    let mut outer = batch.clone();
+    outer.push(count);
+    let acc_ty = b.ctx.memref_ty(&[], stored);
+    b.parallel_nest(&outer, &mut |b, ivs| {
+        let (bidx, c) = (&ivs[..ivs.len() - 1], ivs[ivs.len() - 1]);
+        // Element (i, k) of the vector being solved, in x.
+        let x_at = |i: Value| {
+            let mut idx = bidx.to_vec();
+            if left {
+                idx.extend([i, c]);
+            } else {
+                idx.extend([c, i]);
+            }
+            idx
+        };
+        // S(i, k): M(i, k) on the left, M(k, i) on the right, where
+        // M(i, k) = a(i, k), a(k, i) or conj(a(k, i)).
+        let s_at = |this: &mut FuncLowering<'_>,
+                    b: &mut Builder<'_>,
+                    i: Value,
+                    k: Value|
+         -> Result<Scalar> {
+            let (mi, mk) = if left { (i, k) } else { (k, i) };
+            let (ai, ak) = if transposed { (mk, mi) } else { (mi, mk) };
+            let mut idx = bidx.to_vec();
+            idx.extend([ai, ak]);
+            let v = this.element(b, a, &idx)?;
+            Ok(match (transpose, v) {
+                (Transpose::Adjoint, Scalar::Complex(re, im)) => {
+                    Scalar::Complex(re, b.unary("arith.negf", im))
                 }
-                idx
+                (_, v) => v,
+            })
+        };
+        let acc = b.alloca(acc_ty);
+        b.for_range(0, size, &mut |b, step| {
+            let i = if s_lower {
+                step
+            } else {
+                let last = b.const_index(size - 1);
+                b.binary("arith.subi", last, step)
             };
-            // S(i, k): M(i, k) on the left, M(k, i) on the right, where
-            // M(i, k) = a(i, k), a(k, i) or conj(a(k, i)).
-            let s_at =
-                |this: &mut Self, b: &mut Builder<'_>, i: Value, k: Value| -> Result<Scalar> {
-                    let (mi, mk) = if left { (i, k) } else { (k, i) };
-                    let (ai, ak) = if transposed { (mk, mi) } else { (mi, mk) };
-                    let mut idx = bidx.to_vec();
-                    idx.extend([ai, ak]);
-                    let v = this.element(b, a, &idx)?;
-                    Ok(match (transpose, v) {
-                        (Transpose::Adjoint, Scalar::Complex(re, im)) => {
-                            Scalar::Complex(re, b.unary("arith.negf", im))
-                        }
-                        (_, v) => v,
-                    })
-                };
-            let acc = b.alloca(acc_ty);
-            b.for_range(0, size, &mut |b, step| {
-                let i = if s_lower {
-                    step
-                } else {
-                    let last = b.const_index(size - 1);
-                    b.binary("arith.subi", last, step)
-                };
-                let xi = x_at(i);
-                let v = load_scalar(b, x, &xi);
-                store_scalar(b, v, acc, &[]);
-                // The solved part: k < i (forward) or k > i (backward).
-                let (lo, hi) = if s_lower {
-                    (b.const_index(0), i)
-                } else {
-                    let one = b.const_index(1);
-                    (b.binary("arith.addi", i, one), b.const_index(size))
-                };
+            let xi = x_at(i);
+            let v = load_scalar(b, x, &xi);
+            store_scalar(b, v, acc, &[]);
+            // The solved part: k < i (forward) or k > i (backward).
+            let (lo, hi) = if s_lower {
+                (b.const_index(0), i)
+            } else {
                 let one = b.const_index(1);
-                b.for_values(lo, hi, one, &mut |b, k| {
-                    let s = s_at(self, b, i, k)?;
-                    let xk = load_scalar(b, x, &x_at(k));
-                    let p = scalar::emit(b, op, MULTIPLY, &[s, xk], elem, elem)?;
+                (b.binary("arith.addi", i, one), b.const_index(size))
+            };
+            let one = b.const_index(1);
+            b.for_values(lo, hi, one, &mut |b, k| {
+                let s = s_at(cx, b, i, k)?;
+                let xk = load_scalar(b, x, &x_at(k));
+                let p = scalar::emit(b, op, MULTIPLY, &[s, xk], elem, elem)?;
+                let cur = load_scalar(b, acc, &[]);
+                let d = scalar::emit(b, op, SUBTRACT, &[cur, p], elem, elem)?;
+                store_scalar(b, d, acc, &[]);
+                Ok(())
+            })?;
+            let mut v = load_scalar(b, acc, &[]);
+            if !unit {
+                let diag = s_at(cx, b, i, i)?;
+                v = scalar::emit(b, op, DIVIDE, &[v, diag], elem, elem)?;
+            }
+            store_scalar(b, v, x, &xi);
+            Ok(())
+        })
+    })
+}
+
+/// `xla.cholesky`: per matrix (in parallel), the result starts as a; column
+/// by column, L(j,j) = sqrt(re a(j,j) - Σ_k<j |L(j,k)|²) and
+/// L(i,j) = (a(i,j) - Σ_k<j L(i,k) conj(L(j,k))) / L(j,j) below it, in
+/// place. With `lower` the factor is written over the lower triangle;
+/// otherwise (StableHLO's default) U = Lᴴ is written over the upper one,
+/// read from there too: the same steps through `Triangle`. The first j
+/// whose pivot is not positive sets `info` to j + 1 (LAPACK's potrf);
+/// the factorization goes on. The other triangle keeps a where there is
+/// an `info` (potrf leaves it so) and is zero without one, as XLA:CPU's
+/// `stablehlo.cholesky` returns it (the spec leaves it to the
+/// implementation; found by comparing mutants with XLA).
+pub(super) fn cholesky(
+    cx: &mut FuncLowering<'_>,
+    b: &mut Builder<'_>,
+    op: OpId,
+    bufs: &[Value],
+) -> Result<()> {
+    let a = b.ctx.op(op).operands[0];
+    let triangle = Triangle {
+        lower: attrs::flag(b.ctx, op, "lower") == Some(true),
+    };
+    let out = bufs[0];
+    let info = bufs.get(1).copied();
+    let shape = shape_of(b.ctx, a);
+    let r = shape.len();
+    let n = shape[r - 1];
+    let batch = shape[..r - 2].to_vec();
+    let stored = b.ctx.elem(b.ctx.value_ty(out));
+    let elem = scalar::compute_type(b.ctx, stored);
+    copy_elements(cx, b, a, out, &shape)?;
+    let acc_ty = b.ctx.memref_ty(&[], stored);
+    let i32t = b.ctx.int_ty(32);
+    let info_ty = b.ctx.memref_ty(&[], i32t);
+    b.parallel_nest(&batch, &mut |b, bidx| {
+        let acc = b.alloca(acc_ty);
+        let status = b.alloca(info_ty);
+        let zero_i = b.const_int(0, i32t);
+        b.store(zero_i, status, &[]);
+        b.for_range(0, n, &mut |b, j| {
+            // Rows j..n of column j, each minus its dot with row j so far.
+            b.for_values_from(j, n, &mut |b, i| {
+                let v = triangle.load(b, out, bidx, i, j);
+                store_scalar(b, v, acc, &[]);
+                let zero = b.const_index(0);
+                let one = b.const_index(1);
+                b.for_values(zero, j, one, &mut |b, k| {
+                    let lik = triangle.load(b, out, bidx, i, k);
+                    let ljk = triangle.load(b, out, bidx, j, k);
+                    let ljk = conj(b, ljk);
+                    let p = scalar::emit(b, op, MULTIPLY, &[lik, ljk], elem, elem)?;
                     let cur = load_scalar(b, acc, &[]);
                     let d = scalar::emit(b, op, SUBTRACT, &[cur, p], elem, elem)?;
                     store_scalar(b, d, acc, &[]);
                     Ok(())
                 })?;
-                let mut v = load_scalar(b, acc, &[]);
-                if !unit {
-                    let diag = s_at(self, b, i, i)?;
-                    v = scalar::emit(b, op, DIVIDE, &[v, diag], elem, elem)?;
-                }
-                store_scalar(b, v, x, &xi);
-                Ok(())
-            })
-        })
-    }
-}
-
-impl FuncLowering<'_> {
-    /// `xla.cholesky`: per matrix (in parallel), the result starts as a; column
-    /// by column, L(j,j) = sqrt(re a(j,j) - Σ_k<j |L(j,k)|²) and
-    /// L(i,j) = (a(i,j) - Σ_k<j L(i,k) conj(L(j,k))) / L(j,j) below it, in
-    /// place. With `lower` the factor is written over the lower triangle;
-    /// otherwise (StableHLO's default) U = Lᴴ is written over the upper one,
-    /// read from there too: the same steps through `Triangle`. The first j
-    /// whose pivot is not positive sets `info` to j + 1 (LAPACK's potrf);
-    /// the factorization goes on. The other triangle keeps a where there is
-    /// an `info` (potrf leaves it so) and is zero without one, as XLA:CPU's
-    /// `stablehlo.cholesky` returns it (the spec leaves it to the
-    /// implementation; found by comparing mutants with XLA).
-    pub(super) fn cholesky(&mut self, b: &mut Builder<'_>, op: OpId, bufs: &[Value]) -> Result<()> {
-        let a = b.ctx.op(op).operands[0];
-        let triangle = Triangle {
-            lower: attrs::flag(b.ctx, op, "lower") == Some(true),
-        };
-        let out = bufs[0];
-        let info = bufs.get(1).copied();
-        let shape = shape_of(b.ctx, a);
-        let r = shape.len();
-        let n = shape[r - 1];
-        let batch = shape[..r - 2].to_vec();
-        let stored = b.ctx.elem(b.ctx.value_ty(out));
-        let elem = scalar::compute_type(b.ctx, stored);
-        self.copy_elements(b, a, out, &shape)?;
-        let acc_ty = b.ctx.memref_ty(&[], stored);
-        let i32t = b.ctx.int_ty(32);
-        let info_ty = b.ctx.memref_ty(&[], i32t);
-        b.parallel_nest(&batch, &mut |b, bidx| {
-            let acc = b.alloca(acc_ty);
-            let status = b.alloca(info_ty);
-            let zero_i = b.const_int(0, i32t);
-            b.store(zero_i, status, &[]);
-            b.for_range(0, n, &mut |b, j| {
-                // Rows j..n of column j, each minus its dot with row j so far.
-                b.for_values_from(j, n, &mut |b, i| {
-                    let v = triangle.load(b, out, bidx, i, j);
-                    store_scalar(b, v, acc, &[]);
-                    let zero = b.const_index(0);
-                    let one = b.const_index(1);
-                    b.for_values(zero, j, one, &mut |b, k| {
-                        let lik = triangle.load(b, out, bidx, i, k);
-                        let ljk = triangle.load(b, out, bidx, j, k);
-                        let ljk = conj(b, ljk);
-                        let p = scalar::emit(b, op, MULTIPLY, &[lik, ljk], elem, elem)?;
-                        let cur = load_scalar(b, acc, &[]);
-                        let d = scalar::emit(b, op, SUBTRACT, &[cur, p], elem, elem)?;
-                        store_scalar(b, d, acc, &[]);
+                let s = load_scalar(b, acc, &[]);
+                let on_diagonal = b.cmpi("eq", i, j);
+                b.if_else(
+                    on_diagonal,
+                    &mut |b| {
+                        // The pivot: the square root of its real part
+                        // (LAPACK ignores the imaginary one), or a failed
+                        // minor.
+                        let x = s.real();
+                        let zero = b.zero(b.ty(x));
+                        let positive = b.cmpf("ogt", x, zero);
+                        let t = b.ctx.int_ty(1);
+                        let yes = b.const_int(1, t);
+                        let bad = b.binary("arith.xori", positive, yes);
+                        record_first_failure(b, status, Some(bad), j);
+                        let root = b.unary("arith.sqrt", x);
+                        let pivot = match s {
+                            Scalar::Real(_) => Scalar::Real(root),
+                            Scalar::Complex(..) => Scalar::Complex(root, zero),
+                        };
+                        triangle.store(b, pivot, out, bidx, j, j);
                         Ok(())
-                    })?;
-                    let s = load_scalar(b, acc, &[]);
-                    let on_diagonal = b.cmpi("eq", i, j);
-                    b.if_else(
-                        on_diagonal,
-                        &mut |b| {
-                            // The pivot: the square root of its real part
-                            // (LAPACK ignores the imaginary one), or a failed
-                            // minor.
-                            let x = s.real();
-                            let zero = b.zero(b.ty(x));
-                            let positive = b.cmpf("ogt", x, zero);
-                            let t = b.ctx.int_ty(1);
-                            let yes = b.const_int(1, t);
-                            let bad = b.binary("arith.xori", positive, yes);
-                            record_first_failure(b, status, Some(bad), j);
-                            let root = b.unary("arith.sqrt", x);
-                            let pivot = match s {
-                                Scalar::Real(_) => Scalar::Real(root),
-                                Scalar::Complex(..) => Scalar::Complex(root, zero),
-                            };
-                            triangle.store(b, pivot, out, bidx, j, j);
-                            Ok(())
-                        },
-                        &mut |b| {
-                            let d = triangle.load(b, out, bidx, j, j);
-                            let q = scalar::emit(b, op, DIVIDE, &[s, d], elem, elem)?;
-                            triangle.store(b, q, out, bidx, i, j);
-                            if info.is_none() {
-                                triangle.clear_mirror(b, stored, out, bidx, i, j);
-                            }
-                            Ok(())
-                        },
-                    )
-                })
-            })?;
-            if let Some(info) = info {
-                let v = b.load(status, &[]);
-                b.store(v, info, bidx);
-            }
-            Ok(())
-        })
-    }
+                    },
+                    &mut |b| {
+                        let d = triangle.load(b, out, bidx, j, j);
+                        let q = scalar::emit(b, op, DIVIDE, &[s, d], elem, elem)?;
+                        triangle.store(b, q, out, bidx, i, j);
+                        if info.is_none() {
+                            triangle.clear_mirror(b, stored, out, bidx, i, j);
+                        }
+                        Ok(())
+                    },
+                )
+            })
+        })?;
+        if let Some(info) = info {
+            let v = b.load(status, &[]);
+            b.store(v, info, bidx);
+        }
+        Ok(())
+    })
 }
 
 /// Where a Cholesky factor lives: L(i, j) (i ≥ j) is element (i, j) of
@@ -335,138 +408,139 @@ fn conj(b: &mut Builder<'_>, v: Scalar) -> Scalar {
     }
 }
 
-impl FuncLowering<'_> {
-    /// `xla.lu`: LAPACK's getrf per matrix (in parallel), in place: for each
-    /// column j, the row of the largest `pivot_magnitude` at or below j (the first of
-    /// equal ones) is swapped into row j and recorded 1-based in the pivots;
-    /// the column below the pivot is divided by it (a zero pivot sets info to
-    /// j + 1 on first sight and skips the division); the trailing block gets
-    /// the rank-one update.
-    pub(super) fn lu(&mut self, b: &mut Builder<'_>, op: OpId, bufs: &[Value]) -> Result<()> {
-        let a = b.ctx.op(op).operands[0];
-        let (out, pivots, info) = (bufs[0], bufs[1], bufs[2]);
-        let shape = shape_of(b.ctx, a);
-        let r = shape.len();
-        let (m, n) = (shape[r - 2], shape[r - 1]);
-        let batch = shape[..r - 2].to_vec();
-        let stored = b.ctx.elem(b.ctx.value_ty(out));
-        let elem = scalar::compute_type(b.ctx, stored);
-        self.copy_elements(b, a, out, &shape)?;
-        let it = b.ctx.index_ty();
-        let i32t = b.ctx.int_ty(32);
-        let slot = b.ctx.memref_ty(&[], it);
-        // The largest pivot magnitude so far: real, also for complex a.
-        let magnitude = match b.ctx.kind(stored) {
-            TypeKind::Complex(part) => *part,
-            _ => stored,
+/// `xla.lu`: LAPACK's getrf per matrix (in parallel), in place: for each
+/// column j, the row of the largest `pivot_magnitude` at or below j (the first of
+/// equal ones) is swapped into row j and recorded 1-based in the pivots;
+/// the column below the pivot is divided by it (a zero pivot sets info to
+/// j + 1 on first sight and skips the division); the trailing block gets
+/// the rank-one update.
+pub(super) fn lu(
+    cx: &mut FuncLowering<'_>,
+    b: &mut Builder<'_>,
+    op: OpId,
+    bufs: &[Value],
+) -> Result<()> {
+    let a = b.ctx.op(op).operands[0];
+    let (out, pivots, info) = (bufs[0], bufs[1], bufs[2]);
+    let shape = shape_of(b.ctx, a);
+    let r = shape.len();
+    let (m, n) = (shape[r - 2], shape[r - 1]);
+    let batch = shape[..r - 2].to_vec();
+    let stored = b.ctx.elem(b.ctx.value_ty(out));
+    let elem = scalar::compute_type(b.ctx, stored);
+    copy_elements(cx, b, a, out, &shape)?;
+    let it = b.ctx.index_ty();
+    let i32t = b.ctx.int_ty(32);
+    let slot = b.ctx.memref_ty(&[], it);
+    // The largest pivot magnitude so far: real, also for complex a.
+    let magnitude = match b.ctx.kind(stored) {
+        TypeKind::Complex(part) => *part,
+        _ => stored,
+    };
+    let best_ty = b.ctx.memref_ty(&[], magnitude);
+    let status_ty = b.ctx.memref_ty(&[], i32t);
+    b.parallel_nest(&batch, &mut |b, bidx| {
+        let at = |i: Value, j: Value| {
+            let mut idx = bidx.to_vec();
+            idx.extend([i, j]);
+            idx
         };
-        let best_ty = b.ctx.memref_ty(&[], magnitude);
-        let status_ty = b.ctx.memref_ty(&[], i32t);
-        b.parallel_nest(&batch, &mut |b, bidx| {
-            let at = |i: Value, j: Value| {
-                let mut idx = bidx.to_vec();
-                idx.extend([i, j]);
-                idx
-            };
-            let (row, best, status) = (b.alloca(slot), b.alloca(best_ty), b.alloca(status_ty));
-            let z32 = b.const_int(0, i32t);
-            b.store(z32, status, &[]);
-            b.for_range(0, m.min(n), &mut |b, j| {
-                // The pivot row: the largest magnitude at or below row j.
-                b.store(j, row, &[]);
-                let d = load_scalar(b, out, &at(j, j));
-                let ad = pivot_magnitude(b, d);
-                store_scalar(b, Scalar::Real(ad), best, &[]);
-                let one = b.const_index(1);
-                let below = b.binary("arith.addi", j, one);
-                b.for_values_from(below, m, &mut |b, i| {
-                    let v = load_scalar(b, out, &at(i, j));
-                    let av = pivot_magnitude(b, v);
-                    let cur = load_scalar(b, best, &[]).real();
-                    let larger = b.cmpf("ogt", av, cur);
-                    b.if_then(larger, &mut |b| {
-                        store_scalar(b, Scalar::Real(av), best, &[]);
-                        b.store(i, row, &[]);
-                        Ok(())
-                    })
-                })?;
-                let p = b.load(row, &[]);
-                let p32 = b.cast("arith.index_cast", p, i32t);
-                let one32 = b.const_int(1, i32t);
-                let p1 = b.binary("arith.addi", p32, one32);
-                let mut pidx = bidx.to_vec();
-                pidx.push(j);
-                b.store(p1, pivots, &pidx);
-                let pv = load_scalar(b, out, &at(p, j));
-                let pv = pivot_magnitude(b, pv);
-                let zero = b.zero(b.ty(pv));
-                let nonzero = b.cmpf("une", pv, zero);
-                b.if_else(
-                    nonzero,
-                    &mut |b| {
-                        // Swap rows j and p, then scale the column below j.
-                        b.for_range(0, n, &mut |b, k| {
-                            let x = load_scalar(b, out, &at(j, k));
-                            let y = load_scalar(b, out, &at(p, k));
-                            store_scalar(b, y, out, &at(j, k));
-                            store_scalar(b, x, out, &at(p, k));
-                            Ok(())
-                        })?;
-                        let one = b.const_index(1);
-                        let below = b.binary("arith.addi", j, one);
-                        b.for_values_from(below, m, &mut |b, i| {
-                            let x = load_scalar(b, out, &at(i, j));
-                            let d = load_scalar(b, out, &at(j, j));
-                            let q = scalar::emit(b, op, DIVIDE, &[x, d], elem, elem)?;
-                            store_scalar(b, q, out, &at(i, j));
-                            Ok(())
-                        })
-                    },
-                    &mut |b| {
-                        record_first_failure(b, status, None, j);
-                        Ok(())
-                    },
-                )?;
-                // Trailing update: a(i, k) -= a(i, j) a(j, k).
-                let one = b.const_index(1);
-                let below = b.binary("arith.addi", j, one);
-                b.for_values_from(below, m, &mut |b, i| {
-                    let lij = load_scalar(b, out, &at(i, j));
-                    let one = b.const_index(1);
-                    let right = b.binary("arith.addi", j, one);
-                    b.for_values_from(right, n, &mut |b, k| {
-                        let ujk = load_scalar(b, out, &at(j, k));
-                        let pr = scalar::emit(b, op, MULTIPLY, &[lij, ujk], elem, elem)?;
-                        let x = load_scalar(b, out, &at(i, k));
-                        let d = scalar::emit(b, op, SUBTRACT, &[x, pr], elem, elem)?;
-                        store_scalar(b, d, out, &at(i, k));
-                        Ok(())
-                    })
+        let (row, best, status) = (b.alloca(slot), b.alloca(best_ty), b.alloca(status_ty));
+        let z32 = b.const_int(0, i32t);
+        b.store(z32, status, &[]);
+        b.for_range(0, m.min(n), &mut |b, j| {
+            // The pivot row: the largest magnitude at or below row j.
+            b.store(j, row, &[]);
+            let d = load_scalar(b, out, &at(j, j));
+            let ad = pivot_magnitude(b, d);
+            store_scalar(b, Scalar::Real(ad), best, &[]);
+            let one = b.const_index(1);
+            let below = b.binary("arith.addi", j, one);
+            b.for_values_from(below, m, &mut |b, i| {
+                let v = load_scalar(b, out, &at(i, j));
+                let av = pivot_magnitude(b, v);
+                let cur = load_scalar(b, best, &[]).real();
+                let larger = b.cmpf("ogt", av, cur);
+                b.if_then(larger, &mut |b| {
+                    store_scalar(b, Scalar::Real(av), best, &[]);
+                    b.store(i, row, &[]);
+                    Ok(())
                 })
             })?;
-            let v = b.load(status, &[]);
-            b.store(v, info, bidx);
-            Ok(())
-        })
-    }
+            let p = b.load(row, &[]);
+            let p32 = b.cast("arith.index_cast", p, i32t);
+            let one32 = b.const_int(1, i32t);
+            let p1 = b.binary("arith.addi", p32, one32);
+            let mut pidx = bidx.to_vec();
+            pidx.push(j);
+            b.store(p1, pivots, &pidx);
+            let pv = load_scalar(b, out, &at(p, j));
+            let pv = pivot_magnitude(b, pv);
+            let zero = b.zero(b.ty(pv));
+            let nonzero = b.cmpf("une", pv, zero);
+            b.if_else(
+                nonzero,
+                &mut |b| {
+                    // Swap rows j and p, then scale the column below j.
+                    b.for_range(0, n, &mut |b, k| {
+                        let x = load_scalar(b, out, &at(j, k));
+                        let y = load_scalar(b, out, &at(p, k));
+                        store_scalar(b, y, out, &at(j, k));
+                        store_scalar(b, x, out, &at(p, k));
+                        Ok(())
+                    })?;
+                    let one = b.const_index(1);
+                    let below = b.binary("arith.addi", j, one);
+                    b.for_values_from(below, m, &mut |b, i| {
+                        let x = load_scalar(b, out, &at(i, j));
+                        let d = load_scalar(b, out, &at(j, j));
+                        let q = scalar::emit(b, op, DIVIDE, &[x, d], elem, elem)?;
+                        store_scalar(b, q, out, &at(i, j));
+                        Ok(())
+                    })
+                },
+                &mut |b| {
+                    record_first_failure(b, status, None, j);
+                    Ok(())
+                },
+            )?;
+            // Trailing update: a(i, k) -= a(i, j) a(j, k).
+            let one = b.const_index(1);
+            let below = b.binary("arith.addi", j, one);
+            b.for_values_from(below, m, &mut |b, i| {
+                let lij = load_scalar(b, out, &at(i, j));
+                let one = b.const_index(1);
+                let right = b.binary("arith.addi", j, one);
+                b.for_values_from(right, n, &mut |b, k| {
+                    let ujk = load_scalar(b, out, &at(j, k));
+                    let pr = scalar::emit(b, op, MULTIPLY, &[lij, ujk], elem, elem)?;
+                    let x = load_scalar(b, out, &at(i, k));
+                    let d = scalar::emit(b, op, SUBTRACT, &[x, pr], elem, elem)?;
+                    store_scalar(b, d, out, &at(i, k));
+                    Ok(())
+                })
+            })
+        })?;
+        let v = b.load(status, &[]);
+        b.store(v, info, bidx);
+        Ok(())
+    })
 }
 
-impl FuncLowering<'_> {
-    /// Every element of `a` into `out` (same shape), in parallel: the
-    /// factorizations work in place on the copy.
-    fn copy_elements(
-        &mut self,
-        b: &mut Builder<'_>,
-        a: Value,
-        out: Value,
-        shape: &[i64],
-    ) -> Result<()> {
-        b.parallel_nest(shape, &mut |b, idx| {
-            let v = self.element(b, a, idx)?;
-            store_scalar(b, v, out, idx);
-            Ok(())
-        })
-    }
+/// Every element of `a` into `out` (same shape), in parallel: the
+/// factorizations work in place on the copy.
+fn copy_elements(
+    cx: &mut FuncLowering<'_>,
+    b: &mut Builder<'_>,
+    a: Value,
+    out: Value,
+    shape: &[i64],
+) -> Result<()> {
+    b.parallel_nest(shape, &mut |b, idx| {
+        let v = cx.element(b, a, idx)?;
+        store_scalar(b, v, out, idx);
+        Ok(())
+    })
 }
 
 /// LAPACK's `info`: the 1-based column `j + 1` of the first failure, kept in

@@ -1,8 +1,7 @@
-//! Writing a value into its buffer: the dispatch to each op family's file
-//! (`reduce.rs`, `dot.rs`, `conv.rs`, `window.rs`, `gather_scatter.rs`,
-//! `sort.rs`, `fft.rs`, `shape.rs`), and the loop nest of element-wise and
-//! index-remapping ops (tiled for transposes that move the innermost
-//! dimension).
+//! Writing a value into its buffer: the dispatch to its family's lowering
+//! pattern (`pattern.rs`), and the patterns of element-wise,
+//! index-remapping and constant ops: one loop nest computing each element
+//! (tiled for transposes that move the innermost dimension).
 
 use strata_diag::{Diagnostic, Result};
 use strata_dialect_xla::names::*;
@@ -10,7 +9,7 @@ use strata_ir::{Context, OpId, Value};
 
 use super::FuncLowering;
 use super::elemental::store_scalar;
-use super::family::{Family, family};
+use super::pattern::{Fusion, OpLowering, fusion_of, pattern_for};
 use crate::builder::Builder;
 
 /// Transposes are walked in blocks of at most MAX_BLOCK x MAX_BLOCK
@@ -51,98 +50,160 @@ pub(super) fn shape_of(ctx: &Context, v: Value) -> Vec<i64> {
         .unwrap_or_default()
 }
 
-impl FuncLowering<'_> {
-    /// Whether computing `op`'s elements in order reads a transpose that
-    /// moves the innermost dimension: `op` itself, or one fused into it
-    /// through element-wise ops (which keep the index), as in `x.T * 2`.
-    fn reads_transposed(&self, ctx: &Context, op: OpId) -> bool {
-        let name = ctx.op(op).name;
-        if name == TRANSPOSE {
-            return swaps_innermost(ctx, op);
+/// Whether computing `op`'s elements in order reads a transpose that moves
+/// the innermost dimension: `op` itself, or one fused into it through
+/// element-wise ops (which keep the index), as in `x.T * 2`.
+fn reads_transposed(cx: &FuncLowering<'_>, ctx: &Context, op: OpId) -> bool {
+    let name = ctx.op(op).name;
+    if name == TRANSPOSE {
+        return swaps_innermost(ctx, op);
+    }
+    if fusion_of(name) != Some(Fusion::Elementwise) {
+        return false;
+    }
+    ctx.op(op).operands.iter().any(|v| match cx.repr.get(v) {
+        Some(super::Repr::Fused(p)) => reads_transposed(cx, ctx, *p),
+        _ => false,
+    })
+}
+
+/// One loop nest storing each element of `op`'s result, computed from the
+/// operands alone (so the nest is parallel).
+fn element_nest(
+    cx: &mut FuncLowering<'_>,
+    b: &mut Builder<'_>,
+    op: OpId,
+    out: Value,
+) -> Result<()> {
+    let shape = shape_of(b.ctx, b.ctx.op(op).results[0]);
+    let body = |cx: &mut FuncLowering<'_>, b: &mut Builder<'_>, idx: &[Value]| -> Result<()> {
+        let s = cx.compute(b, op, idx)?;
+        store_scalar(b, s, out, idx);
+        Ok(())
+    };
+    if reads_transposed(cx, b.ctx, op) {
+        if let Some(block) = transpose_block(&shape) {
+            return b.tiled_nest(&shape, block, TILE, &mut |b, idx| body(cx, b, idx));
         }
-        if family(name) != Some(Family::Elementwise) {
-            return false;
-        }
-        ctx.op(op).operands.iter().any(|v| match self.repr.get(v) {
-            Some(super::Repr::Fused(p)) => self.reads_transposed(ctx, *p),
-            _ => false,
-        })
+    }
+    b.parallel_nest(&shape, &mut |b, idx| body(cx, b, idx))
+}
+
+/// The lowering pattern of element-wise ops (`scalar.rs` computes each
+/// element).
+pub(super) struct Elementwise;
+
+impl OpLowering for Elementwise {
+    fn ops(&self) -> Vec<&'static str> {
+        let others = [
+            CONVERT,
+            BITCAST_CONVERT,
+            IS_FINITE,
+            REAL,
+            IMAG,
+            COMPLEX,
+            SELECT,
+            CLAMP,
+            COMPARE,
+            MAP,
+            REDUCE_PRECISION,
+        ];
+        (UNARY_ELEMENTWISE
+            .iter()
+            .chain(BINARY_ELEMENTWISE)
+            .chain(FLOAT_PREDICATES))
+        .chain(&others)
+        .copied()
+        .collect()
     }
 
-    /// Writes every result of `op` into `bufs`.
+    fn fusion(&self) -> Fusion {
+        Fusion::Elementwise
+    }
+
+    fn lower(
+        &self,
+        cx: &mut FuncLowering<'_>,
+        b: &mut Builder<'_>,
+        op: OpId,
+        bufs: &[Value],
+    ) -> Result<()> {
+        element_nest(cx, b, op, bufs[0])
+    }
+}
+
+/// The lowering pattern of ops that only remap indices (`elemental.rs`
+/// computes each element).
+pub(super) struct IndexRemap;
+
+impl OpLowering for IndexRemap {
+    fn ops(&self) -> Vec<&'static str> {
+        vec![
+            BROADCAST_IN_DIM,
+            RESHAPE,
+            TRANSPOSE,
+            SLICE,
+            REVERSE,
+            IOTA,
+            DYNAMIC_SLICE,
+            GATHER,
+            GET_DIMENSION_SIZE,
+        ]
+    }
+
+    fn fusion(&self) -> Fusion {
+        Fusion::IndexRemap
+    }
+
+    fn lower(
+        &self,
+        cx: &mut FuncLowering<'_>,
+        b: &mut Builder<'_>,
+        op: OpId,
+        bufs: &[Value],
+    ) -> Result<()> {
+        element_nest(cx, b, op, bufs[0])
+    }
+}
+
+/// The lowering pattern of `xla.constant` written into a buffer (a result
+/// returned from the function; other non-splat constants are globals).
+pub(super) struct Constant;
+
+impl OpLowering for Constant {
+    fn ops(&self) -> Vec<&'static str> {
+        vec![CONSTANT]
+    }
+
+    fn fusion(&self) -> Fusion {
+        Fusion::Constant
+    }
+
+    fn lower(
+        &self,
+        cx: &mut FuncLowering<'_>,
+        b: &mut Builder<'_>,
+        op: OpId,
+        bufs: &[Value],
+    ) -> Result<()> {
+        element_nest(cx, b, op, bufs[0])
+    }
+}
+
+impl FuncLowering<'_> {
+    /// Writes every result of `op` into `bufs`, through its family's pattern.
     pub fn materialize(&mut self, b: &mut Builder<'_>, op: OpId, bufs: &[Value]) -> Result<()> {
         let name = b.ctx.op(op).name;
-        let Some(family) = family(name) else {
+        let Some(pattern) = pattern_for(name) else {
             return Err(Diagnostic::unsupported(
                 b.loc,
                 format!("'{name}' is not supported by the lowering yet"),
             ));
         };
-        // XLA:CPU runs these as precompiled kernels (Eigen, its runtime),
-        // built without FMA: no contraction in their arithmetic.
-        let library = matches!(
-            family,
-            Family::Dot
-                | Family::Gemm
-                | Family::Convolution
-                | Family::ConvGemm
-                | Family::TriangularSolve
-                | Family::Cholesky
-                | Family::Lu
-        );
-        let keep = b.contract && !library;
+        let keep = b.contract && !pattern.library_arithmetic();
         let saved = std::mem::replace(&mut b.contract, keep);
-        let r = self.materialize_family(b, op, family, bufs);
+        let r = pattern.lower(self, b, op, bufs);
         b.contract = saved;
         r
-    }
-
-    fn materialize_family(
-        &mut self,
-        b: &mut Builder<'_>,
-        op: OpId,
-        family: Family,
-        bufs: &[Value],
-    ) -> Result<()> {
-        match family {
-            Family::Reduce => self.reduce(b, op, bufs),
-            Family::Dot => self.dot_general(b, op, bufs[0]),
-            Family::Gemm => self.gemm(b, op, bufs[0]),
-            Family::Transpose => self.transpose_kernel(b, op, bufs[0]),
-            Family::ConvGemm => self.convolution_via_gemm(b, op, bufs[0]),
-            Family::Concatenate => self.concatenate(b, op, bufs[0]),
-            Family::Pad => self.pad(b, op, bufs[0]),
-            Family::DynamicUpdateSlice => self.dynamic_update_slice(b, op, bufs[0]),
-            Family::Scatter => self.scatter(b, op, bufs),
-            Family::ReduceWindow => self.reduce_window(b, op, bufs),
-            Family::Convolution => self.convolution(b, op, bufs[0]),
-            Family::Sort => self.sort(b, op, bufs),
-            Family::Fft => self.fft(b, op, bufs[0]),
-            Family::SelectAndScatter => self.select_and_scatter(b, op, bufs[0]),
-            Family::Collective => self.collective(b, op, bufs),
-            Family::TopK => self.top_k(b, op, bufs),
-            Family::TriangularSolve => self.triangular_solve(b, op, bufs[0]),
-            Family::Rng => self.rng_bit_generator(b, op, bufs),
-            Family::RngState => self.rng_get_and_update_state(b, op, bufs),
-            Family::Cholesky => self.cholesky(b, op, bufs),
-            Family::Lu => self.lu(b, op, bufs),
-            Family::Decomposition => self.decomposition(b, op, bufs),
-            Family::Elementwise | Family::IndexRemap | Family::Constant => {
-                let shape = shape_of(b.ctx, b.ctx.op(op).results[0]);
-                let out = bufs[0];
-                let body = |this: &mut Self, b: &mut Builder<'_>, idx: &[Value]| -> Result<()> {
-                    let s = this.compute(b, op, idx)?;
-                    store_scalar(b, s, out, idx);
-                    Ok(())
-                };
-                if self.reads_transposed(b.ctx, op) {
-                    if let Some(block) = transpose_block(&shape) {
-                        return b.tiled_nest(&shape, block, TILE, &mut |b, idx| body(self, b, idx));
-                    }
-                }
-                // Each element is computed from the operands alone.
-                b.parallel_nest(&shape, &mut |b, idx| body(self, b, idx))
-            }
-        }
     }
 }

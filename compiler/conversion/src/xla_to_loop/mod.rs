@@ -25,12 +25,12 @@ mod custom_call;
 mod decomposition;
 mod dot;
 mod elemental;
-pub(crate) mod family;
 mod fft;
 mod gather_scatter;
 mod kernel;
 mod linalg;
 mod materialize;
+pub(crate) mod pattern;
 pub mod plan;
 mod reduce;
 mod region;
@@ -444,7 +444,7 @@ impl FuncLowering<'_> {
                 return Ok(());
             }
             strata_dialect_xla::COMPOSITE => return self.lower_call(b, op),
-            strata_dialect_xla::RUN_PARALLEL => return self.run_parallel(b, op),
+            strata_dialect_xla::RUN_PARALLEL => return collective::run_parallel(self, b, op),
             strata_dialect_xla::TUPLE => {
                 let (r, elems) = (b.ctx.op(op).results[0], b.ctx.op(op).operands.clone());
                 self.tuples.insert(r, elems);

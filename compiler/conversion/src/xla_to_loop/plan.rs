@@ -16,7 +16,7 @@ pub enum Mode {
     Buffer,
 }
 
-pub use super::family::{is_elementwise, is_index_only};
+pub use super::pattern::{is_elementwise, is_index_only};
 
 /// Consumers that read each operand element at most once per output element
 /// they write (so fusing an arithmetic producer costs nothing extra).

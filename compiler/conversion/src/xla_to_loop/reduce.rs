@@ -14,154 +14,177 @@ use super::region::{emit_reducer, fold_into, stack_accumulators, store_accs};
 use super::scalar::Scalar;
 use crate::builder::Builder;
 
-impl FuncLowering<'_> {
-    /// Outer loops over kept dimensions; per output element, accumulators
-    /// on the stack start at the init values and fold in the reduced
-    /// dimensions through the reducer body.
-    pub(super) fn reduce(&mut self, b: &mut Builder<'_>, op: OpId, bufs: &[Value]) -> Result<()> {
-        let operands = b.ctx.op(op).operands.clone();
-        let k = operands.len() / 2;
-        let (inputs, inits) = (operands[..k].to_vec(), operands[k..].to_vec());
-        let in_shape = shape_of(b.ctx, inputs[0]);
-        let dims = b.ctx.i64_array(op, "dimensions").unwrap_or_default();
-        let kept: Vec<usize> = (0..in_shape.len())
-            .filter(|d| !dims.contains(&(*d as i64)))
-            .collect();
-        let out_shape: Vec<i64> = kept.iter().map(|&d| in_shape[d]).collect();
-        let red_shape: Vec<i64> = dims.iter().map(|&d| in_shape[d as usize]).collect();
-        let body = b
-            .ctx
-            .entry_block(op, 0)
-            .ok_or_else(|| Diagnostic::internal(b.loc, "reduce without body"))?;
-        let innermost_kept =
-            in_shape.last().is_some() && !dims.contains(&(in_shape.len() as i64 - 1));
-        if innermost_kept {
-            return self.reduce_in_memory_order(b, op, bufs, &kept, body);
-        }
-        if out_shape.is_empty() && k == 1 && splittable(b.ctx, body, inputs[0], inits[0]) {
-            return self.reduce_in_blocks(b, inputs[0], inits[0], body, bufs[0]);
-        }
-        // Output elements are independent; each has its own accumulators.
-        b.parallel_nest(&out_shape, &mut |b, oidx| {
-            let accs = stack_accumulators(b, &inits);
-            for (i, &init) in inits.iter().enumerate() {
-                let s = self.element(b, init, &[])?;
-                store_scalar(b, s, accs[i], &[]);
-            }
-            b.loop_nest(&red_shape, &mut |b, ridx| {
-                let mut full = vec![
-                    ridx.first().copied().unwrap_or(
-                        oidx.first().copied().unwrap_or_else(|| b.const_index(0))
-                    );
-                    in_shape.len()
-                ];
-                for (j, &d) in kept.iter().enumerate() {
-                    full[d] = oidx[j];
-                }
-                for (j, &d) in dims.iter().enumerate() {
-                    full[d as usize] = ridx[j];
-                }
-                let mut xs = Vec::new();
-                for &x in &inputs {
-                    xs.push(self.element(b, x, &full)?);
-                }
-                fold_into(b, body, &accs, xs)
-            })?;
-            store_accs(b, &accs, bufs, oidx);
-            Ok(())
-        })
+/// The lowering pattern of `xla.reduce`.
+pub(super) struct Reduce;
+
+impl super::pattern::OpLowering for Reduce {
+    fn ops(&self) -> Vec<&'static str> {
+        vec![strata_dialect_xla::names::REDUCE]
     }
 
-    /// A reduction of every dimension, in blocks of whole rows (of about
-    /// BLOCK elements) reduced in parallel into partial results, which are
-    /// then folded in order. The blocks do not depend on the thread count,
-    /// so the result does not either.
-    fn reduce_in_blocks(
-        &mut self,
-        b: &mut Builder<'_>,
-        input: Value,
-        init: Value,
-        body: BlockId,
-        out: Value,
-    ) -> Result<()> {
-        const BLOCK: i64 = 1 << 14;
-        let in_shape = shape_of(b.ctx, input);
-        let inner: Vec<i64> = in_shape[1..].to_vec();
-        let inner_len: i64 = inner.iter().product::<i64>().max(1);
-        let rows = (BLOCK / inner_len).max(1);
-        let blocks = (in_shape[0] + rows - 1) / rows;
-        let elem = b.ctx.elem(b.ctx.value_ty(out));
-        let partial_ty = b.ctx.memref_ty(&[blocks], elem);
-        let partials = b.alloc(partial_ty);
-        let inits = [init];
-        b.parallel_for_step(0, blocks, 1, &mut |b, block| {
-            let accs = stack_accumulators(b, &inits);
-            let s = self.element(b, init, &[])?;
-            store_scalar(b, s, accs[0], &[]);
-            let first = {
-                let r = b.const_index(rows);
-                b.binary("arith.muli", block, r)
-            };
-            let last = {
-                let r = b.const_index(rows);
-                let end = b.binary("arith.addi", first, r);
-                let n = b.const_index(in_shape[0]);
-                b.binary("arith.minsi", end, n)
-            };
-            let one = b.const_index(1);
-            b.for_values(first, last, one, &mut |b, row| {
-                b.loop_nest(&inner, &mut |b, rest| {
-                    let mut idx = vec![row];
-                    idx.extend_from_slice(rest);
-                    let x = self.element(b, input, &idx)?;
-                    fold_into(b, body, &accs, vec![x])
-                })
-            })?;
-            let v = load_scalar(b, accs[0], &[]);
-            store_scalar(b, v, partials, &[block]);
-            Ok(())
-        })?;
-        let accs = stack_accumulators(b, &inits);
-        let s = self.element(b, init, &[])?;
-        store_scalar(b, s, accs[0], &[]);
-        b.for_range(0, blocks, &mut |b, block| {
-            let x = load_scalar(b, partials, &[block]);
-            fold_into(b, body, &accs, vec![x])
-        })?;
-        store_accs(b, &accs, &[out], &[]);
-        b.insert("mem.dealloc", vec![partials], &[], vec![]);
-        Ok(())
-    }
-
-    /// Reduction over outer dimensions only: the results start at the init
-    /// values and the input is read once in memory order, each element
-    /// folded into its result. Every result still folds its inputs in
-    /// increasing index order.
-    pub(super) fn reduce_in_memory_order(
-        &mut self,
+    fn lower(
+        &self,
+        cx: &mut FuncLowering<'_>,
         b: &mut Builder<'_>,
         op: OpId,
         bufs: &[Value],
-        kept: &[usize],
-        body: BlockId,
     ) -> Result<()> {
-        let operands = b.ctx.op(op).operands.clone();
-        let k = operands.len() / 2;
-        let (inputs, inits) = (operands[..k].to_vec(), operands[k..].to_vec());
-        let in_shape = shape_of(b.ctx, inputs[0]);
-        let out_shape: Vec<i64> = kept.iter().map(|&d| in_shape[d]).collect();
-        b.parallel_nest(&out_shape, &mut |b, oidx| {
-            for (i, &init) in inits.iter().enumerate() {
-                let s = self.element(b, init, &[])?;
-                store_scalar(b, s, bufs[i], oidx);
+        reduce(cx, b, op, bufs)
+    }
+}
+
+/// Outer loops over kept dimensions; per output element, accumulators
+/// on the stack start at the init values and fold in the reduced
+/// dimensions through the reducer body.
+pub(super) fn reduce(
+    cx: &mut FuncLowering<'_>,
+    b: &mut Builder<'_>,
+    op: OpId,
+    bufs: &[Value],
+) -> Result<()> {
+    let operands = b.ctx.op(op).operands.clone();
+    let k = operands.len() / 2;
+    let (inputs, inits) = (operands[..k].to_vec(), operands[k..].to_vec());
+    let in_shape = shape_of(b.ctx, inputs[0]);
+    let dims = b.ctx.i64_array(op, "dimensions").unwrap_or_default();
+    let kept: Vec<usize> = (0..in_shape.len())
+        .filter(|d| !dims.contains(&(*d as i64)))
+        .collect();
+    let out_shape: Vec<i64> = kept.iter().map(|&d| in_shape[d]).collect();
+    let red_shape: Vec<i64> = dims.iter().map(|&d| in_shape[d as usize]).collect();
+    let body = b
+        .ctx
+        .entry_block(op, 0)
+        .ok_or_else(|| Diagnostic::internal(b.loc, "reduce without body"))?;
+    let innermost_kept = in_shape.last().is_some() && !dims.contains(&(in_shape.len() as i64 - 1));
+    if innermost_kept {
+        return reduce_in_memory_order(cx, b, op, bufs, &kept, body);
+    }
+    if out_shape.is_empty() && k == 1 && splittable(b.ctx, body, inputs[0], inits[0]) {
+        return reduce_in_blocks(cx, b, inputs[0], inits[0], body, bufs[0]);
+    }
+    // Output elements are independent; each has its own accumulators.
+    b.parallel_nest(&out_shape, &mut |b, oidx| {
+        let accs = stack_accumulators(b, &inits);
+        for (i, &init) in inits.iter().enumerate() {
+            let s = cx.element(b, init, &[])?;
+            store_scalar(b, s, accs[i], &[]);
+        }
+        b.loop_nest(&red_shape, &mut |b, ridx| {
+            let mut full = vec![
+                ridx.first().copied().unwrap_or(
+                    oidx.first().copied().unwrap_or_else(|| b.const_index(0))
+                );
+                in_shape.len()
+            ];
+            for (j, &d) in kept.iter().enumerate() {
+                full[d] = oidx[j];
             }
-            Ok(())
+            for (j, &d) in dims.iter().enumerate() {
+                full[d as usize] = ridx[j];
+            }
+            let mut xs = Vec::new();
+            for &x in &inputs {
+                xs.push(cx.element(b, x, &full)?);
+            }
+            fold_into(b, body, &accs, xs)
         })?;
-        // Folds the input elements at `rows` (values of the outermost
-        // dimension, in order) and `rest` (the other indices) into the
-        // results: one load and one store of each result per call, the
-        // elements folded in the same order as one row at a time.
-        let fold = |this: &mut Self, b: &mut Builder<'_>, rows: &[Value], rest: &[Value]| {
+        store_accs(b, &accs, bufs, oidx);
+        Ok(())
+    })
+}
+
+/// A reduction of every dimension, in blocks of whole rows (of about
+/// BLOCK elements) reduced in parallel into partial results, which are
+/// then folded in order. The blocks do not depend on the thread count,
+/// so the result does not either.
+fn reduce_in_blocks(
+    cx: &mut FuncLowering<'_>,
+    b: &mut Builder<'_>,
+    input: Value,
+    init: Value,
+    body: BlockId,
+    out: Value,
+) -> Result<()> {
+    const BLOCK: i64 = 1 << 14;
+    let in_shape = shape_of(b.ctx, input);
+    let inner: Vec<i64> = in_shape[1..].to_vec();
+    let inner_len: i64 = inner.iter().product::<i64>().max(1);
+    let rows = (BLOCK / inner_len).max(1);
+    let blocks = (in_shape[0] + rows - 1) / rows;
+    let elem = b.ctx.elem(b.ctx.value_ty(out));
+    let partial_ty = b.ctx.memref_ty(&[blocks], elem);
+    let partials = b.alloc(partial_ty);
+    let inits = [init];
+    b.parallel_for_step(0, blocks, 1, &mut |b, block| {
+        let accs = stack_accumulators(b, &inits);
+        let s = cx.element(b, init, &[])?;
+        store_scalar(b, s, accs[0], &[]);
+        let first = {
+            let r = b.const_index(rows);
+            b.binary("arith.muli", block, r)
+        };
+        let last = {
+            let r = b.const_index(rows);
+            let end = b.binary("arith.addi", first, r);
+            let n = b.const_index(in_shape[0]);
+            b.binary("arith.minsi", end, n)
+        };
+        let one = b.const_index(1);
+        b.for_values(first, last, one, &mut |b, row| {
+            b.loop_nest(&inner, &mut |b, rest| {
+                let mut idx = vec![row];
+                idx.extend_from_slice(rest);
+                let x = cx.element(b, input, &idx)?;
+                fold_into(b, body, &accs, vec![x])
+            })
+        })?;
+        let v = load_scalar(b, accs[0], &[]);
+        store_scalar(b, v, partials, &[block]);
+        Ok(())
+    })?;
+    let accs = stack_accumulators(b, &inits);
+    let s = cx.element(b, init, &[])?;
+    store_scalar(b, s, accs[0], &[]);
+    b.for_range(0, blocks, &mut |b, block| {
+        let x = load_scalar(b, partials, &[block]);
+        fold_into(b, body, &accs, vec![x])
+    })?;
+    store_accs(b, &accs, &[out], &[]);
+    b.insert("mem.dealloc", vec![partials], &[], vec![]);
+    Ok(())
+}
+
+/// Reduction over outer dimensions only: the results start at the init
+/// values and the input is read once in memory order, each element
+/// folded into its result. Every result still folds its inputs in
+/// increasing index order.
+pub(super) fn reduce_in_memory_order(
+    cx: &mut FuncLowering<'_>,
+    b: &mut Builder<'_>,
+    op: OpId,
+    bufs: &[Value],
+    kept: &[usize],
+    body: BlockId,
+) -> Result<()> {
+    let operands = b.ctx.op(op).operands.clone();
+    let k = operands.len() / 2;
+    let (inputs, inits) = (operands[..k].to_vec(), operands[k..].to_vec());
+    let in_shape = shape_of(b.ctx, inputs[0]);
+    let out_shape: Vec<i64> = kept.iter().map(|&d| in_shape[d]).collect();
+    b.parallel_nest(&out_shape, &mut |b, oidx| {
+        for (i, &init) in inits.iter().enumerate() {
+            let s = cx.element(b, init, &[])?;
+            store_scalar(b, s, bufs[i], oidx);
+        }
+        Ok(())
+    })?;
+    // Folds the input elements at `rows` (values of the outermost
+    // dimension, in order) and `rest` (the other indices) into the
+    // results: one load and one store of each result per call, the
+    // elements folded in the same order as one row at a time.
+    let fold =
+        |this: &mut FuncLowering<'_>, b: &mut Builder<'_>, rows: &[Value], rest: &[Value]| {
             let at = |row: Value| -> Vec<Value> {
                 let mut idx = vec![row];
                 idx.extend_from_slice(rest);
@@ -183,38 +206,37 @@ impl FuncLowering<'_> {
             }
             Ok(())
         };
-        let rows = in_shape.first().copied().unwrap_or(1);
-        let rest_shape = in_shape.get(1..).unwrap_or(&[]).to_vec();
-        // When the outermost dimension is reduced (a column sum), four rows
-        // at a time share each load and store of the results.
-        const ROWS: i64 = 4;
-        if kept.first() != Some(&0) && rows >= ROWS && !in_shape.is_empty() {
-            let main = rows - rows % ROWS;
-            b.for_step(0, main, ROWS, &mut |b, r0| {
-                let rs: Vec<Value> = (0..ROWS)
-                    .map(|u| {
-                        let c = b.const_index(u);
-                        b.binary("arith.addi", r0, c)
-                    })
-                    .collect();
-                b.loop_nest(&rest_shape, &mut |b, rest| fold(self, b, &rs, rest))
-            })?;
-            if main == rows {
-                return Ok(());
-            }
-            return b.for_range(main, rows, &mut |b, r| {
-                b.loop_nest(&rest_shape, &mut |b, rest| fold(self, b, &[r], rest))
-            });
+    let rows = in_shape.first().copied().unwrap_or(1);
+    let rest_shape = in_shape.get(1..).unwrap_or(&[]).to_vec();
+    // When the outermost dimension is reduced (a column sum), four rows
+    // at a time share each load and store of the results.
+    const ROWS: i64 = 4;
+    if kept.first() != Some(&0) && rows >= ROWS && !in_shape.is_empty() {
+        let main = rows - rows % ROWS;
+        b.for_step(0, main, ROWS, &mut |b, r0| {
+            let rs: Vec<Value> = (0..ROWS)
+                .map(|u| {
+                    let c = b.const_index(u);
+                    b.binary("arith.addi", r0, c)
+                })
+                .collect();
+            b.loop_nest(&rest_shape, &mut |b, rest| fold(cx, b, &rs, rest))
+        })?;
+        if main == rows {
+            return Ok(());
         }
-        // (The innermost dimension is kept, so the input has one at least.)
-        // When the outermost is kept too, its rows fold into disjoint results.
-        if kept.first() == Some(&0) {
-            return b.parallel_for_step(0, rows, 1, &mut |b, r| {
-                b.loop_nest(&rest_shape, &mut |b, rest| fold(self, b, &[r], rest))
-            });
-        }
-        b.loop_nest(&in_shape, &mut |b, idx| fold(self, b, &idx[..1], &idx[1..]))
+        return b.for_range(main, rows, &mut |b, r| {
+            b.loop_nest(&rest_shape, &mut |b, rest| fold(cx, b, &[r], rest))
+        });
     }
+    // (The innermost dimension is kept, so the input has one at least.)
+    // When the outermost is kept too, its rows fold into disjoint results.
+    if kept.first() == Some(&0) {
+        return b.parallel_for_step(0, rows, 1, &mut |b, r| {
+            b.loop_nest(&rest_shape, &mut |b, rest| fold(cx, b, &[r], rest))
+        });
+    }
+    b.loop_nest(&in_shape, &mut |b, idx| fold(cx, b, &idx[..1], &idx[1..]))
 }
 
 /// Whether a reduction of every dimension may be split into blocks whose

@@ -11,69 +11,103 @@ use super::FuncLowering;
 use super::materialize::shape_of;
 use crate::builder::Builder;
 
-impl FuncLowering<'_> {
-    pub(super) fn rng_bit_generator(
-        &mut self,
-        b: &mut Builder<'_>,
-        op: OpId,
-        bufs: &[Value],
-    ) -> Result<()> {
-        let alg = b
-            .ctx
-            .str_attr(op, "rng_algorithm")
-            .unwrap_or("")
-            .to_string();
-        let sig = match alg.as_str() {
-            "THREE_FRY" => &strata_abi::runtime::RNG_THREE_FRY,
-            "PHILOX" | "DEFAULT" => &strata_abi::runtime::RNG_PHILOX,
-            _ => {
-                return Err(Diagnostic::error(
-                    b.loc,
-                    format!("unknown rng_algorithm '{alg}'"),
-                ));
-            }
-        };
-        let shape = shape_of(b.ctx, bufs[1]);
-        if shape.len() > strata_abi::RNG_MAX_RANK {
-            return Err(Diagnostic::unsupported(
-                b.loc,
-                "rng_bit_generator output of rank above 16",
-            ));
-        }
-        let elem = b.ctx.elem(b.ctx.value_ty(bufs[1]));
-        let mut desc = strata_abi::RngDesc {
-            rank: shape.len() as i64,
-            element_bytes: b.ctx.storage_bytes(elem) as i64,
-            state_words: shape_of(b.ctx, bufs[0]).first().copied().unwrap_or(0),
-            ..Default::default()
-        };
-        desc.dims[..shape.len()].copy_from_slice(&shape);
-        let desc_buf = self.descriptor_global(b, &desc)?;
-        let state = self.buffer_of(b, b.ctx.op(op).operands[0])?;
-        self.call_runtime(b, sig, vec![desc_buf, state, bufs[0], bufs[1]]);
-        Ok(())
+/// The lowering pattern of `xla.rng_bit_generator`.
+pub(super) struct RngBitGenerator;
+
+impl super::pattern::OpLowering for RngBitGenerator {
+    fn ops(&self) -> Vec<&'static str> {
+        vec![strata_dialect_xla::names::RNG_BIT_GENERATOR]
     }
 
-    pub(super) fn rng_get_and_update_state(
-        &mut self,
+    fn lower(
+        &self,
+        cx: &mut FuncLowering<'_>,
         b: &mut Builder<'_>,
         op: OpId,
         bufs: &[Value],
     ) -> Result<()> {
-        let delta = b
-            .ctx
-            .int_attr(op, "delta")
-            .and_then(|d| i64::try_from(d).ok())
-            .ok_or_else(|| {
-                Diagnostic::internal(b.loc, "rng_get_and_update_state without 'delta'")
-            })?;
-        let desc = strata_abi::RngStateDesc { delta };
-        let desc_buf = self.descriptor_global(b, &desc)?;
-        self.call_runtime(
-            b,
-            &strata_abi::runtime::RNG_GET_AND_UPDATE_STATE,
-            vec![desc_buf, bufs[0]],
-        );
-        Ok(())
+        rng_bit_generator(cx, b, op, bufs)
     }
+}
+
+/// The lowering pattern of `xla.rng_get_and_update_state`.
+pub(super) struct RngGetAndUpdateState;
+
+impl super::pattern::OpLowering for RngGetAndUpdateState {
+    fn ops(&self) -> Vec<&'static str> {
+        vec![strata_dialect_xla::names::RNG_GET_AND_UPDATE_STATE]
+    }
+
+    fn lower(
+        &self,
+        cx: &mut FuncLowering<'_>,
+        b: &mut Builder<'_>,
+        op: OpId,
+        bufs: &[Value],
+    ) -> Result<()> {
+        rng_get_and_update_state(cx, b, op, bufs)
+    }
+}
+
+pub(super) fn rng_bit_generator(
+    cx: &mut FuncLowering<'_>,
+    b: &mut Builder<'_>,
+    op: OpId,
+    bufs: &[Value],
+) -> Result<()> {
+    let alg = b
+        .ctx
+        .str_attr(op, "rng_algorithm")
+        .unwrap_or("")
+        .to_string();
+    let sig = match alg.as_str() {
+        "THREE_FRY" => &strata_abi::runtime::RNG_THREE_FRY,
+        "PHILOX" | "DEFAULT" => &strata_abi::runtime::RNG_PHILOX,
+        _ => {
+            return Err(Diagnostic::error(
+                b.loc,
+                format!("unknown rng_algorithm '{alg}'"),
+            ));
+        }
+    };
+    let shape = shape_of(b.ctx, bufs[1]);
+    if shape.len() > strata_abi::RNG_MAX_RANK {
+        return Err(Diagnostic::unsupported(
+            b.loc,
+            "rng_bit_generator output of rank above 16",
+        ));
+    }
+    let elem = b.ctx.elem(b.ctx.value_ty(bufs[1]));
+    let mut desc = strata_abi::RngDesc {
+        rank: shape.len() as i64,
+        element_bytes: b.ctx.storage_bytes(elem) as i64,
+        state_words: shape_of(b.ctx, bufs[0]).first().copied().unwrap_or(0),
+        ..Default::default()
+    };
+    desc.dims[..shape.len()].copy_from_slice(&shape);
+    let desc_buf = cx.descriptor_global(b, &desc)?;
+    let state = cx.buffer_of(b, b.ctx.op(op).operands[0])?;
+    cx.call_runtime(b, sig, vec![desc_buf, state, bufs[0], bufs[1]]);
+    Ok(())
+}
+
+pub(super) fn rng_get_and_update_state(
+    cx: &mut FuncLowering<'_>,
+    b: &mut Builder<'_>,
+    op: OpId,
+    bufs: &[Value],
+) -> Result<()> {
+    let delta = b
+        .ctx
+        .int_attr(op, "delta")
+        .and_then(|d| i64::try_from(d).ok())
+        .ok_or_else(|| Diagnostic::internal(b.loc, "rng_get_and_update_state without 'delta'"))?;
+    let desc = strata_abi::RngStateDesc { delta };
+    let desc_buf = cx.descriptor_global(b, &desc)?;
+    cx.call_runtime(
+        b,
+        &strata_abi::runtime::RNG_GET_AND_UPDATE_STATE,
+        vec![desc_buf, bufs[0]],
+    );
+    Ok(())
 }

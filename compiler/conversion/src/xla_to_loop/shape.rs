@@ -11,118 +11,183 @@ use super::elemental::store_scalar;
 use super::materialize::shape_of;
 use crate::builder::Builder;
 
-impl FuncLowering<'_> {
-    /// Copies the operand, then writes the update at the clamped start.
-    pub(super) fn dynamic_update_slice(
-        &mut self,
+/// The lowering pattern of `xla.concatenate`.
+pub(super) struct Concatenate;
+
+impl super::pattern::OpLowering for Concatenate {
+    fn ops(&self) -> Vec<&'static str> {
+        vec![strata_dialect_xla::names::CONCATENATE]
+    }
+
+    fn lower(
+        &self,
+        cx: &mut FuncLowering<'_>,
         b: &mut Builder<'_>,
         op: OpId,
-        out: Value,
+        bufs: &[Value],
     ) -> Result<()> {
-        let operands = b.ctx.op(op).operands.clone();
-        let (x, u) = (operands[0], operands[1]);
-        let (xs, us) = (shape_of(b.ctx, x), shape_of(b.ctx, u));
-        self.copy_operand_into(b, x, out)?;
-        let starts = self.clamped_starts(b, &operands[2..], &xs, &us)?;
-        b.loop_nest(&us, &mut |b, idx| {
-            let v = self.element(b, u, idx)?;
-            let oidx: Vec<Value> = idx
-                .iter()
-                .zip(&starts)
-                .map(|(&i, &s)| b.binary("arith.addi", i, s))
-                .collect();
+        concatenate(cx, b, op, bufs[0])
+    }
+}
+
+/// The lowering pattern of `xla.pad`.
+pub(super) struct Pad;
+
+impl super::pattern::OpLowering for Pad {
+    fn ops(&self) -> Vec<&'static str> {
+        vec![strata_dialect_xla::names::PAD]
+    }
+
+    fn lower(
+        &self,
+        cx: &mut FuncLowering<'_>,
+        b: &mut Builder<'_>,
+        op: OpId,
+        bufs: &[Value],
+    ) -> Result<()> {
+        pad(cx, b, op, bufs[0])
+    }
+}
+
+/// The lowering pattern of `xla.dynamic_update_slice`.
+pub(super) struct DynamicUpdateSlice;
+
+impl super::pattern::OpLowering for DynamicUpdateSlice {
+    fn ops(&self) -> Vec<&'static str> {
+        vec![strata_dialect_xla::names::DYNAMIC_UPDATE_SLICE]
+    }
+
+    fn lower(
+        &self,
+        cx: &mut FuncLowering<'_>,
+        b: &mut Builder<'_>,
+        op: OpId,
+        bufs: &[Value],
+    ) -> Result<()> {
+        dynamic_update_slice(cx, b, op, bufs[0])
+    }
+}
+
+/// Copies the operand, then writes the update at the clamped start.
+pub(super) fn dynamic_update_slice(
+    cx: &mut FuncLowering<'_>,
+    b: &mut Builder<'_>,
+    op: OpId,
+    out: Value,
+) -> Result<()> {
+    let operands = b.ctx.op(op).operands.clone();
+    let (x, u) = (operands[0], operands[1]);
+    let (xs, us) = (shape_of(b.ctx, x), shape_of(b.ctx, u));
+    copy_operand_into(cx, b, x, out)?;
+    let starts = cx.clamped_starts(b, &operands[2..], &xs, &us)?;
+    b.loop_nest(&us, &mut |b, idx| {
+        let v = cx.element(b, u, idx)?;
+        let oidx: Vec<Value> = idx
+            .iter()
+            .zip(&starts)
+            .map(|(&i, &s)| b.binary("arith.addi", i, s))
+            .collect();
+        store_scalar(b, v, out, &oidx);
+        Ok(())
+    })
+}
+
+/// Writes `x` into `out` (same shape): a `mem.copy` when `x` is already
+/// a buffer, which codegen skips when the two are one buffer (a donated
+/// argument updated in place, see `xla-plan-donation`); else element
+/// by element.
+pub(super) fn copy_operand_into(
+    cx: &mut FuncLowering<'_>,
+    b: &mut Builder<'_>,
+    x: Value,
+    out: Value,
+) -> Result<()> {
+    if let Some(super::Repr::Buffer(buf)) = cx.repr.get(&x).copied()
+        && b.ctx.value_ty(buf) == b.ctx.value_ty(out)
+    {
+        b.insert(strata_dialect_mem::COPY, vec![buf, out], &[], vec![]);
+        return Ok(());
+    }
+    let shape = shape_of(b.ctx, x);
+    b.loop_nest(&shape, &mut |b, idx| {
+        let v = cx.element(b, x, idx)?;
+        store_scalar(b, v, out, idx);
+        Ok(())
+    })
+}
+
+/// Each operand is copied into its slot along the concatenation axis.
+pub(super) fn concatenate(
+    cx: &mut FuncLowering<'_>,
+    b: &mut Builder<'_>,
+    op: OpId,
+    out: Value,
+) -> Result<()> {
+    let dim = b.ctx.int_attr(op, "dimension").unwrap_or(0) as usize;
+    let mut offset = 0;
+    for x in b.ctx.op(op).operands.clone() {
+        let s = shape_of(b.ctx, x);
+        let off = offset;
+        b.loop_nest(&s, &mut |b, idx| {
+            let v = cx.element(b, x, idx)?;
+            let mut oidx = idx.to_vec();
+            let o = b.const_index(off);
+            oidx[dim] = b.binary("arith.addi", idx[dim], o);
             store_scalar(b, v, out, &oidx);
             Ok(())
-        })
+        })?;
+        offset += s[dim];
     }
+    Ok(())
+}
 
-    /// Writes `x` into `out` (same shape): a `mem.copy` when `x` is already
-    /// a buffer, which codegen skips when the two are one buffer (a donated
-    /// argument updated in place, see `xla-plan-donation`); else element
-    /// by element.
-    pub(super) fn copy_operand_into(
-        &mut self,
-        b: &mut Builder<'_>,
-        x: Value,
-        out: Value,
-    ) -> Result<()> {
-        if let Some(super::Repr::Buffer(buf)) = self.repr.get(&x).copied()
-            && b.ctx.value_ty(buf) == b.ctx.value_ty(out)
-        {
-            b.insert(strata_dialect_mem::COPY, vec![buf, out], &[], vec![]);
-            return Ok(());
+/// Fills with the padding value, then scatters the operand to
+/// `low + i * (interior + 1)`, skipping positions cut by negative padding.
+pub(super) fn pad(
+    cx: &mut FuncLowering<'_>,
+    b: &mut Builder<'_>,
+    op: OpId,
+    out: Value,
+) -> Result<()> {
+    let (x, pv) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
+    let xs = shape_of(b.ctx, x);
+    let os = shape_of(b.ctx, b.ctx.op(op).results[0]);
+    let lo = b.ctx.i64_array(op, "edge_padding_low").unwrap_or_default();
+    let interior = b.ctx.i64_array(op, "interior_padding").unwrap_or_default();
+    b.loop_nest(&os, &mut |b, idx| {
+        let v = cx.element(b, pv, &[])?;
+        store_scalar(b, v, out, idx);
+        Ok(())
+    })?;
+    b.loop_nest(&xs, &mut |b, idx| {
+        let mut oidx = Vec::new();
+        let mut ok: Option<Value> = None;
+        for d in 0..xs.len() {
+            let step = b.const_index(interior[d] + 1);
+            let l = b.const_index(lo[d]);
+            let m = b.binary("arith.muli", idx[d], step);
+            let p = b.binary("arith.addi", m, l);
+            let zero = b.const_index(0);
+            let n = b.const_index(os[d]);
+            let ge = b.cmpi("sge", p, zero);
+            let lt = b.cmpi("slt", p, n);
+            let both = b.binary("arith.andi", ge, lt);
+            ok = Some(match ok {
+                Some(o) => b.binary("arith.andi", o, both),
+                None => both,
+            });
+            oidx.push(p);
         }
-        let shape = shape_of(b.ctx, x);
-        b.loop_nest(&shape, &mut |b, idx| {
-            let v = self.element(b, x, idx)?;
-            store_scalar(b, v, out, idx);
-            Ok(())
-        })
-    }
-
-    /// Each operand is copied into its slot along the concatenation axis.
-    pub(super) fn concatenate(&mut self, b: &mut Builder<'_>, op: OpId, out: Value) -> Result<()> {
-        let dim = b.ctx.int_attr(op, "dimension").unwrap_or(0) as usize;
-        let mut offset = 0;
-        for x in b.ctx.op(op).operands.clone() {
-            let s = shape_of(b.ctx, x);
-            let off = offset;
-            b.loop_nest(&s, &mut |b, idx| {
-                let v = self.element(b, x, idx)?;
-                let mut oidx = idx.to_vec();
-                let o = b.const_index(off);
-                oidx[dim] = b.binary("arith.addi", idx[dim], o);
+        let v = cx.element(b, x, idx)?;
+        match ok {
+            Some(c) => b.if_then(c, &mut |b| {
                 store_scalar(b, v, out, &oidx);
                 Ok(())
-            })?;
-            offset += s[dim];
+            }),
+            None => {
+                store_scalar(b, v, out, &oidx);
+                Ok(())
+            }
         }
-        Ok(())
-    }
-
-    /// Fills with the padding value, then scatters the operand to
-    /// `low + i * (interior + 1)`, skipping positions cut by negative padding.
-    pub(super) fn pad(&mut self, b: &mut Builder<'_>, op: OpId, out: Value) -> Result<()> {
-        let (x, pv) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
-        let xs = shape_of(b.ctx, x);
-        let os = shape_of(b.ctx, b.ctx.op(op).results[0]);
-        let lo = b.ctx.i64_array(op, "edge_padding_low").unwrap_or_default();
-        let interior = b.ctx.i64_array(op, "interior_padding").unwrap_or_default();
-        b.loop_nest(&os, &mut |b, idx| {
-            let v = self.element(b, pv, &[])?;
-            store_scalar(b, v, out, idx);
-            Ok(())
-        })?;
-        b.loop_nest(&xs, &mut |b, idx| {
-            let mut oidx = Vec::new();
-            let mut ok: Option<Value> = None;
-            for d in 0..xs.len() {
-                let step = b.const_index(interior[d] + 1);
-                let l = b.const_index(lo[d]);
-                let m = b.binary("arith.muli", idx[d], step);
-                let p = b.binary("arith.addi", m, l);
-                let zero = b.const_index(0);
-                let n = b.const_index(os[d]);
-                let ge = b.cmpi("sge", p, zero);
-                let lt = b.cmpi("slt", p, n);
-                let both = b.binary("arith.andi", ge, lt);
-                ok = Some(match ok {
-                    Some(o) => b.binary("arith.andi", o, both),
-                    None => both,
-                });
-                oidx.push(p);
-            }
-            let v = self.element(b, x, idx)?;
-            match ok {
-                Some(c) => b.if_then(c, &mut |b| {
-                    store_scalar(b, v, out, &oidx);
-                    Ok(())
-                }),
-                None => {
-                    store_scalar(b, v, out, &oidx);
-                    Ok(())
-                }
-            }
-        })
-    }
+    })
 }

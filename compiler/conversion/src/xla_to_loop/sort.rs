@@ -19,136 +19,158 @@ use super::region::emit_region;
 use super::scalar::Scalar;
 use crate::builder::Builder;
 
-impl FuncLowering<'_> {
-    pub(super) fn sort(&mut self, b: &mut Builder<'_>, op: OpId, bufs: &[Value]) -> Result<()> {
-        let operands = b.ctx.op(op).operands.clone();
-        let shape = shape_of(b.ctx, operands[0]);
-        let rank = shape.len() as i64;
-        let dim = b.ctx.int_attr(op, "dimension").unwrap_or(-1) as i64;
-        let dim = if dim < 0 { dim + rank } else { dim } as usize;
-        let body = b
-            .ctx
-            .entry_block(op, 0)
-            .ok_or_else(|| Diagnostic::internal(b.loc, "sort without comparator"))?;
-        let n = shape[dim];
-        if shape.contains(&0) {
-            return Ok(());
-        }
-        let it = b.ctx.index_ty();
-        let slot_ty = b.ctx.memref_ty(&[], it);
-        let scratch_tys: Vec<_> = bufs
-            .iter()
-            .map(|&out| {
-                let elem = b.ctx.elem(b.ctx.value_ty(out));
-                b.ctx.memref_ty(&[n], elem)
-            })
-            .collect();
-        let mut outer = shape.clone();
-        outer[dim] = 1;
-        // Slices are sorted independently, each with its own scratch: in
-        // parallel when there are several; a single slice merges the pairs
-        // of runs of each pass in parallel instead.
-        let slices: i64 = outer.iter().product();
-        let mut slice_body = |b: &mut Builder<'_>, slice: &[Value]| -> Result<()> {
-            let scratch: Vec<Value> = scratch_tys.iter().map(|&t| b.alloc(t)).collect();
-            let width = b.alloca(slot_ty);
-            let at = |k: Value| {
-                let mut v = slice.to_vec();
-                v[dim] = k;
-                v
-            };
-            // The results start as the operands' slices.
-            b.for_range(0, n, &mut |b, k| {
-                for (&x, &out) in operands.iter().zip(bufs) {
-                    let v = self.element(b, x, &at(k))?;
-                    store_scalar(b, v, out, &at(k));
-                }
-                Ok(())
-            })?;
-            let one = b.const_index(1);
-            b.store(one, width, &[]);
-            b.while_loop(
-                &mut |b| {
-                    let w = b.load(width, &[]);
-                    let len = b.const_index(n);
-                    Ok(b.cmpi("slt", w, len))
-                },
-                &mut |b| {
-                    let w = b.load(width, &[]);
-                    let len = b.const_index(n);
-                    let zero = b.const_index(0);
-                    let one = b.const_index(1);
-                    let pair = b.binary("arith.addi", w, w);
-                    let merge = &mut |b: &mut Builder<'_>, lo: Value| -> Result<()> {
-                        // Merge runs [lo, mid) and [mid, hi) of the results
-                        // into the scratch buffers' [lo, hi).
-                        let (left, right) = (b.alloca(slot_ty), b.alloca(slot_ty));
-                        let lo_w = b.binary("arith.addi", lo, w);
-                        let mid = b.binary("arith.minsi", lo_w, len);
-                        let lo_2w = b.binary("arith.addi", lo, pair);
-                        let hi = b.binary("arith.minsi", lo_2w, len);
-                        b.store(lo, left, &[]);
-                        b.store(mid, right, &[]);
-                        b.for_values(lo, hi, one, &mut |b, k| {
-                            let (i, j) = (b.load(left, &[]), b.load(right, &[]));
-                            let left_ok = b.cmpi("slt", i, mid);
-                            let right_ok = b.cmpi("slt", j, hi);
-                            // Indices kept in the slice even when a run is used up.
-                            let ic = b.select(left_ok, i, lo);
-                            let jc = b.select(right_ok, j, lo);
-                            let mut args = Vec::new();
-                            let mut pairs = Vec::new();
-                            for &out in bufs {
-                                let (vi, vj) =
-                                    (load_scalar(b, out, &at(ic)), load_scalar(b, out, &at(jc)));
-                                args.extend([vj, vi]);
-                                pairs.push((vi, vj));
-                            }
-                            let right_first = comparator_result(b, body, &args)?;
-                            let left_done = b.cmpi("sge", i, mid);
-                            let either = b.binary("arith.ori", left_done, right_first);
-                            let take_right = b.binary("arith.andi", right_ok, either);
-                            for (&(vi, vj), &dst) in pairs.iter().zip(&scratch) {
-                                let pick = select_scalar(b, take_right, vj, vi);
-                                store_scalar(b, pick, dst, &[k]);
-                            }
-                            let (i1, j1) = (
-                                b.binary("arith.addi", i, one),
-                                b.binary("arith.addi", j, one),
-                            );
-                            let next_i = b.select(take_right, i, i1);
-                            let next_j = b.select(take_right, j1, j);
-                            b.store(next_i, left, &[]);
-                            b.store(next_j, right, &[]);
-                            Ok(())
-                        })
-                    };
-                    if slices == 1 {
-                        b.parallel_for_values(zero, len, pair, merge)
-                    } else {
-                        b.for_values(zero, len, pair, merge)
-                    }?;
-                    b.for_range(0, n, &mut |b, k| {
-                        for (&src, &out) in scratch.iter().zip(bufs) {
-                            let v = load_scalar(b, src, &[k]);
-                            store_scalar(b, v, out, &at(k));
-                        }
-                        Ok(())
-                    })?;
-                    b.store(pair, width, &[]);
-                    Ok(())
-                },
-            )?;
-            for s in scratch {
-                b.insert("mem.dealloc", vec![s], &[], vec![]);
+/// The lowering pattern of `xla.sort`.
+pub(super) struct Sort;
+
+impl super::pattern::OpLowering for Sort {
+    fn ops(&self) -> Vec<&'static str> {
+        vec![strata_dialect_xla::names::SORT]
+    }
+
+    fn lower(
+        &self,
+        cx: &mut FuncLowering<'_>,
+        b: &mut Builder<'_>,
+        op: OpId,
+        bufs: &[Value],
+    ) -> Result<()> {
+        sort(cx, b, op, bufs)
+    }
+}
+
+pub(super) fn sort(
+    cx: &mut FuncLowering<'_>,
+    b: &mut Builder<'_>,
+    op: OpId,
+    bufs: &[Value],
+) -> Result<()> {
+    let operands = b.ctx.op(op).operands.clone();
+    let shape = shape_of(b.ctx, operands[0]);
+    let rank = shape.len() as i64;
+    let dim = b.ctx.int_attr(op, "dimension").unwrap_or(-1) as i64;
+    let dim = if dim < 0 { dim + rank } else { dim } as usize;
+    let body = b
+        .ctx
+        .entry_block(op, 0)
+        .ok_or_else(|| Diagnostic::internal(b.loc, "sort without comparator"))?;
+    let n = shape[dim];
+    if shape.contains(&0) {
+        return Ok(());
+    }
+    let it = b.ctx.index_ty();
+    let slot_ty = b.ctx.memref_ty(&[], it);
+    let scratch_tys: Vec<_> = bufs
+        .iter()
+        .map(|&out| {
+            let elem = b.ctx.elem(b.ctx.value_ty(out));
+            b.ctx.memref_ty(&[n], elem)
+        })
+        .collect();
+    let mut outer = shape.clone();
+    outer[dim] = 1;
+    // Slices are sorted independently, each with its own scratch: in
+    // parallel when there are several; a single slice merges the pairs
+    // of runs of each pass in parallel instead.
+    let slices: i64 = outer.iter().product();
+    let mut slice_body = |b: &mut Builder<'_>, slice: &[Value]| -> Result<()> {
+        let scratch: Vec<Value> = scratch_tys.iter().map(|&t| b.alloc(t)).collect();
+        let width = b.alloca(slot_ty);
+        let at = |k: Value| {
+            let mut v = slice.to_vec();
+            v[dim] = k;
+            v
+        };
+        // The results start as the operands' slices.
+        b.for_range(0, n, &mut |b, k| {
+            for (&x, &out) in operands.iter().zip(bufs) {
+                let v = cx.element(b, x, &at(k))?;
+                store_scalar(b, v, out, &at(k));
             }
             Ok(())
-        };
-        if slices > 1 {
-            b.parallel_nest(&outer, &mut slice_body)
-        } else {
-            b.loop_nest(&outer, &mut slice_body)
+        })?;
+        let one = b.const_index(1);
+        b.store(one, width, &[]);
+        b.while_loop(
+            &mut |b| {
+                let w = b.load(width, &[]);
+                let len = b.const_index(n);
+                Ok(b.cmpi("slt", w, len))
+            },
+            &mut |b| {
+                let w = b.load(width, &[]);
+                let len = b.const_index(n);
+                let zero = b.const_index(0);
+                let one = b.const_index(1);
+                let pair = b.binary("arith.addi", w, w);
+                let merge = &mut |b: &mut Builder<'_>, lo: Value| -> Result<()> {
+                    // Merge runs [lo, mid) and [mid, hi) of the results
+                    // into the scratch buffers' [lo, hi).
+                    let (left, right) = (b.alloca(slot_ty), b.alloca(slot_ty));
+                    let lo_w = b.binary("arith.addi", lo, w);
+                    let mid = b.binary("arith.minsi", lo_w, len);
+                    let lo_2w = b.binary("arith.addi", lo, pair);
+                    let hi = b.binary("arith.minsi", lo_2w, len);
+                    b.store(lo, left, &[]);
+                    b.store(mid, right, &[]);
+                    b.for_values(lo, hi, one, &mut |b, k| {
+                        let (i, j) = (b.load(left, &[]), b.load(right, &[]));
+                        let left_ok = b.cmpi("slt", i, mid);
+                        let right_ok = b.cmpi("slt", j, hi);
+                        // Indices kept in the slice even when a run is used up.
+                        let ic = b.select(left_ok, i, lo);
+                        let jc = b.select(right_ok, j, lo);
+                        let mut args = Vec::new();
+                        let mut pairs = Vec::new();
+                        for &out in bufs {
+                            let (vi, vj) =
+                                (load_scalar(b, out, &at(ic)), load_scalar(b, out, &at(jc)));
+                            args.extend([vj, vi]);
+                            pairs.push((vi, vj));
+                        }
+                        let right_first = comparator_result(b, body, &args)?;
+                        let left_done = b.cmpi("sge", i, mid);
+                        let either = b.binary("arith.ori", left_done, right_first);
+                        let take_right = b.binary("arith.andi", right_ok, either);
+                        for (&(vi, vj), &dst) in pairs.iter().zip(&scratch) {
+                            let pick = select_scalar(b, take_right, vj, vi);
+                            store_scalar(b, pick, dst, &[k]);
+                        }
+                        let (i1, j1) = (
+                            b.binary("arith.addi", i, one),
+                            b.binary("arith.addi", j, one),
+                        );
+                        let next_i = b.select(take_right, i, i1);
+                        let next_j = b.select(take_right, j1, j);
+                        b.store(next_i, left, &[]);
+                        b.store(next_j, right, &[]);
+                        Ok(())
+                    })
+                };
+                if slices == 1 {
+                    b.parallel_for_values(zero, len, pair, merge)
+                } else {
+                    b.for_values(zero, len, pair, merge)
+                }?;
+                b.for_range(0, n, &mut |b, k| {
+                    for (&src, &out) in scratch.iter().zip(bufs) {
+                        let v = load_scalar(b, src, &[k]);
+                        store_scalar(b, v, out, &at(k));
+                    }
+                    Ok(())
+                })?;
+                b.store(pair, width, &[]);
+                Ok(())
+            },
+        )?;
+        for s in scratch {
+            b.insert("mem.dealloc", vec![s], &[], vec![]);
         }
+        Ok(())
+    };
+    if slices > 1 {
+        b.parallel_nest(&outer, &mut slice_body)
+    } else {
+        b.loop_nest(&outer, &mut slice_body)
     }
 }
 

@@ -16,6 +16,25 @@ use super::materialize::shape_of;
 use super::scalar::Scalar;
 use crate::builder::Builder;
 
+/// The lowering pattern of `chlo.top_k`.
+pub(super) struct TopK;
+
+impl super::pattern::OpLowering for TopK {
+    fn ops(&self) -> Vec<&'static str> {
+        vec![strata_dialect_xla::names::TOP_K]
+    }
+
+    fn lower(
+        &self,
+        cx: &mut FuncLowering<'_>,
+        b: &mut Builder<'_>,
+        op: OpId,
+        bufs: &[Value],
+    ) -> Result<()> {
+        top_k(cx, b, op, bufs)
+    }
+}
+
 /// A value's key in the total order, and whether keys compare unsigned.
 fn order_key(b: &mut Builder<'_>, s: Scalar) -> (Value, bool) {
     let v = s.real();
@@ -37,99 +56,102 @@ fn order_key(b: &mut Builder<'_>, s: Scalar) -> (Value, bool) {
     }
 }
 
-impl FuncLowering<'_> {
-    pub(super) fn top_k(&mut self, b: &mut Builder<'_>, op: OpId, bufs: &[Value]) -> Result<()> {
-        let x = b.ctx.op(op).operands[0];
-        let shape = shape_of(b.ctx, x);
-        let n = *shape.last().unwrap_or(&0);
-        let k = b.ctx.int_attr(op, "k").unwrap_or(0) as i64;
-        if k == 0 || n == 0 {
-            return Ok(());
-        }
-        let (values, indices) = (bufs[0], bufs[1]);
-        let outer = shape[..shape.len() - 1].to_vec();
-        let it = b.ctx.index_ty();
-        let slot_ty = b.ctx.memref_ty(&[], it);
-        let i32t = b.ctx.int_ty(32);
-        // Rows are independent; each has its own counters.
-        b.parallel_nest(&outer, &mut |b, row| {
-            let at = |j: Value| {
-                let mut idx = row.to_vec();
-                idx.push(j);
-                idx
+pub(super) fn top_k(
+    cx: &mut FuncLowering<'_>,
+    b: &mut Builder<'_>,
+    op: OpId,
+    bufs: &[Value],
+) -> Result<()> {
+    let x = b.ctx.op(op).operands[0];
+    let shape = shape_of(b.ctx, x);
+    let n = *shape.last().unwrap_or(&0);
+    let k = b.ctx.int_attr(op, "k").unwrap_or(0) as i64;
+    if k == 0 || n == 0 {
+        return Ok(());
+    }
+    let (values, indices) = (bufs[0], bufs[1]);
+    let outer = shape[..shape.len() - 1].to_vec();
+    let it = b.ctx.index_ty();
+    let slot_ty = b.ctx.memref_ty(&[], it);
+    let i32t = b.ctx.int_ty(32);
+    // Rows are independent; each has its own counters.
+    b.parallel_nest(&outer, &mut |b, row| {
+        let at = |j: Value| {
+            let mut idx = row.to_vec();
+            idx.push(j);
+            idx
+        };
+        let count = b.alloca(slot_ty);
+        let pos = b.alloca(slot_ty);
+        let zero = b.const_index(0);
+        b.store(zero, count, &[]);
+        b.for_range(0, n, &mut |b, i| {
+            let src = at(i);
+            let v = cx.element(b, x, &src)?;
+            let (key, unsigned) = order_key(b, v);
+            let (gt, lt) = if unsigned {
+                ("ugt", "ult")
+            } else {
+                ("sgt", "slt")
             };
-            let count = b.alloca(slot_ty);
-            let pos = b.alloca(slot_ty);
-            let zero = b.const_index(0);
-            b.store(zero, count, &[]);
-            b.for_range(0, n, &mut |b, i| {
-                let src = at(i);
-                let v = self.element(b, x, &src)?;
-                let (key, unsigned) = order_key(b, v);
-                let (gt, lt) = if unsigned {
-                    ("ugt", "ult")
-                } else {
-                    ("sgt", "slt")
-                };
-                let c = b.load(count, &[]);
+            let c = b.load(count, &[]);
+            let kk = b.const_index(k);
+            let full = b.cmpi("sge", c, kk);
+            let last = {
+                let km1 = b.const_index(k - 1);
+                let idx = at(km1);
+                let lv = load_scalar(b, values, &idx);
+                order_key(b, lv).0
+            };
+            let better = b.cmpi(gt, key, last);
+            let t = b.ctx.int_ty(1);
+            let yes = b.const_int(1, t);
+            let not_full = b.binary("arith.xori", full, yes);
+            let enters = b.binary("arith.ori", not_full, better);
+            b.if_then(enters, &mut |b| {
+                let km1 = b.const_index(k - 1);
+                let start = b.select(full, km1, c);
+                b.store(start, pos, &[]);
+                // Move smaller elements one place down.
+                b.while_loop(
+                    &mut |b| {
+                        let p = b.load(pos, &[]);
+                        let z = b.const_index(0);
+                        let one = b.const_index(1);
+                        let has_prev = b.cmpi("sgt", p, z);
+                        let prev = b.binary("arith.subi", p, one);
+                        let prev = b.binary("arith.maxsi", prev, z);
+                        let idx = at(prev);
+                        let pv = load_scalar(b, values, &idx);
+                        let pkey = order_key(b, pv).0;
+                        let smaller = b.cmpi(lt, pkey, key);
+                        Ok(b.binary("arith.andi", has_prev, smaller))
+                    },
+                    &mut |b| {
+                        let p = b.load(pos, &[]);
+                        let one = b.const_index(1);
+                        let prev = b.binary("arith.subi", p, one);
+                        let (from, to) = (at(prev), at(p));
+                        let pv = load_scalar(b, values, &from);
+                        store_scalar(b, pv, values, &to);
+                        let pi = b.load(indices, &from);
+                        b.store(pi, indices, &to);
+                        b.store(prev, pos, &[]);
+                        Ok(())
+                    },
+                )?;
+                let p = b.load(pos, &[]);
+                let to = at(p);
+                store_scalar(b, v, values, &to);
+                let i32v = b.cast("arith.index_cast", i, i32t);
+                b.store(i32v, indices, &to);
+                let one = b.const_index(1);
+                let c1 = b.binary("arith.addi", c, one);
                 let kk = b.const_index(k);
-                let full = b.cmpi("sge", c, kk);
-                let last = {
-                    let km1 = b.const_index(k - 1);
-                    let idx = at(km1);
-                    let lv = load_scalar(b, values, &idx);
-                    order_key(b, lv).0
-                };
-                let better = b.cmpi(gt, key, last);
-                let t = b.ctx.int_ty(1);
-                let yes = b.const_int(1, t);
-                let not_full = b.binary("arith.xori", full, yes);
-                let enters = b.binary("arith.ori", not_full, better);
-                b.if_then(enters, &mut |b| {
-                    let km1 = b.const_index(k - 1);
-                    let start = b.select(full, km1, c);
-                    b.store(start, pos, &[]);
-                    // Move smaller elements one place down.
-                    b.while_loop(
-                        &mut |b| {
-                            let p = b.load(pos, &[]);
-                            let z = b.const_index(0);
-                            let one = b.const_index(1);
-                            let has_prev = b.cmpi("sgt", p, z);
-                            let prev = b.binary("arith.subi", p, one);
-                            let prev = b.binary("arith.maxsi", prev, z);
-                            let idx = at(prev);
-                            let pv = load_scalar(b, values, &idx);
-                            let pkey = order_key(b, pv).0;
-                            let smaller = b.cmpi(lt, pkey, key);
-                            Ok(b.binary("arith.andi", has_prev, smaller))
-                        },
-                        &mut |b| {
-                            let p = b.load(pos, &[]);
-                            let one = b.const_index(1);
-                            let prev = b.binary("arith.subi", p, one);
-                            let (from, to) = (at(prev), at(p));
-                            let pv = load_scalar(b, values, &from);
-                            store_scalar(b, pv, values, &to);
-                            let pi = b.load(indices, &from);
-                            b.store(pi, indices, &to);
-                            b.store(prev, pos, &[]);
-                            Ok(())
-                        },
-                    )?;
-                    let p = b.load(pos, &[]);
-                    let to = at(p);
-                    store_scalar(b, v, values, &to);
-                    let i32v = b.cast("arith.index_cast", i, i32t);
-                    b.store(i32v, indices, &to);
-                    let one = b.const_index(1);
-                    let c1 = b.binary("arith.addi", c, one);
-                    let kk = b.const_index(k);
-                    let c1 = b.binary("arith.minsi", c1, kk);
-                    b.store(c1, count, &[]);
-                    Ok(())
-                })
+                let c1 = b.binary("arith.minsi", c1, kk);
+                b.store(c1, count, &[]);
+                Ok(())
             })
         })
-    }
+    })
 }
