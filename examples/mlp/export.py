@@ -1,5 +1,8 @@
 """Exports the MLP example: model.mlir (StableHLO from JAX), model.hlo (the same model as XLA HLO
 text), inputs.h and expected.h, and data.rs (the same inputs and output for examples/rust_mlp).
+Also the same model through `jax.export`: model.jax (`Exported.serialize()`), model.mlirbc (its
+StableHLO portable artifact) and model.multiplatform.mlir (exported for cpu and cuda: a platform
+index argument selects each platform's code).
 
 Run with a Python that has jax and numpy, e.g.
     python3 -m venv /tmp/venv && /tmp/venv/bin/pip install jax numpy
@@ -83,6 +86,14 @@ def main():
         f.write(lowered.as_text())
     with open(os.path.join(HERE, "model.hlo"), "w") as f:
         f.write(lowered.as_text(dialect="hlo"))
+    exported = jax.export.export(jax.jit(mlp))(*args)
+    with open(os.path.join(HERE, "model.jax"), "wb") as f:
+        f.write(exported.serialize())
+    with open(os.path.join(HERE, "model.mlirbc"), "wb") as f:
+        f.write(exported.mlir_module_serialized)
+    multi = jax.export.export(jax.jit(mlp), platforms=("cpu", "cuda"))(*args)
+    with open(os.path.join(HERE, "model.multiplatform.mlir"), "w") as f:
+        f.write(multi.mlir_module())
     out = np.asarray(jax.jit(mlp)(*args))
     write_header(
         os.path.join(HERE, "inputs.h"),
@@ -98,7 +109,8 @@ def main():
     )
     write_rust(os.path.join(HERE, "data.rs"),
                [(f"INPUT_{n.upper()}", a) for n, a in inputs] + [("EXPECTED_OUT", out)])
-    print("wrote model.mlir, model.hlo, inputs.h, expected.h, data.rs; output:\n", out)
+    print("wrote model.mlir, model.hlo, model.jax, model.mlirbc, model.multiplatform.mlir, inputs.h, "
+          "expected.h, data.rs; output:\n", out)
 
 
 if __name__ == "__main__":

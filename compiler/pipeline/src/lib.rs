@@ -22,9 +22,13 @@ pub fn new_context() -> Context {
 pub fn all_passes() -> Vec<Box<dyn Pass>> {
     vec![
         Box::new(
+            strata_dialect_xla::transforms::jax_calling_convention::XlaJaxCallingConventionPass,
+        ),
+        Box::new(
             strata_dialect_xla::transforms::manual_computation::XlaExpandManualComputationPass,
         ),
         Box::new(strata_dialect_xla::transforms::inline::XlaInlinePass),
+        Box::new(strata_dialect_xla::transforms::fold_branches::XlaFoldBranchesPass),
         Box::new(strata_dialect_xla::transforms::static_dynamic_ops::XlaStaticDynamicOpsPass),
         Box::new(strata_dialect_xla::transforms::quantized::XlaLowerQuantizedPass),
         Box::new(strata_dialect_xla::transforms::lapack_custom_calls::XlaLapackCustomCallsPass),
@@ -77,10 +81,15 @@ pub fn lowering_pipeline() -> PassManager {
 }
 
 /// Makes the functions a module exports final before the C interface is
-/// read from it: a multi-device export's per-device functions appear here
-/// (`xla-expand-manual-computation`; `lower` runs it again, finding nothing).
-pub fn expand_devices(ctx: &mut Context, module: OpId) -> Result<(), Vec<Diagnostic>> {
+/// read from it: JAX's platform index and tokens leave public signatures
+/// (`xla-jax-calling-convention`), a multi-device export's per-device
+/// functions appear (`xla-expand-manual-computation`). `lower` runs both
+/// again, finding nothing.
+pub fn entry_points(ctx: &mut Context, module: OpId) -> Result<(), Vec<Diagnostic>> {
     use strata_pass::Pass;
+    strata_dialect_xla::transforms::jax_calling_convention::XlaJaxCallingConventionPass
+        .run(ctx, module)
+        .map_err(|d| vec![d])?;
     strata_dialect_xla::transforms::manual_computation::XlaExpandManualComputationPass
         .run(ctx, module)
         .map_err(|d| vec![d])?;

@@ -96,6 +96,8 @@ pub struct Generation<'a> {
     pub target: &'a strata_codegen::TargetSpec,
     pub collectives: Collectives,
     pub backend: crate::backend::Backend,
+    /// `--platforms`: a multi-platform export's platforms, in order.
+    pub platforms: &'a [String],
 }
 
 /// Files written beside the artifact.
@@ -260,6 +262,28 @@ fn check_name(name: Option<&str>, prefix: &str, output: &Path) -> Result<(), Str
 }
 
 #[allow(clippy::too_many_arguments)]
+/// Records the export's platforms for `xla-jax-calling-convention`; warns
+/// when a multi-platform export's are unknown (the first is taken for cpu).
+fn note_platforms(ctx: &mut Context, module: strata_ir::OpId, platforms: &[String]) {
+    use strata_dialect_xla::transforms::jax_calling_convention as jcc;
+    if !platforms.is_empty() {
+        let names = platforms
+            .iter()
+            .map(|p| ctx.attr(strata_ir::AttrKind::String(p.trim().to_string())))
+            .collect();
+        let a = ctx.attr(strata_ir::AttrKind::Array(names));
+        ctx.set_attr(module, jcc::PLATFORMS_ATTR, a);
+    } else if ctx.attr_of(module, jcc::PLATFORMS_ATTR).is_none()
+        && jcc::takes_platform_index(ctx, module)
+    {
+        eprintln!(
+            "warning: the module was exported for several platforms (argument \
+             {}); taking the first for cpu (say which with --platforms, e.g. cpu,cuda)",
+            jcc::PLATFORM_INDEX
+        );
+    }
+}
+
 fn compile(
     ctx: &mut Context,
     name: &str,
@@ -275,8 +299,10 @@ fn compile(
         target,
         collectives,
         backend,
+        platforms,
     } = *generation;
     let module = parse_and_verify(ctx, name, text)?;
+    note_platforms(ctx, module, platforms);
     if collectives == Collectives::Mpi {
         // Read by codegen: P_replicas_run runs this process as one MPI device.
         let mpi = ctx.attr(strata_ir::AttrKind::String("mpi".into()));
@@ -310,7 +336,7 @@ fn compile(
         ))]);
     }
     let devices = devices_of(ctx, module);
-    strata_pipeline::expand_devices(ctx, module)?;
+    strata_pipeline::entry_points(ctx, module)?;
     let (mut funcs, custom_calls) = abi::library_interface(ctx, module, prefix)?;
     let flags: Vec<&String> = reports.print_after.iter().collect();
     let print_after = crate::opt::print_after(&flags).map_err(|m| vec![unknown_loc_error(m)])?;

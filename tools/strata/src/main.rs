@@ -110,6 +110,12 @@ enum Command {
         /// (the loop level exported to upstream MLIR and lowered by its passes).
         #[arg(long, value_enum, default_value = "native")]
         backend: backend::Backend,
+        /// The platforms a multi-platform JAX export was made for, in its order
+        /// (`jax.export.export(f, platforms=("cpu", "cuda"))` → `cpu,cuda`): the
+        /// library runs the cpu code. A serialized export says so itself; for
+        /// text, without this flag, the first platform is taken to be cpu.
+        #[arg(long, value_delimiter = ',', value_name = "LIST")]
+        platforms: Vec<String>,
     },
     /// Print the IR after running the given passes (e.g. --convert-xla-to-loop).
     Opt {
@@ -217,6 +223,7 @@ fn main() -> ExitCode {
             print_ir_after_all,
             print_ir_after,
             backend,
+            platforms,
         } => {
             let mut spec = strata_codegen::TargetSpec::portable();
             spec.triple = target;
@@ -236,6 +243,7 @@ fn main() -> ExitCode {
                     target: &spec,
                     collectives,
                     backend,
+                    platforms: &platforms,
                 },
                 compile::Reports {
                     time_passes,

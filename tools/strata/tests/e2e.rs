@@ -75,6 +75,22 @@ fn mlp_from_hlo_text_c_program_matches_xla() {
     assert!(header.contains("model_main("), "{header}");
 }
 
+/// The same model exported by `jax.export` for two platforms (`cpu`,
+/// `cuda`): the platform index leaves the C signature, the cpu code is kept
+/// (told by `--platforms`, and by default the first), and the C program is
+/// unchanged.
+#[test]
+fn mlp_exported_for_several_platforms_matches_xla() {
+    let tmp = tempfile::tempdir().unwrap();
+    mlp_c_program_matches_xla("model.multiplatform.mlir", tmp.path());
+    let tmp = tempfile::tempdir().unwrap();
+    mlp_c_program_built_with_matches_xla(
+        "model.multiplatform.mlir",
+        tmp.path(),
+        &["--platforms", "cpu,cuda"],
+    );
+}
+
 /// `examples/python/mlp.py`: the library called from Python through ctypes.
 #[test]
 fn python_ctypes_example_matches_xla() {

@@ -315,6 +315,22 @@ impl Context {
         v
     }
 
+    /// Removes the arguments of `block` at the positions `drop` says, and
+    /// renumbers those kept. Uses of a removed argument must be gone.
+    pub fn remove_block_args(&mut self, block: BlockId, drop: &dyn Fn(usize) -> bool) {
+        let args = std::mem::take(&mut self.blocks[block].args);
+        let kept: Vec<Value> = args
+            .into_iter()
+            .enumerate()
+            .filter(|&(i, _)| !drop(i))
+            .map(|(_, v)| v)
+            .collect();
+        for (i, &v) in kept.iter().enumerate() {
+            self.values[v].def = ValueDef::BlockArg(block, i as u32);
+        }
+        self.blocks[block].args = kept;
+    }
+
     pub fn append_op(&mut self, block: BlockId, op: OpId) {
         self.ops[op].parent = Some(block);
         self.blocks[block].ops.push(op);
