@@ -5,7 +5,7 @@ StableHLO portable artifact) and model.multiplatform.mlir (exported for cpu and 
 index argument selects each platform's code).
 
 Run with a Python that has jax and numpy, e.g.
-    python3 -m venv /tmp/venv && /tmp/venv/bin/pip install jax numpy
+    python3 -m venv /tmp/venv && /tmp/venv/bin/pip install jax numpy flatbuffers
     /tmp/venv/bin/python examples/mlp/export.py
 
 The generated files are committed; re-running this script reproduces them (the inputs come from

@@ -37,10 +37,15 @@ def literal(a, fmt=None):
     return rec(a)
 
 
-def piece(name, f, args, check):
+def piece(name, f, args, check, exported=False):
     """`@check_NAME` computing f(*args) with the args closed over; `check(value,
-    type, indent)` returns the check line(s) inserted before its return."""
-    text = jax.jit(lambda: f(*args)).lower().as_text()
+    type, indent)` returns the check line(s) inserted before its return. With
+    `exported`, the text is `jax.export`'s (helpers as private functions, their
+    constants where JAX puts them) instead of `jit(...).lower()`'s."""
+    if exported:
+        text = jax.export.export(jax.jit(lambda: f(*args)))().mlir_module()
+    else:
+        text = jax.jit(lambda: f(*args)).lower().as_text()
     body = text[text.index("func.func public @main"):]
     body = body[: body.rindex("}", 0, body.rindex("}"))] + "}"
     body = body.replace("func.func public @main", f"func.func @check_{name}", 1)

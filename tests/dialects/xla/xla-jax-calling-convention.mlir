@@ -41,9 +41,10 @@ module attributes {strata.platforms = ["cuda", "cpu"]} {
 
 // -----
 
-// Ordered effects (calling convention 9 and 10): token arguments become
-// `after_all` tokens, token results are not returned; a private function
-// keeps its tokens.
+// Ordered effects (calling convention 9 and 10): token arguments marked
+// `jax.token` become `after_all` tokens, such token results are not
+// returned; a private function keeps its tokens, and so does a public one
+// whose tokens JAX did not add.
 
 // CHECK-LABEL: func.func @ordered_effects(
 // CHECK-SAME: %arg0: tensor<4xf32>) -> tensor<4xf32>
@@ -59,4 +60,12 @@ func.func public @ordered_effects(%arg0: !stablehlo.token {jax.token = true}, %a
 func.func private @effect(%arg0: !stablehlo.token, %arg1: tensor<4xf32>) -> (!stablehlo.token, tensor<4xf32>) {
   %0 = stablehlo.add %arg1, %arg1 : tensor<4xf32>
   return %arg0, %0 : !stablehlo.token, tensor<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @own_tokens(%arg0: tensor<4xf32>, %arg1: !stablehlo.token) -> !stablehlo.token
+func.func public @own_tokens(%arg0: tensor<4xf32>, %arg1: !stablehlo.token) -> !stablehlo.token {
+  %0 = "stablehlo.outfeed"(%arg0, %arg1) : (tensor<4xf32>, !stablehlo.token) -> !stablehlo.token
+  return %0 : !stablehlo.token
 }

@@ -61,7 +61,7 @@ fn print_diags(ctx: &Context, diags: &[Diagnostic]) {
 
 fn check_file(path: &Path, backend: Backend, host: Option<&load::HostCalls>) -> Tally {
     let text = match read_source(path) {
-        Ok(t) => t,
+        Ok(source) => source.text,
         Err(e) => {
             outln!("{e}");
             return Tally {

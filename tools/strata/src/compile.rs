@@ -128,14 +128,24 @@ pub fn run(
         report_plain(&message);
         return false;
     }
-    let Some(text) = read_or_report(input) else {
+    let Some(source) = read_or_report(input) else {
         return false;
+    };
+    // `--platforms` overrides what a serialized export says.
+    let platforms = if generation.platforms.is_empty() {
+        &source.platforms[..]
+    } else {
+        generation.platforms
+    };
+    let generation = Generation {
+        platforms,
+        ..generation
     };
     let mut ctx = strata_pipeline::new_context();
     match compile(
         &mut ctx,
         &input.display().to_string(),
-        &text,
+        &source.text,
         output,
         extras,
         &prefix,

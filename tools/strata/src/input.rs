@@ -5,23 +5,72 @@ use std::path::Path;
 use strata_diag::{Diagnostic, Location};
 use strata_ir::{Context, OpId};
 
-/// Reads a source file; non-UTF-8 input is an error at 1:1.
-pub fn read_source(path: &Path) -> Result<String, String> {
+/// An input file as text, with what a serialized JAX export says beside it.
+pub struct Source {
+    /// StableHLO (or HLO, or xla dialect) text; decoded from bytecode or a
+    /// serialized export when the file holds one.
+    pub text: String,
+    /// The platforms a serialized JAX export was made for (empty otherwise).
+    pub platforms: Vec<String>,
+}
+
+/// Reads a source file. The format is told by content: a serialized JAX
+/// export (`Exported.serialize()`), a StableHLO portable artifact (MLIR
+/// bytecode, `.mlirbc`), or text (StableHLO, HLO, xla dialect); non-UTF-8
+/// text is an error at its first bad byte, a malformed binary one at its
+/// byte offset.
+pub fn read_source(path: &Path) -> Result<Source, String> {
     let bytes = std::fs::read(path)
         .map_err(|e| format!("{}: error: cannot read file: {e}", path.display()))?;
-    String::from_utf8(bytes).map_err(|e| {
+    let binary_error = |e: strata_vhlo_import::ReadError, what: &str| {
+        format!("{}: error: {what}: {e}", path.display())
+    };
+    if strata_vhlo_import::looks_like_mlir_bytecode(&bytes) {
+        let text = strata_vhlo_import::portable_artifact_to_text(&bytes)
+            .map_err(|e| binary_error(e, "cannot read the StableHLO portable artifact"))?;
+        return Ok(Source {
+            text,
+            platforms: Vec::new(),
+        });
+    }
+    if strata_vhlo_import::looks_like_jax_export(&bytes) {
+        let export = strata_vhlo_import::jax_export_to_text(&bytes)
+            .map_err(|e| binary_error(e, "cannot read the serialized JAX export"))?;
+        return Ok(Source {
+            text: export.module_text,
+            platforms: export.platforms,
+        });
+    }
+    // Text never holds NUL; a binary file that is not a readable export or
+    // artifact says why it is not, rather than echoing its bytes.
+    if bytes.contains(&0) {
+        let why = match strata_vhlo_import::jax_export_to_text(&bytes) {
+            Err(e) => e.to_string(),
+            Ok(_) => "unrecognised layout".to_string(),
+        };
+        return Err(format!(
+            "{}: error: not text, nor a readable serialized JAX export ({why}) or MLIR bytecode",
+            path.display()
+        ));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
         let prefix = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         let line = prefix.iter().filter(|&&b| b == b'\n').count() + 1;
         let col = prefix.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
         format!(
-            "{}:{line}:{col}: error: input is not valid UTF-8 text",
+            "{}:{line}:{col}: error: input is not valid UTF-8 text (nor a serialized JAX export or \
+             MLIR bytecode)",
             path.display()
         )
+    })?;
+    Ok(Source {
+        text,
+        platforms: Vec::new(),
     })
 }
 
 /// Reads a source file, printing the error on failure.
-pub fn read_or_report(path: &Path) -> Option<String> {
+pub fn read_or_report(path: &Path) -> Option<Source> {
     read_source(path).map_err(|e| errln!("{e}")).ok()
 }
 

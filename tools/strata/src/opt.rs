@@ -26,7 +26,7 @@ pub fn run(input: &Path, split: bool, flags: &[String]) -> bool {
     if flags.iter().any(|f| f == "--list-passes") {
         return list_passes();
     }
-    let Some(text) = read_or_report(input) else {
+    let Some(text) = read_or_report(input).map(|source| source.text) else {
         return false;
     };
     let name = input.display().to_string();

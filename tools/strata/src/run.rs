@@ -16,7 +16,7 @@ pub fn run(
     backend: crate::backend::Backend,
     host: Option<&load::HostCalls>,
 ) -> bool {
-    let Some(text) = read_or_report(input) else {
+    let Some(text) = read_or_report(input).map(|source| source.text) else {
         return false;
     };
     let mut ctx = strata_pipeline::new_context();

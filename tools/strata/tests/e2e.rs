@@ -75,6 +75,42 @@ fn mlp_from_hlo_text_c_program_matches_xla() {
     assert!(header.contains("model_main("), "{header}");
 }
 
+/// The same model as JAX's serialized export (`Exported.serialize()`, read
+/// by content whatever the extension) and as the StableHLO portable
+/// artifact inside it (`.mlirbc`): same C program, same results.
+#[test]
+fn mlp_from_serialized_jax_export_and_portable_artifact_matches_xla() {
+    for model in ["model.jax", "model.mlirbc"] {
+        let tmp = tempfile::tempdir().unwrap();
+        mlp_c_program_matches_xla(model, tmp.path());
+    }
+}
+
+/// A serialized export cut short is a located error (its byte offset),
+/// exit status 1, never a crash.
+#[test]
+fn truncated_serialized_export_is_an_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bytes = std::fs::read(mlp_dir().join("model.jax")).unwrap();
+    for (cut, what) in [(bytes.len() / 2, "model.jax"), (64, "model.jax")] {
+        let path = tmp.path().join(what);
+        std::fs::write(&path, &bytes[..cut]).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_strata"))
+            .args(["compile"])
+            .arg(&path)
+            .arg("-o")
+            .arg(tmp.path().join("m.o"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains("error: ") && stderr.contains("byte "),
+            "{stderr}"
+        );
+    }
+}
+
 /// The same model exported by `jax.export` for two platforms (`cpu`,
 /// `cuda`): the platform index leaves the C signature, the cpu code is kept
 /// (told by `--platforms`, and by default the first), and the C program is

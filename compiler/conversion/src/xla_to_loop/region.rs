@@ -161,6 +161,34 @@ fn emit_call(
     emit_block_ops(b, body, args, depth + 1)
 }
 
+/// A value of the enclosing function used in a region: JAX's comparators
+/// read constants defined outside them (`jnp.sort` of floats compares with
+/// a 0.0 of the function's body). A constant of one element (or a splat) is
+/// its element; anything else is not supported.
+fn outer_constant(b: &mut Builder<'_>, v: Value) -> Result<Scalar> {
+    let unsupported = |b: &Builder<'_>| {
+        Diagnostic::unsupported(
+            b.loc,
+            "region bodies may only use their own arguments and values, and constants of one element",
+        )
+    };
+    let Some(def) = b
+        .ctx
+        .defining_op(v)
+        .filter(|&d| b.ctx.op(d).name == CONSTANT)
+    else {
+        return Err(unsupported(b));
+    };
+    let Some(d) = b.ctx.dense_attr(def, "value").cloned() else {
+        return Err(unsupported(b));
+    };
+    if !d.splat && b.ctx.num_elements(d.ty) != 1 {
+        return Err(unsupported(b));
+    }
+    let stored = b.ctx.elem(d.ty);
+    Ok(super::elemental::constant_element(b, &d, stored))
+}
+
 fn emit_block_ops(
     b: &mut Builder<'_>,
     block: BlockId,
@@ -174,13 +202,9 @@ fn emit_block_ops(
     for op in b.ctx.blocks[block].ops.clone() {
         let name = b.ctx.op(op).name;
         let operands = b.ctx.op(op).operands.clone();
-        let get = |env: &HashMap<Value, Scalar>, v: &Value, b: &Builder<'_>| {
-            env.get(v).copied().ok_or_else(|| {
-                Diagnostic::unsupported(
-                    b.loc,
-                    "reducer bodies may only use their own arguments and values",
-                )
-            })
+        let get = |env: &HashMap<Value, Scalar>, v: &Value, b: &mut Builder<'_>| match env.get(v) {
+            Some(&s) => Ok(s),
+            None => outer_constant(b, *v),
         };
         if name == RETURN || name == builtin::RETURN {
             return operands.iter().map(|v| get(&env, v, b)).collect();

@@ -12,10 +12,11 @@
 //!   serialized export; the first platform when it is absent), and
 //!   `xla-fold-branches` then keeps the CPU branch of every `case` it
 //!   selects.
-//! - one `!stablehlo.token` per ordered effect, and as many token results
-//!   before the array results. Tokens carry no data on the CPU: a token
-//!   argument becomes a fresh `xla.after_all` and token results are not
-//!   returned.
+//! - one `!stablehlo.token {jax.token = true}` per ordered effect, and as
+//!   many token results before the array results. Tokens carry no data on
+//!   the CPU: such a token argument becomes a fresh `xla.after_all` and such
+//!   token results are not returned. (Tokens without the mark are the
+//!   program's own, e.g. of a `run_parallel` device program, and stay.)
 //!
 //! Private functions keep their signatures (tokens flow through them as
 //! values).
@@ -109,8 +110,13 @@ fn is_platform_index(ctx: &Context, f: OpId, arg: usize) -> bool {
         .is_some_and(|a| matches!(ctx.attr_kind(a), AttrKind::String(s) if s == PLATFORM_INDEX))
 }
 
-fn is_token(ctx: &Context, v: Value) -> bool {
+/// A token JAX's calling convention added: marked `jax.token = true` (other
+/// token parameters, such as those of `run_parallel`'s device programs, are
+/// the program's own).
+fn is_jax_token(ctx: &Context, f: OpId, which: &str, index: usize, v: Value) -> bool {
     matches!(ctx.kind(ctx.value_ty(v)), TypeKind::Token)
+        && dict_entry(ctx, f, which, index, "jax.token")
+            .is_some_and(|a| matches!(ctx.attr_kind(a), AttrKind::Bool(true) | AttrKind::Unit))
 }
 
 fn adapt_function(ctx: &mut Context, f: OpId, cpu: i64) -> Result<()> {
@@ -123,7 +129,7 @@ fn adapt_function(ctx: &mut Context, f: OpId, cpu: i64) -> Result<()> {
     for (i, &arg) in args.iter().enumerate() {
         let replacement = if is_platform_index(ctx, f, i) {
             constant_like(ctx, arg, cpu, loc)
-        } else if is_token(ctx, arg) {
+        } else if is_jax_token(ctx, f, "arg_attrs", i, arg) {
             ctx.create_op(AFTER_ALL, vec![], &[ctx.value_ty(arg)], vec![], loc)
         } else {
             continue;
@@ -133,7 +139,7 @@ fn adapt_function(ctx: &mut Context, f: OpId, cpu: i64) -> Result<()> {
         ctx.replace_uses_in(f, arg, value);
         dropped[i] = true;
     }
-    let returned = drop_token_results(ctx, entry);
+    let returned = drop_token_results(ctx, f, entry);
     if dropped.iter().any(|&d| d) || returned.iter().any(|&d| d) {
         ctx.remove_block_args(entry, &|i| dropped[i]);
         rewrite_signature(ctx, f, &dropped, &returned)
@@ -154,7 +160,7 @@ fn constant_like(ctx: &mut Context, like: Value, value: i64, loc: Location) -> O
 }
 
 /// Removes token operands from `f`'s return; which results went.
-fn drop_token_results(ctx: &mut Context, entry: strata_ir::BlockId) -> Vec<bool> {
+fn drop_token_results(ctx: &mut Context, f: OpId, entry: strata_ir::BlockId) -> Vec<bool> {
     let Some(ret) = ctx.blocks[entry]
         .ops
         .last()
@@ -164,7 +170,11 @@ fn drop_token_results(ctx: &mut Context, entry: strata_ir::BlockId) -> Vec<bool>
         return vec![];
     };
     let operands = ctx.op(ret).operands.clone();
-    let dropped: Vec<bool> = operands.iter().map(|&v| is_token(ctx, v)).collect();
+    let dropped: Vec<bool> = operands
+        .iter()
+        .enumerate()
+        .map(|(j, &v)| is_jax_token(ctx, f, "res_attrs", j, v))
+        .collect();
     ctx.op_mut(ret).operands = operands
         .into_iter()
         .zip(&dropped)

@@ -1,0 +1,4 @@
+//! StableHLO text output.
+
+pub mod module;
+pub mod text;
