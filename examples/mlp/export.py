@@ -2,7 +2,8 @@
 text), inputs.h and expected.h, and data.rs (the same inputs and output for examples/rust_mlp).
 Also the same model through `jax.export`: model.jax (`Exported.serialize()`), model.mlirbc (its
 StableHLO portable artifact) and model.multiplatform.mlir (exported for cpu and cuda: a platform
-index argument selects each platform's code).
+index argument selects each platform's code), model.poly.mlir and model.poly.jax (shape-polymorphic
+in the batch: `jax.export.symbolic_shape("b")`).
 
 Run with a Python that has jax and numpy, e.g.
     python3 -m venv /tmp/venv && /tmp/venv/bin/pip install jax numpy flatbuffers
@@ -91,6 +92,15 @@ def main():
         f.write(exported.serialize())
     with open(os.path.join(HERE, "model.mlirbc"), "wb") as f:
         f.write(exported.mlir_module_serialized)
+    # Shape-polymorphic in the batch: `strata compile --dim b=4` for these inputs.
+    b = jax.export.symbolic_shape("b")[0]
+    poly_args = [jax.ShapeDtypeStruct((b,) + args[0].shape[1:], args[0].dtype)] + [
+        jax.ShapeDtypeStruct(a.shape, a.dtype) for a in args[1:]]
+    poly = jax.export.export(jax.jit(mlp))(*poly_args)
+    with open(os.path.join(HERE, "model.poly.mlir"), "w") as f:
+        f.write(poly.mlir_module())
+    with open(os.path.join(HERE, "model.poly.jax"), "wb") as f:
+        f.write(poly.serialize())
     multi = jax.export.export(jax.jit(mlp), platforms=("cpu", "cuda"))(*args)
     with open(os.path.join(HERE, "model.multiplatform.mlir"), "w") as f:
         f.write(multi.mlir_module())
@@ -109,7 +119,7 @@ def main():
     )
     write_rust(os.path.join(HERE, "data.rs"),
                [(f"INPUT_{n.upper()}", a) for n, a in inputs] + [("EXPECTED_OUT", out)])
-    print("wrote model.mlir, model.hlo, model.jax, model.mlirbc, model.multiplatform.mlir, inputs.h, "
+    print("wrote model.mlir, model.hlo, model.jax, model.mlirbc, model.multiplatform.mlir, model.poly.*, inputs.h, "
           "expected.h, data.rs; output:\n", out)
 
 

@@ -21,6 +21,9 @@ pub fn new_context() -> Context {
 /// Every pass `strata opt` can run, in pipeline order.
 pub fn all_passes() -> Vec<Box<dyn Pass>> {
     vec![
+        // Runs as the module is read, before verification (see the driver's
+        // input); listed for `strata opt` and finds nothing here.
+        Box::new(strata_dialect_xla::transforms::refine_shapes::XlaRefineShapesPass),
         Box::new(
             strata_dialect_xla::transforms::jax_calling_convention::XlaJaxCallingConventionPass,
         ),

@@ -278,7 +278,13 @@ pub fn register(ctx: &mut Context) {
         );
     }
     r.add(OpDef::new(DYNAMIC_BROADCAST_IN_DIM, pure).parser(parse::parse_dynamic_broadcast_in_dim));
-    for name in [DYNAMIC_RESHAPE, DYNAMIC_PAD, DYNAMIC_GATHER, DYNAMIC_CONV] {
+    for name in [
+        DYNAMIC_RESHAPE,
+        DYNAMIC_PAD,
+        DYNAMIC_GATHER,
+        DYNAMIC_CONV,
+        REAL_DYNAMIC_SLICE,
+    ] {
         r.add(OpDef::new(name, pure).parser(parse::parse_elementwise));
     }
     r.add(

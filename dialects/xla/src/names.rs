@@ -80,6 +80,7 @@ pub const DYNAMIC_BROADCAST_IN_DIM: &str = "xla.dynamic_broadcast_in_dim";
 pub const DYNAMIC_IOTA: &str = "xla.dynamic_iota";
 pub const DYNAMIC_RESHAPE: &str = "xla.dynamic_reshape";
 pub const DYNAMIC_PAD: &str = "xla.dynamic_pad";
+pub const REAL_DYNAMIC_SLICE: &str = "xla.real_dynamic_slice";
 pub const DYNAMIC_GATHER: &str = "xla.dynamic_gather";
 pub const DYNAMIC_CONV: &str = "xla.dynamic_conv";
 pub const DYNAMIC_OPS: &[&str] = &[
@@ -89,6 +90,7 @@ pub const DYNAMIC_OPS: &[&str] = &[
     DYNAMIC_PAD,
     DYNAMIC_GATHER,
     DYNAMIC_CONV,
+    REAL_DYNAMIC_SLICE,
 ];
 pub const POLYGAMMA: &str = "xla.polygamma";
 pub const DIGAMMA: &str = "xla.digamma";
@@ -274,6 +276,7 @@ pub const ALL: &[&str] = &[
     DYNAMIC_PAD,
     DYNAMIC_GATHER,
     DYNAMIC_CONV,
+    REAL_DYNAMIC_SLICE,
     NEXT_AFTER,
     ZETA,
     POLYGAMMA,

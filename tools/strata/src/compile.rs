@@ -6,7 +6,7 @@ use strata_codegen::{CodegenOptions, EmitKind};
 use strata_ir::Context;
 
 use crate::abi;
-use crate::input::{parse_and_verify, read_or_report, report, unknown_loc_error};
+use crate::input::{parse_specialize_and_verify, read_or_report, report, unknown_loc_error};
 
 /// Default symbol prefix: the output's stem without a leading `lib`.
 pub fn default_prefix(output: &Path) -> String {
@@ -98,6 +98,8 @@ pub struct Generation<'a> {
     pub backend: crate::backend::Backend,
     /// `--platforms`: a multi-platform export's platforms, in order.
     pub platforms: &'a [String],
+    /// `--dim NAME=VALUE`: the sizes a shape-polymorphic export is compiled for.
+    pub dims: &'a [(String, i64)],
 }
 
 /// Files written beside the artifact.
@@ -310,8 +312,9 @@ fn compile(
         collectives,
         backend,
         platforms,
+        dims,
     } = *generation;
-    let module = parse_and_verify(ctx, name, text)?;
+    let module = parse_specialize_and_verify(ctx, name, text, dims)?;
     note_platforms(ctx, module, platforms);
     if collectives == Collectives::Mpi {
         // Read by codegen: P_replicas_run runs this process as one MPI device.

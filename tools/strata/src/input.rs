@@ -88,12 +88,46 @@ pub fn parse_and_verify(
     name: &str,
     text: &str,
 ) -> Result<OpId, Vec<Diagnostic>> {
+    parse_specialize_and_verify(ctx, name, text, &[])
+}
+
+/// [`parse_and_verify`], specialising a shape-polymorphic module for the
+/// dimension values `dims` (`--dim b=64`) before it is verified (the
+/// verifiers want static shapes): `xla-refine-shapes`.
+pub fn parse_specialize_and_verify(
+    ctx: &mut Context,
+    name: &str,
+    text: &str,
+    dims: &[(String, i64)],
+) -> Result<OpId, Vec<Diagnostic>> {
+    use strata_dialect_xla::transforms::refine_shapes as refine;
+    use strata_pass::Pass;
     let module = if strata_hlo_import::looks_like_hlo(text) {
         strata_hlo_import::import_module(ctx, name, text)
     } else {
         strata_ir::text::parser::parse_module(ctx, name, text)
     }
     .map_err(|d| vec![d])?;
+    if !dims.is_empty() {
+        let entries = dims
+            .iter()
+            .map(|(k, v)| {
+                let i64_ty = ctx.int_ty(64);
+                let a = ctx.attr(strata_ir::AttrKind::Int {
+                    value: i128::from(*v),
+                    ty: i64_ty,
+                });
+                (k.clone(), a)
+            })
+            .collect();
+        let a = ctx.attr(strata_ir::AttrKind::Dict(entries));
+        ctx.set_attr(module, refine::DIMENSION_VALUES_ATTR, a);
+    }
+    if refine::is_shape_polymorphic(ctx, module) {
+        refine::XlaRefineShapesPass
+            .run(ctx, module)
+            .map_err(|d| vec![d])?;
+    }
     strata_ir::verify::verify(ctx, module)?;
     Ok(module)
 }

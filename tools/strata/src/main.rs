@@ -116,6 +116,11 @@ enum Command {
         /// text, without this flag, the first platform is taken to be cpu.
         #[arg(long, value_delimiter = ',', value_name = "LIST")]
         platforms: Vec<String>,
+        /// The value of a dimension variable of a shape-polymorphic JAX export
+        /// (`jax.export.symbolic_shape("b, 784")` → `--dim b=64`), repeatable: the
+        /// library is compiled for that size, as XLA compiles such exports.
+        #[arg(long = "dim", value_name = "NAME=VALUE", value_parser = parse_dim)]
+        dims: Vec<(String, i64)>,
     },
     /// Print the IR after running the given passes (e.g. --convert-xla-to-loop).
     Opt {
@@ -224,6 +229,7 @@ fn main() -> ExitCode {
             print_ir_after,
             backend,
             platforms,
+            dims,
         } => {
             let mut spec = strata_codegen::TargetSpec::portable();
             spec.triple = target;
@@ -244,6 +250,7 @@ fn main() -> ExitCode {
                     collectives,
                     backend,
                     platforms: &platforms,
+                    dims: &dims,
                 },
                 compile::Reports {
                     time_passes,
@@ -297,4 +304,23 @@ fn main() -> ExitCode {
     } else {
         ExitCode::from(1)
     }
+}
+
+/// `NAME=VALUE` of `--dim`: a dimension variable and its size.
+fn parse_dim(s: &str) -> Result<(String, i64), String> {
+    let (name, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("expected NAME=VALUE (like b=64), found '{s}'"))?;
+    let name = name.trim();
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(format!("'{name}' is not a dimension variable's name"));
+    }
+    let value: i64 = value
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{value}' is not a size (a non-negative integer)"))?;
+    if value < 0 {
+        return Err(format!("'{value}' is not a size (a non-negative integer)"));
+    }
+    Ok((name.to_string(), value))
 }

@@ -71,6 +71,22 @@ fn parse_shape(text: &str) -> Option<Vec<i64>> {
         .collect()
 }
 
+/// The shape a `.npy` file's header states (its data is not read).
+pub fn shape_of(path: &Path) -> Result<Vec<i64>, String> {
+    let bad = |m: String| format!("{}: {m}", path.display());
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| {
+            let cap = (NPY_MAX_HEADER + 12) as u64;
+            std::io::Read::read_to_end(&mut std::io::Read::take(f, cap), &mut bytes)
+        })
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let (header, _) = split_npy(&bytes).map_err(bad)?;
+    header_value(header, "shape")
+        .and_then(parse_shape)
+        .ok_or_else(|| bad("the header's 'shape' is not readable".into()))
+}
+
 /// The data of `path` as the buffer of an argument of type `ty`.
 /// Reads no more than the argument needs (plus NumPy's largest header), so
 /// `@/dev/zero` or a huge file is an error, not an endless read.

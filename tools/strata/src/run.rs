@@ -5,7 +5,7 @@ use std::path::Path;
 use strata_ir::{AttrKind, Context, DenseElements, Type, TypeKind, builtin};
 
 use crate::abi::elem_bytes;
-use crate::input::{parse_and_verify, read_or_report, report, unknown_loc_error};
+use crate::input::{parse_specialize_and_verify, read_or_report, report, unknown_loc_error};
 use crate::load;
 
 pub fn run(
@@ -53,8 +53,9 @@ fn run_in(
     backend: crate::backend::Backend,
     host: Option<&load::HostCalls>,
 ) -> Result<Vec<String>, Vec<strata_diag::Diagnostic>> {
-    let module = parse_and_verify(ctx, name, text)?;
     let err = |m: String| vec![unknown_loc_error(m)];
+    let dims = dimensions_from_inputs(name, text, function, literals).map_err(err)?;
+    let module = parse_specialize_and_verify(ctx, name, text, &dims)?;
     let f = builtin::lookup_func(ctx, module, function)
         .ok_or_else(|| err(format!("no function @{function} in {name}")))?;
     let (inputs, results) =
@@ -285,4 +286,61 @@ pub fn from_bytes(ctx: &Context, t: Type, bytes: &[u8]) -> DenseElements {
         splat: false,
         bits,
     }
+}
+
+/// The dimension variables of a shape-polymorphic `function`, valued from
+/// the shapes of the `.npy` inputs it reads them from (none for a module
+/// with static shapes).
+fn dimensions_from_inputs(
+    name: &str,
+    text: &str,
+    function: &str,
+    literals: &[String],
+) -> Result<Vec<(String, i64)>, String> {
+    use strata_dialect_xla::transforms::refine_shapes as refine;
+    let mut ctx = strata_pipeline::new_context();
+    let parsed = if strata_hlo_import::looks_like_hlo(text) {
+        return Ok(vec![]);
+    } else {
+        strata_ir::text::parser::parse_module(&mut ctx, name, text)
+    };
+    let Ok(module) = parsed else {
+        return Ok(vec![]); // the real parse reports it
+    };
+    if !refine::is_shape_polymorphic(&ctx, module) {
+        return Ok(vec![]);
+    }
+    let Some(f) = builtin::lookup_func(&ctx, module, function) else {
+        return Ok(vec![]);
+    };
+    let mut dims: Vec<(String, i64)> = Vec::new();
+    for (var, arg, dim) in refine::bindings(&ctx, f) {
+        let file = literals
+            .get(arg)
+            .and_then(|l| l.strip_prefix('@'))
+            .filter(|p| p.ends_with(".npy"))
+            .ok_or_else(|| {
+                format!(
+                    "dimension variable {var} is the size of dimension {dim} of argument {arg}: \
+                     give that argument as a .npy file (--input @x.npy)"
+                )
+            })?;
+        let shape = crate::npy::shape_of(Path::new(file))?;
+        let value = *shape.get(dim).ok_or_else(|| {
+            format!(
+                "{file}: has {} dimensions; argument {arg} needs more",
+                shape.len()
+            )
+        })?;
+        match dims.iter().find(|(v, _)| *v == var) {
+            Some((_, known)) if *known != value => {
+                return Err(format!(
+                    "dimension variable {var} is {known} by one input and {value} by {file}"
+                ));
+            }
+            Some(_) => {}
+            None => dims.push((var, value)),
+        }
+    }
+    Ok(dims)
 }

@@ -86,6 +86,101 @@ fn mlp_from_serialized_jax_export_and_portable_artifact_matches_xla() {
     }
 }
 
+/// The same model exported shape-polymorphic in the batch
+/// (`symbolic_shape("b")`), as text and serialized, compiled for the
+/// example's batch with `--dim b=4`: same C program, same results; without
+/// a value, or with one JAX's constraints reject (b >= 1), a located error.
+#[test]
+fn shape_polymorphic_mlp_compiled_for_a_batch_matches_xla() {
+    for model in ["model.poly.mlir", "model.poly.jax"] {
+        let tmp = tempfile::tempdir().unwrap();
+        mlp_c_program_built_with_matches_xla(model, tmp.path(), &["--dim", "b=4"]);
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    for (dims, message) in [
+        (
+            &[][..],
+            "is shape-polymorphic (dimension variables b): give each a value with --dim b=N",
+        ),
+        (
+            &["--dim", "b=0"][..],
+            "Expected value >= 1 for dimension variable 'b'",
+        ),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_strata"))
+            .arg("compile")
+            .arg(mlp_dir().join("model.poly.mlir"))
+            .arg("-o")
+            .arg(tmp.path().join("m.o"))
+            .args(dims)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains("model.poly.mlir:") && stderr.contains(message),
+            "{stderr}"
+        );
+    }
+}
+
+/// `strata run` on the shape-polymorphic export takes the batch from the
+/// shape of its `.npy` input (b = 4 here) and matches XLA.
+#[test]
+fn strata_run_takes_dimension_variables_from_npy_shapes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let inputs = std::fs::read_to_string(mlp_dir().join("inputs.h")).unwrap();
+    let expected = std::fs::read_to_string(mlp_dir().join("expected.h")).unwrap();
+    let shapes: [(&str, &[usize]); 5] = [
+        ("x", &[4, 8]),
+        ("w1", &[8, 16]),
+        ("b1", &[16]),
+        ("w2", &[16, 4]),
+        ("b2", &[4]),
+    ];
+    let mut args = vec![
+        "run".to_string(),
+        mlp_dir().join("model.poly.mlir").display().to_string(),
+    ];
+    for (name, shape) in shapes {
+        let values = c_float_array(&inputs, &format!("input_{name}"));
+        let path = tmp.path().join(format!("{name}.npy"));
+        write_npy_f32(&path, shape, &values);
+        args.extend(["--input".to_string(), format!("@{}", path.display())]);
+    }
+    args.extend(["--output-dir".to_string(), tmp.path().display().to_string()]);
+    run_ok(Command::new(env!("CARGO_BIN_EXE_strata")).args(&args));
+    let got = std::fs::read(tmp.path().join("res0.npy")).unwrap();
+    let data = &got[got.len() - 16 * 4..];
+    let want = c_float_array(&expected, "expected_out");
+    for (i, w) in want.iter().enumerate() {
+        let g = f32::from_le_bytes(data[4 * i..4 * i + 4].try_into().unwrap());
+        assert!((g - w).abs() <= 1e-6, "element {i}: {g} vs XLA's {w}");
+    }
+}
+
+/// A C-order little-endian f32 `.npy` file.
+fn write_npy_f32(path: &Path, shape: &[usize], values: &[f32]) {
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    let tuple = if dims.len() == 1 {
+        format!("({},)", dims[0])
+    } else {
+        format!("({})", dims.join(", "))
+    };
+    let mut header = format!("{{'descr': '<f4', 'fortran_order': False, 'shape': {tuple}, }}");
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend((header.len() as u16).to_le_bytes());
+    bytes.extend(header.as_bytes());
+    for v in values {
+        bytes.extend(v.to_le_bytes());
+    }
+    std::fs::write(path, bytes).unwrap();
+}
+
 /// A serialized export cut short is a located error (its byte offset),
 /// exit status 1, never a crash.
 #[test]

@@ -14,6 +14,7 @@ pub mod legalize_broadcast;
 pub mod manual_computation;
 pub mod quantized;
 pub mod ragged_dot;
+pub mod refine_shapes;
 pub mod rng;
 pub mod scan;
 pub mod static_dynamic_ops;

@@ -2,7 +2,8 @@
 //! shape, padding or size operands are constants into their static twins:
 //! `dynamic_broadcast_in_dim` → `broadcast_in_dim`, `dynamic_iota` →
 //! `iota`, `dynamic_reshape` → `reshape`, `dynamic_pad` → `pad`,
-//! `dynamic_gather` → `gather`, `dynamic_conv` → `convolution`.
+//! `dynamic_gather` → `gather`, `dynamic_conv` → `convolution`,
+//! `real_dynamic_slice` → `slice`.
 //!
 //! Result types are static, so a constant shape operand must agree with the
 //! result type (a located error otherwise). Operands computed at run time
@@ -134,6 +135,7 @@ fn operand_count(name: &str) -> usize {
         DYNAMIC_BROADCAST_IN_DIM | DYNAMIC_RESHAPE => 2,
         DYNAMIC_GATHER | DYNAMIC_CONV => 3,
         DYNAMIC_PAD => 5,
+        REAL_DYNAMIC_SLICE => 4,
         _ => 0,
     }
 }
@@ -193,6 +195,17 @@ fn rewrite(ctx: &mut Context, op: OpId) -> Result<()> {
                 ("interior_padding".to_string(), array(ctx, interior)),
             ];
             replace(ctx, op, PAD, vec![operands[0], operands[1]], attrs, &[])?;
+        }
+        REAL_DYNAMIC_SLICE => {
+            let start = ints_of(ctx, op, 1, "start indices")?;
+            let limit = ints_of(ctx, op, 2, "limit indices")?;
+            let strides = ints_of(ctx, op, 3, "strides")?;
+            let attrs = vec![
+                ("start_indices".to_string(), array(ctx, start)),
+                ("limit_indices".to_string(), array(ctx, limit)),
+                ("strides".to_string(), array(ctx, strides)),
+            ];
+            replace(ctx, op, SLICE, vec![operands[0]], attrs, &[])?;
         }
         DYNAMIC_GATHER => {
             let sizes = ints_of(ctx, op, 2, "slice sizes")?;
