@@ -95,7 +95,7 @@ pub fn expect_round_trip(ctx: &Context, module: OpId) {
 /// Runs the lowering pipeline (`strata_pipeline::lower`, what `strata
 /// compile` runs before code generation); true when it succeeded.
 pub fn lower(ctx: &mut Context, module: OpId) -> bool {
-    let expanded = strata_pipeline::expand_devices(ctx, module);
+    let expanded = strata_pipeline::entry_points(ctx, module);
     match expanded.and_then(|()| strata_pipeline::lower(ctx, module)) {
         Ok(()) => true,
         Err(diags) => {

@@ -12,8 +12,15 @@ use std::fmt::Write as _;
 /// One buffer parameter of an exported function.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CParam {
-    /// Parameter name, e.g. `arg0` or `res0`.
+    /// Parameter name: from the model's path for it (`params_attn_wk` for
+    /// JAX's `params['attn']['wk']`, see `names::param_names`), else
+    /// `position`.
     pub name: String,
+    /// Positional name, `arg0` or `res0`: the count macros and Rust shape
+    /// constants keep it (`P_MAIN_ARG0_COUNT`), whatever the model's names.
+    pub position: String,
+    /// The model's path for the buffer (JAX's pytree path), if it has one.
+    pub path: Option<String>,
     /// C element type of the pointer, e.g. `float`, `int32_t`, `uint8_t` (pred), `uint16_t`
     /// (f16/bf16 bits); `float`/`double` for complex.
     pub c_type: String,
@@ -90,7 +97,7 @@ pub fn count_macro(func: &CFunction, param: &CParam) -> String {
     format!(
         "{}_{}_COUNT",
         macro_name(&func.c_name),
-        macro_name(&param.name)
+        macro_name(&param.position)
     )
 }
 
@@ -164,6 +171,12 @@ pub fn header(
         "/* The message of this thread's last failed call (\"\" when none). */"
     );
     let _ = writeln!(h, "const char *{prefix}_last_error(void);");
+    let _ = writeln!(
+        h,
+        "/* The library's signature as JSON: every function with its buffers (name, the\n \
+         * model's path, element type, shape) in call order. */"
+    );
+    let _ = writeln!(h, "const char *{prefix}_signature(void);");
     h.push('\n');
     let _ = writeln!(
         h,
@@ -296,7 +309,17 @@ fn write_prototype(h: &mut String, f: &CFunction) {
         } else {
             format!("{n} element{}", if n == 1 { "" } else { "s" })
         };
-        let _ = writeln!(h, " *   {dir} {:width$}  {}  ({what})", p.name, p.ir_type());
+        let path = p
+            .path
+            .as_deref()
+            .map(|s| format!("  {}", comment_text(s)))
+            .unwrap_or_default();
+        let _ = writeln!(
+            h,
+            " *   {dir} {:width$}  {}  ({what}){path}",
+            p.name,
+            p.ir_type()
+        );
     }
     h.push_str(" */\n");
     for p in &f.params {
@@ -320,6 +343,13 @@ fn write_prototype(h: &mut String, f: &CFunction) {
         params.join(", ")
     };
     let _ = writeln!(h, "int32_t {}({params});", f.c_name);
+    let _ = writeln!(
+        h,
+        "/* The same call with its {} buffer pointers in an array, arguments then results\n \
+         * (one C type for every function, for generic hosts). */",
+        f.params.len()
+    );
+    let _ = writeln!(h, "int32_t {}_packed(void *const *buffers);", f.c_name);
     for &(arg, res) in &f.aliases {
         let _ = writeln!(
             h,
@@ -354,6 +384,8 @@ mod tests {
 
     fn param(name: &str, c_type: &str, shape: &[i64], is_output: bool, elem: &str) -> CParam {
         CParam {
+            position: name.to_string(),
+            path: None,
             name: name.into(),
             c_type: c_type.into(),
             shape: shape.to_vec(),
@@ -416,6 +448,9 @@ extern "C" {
 #define MLP_MAIN_RES0_COUNT 16
 #define MLP_MAIN_RES1_COUNT 6
 int32_t mlp_main(const float *arg0, const uint8_t *arg1, float *res0, float *res1);
+/* The same call with its 4 buffer pointers in an array, arguments then results
+ * (one C type for every function, for generic hosts). */
+int32_t mlp_main_packed(void *const *buffers);
 /* The same call on memory the caller provides: scratch holds MLP_MAIN_SCRATCH_BYTES
  * bytes, 64-byte aligned (nothing is allocated). mlp_main() allocates its 512
  * bytes once per thread and reuses them. */
@@ -436,6 +471,9 @@ int32_t mlp_register_custom_call(const char *target, int32_t (*fn)(void *user, c
 
 /* The message of this thread's last failed call ("" when none). */
 const char *mlp_last_error(void);
+/* The library's signature as JSON: every function with its buffers (name, the
+ * model's path, element type, shape) in call order. */
+const char *mlp_signature(void);
 
 /* Threads the library's kernels may use: n >= 1, or n <= 0 for the default
  * (STRATA_NUM_THREADS, else the CPUs this process may run on); at most 4 per CPU
@@ -508,9 +546,10 @@ void mlp_set_outfeed(int32_t (*hook)(int32_t device, void *data, int64_t bytes, 
             "M_F_RES0_COUNT"
         );
         assert!(h.contains("tensor<2x0xf64>"));
-        // Every function appears once as a prototype, beside
+        // Every function appears once as a prototype and once packed, beside
         // m_set_num_threads, m_replicas_run and m_register_custom_call.
-        assert_eq!(h.matches("int32_t m_").count(), 5);
+        assert_eq!(h.matches("int32_t m_").count(), 7);
+        assert!(h.contains("int32_t m_f_packed(void *const *buffers);\n"));
         assert!(h.contains(
             "int32_t m_replicas_run(int32_t n, void (*body)(int32_t device, void *user), void *user);\n"
         ));

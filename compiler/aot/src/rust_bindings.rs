@@ -76,7 +76,7 @@ fn const_name(func: &str, param: &CParam) -> String {
     format!(
         "{}_{}_SHAPE",
         func.trim_start_matches("r#").to_uppercase(),
-        param.name.to_uppercase()
+        param.position.to_uppercase()
     )
 }
 
@@ -326,6 +326,8 @@ mod tests {
 
     fn param(name: &str, c_type: &str, shape: &[i64], out: bool, elem: &str) -> CParam {
         CParam {
+            position: name.to_string(),
+            path: None,
             name: name.into(),
             c_type: c_type.into(),
             shape: shape.to_vec(),

@@ -6,8 +6,8 @@ use inkwell::AddressSpace;
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::context::Context as LlContext;
 use inkwell::module::{Linkage, Module};
-use inkwell::types::{BasicMetadataTypeEnum, BasicType, FunctionType, StructType};
-use inkwell::values::{BasicMetadataValueEnum, FunctionValue, PointerValue};
+use inkwell::types::{BasicMetadataTypeEnum, BasicType, BasicTypeEnum, FunctionType, StructType};
+use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, PointerValue};
 use strata_diag::{Diagnostic, Result};
 use strata_ir::builtin::{self, CALL, FUNC, RETURN};
 use strata_ir::{Context, OpId, Signedness, TypeKind};
@@ -63,6 +63,10 @@ pub(crate) fn lower_module<'ctx>(
         }
     }
     l.last_error_fn()?;
+    l.signature_fn(
+        ir.str_attr(module, crate::SIGNATURE_ATTR)
+            .unwrap_or("{\"functions\": []}"),
+    )?;
     l.set_num_threads_fn()?;
     l.register_custom_call_fn()?;
     let over_mpi = ir.str_attr(module, crate::COLLECTIVES_ATTR) == Some("mpi");
@@ -126,6 +130,17 @@ pub(crate) const RESERVED_NAMES: &[&str] = &[
     "set_infeed",
     "set_outfeed",
 ];
+
+/// The three C entries of an exported function.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Entry {
+    /// `P_f(buffers...)`.
+    Direct,
+    /// `P_f_with_scratch(buffers..., scratch)`.
+    WithScratch,
+    /// `P_f_packed(buffers[])`.
+    Packed,
+}
 
 pub(crate) fn nounwind(cx: &LlContext) -> Attribute {
     cx.create_enum_attribute(Attribute::get_named_enum_kind_id("nounwind"), 0)
@@ -381,27 +396,36 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 ),
             ));
         }
-        self.export_entry(op, &name, false)?;
-        self.export_entry(op, &name, true)?;
+        self.export_entry(op, &name, Entry::Direct)?;
+        self.export_entry(op, &name, Entry::WithScratch)?;
+        self.export_entry(op, &name, Entry::Packed)?;
         self.scratch_bytes_fn(op, &name)
     }
 
-    /// `int32_t P_f(buffers...)`, or with `with_scratch`
-    /// `int32_t P_f_with_scratch(buffers..., void *scratch)`: checks the
-    /// CPU and the buffers, then runs `P.f` with its arenas on this
-    /// thread's stack (reset on return, whatever the status) or on the
-    /// caller's scratch.
-    fn export_entry(&mut self, op: OpId, name: &str, with_scratch: bool) -> Result<()> {
+    /// `int32_t P_f(buffers...)`; `int32_t P_f_with_scratch(buffers..., void
+    /// *scratch)`; or `int32_t P_f_packed(void *const *buffers)`, the same
+    /// call with the buffers in an array (one C type for every function, for
+    /// generic hosts: `strata run`, Python). Each checks the CPU and the
+    /// buffers, then runs `P.f` with its arenas on this thread's stack (reset
+    /// on return, whatever the status) or on the caller's scratch.
+    fn export_entry(&mut self, op: OpId, name: &str, kind: Entry) -> Result<()> {
         let inner = self.funcs[name];
         let i32t = self.cx.i32_type();
         let ptr = self.cx.ptr_type(AddressSpace::default());
         // The program's parameters (`P.f` may take them packed).
         let mut params = self.param_types(op)?;
-        let symbol = if with_scratch {
-            params.push(ptr.into());
-            format!("{}_{name}_with_scratch", self.prefix)
-        } else {
-            format!("{}_{name}", self.prefix)
+        let types = params.clone();
+        let count = params.len();
+        let symbol = match kind {
+            Entry::Direct => format!("{}_{name}", self.prefix),
+            Entry::WithScratch => {
+                params.push(ptr.into());
+                format!("{}_{name}_with_scratch", self.prefix)
+            }
+            Entry::Packed => {
+                params = vec![ptr.into()];
+                format!("{}_{name}_packed", self.prefix)
+            }
         };
         let f = self
             .module
@@ -414,13 +438,33 @@ impl<'ctx> Lowerer<'ctx, '_> {
         self.b.position_at_end(bb);
         let mut args: Vec<BasicMetadataValueEnum> =
             f.get_params().into_iter().map(|p| p.into()).collect();
-        let scratch = if with_scratch {
+        let scratch = if kind == Entry::WithScratch {
             Some(args.pop().ok_or_else(|| ice("no scratch parameter"))?)
         } else {
             None
         };
         let mut pack = None;
-        if let Some(&ty) = self.packed.get(&inner) {
+        if kind == Entry::Packed {
+            let array = f
+                .get_nth_param(0)
+                .ok_or_else(|| ice("no buffers parameter"))?
+                .into_pointer_value();
+            self.emit_null_array_check(f, &symbol, array, count)?;
+            match self.packed.get(&inner) {
+                // Each pointer goes from the array to the pack at once: no
+                // value lives long (see below).
+                Some(&ty) => {
+                    let p = self.pack_from_array(ty, array, &types)?;
+                    args = vec![p.into()];
+                    pack = Some((ty, p));
+                }
+                None => {
+                    args = (0..count)
+                        .map(|i| Ok(self.load_param(array, i, types[i])?.into()))
+                        .collect::<Result<_>>()?;
+                }
+            }
+        } else if let Some(&ty) = self.packed.get(&inner) {
             // Packed in the entry block, where the parameters arrive: used
             // in a later block, each would be copied to a register live
             // from the entry on, and LLVM's register allocation of that
@@ -457,6 +501,79 @@ impl<'ctx> Lowerer<'ctx, '_> {
         };
         self.b.build_return(Some(&status)).map_err(ice)?;
         Ok(())
+    }
+
+    /// A NULL array of `count > 0` buffers makes `f` return 1 with a message.
+    fn emit_null_array_check(
+        &mut self,
+        f: FunctionValue<'ctx>,
+        symbol: &str,
+        array: PointerValue<'ctx>,
+        count: usize,
+    ) -> Result<()> {
+        if count == 0 {
+            return Ok(());
+        }
+        let is_null = self.b.build_is_null(array, "").map_err(ice)?;
+        let (null, next) = (
+            self.cx.append_basic_block(f, "null_array"),
+            self.cx.append_basic_block(f, "array_ok"),
+        );
+        self.b
+            .build_conditional_branch(is_null, null, next)
+            .map_err(ice)?;
+        self.b.position_at_end(null);
+        let message = format!("{symbol}: the array of {count} buffers is NULL");
+        let text = self
+            .b
+            .build_global_string_ptr(&message, "null_message")
+            .map_err(ice)?;
+        let set = self.runtime_fn(&strata_abi::runtime::SET_ERROR);
+        self.call(set, &[text.as_pointer_value().into()])?;
+        self.b
+            .build_return(Some(&self.cx.i32_type().const_int(1, false)))
+            .map_err(ice)?;
+        self.b.position_at_end(next);
+        Ok(())
+    }
+
+    /// Slot `i` of an array of pointers.
+    pub(crate) fn array_slot(
+        &self,
+        array: PointerValue<'ctx>,
+        i: usize,
+    ) -> Result<PointerValue<'ctx>> {
+        let ptr = self.cx.ptr_type(AddressSpace::default());
+        // SAFETY (of the generated code): the caller passes as many
+        // pointers as the function has buffers, as the header says.
+        unsafe {
+            self.b
+                .build_in_bounds_gep(ptr, array, &[self.i64(i as u64)], "")
+                .map_err(ice)
+        }
+    }
+
+    /// Parameter `i` of `types` from slot `i` of `array`: the buffer
+    /// pointer itself, or for a scalar parameter (functions of `strata opt`
+    /// pipelines; the driver's ABI passes buffers only) the value it points
+    /// to.
+    pub(crate) fn load_param(
+        &self,
+        array: PointerValue<'ctx>,
+        i: usize,
+        ty: BasicMetadataTypeEnum<'ctx>,
+    ) -> Result<BasicValueEnum<'ctx>> {
+        let ptr = self.cx.ptr_type(AddressSpace::default());
+        let slot = self.array_slot(array, i)?;
+        let pointer = self.b.build_load(ptr, slot, "").map_err(ice)?;
+        match BasicTypeEnum::try_from(ty) {
+            Ok(BasicTypeEnum::PointerType(_)) => Ok(pointer),
+            Ok(scalar) => self
+                .b
+                .build_load(scalar, pointer.into_pointer_value(), "")
+                .map_err(ice),
+            Err(_) => Err(ice("a parameter that is not a first-class value")),
+        }
     }
 
     /// `inner(args)` between a mark of this thread's arena stack and a reset

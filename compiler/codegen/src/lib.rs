@@ -79,6 +79,10 @@ pub type BodyLowering = for<'c> fn(
 /// one MPI device (`strata compile --collectives mpi`).
 pub const COLLECTIVES_ATTR: &str = "strata.collectives";
 
+/// Module attribute: the library's signature as JSON (the driver writes it
+/// from the C interface), returned by `P_signature()`.
+pub const SIGNATURE_ATTR: &str = "strata.signature";
+
 pub use loop_::launch_stub_name;
 pub use mem::global_bytes;
 pub use params::MAX_DIRECT_PARAMS;

@@ -199,4 +199,27 @@ impl<'ctx> Lowerer<'ctx, '_> {
         self.b.build_return(Some(&msg)).map_err(ice)?;
         Ok(())
     }
+
+    /// `const char *P_signature(void)`: the library's signature as JSON
+    /// (functions, and for each buffer its name, path, element type and
+    /// shape), so a generic host builds a safe call without the header.
+    pub(crate) fn signature_fn(&mut self, json: &str) -> Result<()> {
+        let ptr = self.cx.ptr_type(AddressSpace::default());
+        let f = self.module.add_function(
+            &format!("{}_signature", self.prefix),
+            ptr.fn_type(&[], false),
+            None,
+        );
+        f.add_attribute(AttributeLoc::Function, nounwind(self.cx));
+        let bb = self.cx.append_basic_block(f, "entry");
+        self.b.position_at_end(bb);
+        let text = self
+            .b
+            .build_global_string_ptr(json, "signature")
+            .map_err(ice)?;
+        self.b
+            .build_return(Some(&text.as_pointer_value()))
+            .map_err(ice)?;
+        Ok(())
+    }
 }

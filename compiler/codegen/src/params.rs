@@ -124,6 +124,26 @@ impl<'ctx> Lowerer<'ctx, '_> {
         Ok(pack)
     }
 
+    /// `P.f`'s pack filled from an array of `count` pointers, each copied
+    /// straight from its slot to the pack's.
+    pub(crate) fn pack_from_array(
+        &self,
+        ty: StructType<'ctx>,
+        array: PointerValue<'ctx>,
+        types: &[BasicMetadataTypeEnum<'ctx>],
+    ) -> Result<PointerValue<'ctx>> {
+        let pack = self.entry_alloca(ty.into(), "args")?;
+        for (i, &t) in types.iter().enumerate() {
+            let value = self.load_param(array, i, t)?;
+            let field = self
+                .b
+                .build_struct_gep(ty, pack, i as u32, "")
+                .map_err(ice)?;
+            self.b.build_store(field, value).map_err(ice)?;
+        }
+        Ok(pack)
+    }
+
     /// Makes the block arguments `args` of packed function `f` read their
     /// slots of the pack where they are used (see [`Lowerer::packed_arg`]),
     /// and tells LLVM that nothing else writes the pack while `f` runs.

@@ -133,7 +133,7 @@ fn mlp_keeps_names_locations_and_module_attributes() {
             "jax.uses_shape_polymorphism = false",
             "func.func public @main(",
             "-> (tensor<2x3xf32> {jax.result_info = \"result\"})",
-            "= loc(\"params['b1']\")",
+            "%0: tensor<8xf32> loc(\"params['b1']\")",
             "\"stablehlo.dot_general\"",
             "dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>",
             "broadcast_dimensions = array<i64: 0, 1>",

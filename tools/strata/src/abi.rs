@@ -57,7 +57,52 @@ pub fn public_functions(ctx: &Context, module: OpId) -> Vec<OpId> {
 pub fn c_function(ctx: &Context, prefix: &str, f: OpId) -> Result<CFunction, String> {
     let name = builtin::func_name(ctx, f).unwrap_or("?").to_string();
     let (inputs, results) = builtin::func_signature(ctx, f).ok_or("function without signature")?;
-    c_prototype(ctx, format!("{prefix}_{name}"), &name, &inputs, &results)
+    let mut c = c_prototype(ctx, format!("{prefix}_{name}"), &name, &inputs, &results)?;
+    name_from_paths(ctx, f, &mut c);
+    Ok(c)
+}
+
+/// Names the parameters of `c` after the model's paths for them: each
+/// argument's `strata.path` (the name location JAX writes for it, the
+/// pytree path `params['attn']['wk']`) and each result's
+/// `jax.result_info` (`result['aux']`).
+fn name_from_paths(ctx: &Context, f: OpId, c: &mut CFunction) {
+    let inputs = c.params.iter().filter(|p| !p.is_output).count();
+    let paths: Vec<Option<String>> = c
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let (which, key, index) = if p.is_output {
+                ("res_attrs", "jax.result_info", i - inputs)
+            } else {
+                ("arg_attrs", strata_ir::text::PATH_ATTR, i)
+            };
+            dict_string(ctx, f, which, index, key)
+        })
+        .collect();
+    let positions: Vec<String> = c.params.iter().map(|p| p.position.clone()).collect();
+    let refs: Vec<Option<&str>> = paths.iter().map(|p| p.as_deref()).collect();
+    let names = strata_aot::names::param_names(&refs, &positions);
+    for ((p, name), path) in c.params.iter_mut().zip(names).zip(paths) {
+        p.name = name;
+        p.path = path;
+    }
+}
+
+/// The string `key` of dictionary `index` of `f`'s `which` attribute.
+fn dict_string(ctx: &Context, f: OpId, which: &str, index: usize, key: &str) -> Option<String> {
+    let strata_ir::AttrKind::Array(dicts) = ctx.attr_kind(ctx.attr_of(f, which)?) else {
+        return None;
+    };
+    let strata_ir::AttrKind::Dict(entries) = ctx.attr_kind(*dicts.get(index)?) else {
+        return None;
+    };
+    let (_, a) = entries.iter().find(|(k, _)| k == key)?;
+    match ctx.attr_kind(*a) {
+        strata_ir::AttrKind::String(s) => Some(s.clone()),
+        _ => None,
+    }
 }
 
 /// The library's C interface: its exported functions and its custom-call
@@ -197,7 +242,9 @@ fn c_prototype(
             format!("arg{i}")
         };
         params.push(CParam {
-            name: pname,
+            name: pname.clone(),
+            position: pname,
+            path: None,
             c_type: ct.to_string(),
             shape: shape.clone(),
             is_output: out,

@@ -355,6 +355,9 @@ fn compile(
     let print_after = crate::opt::print_after(&flags).map_err(|m| vec![unknown_loc_error(m)])?;
     let mut times = strata_pipeline::lower_timed(ctx, module, print_after)?;
     abi::record_plan(ctx, module, prefix, &mut funcs);
+    let signature = crate::signature::json(prefix, &funcs);
+    let signature = ctx.attr(strata_ir::AttrKind::String(signature));
+    ctx.set_attr(module, strata_codegen::SIGNATURE_ATTR, signature);
     let io = |r: Result<(), String>| r.map_err(|m| vec![unknown_loc_error(m)]);
     if ext == "mlir" {
         let printed = strata_ir::text::printer::print_op(ctx, module);

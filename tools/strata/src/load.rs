@@ -150,35 +150,15 @@ pub fn last_error(lib: &Library, prefix: &str) -> String {
         .into_owned()
 }
 
-/// Calls `int32_t f(void *...)` with the given buffer pointers.
+/// Calls the function whose wrapper is `symbol` with the given buffer
+/// pointers (arguments then results), through its `symbol_packed` entry:
+/// any number of buffers.
 pub fn call(lib: &Library, symbol: &str, args: &mut [*mut u8]) -> Result<i32, String> {
-    type P = *mut u8;
-    macro_rules! call_n {
-        ($($i:literal),*) => {{
-            // SAFETY: the symbol is an exported wrapper generated with exactly
-            // this many pointer parameters (checked by the caller).
-            let f = unsafe { lib.get::<unsafe extern "C" fn($(call_n!(@ty $i)),*) -> i32>(symbol.as_bytes()) }
-                .map_err(|e| format!("missing symbol {symbol}: {e}"))?;
-            Ok(unsafe { f($(args[$i]),*) })
-        }};
-        (@ty $i:literal) => { P };
-    }
-    match args.len() {
-        0 => call_n!(),
-        1 => call_n!(0),
-        2 => call_n!(0, 1),
-        3 => call_n!(0, 1, 2),
-        4 => call_n!(0, 1, 2, 3),
-        5 => call_n!(0, 1, 2, 3, 4),
-        6 => call_n!(0, 1, 2, 3, 4, 5),
-        7 => call_n!(0, 1, 2, 3, 4, 5, 6),
-        8 => call_n!(0, 1, 2, 3, 4, 5, 6, 7),
-        9 => call_n!(0, 1, 2, 3, 4, 5, 6, 7, 8),
-        10 => call_n!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9),
-        11 => call_n!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10),
-        12 => call_n!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11),
-        n => Err(format!(
-            "`strata run` supports at most 12 buffers per call, this function has {n}"
-        )),
-    }
+    let packed = format!("{symbol}_packed");
+    // SAFETY: every exported function has a `_packed` twin of this type,
+    // reading exactly as many pointers as the function has buffers, which
+    // the caller passes (checked against the signature).
+    let f = unsafe { lib.get::<unsafe extern "C" fn(*const *mut u8) -> i32>(packed.as_bytes()) }
+        .map_err(|e| format!("missing symbol {packed}: {e}"))?;
+    Ok(unsafe { f(args.as_ptr()) })
 }

@@ -35,11 +35,13 @@ mod backend;
 mod check;
 mod compile;
 mod dot;
+mod info;
 mod input;
 mod load;
 mod npy;
 mod opt;
 mod run;
+mod signature;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -153,6 +155,18 @@ enum Command {
         #[arg(long, value_name = "LIB")]
         custom_calls: Option<PathBuf>,
     },
+    /// Print the signature of a model or of a compiled library (`.so`): every
+    /// function with its buffers' names, the model's paths, types and shapes.
+    Info {
+        /// A model (any input `compile` reads) or a shared library.
+        input: PathBuf,
+        /// The library's symbol prefix (default: its file stem without `lib`).
+        #[arg(long)]
+        name: Option<String>,
+        /// Print the JSON `P_signature()` returns instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
     /// Compile a module and run one function on literal inputs.
     Run {
         input: PathBuf,
@@ -164,9 +178,12 @@ enum Command {
         /// argument's declared type).
         #[arg(long = "input")]
         inputs: Vec<String>,
-        /// Also write each result as DIR/res<i>.npy.
+        /// Also write each result as DIR/res<i>.npy (DIR is created if needed).
         #[arg(long, value_name = "DIR")]
         output_dir: Option<PathBuf>,
+        /// Do not print the results (with --output-dir, the files hold them).
+        #[arg(long)]
+        quiet: bool,
         /// Code generator: `native` or `mlir` (see `strata compile --backend`).
         #[arg(long, value_enum, default_value = "native")]
         backend: backend::Backend,
@@ -281,11 +298,13 @@ fn main() -> ExitCode {
         } => with_host_calls(custom_calls.as_deref(), |host| {
             check::run(&inputs, backend, host)
         }),
+        Command::Info { input, name, json } => info::run(&input, name.as_deref(), json),
         Command::Run {
             input,
             function,
             inputs,
             output_dir,
+            quiet,
             backend,
             custom_calls,
         } => with_host_calls(custom_calls.as_deref(), |host| {
@@ -293,7 +312,10 @@ fn main() -> ExitCode {
                 &input,
                 &function,
                 &inputs,
-                output_dir.as_deref(),
+                run::Outputs {
+                    dir: output_dir.as_deref(),
+                    quiet,
+                },
                 backend,
                 host,
             )

@@ -8,14 +8,24 @@ use crate::abi::elem_bytes;
 use crate::input::{parse_specialize_and_verify, read_or_report, report, unknown_loc_error};
 use crate::load;
 
+/// Where `strata run` puts the results.
+#[derive(Clone, Copy)]
+pub struct Outputs<'a> {
+    /// `--output-dir`: each result as DIR/res<i>.npy.
+    pub dir: Option<&'a Path>,
+    /// `--quiet`: the results are not printed.
+    pub quiet: bool,
+}
+
 pub fn run(
     input: &Path,
     function: &str,
     literals: &[String],
-    output_dir: Option<&Path>,
+    outputs: Outputs<'_>,
     backend: crate::backend::Backend,
     host: Option<&load::HostCalls>,
 ) -> bool {
+    let output_dir = outputs.dir;
     let Some(text) = read_or_report(input).map(|source| source.text) else {
         return false;
     };
@@ -31,7 +41,7 @@ pub fn run(
         host,
     ) {
         Ok(lines) => {
-            for l in lines {
+            for l in lines.into_iter().filter(|_| !outputs.quiet) {
                 outln!("{l}");
             }
             true
@@ -81,8 +91,15 @@ fn run_in(
             )]
         })?;
         if let Some(file) = lit.strip_prefix('@') {
-            buffers.push(crate::npy::read(ctx, Path::new(file), t).map_err(err)?);
+            let data = crate::npy::read(ctx, Path::new(file), t)
+                .map_err(|m| err(format!("argument {i} of @{function}: {m}")))?;
+            buffers.push(data);
             continue;
+        }
+        if (lit.ends_with(".npy") || lit.ends_with(".bin")) && Path::new(lit).is_file() {
+            return Err(err(format!(
+                "argument {i} of @{function}: '{lit}' is a file; write --input @{lit} to read it"
+            )));
         }
         let text = format!(
             "dense<{lit}> : {}",
@@ -122,6 +139,8 @@ fn run_in(
         )]);
     }
     if let Some(dir) = output_dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| err(format!("cannot create {}: {e}", dir.display())))?;
         for (i, &t) in results.iter().enumerate() {
             let path = dir.join(format!("res{i}.npy"));
             crate::npy::write(ctx, &path, t, &buffers[inputs.len() + i]).map_err(err)?;

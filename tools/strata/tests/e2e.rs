@@ -588,13 +588,15 @@ fn shared_library_stands_alone() {
         [
             "model_last_error",
             "model_main",
+            "model_main_packed",
             "model_main_scratch_bytes",
             "model_main_with_scratch",
             "model_register_custom_call",
             "model_replicas_run",
             "model_set_infeed",
             "model_set_num_threads",
-            "model_set_outfeed"
+            "model_set_outfeed",
+            "model_signature"
         ]
     );
 }
@@ -793,6 +795,77 @@ fn abi_c_program() {
     );
     let stdout = run_ok(&mut Command::new(&exe));
     assert!(stdout.contains("abi: all checks passed"), "{stdout}");
+}
+
+/// A model of a params dict returning a dict (`tests/e2e/params_dict.*`,
+/// JAX's export as text and serialized): the header names every buffer by
+/// its JAX path (`params['attn']['wk']` → `params_attn_wk`, the path in the
+/// comment), count macros stay positional, `strata info` prints the same
+/// signature for the model and for the library (`P_signature()`), and the C
+/// program's named and packed calls match XLA.
+#[test]
+fn params_dict_model_names_its_buffers_by_path() {
+    let e2e = repo().join("tests/e2e");
+    for model in ["params_dict.mlir", "params_dict.jax"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        compile_with(
+            &e2e.join(model),
+            dir,
+            "libpd.so",
+            "params_dict.h",
+            &["--name", "pd"],
+        );
+        let header = std::fs::read_to_string(dir.join("params_dict.h")).unwrap();
+        for needle in [
+            "int32_t pd_main(const float *params_attn_wk, const float *params_attn_wv, \
+             const float *params_b, const float *x, float *result_aux_norm, float *result_out);",
+            "params['attn']['wk']",
+            "result['aux']['norm']",
+            "#define PD_MAIN_ARG0_COUNT 32",
+            "#define PD_MAIN_RES1_COUNT 6",
+            "int32_t pd_main_packed(void *const *buffers);",
+            "const char *pd_signature(void);",
+        ] {
+            assert!(header.contains(needle), "{needle} not in\n{header}");
+        }
+        let exe = dir.join("params_dict");
+        run_ok(
+            cc().args(["-O2", "-Wall", "-Werror", "-o"])
+                .arg(&exe)
+                .arg(e2e.join("params_dict.c"))
+                .arg(format!("-I{}", dir.display()))
+                .arg(format!("-I{}", e2e.display()))
+                .arg(format!("-L{}", dir.display()))
+                .arg("-lpd")
+                .arg(format!("-Wl,-rpath,{}", dir.display()))
+                .arg("-lm"),
+        );
+        let stdout = run_ok(&mut Command::new(&exe));
+        assert!(
+            stdout.contains("params_dict: all checks passed"),
+            "{stdout}"
+        );
+        let of_library = run_ok(
+            Command::new(env!("CARGO_BIN_EXE_strata"))
+                .arg("info")
+                .arg(dir.join("libpd.so"))
+                .args(["--name", "pd"]),
+        );
+        let of_model = run_ok(
+            Command::new(env!("CARGO_BIN_EXE_strata"))
+                .arg("info")
+                .arg(e2e.join(model))
+                .args(["--name", "pd"]),
+        );
+        assert_eq!(of_library, of_model);
+        assert!(
+            of_library.contains("@main (pd_main, 6 buffers)")
+                && of_library.contains("in   params_attn_wk   f32[4,8]  params['attn']['wk']")
+                && of_library.contains("out  result_out       f32[3,2]  result['out']"),
+            "{of_library}"
+        );
+    }
 }
 
 #[test]

@@ -282,7 +282,7 @@ impl<'f, 'a> Printer<'f, 'a> {
                 self.ty(*t)?;
                 self.arg_dict(arg_attrs.get(i))?;
                 if let Some(l) = loc {
-                    self.loc(&c, *l)?;
+                    self.arg_loc(&c, *l)?;
                 }
             } else {
                 self.ty(*t)?;
@@ -539,6 +539,21 @@ impl<'f, 'a> Printer<'f, 'a> {
             }
         }
         Ok(())
+    }
+
+    /// A function argument's location: a name location inline
+    /// (` loc("params['w']")`, as JAX prints it: the name is the argument's
+    /// pytree path, which a reader needs where the argument is declared),
+    /// any other as an alias.
+    fn arg_loc(&mut self, c: &Cursor<'_>, id: u64) -> Result<()> {
+        let a = self.t.attr_at(c, id, 0)?;
+        if let Attr::Loc(Loc::Name { name, .. }) = self.t.attr(a).clone() {
+            self.out.push_str(" loc(");
+            quote(&mut self.out, &name);
+            self.out.push(')');
+            return Ok(());
+        }
+        self.loc(c, id)
     }
 
     /// ` loc(#locN)`, recording N (and what it refers to) for definition.

@@ -5,6 +5,11 @@ pub mod lexer;
 pub mod parser;
 pub mod printer;
 
+/// Argument attribute holding the name location the text gave the argument
+/// (`%arg0: tensor<4xf32> loc("params['w']")`): JAX's pytree path, which
+/// names the C parameter.
+pub const PATH_ATTR: &str = "strata.path";
+
 /// One piece of a file split on `// -----` lines: its text and the byte
 /// offset where it starts, so locations keep pointing into the whole file.
 pub struct Piece<'a> {

@@ -59,6 +59,8 @@ pub struct Parser<'a> {
     /// Block labels of the regions being parsed, innermost last.
     block_scopes: Vec<HashMap<String, BlockId>>,
     attr_aliases: HashMap<String, Attr>,
+    /// Names of the name locations aliased so far (`#loc1 = loc("x")`).
+    loc_names: HashMap<String, String>,
     /// Current nesting of types, literals, attributes and regions.
     depth: usize,
 }
@@ -114,6 +116,7 @@ impl<'a> Parser<'a> {
             scopes: vec![Some(HashMap::new())],
             block_scopes: Vec::new(),
             attr_aliases: HashMap::new(),
+            loc_names: HashMap::new(),
             depth: 0,
         }
     }
@@ -204,6 +207,33 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// A trailing `loc(...)`, skipped; the name of a name location
+    /// (`loc("x")`, `loc("x"(#loc3))`, or an alias of one defined before)
+    /// is returned: JAX names each argument of `@main` by its pytree path
+    /// so.
+    fn parse_loc_name(&mut self) -> Result<Option<String>> {
+        if !self.is_keyword("loc") {
+            return Ok(None);
+        }
+        self.advance();
+        self.expect_punct("(")?;
+        let name = match self.peek().clone() {
+            Tok::Str(s) => Some(s),
+            Tok::Hash(alias) => self.loc_names.get(&alias).cloned(),
+            _ => None,
+        };
+        let mut depth = 1;
+        while depth > 0 {
+            match self.advance() {
+                Tok::Punct("(") => depth += 1,
+                Tok::Punct(")") => depth -= 1,
+                Tok::Eof => return Err(self.error("unterminated 'loc(' location")),
+                _ => {}
+            }
+        }
+        Ok(name)
+    }
+
     /// Skips a trailing `loc(...)` (debug locations JAX may print).
     fn skip_loc(&mut self) -> Result<()> {
         if self.is_keyword("loc") {
@@ -290,7 +320,9 @@ impl<'a> Parser<'a> {
             self.advance();
             self.expect_punct("=")?;
             if self.is_keyword("loc") {
-                self.skip_loc()?;
+                if let Some(loc_name) = self.parse_loc_name()? {
+                    self.loc_names.insert(name, loc_name);
+                }
             } else {
                 let a = self.parse_attr()?;
                 self.attr_aliases.insert(name, a);
@@ -712,7 +744,12 @@ impl<'a> Parser<'a> {
                 if self.is_punct("{") {
                     self.parse_attr_dict(&mut dict)?;
                 }
-                self.skip_loc()?;
+                if let Some(path) = self.parse_loc_name()? {
+                    if !dict.iter().any(|(k, _)| k == crate::text::PATH_ATTR) {
+                        let a = self.ctx.attr(crate::AttrKind::String(path));
+                        dict.push((crate::text::PATH_ATTR.to_string(), a));
+                    }
+                }
                 args.push((name, t, loc));
                 arg_attrs.push(dict);
                 if !self.consume_punct(",") {

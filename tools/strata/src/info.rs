@@ -1,0 +1,96 @@
+//! `strata info MODEL|LIB`: the signature of a model (its C interface, as
+//! `compile` would write it) or of a compiled library (`P_signature()`).
+
+use std::path::Path;
+
+use crate::input::{parse_and_verify, read_or_report, report};
+
+pub fn run(input: &Path, name: Option<&str>, as_json: bool) -> bool {
+    let is_elf = std::fs::read(input)
+        .map(|b| b.starts_with(b"\x7fELF"))
+        .unwrap_or(false);
+    let prefix = name
+        .map(str::to_string)
+        .unwrap_or_else(|| crate::compile::default_prefix(input));
+    let json = if is_elf {
+        library_signature(input, &prefix)
+    } else {
+        model_signature(input, &prefix)
+    };
+    let Some(json) = json else {
+        return false;
+    };
+    if as_json {
+        outln!("{json}");
+        return true;
+    }
+    match crate::signature::table(&json) {
+        Ok(table) => {
+            out!("{table}");
+            true
+        }
+        Err(e) => {
+            errln!("{}: error: {e}", input.display());
+            false
+        }
+    }
+}
+
+/// `P_signature()` of a shared library.
+fn library_signature(path: &Path, prefix: &str) -> Option<String> {
+    // SAFETY: loading a library runs its initialisers; `strata info` is
+    // pointed at a library the user means to run.
+    // dlopen searches the library path for a bare name: load this file.
+    let path = &std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let lib = match unsafe { libloading::Library::new(path) } {
+        Ok(lib) => lib,
+        Err(e) => {
+            errln!("{}: error: cannot load the library: {e}", path.display());
+            return None;
+        }
+    };
+    let symbol = format!("{prefix}_signature");
+    // SAFETY: a Strata library defines `const char *P_signature(void)`.
+    let f = match unsafe {
+        lib.get::<unsafe extern "C" fn() -> *const std::ffi::c_char>(symbol.as_bytes())
+    } {
+        Ok(f) => f,
+        Err(_) => {
+            errln!(
+                "{}: error: no {symbol}() in the library (not a Strata library, or its prefix is not \
+                 '{prefix}': say it with --name)",
+                path.display()
+            );
+            return None;
+        }
+    };
+    // SAFETY: a NUL-terminated string the library owns for its lifetime.
+    let p = unsafe { f() };
+    if p.is_null() {
+        return Some("{\"functions\": []}".to_string());
+    }
+    Some(
+        unsafe { std::ffi::CStr::from_ptr(p) }
+            .to_string_lossy()
+            .into_owned(),
+    )
+}
+
+/// The signature `strata compile` would give the model's library.
+fn model_signature(path: &Path, prefix: &str) -> Option<String> {
+    let source = read_or_report(path)?;
+    let mut ctx = strata_pipeline::new_context();
+    let name = path.display().to_string();
+    let interface = parse_and_verify(&mut ctx, &name, &source.text).and_then(|module| {
+        strata_pipeline::entry_points(&mut ctx, module)?;
+        let (funcs, _) = crate::abi::library_interface(&ctx, module, prefix)?;
+        Ok(funcs)
+    });
+    match interface {
+        Ok(funcs) => Some(crate::signature::json(prefix, &funcs)),
+        Err(diags) => {
+            report(&ctx, &diags);
+            None
+        }
+    }
+}
