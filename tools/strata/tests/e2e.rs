@@ -240,6 +240,24 @@ fn python_ctypes_example_matches_xla() {
     assert_matches_xla(&stdout);
 }
 
+/// The Python package (`tools/python`): `strata.compile` of a JAX model of a
+/// params dict, called with keyword arguments by name and by JAX path,
+/// matches jax; bad calls raise (tools/python/tests/test_strata.py).
+#[test]
+fn python_package_matches_jax() {
+    let python = python_with_jax().expect(
+        "no Python with jax: run tests/differential/setup.sh (the README's test command does)",
+    );
+    let package = repo().join("tools/python");
+    let stdout = run_ok(
+        Command::new(python)
+            .arg(package.join("tests/test_strata.py"))
+            .env("PYTHONPATH", &package)
+            .env("STRATA", env!("CARGO_BIN_EXE_strata")),
+    );
+    assert!(stdout.contains("python package: all checks passed"), "{stdout}");
+}
+
 /// `--pkg-config`: a C program built with the flags pkg-config gives for a
 /// static library links and matches XLA.
 #[test]

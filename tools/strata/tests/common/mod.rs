@@ -58,3 +58,26 @@ pub fn compile_with(input: &Path, dir: &Path, out: &str, header: &str, extra: &[
 pub fn cc() -> Command {
     Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
 }
+
+/// A Python with jax and numpy: `$STRATA_TEST_PYTHON`, else the venv
+/// `tests/differential/setup.sh` makes (`.ci/test` runs it), else the
+/// benchmark's.
+#[allow(dead_code)]
+pub fn python_with_jax() -> Option<PathBuf> {
+    let candidates = std::env::var_os("STRATA_TEST_PYTHON")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain(
+            [
+                "/tmp/strata-test-venv/bin/python",
+                "/tmp/strata-bench-venv/bin/python",
+            ]
+            .map(PathBuf::from),
+        );
+    candidates.into_iter().find(|p| {
+        Command::new(p)
+            .args(["-c", "import jax, numpy"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    })
+}
