@@ -177,6 +177,12 @@ pub fn link_shared(object: &[u8], out: &Path, exports: Exports) -> Result<(), St
     for s in runtime_api {
         cc.arg(format!("-Wl,-u,{s}"));
     }
+    // The file's own name as its SONAME: a program linked against it (by
+    // CMake, with a path) records that name and finds the library through
+    // its run path, not by the path it was linked with.
+    if let Some(file) = out.file_name() {
+        cc.args(["-Xlinker", "-soname", "-Xlinker"]).arg(file);
+    }
     cc.args([
         "-Wl,--gc-sections",
         "-Wl,-Bsymbolic",

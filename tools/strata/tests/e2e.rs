@@ -302,11 +302,55 @@ fn cmake_example_builds_and_matches_xla() {
             .arg(repo().join("examples/cmake"))
             .arg("-B")
             .arg(&build)
-            .arg(format!("-DSTRATA={STRATA}")),
+            .arg(format!("-DStrata_DIR={}", repo().join("tools/cmake").display()))
+            .arg(format!("-DSTRATA_EXECUTABLE={STRATA}")),
     );
     run_ok(Command::new("cmake").arg("--build").arg(&build));
     let stdout = run_ok(&mut Command::new(build.join("mlp")));
     assert_matches_xla(&stdout);
+}
+
+/// A fresh CMake project using the package as the README says, with a
+/// shared library, its own symbol prefix and compile options: builds a C
+/// program that matches XLA.
+#[test]
+fn cmake_package_in_a_fresh_project() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("app");
+    std::fs::create_dir(&project).unwrap();
+    let main_c = std::fs::read_to_string(mlp_dir().join("main.c"))
+        .unwrap()
+        .replace("model_", "net_")
+        .replace("MODEL_", "NET_")
+        .replace("\"model.h\"", "\"mlp_net.h\"");
+    std::fs::write(project.join("main.c"), main_c).unwrap();
+    std::fs::write(
+        project.join("CMakeLists.txt"),
+        format!(
+            "cmake_minimum_required(VERSION 3.16)\n\
+             project(app C)\n\
+             find_package(Strata 0.1 REQUIRED)\n\
+             strata_add_model(mlp_net {model} SHARED NAME net OPTIONS -O2)\n\
+             add_executable(app main.c)\n\
+             target_include_directories(app PRIVATE {mlp})\n\
+             target_link_libraries(app PRIVATE mlp_net m)\n",
+            model = mlp_dir().join("model.mlir").display(),
+            mlp = mlp_dir().display()
+        ),
+    )
+    .unwrap();
+    let build = tmp.path().join("build");
+    run_ok(
+        Command::new("cmake")
+            .arg("-S")
+            .arg(&project)
+            .arg("-B")
+            .arg(&build)
+            .arg(format!("-DCMAKE_PREFIX_PATH={}", repo().join("tools/cmake").display()))
+            .arg(format!("-DSTRATA_EXECUTABLE={STRATA}")),
+    );
+    run_ok(Command::new("cmake").arg("--build").arg(&build));
+    assert_matches_xla(&run_ok(&mut Command::new(build.join("app"))));
 }
 
 /// A driver copied away from its build tree (as `cargo install` leaves it)
