@@ -32,6 +32,7 @@ macro_rules! err {
 
 mod abi;
 mod backend;
+mod bench;
 mod check;
 mod compile;
 mod dot;
@@ -167,6 +168,36 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Time calls of one function of a model (compiled first) or of a library: latency
+    /// percentiles and throughput.
+    Bench {
+        /// A model (any input `compile` reads) or a shared library.
+        input: PathBuf,
+        /// Function to time.
+        #[arg(long, default_value = "main")]
+        function: String,
+        /// One per argument: `@x.npy` (C order, the argument's size); zeros when none is given.
+        #[arg(long = "input")]
+        inputs: Vec<String>,
+        /// Threads the library's kernels may use (default: the library's).
+        #[arg(long)]
+        threads: Option<i32>,
+        /// Timed calls.
+        #[arg(long, default_value_t = 100)]
+        iterations: usize,
+        /// Untimed calls first.
+        #[arg(long, default_value_t = 10)]
+        warmup: usize,
+        /// A library's symbol prefix (default: its file stem without `lib`).
+        #[arg(long)]
+        name: Option<String>,
+        /// A dimension variable's value for a shape-polymorphic model (repeatable).
+        #[arg(long = "dim", value_name = "NAME=VALUE", value_parser = parse_dim)]
+        dims: Vec<(String, i64)>,
+        /// CPU to compile a model for (default: as `compile`).
+        #[arg(long)]
+        target_cpu: Option<String>,
+    },
     /// Compile a module and run one function on literal inputs.
     Run {
         input: PathBuf,
@@ -299,6 +330,29 @@ fn main() -> ExitCode {
             check::run(&inputs, backend, host)
         }),
         Command::Info { input, name, json } => info::run(&input, name.as_deref(), json),
+        Command::Bench {
+            input,
+            function,
+            inputs,
+            threads,
+            iterations,
+            warmup,
+            name,
+            dims,
+            target_cpu,
+        } => bench::run(
+            &input,
+            name.as_deref(),
+            &bench::Bench {
+                function: &function,
+                inputs: &inputs,
+                threads,
+                iterations,
+                warmup,
+                dims: &dims,
+                target_cpu: target_cpu.as_deref(),
+            },
+        ),
         Command::Run {
             input,
             function,

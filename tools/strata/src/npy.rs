@@ -71,6 +71,19 @@ fn parse_shape(text: &str) -> Option<Vec<i64>> {
         .collect()
 }
 
+/// The data bytes of a C-order `.npy` file, as they are (`strata bench`
+/// checks their size against the argument's; their type is the caller's
+/// responsibility).
+pub fn raw_data(path: &Path) -> Result<Vec<u8>, String> {
+    let bad = |m: String| format!("{}: {m}", path.display());
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let (header, data) = split_npy(&bytes).map_err(bad)?;
+    if header_value(header, "fortran_order") != Some("False") {
+        return Err(bad("is in Fortran order; save it in C order".into()));
+    }
+    Ok(data.to_vec())
+}
+
 /// The shape a `.npy` file's header states (its data is not read).
 pub fn shape_of(path: &Path) -> Result<Vec<i64>, String> {
     let bad = |m: String| format!("{}: {m}", path.display());

@@ -255,7 +255,10 @@ fn python_package_matches_jax() {
             .env("PYTHONPATH", &package)
             .env("STRATA", env!("CARGO_BIN_EXE_strata")),
     );
-    assert!(stdout.contains("python package: all checks passed"), "{stdout}");
+    assert!(
+        stdout.contains("python package: all checks passed"),
+        "{stdout}"
+    );
 }
 
 /// `--pkg-config`: a C program built with the flags pkg-config gives for a
@@ -302,7 +305,10 @@ fn cmake_example_builds_and_matches_xla() {
             .arg(repo().join("examples/cmake"))
             .arg("-B")
             .arg(&build)
-            .arg(format!("-DStrata_DIR={}", repo().join("tools/cmake").display()))
+            .arg(format!(
+                "-DStrata_DIR={}",
+                repo().join("tools/cmake").display()
+            ))
             .arg(format!("-DSTRATA_EXECUTABLE={STRATA}")),
     );
     run_ok(Command::new("cmake").arg("--build").arg(&build));
@@ -346,7 +352,10 @@ fn cmake_package_in_a_fresh_project() {
             .arg(&project)
             .arg("-B")
             .arg(&build)
-            .arg(format!("-DCMAKE_PREFIX_PATH={}", repo().join("tools/cmake").display()))
+            .arg(format!(
+                "-DCMAKE_PREFIX_PATH={}",
+                repo().join("tools/cmake").display()
+            ))
             .arg(format!("-DSTRATA_EXECUTABLE={STRATA}")),
     );
     run_ok(Command::new("cmake").arg("--build").arg(&build));
