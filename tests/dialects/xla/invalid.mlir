@@ -1930,3 +1930,17 @@ func.func @dynamic_broadcast_in_dim_unknown_keyword(%x: tensor<3xf32>, %s: tenso
   %0 = stablehlo.dynamic_broadcast_in_dim %x, %s, dims = [1], expanding = [0] : (tensor<3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+// Window attributes whose result size overflows i64 (found by fuzzing
+// serialized artifacts): a located mismatch, never an overflow.
+func.func @reduce_window_overflowing_dilation(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<3xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.reduce_window' op inferred type tensor<0xf32> does not match result type tensor<3xf32>
+  %0 = "stablehlo.reduce_window"(%a, %z) <{window_dimensions = array<i64: 3801091>, window_dilations = array<i64: 48378511622145>}> ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %s = stablehlo.add %x, %y : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<4xf32>, tensor<f32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}

@@ -115,21 +115,28 @@ pub struct Window {
 }
 
 impl Window {
-    /// Result size per dimension for an input of `shape`.
+    /// Result size per dimension for an input of `shape`. Saturating: the
+    /// attributes are the model's (untrusted), and an absurd size is then
+    /// rejected as not matching the result type, never an overflow.
     pub fn result_shape(&self, shape: &[i64]) -> Vec<i64> {
         (0..shape.len())
             .map(|d| {
                 let padded = if shape[d] == 0 {
                     0
                 } else {
-                    (shape[d] - 1) * self.base_dilations[d] + 1
-                } + self.padding[d].0
-                    + self.padding[d].1;
-                let window = (self.dims[d] - 1) * self.window_dilations[d] + 1;
+                    (shape[d] - 1)
+                        .saturating_mul(self.base_dilations[d])
+                        .saturating_add(1)
+                }
+                .saturating_add(self.padding[d].0)
+                .saturating_add(self.padding[d].1);
+                let window = (self.dims[d] - 1)
+                    .saturating_mul(self.window_dilations[d])
+                    .saturating_add(1);
                 if padded < window {
                     0
                 } else {
-                    (padded - window) / self.strides[d] + 1
+                    padded.saturating_sub(window) / self.strides[d].max(1) + 1
                 }
             })
             .collect()
