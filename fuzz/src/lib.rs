@@ -35,7 +35,38 @@ pub fn parse_mlir(ctx: &mut Context, text: &str) -> Option<OpId> {
             return None;
         }
     };
+    specialized(ctx, module)?;
     verified(ctx, module)
+}
+
+/// A shape-polymorphic module specialised as the driver does before
+/// verification (`xla-refine-shapes`), every dimension variable set to 3
+/// unless the module gives values itself.
+fn specialized(ctx: &mut Context, module: OpId) -> Option<()> {
+    use strata_dialect_xla::transforms::refine_shapes as refine;
+    use strata_pass::Pass;
+    if !refine::is_shape_polymorphic(ctx, module) {
+        return Some(());
+    }
+    if ctx.attr_of(module, refine::DIMENSION_VALUES_ATTR).is_none() {
+        let i64_ty = ctx.int_ty(64);
+        let entries = refine::dimension_variables(ctx, module)
+            .into_iter()
+            .map(|name| {
+                let a = ctx.attr(strata_ir::AttrKind::Int { value: 3, ty: i64_ty });
+                (name, a)
+            })
+            .collect();
+        let a = ctx.attr(strata_ir::AttrKind::Dict(entries));
+        ctx.set_attr(module, refine::DIMENSION_VALUES_ATTR, a);
+    }
+    match refine::XlaRefineShapesPass.run(ctx, module) {
+        Ok(()) => Some(()),
+        Err(d) => {
+            expect_user_errors(ctx, &[d]);
+            None
+        }
+    }
 }
 
 /// Imports HLO text and verifies it; `None` after a (checked) error.

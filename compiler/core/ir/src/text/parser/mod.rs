@@ -305,7 +305,16 @@ impl<'a> Parser<'a> {
             }
             self.scopes.pop();
             self.scopes.pop();
-            m
+            // A module written in generic form (`"builtin.module"() ({...})`)
+            // is the module itself, as in MLIR, not an op of an implicit one
+            // (which would print as a nested module that no parser reads).
+            match self.ctx.blocks[block].ops[..] {
+                [only] if self.ctx.op(only).name == "builtin.module" => {
+                    self.ctx.op_mut(only).parent = None;
+                    only
+                }
+                _ => m,
+            }
         };
         self.skip_alias_defs()?;
         if !matches!(self.peek(), Tok::Eof) {
