@@ -138,3 +138,12 @@ func.func @call_callee(%a: tensor<2xf32>) {
   call "f"(%a) : (tensor<2xf32>) -> ()
   return
 }
+
+// -----
+
+// The visibility is printed as a keyword: another string would print as text
+// no parser reads back (found by fuzzing).
+// CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'func.func' op 'sym_visibility' must be "public", "private" or "nested"
+"func.func"() <{function_type = () -> (), sym_name = "f", sym_visibility = "publicx"}> ({
+  "func.return"() : () -> ()
+}) : () -> ()

@@ -182,6 +182,18 @@ fn verify_func(ctx: &Context, op: OpId) -> Result<()> {
     let Some((inputs, _)) = func_signature(ctx, op) else {
         return Err(ctx.error(op, "requires a 'function_type' attribute of function type"));
     };
+    // Printed as a keyword (`func.func private @f`): only MLIR's three.
+    if let Some(a) = ctx.attr_of(op, "sym_visibility") {
+        match ctx.attr_kind(a) {
+            AttrKind::String(s) if matches!(s.as_str(), "public" | "private" | "nested") => {}
+            _ => {
+                return Err(ctx.error(
+                    op,
+                    "'sym_visibility' must be \"public\", \"private\" or \"nested\"",
+                ));
+            }
+        }
+    }
     if let Some(b) = ctx.entry_block(op, 0) {
         let args: Vec<_> = ctx.blocks[b]
             .args
