@@ -472,6 +472,10 @@ impl Refiner {
         let name = ctx.op(op).name;
         let operands = &ctx.op(op).operands;
         let results = &ctx.op(op).results;
+        // Runs before verification: an op may have no result at all.
+        let Some(&first_result) = results.first() else {
+            return Ok(vec![]);
+        };
         let cannot = || {
             ctx.error(
                 op,
@@ -488,7 +492,7 @@ impl Refiner {
         };
         let attr = |key: &str| ctx.i64_array(op, key).ok_or_else(cannot);
         let same_rank = || -> Result<Vec<i64>> {
-            let rank = ctx.shape(ctx.value_ty(results[0])).map_or(0, |s| s.len());
+            let rank = ctx.shape(ctx.value_ty(first_result)).map_or(0, |s| s.len());
             operands
                 .iter()
                 .map(|&v| shape(ctx, v))
@@ -532,7 +536,7 @@ impl Refiner {
                 let dims = attr("broadcast_dimensions")?;
                 let s = operand(0)?;
                 let mut out = ctx
-                    .shape(ctx.value_ty(results[0]))
+                    .shape(ctx.value_ty(first_result))
                     .map(|s| s.to_vec())
                     .unwrap_or_default();
                 for (i, &d) in dims.iter().enumerate() {
@@ -556,12 +560,15 @@ impl Refiner {
                     .collect())
             }
             RESHAPE => {
-                let total: i64 = operand(0)?.iter().product();
+                let total: i64 = operand(0)?.iter().fold(1i64, |a, &d| a.saturating_mul(d));
                 let mut out = ctx
-                    .shape(ctx.value_ty(results[0]))
+                    .shape(ctx.value_ty(first_result))
                     .map(|s| s.to_vec())
                     .unwrap_or_default();
-                let known: i64 = out.iter().filter(|&&d| d >= 0).product();
+                let known: i64 = out
+                    .iter()
+                    .filter(|&&d| d >= 0)
+                    .fold(1i64, |a, &d| a.saturating_mul(d));
                 let unknown = out.iter().filter(|&&d| d < 0).count();
                 if unknown != 1 || known == 0 || total % known != 0 {
                     return Err(cannot());
@@ -576,7 +583,11 @@ impl Refiner {
                 let mut out = operand(0)?;
                 let mut sum = 0;
                 for i in 0..operands.len() {
-                    sum += operand(i)?.get(dim).copied().ok_or_else(cannot)?;
+                    sum = operand(i)?
+                        .get(dim)
+                        .copied()
+                        .ok_or_else(cannot)?
+                        .saturating_add(sum);
                 }
                 *out.get_mut(dim).ok_or_else(cannot)? = sum;
                 one(out)
@@ -591,7 +602,7 @@ impl Refiner {
                     .iter()
                     .zip(&limit)
                     .zip(&strides)
-                    .map(|((s, l), t)| (l - s + t - 1) / (*t).max(1))
+                    .map(|((s, l), t)| slice_size(*s, *l, *t))
                     .collect())
             }
             REAL_DYNAMIC_SLICE => {
@@ -600,7 +611,7 @@ impl Refiner {
                     .iter()
                     .zip(&limit)
                     .zip(&strides)
-                    .map(|((s, l), t)| (l - s + t - 1) / (*t).max(1))
+                    .map(|((s, l), t)| slice_size(*s, *l, *t))
                     .collect())
             }
             DYNAMIC_PAD | PAD => {
@@ -619,13 +630,13 @@ impl Refiner {
                     .enumerate()
                     .map(|(i, &d)| {
                         let inner = if d > 0 {
-                            (d - 1) * interior.get(i).copied().unwrap_or(0)
+                            (d - 1).saturating_mul(interior.get(i).copied().unwrap_or(0))
                         } else {
                             0
                         };
-                        d + inner
-                            + low.get(i).copied().unwrap_or(0)
-                            + high.get(i).copied().unwrap_or(0)
+                        d.saturating_add(inner)
+                            .saturating_add(low.get(i).copied().unwrap_or(0))
+                            .saturating_add(high.get(i).copied().unwrap_or(0))
                     })
                     .collect())
             }
@@ -682,17 +693,22 @@ impl Refiner {
         let operands = &ctx.op(op).operands;
         let arg = |i: usize| operands.get(i).and_then(|v| self.known.get(v));
         let value: Option<Vec<i64>> = match ctx.op(op).name {
-            CONSTANT => ctx.dense_attr(op, "value").map(|d| {
-                (0..n)
-                    .map(|i| {
-                        let bits = strata_ir::dense::element_bits(ctx, d, i)
-                            .first()
-                            .copied()
-                            .unwrap_or(0);
-                        strata_ir::dense::int_value(ctx, bits, elem) as i64
-                    })
-                    .collect()
-            }),
+            // Before verification the value's type may not be the result's:
+            // only a value of the result's type (or a splat) is read.
+            CONSTANT => ctx
+                .dense_attr(op, "value")
+                .filter(|d| d.ty == t && (d.splat || d.bits.len() >= n))
+                .map(|d| {
+                    (0..n)
+                        .map(|i| {
+                            let bits = strata_ir::dense::element_bits(ctx, d, i)
+                                .first()
+                                .copied()
+                                .unwrap_or(0);
+                            strata_ir::dense::int_value(ctx, bits, elem) as i64
+                        })
+                        .collect()
+                }),
             GET_DIMENSION_SIZE => {
                 let of = operands.first().map(|&v| shape(ctx, v)).unwrap_or_default();
                 ctx.int_attr(op, "dimension")
@@ -701,7 +717,9 @@ impl Refiner {
                     .map(|d| vec![d])
             }
             CONVERT | RESHAPE | BITCAST_CONVERT
-                if ctx.is_int(ctx.elem(ctx.value_ty(operands[0]))) =>
+                if operands
+                    .first()
+                    .is_some_and(|&v| ctx.is_int(ctx.elem(ctx.value_ty(v)))) =>
             {
                 arg(0).cloned().filter(|v| v.len() == n)
             }
@@ -714,17 +732,13 @@ impl Refiner {
                 (all.len() == n).then_some(all)
             }
             SELECT => match (arg(0), arg(1), arg(2)) {
-                (Some(p), Some(a), Some(b)) => Some(
-                    (0..n)
-                        .map(|i| {
-                            if p[i.min(p.len() - 1)] != 0 {
-                                a[i]
-                            } else {
-                                b[i]
-                            }
-                        })
-                        .collect(),
-                ),
+                (Some(p), Some(a), Some(b)) => (0..n)
+                    .map(|i| {
+                        // A 0-d predicate selects whole operands.
+                        let holds = p.get(i).or(p.first())?;
+                        if *holds != 0 { a.get(i) } else { b.get(i) }.copied()
+                    })
+                    .collect(),
                 _ => None,
             },
             COMPARE => match (arg(0), arg(1), ctx.str_attr(op, "comparison_direction")) {
@@ -795,6 +809,17 @@ impl Refiner {
             }
         }
     }
+}
+
+/// Elements of a slice from `start` to `limit` by `stride` (saturating: the
+/// operands are the model's).
+fn slice_size(start: i64, limit: i64, stride: i64) -> i64 {
+    let stride = stride.max(1);
+    limit
+        .saturating_sub(start)
+        .saturating_add(stride - 1)
+        .max(0)
+        / stride
 }
 
 fn binary(name: &str, a: &[i64], b: &[i64]) -> Option<Vec<i64>> {
