@@ -810,6 +810,20 @@ func.func @sort_comparator_args(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// The comparator compares elements: of the operand's type (an i32 sort
+// with an f32 comparator reached the lowering: found by fuzzing).
+func.func @sort_comparator_arg_types(%a: tensor<4xi32>) -> tensor<4xi32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.sort' op comparator argument 0 must be a 0-d tensor of operand 0's element type
+  %0 = "stablehlo.sort"(%a) <{dimension = 0 : i64, is_stable = true}> ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %c = stablehlo.compare LT, %x, %y, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) : (tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
 func.func @sort_comparator_result(%a: tensor<4xf32>) -> tensor<4xf32> {
   // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.sort' op comparator must return one tensor<i1>
   %0 = "stablehlo.sort"(%a) <{dimension = 0 : i64, is_stable = true}> ({
@@ -1943,4 +1957,30 @@ func.func @reduce_window_overflowing_dilation(%a: tensor<4xf32>, %z: tensor<f32>
     stablehlo.return %s : tensor<f32>
   }) : (tensor<4xf32>, tensor<f32>) -> tensor<3xf32>
   return %0 : tensor<3xf32>
+}
+
+// -----
+
+// Region bodies are emitted on scalars of the operands' types: a body typed
+// otherwise is the user's error (found by fuzzing, as for sort).
+func.func @reduce_window_body_types(%a: tensor<4xi32>, %z: tensor<i32>) -> tensor<3xi32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.reduce_window' op reducer must take 2 0-d tensor arguments matching the inputs' element types
+  %0 = "stablehlo.reduce_window"(%a, %z) <{window_dimensions = array<i64: 2>}> ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %s = stablehlo.add %x, %y : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<4xi32>, tensor<i32>) -> tensor<3xi32>
+  return %0 : tensor<3xi32>
+}
+
+// -----
+
+func.func @map_body_types(%a: tensor<4xi32>) -> tensor<4xi32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.map' op computation argument 0 must be a 0-d tensor of operand 0's element type
+  %0 = "stablehlo.map"(%a) <{dimensions = array<i64: 0>}> ({
+  ^bb0(%x: tensor<f32>):
+    %i = stablehlo.convert %x : (tensor<f32>) -> tensor<i32>
+    stablehlo.return %i : tensor<i32>
+  }) : (tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
 }

@@ -510,6 +510,7 @@ pub fn verify_scatter(ctx: &Context, op: OpId) -> Result<()> {
     )?;
     sorted(ctx, op, "update_window_dims", &d.update_window_dims)?;
     expect_update_shape(ctx, op, &d, &shape, &ishape, &ushape)?;
+    let mut elems = Vec::with_capacity(k);
     for i in 0..k {
         let (s, e) = operand_tensor(ctx, op, i)?;
         let (us, _) = operand_tensor(ctx, op, k + 1 + i)?;
@@ -517,9 +518,10 @@ pub fn verify_scatter(ctx: &Context, op: OpId) -> Result<()> {
             return Err(ctx.error(op, "all inputs (and all updates) must have the same shape"));
         }
         expect_result_type(ctx, op, i, &s, e)?;
+        elems.push(e);
     }
     if ctx.entry_block(op, 0).is_none() {
         return Err(ctx.error(op, "requires an update computation region"));
     }
-    Ok(())
+    crate::ops::reduce::check_reducer(ctx, op, 0, &elems)
 }

@@ -58,6 +58,19 @@ pub fn verify_map(ctx: &Context, op: OpId) -> Result<()> {
     if ctx.blocks[body].args.len() != o.operands.len() {
         return Err(ctx.error(op, "computation must take one argument per operand"));
     }
+    // Argument i is an element of operand i: a 0-d tensor of its type.
+    for (i, &arg) in ctx.blocks[body].args.iter().enumerate() {
+        let (_, elem) = operand_tensor(ctx, op, i)?;
+        if !matches!(ctx.kind(ctx.value_ty(arg)), TypeKind::Tensor { shape, elem: e } if shape.is_empty() && *e == elem)
+        {
+            return Err(ctx.error(
+                op,
+                format!(
+                    "computation argument {i} must be a 0-d tensor of operand {i}'s element type"
+                ),
+            ));
+        }
+    }
     let ret = ctx.blocks[body]
         .ops
         .last()
@@ -159,6 +172,21 @@ pub fn verify_sort(ctx: &Context, op: OpId) -> Result<()> {
         .ok_or_else(|| ctx.error(op, "requires a comparator region"))?;
     if ctx.blocks[body].args.len() != 2 * n {
         return Err(ctx.error(op, format!("comparator must take {} arguments", 2 * n)));
+    }
+    // Arguments 2i and 2i+1 are elements of operand i: 0-d tensors of its
+    // element type (the comparator is emitted on those scalars).
+    for (j, &arg) in ctx.blocks[body].args.iter().enumerate() {
+        let (_, elem) = operand_tensor(ctx, op, j / 2)?;
+        let ok = matches!(ctx.kind(ctx.value_ty(arg)), TypeKind::Tensor { shape, elem: e } if shape.is_empty() && *e == elem);
+        if !ok {
+            return Err(ctx.error(
+                op,
+                format!(
+                    "comparator argument {j} must be a 0-d tensor of operand {}'s element type",
+                    j / 2
+                ),
+            ));
+        }
     }
     let ret = ctx.blocks[body]
         .ops

@@ -65,7 +65,21 @@ pub fn verify_reduce(ctx: &Context, op: OpId) -> Result<()> {
         .map(|i| shape[i])
         .collect();
     let elems = check_inputs_and_inits(ctx, op, k, &shape, &out)?;
-    let Some(body) = ctx.entry_block(op, 0) else {
+    check_reducer(ctx, op, 0, &elems)
+}
+
+/// Region `region` of `op` folds elements of `elems`' types: it takes two
+/// 0-d tensors of each (accumulators, then elements) and returns one of
+/// each. The lowering emits it on scalars of those types, so a region typed
+/// otherwise is the user's error here, not invalid IR later.
+pub fn check_reducer(
+    ctx: &Context,
+    op: OpId,
+    region: usize,
+    elems: &[strata_ir::Type],
+) -> Result<()> {
+    let k = elems.len();
+    let Some(body) = ctx.entry_block(op, region) else {
         return Err(ctx.error(op, "requires a reducer region"));
     };
     let args: Vec<_> = ctx.blocks[body]
@@ -194,11 +208,8 @@ pub fn verify_reduce_window(ctx: &Context, op: OpId) -> Result<()> {
         return Err(ctx.error(op, "padding is out of range"));
     }
     let out = w.result_shape(&shape);
-    check_inputs_and_inits(ctx, op, k, &shape, &out)?;
-    if ctx.entry_block(op, 0).is_none() {
-        return Err(ctx.error(op, "requires a reducer region"));
-    }
-    Ok(())
+    let elems = check_inputs_and_inits(ctx, op, k, &shape, &out)?;
+    check_reducer(ctx, op, 0, &elems)
 }
 
 /// `xla.select_and_scatter`: for every source element, the select region
@@ -247,6 +258,30 @@ pub fn verify_select_and_scatter(ctx: &Context, op: OpId) -> Result<()> {
     {
         return Err(ctx.error(op, "requires a select region and a scatter region"));
     }
-    let _ = elem;
+    check_select(ctx, op, elem)?;
+    check_reducer(ctx, op, 1, &[selem])?;
     expect_result_type(ctx, op, 0, &shape, selem)
+}
+
+/// `select_and_scatter`'s select region: two 0-d tensors of the operand's
+/// element type to one `tensor<i1>`.
+fn check_select(ctx: &Context, op: OpId, elem: strata_ir::Type) -> Result<()> {
+    let bad = || {
+        ctx.error(op, "select region must take two 0-d tensors of the operand's element type and return one tensor<i1>")
+    };
+    let body = ctx.entry_block(op, 0).ok_or_else(bad)?;
+    let args_ok = ctx.blocks[body].args.len() == 2
+        && ctx.blocks[body].args.iter().all(|&a| matches!(ctx.kind(ctx.value_ty(a)), TypeKind::Tensor { shape, elem: e } if shape.is_empty() && *e == elem));
+    let returned = ctx.blocks[body]
+        .ops
+        .last()
+        .map(|&l| ctx.op(l).operands.clone())
+        .unwrap_or_default();
+    let ret_ok = returned.len() == 1
+        && matches!(ctx.kind(ctx.value_ty(returned[0])), TypeKind::Tensor { shape, elem: e } if shape.is_empty() && ctx.is_bool(*e));
+    if args_ok && ret_ok {
+        Ok(())
+    } else {
+        Err(bad())
+    }
 }
