@@ -69,3 +69,20 @@ func.func public @own_tokens(%arg0: tensor<4xf32>, %arg1: !stablehlo.token) -> !
   %0 = "stablehlo.outfeed"(%arg0, %arg1) : (tensor<4xf32>, !stablehlo.token) -> !stablehlo.token
   return %0 : !stablehlo.token
 }
+
+// -----
+
+// A shape-polymorphic export's @main passes its arguments to the wrapped
+// function, whose parameters carry the pytree paths: @main's arguments
+// take them (the C parameters are named so).
+
+// CHECK-LABEL: func.func @named_through_wrapper(
+// CHECK-SAME: arg_attrs = [{strata.path = "params['w']"}, {strata.path = "x"}]
+func.func public @named_through_wrapper(%arg0: tensor<4xf32>, %arg1: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = call @_wrapped_jax_export_main(%arg0, %arg1) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+func.func private @_wrapped_jax_export_main(%arg0: tensor<4xf32> loc("params['w']"), %arg1: tensor<4xf32> loc("x")) -> tensor<4xf32> {
+  %0 = stablehlo.add %arg0, %arg1 : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-use crate::input::{parse_and_verify, read_or_report, report};
+use crate::input::{parse_specialize_and_verify, read_or_report, report};
 
-pub fn run(input: &Path, name: Option<&str>, as_json: bool) -> bool {
+pub fn run(input: &Path, name: Option<&str>, as_json: bool, dims: &[(String, i64)]) -> bool {
     let is_elf = std::fs::read(input)
         .map(|b| b.starts_with(b"\x7fELF"))
         .unwrap_or(false);
@@ -15,7 +15,7 @@ pub fn run(input: &Path, name: Option<&str>, as_json: bool) -> bool {
     let json = if is_elf {
         library_signature(input, &prefix)
     } else {
-        model_signature(input, &prefix)
+        model_signature(input, &prefix, dims)
     };
     let Some(json) = json else {
         return false;
@@ -77,15 +77,16 @@ fn library_signature(path: &Path, prefix: &str) -> Option<String> {
 }
 
 /// The signature `strata compile` would give the model's library.
-fn model_signature(path: &Path, prefix: &str) -> Option<String> {
+fn model_signature(path: &Path, prefix: &str, dims: &[(String, i64)]) -> Option<String> {
     let source = read_or_report(path)?;
     let mut ctx = strata_pipeline::new_context();
     let name = path.display().to_string();
-    let interface = parse_and_verify(&mut ctx, &name, &source.text).and_then(|module| {
-        strata_pipeline::entry_points(&mut ctx, module)?;
-        let (funcs, _) = crate::abi::library_interface(&ctx, module, prefix)?;
-        Ok(funcs)
-    });
+    let interface =
+        parse_specialize_and_verify(&mut ctx, &name, &source.text, dims).and_then(|module| {
+            strata_pipeline::entry_points(&mut ctx, module)?;
+            let (funcs, _) = crate::abi::library_interface(&ctx, module, prefix)?;
+            Ok(funcs)
+        });
     match interface {
         Ok(funcs) => Some(crate::signature::json(prefix, &funcs)),
         Err(diags) => {

@@ -167,6 +167,9 @@ enum Command {
         /// Print the JSON `P_signature()` returns instead of a table.
         #[arg(long)]
         json: bool,
+        /// A dimension variable's value for a shape-polymorphic model (repeatable).
+        #[arg(long = "dim", value_name = "NAME=VALUE", value_parser = parse_dim)]
+        dims: Vec<(String, i64)>,
     },
     /// Time calls of one function of a model (compiled first) or of a library: latency
     /// percentiles and throughput.
@@ -329,7 +332,12 @@ fn main() -> ExitCode {
         } => with_host_calls(custom_calls.as_deref(), |host| {
             check::run(&inputs, backend, host)
         }),
-        Command::Info { input, name, json } => info::run(&input, name.as_deref(), json),
+        Command::Info {
+            input,
+            name,
+            json,
+            dims,
+        } => info::run(&input, name.as_deref(), json, &dims),
         Command::Bench {
             input,
             function,

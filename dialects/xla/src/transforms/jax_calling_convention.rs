@@ -18,6 +18,9 @@
 //!   token results are not returned. (Tokens without the mark are the
 //!   program's own, e.g. of a `run_parallel` device program, and stay.)
 //!
+//! It also gives `@main`'s arguments the pytree paths of the wrapped
+//! function's parameters they are passed to, so the C interface names them.
+//!
 //! Private functions keep their signatures (tokens flow through them as
 //! values).
 
@@ -49,6 +52,7 @@ impl strata_pass::Pass for XlaJaxCallingConventionPass {
         for f in builtin::defined_funcs(ctx, module) {
             if !builtin::is_private(ctx, f) {
                 adapt_function(ctx, f, cpu)?;
+                inherit_paths(ctx, module, f);
             }
         }
         Ok(())
@@ -213,4 +217,62 @@ fn rewrite_signature(ctx: &mut Context, f: OpId, args: &[bool], results: &[bool]
         ctx.set_attr(f, which, a);
     }
     Some(())
+}
+
+/// A shape-polymorphic or multi-platform export's `@main` passes its
+/// arguments to `@_wrapped_jax_export_main`, whose parameters carry the
+/// pytree paths (`loc("params['w']")`): each argument passed straight
+/// through takes its parameter's path when it has none of its own.
+fn inherit_paths(ctx: &mut Context, module: OpId, f: OpId) {
+    let Some(entry) = ctx.entry_block(f, 0) else {
+        return;
+    };
+    let args = ctx.blocks[entry].args.clone();
+    let mut found: Vec<(usize, Attr)> = Vec::new();
+    for &op in &ctx.blocks[entry].ops {
+        if ctx.op(op).name != builtin::CALL {
+            continue;
+        }
+        let Some(AttrKind::SymbolRef(name)) = ctx.attr_of(op, "callee").map(|a| ctx.attr_kind(a))
+        else {
+            continue;
+        };
+        let Some(callee) = builtin::lookup_func(ctx, module, name) else {
+            continue;
+        };
+        for (j, v) in ctx.op(op).operands.iter().enumerate() {
+            let Some(i) = args.iter().position(|a| a == v) else {
+                continue;
+            };
+            let own = dict_entry(ctx, f, "arg_attrs", i, strata_ir::text::PATH_ATTR);
+            let theirs = dict_entry(ctx, callee, "arg_attrs", j, strata_ir::text::PATH_ATTR);
+            if let (None, Some(path)) = (own, theirs) {
+                if !found.iter().any(|(k, _)| *k == i) {
+                    found.push((i, path));
+                }
+            }
+        }
+    }
+    if found.is_empty() {
+        return;
+    }
+    let mut dicts: Vec<Attr> = match ctx
+        .attr_of(f, "arg_attrs")
+        .map(|a| ctx.attr_kind(a).clone())
+    {
+        Some(AttrKind::Array(d)) => d,
+        _ => Vec::new(),
+    };
+    let empty = ctx.attr(AttrKind::Dict(Vec::new()));
+    dicts.resize(args.len(), empty);
+    for (i, path) in found {
+        let mut entries = match ctx.attr_kind(dicts[i]).clone() {
+            AttrKind::Dict(e) => e,
+            _ => Vec::new(),
+        };
+        entries.push((strata_ir::text::PATH_ATTR.to_string(), path));
+        dicts[i] = ctx.attr(AttrKind::Dict(entries));
+    }
+    let a = ctx.attr(AttrKind::Array(dicts));
+    ctx.set_attr(f, "arg_attrs", a);
 }
