@@ -33,3 +33,12 @@ with open("params_dict_data.h", "w") as f:
     for name, a in [("wk", params["attn"]["wk"]), ("wv", params["attn"]["wv"]), ("b", params["b"]),
                     ("x", x), ("want_norm", out["aux"]["norm"]), ("want_out", out["out"])]:
         f.write(c_array(name, a))
+
+# A model that does not use one leaf of its params: jax.jit drops it
+# (keep_unused=False), and the serialized export says which.
+def uses_w_only(params, x):
+    return x @ params["w"]
+
+
+unused = {"w": rs.randn(4, 2).astype(np.float32), "unused": rs.randn(3).astype(np.float32)}
+open("unused_args.jax", "wb").write(jax.export.export(jax.jit(uses_w_only))(unused, x).serialize())

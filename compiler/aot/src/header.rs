@@ -42,6 +42,10 @@ pub struct CFunction {
     /// Bytes of scratch `P_f_with_scratch` takes (the function's arena and
     /// its callees'); None for a custom-call target's description.
     pub scratch_bytes: Option<i64>,
+    /// The model's paths of arguments JAX left out of the function because
+    /// it does not use them (`jax.jit`'s `keep_unused=False`; a serialized
+    /// export says which): the caller must not pass them.
+    pub dropped: Vec<String>,
     /// (argument, result) pairs that may be passed as one buffer: a
     /// donated argument updated in place (`xla-plan-donation`).
     pub aliases: Vec<(usize, usize)>,
@@ -321,6 +325,14 @@ fn write_prototype(h: &mut String, f: &CFunction) {
             p.ir_type()
         );
     }
+    if !f.dropped.is_empty() {
+        let paths: Vec<String> = f.dropped.iter().map(|p| comment_text(p)).collect();
+        let _ = writeln!(
+            h,
+            " * Not parameters: JAX dropped these unused arguments (keep_unused=False): {}",
+            paths.join(", ")
+        );
+    }
     h.push_str(" */\n");
     for p in &f.params {
         let _ = writeln!(h, "#define {} {}", count_macro(f, p), p.c_count());
@@ -404,6 +416,7 @@ mod tests {
                 param("res1", "float", &[3], true, "complex<f32>"),
             ],
             scratch_bytes: Some(512),
+            dropped: vec![],
             aliases: vec![],
         }]
     }
@@ -513,12 +526,14 @@ void mlp_set_outfeed(int32_t (*hook)(int32_t device, void *data, int64_t bytes, 
                     param("res0", "int64_t", &[5], true, "i64"),
                 ],
                 scratch_bytes: None,
+                dropped: vec![],
                 aliases: vec![],
             },
             CFunction {
                 c_name: "m_g".into(),
                 params: vec![],
                 scratch_bytes: None,
+                dropped: vec![],
                 aliases: vec![],
             },
         ];

@@ -343,6 +343,7 @@ mod tests {
                 elem_doc: "f32".into(),
             }],
             scratch_bytes: Some(0),
+            dropped: vec![],
             aliases: vec![],
         }
     }

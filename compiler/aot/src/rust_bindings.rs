@@ -346,6 +346,7 @@ mod tests {
                 param("res1", "uint8_t", &[], true, "i1"),
             ],
             scratch_bytes: None,
+            dropped: vec![],
             aliases: vec![],
         };
         let text = rust_bindings("m", &[f], &[], "m.mlir");

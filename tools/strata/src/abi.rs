@@ -255,6 +255,7 @@ fn c_prototype(
         c_name,
         params,
         scratch_bytes: None,
+        dropped: vec![],
         aliases: vec![],
     })
 }

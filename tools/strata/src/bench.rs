@@ -112,6 +112,7 @@ fn compile_model(input: &Path, dir: &Path, bench: &Bench<'_>) -> Result<PathBuf,
             backend: crate::backend::Backend::Native,
             platforms: &[],
             dims: bench.dims,
+            dropped: &[],
         },
         crate::compile::Reports::default(),
     );

@@ -100,6 +100,9 @@ pub struct Generation<'a> {
     pub platforms: &'a [String],
     /// `--dim NAME=VALUE`: the sizes a shape-polymorphic export is compiled for.
     pub dims: &'a [(String, i64)],
+    /// Arguments a serialized export's `@main` does not take (JAX dropped
+    /// them as unused).
+    pub dropped: &'a [String],
 }
 
 /// Files written beside the artifact.
@@ -141,6 +144,7 @@ pub fn run(
     };
     let generation = Generation {
         platforms,
+        dropped: &source.dropped,
         ..generation
     };
     let mut ctx = strata_pipeline::new_context();
@@ -313,6 +317,7 @@ fn compile(
         backend,
         platforms,
         dims,
+        dropped,
     } = *generation;
     let module = parse_specialize_and_verify(ctx, name, text, dims)?;
     note_platforms(ctx, module, platforms);
@@ -351,6 +356,12 @@ fn compile(
     let devices = devices_of(ctx, module);
     strata_pipeline::entry_points(ctx, module)?;
     let (mut funcs, custom_calls) = abi::library_interface(ctx, module, prefix)?;
+    if let Some(main) = funcs
+        .iter_mut()
+        .find(|f| f.c_name == format!("{prefix}_main"))
+    {
+        main.dropped = dropped.to_vec();
+    }
     let flags: Vec<&String> = reports.print_after.iter().collect();
     let print_after = crate::opt::print_after(&flags).map_err(|m| vec![unknown_loc_error(m)])?;
     let mut times = strata_pipeline::lower_timed(ctx, module, print_after)?;

@@ -12,6 +12,9 @@ pub struct Source {
     pub text: String,
     /// The platforms a serialized JAX export was made for (empty otherwise).
     pub platforms: Vec<String>,
+    /// The paths of arguments a serialized export's `@main` does not take
+    /// (JAX drops unused ones): noted in the header and the signature.
+    pub dropped: Vec<String>,
 }
 
 /// Reads a source file. The format is told by content: a serialized JAX
@@ -31,14 +34,28 @@ pub fn read_source(path: &Path) -> Result<Source, String> {
         return Ok(Source {
             text,
             platforms: Vec::new(),
+            dropped: Vec::new(),
         });
     }
     if strata_vhlo_import::looks_like_jax_export(&bytes) {
         let export = strata_vhlo_import::jax_export_to_text(&bytes)
             .map_err(|e| binary_error(e, "cannot read the serialized JAX export"))?;
+        let kept = &export.module_kept_var_idx;
+        let dropped = if kept.is_empty() {
+            Vec::new()
+        } else {
+            export
+                .in_names
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !kept.iter().any(|&k| usize::from(k) == *i))
+                .map(|(_, n)| n.clone())
+                .collect()
+        };
         return Ok(Source {
             text: export.module_text,
             platforms: export.platforms,
+            dropped,
         });
     }
     // Text never holds NUL; a binary file that is not a readable export or
@@ -66,6 +83,7 @@ pub fn read_source(path: &Path) -> Result<Source, String> {
     Ok(Source {
         text,
         platforms: Vec::new(),
+        dropped: Vec::new(),
     })
 }
 

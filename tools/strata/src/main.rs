@@ -302,6 +302,7 @@ fn main() -> ExitCode {
                     backend,
                     platforms: &platforms,
                     dims: &dims,
+                    dropped: &[],
                 },
                 compile::Reports {
                     time_passes,

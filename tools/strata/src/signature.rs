@@ -37,6 +37,7 @@ fn function(prefix: &str, f: &CFunction) -> Value {
         "arguments": params(false),
         "results": params(true),
         "donated": f.aliases.iter().map(|&(a, r)| json!([a, r])).collect::<Vec<_>>(),
+        "dropped_arguments": f.dropped,
     })
 }
 

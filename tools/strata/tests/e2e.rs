@@ -939,6 +939,30 @@ fn params_dict_model_names_its_buffers_by_path() {
     }
 }
 
+/// A serialized export of a function that does not use one leaf of its
+/// params: JAX dropped it; the header and the signature say so.
+#[test]
+fn dropped_unused_arguments_are_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    compile(&repo().join("tests/e2e/unused_args.jax"), dir, "libua.so", "ua.h");
+    let header = std::fs::read_to_string(dir.join("ua.h")).unwrap();
+    assert!(
+        header.contains("int32_t ua_main(const float *params_w, const float *x, float *result);")
+            && header.contains(
+                "Not parameters: JAX dropped these unused arguments (keep_unused=False): args[0]['unused']"
+            ),
+        "{header}"
+    );
+    let json = run_ok(
+        Command::new(env!("CARGO_BIN_EXE_strata"))
+            .arg("info")
+            .arg(dir.join("libua.so"))
+            .arg("--json"),
+    );
+    assert!(json.contains(r#""dropped_arguments":["args[0]['unused']"]"#), "{json}");
+}
+
 #[test]
 fn header_is_valid_c_and_cxx() {
     let tmp = tempfile::tempdir().unwrap();
