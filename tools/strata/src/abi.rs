@@ -92,14 +92,7 @@ fn name_from_paths(ctx: &Context, f: OpId, c: &mut CFunction) {
 
 /// The string `key` of dictionary `index` of `f`'s `which` attribute.
 fn dict_string(ctx: &Context, f: OpId, which: &str, index: usize, key: &str) -> Option<String> {
-    let strata_ir::AttrKind::Array(dicts) = ctx.attr_kind(ctx.attr_of(f, which)?) else {
-        return None;
-    };
-    let strata_ir::AttrKind::Dict(entries) = ctx.attr_kind(*dicts.get(index)?) else {
-        return None;
-    };
-    let (_, a) = entries.iter().find(|(k, _)| k == key)?;
-    match ctx.attr_kind(*a) {
+    match ctx.attr_kind(builtin::signature_attr(ctx, f, which, index, key)?) {
         strata_ir::AttrKind::String(s) => Some(s.clone()),
         _ => None,
     }

@@ -2,36 +2,20 @@
 //! compared (tests/differential/difftest.py). Needs a Python with jax:
 //! `$STRATA_TEST_PYTHON`, else the venv `tests/differential/setup.sh` makes
 //! (/tmp/strata-test-venv), else the benchmark's (/tmp/strata-bench-venv).
-//! Without one the test says so and passes; `.ci/test` creates the venv.
+//! Without one the test fails, saying how to make it; `.ci/test` creates the venv.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-const STRATA: &str = env!("CARGO_BIN_EXE_strata");
+mod common;
+use common::python_with_jax;
 
-fn python() -> Option<PathBuf> {
-    let candidates = std::env::var_os("STRATA_TEST_PYTHON")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain(
-            [
-                "/tmp/strata-test-venv/bin/python",
-                "/tmp/strata-bench-venv/bin/python",
-            ]
-            .map(PathBuf::from),
-        );
-    candidates.into_iter().find(|p| {
-        Command::new(p)
-            .args(["-c", "import jax, numpy"])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    })
-}
+const STRATA: &str = env!("CARGO_BIN_EXE_strata");
 
 /// Runs difftest.py on `count` programs with Strata's `backend` and
 /// asserts that all agree with XLA:CPU.
 fn agree_with_xla(backend: &str, count: usize, seed: u64) {
-    let python = python().expect(
+    let python = python_with_jax().expect(
         "no Python with jax: run tests/differential/setup.sh (the README's test command does)",
     );
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/differential/difftest.py");

@@ -945,7 +945,12 @@ fn params_dict_model_names_its_buffers_by_path() {
 fn dropped_unused_arguments_are_reported() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    compile(&repo().join("tests/e2e/unused_args.jax"), dir, "libua.so", "ua.h");
+    compile(
+        &repo().join("tests/e2e/unused_args.jax"),
+        dir,
+        "libua.so",
+        "ua.h",
+    );
     let header = std::fs::read_to_string(dir.join("ua.h")).unwrap();
     assert!(
         header.contains("int32_t ua_main(const float *params_w, const float *x, float *result);")
@@ -960,7 +965,10 @@ fn dropped_unused_arguments_are_reported() {
             .arg(dir.join("libua.so"))
             .arg("--json"),
     );
-    assert!(json.contains(r#""dropped_arguments":["args[0]['unused']"]"#), "{json}");
+    assert!(
+        json.contains(r#""dropped_arguments":["args[0]['unused']"]"#),
+        "{json}"
+    );
 }
 
 #[test]

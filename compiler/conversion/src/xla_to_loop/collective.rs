@@ -15,44 +15,34 @@ use strata_ir::{AttrKind, OpId, Type, TypeKind, Value, builtin};
 use super::FuncLowering;
 use super::elemental::{load_scalar, store_scalar};
 use super::materialize::shape_of;
+use super::pattern::{Fusion, OpLowering};
 use super::region::emit_reducer;
 use super::scalar::Scalar;
 use crate::builder::Builder;
 use strata_abi::runtime as sym;
 
 /// The lowering pattern of collectives, device ids, send/recv and infeed/outfeed.
-pub(super) struct Collective;
-
-impl super::pattern::OpLowering for Collective {
-    fn ops(&self) -> Vec<&'static str> {
-        vec![
-            strata_dialect_xla::names::ALL_REDUCE,
-            strata_dialect_xla::names::ALL_GATHER,
-            strata_dialect_xla::names::REDUCE_SCATTER,
-            strata_dialect_xla::names::ALL_TO_ALL,
-            strata_dialect_xla::names::COLLECTIVE_PERMUTE,
-            strata_dialect_xla::names::COLLECTIVE_BROADCAST,
-            strata_dialect_xla::names::COLLECTIVE_REDUCE,
-            strata_dialect_xla::names::REPLICA_ID,
-            strata_dialect_xla::names::PARTITION_ID,
-            strata_dialect_xla::names::AFTER_ALL,
-            strata_dialect_xla::names::SEND,
-            strata_dialect_xla::names::RECV,
-            strata_dialect_xla::names::INFEED,
-            strata_dialect_xla::names::OUTFEED,
-        ]
-    }
-
-    fn lower(
-        &self,
-        cx: &mut FuncLowering<'_>,
-        b: &mut Builder<'_>,
-        op: OpId,
-        bufs: &[Value],
-    ) -> Result<()> {
-        collective(cx, b, op, bufs)
-    }
-}
+pub(super) const COLLECTIVE: OpLowering = OpLowering {
+    ops: &[&[
+        strata_dialect_xla::names::ALL_REDUCE,
+        strata_dialect_xla::names::ALL_GATHER,
+        strata_dialect_xla::names::REDUCE_SCATTER,
+        strata_dialect_xla::names::ALL_TO_ALL,
+        strata_dialect_xla::names::COLLECTIVE_PERMUTE,
+        strata_dialect_xla::names::COLLECTIVE_BROADCAST,
+        strata_dialect_xla::names::COLLECTIVE_REDUCE,
+        strata_dialect_xla::names::REPLICA_ID,
+        strata_dialect_xla::names::PARTITION_ID,
+        strata_dialect_xla::names::AFTER_ALL,
+        strata_dialect_xla::names::SEND,
+        strata_dialect_xla::names::RECV,
+        strata_dialect_xla::names::INFEED,
+        strata_dialect_xla::names::OUTFEED,
+    ]],
+    fusion: Fusion::Never,
+    library_arithmetic: false,
+    lower: |cx, b, op, bufs| collective(cx, b, op, bufs),
+};
 
 fn mode(g: Grouping) -> strata_abi::CollectiveMode {
     use strata_abi::CollectiveMode as M;

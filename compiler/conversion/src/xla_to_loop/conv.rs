@@ -21,56 +21,27 @@ use strata_ir::{OpId, TypeKind, Value};
 use super::FuncLowering;
 use super::elemental::{load_scalar, store_scalar};
 use super::materialize::shape_of;
+use super::pattern::{Fusion, OpLowering};
 use super::scalar::{self, Scalar};
 use super::window::window_position;
 use crate::builder::Builder;
 use strata_dialect_kernel::conv::Column;
 
 /// The lowering pattern of `kernel.conv`: im2col + GEMM as the kernel selection planned it.
-pub(super) struct ConvGemm;
-
-impl super::pattern::OpLowering for ConvGemm {
-    fn ops(&self) -> Vec<&'static str> {
-        vec![strata_dialect_kernel::CONV]
-    }
-
-    fn library_arithmetic(&self) -> bool {
-        true
-    }
-
-    fn lower(
-        &self,
-        cx: &mut FuncLowering<'_>,
-        b: &mut Builder<'_>,
-        op: OpId,
-        bufs: &[Value],
-    ) -> Result<()> {
-        convolution_via_gemm(cx, b, op, bufs[0])
-    }
-}
+pub(super) const CONV_GEMM: OpLowering = OpLowering {
+    ops: &[&[strata_dialect_kernel::CONV]],
+    fusion: Fusion::Never,
+    library_arithmetic: true,
+    lower: |cx, b, op, bufs| convolution_via_gemm(cx, b, op, bufs[0]),
+};
 
 /// The lowering pattern of `xla.convolution` no kernel computes.
-pub(super) struct Convolution;
-
-impl super::pattern::OpLowering for Convolution {
-    fn ops(&self) -> Vec<&'static str> {
-        vec![strata_dialect_xla::names::CONVOLUTION]
-    }
-
-    fn library_arithmetic(&self) -> bool {
-        true
-    }
-
-    fn lower(
-        &self,
-        cx: &mut FuncLowering<'_>,
-        b: &mut Builder<'_>,
-        op: OpId,
-        bufs: &[Value],
-    ) -> Result<()> {
-        convolution(cx, b, op, bufs[0])
-    }
-}
+pub(super) const CONVOLUTION: OpLowering = OpLowering {
+    ops: &[&[strata_dialect_xla::names::CONVOLUTION]],
+    fusion: Fusion::Never,
+    library_arithmetic: true,
+    lower: |cx, b, op, bufs| convolution(cx, b, op, bufs[0]),
+};
 
 /// Direct convolution: per result element, a stack accumulator sums
 /// lhs·rhs over the group's input features and the kernel window;

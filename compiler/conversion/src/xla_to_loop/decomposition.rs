@@ -17,35 +17,25 @@ use strata_ir::{FloatKind, OpId, TypeKind, Value};
 
 use super::FuncLowering;
 use super::materialize::shape_of;
+use super::pattern::{Fusion, OpLowering};
 use crate::builder::Builder;
 
 /// The lowering pattern of runtime decompositions (QR, Householder products, Hessenberg, tridiagonal, eigh, SVD, eig).
-pub(super) struct Decomposition;
-
-impl super::pattern::OpLowering for Decomposition {
-    fn ops(&self) -> Vec<&'static str> {
-        vec![
-            strata_dialect_xla::names::HOUSEHOLDER_QR,
-            strata_dialect_xla::names::HOUSEHOLDER_PRODUCT,
-            strata_dialect_xla::names::HESSENBERG,
-            strata_dialect_xla::names::TRIDIAGONAL,
-            strata_dialect_xla::names::TRIDIAGONAL_SOLVE,
-            strata_dialect_xla::names::EIGH,
-            strata_dialect_xla::names::SVD,
-            strata_dialect_xla::names::EIG,
-        ]
-    }
-
-    fn lower(
-        &self,
-        cx: &mut FuncLowering<'_>,
-        b: &mut Builder<'_>,
-        op: OpId,
-        bufs: &[Value],
-    ) -> Result<()> {
-        decomposition(cx, b, op, bufs)
-    }
-}
+pub(super) const DECOMPOSITION: OpLowering = OpLowering {
+    ops: &[&[
+        strata_dialect_xla::names::HOUSEHOLDER_QR,
+        strata_dialect_xla::names::HOUSEHOLDER_PRODUCT,
+        strata_dialect_xla::names::HESSENBERG,
+        strata_dialect_xla::names::TRIDIAGONAL,
+        strata_dialect_xla::names::TRIDIAGONAL_SOLVE,
+        strata_dialect_xla::names::EIGH,
+        strata_dialect_xla::names::SVD,
+        strata_dialect_xla::names::EIG,
+    ]],
+    fusion: Fusion::Never,
+    library_arithmetic: false,
+    lower: |cx, b, op, bufs| decomposition(cx, b, op, bufs),
+};
 
 /// Writes the results of a decomposition op into `bufs` by one runtime call.
 pub(super) fn decomposition(

@@ -10,32 +10,18 @@ use strata_ir::{OpId, TypeKind, Value};
 use super::FuncLowering;
 use super::elemental::{load_scalar, store_scalar, strides};
 use super::materialize::shape_of;
+use super::pattern::{Fusion, OpLowering};
 use super::scalar::{self, Scalar};
 use crate::builder::Builder;
 use strata_dialect_xla::ops::dot;
 
 /// The lowering pattern of `xla.dot_general` products no kernel computes.
-pub(super) struct Dot;
-
-impl super::pattern::OpLowering for Dot {
-    fn ops(&self) -> Vec<&'static str> {
-        vec![strata_dialect_xla::names::DOT_GENERAL]
-    }
-
-    fn library_arithmetic(&self) -> bool {
-        true
-    }
-
-    fn lower(
-        &self,
-        cx: &mut FuncLowering<'_>,
-        b: &mut Builder<'_>,
-        op: OpId,
-        bufs: &[Value],
-    ) -> Result<()> {
-        dot_general(cx, b, op, bufs[0])
-    }
-}
+pub(super) const DOT: OpLowering = OpLowering {
+    ops: &[&[strata_dialect_xla::names::DOT_GENERAL]],
+    fusion: Fusion::Never,
+    library_arithmetic: true,
+    lower: |cx, b, op, bufs| dot_general(cx, b, op, bufs[0]),
+};
 
 /// Zero-fills the result, then accumulates into it with the loops
 /// ordered batch, lhs-free, contracting, rhs-free: the innermost loop

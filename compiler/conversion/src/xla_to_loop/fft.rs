@@ -6,26 +6,16 @@ use strata_ir::{OpId, Value};
 
 use super::FuncLowering;
 use super::materialize::shape_of;
+use super::pattern::{Fusion, OpLowering};
 use crate::builder::Builder;
 
 /// The lowering pattern of `xla.fft`, through the runtime.
-pub(super) struct Fft;
-
-impl super::pattern::OpLowering for Fft {
-    fn ops(&self) -> Vec<&'static str> {
-        vec![strata_dialect_xla::names::FFT]
-    }
-
-    fn lower(
-        &self,
-        cx: &mut FuncLowering<'_>,
-        b: &mut Builder<'_>,
-        op: OpId,
-        bufs: &[Value],
-    ) -> Result<()> {
-        fft(cx, b, op, bufs[0])
-    }
-}
+pub(super) const FFT: OpLowering = OpLowering {
+    ops: &[&[strata_dialect_xla::names::FFT]],
+    fusion: Fusion::Never,
+    library_arithmetic: false,
+    lower: |cx, b, op, bufs| fft(cx, b, op, bufs[0]),
+};
 
 /// The runtime's FFT (rustfft), described by a constant descriptor.
 pub(super) fn fft(

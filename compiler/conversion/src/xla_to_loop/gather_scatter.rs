@@ -9,28 +9,18 @@ use strata_ir::{OpId, Value};
 use super::FuncLowering;
 use super::elemental::{load_scalar, store_scalar};
 use super::materialize::shape_of;
+use super::pattern::{Fusion, OpLowering};
 use super::region::emit_region;
 use super::scalar::Scalar;
 use crate::builder::Builder;
 
 /// The lowering pattern of `xla.scatter` (gathers are fused index remaps).
-pub(super) struct Scatter;
-
-impl super::pattern::OpLowering for Scatter {
-    fn ops(&self) -> Vec<&'static str> {
-        vec![strata_dialect_xla::names::SCATTER]
-    }
-
-    fn lower(
-        &self,
-        cx: &mut FuncLowering<'_>,
-        b: &mut Builder<'_>,
-        op: OpId,
-        bufs: &[Value],
-    ) -> Result<()> {
-        scatter(cx, b, op, bufs)
-    }
-}
+pub(super) const SCATTER: OpLowering = OpLowering {
+    ops: &[&[strata_dialect_xla::names::SCATTER]],
+    fusion: Fusion::Never,
+    library_arithmetic: false,
+    lower: |cx, b, op, bufs| scatter(cx, b, op, bufs),
+};
 
 /// Copies the inputs to the results, then folds every update element
 /// into the result element its index selects (StableHLO's definition);

@@ -7,49 +7,24 @@ use strata_diag::{Diagnostic, Result};
 use strata_ir::{FloatKind, OpId, TypeKind, Value};
 
 use super::FuncLowering;
+use super::pattern::{Fusion, OpLowering};
 use crate::builder::Builder;
 
 /// The lowering pattern of `kernel.gemm`: the runtime's GEMM, as convert-xla-to-kernel chose.
-pub(super) struct Gemm;
-
-impl super::pattern::OpLowering for Gemm {
-    fn ops(&self) -> Vec<&'static str> {
-        vec![strata_dialect_kernel::GEMM]
-    }
-
-    fn library_arithmetic(&self) -> bool {
-        true
-    }
-
-    fn lower(
-        &self,
-        cx: &mut FuncLowering<'_>,
-        b: &mut Builder<'_>,
-        op: OpId,
-        bufs: &[Value],
-    ) -> Result<()> {
-        gemm(cx, b, op, bufs[0])
-    }
-}
+pub(super) const GEMM: OpLowering = OpLowering {
+    ops: &[&[strata_dialect_kernel::GEMM]],
+    fusion: Fusion::Never,
+    library_arithmetic: true,
+    lower: |cx, b, op, bufs| gemm(cx, b, op, bufs[0]),
+};
 
 /// The lowering pattern of `kernel.transpose`: the runtime's blocked transpose.
-pub(super) struct Transpose;
-
-impl super::pattern::OpLowering for Transpose {
-    fn ops(&self) -> Vec<&'static str> {
-        vec![strata_dialect_kernel::TRANSPOSE]
-    }
-
-    fn lower(
-        &self,
-        cx: &mut FuncLowering<'_>,
-        b: &mut Builder<'_>,
-        op: OpId,
-        bufs: &[Value],
-    ) -> Result<()> {
-        transpose_kernel(cx, b, op, bufs[0])
-    }
-}
+pub(super) const TRANSPOSE: OpLowering = OpLowering {
+    ops: &[&[strata_dialect_kernel::TRANSPOSE]],
+    fusion: Fusion::Never,
+    library_arithmetic: false,
+    lower: |cx, b, op, bufs| transpose_kernel(cx, b, op, bufs[0]),
+};
 
 pub(super) fn gemm(
     cx: &mut FuncLowering<'_>,

@@ -22,77 +22,33 @@ use strata_ir::{OpId, Type, TypeKind, Value};
 use super::FuncLowering;
 use super::elemental::{load_scalar, store_scalar};
 use super::materialize::shape_of;
+use super::pattern::{Fusion, OpLowering};
 use super::scalar::{self, Scalar};
 use crate::builder::Builder;
 
 /// The lowering pattern of `xla.triangular_solve`.
-pub(super) struct TriangularSolve;
-
-impl super::pattern::OpLowering for TriangularSolve {
-    fn ops(&self) -> Vec<&'static str> {
-        vec![strata_dialect_xla::names::TRIANGULAR_SOLVE]
-    }
-
-    fn library_arithmetic(&self) -> bool {
-        true
-    }
-
-    fn lower(
-        &self,
-        cx: &mut FuncLowering<'_>,
-        b: &mut Builder<'_>,
-        op: OpId,
-        bufs: &[Value],
-    ) -> Result<()> {
-        triangular_solve(cx, b, op, bufs[0])
-    }
-}
+pub(super) const TRIANGULAR_SOLVE: OpLowering = OpLowering {
+    ops: &[&[strata_dialect_xla::names::TRIANGULAR_SOLVE]],
+    fusion: Fusion::Never,
+    library_arithmetic: true,
+    lower: |cx, b, op, bufs| triangular_solve(cx, b, op, bufs[0]),
+};
 
 /// The lowering pattern of `xla.cholesky`.
-pub(super) struct Cholesky;
-
-impl super::pattern::OpLowering for Cholesky {
-    fn ops(&self) -> Vec<&'static str> {
-        vec![strata_dialect_xla::names::CHOLESKY]
-    }
-
-    fn library_arithmetic(&self) -> bool {
-        true
-    }
-
-    fn lower(
-        &self,
-        cx: &mut FuncLowering<'_>,
-        b: &mut Builder<'_>,
-        op: OpId,
-        bufs: &[Value],
-    ) -> Result<()> {
-        cholesky(cx, b, op, bufs)
-    }
-}
+pub(super) const CHOLESKY: OpLowering = OpLowering {
+    ops: &[&[strata_dialect_xla::names::CHOLESKY]],
+    fusion: Fusion::Never,
+    library_arithmetic: true,
+    lower: |cx, b, op, bufs| cholesky(cx, b, op, bufs),
+};
 
 /// The lowering pattern of `xla.lu`.
-pub(super) struct Lu;
-
-impl super::pattern::OpLowering for Lu {
-    fn ops(&self) -> Vec<&'static str> {
-        vec![strata_dialect_xla::names::LU]
-    }
-
-    fn library_arithmetic(&self) -> bool {
-        true
-    }
-
-    fn lower(
-        &self,
-        cx: &mut FuncLowering<'_>,
-        b: &mut Builder<'_>,
-        op: OpId,
-        bufs: &[Value],
-    ) -> Result<()> {
-        lu(cx, b, op, bufs)
-    }
-}
+pub(super) const LU: OpLowering = OpLowering {
+    ops: &[&[strata_dialect_xla::names::LU]],
+    fusion: Fusion::Never,
+    library_arithmetic: true,
+    lower: |cx, b, op, bufs| lu(cx, b, op, bufs),
+};
 
 pub(super) fn triangular_solve(
     cx: &mut FuncLowering<'_>,

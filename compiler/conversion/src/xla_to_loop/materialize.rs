@@ -91,11 +91,12 @@ fn element_nest(
 
 /// The lowering pattern of element-wise ops (`scalar.rs` computes each
 /// element).
-pub(super) struct Elementwise;
-
-impl OpLowering for Elementwise {
-    fn ops(&self) -> Vec<&'static str> {
-        let others = [
+pub(super) const ELEMENTWISE: OpLowering = OpLowering {
+    ops: &[
+        UNARY_ELEMENTWISE,
+        BINARY_ELEMENTWISE,
+        FLOAT_PREDICATES,
+        &[
             CONVERT,
             BITCAST_CONVERT,
             IS_FINITE,
@@ -107,88 +108,40 @@ impl OpLowering for Elementwise {
             COMPARE,
             MAP,
             REDUCE_PRECISION,
-        ];
-        (UNARY_ELEMENTWISE
-            .iter()
-            .chain(BINARY_ELEMENTWISE)
-            .chain(FLOAT_PREDICATES))
-        .chain(&others)
-        .copied()
-        .collect()
-    }
-
-    fn fusion(&self) -> Fusion {
-        Fusion::Elementwise
-    }
-
-    fn lower(
-        &self,
-        cx: &mut FuncLowering<'_>,
-        b: &mut Builder<'_>,
-        op: OpId,
-        bufs: &[Value],
-    ) -> Result<()> {
-        element_nest(cx, b, op, bufs[0])
-    }
-}
+        ],
+    ],
+    fusion: Fusion::Elementwise,
+    library_arithmetic: false,
+    lower: |cx, b, op, bufs| element_nest(cx, b, op, bufs[0]),
+};
 
 /// The lowering pattern of ops that only remap indices (`elemental.rs`
 /// computes each element).
-pub(super) struct IndexRemap;
-
-impl OpLowering for IndexRemap {
-    fn ops(&self) -> Vec<&'static str> {
-        vec![
-            BROADCAST_IN_DIM,
-            RESHAPE,
-            TRANSPOSE,
-            SLICE,
-            REVERSE,
-            IOTA,
-            DYNAMIC_SLICE,
-            GATHER,
-            GET_DIMENSION_SIZE,
-        ]
-    }
-
-    fn fusion(&self) -> Fusion {
-        Fusion::IndexRemap
-    }
-
-    fn lower(
-        &self,
-        cx: &mut FuncLowering<'_>,
-        b: &mut Builder<'_>,
-        op: OpId,
-        bufs: &[Value],
-    ) -> Result<()> {
-        element_nest(cx, b, op, bufs[0])
-    }
-}
+pub(super) const INDEX_REMAP: OpLowering = OpLowering {
+    ops: &[&[
+        BROADCAST_IN_DIM,
+        RESHAPE,
+        TRANSPOSE,
+        SLICE,
+        REVERSE,
+        IOTA,
+        DYNAMIC_SLICE,
+        GATHER,
+        GET_DIMENSION_SIZE,
+    ]],
+    fusion: Fusion::IndexRemap,
+    library_arithmetic: false,
+    lower: |cx, b, op, bufs| element_nest(cx, b, op, bufs[0]),
+};
 
 /// The lowering pattern of `xla.constant` written into a buffer (a result
 /// returned from the function; other non-splat constants are globals).
-pub(super) struct Constant;
-
-impl OpLowering for Constant {
-    fn ops(&self) -> Vec<&'static str> {
-        vec![CONSTANT]
-    }
-
-    fn fusion(&self) -> Fusion {
-        Fusion::Constant
-    }
-
-    fn lower(
-        &self,
-        cx: &mut FuncLowering<'_>,
-        b: &mut Builder<'_>,
-        op: OpId,
-        bufs: &[Value],
-    ) -> Result<()> {
-        element_nest(cx, b, op, bufs[0])
-    }
-}
+pub(super) const CONSTANT: OpLowering = OpLowering {
+    ops: &[&[strata_dialect_xla::names::CONSTANT]],
+    fusion: Fusion::Constant,
+    library_arithmetic: false,
+    lower: |cx, b, op, bufs| element_nest(cx, b, op, bufs[0]),
+};
 
 impl FuncLowering<'_> {
     /// Writes every result of `op` into `bufs`, through its family's pattern.
@@ -200,9 +153,9 @@ impl FuncLowering<'_> {
                 format!("'{name}' is not supported by the lowering yet"),
             ));
         };
-        let keep = b.contract && !pattern.library_arithmetic();
+        let keep = b.contract && !pattern.library_arithmetic;
         let saved = std::mem::replace(&mut b.contract, keep);
-        let r = pattern.lower(self, b, op, bufs);
+        let r = (pattern.lower)(self, b, op, bufs);
         b.contract = saved;
         r
     }

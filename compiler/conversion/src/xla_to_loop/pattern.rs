@@ -4,8 +4,8 @@
 //! `control.rs` handle before any pattern is consulted).
 //!
 //! A pattern names its ops, says whether their values may be fused into
-//! their readers, and writes an op's results into buffers. Each lives in its
-//! family's file beside the code it calls; `populate_xla_to_loop` lists
+//! their readers, and writes an op's results into buffers. Each is a
+//! constant in its family's file beside the code it calls; `populate_xla_to_loop` lists
 //! them, and adding an op family is one struct there and one line here (see
 //! docs/adding-an-op.md). Each family has its conversion test,
 //! `tests/conversion/xla-to-loop-<family>.mlir`.
@@ -33,74 +33,70 @@ pub enum Fusion {
     Never,
 }
 
-/// The lowering of one op family.
-pub trait OpLowering: Sync {
-    /// The ops this pattern lowers.
-    fn ops(&self) -> Vec<&'static str>;
+/// How a pattern writes an op's results into buffers (one per result).
+pub type LowerFn = fn(&mut FuncLowering<'_>, &mut Builder<'_>, OpId, &[Value]) -> Result<()>;
 
-    fn fusion(&self) -> Fusion {
-        Fusion::Never
-    }
-
+/// The lowering of one op family: plain data, one constant per family in
+/// its file.
+pub struct OpLowering {
+    /// The ops this pattern lowers (lists of names, concatenated).
+    pub ops: &'static [&'static [&'static str]],
+    pub fusion: Fusion,
     /// Whether XLA:CPU runs this family as a precompiled library kernel
     /// (Eigen, its runtime) built without FMA: the lowering then keeps its
     /// arithmetic uncontracted, so results match XLA's bit for bit.
-    fn library_arithmetic(&self) -> bool {
-        false
-    }
+    pub library_arithmetic: bool,
+    pub lower: LowerFn,
+}
 
-    /// Writes every result of `op` into `bufs` (one buffer per result).
-    fn lower(
-        &self,
-        cx: &mut FuncLowering<'_>,
-        b: &mut Builder<'_>,
-        op: OpId,
-        bufs: &[Value],
-    ) -> Result<()>;
+impl OpLowering {
+    fn names(&self) -> impl Iterator<Item = &'static str> {
+        self.ops.iter().flat_map(|list| list.iter().copied())
+    }
 }
 
 /// Every pattern of the lowering, in no particular order: each op is named
 /// by exactly one of them (checked by `patterns()`'s test).
-pub fn populate_xla_to_loop(set: &mut Vec<&'static dyn OpLowering>) {
+pub fn populate_xla_to_loop(set: &mut Vec<&'static OpLowering>) {
     use super::*;
     set.extend([
-        &materialize::Elementwise as &dyn OpLowering,
-        &materialize::IndexRemap,
-        &materialize::Constant,
-        &reduce::Reduce,
-        &dot::Dot,
-        &kernel::Gemm,
-        &kernel::Transpose,
-        &conv::ConvGemm,
-        &conv::Convolution,
-        &window::ReduceWindow,
-        &window::SelectAndScatter,
-        &gather_scatter::Scatter,
-        &sort::Sort,
-        &top_k::TopK,
-        &linalg::TriangularSolve,
-        &linalg::Cholesky,
-        &linalg::Lu,
-        &decomposition::Decomposition,
-        &rng::RngBitGenerator,
-        &rng::RngGetAndUpdateState,
-        &fft::Fft,
-        &shape::Concatenate,
-        &shape::Pad,
-        &shape::DynamicUpdateSlice,
-        &collective::Collective,
+        &materialize::ELEMENTWISE,
+        &materialize::INDEX_REMAP,
+        &materialize::CONSTANT,
+        &reduce::REDUCE,
+        &dot::DOT,
+        &kernel::GEMM,
+        &kernel::TRANSPOSE,
+        &conv::CONV_GEMM,
+        &conv::CONVOLUTION,
+        &window::REDUCE_WINDOW,
+        &window::SELECT_AND_SCATTER,
+        &gather_scatter::SCATTER,
+        &sort::SORT,
+        &top_k::TOP_K,
+        &linalg::TRIANGULAR_SOLVE,
+        &linalg::CHOLESKY,
+        &linalg::LU,
+        &decomposition::DECOMPOSITION,
+        &rng::RNG_BIT_GENERATOR,
+        &rng::RNG_GET_AND_UPDATE_STATE,
+        &fft::FFT,
+        &shape::CONCATENATE,
+        &shape::PAD,
+        &shape::DYNAMIC_UPDATE_SLICE,
+        &collective::COLLECTIVE,
     ]);
 }
 
 /// The pattern of each op name, built once from `populate_xla_to_loop`.
-fn patterns() -> &'static HashMap<&'static str, &'static dyn OpLowering> {
-    static PATTERNS: OnceLock<HashMap<&'static str, &'static dyn OpLowering>> = OnceLock::new();
+fn patterns() -> &'static HashMap<&'static str, &'static OpLowering> {
+    static PATTERNS: OnceLock<HashMap<&'static str, &'static OpLowering>> = OnceLock::new();
     PATTERNS.get_or_init(|| {
         let mut set = Vec::new();
         populate_xla_to_loop(&mut set);
         let mut by_name = HashMap::new();
         for pattern in set {
-            for name in pattern.ops() {
+            for name in pattern.names() {
                 by_name.insert(name, pattern);
             }
         }
@@ -109,13 +105,13 @@ fn patterns() -> &'static HashMap<&'static str, &'static dyn OpLowering> {
 }
 
 /// The pattern lowering the op named `name`, if any.
-pub fn pattern_for(name: &str) -> Option<&'static dyn OpLowering> {
+pub fn pattern_for(name: &str) -> Option<&'static OpLowering> {
     patterns().get(name).copied()
 }
 
 /// How `name`'s values may be fused, if the lowering knows the op.
 pub fn fusion_of(name: &str) -> Option<Fusion> {
-    pattern_for(name).map(|p| p.fusion())
+    pattern_for(name).map(|p| p.fusion)
 }
 
 /// Ops computed per element from operand elements at the same index.
@@ -138,7 +134,7 @@ mod tests {
         populate_xla_to_loop(&mut set);
         let mut seen = std::collections::HashSet::new();
         for pattern in set {
-            for name in pattern.ops() {
+            for name in pattern.names() {
                 assert!(seen.insert(name), "{name} is named by two patterns");
             }
         }

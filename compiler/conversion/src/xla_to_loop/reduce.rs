@@ -10,28 +10,18 @@ use strata_ir::{BlockId, OpId, Value};
 use super::FuncLowering;
 use super::elemental::{load_scalar, store_scalar};
 use super::materialize::shape_of;
+use super::pattern::{Fusion, OpLowering};
 use super::region::{emit_reducer, fold_into, stack_accumulators, store_accs};
 use super::scalar::Scalar;
 use crate::builder::Builder;
 
 /// The lowering pattern of `xla.reduce`.
-pub(super) struct Reduce;
-
-impl super::pattern::OpLowering for Reduce {
-    fn ops(&self) -> Vec<&'static str> {
-        vec![strata_dialect_xla::names::REDUCE]
-    }
-
-    fn lower(
-        &self,
-        cx: &mut FuncLowering<'_>,
-        b: &mut Builder<'_>,
-        op: OpId,
-        bufs: &[Value],
-    ) -> Result<()> {
-        reduce(cx, b, op, bufs)
-    }
-}
+pub(super) const REDUCE: OpLowering = OpLowering {
+    ops: &[&[strata_dialect_xla::names::REDUCE]],
+    fusion: Fusion::Never,
+    library_arithmetic: false,
+    lower: |cx, b, op, bufs| reduce(cx, b, op, bufs),
+};
 
 /// Outer loops over kept dimensions; per output element, accumulators
 /// on the stack start at the init values and fold in the reduced

@@ -110,19 +110,6 @@ fn emit_region_ops(b: &mut Builder<'_>, block: BlockId, args: &[Scalar]) -> Resu
     emit_block_ops(b, block, args, 0)
 }
 
-/// The module around `op`.
-fn enclosing_module(ctx: &strata_ir::Context, op: strata_ir::OpId) -> Option<strata_ir::OpId> {
-    let mut cur = op;
-    loop {
-        let blk = ctx.op(cur).parent?;
-        let parent = ctx.block_parent_op(blk)?;
-        if ctx.op(parent).name == builtin::MODULE {
-            return Some(parent);
-        }
-        cur = parent;
-    }
-}
-
 /// A `func.call` in a region (JAX writes `cumlogsumexp`'s reducer as a call
 /// of `@logaddexp`): the callee's body, on 0-d tensors like the region's,
 /// is emitted in place on the call's arguments.
@@ -142,7 +129,7 @@ fn emit_call(
         Some(strata_ir::AttrKind::SymbolRef(name)) => name.clone(),
         _ => return Err(Diagnostic::internal(b.loc, "call without callee")),
     };
-    let func = enclosing_module(b.ctx, op)
+    let func = builtin::enclosing_module(b.ctx, op)
         .and_then(|m| builtin::lookup_func(b.ctx, m, &callee))
         .ok_or_else(|| Diagnostic::error(b.loc, format!("call of unknown function @{callee}")))?;
     let body = b.ctx.entry_block(func, 0).ok_or_else(|| {

@@ -9,45 +9,24 @@ use strata_ir::{OpId, Value};
 
 use super::FuncLowering;
 use super::materialize::shape_of;
+use super::pattern::{Fusion, OpLowering};
 use crate::builder::Builder;
 
 /// The lowering pattern of `xla.rng_bit_generator`.
-pub(super) struct RngBitGenerator;
-
-impl super::pattern::OpLowering for RngBitGenerator {
-    fn ops(&self) -> Vec<&'static str> {
-        vec![strata_dialect_xla::names::RNG_BIT_GENERATOR]
-    }
-
-    fn lower(
-        &self,
-        cx: &mut FuncLowering<'_>,
-        b: &mut Builder<'_>,
-        op: OpId,
-        bufs: &[Value],
-    ) -> Result<()> {
-        rng_bit_generator(cx, b, op, bufs)
-    }
-}
+pub(super) const RNG_BIT_GENERATOR: OpLowering = OpLowering {
+    ops: &[&[strata_dialect_xla::names::RNG_BIT_GENERATOR]],
+    fusion: Fusion::Never,
+    library_arithmetic: false,
+    lower: |cx, b, op, bufs| rng_bit_generator(cx, b, op, bufs),
+};
 
 /// The lowering pattern of `xla.rng_get_and_update_state`.
-pub(super) struct RngGetAndUpdateState;
-
-impl super::pattern::OpLowering for RngGetAndUpdateState {
-    fn ops(&self) -> Vec<&'static str> {
-        vec![strata_dialect_xla::names::RNG_GET_AND_UPDATE_STATE]
-    }
-
-    fn lower(
-        &self,
-        cx: &mut FuncLowering<'_>,
-        b: &mut Builder<'_>,
-        op: OpId,
-        bufs: &[Value],
-    ) -> Result<()> {
-        rng_get_and_update_state(cx, b, op, bufs)
-    }
-}
+pub(super) const RNG_GET_AND_UPDATE_STATE: OpLowering = OpLowering {
+    ops: &[&[strata_dialect_xla::names::RNG_GET_AND_UPDATE_STATE]],
+    fusion: Fusion::Never,
+    library_arithmetic: false,
+    lower: |cx, b, op, bufs| rng_get_and_update_state(cx, b, op, bufs),
+};
 
 pub(super) fn rng_bit_generator(
     cx: &mut FuncLowering<'_>,

@@ -9,64 +9,32 @@ use strata_ir::{OpId, Value};
 use super::FuncLowering;
 use super::elemental::store_scalar;
 use super::materialize::shape_of;
+use super::pattern::{Fusion, OpLowering};
 use crate::builder::Builder;
 
 /// The lowering pattern of `xla.concatenate`.
-pub(super) struct Concatenate;
-
-impl super::pattern::OpLowering for Concatenate {
-    fn ops(&self) -> Vec<&'static str> {
-        vec![strata_dialect_xla::names::CONCATENATE]
-    }
-
-    fn lower(
-        &self,
-        cx: &mut FuncLowering<'_>,
-        b: &mut Builder<'_>,
-        op: OpId,
-        bufs: &[Value],
-    ) -> Result<()> {
-        concatenate(cx, b, op, bufs[0])
-    }
-}
+pub(super) const CONCATENATE: OpLowering = OpLowering {
+    ops: &[&[strata_dialect_xla::names::CONCATENATE]],
+    fusion: Fusion::Never,
+    library_arithmetic: false,
+    lower: |cx, b, op, bufs| concatenate(cx, b, op, bufs[0]),
+};
 
 /// The lowering pattern of `xla.pad`.
-pub(super) struct Pad;
-
-impl super::pattern::OpLowering for Pad {
-    fn ops(&self) -> Vec<&'static str> {
-        vec![strata_dialect_xla::names::PAD]
-    }
-
-    fn lower(
-        &self,
-        cx: &mut FuncLowering<'_>,
-        b: &mut Builder<'_>,
-        op: OpId,
-        bufs: &[Value],
-    ) -> Result<()> {
-        pad(cx, b, op, bufs[0])
-    }
-}
+pub(super) const PAD: OpLowering = OpLowering {
+    ops: &[&[strata_dialect_xla::names::PAD]],
+    fusion: Fusion::Never,
+    library_arithmetic: false,
+    lower: |cx, b, op, bufs| pad(cx, b, op, bufs[0]),
+};
 
 /// The lowering pattern of `xla.dynamic_update_slice`.
-pub(super) struct DynamicUpdateSlice;
-
-impl super::pattern::OpLowering for DynamicUpdateSlice {
-    fn ops(&self) -> Vec<&'static str> {
-        vec![strata_dialect_xla::names::DYNAMIC_UPDATE_SLICE]
-    }
-
-    fn lower(
-        &self,
-        cx: &mut FuncLowering<'_>,
-        b: &mut Builder<'_>,
-        op: OpId,
-        bufs: &[Value],
-    ) -> Result<()> {
-        dynamic_update_slice(cx, b, op, bufs[0])
-    }
-}
+pub(super) const DYNAMIC_UPDATE_SLICE: OpLowering = OpLowering {
+    ops: &[&[strata_dialect_xla::names::DYNAMIC_UPDATE_SLICE]],
+    fusion: Fusion::Never,
+    library_arithmetic: false,
+    lower: |cx, b, op, bufs| dynamic_update_slice(cx, b, op, bufs[0]),
+};
 
 /// Copies the operand, then writes the update at the clamped start.
 pub(super) fn dynamic_update_slice(

@@ -15,28 +15,18 @@ use strata_ir::{OpId, Value};
 use super::FuncLowering;
 use super::elemental::{load_scalar, store_scalar};
 use super::materialize::shape_of;
+use super::pattern::{Fusion, OpLowering};
 use super::region::emit_region;
 use super::scalar::Scalar;
 use crate::builder::Builder;
 
 /// The lowering pattern of `xla.sort`.
-pub(super) struct Sort;
-
-impl super::pattern::OpLowering for Sort {
-    fn ops(&self) -> Vec<&'static str> {
-        vec![strata_dialect_xla::names::SORT]
-    }
-
-    fn lower(
-        &self,
-        cx: &mut FuncLowering<'_>,
-        b: &mut Builder<'_>,
-        op: OpId,
-        bufs: &[Value],
-    ) -> Result<()> {
-        sort(cx, b, op, bufs)
-    }
-}
+pub(super) const SORT: OpLowering = OpLowering {
+    ops: &[&[strata_dialect_xla::names::SORT]],
+    fusion: Fusion::Never,
+    library_arithmetic: false,
+    lower: |cx, b, op, bufs| sort(cx, b, op, bufs),
+};
 
 pub(super) fn sort(
     cx: &mut FuncLowering<'_>,

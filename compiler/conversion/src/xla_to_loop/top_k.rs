@@ -13,27 +13,17 @@ use strata_ir::{OpId, TypeKind, Value};
 use super::FuncLowering;
 use super::elemental::{load_scalar, store_scalar};
 use super::materialize::shape_of;
+use super::pattern::{Fusion, OpLowering};
 use super::scalar::Scalar;
 use crate::builder::Builder;
 
 /// The lowering pattern of `chlo.top_k`.
-pub(super) struct TopK;
-
-impl super::pattern::OpLowering for TopK {
-    fn ops(&self) -> Vec<&'static str> {
-        vec![strata_dialect_xla::names::TOP_K]
-    }
-
-    fn lower(
-        &self,
-        cx: &mut FuncLowering<'_>,
-        b: &mut Builder<'_>,
-        op: OpId,
-        bufs: &[Value],
-    ) -> Result<()> {
-        top_k(cx, b, op, bufs)
-    }
-}
+pub(super) const TOP_K: OpLowering = OpLowering {
+    ops: &[&[strata_dialect_xla::names::TOP_K]],
+    fusion: Fusion::Never,
+    library_arithmetic: false,
+    lower: |cx, b, op, bufs| top_k(cx, b, op, bufs),
+};
 
 /// A value's key in the total order, and whether keys compare unsigned.
 fn order_key(b: &mut Builder<'_>, s: Scalar) -> (Value, bool) {

@@ -11,47 +11,26 @@ use strata_ir::{OpId, Value};
 use super::FuncLowering;
 use super::elemental::{load_scalar, store_scalar};
 use super::materialize::shape_of;
+use super::pattern::{Fusion, OpLowering};
 use super::region::{emit_region, fold_into_in_order, stack_accumulators, store_accs};
 use super::scalar::Scalar;
 use crate::builder::Builder;
 
 /// The lowering pattern of `xla.reduce_window`.
-pub(super) struct ReduceWindow;
-
-impl super::pattern::OpLowering for ReduceWindow {
-    fn ops(&self) -> Vec<&'static str> {
-        vec![strata_dialect_xla::names::REDUCE_WINDOW]
-    }
-
-    fn lower(
-        &self,
-        cx: &mut FuncLowering<'_>,
-        b: &mut Builder<'_>,
-        op: OpId,
-        bufs: &[Value],
-    ) -> Result<()> {
-        reduce_window(cx, b, op, bufs)
-    }
-}
+pub(super) const REDUCE_WINDOW: OpLowering = OpLowering {
+    ops: &[&[strata_dialect_xla::names::REDUCE_WINDOW]],
+    fusion: Fusion::Never,
+    library_arithmetic: false,
+    lower: |cx, b, op, bufs| reduce_window(cx, b, op, bufs),
+};
 
 /// The lowering pattern of `xla.select_and_scatter`.
-pub(super) struct SelectAndScatter;
-
-impl super::pattern::OpLowering for SelectAndScatter {
-    fn ops(&self) -> Vec<&'static str> {
-        vec![strata_dialect_xla::names::SELECT_AND_SCATTER]
-    }
-
-    fn lower(
-        &self,
-        cx: &mut FuncLowering<'_>,
-        b: &mut Builder<'_>,
-        op: OpId,
-        bufs: &[Value],
-    ) -> Result<()> {
-        select_and_scatter(cx, b, op, bufs[0])
-    }
-}
+pub(super) const SELECT_AND_SCATTER: OpLowering = OpLowering {
+    ops: &[&[strata_dialect_xla::names::SELECT_AND_SCATTER]],
+    fusion: Fusion::Never,
+    library_arithmetic: false,
+    lower: |cx, b, op, bufs| select_and_scatter(cx, b, op, bufs[0]),
+};
 
 /// For every result element, folds its window of the (padded, base-
 /// dilated) inputs through the reducer; positions that fall in the

@@ -57,6 +57,24 @@ pub fn func_signature(ctx: &Context, op: OpId) -> Option<(Vec<crate::Type>, Vec<
     }
 }
 
+/// Entry `key` of the attribute dictionary `index` of function `f`'s `which`
+/// (`arg_attrs` or `res_attrs`): what JAX says of one argument or result.
+pub fn signature_attr(
+    ctx: &Context,
+    f: OpId,
+    which: &str,
+    index: usize,
+    key: &str,
+) -> Option<crate::Attr> {
+    let AttrKind::Array(dicts) = ctx.attr_kind(ctx.attr_of(f, which)?) else {
+        return None;
+    };
+    let AttrKind::Dict(entries) = ctx.attr_kind(*dicts.get(index)?) else {
+        return None;
+    };
+    entries.iter().find(|(k, _)| k == key).map(|&(_, a)| a)
+}
+
 pub fn is_private(ctx: &Context, op: OpId) -> bool {
     matches!(ctx.attr_of(op, "sym_visibility").map(|a| ctx.attr_kind(a)), Some(AttrKind::String(s)) if s == "private")
 }
@@ -212,11 +230,21 @@ fn verify_func(ctx: &Context, op: OpId) -> Result<()> {
 
 /// The nearest function around `op`.
 pub fn enclosing_func(ctx: &Context, op: OpId) -> Option<OpId> {
+    enclosing(ctx, op, FUNC)
+}
+
+/// The module around `op`.
+pub fn enclosing_module(ctx: &Context, op: OpId) -> Option<OpId> {
+    enclosing(ctx, op, MODULE)
+}
+
+/// The nearest op named `name` around `op`.
+fn enclosing(ctx: &Context, op: OpId, name: &str) -> Option<OpId> {
     let mut cur = op;
     loop {
         let b = ctx.op(cur).parent?;
         let parent = ctx.block_parent_op(b)?;
-        if ctx.op(parent).name == FUNC {
+        if ctx.op(parent).name == name {
             return Some(parent);
         }
         cur = parent;

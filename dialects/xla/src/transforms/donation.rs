@@ -60,16 +60,7 @@ impl strata_pass::Pass for XlaPlanDonationPass {
 /// The attribute dictionary `index` of `f`'s `which` (`arg_attrs` or
 /// `res_attrs`).
 fn dict_entry(ctx: &Context, f: OpId, which: &str, index: usize, key: &str) -> Option<AttrKind> {
-    let AttrKind::Array(dicts) = ctx.attr_kind(ctx.attr_of(f, which)?) else {
-        return None;
-    };
-    let AttrKind::Dict(entries) = ctx.attr_kind(*dicts.get(index)?) else {
-        return None;
-    };
-    entries
-        .iter()
-        .find(|(k, _)| k == key)
-        .map(|(_, a)| ctx.attr_kind(*a).clone())
+    builtin::signature_attr(ctx, f, which, index, key).map(|a| ctx.attr_kind(a).clone())
 }
 
 /// The (argument, result) pairs of `f` that may share a buffer.

@@ -97,20 +97,8 @@ fn cpu_platform_index(ctx: &Context, module: OpId) -> Result<i64> {
     }
 }
 
-/// Entry `key` of the attribute dictionary `index` of `f`'s `which`
-/// (`arg_attrs` or `res_attrs`).
-fn dict_entry(ctx: &Context, f: OpId, which: &str, index: usize, key: &str) -> Option<Attr> {
-    let AttrKind::Array(dicts) = ctx.attr_kind(ctx.attr_of(f, which)?) else {
-        return None;
-    };
-    let AttrKind::Dict(entries) = ctx.attr_kind(*dicts.get(index)?) else {
-        return None;
-    };
-    entries.iter().find(|(k, _)| k == key).map(|&(_, a)| a)
-}
-
 fn is_platform_index(ctx: &Context, f: OpId, arg: usize) -> bool {
-    dict_entry(ctx, f, "arg_attrs", arg, "jax.global_constant")
+    builtin::signature_attr(ctx, f, "arg_attrs", arg, "jax.global_constant")
         .is_some_and(|a| matches!(ctx.attr_kind(a), AttrKind::String(s) if s == PLATFORM_INDEX))
 }
 
@@ -119,7 +107,7 @@ fn is_platform_index(ctx: &Context, f: OpId, arg: usize) -> bool {
 /// the program's own).
 fn is_jax_token(ctx: &Context, f: OpId, which: &str, index: usize, v: Value) -> bool {
     matches!(ctx.kind(ctx.value_ty(v)), TypeKind::Token)
-        && dict_entry(ctx, f, which, index, "jax.token")
+        && builtin::signature_attr(ctx, f, which, index, "jax.token")
             .is_some_and(|a| matches!(ctx.attr_kind(a), AttrKind::Bool(true) | AttrKind::Unit))
 }
 
@@ -244,8 +232,9 @@ fn inherit_paths(ctx: &mut Context, module: OpId, f: OpId) {
             let Some(i) = args.iter().position(|a| a == v) else {
                 continue;
             };
-            let own = dict_entry(ctx, f, "arg_attrs", i, strata_ir::text::PATH_ATTR);
-            let theirs = dict_entry(ctx, callee, "arg_attrs", j, strata_ir::text::PATH_ATTR);
+            let own = builtin::signature_attr(ctx, f, "arg_attrs", i, strata_ir::text::PATH_ATTR);
+            let theirs =
+                builtin::signature_attr(ctx, callee, "arg_attrs", j, strata_ir::text::PATH_ATTR);
             if let (None, Some(path)) = (own, theirs) {
                 if !found.iter().any(|(k, _)| *k == i) {
                     found.push((i, path));
