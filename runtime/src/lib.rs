@@ -22,6 +22,7 @@
 //! - [`builtins`]: `__truncsfbf2`/`__truncdfbf2`, which LLVM calls and Debian 12's libgcc lacks.
 
 pub mod arena;
+pub mod batched;
 pub mod builtins;
 pub mod check;
 pub mod collectives;

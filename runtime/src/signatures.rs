@@ -110,6 +110,10 @@ fn every_runtime_function_matches_its_signature_in_the_abi() {
             sig2(minifloat::strata_rt_minifloat_encode),
         ),
         ("strata_rt_set_error", sig1(error::strata_rt_set_error)),
+        (
+            "strata_rt_batched_call",
+            sig5(batched::strata_rt_batched_call),
+        ),
         ("strata_rt_last_error", sig0(error::strata_rt_last_error)),
         ("strata_rt_clear_error", sig0(error::strata_rt_clear_error)),
         ("strata_rt_check", sig9(check::strata_rt_check)),

@@ -581,6 +581,7 @@ pub const ALIASED_PARAMS_ATTR: &str = "aliased_params";
 pub const ARENA_ALIGN: i64 = 64;
 
 /// The runtime's C functions, each with its signature.
+pub mod batched;
 pub mod runtime;
 
 #[cfg(test)]

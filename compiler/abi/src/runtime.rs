@@ -346,6 +346,19 @@ pub const CALL_ON_POOL: Signature = Signature {
     returns: Returns::Status,
 };
 
+/// `int32_t (const int64_t *layout, PackedFn const *variants, const char
+/// *message, const int64_t *dims, void *const *buffers)`: a function of
+/// one dimension variable `b = dims[0]`, run as chunks of the sizes it was
+/// compiled for (`layout` is a [`crate::batched::BatchedCall`]'s words;
+/// `variants[i]` the packed entry compiled for its `sizes[i]`); `message`
+/// is the shape assertion's text for `b` below the least size allowed,
+/// byte 1 standing for `b`'s value.
+pub const BATCHED_CALL: Signature = Signature {
+    name: "strata_rt_batched_call",
+    params: &[Ptr, Ptr, Ptr, Ptr, Ptr],
+    returns: Returns::Status,
+};
+
 /// `void *(int64_t bytes)`: a function's arena, on this thread's stack
 /// of arenas (NULL when memory is exhausted).
 pub const ARENA_ACQUIRE: Signature = Signature {
@@ -472,6 +485,7 @@ pub const CHECK_RESET: Signature = Signature {
 
 /// Every runtime function.
 pub const ALL: &[Signature] = &[
+    BATCHED_CALL,
     MINIFLOAT_DECODE,
     MINIFLOAT_ENCODE,
     SET_ERROR,

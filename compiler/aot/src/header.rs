@@ -49,6 +49,33 @@ pub struct CFunction {
     /// (argument, result) pairs that may be passed as one buffer: a
     /// donated argument updated in place (`xla-plan-donation`).
     pub aliases: Vec<(usize, usize)>,
+    /// A function of one dimension variable, compiled for every size of
+    /// it: `P_f(int64_t b, ...)`.
+    pub batch: Option<BatchDim>,
+}
+
+/// The dimension variable of a function compiled for every size of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BatchDim {
+    /// The variable's name, a C identifier (`b`).
+    pub var: String,
+    /// Per buffer (ABI order), the axis whose size is the variable; its
+    /// entry in the buffer's `shape` is -1.
+    pub axes: Vec<Option<usize>>,
+    /// The least value the model's shape assertions allow.
+    pub min: i64,
+    /// The sizes compiled ahead of time.
+    pub sizes: Vec<i64>,
+}
+
+/// Bytes of one C value of `c_type` (`float`, `int32_t`, ...).
+pub fn c_type_bytes(c_type: &str) -> i64 {
+    match c_type {
+        "double" | "int64_t" | "uint64_t" => 8,
+        "float" | "int32_t" | "uint32_t" => 4,
+        "int16_t" | "uint16_t" => 2,
+        _ => 1,
+    }
 }
 
 impl CParam {
@@ -56,9 +83,15 @@ impl CParam {
         self.elem_doc.starts_with("complex")
     }
 
-    /// Number of elements of the tensor (1 for a scalar).
+    /// Number of elements of the tensor (1 for a scalar; per unit of the
+    /// dimension variable for a batched buffer).
     pub fn elements(&self) -> i64 {
-        self.shape.iter().product()
+        self.shape.iter().map(|&d| d.max(1)).product()
+    }
+
+    /// Whether one dimension is a function's dimension variable (-1).
+    pub fn is_batched(&self) -> bool {
+        self.shape.contains(&-1)
     }
 
     /// Number of C values in the buffer (twice the elements for complex types).
@@ -66,11 +99,21 @@ impl CParam {
         self.elements() * if self.is_complex() { 2 } else { 1 }
     }
 
-    /// The IR type as MLIR spells it, e.g. `tensor<4x8xf32>`.
+    /// The IR type as MLIR spells it, e.g. `tensor<4x8xf32>` (`tensor<bx8xf32>`
+    /// with the dimension variable `var` for -1).
     pub fn ir_type(&self) -> String {
+        self.ir_type_of("?")
+    }
+
+    /// [`ir_type`](Self::ir_type) with -1 spelled `var`.
+    pub fn ir_type_of(&self, var: &str) -> String {
         let mut s = String::from("tensor<");
-        for d in &self.shape {
-            let _ = write!(s, "{d}x");
+        for &d in &self.shape {
+            if d < 0 {
+                let _ = write!(s, "{var}x");
+            } else {
+                let _ = write!(s, "{d}x");
+            }
         }
         s.push_str(&self.elem_doc);
         s.push('>');
@@ -298,6 +341,9 @@ pub fn comment_text(s: &str) -> String {
 
 /// A function's buffer comment, count macros and prototype.
 fn write_prototype(h: &mut String, f: &CFunction) {
+    if let Some(batch) = &f.batch {
+        return write_batched_prototype(h, f, batch);
+    }
     let _ = writeln!(h, "/* {}", f.c_name);
     let width = f.params.iter().map(|p| p.name.len()).max().unwrap_or(0);
     for p in &f.params {
@@ -389,6 +435,76 @@ fn write_prototype(h: &mut String, f: &CFunction) {
     h.push('\n');
 }
 
+/// The prototype of a function of a dimension variable `b`: counts as
+/// macros of it, `int64_t b` first.
+fn write_batched_prototype(h: &mut String, f: &CFunction, batch: &BatchDim) {
+    let var = &batch.var;
+    let sizes: Vec<String> = batch.sizes.iter().map(i64::to_string).collect();
+    let _ = writeln!(
+        h,
+        "/* {}: one call for any {var} >= {} (compiled for {var} = {}; other values run as\n \
+         * chunks of those). A smaller {var} returns non-zero with the model's shape assertion.",
+        f.c_name,
+        batch.min,
+        sizes.join(", ")
+    );
+    let width = f.params.iter().map(|p| p.name.len()).max().unwrap_or(0);
+    for p in &f.params {
+        let dir = if p.is_output { "out" } else { "in " };
+        let count = count_formula(p, var);
+        let path = p
+            .path
+            .as_deref()
+            .map(|s| format!("  {}", comment_text(s)))
+            .unwrap_or_default();
+        let _ = writeln!(
+            h,
+            " *   {dir} {:width$}  {}  ({count} values){path}",
+            p.name,
+            p.ir_type_of(var)
+        );
+    }
+    h.push_str(" */\n");
+    for p in &f.params {
+        let m = count_macro(f, p);
+        if p.is_batched() {
+            let _ = writeln!(h, "#define {m}({var}) ((int64_t)({var}) * {})", p.c_count());
+        } else {
+            let _ = writeln!(h, "#define {m}({var}) {}", p.c_count());
+        }
+    }
+    let mut params = vec![format!("int64_t {var}")];
+    params.extend(f.params.iter().map(|p| {
+        format!(
+            "{}{} *{}",
+            if p.is_output { "" } else { "const " },
+            p.c_type,
+            p.name
+        )
+    }));
+    let _ = writeln!(h, "int32_t {}({});", f.c_name, params.join(", "));
+    let _ = writeln!(
+        h,
+        "/* The same call with {var} in dims[0] and its {} buffer pointers in an array,\n \
+         * arguments then results. */",
+        f.params.len()
+    );
+    let _ = writeln!(
+        h,
+        "int32_t {}_packed(const int64_t *dims, void *const *buffers);\n",
+        f.c_name
+    );
+}
+
+/// A buffer's count of C values as C text: `b * 784` or `10`.
+fn count_formula(p: &CParam, var: &str) -> String {
+    if p.is_batched() {
+        format!("{var} * {}", p.c_count())
+    } else {
+        p.c_count().to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -418,6 +534,7 @@ mod tests {
             scratch_bytes: Some(512),
             dropped: vec![],
             aliases: vec![],
+            batch: None,
         }]
     }
 
@@ -528,6 +645,7 @@ void mlp_set_outfeed(int32_t (*hook)(int32_t device, void *data, int64_t bytes, 
                 scratch_bytes: None,
                 dropped: vec![],
                 aliases: vec![],
+                batch: None,
             },
             CFunction {
                 c_name: "m_g".into(),
@@ -535,6 +653,7 @@ void mlp_set_outfeed(int32_t (*hook)(int32_t device, void *data, int64_t bytes, 
                 scratch_bytes: None,
                 dropped: vec![],
                 aliases: vec![],
+                batch: None,
             },
         ];
         let h = header(

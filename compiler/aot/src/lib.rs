@@ -15,7 +15,7 @@ pub mod names;
 pub mod private_dir;
 mod rust_bindings;
 
-pub use header::{CFunction, CParam, Devices, comment_text, header};
+pub use header::{BatchDim, CFunction, CParam, Devices, c_type_bytes, comment_text, header};
 pub use link::{Exports, RUNTIME_LIB_ENV, archive, find_runtime, link_shared, write_object};
 pub use rust_bindings::rust_bindings;
 

@@ -345,6 +345,7 @@ mod tests {
             scratch_bytes: Some(0),
             dropped: vec![],
             aliases: vec![],
+            batch: None,
         }
     }
 

@@ -97,14 +97,11 @@ pub fn rust_bindings(
     s.push_str(PREAMBLE);
     let _ = writeln!(s, "\nunsafe extern \"C\" {{");
     for f in funcs {
-        let params: Vec<String> = f
-            .params
-            .iter()
-            .map(|p| {
-                let ptr = if p.is_output { "*mut" } else { "*const" };
-                format!("{}: {ptr} {}", p.name, rust_type(&p.c_type))
-            })
-            .collect();
+        let mut params: Vec<String> = f.batch.iter().map(|b| format!("{}: i64", b.var)).collect();
+        params.extend(f.params.iter().map(|p| {
+            let ptr = if p.is_output { "*mut" } else { "*const" };
+            format!("{}: {ptr} {}", p.name, rust_type(&p.c_type))
+        }));
         let _ = writeln!(s, "    fn {}({}) -> i32;", f.c_name, params.join(", "));
     }
     let _ = writeln!(
@@ -135,6 +132,57 @@ pub fn rust_bindings(
     }
     write_custom_calls(&mut s, prefix, custom_calls);
     s
+}
+
+/// A function of a dimension variable `b`: slices whose lengths are
+/// checked against `b` (every batched buffer holds `b` times its count).
+fn write_batched_function(s: &mut String, prefix: &str, f: &CFunction, var: &str) {
+    let name = rust_name(prefix, &f.c_name);
+    let into = format!("{}_into", name.trim_start_matches("r#"));
+    let mut params = vec![format!("{var}: usize")];
+    let mut checks = Vec::new();
+    for p in &f.params {
+        let (amp, ptr) = if p.is_output {
+            ("&mut ", "as_mut_ptr")
+        } else {
+            ("&", "as_ptr")
+        };
+        params.push(format!("{}: {amp}[{}]", p.name, rust_type(&p.c_type)));
+        let want = if p.is_batched() {
+            format!("{var}.checked_mul({})", p.c_count())
+        } else {
+            format!("Some({})", p.c_count())
+        };
+        checks.push(format!(
+            "    let want = {want}.unwrap_or(usize::MAX);\n    if {}.len() != want {{\n        \
+             return Err(Error {{ status: -1, message: format!(\"{}: {} holds {{}} values, not {{}}\", \
+             {}.len(), want) }});\n    }}",
+            p.name, f.c_name, p.name, p.name
+        ));
+        let _ = ptr;
+    }
+    let args: Vec<String> = std::iter::once(format!("{var} as i64"))
+        .chain(f.params.iter().map(|p| {
+            format!(
+                "{}.{}()",
+                p.name,
+                if p.is_output { "as_mut_ptr" } else { "as_ptr" }
+            )
+        }))
+        .collect();
+    let _ = writeln!(
+        s,
+        "\n/// `{}`: any {var}; each batched slice holds {var} times its count.\n\
+         pub fn {into}({}) -> Result<(), Error> {{\n{}\n    \
+         // SAFETY: every slice has the length the call reads or writes (checked above).\n    \
+         let status = unsafe {{ {}({}) }};\n    \
+         if status == 0 {{ Ok(()) }} else {{ Err(last_error(status)) }}\n}}",
+        f.c_name,
+        params.join(", "),
+        checks.join("\n"),
+        f.c_name,
+        args.join(", ")
+    );
 }
 
 /// `custom_call::TARGET(closure)` for each custom-call target: registers a
@@ -220,6 +268,9 @@ pub type CustomCallFn = unsafe extern "C" fn(
 "#;
 
 fn write_function(s: &mut String, prefix: &str, f: &CFunction) {
+    if let Some(batch) = &f.batch {
+        return write_batched_function(s, prefix, f, &batch.var);
+    }
     let name = rust_name(prefix, &f.c_name);
     let (ins, outs): (Vec<&CParam>, Vec<&CParam>) = f.params.iter().partition(|p| !p.is_output);
     let _ = writeln!(s, "\n/// `{}`: {}.", f.c_name, describe(&ins, &outs));
@@ -348,6 +399,7 @@ mod tests {
             scratch_bytes: None,
             dropped: vec![],
             aliases: vec![],
+            batch: None,
         };
         let text = rust_bindings("m", &[f], &[], "m.mlir");
         assert!(

@@ -62,6 +62,7 @@ pub(crate) fn lower_module<'ctx>(
             }
         }
     }
+    l.batched_entries(ir, module)?;
     l.last_error_fn()?;
     l.signature_fn(
         ir.str_attr(module, crate::SIGNATURE_ATTR)

@@ -25,6 +25,7 @@
 //! emission in `target.rs`.
 
 mod arith;
+mod batched;
 mod custom_call;
 mod func;
 mod library_api;
@@ -82,6 +83,7 @@ pub const COLLECTIVES_ATTR: &str = "strata.collectives";
 /// Module attribute: the library's signature as JSON (the driver writes it
 /// from the C interface), returned by `P_signature()`.
 pub const SIGNATURE_ATTR: &str = "strata.signature";
+pub use batched::BATCHED_ATTR;
 
 pub use loop_::launch_stub_name;
 pub use mem::global_bytes;

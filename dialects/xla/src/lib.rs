@@ -3,6 +3,7 @@
 //! JAX exports compile unchanged.
 
 pub mod attrs;
+pub mod batch_axes;
 pub mod broadcast;
 pub mod names;
 pub mod ops;

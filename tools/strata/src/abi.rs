@@ -250,5 +250,6 @@ fn c_prototype(
         scratch_bytes: None,
         dropped: vec![],
         aliases: vec![],
+        batch: None,
     })
 }

@@ -280,7 +280,7 @@ fn check_name(name: Option<&str>, prefix: &str, output: &Path) -> Result<(), Str
 #[allow(clippy::too_many_arguments)]
 /// Records the export's platforms for `xla-jax-calling-convention`; warns
 /// when a multi-platform export's are unknown (the first is taken for cpu).
-fn note_platforms(ctx: &mut Context, module: strata_ir::OpId, platforms: &[String]) {
+pub(crate) fn note_platforms(ctx: &mut Context, module: strata_ir::OpId, platforms: &[String]) {
     use strata_dialect_xla::transforms::jax_calling_convention as jcc;
     if !platforms.is_empty() {
         let names = platforms
@@ -319,7 +319,13 @@ fn compile(
         dims,
         dropped,
     } = *generation;
-    let module = parse_specialize_and_verify(ctx, name, text, dims)?;
+    let (module, every_size) = match crate::every_size::free_variable(ctx, name, text, dims)? {
+        Some(var) => {
+            let (m, plan) = crate::every_size::build(ctx, name, text, dims, &var, platforms)?;
+            (m, Some(plan))
+        }
+        None => (parse_specialize_and_verify(ctx, name, text, dims)?, None),
+    };
     note_platforms(ctx, module, platforms);
     if collectives == Collectives::Mpi {
         // Read by codegen: P_replicas_run runs this process as one MPI device.
@@ -356,6 +362,12 @@ fn compile(
     let devices = devices_of(ctx, module);
     strata_pipeline::entry_points(ctx, module)?;
     let (mut funcs, custom_calls) = abi::library_interface(ctx, module, prefix)?;
+    if let Some(plan) = &every_size {
+        let entries = crate::every_size::interface(plan, prefix, &mut funcs)
+            .map_err(|m| vec![unknown_loc_error(m)])?;
+        let a = crate::every_size::attribute(ctx, &entries, plan);
+        ctx.set_attr(module, strata_codegen::BATCHED_ATTR, a);
+    }
     if let Some(main) = funcs
         .iter_mut()
         .find(|f| f.c_name == format!("{prefix}_main"))

@@ -36,6 +36,7 @@ mod bench;
 mod check;
 mod compile;
 mod dot;
+mod every_size;
 mod info;
 mod input;
 mod load;

@@ -23,17 +23,24 @@ fn function(prefix: &str, f: &CFunction) -> Value {
         .strip_prefix(prefix)
         .and_then(|n| n.strip_prefix('_'))
         .unwrap_or(&f.c_name);
+    let var = f.batch.as_ref().map(|b| b.var.as_str());
     let params = |outputs: bool| -> Vec<Value> {
         f.params
             .iter()
             .filter(|p| p.is_output == outputs)
-            .map(param)
+            .map(|p| param(p, var))
             .collect()
     };
+    let dimension_variables: Vec<Value> = f
+        .batch
+        .iter()
+        .map(|b| json!({"name": b.var, "min": b.min, "compiled_sizes": b.sizes}))
+        .collect();
     json!({
         "name": name,
         "symbol": f.c_name,
         "packed": format!("{}_packed", f.c_name),
+        "dimension_variables": dimension_variables,
         "arguments": params(false),
         "results": params(true),
         "donated": f.aliases.iter().map(|&(a, r)| json!([a, r])).collect::<Vec<_>>(),
@@ -41,14 +48,23 @@ fn function(prefix: &str, f: &CFunction) -> Value {
     })
 }
 
-fn param(p: &CParam) -> Value {
+/// A buffer; a dimension of size the variable `var` shows as its name.
+fn param(p: &CParam, var: Option<&str>) -> Value {
+    let shape: Vec<Value> = p
+        .shape
+        .iter()
+        .map(|&d| match (d, var) {
+            (-1, Some(v)) => json!(v),
+            _ => json!(d),
+        })
+        .collect();
     json!({
         "name": p.name,
         "path": p.path,
         "position": p.position,
         "element_type": p.elem_doc,
         "c_type": p.c_type,
-        "shape": p.shape,
+        "shape": shape,
     })
 }
 
@@ -82,7 +98,11 @@ pub fn table(json: &str) -> Result<String, String> {
             .map(|(dir, p)| {
                 let dims: Vec<String> = p["shape"]
                     .as_array()
-                    .map(|s| s.iter().map(|d| d.to_string()).collect())
+                    .map(|s| {
+                        s.iter()
+                            .map(|d| d.as_str().map_or_else(|| d.to_string(), str::to_string))
+                            .collect()
+                    })
                     .unwrap_or_default();
                 [
                     dir.to_string(),

@@ -1,0 +1,176 @@
+//! The layout of a function compiled for every size of one dimension
+//! variable `b` (`strata compile` of a shape-polymorphic export without
+//! `--dim`): the sizes compiled, and for each buffer how its rows along `b`
+//! sit in memory. Generated code stores it as `i64` words
+//! ([`BatchedCall::words`]); `strata_rt_batched_call` reads it back
+//! ([`BatchedCall::from_words`]) and runs a call of any `b` as chunks.
+
+/// How one buffer (argument or result) holds the rows along `b`: `outer`
+/// blocks, each of `b` rows of `row_bytes` bytes (an unbatched buffer:
+/// one block of one row, its whole size).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BatchedBuffer {
+    pub outer: i64,
+    pub row_bytes: i64,
+    pub batched: bool,
+    pub is_result: bool,
+}
+
+/// A function compiled for `sizes` (ascending) of `b`, each no less than
+/// `min_batch`, the least `b` its shape assertions allow.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BatchedCall {
+    pub min_batch: i64,
+    pub sizes: Vec<i64>,
+    pub buffers: Vec<BatchedBuffer>,
+}
+
+/// More is refused by [`BatchedCall::from_words`].
+pub const MAX_BATCHED_BUFFERS: usize = 1 << 20;
+
+impl BatchedCall {
+    /// `[min_batch, sizes, buffers, sizes..., (outer, row_bytes, batched,
+    /// is_result)...]`.
+    pub fn words(&self) -> Vec<i64> {
+        let mut w = vec![
+            self.min_batch,
+            self.sizes.len() as i64,
+            self.buffers.len() as i64,
+        ];
+        w.extend(&self.sizes);
+        for b in &self.buffers {
+            w.extend([
+                b.outer,
+                b.row_bytes,
+                i64::from(b.batched),
+                i64::from(b.is_result),
+            ]);
+        }
+        w
+    }
+
+    /// The layout [`words`](Self::words) wrote, or None for words it cannot
+    /// have written (counts out of range, sizes not ascending or below
+    /// `min_batch`, negative extents).
+    pub fn from_words(w: &[i64]) -> Option<BatchedCall> {
+        let (&min_batch, &n_sizes, &n_buffers) = (w.first()?, w.get(1)?, w.get(2)?);
+        let n_sizes = usize::try_from(n_sizes)
+            .ok()
+            .filter(|&n| n >= 1 && n <= 64)?;
+        let n_buffers = usize::try_from(n_buffers)
+            .ok()
+            .filter(|&n| n <= MAX_BATCHED_BUFFERS)?;
+        let sizes = w.get(3..3 + n_sizes)?.to_vec();
+        let ascending = sizes.windows(2).all(|p| p[0] < p[1]);
+        if min_batch < 0 || !ascending || sizes[0] < min_batch.max(1) {
+            return None;
+        }
+        let rest = w.get(3 + n_sizes..3 + n_sizes + 4 * n_buffers)?;
+        let buffers = rest
+            .chunks_exact(4)
+            .map(|c| {
+                (c[0] >= 0 && c[1] >= 0).then_some(BatchedBuffer {
+                    outer: c[0],
+                    row_bytes: c[1],
+                    batched: c[2] != 0,
+                    is_result: c[3] != 0,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(BatchedCall {
+            min_batch,
+            sizes,
+            buffers,
+        })
+    }
+}
+
+/// The chunks a call of size `b` runs as: `(first row, rows, size)`, the
+/// size one of `sizes` (ascending) and `rows <= size` (the rest of the
+/// chunk is padding). The largest size runs whole; a remainder runs as the
+/// next size up when that wastes at most an eighth of it, else as the
+/// largest size that fits. `b = 0` runs the least size on padding alone
+/// (for the results that do not depend on `b`).
+pub fn chunks(b: i64, sizes: &[i64]) -> Vec<(i64, i64, i64)> {
+    let Some((&least, &largest)) = sizes.first().zip(sizes.last()) else {
+        return vec![];
+    };
+    if b <= 0 {
+        return vec![(0, 0, least)];
+    }
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < b {
+        let rest = b - start;
+        let up = sizes
+            .iter()
+            .copied()
+            .find(|&s| s >= rest)
+            .unwrap_or(largest);
+        let down = sizes.iter().copied().rev().find(|&s| s <= rest);
+        let (rows, size) = match down {
+            _ if up <= rest => (up, up),
+            Some(d) if (up - rest) * 8 > up => (d, d),
+            _ => (rest, up),
+        };
+        out.push((start, rows, size));
+        start += rows;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SIZES: &[i64] = &[1, 2, 3, 4, 5, 6, 7, 8, 16, 32, 64];
+
+    #[test]
+    fn words_round_trip() {
+        let call = BatchedCall {
+            min_batch: 1,
+            sizes: SIZES.to_vec(),
+            buffers: vec![
+                BatchedBuffer {
+                    outer: 1,
+                    row_bytes: 3136,
+                    batched: true,
+                    is_result: false,
+                },
+                BatchedBuffer {
+                    outer: 1,
+                    row_bytes: 40,
+                    batched: false,
+                    is_result: true,
+                },
+            ],
+        };
+        assert_eq!(BatchedCall::from_words(&call.words()), Some(call));
+        assert_eq!(BatchedCall::from_words(&[1, 2]), None);
+        assert_eq!(BatchedCall::from_words(&[1, 2, 0, 4, 2]), None);
+    }
+
+    #[test]
+    fn chunks_cover_every_row_once() {
+        for b in 1..300 {
+            let c = chunks(b, SIZES);
+            let mut next = 0;
+            for &(start, rows, size) in &c {
+                assert_eq!(start, next);
+                assert!(rows >= 1 && rows <= size && SIZES.contains(&size));
+                next += rows;
+            }
+            assert_eq!(next, b);
+        }
+        assert_eq!(chunks(7, SIZES), vec![(0, 7, 7)]);
+        assert_eq!(chunks(64, SIZES), vec![(0, 64, 64)]);
+        assert_eq!(chunks(15, SIZES), vec![(0, 15, 16)]);
+        assert_eq!(chunks(12, SIZES), vec![(0, 8, 8), (8, 4, 4)]);
+        assert_eq!(
+            chunks(130, SIZES),
+            vec![(0, 64, 64), (64, 64, 64), (128, 2, 2)]
+        );
+        assert_eq!(chunks(0, SIZES), vec![(0, 0, 1)]);
+        assert_eq!(chunks(3, &[16, 32]), vec![(0, 3, 16)]);
+    }
+}

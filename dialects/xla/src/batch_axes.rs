@@ -1,0 +1,665 @@
+//! Batch axes: which dimension of each value of a shape-polymorphic program
+//! is its dimension variable `b`, and a proof that the program treats the
+//! rows along it independently — so that one library can run any `b` as
+//! chunks of sizes compiled ahead of time (`strata compile` without
+//! `--dim`).
+//!
+//! The program is refined for two sizes of `b` ([`SAMPLE_SIZES`]); the two
+//! results are the same ops with the same attributes, except that values
+//! have the first size where the second has the other. Comparing them
+//! value by value gives each value's batch axis (an axis whose size is not
+//! exactly `b`, such as `2*b` or `b+1`, is refused). Then every op that
+//! touches a batched value is checked against its semantics: row `i` of
+//! each result may depend only on row `i` of batched operands and on
+//! unbatched ones. Element-wise ops, broadcasts, reshapes and transposes
+//! that keep the axis, dots and convolutions with `b` as a batch or free
+//! dimension, reductions, sorts and windows along other axes, and gathers
+//! from an unbatched table do; a reduction over `b`, an iota along it, `b`
+//! used as data, a random-number op or custom call on batched values, or
+//! anything not known to keep rows apart is a located error.
+
+use std::collections::HashMap;
+
+use strata_diag::{Diagnostic, Result};
+use strata_ir::{BlockId, Context, OpId, Value, builtin};
+
+use crate::names::*;
+
+/// The two sizes the program is refined for: primes unlikely to be any
+/// other dimension, large enough that thresholds (`min(b, 512)`) show.
+pub const SAMPLE_SIZES: (i64, i64) = (1031, 1033);
+
+/// The batch axis of each argument and result of one public function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FunctionAxes {
+    pub name: String,
+    pub args: Vec<Option<usize>>,
+    pub results: Vec<Option<usize>>,
+}
+
+/// Batch axes of the values of `small` (the program refined for
+/// `sizes.0`), found by comparing it with `large` (the same program refined
+/// for `sizes.1`), and checked op by op. `var` names the variable in
+/// errors.
+pub fn batch_axes(
+    ctx: &Context,
+    small: OpId,
+    large: OpId,
+    sizes: (i64, i64),
+    var: &str,
+) -> Result<Vec<FunctionAxes>> {
+    let mut axes = Axes {
+        of: HashMap::new(),
+        sizes,
+        var,
+    };
+    axes.compare(ctx, small, large)?;
+    let mut ops = Vec::new();
+    ctx.walk_nested(small, &mut |o| ops.push(o));
+    for &op in &ops {
+        axes.check(ctx, op).map_err(|why| {
+            ctx.error(
+                op,
+                format!(
+                    "does not keep the rows along dimension variable {var} apart ({why}): one \
+                     library for every {var} cannot be made; compile for one size with --dim {var}=N"
+                ),
+            )
+        })?;
+    }
+    let mut functions = Vec::new();
+    for f in builtin::defined_funcs(ctx, small) {
+        if builtin::is_private(ctx, f) {
+            continue;
+        }
+        let Some(entry) = ctx.entry_block(f, 0) else {
+            continue;
+        };
+        let args = ctx.blocks[entry]
+            .args
+            .iter()
+            .map(|a| axes.axis(*a))
+            .collect();
+        let results = terminator_operands(ctx, entry)
+            .iter()
+            .map(|v| axes.axis(*v))
+            .collect();
+        functions.push(FunctionAxes {
+            name: builtin::func_name(ctx, f).unwrap_or("?").to_string(),
+            args,
+            results,
+        });
+    }
+    Ok(functions)
+}
+
+struct Axes<'a> {
+    /// The batch axis of each value of the small program that has one.
+    of: HashMap<Value, usize>,
+    sizes: (i64, i64),
+    var: &'a str,
+}
+
+fn terminator_operands(ctx: &Context, block: BlockId) -> Vec<Value> {
+    ctx.blocks[block]
+        .ops
+        .last()
+        .map(|&t| ctx.op(t).operands.clone())
+        .unwrap_or_default()
+}
+
+impl Axes<'_> {
+    fn axis(&self, v: Value) -> Option<usize> {
+        self.of.get(&v).copied()
+    }
+
+    /// Walks both programs side by side, recording batch axes.
+    fn compare(&mut self, ctx: &Context, small: OpId, large: OpId) -> Result<()> {
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        ctx.walk_nested(small, &mut |o| a.push(o));
+        ctx.walk_nested(large, &mut |o| b.push(o));
+        let var = self.var;
+        let differ = |op: OpId, what: &str| {
+            ctx.error(
+                op,
+                format!(
+                    "{what} depends on dimension variable {var}: one library for every {var} cannot \
+                     be made; compile for one size with --dim {var}=N"
+                ),
+            )
+        };
+        if a.len() != b.len() {
+            return Err(Diagnostic::error(
+                ctx.op(small).loc,
+                format!(
+                    "the program's structure depends on dimension variable {}: compile for one \
+                     size with --dim {}=N",
+                    self.var, self.var
+                ),
+            ));
+        }
+        for (&x, &y) in a.iter().zip(&b) {
+            let (ox, oy) = (ctx.op(x), ctx.op(y));
+            if ox.name != oy.name
+                || ox.results.len() != oy.results.len()
+                || ox.regions.len() != oy.regions.len()
+            {
+                return Err(differ(x, "the op at this place"));
+            }
+            for (&u, &v) in ox.results.iter().zip(&oy.results) {
+                self.value(ctx, x, u, v)?;
+            }
+            for (&ru, &rv) in ox.regions.iter().zip(&oy.regions) {
+                let (bu, bv) = (&ctx.regions[ru].blocks, &ctx.regions[rv].blocks);
+                for (&bu, &bv) in bu.iter().zip(bv) {
+                    let (au, av) = (&ctx.blocks[bu].args, &ctx.blocks[bv].args);
+                    if au.len() != av.len() {
+                        return Err(differ(x, "a region's arguments"));
+                    }
+                    for (&u, &v) in au.iter().zip(av) {
+                        self.value(ctx, x, u, v)?;
+                    }
+                }
+            }
+            if let Some(name) = self.differing_attribute(ctx, x, y) {
+                // A splat constant of a batched shape is checked below; a
+                // constant whose value changes with the size is the size
+                // used as data.
+                let batched = ox.results.iter().any(|r| self.of.contains_key(r));
+                if !tolerates_shape_attribute(ox.name, &name) || (ox.name == CONSTANT && !batched) {
+                    return Err(differ(x, &format!("attribute '{name}'")));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The first attribute of `x` that `y` does not have alike (types and
+    /// function types aside: the values' comparison covers them).
+    fn differing_attribute(&self, ctx: &Context, x: OpId, y: OpId) -> Option<String> {
+        let (ax, ay) = (&ctx.op(x).attrs, &ctx.op(y).attrs);
+        if ax.len() != ay.len() {
+            return Some("(attribute count)".into());
+        }
+        for ((n, a), (m, b)) in ax.iter().zip(ay) {
+            if n != m {
+                return Some(n.clone());
+            }
+            if a != b && n != "function_type" {
+                return Some(n.clone());
+            }
+        }
+        None
+    }
+
+    /// Records `u`'s batch axis from its types in the two programs.
+    fn value(&mut self, ctx: &Context, op: OpId, u: Value, v: Value) -> Result<()> {
+        let (tu, tv) = (ctx.value_ty(u), ctx.value_ty(v));
+        if tu == tv {
+            return Ok(());
+        }
+        let refuse = |what: String| {
+            Err(ctx.error(
+                op,
+                format!(
+                    "{what}: one library for every {} cannot be made; compile for one size with \
+                     --dim {}=N",
+                    self.var, self.var
+                ),
+            ))
+        };
+        let (Some(su), Some(sv)) = (ctx.shape(tu), ctx.shape(tv)) else {
+            return refuse(format!("has a value whose type depends on {}", self.var));
+        };
+        if su.len() != sv.len() || ctx.elem(tu) != ctx.elem(tv) {
+            return refuse(format!("has a value whose rank depends on {}", self.var));
+        }
+        let differing: Vec<usize> = (0..su.len()).filter(|&i| su[i] != sv[i]).collect();
+        match differing.as_slice() {
+            [k] if (su[*k], sv[*k]) == self.sizes => {
+                self.of.insert(u, *k);
+                Ok(())
+            }
+            [k] => refuse(format!(
+                "has a dimension that is a function of {} other than {} itself (sizes {} and {} \
+                 for {} = {} and {})",
+                self.var, self.var, su[*k], sv[*k], self.var, self.sizes.0, self.sizes.1
+            )),
+            _ => refuse(format!(
+                "has a value with {} dimensions that depend on {}",
+                differing.len(),
+                self.var
+            )),
+        }
+    }
+
+    /// Checks that `op` keeps rows apart; the reason when it does not.
+    fn check(&self, ctx: &Context, op: OpId) -> std::result::Result<(), String> {
+        let o = ctx.op(op);
+        let ins: Vec<Option<usize>> = o.operands.iter().map(|&v| self.axis(v)).collect();
+        let outs: Vec<Option<usize>> = o.results.iter().map(|&v| self.axis(v)).collect();
+        let batched_region_args = o.regions.iter().any(|&r| {
+            ctx.regions[r]
+                .blocks
+                .iter()
+                .any(|&b| ctx.blocks[b].args.iter().any(|&a| self.axis(a).is_some()))
+        });
+        if ins.iter().chain(&outs).all(Option::is_none) && !batched_region_args {
+            return Ok(());
+        }
+        let shape = |v: Value| -> Vec<i64> {
+            ctx.shape(ctx.value_ty(v))
+                .map(<[i64]>::to_vec)
+                .unwrap_or_default()
+        };
+        let out = outs.first().copied().flatten();
+        let ints = |name: &str| ctx.i64_array(op, name).unwrap_or_default();
+        let same_as_result = || -> std::result::Result<(), String> {
+            let rank = o.results.first().map(|&r| shape(r).len()).unwrap_or(0);
+            for (i, &v) in o.operands.iter().enumerate() {
+                let expected = if shape(v).len() == rank { out } else { None };
+                if ins[i] != expected {
+                    return Err(format!("operand {i} is not batched as its result"));
+                }
+            }
+            Ok(())
+        };
+        let name = o.name;
+        if is_elementwise(name) {
+            return same_as_result();
+        }
+        match name {
+            _ if name == builtin::RETURN || name == RETURN || name == builtin::FUNC => Ok(()),
+            CONSTANT => match ctx.dense_attr(op, "value") {
+                Some(d) if d.splat => Ok(()),
+                _ => Err(format!("a constant with a dimension of size {}", self.var)),
+            },
+            BROADCAST_IN_DIM => match ins[0] {
+                None => Ok(()),
+                Some(k) => expect(
+                    ints("broadcast_dimensions").get(k).map(|&d| d as usize) == out,
+                    "the batch dimension is broadcast to another",
+                ),
+            },
+            RESHAPE => match (ins[0], out) {
+                (Some(k), Some(j)) => {
+                    let (a, r) = (shape(o.operands[0]), shape(o.results[0]));
+                    let before = |s: &[i64], n: usize| s[..n].iter().product::<i64>();
+                    expect(
+                        before(&a, k) == before(&r, j),
+                        "the reshape mixes the batch dimension with others",
+                    )
+                }
+                _ => Err("the reshape merges or splits the batch dimension".into()),
+            },
+            TRANSPOSE => {
+                let perm = ints("permutation");
+                expect(
+                    ins[0].is_some()
+                        && out.and_then(|j| perm.get(j)).map(|&p| p as usize) == ins[0],
+                    "the batch dimension moves inconsistently",
+                )
+            }
+            IOTA => expect(
+                ctx.int_attr(op, "iota_dimension").map(|d| d as usize) != out,
+                &format!("an iota along {}", self.var),
+            ),
+            REDUCE => {
+                let n = o.operands.len() / 2;
+                let dims = ints("dimensions");
+                let k = ins[0];
+                let ok = ins[..n].iter().all(|&a| a == k)
+                    && ins[n..].iter().all(Option::is_none)
+                    && match k {
+                        Some(k) => {
+                            !dims.contains(&(k as i64))
+                                && outs.iter().all(|&r| {
+                                    r == Some(k - dims.iter().filter(|&&d| d < k as i64).count())
+                                })
+                        }
+                        None => outs.iter().all(Option::is_none),
+                    };
+                expect(ok, &format!("a reduction over {}", self.var))
+            }
+            DOT_GENERAL => self.dot(ctx, op, &ins, out),
+            CONVOLUTION => {
+                let c = crate::ops::conv::conv(ctx, op).ok_or("unreadable dimension numbers")?;
+                expect(
+                    ins[1].is_none()
+                        && c.batch_groups == 1
+                        && ins[0] == Some(c.input_batch)
+                        && out == Some(c.output_batch),
+                    "the batch dimension is not the convolution's batch",
+                )
+            }
+            SLICE => {
+                let k = ins[0].ok_or("an unbatched slice with a batched result")?;
+                let full = shape(o.operands[0])[k];
+                let (start, limit, strides) = (
+                    ints("start_indices"),
+                    ints("limit_indices"),
+                    ints("strides"),
+                );
+                expect(
+                    out == Some(k)
+                        && start.get(k) == Some(&0)
+                        && limit.get(k) == Some(&full)
+                        && strides.get(k).is_none_or(|&s| s == 1),
+                    &format!("a slice along {}", self.var),
+                )
+            }
+            PAD => {
+                let k = ins[0].ok_or("padding an unbatched operand to a batched result")?;
+                let zero = |n: &str| ints(n).get(k).is_none_or(|&p| p == 0);
+                expect(
+                    out == Some(k)
+                        && ins[1].is_none()
+                        && zero("edge_padding_low")
+                        && zero("edge_padding_high")
+                        && zero("interior_padding"),
+                    &format!("padding along {}", self.var),
+                )
+            }
+            REVERSE => expect(
+                ins[0] == out && out.is_none_or(|k| !ints("dimensions").contains(&(k as i64))),
+                &format!("a reverse along {}", self.var),
+            ),
+            CONCATENATE => expect(
+                ins.iter().all(|&a| a == out)
+                    && out.is_some_and(|k| ctx.int_attr(op, "dimension") != Some(k as i128)),
+                &format!("a concatenation along {}", self.var),
+            ),
+            SORT => expect(
+                ins.iter().chain(&outs).all(|&a| a == out)
+                    && out.is_some_and(|k| ctx.int_attr(op, "dimension") != Some(k as i128)),
+                &format!("a sort along {}", self.var),
+            ),
+            REDUCE_WINDOW => self.reduce_window(ctx, op, &ins, &outs),
+            DYNAMIC_SLICE | DYNAMIC_UPDATE_SLICE => self.dynamic_slice(ctx, op, &ins, out),
+            GATHER => self.gather(ctx, op, &ins, out),
+            WHILE | OPTIMIZATION_BARRIER => {
+                let args_alike = o.regions.iter().all(|&r| {
+                    ctx.regions[r].blocks.iter().all(|&b| {
+                        ctx.blocks[b]
+                            .args
+                            .iter()
+                            .map(|&a| self.axis(a))
+                            .eq(ins.iter().copied())
+                    })
+                });
+                expect(
+                    ins == outs && args_alike,
+                    "a loop carries values whose batch dimension changes",
+                )?;
+                self.regions_return(ctx, op, &outs, name == WHILE)
+            }
+            IF | CASE => {
+                expect(
+                    ins.first() == Some(&None),
+                    &format!("a branch chosen by {}", self.var),
+                )?;
+                self.regions_return(ctx, op, &outs, false)
+            }
+            CHOLESKY | TRIANGULAR_SOLVE => {
+                let rank = shape(o.operands[0]).len();
+                expect(
+                    ins.iter().chain(&outs).all(|&a| a == out) && out.is_some_and(|k| k + 2 < rank),
+                    "the batch dimension is a matrix dimension",
+                )
+            }
+            FFT => {
+                let rank = shape(o.operands[0]).len();
+                let n = ints("fft_length").len();
+                expect(
+                    ins[0] == out && out.is_some_and(|k| k + n < rank),
+                    &format!("a Fourier transform along {}", self.var),
+                )
+            }
+            _ => Err(format!(
+                "'{name}' is not known to keep the rows of a batched operand apart"
+            )),
+        }
+    }
+
+    fn dot(
+        &self,
+        ctx: &Context,
+        op: OpId,
+        ins: &[Option<usize>],
+        out: Option<usize>,
+    ) -> std::result::Result<(), String> {
+        let d = crate::ops::dot::dot_dims(ctx, op).ok_or("unreadable dimension numbers")?;
+        let rank = |i: usize| {
+            ctx.shape(ctx.value_ty(ctx.op(op).operands[i]))
+                .map_or(0, <[i64]>::len)
+        };
+        let free_l = crate::ops::dot::free_dims(rank(0), &d.lhs_batch, &d.lhs_contract);
+        let free_r = crate::ops::dot::free_dims(rank(1), &d.rhs_batch, &d.rhs_contract);
+        let pos = |list: &[i64], k: usize| list.iter().position(|&x| x == k as i64);
+        let expected = match (ins[0], ins[1]) {
+            (Some(l), Some(r)) => match (pos(&d.lhs_batch, l), pos(&d.rhs_batch, r)) {
+                (Some(i), Some(j)) if i == j => Some(i),
+                _ => {
+                    return Err(format!(
+                        "a product that pairs rows of {} with other rows",
+                        self.var
+                    ));
+                }
+            },
+            (Some(l), None) => Some(
+                d.lhs_batch.len()
+                    + free_l
+                        .iter()
+                        .position(|&f| f == l)
+                        .ok_or(format!("a contraction over {}", self.var))?,
+            ),
+            (None, Some(r)) => Some(
+                d.lhs_batch.len()
+                    + free_l.len()
+                    + free_r
+                        .iter()
+                        .position(|&f| f == r)
+                        .ok_or(format!("a contraction over {}", self.var))?,
+            ),
+            (None, None) => None,
+        };
+        expect(expected == out, "the product's result is batched elsewhere")
+    }
+
+    fn reduce_window(
+        &self,
+        ctx: &Context,
+        op: OpId,
+        ins: &[Option<usize>],
+        outs: &[Option<usize>],
+    ) -> std::result::Result<(), String> {
+        let n = ins.len() / 2;
+        let k = ins[0].ok_or("a window over unbatched operands with batched results")?;
+        let one = |name: &str| {
+            ctx.i64_array(op, name)
+                .is_none_or(|v| v.get(k).is_none_or(|&x| x == 1))
+        };
+        let rank = ctx
+            .shape(ctx.value_ty(ctx.op(op).operands[0]))
+            .map_or(0, <[i64]>::len);
+        let padding =
+            crate::util::padding_pairs(ctx, op, rank).is_some_and(|p| p.get(k) == Some(&(0, 0)));
+        expect(
+            ins[..n].iter().chain(outs).all(|&a| a == Some(k))
+                && ins[n..].iter().all(Option::is_none)
+                && one("window_dimensions")
+                && one("window_strides")
+                && one("base_dilations")
+                && one("window_dilations")
+                && padding,
+            &format!("a window along {}", self.var),
+        )
+    }
+
+    /// `dynamic_slice` / `dynamic_update_slice` along other dimensions: the
+    /// batch dimension taken whole from index 0.
+    fn dynamic_slice(
+        &self,
+        ctx: &Context,
+        op: OpId,
+        ins: &[Option<usize>],
+        out: Option<usize>,
+    ) -> std::result::Result<(), String> {
+        let o = ctx.op(op);
+        let k = ins[0].ok_or("slicing an unbatched operand into a batched result")?;
+        let (data, indices) = if o.name == DYNAMIC_SLICE {
+            (1, &o.operands[1..])
+        } else {
+            (2, &o.operands[2..])
+        };
+        let full = |v: Value| ctx.shape(ctx.value_ty(v)).and_then(|s| s.get(k).copied());
+        let whole = if o.name == DYNAMIC_SLICE {
+            ctx.i64_array(op, "slice_sizes")
+                .and_then(|s| s.get(k).copied())
+                == full(o.operands[0])
+        } else {
+            ins[1] == Some(k) && full(o.operands[1]) == full(o.operands[0])
+        };
+        let from_zero = indices.get(k).is_some_and(|&i| is_zero_constant(ctx, i));
+        expect(
+            out == Some(k) && whole && from_zero && ins[data..].iter().all(Option::is_none),
+            &format!("a dynamic slice along {}", self.var),
+        )
+    }
+
+    /// A gather from an unbatched operand with batched indices: the rows
+    /// of the result are the rows of the indices.
+    fn gather(
+        &self,
+        ctx: &Context,
+        op: OpId,
+        ins: &[Option<usize>],
+        out: Option<usize>,
+    ) -> std::result::Result<(), String> {
+        let g = crate::ops::gather::gather_dims(ctx, op).ok_or("unreadable dimension numbers")?;
+        let (None, Some(k)) = (ins[0], ins[1]) else {
+            return Err("a gather from a batched operand".into());
+        };
+        if g.index_vector_dim == k as i64 || !g.start_indices_batching_dims.is_empty() {
+            return Err("the batch dimension indexes the operand".into());
+        }
+        let rank = ctx
+            .shape(ctx.value_ty(ctx.op(op).results[0]))
+            .map_or(0, <[i64]>::len);
+        let batch_dims: Vec<usize> = (0..rank)
+            .filter(|&d| !g.offset_dims.contains(&(d as i64)))
+            .collect();
+        let nth = k - usize::from((g.index_vector_dim as usize) < k);
+        expect(
+            batch_dims.get(nth).copied() == out,
+            "the gather's result is batched elsewhere",
+        )
+    }
+
+    /// Each region's terminator returns values batched as `outs` (a while
+    /// loop's condition returns an unbatched predicate).
+    fn regions_return(
+        &self,
+        ctx: &Context,
+        op: OpId,
+        outs: &[Option<usize>],
+        is_while: bool,
+    ) -> std::result::Result<(), String> {
+        for (i, &r) in ctx.op(op).regions.iter().enumerate() {
+            for &b in &ctx.regions[r].blocks {
+                let returned: Vec<Option<usize>> = terminator_operands(ctx, b)
+                    .iter()
+                    .map(|&v| self.axis(v))
+                    .collect();
+                let ok = if is_while && i == 0 {
+                    returned.iter().all(Option::is_none)
+                } else {
+                    returned == outs
+                };
+                if !ok {
+                    return Err(if is_while && i == 0 {
+                        format!("a loop whose condition depends on the rows of {}", self.var)
+                    } else {
+                        "a region returns values batched otherwise than the op's results".into()
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn expect(ok: bool, why: &str) -> std::result::Result<(), String> {
+    if ok { Ok(()) } else { Err(why.to_string()) }
+}
+
+/// Shape attributes that legitimately differ between the two sizes: they
+/// are checked by the op's rule.
+fn tolerates_shape_attribute(op: &str, attr: &str) -> bool {
+    matches!(
+        (op, attr),
+        (SLICE, "limit_indices") | (DYNAMIC_SLICE, "slice_sizes") | (CONSTANT, "value")
+    )
+}
+
+fn is_zero_constant(ctx: &Context, v: Value) -> bool {
+    ctx.defining_op(v)
+        .filter(|&d| ctx.op(d).name == CONSTANT)
+        .and_then(|d| ctx.dense_attr(d, "value"))
+        .is_some_and(|d| d.bits.iter().all(|&b| b == 0))
+}
+
+/// Ops computed per element from operand elements at the same index.
+fn is_elementwise(name: &str) -> bool {
+    UNARY_ELEMENTWISE.contains(&name)
+        || BINARY_ELEMENTWISE.contains(&name)
+        || FLOAT_PREDICATES.contains(&name)
+        || matches!(
+            name,
+            COMPARE
+                | SELECT
+                | CLAMP
+                | CONVERT
+                | IS_FINITE
+                | REAL
+                | IMAG
+                | COMPLEX
+                | REDUCE_PRECISION
+                | MAP
+        )
+}
+
+/// Removes pure ops whose results nothing uses (shape computations left
+/// behind once `xla-static-dynamic-ops` made their consumers static), so
+/// their constants are not taken for data. One reverse walk: users come
+/// after definitions, nested ops after their parents.
+pub fn remove_dead_ops(ctx: &mut Context, module: OpId) {
+    let mut ops = Vec::new();
+    ctx.walk_nested(module, &mut |o| ops.push(o));
+    let mut uses: HashMap<Value, usize> = HashMap::new();
+    for &o in &ops {
+        for &v in &ctx.op(o).operands {
+            *uses.entry(v).or_default() += 1;
+        }
+    }
+    let mut dead = Vec::new();
+    for &o in ops.iter().rev() {
+        let op = ctx.op(o);
+        let pure = ctx
+            .op_def(op.name)
+            .is_some_and(|d| d.traits.has(strata_ir::Traits::PURE));
+        let unused = op
+            .results
+            .iter()
+            .all(|r| uses.get(r).copied().unwrap_or(0) == 0);
+        if pure && unused && !op.results.is_empty() && op.regions.is_empty() {
+            for v in op.operands.clone() {
+                if let Some(n) = uses.get_mut(&v) {
+                    *n = n.saturating_sub(1);
+                }
+            }
+            dead.push(o);
+        }
+    }
+    ctx.detach_ops(&dead);
+}

@@ -1,0 +1,80 @@
+/* Two shape-polymorphic JAX exports, each compiled without --dim into one
+ * library for every batch size b: called with b = 1, 7, 13, 64 and 100
+ * (compiled sizes, a padded chunk, chunks of the largest size) against
+ * XLA:CPU's results, through the direct and the packed entries; b = 0 fails
+ * with JAX's shape assertion, b filled in. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "every_size_data.h"
+#include "mlp.h"
+#include "tf.h"
+
+static int failures = 0;
+
+static void expect_close(const char *what, long b, const float *got, const float *want, long n) {
+    for (long i = 0; i < n; i++) {
+        if (!(fabsf(got[i] - want[i]) <= 2e-4f + 2e-4f * fabsf(want[i]))) {
+            printf("%s b=%ld: element %ld is %g, XLA says %g\n", what, b, i, got[i], want[i]);
+            failures++;
+            return;
+        }
+    }
+}
+
+#define CHECK_STATUS(s, lib)                                              \
+    if ((s) != 0) {                                                       \
+        printf("%s failed: %s\n", #lib, lib##_last_error());              \
+        failures++;                                                       \
+    }
+
+#define RUN_MLP(B)                                                                          \
+    do {                                                                                    \
+        float *out = malloc(sizeof(float) * MLP_MAIN_RES0_COUNT(B));                        \
+        CHECK_STATUS(mlp_main(B, mlp_x##B, mlp_p0, mlp_p1, mlp_p2, mlp_p3, out), mlp);      \
+        expect_close("mlp", B, out, mlp_want##B, MLP_MAIN_RES0_COUNT(B));                   \
+        memset(out, 0, sizeof(float) * MLP_MAIN_RES0_COUNT(B));                             \
+        int64_t dims[1] = {B};                                                              \
+        void *buffers[6] = {(void *)mlp_x##B, (void *)mlp_p0, (void *)mlp_p1,               \
+                            (void *)mlp_p2, (void *)mlp_p3, out};                           \
+        CHECK_STATUS(mlp_main_packed(dims, buffers), mlp);                                  \
+        expect_close("mlp packed", B, out, mlp_want##B, MLP_MAIN_RES0_COUNT(B));            \
+        free(out);                                                                          \
+    } while (0)
+
+#define RUN_TF(B)                                                                           \
+    do {                                                                                    \
+        float *out = malloc(sizeof(float) * TF_MAIN_RES0_COUNT(B));                         \
+        CHECK_STATUS(tf_main(B, tf_x##B, tf_p0, tf_p1, tf_p2, tf_p3, tf_p4, tf_p5, tf_p6,   \
+                             tf_p7, tf_p8, tf_p9, tf_p10, tf_p11, tf_p12, tf_p13, tf_p14,   \
+                             tf_p15, out),                                                  \
+                     tf);                                                                   \
+        expect_close("tf", B, out, tf_want##B, TF_MAIN_RES0_COUNT(B));                      \
+        free(out);                                                                          \
+    } while (0)
+
+int main(void) {
+    RUN_MLP(1);
+    RUN_MLP(7);
+    RUN_MLP(13);
+    RUN_MLP(64);
+    RUN_MLP(100);
+    RUN_TF(1);
+    RUN_TF(7);
+    RUN_TF(13);
+    RUN_TF(64);
+    RUN_TF(100);
+    float none[10];
+    if (mlp_main(0, mlp_x1, mlp_p0, mlp_p1, mlp_p2, mlp_p3, none) == 0) {
+        printf("mlp b=0 succeeded\n");
+        failures++;
+    } else if (!strstr(mlp_last_error(), "Expected value >= 1 for dimension variable 'b'") ||
+               !strstr(mlp_last_error(), "'b' = 0")) {
+        printf("mlp b=0: unexpected message: %s\n", mlp_last_error());
+        failures++;
+    }
+    if (failures == 0) printf("every_size: all checks passed\n");
+    return failures != 0;
+}

@@ -1,0 +1,486 @@
+//! One library for every size: `strata compile` of a shape-polymorphic
+//! export with a dimension variable left without `--dim`.
+//!
+//! The program is compiled ahead of time for the sizes [`SIZES`] of the
+//! variable `b` (each a renamed copy of the public functions, `@main__b8`),
+//! after [`strata_dialect_xla::batch_axes`] proved that it keeps the rows
+//! along `b` apart; `P_main(int64_t b, ...)` runs a call of any `b` as
+//! chunks of those sizes (`strata_rt_batched_call`). Every chunk runs code
+//! compiled for its exact shapes, so a call of a compiled size is as fast
+//! as a library built with `--dim`, and others pay at most a copy of the
+//! rows of a padded chunk (an eighth of it at most is padding).
+//!
+//! The least `b` the export's shape assertions allow is found by refining
+//! for `b = 0, 1, ...`; a smaller `b` at run time fails with the
+//! assertion's message, `b` filled in. Assertions other than a lower bound
+//! (an upper bound, a divisibility) are refused: compile with `--dim`.
+
+use strata_aot::{BatchDim, CFunction};
+use strata_diag::{Diagnostic, Location};
+use strata_dialect_xla::batch_axes;
+use strata_dialect_xla::transforms::refine_shapes as refine;
+use strata_ir::{AttrKind, Context, OpId, builtin};
+
+use crate::input::parse_specialize_and_verify;
+
+type Result<T> = std::result::Result<T, Vec<Diagnostic>>;
+
+/// The sizes compiled: every size up to 8 (small batches run as one call
+/// of their own size), then powers of two.
+pub const SIZES: &[i64] = &[1, 2, 3, 4, 5, 6, 7, 8, 16, 32, 64];
+
+/// What the compilation for every size found.
+pub struct Plan {
+    pub var: String,
+    /// The least `b` the shape assertions allow.
+    pub min: i64,
+    /// The assertion's message for a smaller `b`, byte 1 standing for it.
+    pub message: String,
+    /// The sizes compiled (ascending, at least two).
+    pub sizes: Vec<i64>,
+}
+
+/// The dimension variable left free: the module is a shape-polymorphic
+/// JAX export and exactly one of its variables has no `--dim` value.
+pub fn free_variable(
+    ctx: &mut Context,
+    name: &str,
+    text: &str,
+    dims: &[(String, i64)],
+) -> Result<Option<String>> {
+    if strata_hlo_import::looks_like_hlo(text) {
+        return Ok(None);
+    }
+    let module = strata_ir::text::parser::parse_module(ctx, name, text).map_err(|d| vec![d])?;
+    if !refine::is_shape_polymorphic(ctx, module) {
+        return Ok(None);
+    }
+    let free: Vec<String> = refine::dimension_variables(ctx, module)
+        .into_iter()
+        .filter(|v| !dims.iter().any(|(d, _)| d == v))
+        .collect();
+    match free.as_slice() {
+        [] => Ok(None),
+        [one] => Ok(Some(one.clone())),
+        many => Err(vec![Diagnostic::error(
+            ctx.op(module).loc,
+            format!(
+                "dimension variables {} have no value: one library is made for every size of one \
+                 of them; give the others with --dim NAME=N",
+                many.join(", ")
+            ),
+        )]),
+    }
+}
+
+/// Parses `text` once per size of `var` (with `dims` for the others),
+/// proves the rows along it independent, and merges the copies into one
+/// module: `@f__b{size}` for every public `@f`.
+pub fn build(
+    ctx: &mut Context,
+    name: &str,
+    text: &str,
+    dims: &[(String, i64)],
+    var: &str,
+    platforms: &[String],
+) -> Result<(OpId, Plan)> {
+    let with = |b: i64| {
+        let mut d = dims.to_vec();
+        d.push((var.to_string(), b));
+        d
+    };
+    let (min, message) = least_size(ctx, name, text, &with, var)?;
+    prove_rows_independent(ctx, name, text, &with, var, platforms)?;
+    let mut sizes: Vec<i64> = SIZES.iter().copied().filter(|&s| s >= min).collect();
+    if sizes.len() < 2 {
+        sizes = vec![min, 2 * min];
+    }
+    let mut base: Option<OpId> = None;
+    for &size in &sizes {
+        let module = parse_specialize_and_verify(ctx, name, text, &with(size))?;
+        crate::compile::note_platforms(ctx, module, platforms);
+        strata_pipeline::entry_points(ctx, module)?;
+        rename_symbols(ctx, module, &format!("__b{size}"));
+        match base {
+            None => base = Some(module),
+            Some(into) => move_functions(ctx, module, into),
+        }
+    }
+    let module = base.ok_or_else(|| vec![Diagnostic::error(Location::unknown(), "no size")])?;
+    let plan = Plan {
+        var: var.to_string(),
+        min,
+        message,
+        sizes,
+    };
+    Ok((module, plan))
+}
+
+/// The least size the shape assertions allow, and the message of the one
+/// that fails below it (byte 1 standing for the size). Sizes from there to
+/// 64 and the sample sizes must all be allowed.
+fn least_size(
+    ctx: &mut Context,
+    name: &str,
+    text: &str,
+    with: &dyn Fn(i64) -> Vec<(String, i64)>,
+    var: &str,
+) -> Result<(i64, String)> {
+    let plain = strata_ir::text::parser::parse_module(ctx, name, text).map_err(|d| vec![d])?;
+    let mut failed: Option<Diagnostic> = None;
+    let mut min = None;
+    for b in 0..=64 {
+        match parse_specialize_and_verify(ctx, name, text, &with(b)) {
+            Ok(_) => {
+                min = Some(b);
+                break;
+            }
+            Err(d) if d.len() == 1 && assertion_at(ctx, plain, d[0].loc).is_some() => {
+                failed = d.into_iter().next();
+            }
+            Err(d) => return Err(d),
+        }
+    }
+    let Some(min) = min else {
+        return Err(failed.into_iter().collect());
+    };
+    let (s1, s2) = batch_axes::SAMPLE_SIZES;
+    for b in (min..=64).chain([s1, s2]) {
+        if let Err(d) = parse_specialize_and_verify(ctx, name, text, &with(b)) {
+            let mut d = d;
+            d.push(Diagnostic::error(
+                Location::unknown(),
+                format!(
+                    "{var} = {b} is refused although {var} = {min} is allowed: one library for \
+                     every {var} needs a lower bound alone; compile for one size with --dim {var}=N"
+                ),
+            ));
+            return Err(d);
+        }
+    }
+    let message = match failed {
+        Some(d) => assertion_at(ctx, plain, d.loc)
+            .map(|op| template(ctx, op))
+            .unwrap_or(d.message),
+        None => String::new(),
+    };
+    Ok((min, message))
+}
+
+/// The `shape_assertion` custom call at `loc`'s line and column in
+/// `module` (a parse of the same text: its file id differs).
+fn assertion_at(ctx: &Context, module: OpId, loc: Location) -> Option<OpId> {
+    let mut found = None;
+    ctx.walk_nested(module, &mut |op| {
+        let at = ctx.op(op).loc;
+        if (at.line, at.col) == (loc.line, loc.col)
+            && ctx.str_attr(op, "call_target_name") == Some("shape_assertion")
+        {
+            found = Some(op);
+        }
+    });
+    found
+}
+
+/// A shape assertion's message with each `{i}` that shows a dimension's
+/// size replaced by byte 1 (the size at run time).
+fn template(ctx: &Context, op: OpId) -> String {
+    let mut message = ctx
+        .str_attr(op, "error_message")
+        .unwrap_or("shape assertion failed")
+        .to_string();
+    for (i, &v) in ctx.op(op).operands.iter().enumerate().skip(1) {
+        if reads_dimension(ctx, v) {
+            message = message.replace(&format!("{{{}}}", i - 1), "\u{1}");
+        }
+    }
+    message
+}
+
+fn reads_dimension(ctx: &Context, mut v: strata_ir::Value) -> bool {
+    use strata_dialect_xla::names::*;
+    for _ in 0..8 {
+        let Some(def) = ctx.defining_op(v) else {
+            return false;
+        };
+        match ctx.op(def).name {
+            CONVERT | RESHAPE => match ctx.op(def).operands.first() {
+                Some(&next) => v = next,
+                None => return false,
+            },
+            GET_DIMENSION_SIZE => return true,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Refines the program for the two sample sizes, brings both to static
+/// ops in one function, and checks them with `batch_axes`.
+fn prove_rows_independent(
+    ctx: &mut Context,
+    name: &str,
+    text: &str,
+    with: &dyn Fn(i64) -> Vec<(String, i64)>,
+    var: &str,
+    platforms: &[String],
+) -> Result<()> {
+    use strata_dialect_xla::transforms as t;
+    use strata_pass::Pass;
+    let (s1, s2) = batch_axes::SAMPLE_SIZES;
+    let mut modules = Vec::new();
+    for s in [s1, s2] {
+        let module = parse_specialize_and_verify(ctx, name, text, &with(s))?;
+        crate::compile::note_platforms(ctx, module, platforms);
+        strata_pipeline::entry_points(ctx, module)?;
+        let passes: [&dyn Pass; 4] = [
+            &t::inline::XlaInlinePass,
+            &t::fold_branches::XlaFoldBranchesPass,
+            &t::static_dynamic_ops::XlaStaticDynamicOpsPass,
+            &t::legalize_broadcast::XlaLegalizeBroadcastPass,
+        ];
+        for p in passes {
+            p.run(ctx, module).map_err(|d| vec![d])?;
+        }
+        batch_axes::remove_dead_ops(ctx, module);
+        modules.push(module);
+    }
+    batch_axes::batch_axes(ctx, modules[0], modules[1], (s1, s2), var).map_err(|d| vec![d])?;
+    Ok(())
+}
+
+/// Appends `suffix` to the name of every function of `module` defined
+/// there, and to every reference to one.
+fn rename_symbols(ctx: &mut Context, module: OpId, suffix: &str) {
+    let defined: Vec<String> = builtin::defined_funcs(ctx, module)
+        .into_iter()
+        .filter_map(|f| builtin::func_name(ctx, f).map(str::to_string))
+        .collect();
+    let mut ops = Vec::new();
+    ctx.walk_nested(module, &mut |o| ops.push(o));
+    for op in ops {
+        for (key, attr) in ctx.op(op).attrs.clone() {
+            let renamed = rename_in(ctx, attr, &defined, suffix);
+            if renamed != attr {
+                ctx.set_attr(op, &key, renamed);
+            }
+        }
+        let is_defined_func = ctx.op(op).name == builtin::FUNC && ctx.entry_block(op, 0).is_some();
+        if is_defined_func {
+            if let Some(n) = builtin::func_name(ctx, op).map(str::to_string) {
+                let a = ctx.attr(AttrKind::String(format!("{n}{suffix}")));
+                ctx.set_attr(op, "sym_name", a);
+            }
+        }
+    }
+}
+
+fn rename_in(
+    ctx: &mut Context,
+    attr: strata_ir::Attr,
+    defined: &[String],
+    suffix: &str,
+) -> strata_ir::Attr {
+    match ctx.attr_kind(attr).clone() {
+        AttrKind::SymbolRef(n) if defined.contains(&n) => {
+            ctx.attr(AttrKind::SymbolRef(format!("{n}{suffix}")))
+        }
+        AttrKind::Array(items) => {
+            let items = items
+                .into_iter()
+                .map(|a| rename_in(ctx, a, defined, suffix))
+                .collect();
+            ctx.attr(AttrKind::Array(items))
+        }
+        AttrKind::Dict(entries) => {
+            let entries = entries
+                .into_iter()
+                .map(|(k, a)| (k, rename_in(ctx, a, defined, suffix)))
+                .collect();
+            ctx.attr(AttrKind::Dict(entries))
+        }
+        _ => attr,
+    }
+}
+
+/// Moves `from`'s functions into `into` (a declaration `into` already has
+/// is left behind).
+fn move_functions(ctx: &mut Context, from: OpId, into: OpId) {
+    let Some(block) = ctx.entry_block(into, 0) else {
+        return;
+    };
+    let Some(source) = ctx.entry_block(from, 0) else {
+        return;
+    };
+    let funcs: Vec<OpId> = ctx.blocks[source]
+        .ops
+        .iter()
+        .copied()
+        .filter(|&o| ctx.op(o).name == builtin::FUNC)
+        .collect();
+    for f in funcs {
+        let defined = ctx.entry_block(f, 0).is_some();
+        let known = builtin::func_name(ctx, f)
+            .is_some_and(|n| builtin::lookup_func(ctx, into, n).is_some());
+        if defined || !known {
+            ctx.detach_op(f);
+            let end = ctx.blocks[block].ops.len();
+            ctx.insert_op_at(block, end, f);
+        }
+    }
+}
+
+/// Replaces the variants' C functions (`P_main__b8`, ...) by one function
+/// of the variable per public function; returns the module attribute
+/// codegen reads (`strata_codegen::BATCHED_ATTR`) as its entries.
+pub fn interface(
+    plan: &Plan,
+    prefix: &str,
+    funcs: &mut Vec<CFunction>,
+) -> std::result::Result<Vec<(String, Vec<String>, Vec<i64>)>, String> {
+    let first = format!("__b{}", plan.sizes[0]);
+    let names: Vec<String> = funcs
+        .iter()
+        .filter_map(|f| f.c_name.strip_suffix(&first).map(str::to_string))
+        .collect();
+    let mut entries = Vec::new();
+    let mut batched = Vec::new();
+    for c_name in names {
+        let variants: Vec<CFunction> = plan
+            .sizes
+            .iter()
+            .map(|s| {
+                let n = format!("{c_name}__b{s}");
+                funcs
+                    .iter()
+                    .find(|f| f.c_name == n)
+                    .cloned()
+                    .ok_or_else(|| format!("internal: no variant {n}"))
+            })
+            .collect::<std::result::Result<_, _>>()?;
+        let (f, layout) = one_function(plan, &c_name, &variants)?;
+        let short = c_name
+            .strip_prefix(prefix)
+            .and_then(|n| n.strip_prefix('_'))
+            .unwrap_or(&c_name)
+            .to_string();
+        let variant_names = plan
+            .sizes
+            .iter()
+            .map(|s| format!("{short}__b{s}"))
+            .collect();
+        entries.push((short, variant_names, layout.words()));
+        batched.push(f);
+    }
+    let variant_names: Vec<String> = entries
+        .iter()
+        .flat_map(|(_, v, _): &(String, Vec<String>, Vec<i64>)| {
+            v.iter().map(|n| format!("{prefix}_{n}"))
+        })
+        .collect();
+    funcs.retain(|f| !variant_names.contains(&f.c_name));
+    funcs.extend(batched);
+    Ok(entries)
+}
+
+/// The function of the variable from its variants (same buffers, each
+/// batched along the axis whose size is the variant's).
+fn one_function(
+    plan: &Plan,
+    c_name: &str,
+    variants: &[CFunction],
+) -> std::result::Result<(CFunction, strata_abi::batched::BatchedCall), String> {
+    let (small, large) = (&variants[0], &variants[1]);
+    let (s0, s1) = (plan.sizes[0], plan.sizes[1]);
+    let mut f = small.clone();
+    f.c_name = c_name.to_string();
+    f.scratch_bytes = None;
+    let mut axes = Vec::new();
+    let mut buffers = Vec::new();
+    for (p, q) in f.params.iter_mut().zip(&large.params) {
+        let differing: Vec<usize> = (0..p.shape.len())
+            .filter(|&i| p.shape[i] != q.shape[i])
+            .collect();
+        let axis = match differing.as_slice() {
+            [] => None,
+            [k] if (p.shape[*k], q.shape[*k]) == (s0, s1) => Some(*k),
+            _ => {
+                return Err(format!(
+                    "{}: buffer {} has no single batch dimension",
+                    c_name, p.name
+                ));
+            }
+        };
+        let bytes = p.c_count() * strata_aot::c_type_bytes(&p.c_type);
+        let buffer = match axis {
+            Some(k) => {
+                let outer: i64 = p.shape[..k].iter().product();
+                p.shape[k] = -1;
+                strata_abi::batched::BatchedBuffer {
+                    outer,
+                    row_bytes: bytes / (outer * s0).max(1),
+                    batched: true,
+                    is_result: p.is_output,
+                }
+            }
+            None => strata_abi::batched::BatchedBuffer {
+                outer: 1,
+                row_bytes: bytes,
+                batched: false,
+                is_result: p.is_output,
+            },
+        };
+        axes.push(axis);
+        buffers.push(buffer);
+    }
+    f.batch = Some(BatchDim {
+        var: plan.var.clone(),
+        axes,
+        min: plan.min,
+        sizes: plan.sizes.clone(),
+    });
+    let call = strata_abi::batched::BatchedCall {
+        min_batch: plan.min,
+        sizes: plan.sizes.clone(),
+        buffers,
+    };
+    Ok((f, call))
+}
+
+/// The module attribute codegen reads, from [`interface`]'s entries.
+pub fn attribute(
+    ctx: &mut Context,
+    entries: &[(String, Vec<String>, Vec<i64>)],
+    plan: &Plan,
+) -> strata_ir::Attr {
+    let i64_ty = ctx.int_ty(64);
+    let items = entries
+        .iter()
+        .map(|(name, variants, words)| {
+            let name = ctx.attr(AttrKind::String(name.clone()));
+            let variants = variants
+                .iter()
+                .map(|v| ctx.attr(AttrKind::String(v.clone())))
+                .collect();
+            let variants = ctx.attr(AttrKind::Array(variants));
+            let words = words
+                .iter()
+                .map(|&w| {
+                    ctx.attr(AttrKind::Int {
+                        value: i128::from(w),
+                        ty: i64_ty,
+                    })
+                })
+                .collect();
+            let layout = ctx.attr(AttrKind::Array(words));
+            let message = ctx.attr(AttrKind::String(plan.message.clone()));
+            ctx.attr(AttrKind::Dict(vec![
+                ("name".into(), name),
+                ("variants".into(), variants),
+                ("layout".into(), layout),
+                ("message".into(), message),
+            ]))
+        })
+        .collect();
+    ctx.attr(AttrKind::Array(items))
+}
