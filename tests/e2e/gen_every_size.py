@@ -78,3 +78,14 @@ for name, (f, x_shape, params) in models.items():
         data.append(c_array(f"{name}_x{b}", x))
         data.append(c_array(f"{name}_want{b}", jax.jit(f)(x, *params)))
 open("every_size_data.h", "w").write("".join(data))
+
+# Programs whose rows along b are not independent: one library for every b
+# is refused (a sum over the batch; row numbers as data).
+refused = {
+    "sum": lambda x: x.sum(0),
+    "iota": lambda x: x * jnp.arange(x.shape[0], dtype=jnp.float32)[:, None],
+}
+for name, f in refused.items():
+    poly = jax.ShapeDtypeStruct(jax.export.symbolic_shape("b, 4"), jnp.float32)
+    text = jax.export.export(jax.jit(f))(poly).mlir_module()
+    open(f"every_size_refused_{name}.mlir", "w").write(text)

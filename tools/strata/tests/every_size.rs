@@ -1,0 +1,98 @@
+//! One library for every batch size: shape-polymorphic JAX exports
+//! (`tests/e2e/every_size_*.mlir`, from `gen_every_size.py`) compiled
+//! without `--dim`, called from C with b = 1, 7, 13, 64 and 100 against
+//! XLA:CPU's results (`every_size.c`), b = 0 refused with JAX's message;
+//! programs whose rows along b are not independent are refused at compile
+//! time with the op's location.
+
+use std::process::Command;
+
+mod common;
+use common::*;
+
+#[test]
+fn one_library_for_every_batch_size_matches_xla() {
+    let e2e = repo().join("tests/e2e");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    compile(&e2e.join("every_size_mlp.mlir"), dir, "libmlp.so", "mlp.h");
+    compile(&e2e.join("every_size_tf.mlir"), dir, "libtf.so", "tf.h");
+    let header = std::fs::read_to_string(dir.join("mlp.h")).unwrap();
+    for needle in [
+        "int32_t mlp_main(int64_t b, const float *arg0, const float *arg1, const float *arg2, \
+         const float *arg3, const float *arg4, float *result);",
+        "#define MLP_MAIN_ARG0_COUNT(b) ((int64_t)(b) * 24)",
+        "#define MLP_MAIN_ARG1_COUNT(b) 768",
+        "#define MLP_MAIN_RES0_COUNT(b) ((int64_t)(b) * 10)",
+        "int32_t mlp_main_packed(const int64_t *dims, void *const *buffers);",
+        "tensor<bx24xf32>",
+    ] {
+        assert!(header.contains(needle), "{needle} not in\n{header}");
+    }
+    let exe = dir.join("every_size");
+    run_ok(
+        cc().args(["-O2", "-Wall", "-Werror", "-o"])
+            .arg(&exe)
+            .arg(e2e.join("every_size.c"))
+            .arg(format!("-I{}", dir.display()))
+            .arg(format!("-I{}", e2e.display()))
+            .arg(format!("-L{}", dir.display()))
+            .args(["-lmlp", "-ltf"])
+            .arg(format!("-Wl,-rpath,{}", dir.display()))
+            .arg("-lm"),
+    );
+    let stdout = run_ok(&mut Command::new(&exe));
+    assert!(stdout.contains("every_size: all checks passed"), "{stdout}");
+    let info = run_ok(
+        Command::new(env!("CARGO_BIN_EXE_strata"))
+            .arg("info")
+            .arg(dir.join("libmlp.so"))
+            .args(["--name", "mlp"]),
+    );
+    assert!(
+        info.contains("f32[b,24]") && info.contains("f32[b,10]"),
+        "{info}"
+    );
+}
+
+#[test]
+fn rows_that_depend_on_each_other_are_refused() {
+    let e2e = repo().join("tests/e2e");
+    let tmp = tempfile::tempdir().unwrap();
+    for (model, want) in [
+        (
+            "every_size_refused_sum.mlir",
+            "'xla.reduce' op does not keep the rows along dimension variable b apart (a reduction over b)",
+        ),
+        (
+            "every_size_refused_iota.mlir",
+            "'xla.iota' op does not keep the rows along dimension variable b apart (an iota along b)",
+        ),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_strata"))
+            .arg("compile")
+            .arg(e2e.join(model))
+            .arg("-o")
+            .arg(tmp.path().join("lib.so"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains(&format!("{model}:")) && stderr.contains(want),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains("compile for one size with --dim b=N"),
+            "{stderr}"
+        );
+        // With a size it compiles.
+        run_ok(
+            Command::new(env!("CARGO_BIN_EXE_strata"))
+                .arg("compile")
+                .arg(e2e.join(model))
+                .args(["--dim", "b=3", "-o"])
+                .arg(tmp.path().join("lib.so")),
+        );
+    }
+}
