@@ -14,7 +14,7 @@
 
 use std::ffi::{CStr, c_char, c_void};
 
-use strata_abi::batched::{BatchedBuffer, BatchedCall, chunks};
+use strata_abi::batched::{BatchedBuffer, Layout, next_chunk};
 
 use crate::error::set_error;
 use crate::ffi_guard;
@@ -59,8 +59,7 @@ unsafe fn batched_call(
     }
     // SAFETY: non-NULL, and points to b (contract).
     let b = unsafe { *dims };
-    // SAFETY: generated code's layout holds 3 header words, then 4 per
-    // buffer after the sizes; read the counts first.
+    // SAFETY: the layout generated code passes (contract).
     let call = unsafe { read_layout(layout) }.ok_or("corrupt batched-call layout")?;
     if b < call.min_batch {
         // SAFETY: a C string from generated code.
@@ -70,47 +69,58 @@ unsafe fn batched_call(
     if b > MAX_BATCH {
         return Err(format!("dimension value {b} is out of range"));
     }
-    let n = call.buffers.len();
+    let n = call.len();
     if n > 0 && buffers.is_null() {
         return Err(format!("the array of {n} buffers is NULL"));
     }
-    // SAFETY: n pointers (contract).
-    let user: Vec<*mut c_void> = (0..n).map(|i| unsafe { *buffers.add(i) }).collect();
-    for (i, (&p, layout)) in user.iter().zip(&call.buffers).enumerate() {
-        if p.is_null() && bytes_of(layout, b)? > 0 {
-            return Err(format!("buffer {i} is NULL"));
-        }
-    }
-    for (start, rows, size) in chunks(b, &call.sizes) {
+    let variant = |size: i64| -> Result<PackedFn, String> {
         let index = call
             .sizes
             .iter()
             .position(|&s| s == size)
             .ok_or("chunk of no compiled size")?;
         // SAFETY: one entry per size (contract).
-        let entry = unsafe { *variants.add(index) }.ok_or("missing variant")?;
-        let status = run_chunk(entry, &call.buffers, &user, b, start, rows, size)?;
+        Ok(unsafe { *variants.add(index) }.ok_or("missing variant")?)
+    };
+    // A compiled size whose rows are contiguous: the variant on the
+    // caller's buffers as they are (it checks them itself).
+    if call.sizes.contains(&b) && call.buffers().all(|l| !l.batched || l.outer == 1) {
+        // SAFETY: the caller's array of n buffers, each of b rows.
+        return Ok(unsafe { variant(b)?(buffers) });
+    }
+    // SAFETY: n pointers (contract).
+    let user: Vec<*mut c_void> = (0..n).map(|i| unsafe { *buffers.add(i) }).collect();
+    for (i, (&p, layout)) in user.iter().zip(call.buffers()).enumerate() {
+        if p.is_null() && bytes_of(&layout, b)? > 0 {
+            return Err(format!("buffer {i} is NULL"));
+        }
+    }
+    let layouts: Vec<BatchedBuffer> = call.buffers().collect();
+    let mut start = 0;
+    while let Some((rows, size)) = next_chunk(b, start, call.sizes) {
+        let status = run_chunk(variant(size)?, &layouts, &user, b, start, rows, size)?;
         if status != 0 {
             return Ok(status);
+        }
+        start += rows;
+        if rows == 0 {
+            break;
         }
     }
     Ok(0)
 }
 
 /// Reads the layout: the counts, then exactly the words they announce.
-unsafe fn read_layout(layout: *const i64) -> Option<BatchedCall> {
+unsafe fn read_layout<'a>(layout: *const i64) -> Option<Layout<'a>> {
     if layout.is_null() {
         return None;
     }
     // SAFETY: at least the 3 header words (contract).
     let head = unsafe { std::slice::from_raw_parts(layout, 3) };
-    let sizes = usize::try_from(head[1]).ok().filter(|&s| s <= 64)?;
-    let buffers = usize::try_from(head[2])
-        .ok()
-        .filter(|&n| n <= strata_abi::batched::MAX_BATCHED_BUFFERS)?;
-    // SAFETY: as many words as the header announces (contract).
-    let words = unsafe { std::slice::from_raw_parts(layout, 3 + sizes + 4 * buffers) };
-    BatchedCall::from_words(words)
+    let len = Layout::announced_len([head[0], head[1], head[2]])?;
+    // SAFETY: as many words as the header announces (contract); generated
+    // code's layouts are constants, alive as long as the library.
+    Layout::parse(unsafe { std::slice::from_raw_parts(layout, len) })
 }
 
 fn bytes_of(layout: &BatchedBuffer, rows: i64) -> Result<usize, String> {

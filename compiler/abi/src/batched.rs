@@ -28,6 +28,68 @@ pub struct BatchedCall {
 /// More is refused by [`BatchedCall::from_words`].
 pub const MAX_BATCHED_BUFFERS: usize = 1 << 20;
 
+/// A [`BatchedCall`] read in place from its words (no allocation: the
+/// runtime reads one per call).
+#[derive(Clone, Copy, Debug)]
+pub struct Layout<'a> {
+    pub min_batch: i64,
+    pub sizes: &'a [i64],
+    buffers: &'a [i64],
+}
+
+impl<'a> Layout<'a> {
+    /// The words' length a layout announces in its first three words.
+    pub fn announced_len(head: [i64; 3]) -> Option<usize> {
+        let sizes = usize::try_from(head[1]).ok().filter(|&n| (1..=64).contains(&n))?;
+        let buffers = usize::try_from(head[2])
+            .ok()
+            .filter(|&n| n <= MAX_BATCHED_BUFFERS)?;
+        Some(3 + sizes + 4 * buffers)
+    }
+
+    /// The layout `w` holds, or None for words [`BatchedCall::words`]
+    /// cannot have written (counts out of range, sizes not ascending or
+    /// below `min_batch`, negative extents).
+    pub fn parse(w: &'a [i64]) -> Option<Layout<'a>> {
+        let head = [*w.first()?, *w.get(1)?, *w.get(2)?];
+        if w.len() != Self::announced_len(head)? {
+            return None;
+        }
+        let n_sizes = head[1] as usize;
+        let (min_batch, sizes, buffers) = (head[0], &w[3..3 + n_sizes], &w[3 + n_sizes..]);
+        let ascending = sizes.windows(2).all(|p| p[0] < p[1]);
+        let extents = buffers.chunks_exact(4).all(|c| c[0] >= 0 && c[1] >= 0);
+        (min_batch >= 0 && ascending && sizes[0] >= min_batch.max(1) && extents).then_some(Layout {
+            min_batch,
+            sizes,
+            buffers,
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.buffers.len() / 4
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.buffers.is_empty()
+    }
+
+    /// Buffer `i` (`i < len()`).
+    pub fn buffer(&self, i: usize) -> BatchedBuffer {
+        let c = &self.buffers[4 * i..4 * i + 4];
+        BatchedBuffer {
+            outer: c[0],
+            row_bytes: c[1],
+            batched: c[2] != 0,
+            is_result: c[3] != 0,
+        }
+    }
+
+    pub fn buffers(&self) -> impl Iterator<Item = BatchedBuffer> + '_ {
+        (0..self.len()).map(|i| self.buffer(i))
+    }
+}
+
 impl BatchedCall {
     /// `[min_batch, sizes, buffers, sizes..., (outer, row_bytes, batched,
     /// is_result)...]`.
@@ -53,34 +115,11 @@ impl BatchedCall {
     /// have written (counts out of range, sizes not ascending or below
     /// `min_batch`, negative extents).
     pub fn from_words(w: &[i64]) -> Option<BatchedCall> {
-        let (&min_batch, &n_sizes, &n_buffers) = (w.first()?, w.get(1)?, w.get(2)?);
-        let n_sizes = usize::try_from(n_sizes)
-            .ok()
-            .filter(|&n| n >= 1 && n <= 64)?;
-        let n_buffers = usize::try_from(n_buffers)
-            .ok()
-            .filter(|&n| n <= MAX_BATCHED_BUFFERS)?;
-        let sizes = w.get(3..3 + n_sizes)?.to_vec();
-        let ascending = sizes.windows(2).all(|p| p[0] < p[1]);
-        if min_batch < 0 || !ascending || sizes[0] < min_batch.max(1) {
-            return None;
-        }
-        let rest = w.get(3 + n_sizes..3 + n_sizes + 4 * n_buffers)?;
-        let buffers = rest
-            .chunks_exact(4)
-            .map(|c| {
-                (c[0] >= 0 && c[1] >= 0).then_some(BatchedBuffer {
-                    outer: c[0],
-                    row_bytes: c[1],
-                    batched: c[2] != 0,
-                    is_result: c[3] != 0,
-                })
-            })
-            .collect::<Option<Vec<_>>>()?;
+        let l = Layout::parse(w)?;
         Some(BatchedCall {
-            min_batch,
-            sizes,
-            buffers,
+            min_batch: l.min_batch,
+            sizes: l.sizes.to_vec(),
+            buffers: l.buffers().collect(),
         })
     }
 }
@@ -92,31 +131,40 @@ impl BatchedCall {
 /// largest size that fits. `b = 0` runs the least size on padding alone
 /// (for the results that do not depend on `b`).
 pub fn chunks(b: i64, sizes: &[i64]) -> Vec<(i64, i64, i64)> {
-    let Some((&least, &largest)) = sizes.first().zip(sizes.last()) else {
-        return vec![];
-    };
-    if b <= 0 {
-        return vec![(0, 0, least)];
-    }
     let mut out = Vec::new();
     let mut start = 0;
-    while start < b {
-        let rest = b - start;
-        let up = sizes
-            .iter()
-            .copied()
-            .find(|&s| s >= rest)
-            .unwrap_or(largest);
-        let down = sizes.iter().copied().rev().find(|&s| s <= rest);
-        let (rows, size) = match down {
-            _ if up <= rest => (up, up),
-            Some(d) if (up - rest) * 8 > up => (d, d),
-            _ => (rest, up),
-        };
+    while let Some((rows, size)) = next_chunk(b, start, sizes) {
         out.push((start, rows, size));
         start += rows;
+        if rows == 0 {
+            break;
+        }
     }
     out
+}
+
+/// The chunk of [`chunks`] that starts at row `start`: `(rows, size)`, or
+/// None past the end.
+pub fn next_chunk(b: i64, start: i64, sizes: &[i64]) -> Option<(i64, i64)> {
+    let (&least, &largest) = sizes.first().zip(sizes.last())?;
+    if b <= 0 {
+        return (start == 0).then_some((0, least));
+    }
+    let rest = b - start;
+    if rest <= 0 {
+        return None;
+    }
+    let up = sizes
+        .iter()
+        .copied()
+        .find(|&s| s >= rest)
+        .unwrap_or(largest);
+    let down = sizes.iter().copied().rev().find(|&s| s <= rest);
+    Some(match down {
+        _ if up <= rest => (up, up),
+        Some(d) if (up - rest) * 8 > up => (d, d),
+        _ => (rest, up),
+    })
 }
 
 #[cfg(test)]
