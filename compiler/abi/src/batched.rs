@@ -40,7 +40,9 @@ pub struct Layout<'a> {
 impl<'a> Layout<'a> {
     /// The words' length a layout announces in its first three words.
     pub fn announced_len(head: [i64; 3]) -> Option<usize> {
-        let sizes = usize::try_from(head[1]).ok().filter(|&n| (1..=64).contains(&n))?;
+        let sizes = usize::try_from(head[1])
+            .ok()
+            .filter(|&n| (1..=64).contains(&n))?;
         let buffers = usize::try_from(head[2])
             .ok()
             .filter(|&n| n <= MAX_BATCHED_BUFFERS)?;

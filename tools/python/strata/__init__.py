@@ -9,7 +9,9 @@ Arguments are checked against the signature the library carries (element
 type and shape; keyword arguments by buffer name or JAX path), results come
 back as new arrays (one array, or a tuple in the signature's order), and a
 failed call raises `strata.Error` with the library's message. Calls go
-through `P_f_packed`, so any number of buffers works.
+through `P_f_packed`, so any number of buffers works. A function compiled
+for every size of a dimension variable (a shape-polymorphic export compiled
+without --dim) takes its value from the arguments' shapes.
 
 `strata.compile(fn, *example_args)` exports a JAX function (`jax.export`),
 compiles it with the `strata` driver (`$STRATA`, else `strata` on PATH) and
@@ -59,7 +61,10 @@ class Function:
         self.name = entry["name"]
         self._library = library
         self._packed = getattr(library._dll, entry["packed"])
-        self._packed.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
+        # A function of dimension variables takes their values first.
+        self.dimension_variables = [d["name"] for d in entry.get("dimension_variables", [])]
+        self._packed.argtypes = ([ctypes.POINTER(ctypes.c_int64)] if self.dimension_variables
+                                 else []) + [ctypes.POINTER(ctypes.c_void_p)]
         self._packed.restype = ctypes.c_int32
         self.arguments = entry["arguments"]
         self.results = entry["results"]
@@ -90,11 +95,27 @@ class Function:
             raise TypeError(f"{self.name}() is missing {', '.join(missing)}")
         return bound
 
+    def _dimensions(self, values):
+        """The value of each dimension variable, from the first argument
+        whose shape has it (every other must agree: checked below)."""
+        found = {}
+        for a, v in zip(self.arguments, values):
+            shape = np.shape(v)
+            for d, size in zip(a["shape"], shape):
+                if isinstance(d, str) and len(shape) == len(a["shape"]):
+                    found.setdefault(d, size)
+        missing = [d for d in self.dimension_variables if d not in found]
+        if missing:
+            raise ValueError(f"{self.name}(): no argument gives {', '.join(missing)}")
+        return found
+
     def __call__(self, *args, **kwargs):
         values = self._bind(args, kwargs)
+        dims = self._dimensions(values) if self.dimension_variables else {}
+        shape_of = lambda b: tuple(dims[d] if isinstance(d, str) else d for d in b["shape"])
         keep = []
         for a, v in zip(self.arguments, values):
-            want_dtype, want_shape = _dtype(a["element_type"]), tuple(a["shape"])
+            want_dtype, want_shape = _dtype(a["element_type"]), shape_of(a)
             arr = np.asarray(v)
             if arr.dtype != want_dtype:
                 raise TypeError(f"{self.name}(): {a['name']} is {arr.dtype}, the library takes "
@@ -103,10 +124,15 @@ class Function:
                 raise ValueError(f"{self.name}(): {a['name']} has shape {arr.shape}, the library "
                                  f"takes {want_shape}")
             keep.append(np.ascontiguousarray(arr))
-        outs = [np.zeros(tuple(r["shape"]), _dtype(r["element_type"])) for r in self.results]
+        outs = [np.zeros(shape_of(r), _dtype(r["element_type"])) for r in self.results]
         buffers = (ctypes.c_void_p * (len(keep) + len(outs)))(
             *[a.ctypes.data for a in keep + outs])
-        status = self._packed(buffers)
+        if self.dimension_variables:
+            values = (ctypes.c_int64 * len(self.dimension_variables))(
+                *[dims[d] for d in self.dimension_variables])
+            status = self._packed(values, buffers)
+        else:
+            status = self._packed(buffers)
         if status != 0:
             raise Error(f"{self.name}() failed (status {status}): {self._library.last_error()}")
         return outs[0] if len(outs) == 1 else tuple(outs)

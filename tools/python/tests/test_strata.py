@@ -68,4 +68,19 @@ for bad, error in [
     except error:
         continue
     sys.exit(f"a bad call did not raise {error.__name__}")
+# A shape-polymorphic export compiled for every batch size: one library,
+# the batch taken from the argument's shape.
+w = rs.randn(D, 4).astype(np.float32)
+poly = jax.ShapeDtypeStruct(jax.export.symbolic_shape("b, 16"), jnp.float32)
+dense = lambda x, w: jnp.tanh(x @ w)
+any_batch = strata.compile(dense, poly, w)
+assert any_batch.main.dimension_variables == ["b"], any_batch.main.signature
+for b in (1, 7, 64, 100):
+    xb = rs.randn(b, D).astype(np.float32)
+    np.testing.assert_allclose(any_batch.main(xb, w), jax.jit(dense)(xb, w), rtol=1e-5, atol=1e-6)
+try:
+    any_batch.main(np.zeros((0, D), np.float32), w)
+    sys.exit("b = 0 did not raise")
+except strata.Error as e:
+    assert "dimension variable 'b'" in str(e), e
 print("python package: all checks passed")

@@ -55,9 +55,17 @@ pub fn free_variable(
     if !refine::is_shape_polymorphic(ctx, module) {
         return Ok(None);
     }
+    // Values the module states itself (`strata.dimension_values`) count.
+    let stated: Vec<String> = match ctx
+        .attr_of(module, refine::DIMENSION_VALUES_ATTR)
+        .map(|a| ctx.attr_kind(a))
+    {
+        Some(AttrKind::Dict(entries)) => entries.iter().map(|(k, _)| k.clone()).collect(),
+        _ => Vec::new(),
+    };
     let free: Vec<String> = refine::dimension_variables(ctx, module)
         .into_iter()
-        .filter(|v| !dims.iter().any(|(d, _)| d == v))
+        .filter(|v| !dims.iter().any(|(d, _)| d == v) && !stated.contains(v))
         .collect();
     match free.as_slice() {
         [] => Ok(None),
