@@ -626,7 +626,10 @@ class StrataLib:
         """Number of arguments and results of P_main, from the header's buffer list."""
         m = re.search(rf"/\* {self.prefix}_main\n(.*?)\*/", self.header, re.S)
         body = m.group(1) if m else ""
-        return len(re.findall(r"\bin\s+arg\d+", body)), len(re.findall(r"\bout\s+res\d+", body))
+        # One comment line per buffer: ` *   in  NAME  TYPE ...` / ` *   out NAME ...` (names
+        # are the model's paths when it has them, else arg0/res0).
+        return (len(re.findall(r"(?m)^\s*\*\s+in\s+\S", body)),
+                len(re.findall(r"(?m)^\s*\*\s+out\s+\S", body)))
 
 
 def strata_compile(strata: str, mlir_path: str, prefix: str, target_cpu="host") -> StrataLib:

@@ -86,7 +86,10 @@ impl CParam {
     /// Number of elements of the tensor (1 for a scalar; per unit of the
     /// dimension variable for a batched buffer).
     pub fn elements(&self) -> i64 {
-        self.shape.iter().map(|&d| if d < 0 { 1 } else { d }).product()
+        self.shape
+            .iter()
+            .map(|&d| if d < 0 { 1 } else { d })
+            .product()
     }
 
     /// Whether one dimension is a function's dimension variable (-1).

@@ -441,6 +441,13 @@ fn one_function(
         axes.push(axis);
         buffers.push(buffer);
     }
+    // A donated pair stays one only along the rows: an unbatched buffer
+    // updated in place would be updated once per chunk.
+    let n_args = f.params.iter().filter(|p| !p.is_output).count();
+    f.aliases.retain(|&(a, r)| {
+        axes.get(a).is_some_and(Option::is_some)
+            && axes.get(n_args + r).is_some_and(Option::is_some)
+    });
     f.batch = Some(BatchDim {
         var: plan.var.clone(),
         axes,

@@ -81,10 +81,32 @@ fn model_signature(path: &Path, prefix: &str, dims: &[(String, i64)]) -> Option<
     let source = read_or_report(path)?;
     let mut ctx = strata_pipeline::new_context();
     let name = path.display().to_string();
+    let text = &source.text;
     let interface =
-        parse_specialize_and_verify(&mut ctx, &name, &source.text, dims).and_then(|module| {
+        crate::every_size::free_variable(&mut ctx, &name, text, dims).and_then(|free| {
+            let (module, plan) = match free {
+                Some(var) => {
+                    let (m, plan) = crate::every_size::build(
+                        &mut ctx,
+                        &name,
+                        text,
+                        dims,
+                        &var,
+                        &source.platforms,
+                    )?;
+                    (m, Some(plan))
+                }
+                None => (
+                    parse_specialize_and_verify(&mut ctx, &name, text, dims)?,
+                    None,
+                ),
+            };
             strata_pipeline::entry_points(&mut ctx, module)?;
-            let (funcs, _) = crate::abi::library_interface(&ctx, module, prefix)?;
+            let (mut funcs, _) = crate::abi::library_interface(&ctx, module, prefix)?;
+            if let Some(plan) = plan {
+                crate::every_size::interface(&plan, prefix, &mut funcs)
+                    .map_err(|m| vec![crate::input::unknown_loc_error(m)])?;
+            }
             Ok(funcs)
         });
     match interface {

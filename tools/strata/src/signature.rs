@@ -122,6 +122,21 @@ pub fn table(json: &str) -> Result<String, String> {
             out.push_str(format!("  {dir:<4} {name:<w1$}  {ty:<w2$}  {path}").trim_end());
             out.push('\n');
         }
+        for d in f["dimension_variables"].as_array().into_iter().flatten() {
+            out.push_str(&format!(
+                "  dimension {} >= {} (compiled for {})\n",
+                d["name"].as_str().unwrap_or("?"),
+                d["min"],
+                d["compiled_sizes"]
+                    .as_array()
+                    .map(|s| s
+                        .iter()
+                        .map(|v| v.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", "))
+                    .unwrap_or_default()
+            ));
+        }
         if let Some(pairs) = f["donated"].as_array().filter(|d| !d.is_empty()) {
             let shown: Vec<String> = pairs
                 .iter()
