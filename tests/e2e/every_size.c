@@ -1,7 +1,8 @@
 /* Two shape-polymorphic JAX exports, each compiled without --dim into one
  * library for every batch size b: called with b = 1, 7, 13, 64 and 100
  * (compiled sizes, a padded chunk, chunks of the largest size) against
- * XLA:CPU's results, through the direct and the packed entries; b = 0 fails
+ * XLA:CPU's results, through the direct and the packed entries (and a result
+ * batched along its last axis for b = 1, 13, 100); b = 0 fails
  * with JAX's shape assertion, b filled in. */
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include "every_size_data.h"
 #include "mlp.h"
 #include "tf.h"
+#include "cols.h"
 
 static int failures = 0;
 
@@ -55,6 +57,18 @@ static void expect_close(const char *what, long b, const float *got, const float
         free(out);                                                                          \
     } while (0)
 
+/* A result batched along its last axis (its rows of b are strided). */
+#define RUN_COLS(B)                                                                         \
+    do {                                                                                    \
+        float *t = malloc(sizeof(float) * COLS_MAIN_RES0_COUNT(B));                         \
+        float *y = malloc(sizeof(float) * COLS_MAIN_RES1_COUNT(B));                         \
+        CHECK_STATUS(cols_main(B, cols_x##B, cols_w, t, y), cols);                          \
+        expect_close("cols x.T", B, t, cols_t##B, COLS_MAIN_RES0_COUNT(B));                 \
+        expect_close("cols tanh(x) @ w", B, y, cols_y##B, COLS_MAIN_RES1_COUNT(B));         \
+        free(t);                                                                            \
+        free(y);                                                                            \
+    } while (0)
+
 int main(void) {
     RUN_MLP(1);
     RUN_MLP(7);
@@ -66,6 +80,9 @@ int main(void) {
     RUN_TF(13);
     RUN_TF(64);
     RUN_TF(100);
+    RUN_COLS(1);
+    RUN_COLS(13);
+    RUN_COLS(100);
     float none[10];
     if (mlp_main(0, mlp_x1, mlp_p0, mlp_p1, mlp_p2, mlp_p3, none) == 0) {
         printf("mlp b=0 succeeded\n");

@@ -2,7 +2,7 @@
 # transformer (layer norm, causal attention, GELU MLP) exported by jax.export
 # shape-polymorphic in the batch (symbolic_shape("b, ...")), and
 # every_size_data.h: their inputs for b = 1, 7, 13, 64 and 100 and XLA:CPU's
-# results, for every_size.c (one library per model, called with each b).
+# results (and every_size_cols.mlir's, a result batched along its last axis), for every_size.c (one library per model, called with each b).
 import re
 
 import jax
@@ -77,6 +77,18 @@ for name, (f, x_shape, params) in models.items():
         x = rs.randn(b, *x_shape).astype(np.float32)
         data.append(c_array(f"{name}_x{b}", x))
         data.append(c_array(f"{name}_want{b}", jax.jit(f)(x, *params)))
+# Results batched along an inner axis (x.T: rows of b are strided), beside
+# one batched along the first: chunks copy the strided rows in and out.
+wc = dense(4, 3)
+cols = lambda x, w: (x.T * 2.0, jnp.tanh(x) @ w)
+poly = jax.ShapeDtypeStruct(jax.export.symbolic_shape("b, 4"), jnp.float32)
+text = jax.export.export(jax.jit(cols))(poly, jax.ShapeDtypeStruct(wc.shape, wc.dtype)).mlir_module()
+open("every_size_cols.mlir", "w").write(text)
+data.append(c_array("cols_w", wc))
+for b in (1, 13, 100):
+    x = rs.randn(b, 4).astype(np.float32)
+    t, y = jax.jit(cols)(x, wc)
+    data += [c_array(f"cols_x{b}", x), c_array(f"cols_t{b}", t), c_array(f"cols_y{b}", y)]
 open("every_size_data.h", "w").write("".join(data))
 
 # Programs whose rows along b are not independent: one library for every b

@@ -17,6 +17,12 @@ fn one_library_for_every_batch_size_matches_xla() {
     let dir = tmp.path();
     compile(&e2e.join("every_size_mlp.mlir"), dir, "libmlp.so", "mlp.h");
     compile(&e2e.join("every_size_tf.mlir"), dir, "libtf.so", "tf.h");
+    compile(
+        &e2e.join("every_size_cols.mlir"),
+        dir,
+        "libcols.so",
+        "cols.h",
+    );
     let header = std::fs::read_to_string(dir.join("mlp.h")).unwrap();
     for needle in [
         "int32_t mlp_main(int64_t b, const float *arg0, const float *arg1, const float *arg2, \
@@ -37,7 +43,7 @@ fn one_library_for_every_batch_size_matches_xla() {
             .arg(format!("-I{}", dir.display()))
             .arg(format!("-I{}", e2e.display()))
             .arg(format!("-L{}", dir.display()))
-            .args(["-lmlp", "-ltf"])
+            .args(["-lmlp", "-ltf", "-lcols"])
             .arg(format!("-Wl,-rpath,{}", dir.display()))
             .arg("-lm"),
     );
