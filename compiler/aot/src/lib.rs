@@ -14,10 +14,15 @@ mod link;
 pub mod names;
 pub mod private_dir;
 mod rust_bindings;
+mod toolchain;
 
 pub use header::{BatchDim, CFunction, CParam, Devices, c_type_bytes, comment_text, header};
-pub use link::{Exports, RUNTIME_LIB_ENV, archive, find_runtime, link_shared, write_object};
+pub use link::{
+    Exports, RUNTIME_LIB_ENV, archive, archive_for, find_runtime, find_runtime_for, link_shared,
+    link_shared_for, write_object,
+};
 pub use rust_bindings::rust_bindings;
+pub use toolchain::{CROSS_TARGETS, Toolchain};
 
 /// Runtime symbols every shared library keeps exported (looked up with `dlsym` by `strata check`,
 /// or forwarded to by `P_last_error`).

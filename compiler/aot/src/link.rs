@@ -5,6 +5,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::toolchain::Toolchain;
+
 use crate::RUNTIME_EXPORTS;
 
 /// Environment variable naming the runtime static library explicitly.
@@ -17,6 +19,15 @@ pub const RUNTIME_LIB_ENV: &str = "STRATA_RUNTIME_LIB";
 /// install` or copied anywhere needs nothing beside it, and no other user
 /// can plant or swap the copy that gets linked.
 pub fn find_runtime() -> Result<PathBuf, String> {
+    find_runtime_for(&Toolchain::host())
+}
+
+/// [`find_runtime`] for `toolchain`'s target (`STRATA_RUNTIME_LIB` is the
+/// host's only).
+pub fn find_runtime_for(toolchain: &Toolchain) -> Result<PathBuf, String> {
+    if toolchain.is_cross() {
+        return extract_embedded(&crate::private_dir::private_dir()?, toolchain.runtime());
+    }
     if let Some(p) = std::env::var_os(RUNTIME_LIB_ENV).filter(|p| !p.is_empty()) {
         let p = PathBuf::from(p);
         return if p.is_file() {
@@ -28,25 +39,24 @@ pub fn find_runtime() -> Result<PathBuf, String> {
             ))
         };
     }
-    extract_embedded(&crate::private_dir::private_dir()?)
+    extract_embedded(&crate::private_dir::private_dir()?, toolchain.runtime())
 }
 
 /// `dir/runtime-<hash>.a`, written (atomically) unless a complete copy is
 /// already there. `dir` must be private (only this user can write it), so a
 /// complete copy is one this user's Strata wrote: its name carries the
 /// content's hash, and an interrupted write never leaves it in place.
-fn extract_embedded(dir: &Path) -> Result<PathBuf, String> {
-    use strata_runtime_archive::{ARCHIVE, HASH};
-    let path = dir.join(format!("runtime-{HASH}.a"));
+fn extract_embedded(dir: &Path, (archive, hash): (&[u8], &str)) -> Result<PathBuf, String> {
+    let path = dir.join(format!("runtime-{hash}.a"));
     if crate::private_dir::is_own_file(&path)
-        && fs::metadata(&path).is_ok_and(|m| m.len() == ARCHIVE.len() as u64)
+        && fs::metadata(&path).is_ok_and(|m| m.len() == archive.len() as u64)
     {
         return Ok(path);
     }
     let cannot =
         |e: std::io::Error| format!("cannot write the runtime library to {}: {e}", dir.display());
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(cannot)?;
-    std::io::Write::write_all(&mut tmp, ARCHIVE).map_err(cannot)?;
+    std::io::Write::write_all(&mut tmp, archive).map_err(cannot)?;
     tmp.persist(&path).map_err(|e| cannot(e.error))?;
     Ok(path)
 }
@@ -54,18 +64,6 @@ fn extract_embedded(dir: &Path) -> Result<PathBuf, String> {
 /// Writes the object file as is.
 pub fn write_object(object: &[u8], out: &Path) -> Result<(), String> {
     fs::write(out, object).map_err(|e| format!("cannot write {}: {e}", out.display()))
-}
-
-/// The C compiler driver used for linking: `$CC` (may include arguments) or `cc`.
-fn cc_command() -> Command {
-    let cc = std::env::var("CC")
-        .ok()
-        .filter(|s| !s.trim().is_empty())
-        .unwrap_or_else(|| "cc".into());
-    let mut words = cc.split_whitespace();
-    let mut cmd = Command::new(words.next().unwrap_or("cc"));
-    cmd.args(words);
-    cmd
 }
 
 /// Runs `cmd`, turning a spawn failure or a non-zero exit into an error that shows the command
@@ -107,8 +105,8 @@ fn absolute(p: &Path) -> Result<PathBuf, String> {
 }
 
 /// The global symbols the object defines (these are the library's public functions).
-fn defined_globals(object: &Path) -> Result<Vec<String>, String> {
-    let mut nm = Command::new("nm");
+fn defined_globals(object: &Path, toolchain: &Toolchain) -> Result<Vec<String>, String> {
+    let mut nm = toolchain.tool("nm");
     nm.args(["-g", "--defined-only", "--format=posix"])
         .arg(object);
     let stdout = run(nm, "listing the object's symbols")?;
@@ -141,9 +139,19 @@ pub enum Exports {
 /// Rust standard library inside the runtime is always hidden. Unused sections are dropped and
 /// debug information is stripped.
 pub fn link_shared(object: &[u8], out: &Path, exports: Exports) -> Result<(), String> {
+    link_shared_for(object, out, exports, &Toolchain::host())
+}
+
+/// [`link_shared`] with `toolchain`'s linker and runtime (a cross target's).
+pub fn link_shared_for(
+    object: &[u8],
+    out: &Path,
+    exports: Exports,
+    toolchain: &Toolchain,
+) -> Result<(), String> {
     check_out_dir(out)?;
     let out = absolute(out)?;
-    let runtime = find_runtime()?;
+    let runtime = find_runtime_for(toolchain)?;
     let tmp =
         tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     let obj = tmp.path().join("strata_module.o");
@@ -154,7 +162,7 @@ pub fn link_shared(object: &[u8], out: &Path, exports: Exports) -> Result<(), St
         Exports::LibraryAndRuntime => RUNTIME_EXPORTS,
     };
     let mut script = String::from("{\n  global:\n");
-    for s in defined_globals(&obj)? {
+    for s in defined_globals(&obj, toolchain)? {
         // Quoted names match literally (no glob).
         script.push_str(&format!("    \"{s}\";\n"));
     }
@@ -165,7 +173,7 @@ pub fn link_shared(object: &[u8], out: &Path, exports: Exports) -> Result<(), St
     let map = tmp.path().join("exports.map");
     fs::write(&map, script).map_err(|e| format!("cannot write {}: {e}", map.display()))?;
 
-    let mut cc = cc_command();
+    let mut cc = toolchain.cc();
     cc.arg("-shared")
         .arg("-o")
         .arg(&out)
@@ -200,26 +208,31 @@ pub fn link_shared(object: &[u8], out: &Path, exports: Exports) -> Result<(), St
 /// runtime cannot clash with the program's own (`rust_eh_personality`, allocator symbols).
 /// Debug information is stripped.
 pub fn archive(object: &[u8], out: &Path) -> Result<(), String> {
+    archive_for(object, out, &Toolchain::host())
+}
+
+/// [`archive`] with `toolchain`'s tools and runtime (a cross target's).
+pub fn archive_for(object: &[u8], out: &Path, toolchain: &Toolchain) -> Result<(), String> {
     check_out_dir(out)?;
     let out = absolute(out)?;
-    let runtime = find_runtime()?;
+    let runtime = find_runtime_for(toolchain)?;
     let tmp =
         tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     let obj = tmp.path().join("strata_module.o");
     fs::write(&obj, object).map_err(|e| format!("cannot write {}: {e}", obj.display()))?;
     let keep = tmp.path().join("keep.txt");
-    let mut names = defined_globals(&obj)?.join("\n");
+    let mut names = defined_globals(&obj, toolchain)?.join("\n");
     names.push('\n');
     fs::write(&keep, names).map_err(|e| format!("cannot write {}: {e}", keep.display()))?;
 
     let combined = tmp.path().join("strata_library.o");
-    let mut ld = cc_command();
+    let mut ld = toolchain.cc();
     ld.args(["-r", "-nostdlib", "-o"])
         .arg(&combined)
         .arg(&obj)
         .arg(&runtime);
     run(ld, &format!("linking {}", out.display()))?;
-    let mut objcopy = Command::new("objcopy");
+    let mut objcopy = toolchain.tool("objcopy");
     let mut keep_arg = OsString::from("--keep-global-symbols=");
     keep_arg.push(&keep);
     // `.llvmbc`/`.llvmcmd` hold the bitcode rustc embeds in the runtime's objects; binutils'
@@ -240,7 +253,7 @@ pub fn archive(object: &[u8], out: &Path) -> Result<(), String> {
     run(objcopy, &format!("writing {}", out.display()))?;
 
     let lib = tmp.path().join("out.a");
-    let mut ar = Command::new("ar");
+    let mut ar = toolchain.tool("ar");
     ar.arg("rcs").arg(&lib).arg(&combined);
     run(ar, &format!("writing {}", out.display()))?;
     fs::copy(&lib, &out).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
@@ -322,16 +335,16 @@ int32_t tm_selfcheck(void) {
     #[test]
     fn embedded_runtime_is_extracted_once() {
         let tmp = tempfile::tempdir().unwrap();
-        let first = extract_embedded(tmp.path()).unwrap();
+        let first = extract_embedded(tmp.path(), Toolchain::host().runtime()).unwrap();
         assert_eq!(fs::read(&first).unwrap(), strata_runtime_archive::ARCHIVE);
         assert!(first.ends_with(format!("runtime-{}.a", strata_runtime_archive::HASH)));
         let modified = fs::metadata(&first).unwrap().modified().unwrap();
-        let again = extract_embedded(tmp.path()).unwrap();
+        let again = extract_embedded(tmp.path(), Toolchain::host().runtime()).unwrap();
         assert_eq!(again, first);
         assert_eq!(fs::metadata(&again).unwrap().modified().unwrap(), modified);
         // A truncated copy (an interrupted writer) is replaced.
         fs::write(&first, b"!<arch>\n").unwrap();
-        extract_embedded(tmp.path()).unwrap();
+        extract_embedded(tmp.path(), Toolchain::host().runtime()).unwrap();
         assert_eq!(fs::read(&first).unwrap(), strata_runtime_archive::ARCHIVE);
     }
 

@@ -24,6 +24,7 @@ fn init_targets() {
         let config = InitializationConfig::default();
         Target::initialize_x86(&config);
         Target::initialize_aarch64(&config);
+        Target::initialize_riscv(&config);
     });
 }
 
@@ -204,8 +205,11 @@ pub fn resolve(spec: &TargetSpec) -> std::result::Result<ResolvedTarget, String>
     let ll_triple = inkwell::targets::TargetTriple::create(&triple);
     Target::from_triple(&ll_triple)
         .map_err(|e| format!("unknown target triple '{triple}': {e}"))?;
+    let riscv64 = triple.starts_with("riscv64");
     let default_cpu = if is_x86_64(&triple) {
         DEFAULT_X86_CPU
+    } else if riscv64 {
+        "generic-rv64"
     } else {
         "generic"
     };
@@ -228,6 +232,11 @@ pub fn resolve(spec: &TargetSpec) -> std::result::Result<ResolvedTarget, String>
     } else {
         (spec_cpu.to_string(), String::new())
     };
+    if riscv64 && spec_cpu != "host" {
+        // RV64GC, the ISA Debian's riscv64 port and its lp64d ABI assume
+        // (the generic CPU has only the base integer ISA).
+        features = RISCV64_GC.to_string();
+    }
     if !spec.features.is_empty() {
         if !features.is_empty() {
             features.push(',');
@@ -276,6 +285,9 @@ pub(crate) fn machine(target: &ResolvedTarget, opt_level: u8) -> Result<TargetMa
 }
 
 /// Verifies `module`, runs the optimisation pipeline and emits `kind`.
+/// The extensions of RV64GC (G = IMAFD, Zicsr, Zifencei; C compressed).
+const RISCV64_GC: &str = "+m,+a,+f,+d,+c,+zicsr,+zifencei";
+
 pub(crate) fn optimize_and_emit(
     tm: &TargetMachine,
     module: &Module,
@@ -283,6 +295,13 @@ pub(crate) fn optimize_and_emit(
     kind: EmitKind,
 ) -> Result<Vec<u8>> {
     module.set_triple(&tm.get_triple());
+    let triple = tm.get_triple().as_str().to_string_lossy().into_owned();
+    if triple.starts_with("riscv64") {
+        // Doubles in float registers, as Debian's riscv64 C library is
+        // built (the backend reads the ABI from this flag).
+        let abi = module.get_context().metadata_string("lp64d");
+        module.add_metadata_flag("target-abi", inkwell::module::FlagBehavior::Error, abi);
+    }
     module.set_data_layout(&tm.get_target_data().get_data_layout());
     module
         .verify()

@@ -350,15 +350,17 @@ fn compile(
         });
     }
     let target = strata_codegen::resolve_target(target).map_err(|m| vec![unknown_loc_error(m)])?;
-    if target.triple != strata_codegen::host_target().map_err(|d| vec![d])?.triple
-        && ["so", "a"].contains(&ext)
-    {
-        return Err(vec![unknown_loc_error(format!(
-            "the runtime is built for this machine, so a .{ext} for {} cannot be linked here; \
-             write a .o, .ll or .s instead",
-            target.triple
-        ))]);
-    }
+    let host = strata_codegen::host_target().map_err(|d| vec![d])?.triple;
+    // A library for another target links that target's runtime with its
+    // GNU toolchain; an object file needs neither.
+    let toolchain = if ["so", "a"].contains(&ext) {
+        Some(
+            strata_aot::Toolchain::for_target(&target.triple, &host)
+                .map_err(|m| vec![unknown_loc_error(m)])?,
+        )
+    } else {
+        None
+    };
     let devices = devices_of(ctx, module);
     strata_pipeline::entry_points(ctx, module)?;
     let (mut funcs, custom_calls) = abi::library_interface(ctx, module, prefix)?;
@@ -402,12 +404,21 @@ fn compile(
         times.extend(strata_codegen::last_phase_times());
         let start = std::time::Instant::now();
         match ext {
-            "so" => io(strata_aot::link_shared(
-                &bytes,
-                output,
-                strata_aot::Exports::Library,
-            ))?,
-            "a" => io(strata_aot::archive(&bytes, output))?,
+            "so" | "a" => {
+                let toolchain = toolchain.as_ref().ok_or_else(|| {
+                    vec![unknown_loc_error("internal: no toolchain for a library")]
+                })?;
+                if ext == "so" {
+                    io(strata_aot::link_shared_for(
+                        &bytes,
+                        output,
+                        strata_aot::Exports::Library,
+                        toolchain,
+                    ))?
+                } else {
+                    io(strata_aot::archive_for(&bytes, output, toolchain))?
+                }
+            }
             _ => io(strata_aot::write_object(&bytes, output))?,
         }
         times.push(("link / write the artifact", start.elapsed()));
