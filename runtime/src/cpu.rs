@@ -72,11 +72,64 @@ fn has_feature(name: &str) -> bool {
     }
 }
 
+/// Whether the running aarch64 CPU has the feature LLVM calls `name`
+/// (`getauxval(AT_HWCAP)`, through the standard library). Features it cannot
+/// detect are reported present, and so are `ssbs` and `dit`: they add only
+/// system-register controls the generated code never touches (and
+/// emulators often do not report them).
+#[cfg(target_arch = "aarch64")]
+fn has_feature(name: &str) -> bool {
+    use std::arch::is_aarch64_feature_detected as has;
+    match name {
+        "sve" => has!("sve"),
+        "sve2" => has!("sve2"),
+        "sve2-aes" => has!("sve2-aes"),
+        "sve2-bitperm" => has!("sve2-bitperm"),
+        "sve2-sha3" => has!("sve2-sha3"),
+        "sve2-sm4" => has!("sve2-sm4"),
+        "f32mm" => has!("f32mm"),
+        "f64mm" => has!("f64mm"),
+        "i8mm" => has!("i8mm"),
+        "bf16" => has!("bf16"),
+        "dotprod" => has!("dotprod"),
+        "fullfp16" => has!("fp16"),
+        "fp16fml" => has!("fhm"),
+        "lse" => has!("lse"),
+        "lse2" => has!("lse2"),
+        "rcpc" => has!("rcpc"),
+        "rcpc-immo" => has!("rcpc2"),
+        "rdm" => has!("rdm"),
+        "crc" => has!("crc"),
+        "aes" => has!("aes"),
+        "sha2" => has!("sha2"),
+        "sha3" => has!("sha3"),
+        "sm4" => has!("sm4"),
+        "jsconv" => has!("jsconv"),
+        "fcma" | "complxnum" => has!("fcma"),
+        "flagm" => has!("flagm"),
+        "sb" => has!("sb"),
+        "frintts" => has!("frintts"),
+        "mte" => has!("mte"),
+        "rand" => has!("rand"),
+        "bti" => has!("bti"),
+        "tme" => has!("tme"),
+        "pauth" => has!("paca") && has!("pacg"),
+        _ => true,
+    }
+}
+
 /// On other architectures the compiler records no features to check.
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 fn has_feature(_name: &str) -> bool {
     true
 }
+
+/// What to compile for instead, in the message of a failed check.
+const OLDER_CPUS: &str = if cfg!(target_arch = "aarch64") {
+    "generic"
+} else {
+    "x86-64 or x86-64-v2"
+};
 
 /// The features of `list` ("avx2,fma,...", an optional `+` before each) the
 /// running CPU lacks.
@@ -107,7 +160,7 @@ pub unsafe extern "C" fn strata_rt_cpu_supports(features: *const c_char) -> i32 
         }
         set_error(&format!(
             "this library was compiled for CPU features this machine lacks ({}); \
-             recompile it with an older --target-cpu (e.g. x86-64 or x86-64-v2)",
+             recompile it with an older --target-cpu (e.g. {OLDER_CPUS})",
             missing.join(", ")
         ));
         1

@@ -21,12 +21,12 @@ pub(crate) fn lower_module<'ctx>(
     cx: &'ctx LlContext,
     module: OpId,
     prefix: &str,
-    required_cpu_features: &str,
+    target: &crate::ResolvedTarget,
     glue_only: bool,
 ) -> Result<Module<'ctx>> {
     let mut l = Lowerer::new(ir, cx, prefix);
-    if !required_cpu_features.is_empty() {
-        l.declare_cpu_check(required_cpu_features)?;
+    if !target.required.is_empty() {
+        l.declare_cpu_check(&target.required, target.baseline_cpu())?;
     }
     let Some(body) = ir.entry_block(module, 0) else {
         return Ok(l.module);

@@ -150,12 +150,7 @@ pub fn compile_many(
         };
         let glue_only = bodies.is_some();
         link(func::lower_module(
-            ctx,
-            &llcx,
-            *module,
-            prefix,
-            &target.required,
-            glue_only,
+            ctx, &llcx, *module, prefix, target, glue_only,
         )?)?;
         if let Some(lower_bodies) = bodies {
             let since = std::time::Instant::now();

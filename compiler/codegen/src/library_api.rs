@@ -16,7 +16,11 @@ use crate::state::Lowerer;
 impl<'ctx> Lowerer<'ctx, '_> {
     /// The globals behind the CPU check: the required features as a C
     /// string, and `P.cpu_ok`, set to 1 once the check has passed.
-    pub(crate) fn declare_cpu_check(&mut self, features: &str) -> Result<()> {
+    pub(crate) fn declare_cpu_check(
+        &mut self,
+        features: &str,
+        baseline: &'static str,
+    ) -> Result<()> {
         let text = self.cx.const_string(features.as_bytes(), true);
         let list = self.module.add_global(
             text.get_type(),
@@ -32,7 +36,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
             .add_global(i32t, None, &format!("{}.cpu_ok", self.prefix));
         ok.set_initializer(&i32t.const_zero());
         ok.set_linkage(Linkage::Internal);
-        self.cpu_check = Some((list.as_pointer_value(), ok.as_pointer_value()));
+        self.cpu_check = Some((list.as_pointer_value(), ok.as_pointer_value(), baseline));
         Ok(())
     }
 
@@ -51,10 +55,10 @@ impl<'ctx> Lowerer<'ctx, '_> {
     /// body:  ...
     /// ```
     pub(crate) fn emit_cpu_check(&mut self, f: FunctionValue<'ctx>) -> Result<()> {
-        let Some((list, ok_flag)) = self.cpu_check else {
+        let Some((list, ok_flag, baseline)) = self.cpu_check else {
             return Ok(());
         };
-        for (key, value) in [("target-cpu", "x86-64"), ("target-features", "")] {
+        for (key, value) in [("target-cpu", baseline), ("target-features", "")] {
             f.add_attribute(
                 AttributeLoc::Function,
                 self.cx.create_string_attribute(key, value),

@@ -51,7 +51,9 @@ pub(crate) struct Lowerer<'ctx, 'a> {
     pub custom_call_table: Option<inkwell::values::GlobalValue<'ctx>>,
     /// The target's required CPU features as a C string, and the flag the
     /// exported wrappers set once the check has passed (see `func.rs`).
-    pub cpu_check: Option<(PointerValue<'ctx>, PointerValue<'ctx>)>,
+    /// The required-features string and the once-passed flag, and the
+    /// CPU every target has (the check itself runs on it).
+    pub cpu_check: Option<(PointerValue<'ctx>, PointerValue<'ctx>, &'static str)>,
 }
 
 impl<'ctx, 'a> Lowerer<'ctx, 'a> {

@@ -84,12 +84,25 @@ pub struct ResolvedTarget {
     pub cpu: String,
     /// Feature string handed to LLVM.
     pub features: String,
-    /// x86 features (LLVM names, comma-separated) the running CPU must have;
-    /// empty for other architectures. Exported functions check them.
+    /// Features (LLVM names, comma-separated) the running CPU must have,
+    /// on x86-64 and aarch64; empty for riscv64. Exported functions check
+    /// them.
     pub required: String,
 }
 
 impl ResolvedTarget {
+    /// The CPU every machine of the target's architecture is: the code that
+    /// checks the features runs on it.
+    pub fn baseline_cpu(&self) -> &'static str {
+        if is_x86_64(&self.triple) {
+            "x86-64"
+        } else if self.triple.starts_with("riscv64") {
+            "generic-rv64"
+        } else {
+            "generic"
+        }
+    }
+
     /// One line for the header's comment.
     pub fn describe(&self) -> String {
         let mut s = format!("{}, CPU {}", self.triple, self.cpu);
@@ -143,7 +156,26 @@ fn x86_cpu_features(cpu: &str) -> std::result::Result<Vec<String>, String> {
         let all = TargetMachine::get_host_cpu_features().to_string();
         return Ok(plus_features(&all));
     }
-    clang_cpu_features(cpu)
+    clang_cpu_features(cpu, "x86_64-linux-gnu", "-march")
+}
+
+/// The features of an aarch64 CPU (clang's list for `-mcpu`), except the
+/// ones every aarch64 Linux machine has; `host` is this machine's.
+fn aarch64_cpu_features(cpu: &str, triple: &str) -> std::result::Result<Vec<String>, String> {
+    if cpu == "generic" {
+        return Ok(vec![]);
+    }
+    let all = if cpu == "host" {
+        plus_features(&TargetMachine::get_host_cpu_features().to_string())
+    } else {
+        clang_cpu_features(cpu, "aarch64-linux-gnu", "-mcpu").map_err(|_| {
+            format!("unknown CPU '{cpu}' for {triple} (see `llc-22 -mtriple=aarch64 -mcpu=help`)")
+        })?
+    };
+    Ok(all
+        .into_iter()
+        .filter(|f| !["neon", "fp-armv8", "v8a", "outline-atomics"].contains(&f.as_str()))
+        .collect())
 }
 
 fn plus_features(list: &str) -> Vec<String> {
@@ -153,11 +185,18 @@ fn plus_features(list: &str) -> Vec<String> {
         .collect()
 }
 
-fn clang_cpu_features(cpu: &str) -> std::result::Result<Vec<String>, String> {
+/// The features clang gives a function compiled for `cpu` of `target`
+/// (`flag` is `-march` or `-mcpu`).
+fn clang_cpu_features(
+    cpu: &str,
+    target: &str,
+    flag: &str,
+) -> std::result::Result<Vec<String>, String> {
     static CACHE: OnceLock<std::sync::Mutex<std::collections::HashMap<String, Vec<String>>>> =
         OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
-    if let Some(f) = cache.lock().ok().and_then(|c| c.get(cpu).cloned()) {
+    let key = format!("{target} {cpu}");
+    if let Some(f) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
         return Ok(f);
     }
     let clang = ["/usr/lib/llvm-22/bin/clang", "clang-22"]
@@ -165,7 +204,7 @@ fn clang_cpu_features(cpu: &str) -> std::result::Result<Vec<String>, String> {
         .find(|c| std::path::Path::new(c).exists() || *c == "clang-22")
         .unwrap_or("clang-22");
     let mut child = std::process::Command::new(clang)
-        .args(["--target=x86_64-linux-gnu", &format!("-march={cpu}")])
+        .args([format!("--target={target}"), format!("{flag}={cpu}")])
         .args(["-S", "-emit-llvm", "-O0", "-o", "-", "-x", "c", "-"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -185,10 +224,10 @@ fn clang_cpu_features(cpu: &str) -> std::result::Result<Vec<String>, String> {
         .nth(1)
         .and_then(|rest| rest.split('"').next())
         .filter(|_| out.status.success())
-        .ok_or_else(|| format!("unknown CPU '{cpu}' for x86-64 (see `llc-22 -mcpu=help`)"))?;
+        .ok_or_else(|| format!("unknown CPU '{cpu}' for {target} (see `llc-22 -mcpu=help`)"))?;
     let list = plus_features(features);
     if let Ok(mut c) = cache.lock() {
-        c.insert(cpu.to_string(), list.clone());
+        c.insert(key, list.clone());
     }
     Ok(list)
 }
@@ -243,8 +282,13 @@ pub fn resolve(spec: &TargetSpec) -> std::result::Result<ResolvedTarget, String>
         }
         features.push_str(&spec.features);
     }
-    let required = if is_x86_64(&triple) {
-        let mut have = x86_cpu_features(spec_cpu)?;
+    let aarch64 = triple.starts_with("aarch64");
+    let required = if is_x86_64(&triple) || aarch64 {
+        let mut have = if aarch64 {
+            aarch64_cpu_features(spec_cpu, &triple)?
+        } else {
+            x86_cpu_features(spec_cpu)?
+        };
         for f in spec.features.split(',') {
             if let Some(on) = f.strip_prefix('+') {
                 have.push(on.to_string());
