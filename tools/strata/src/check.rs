@@ -12,11 +12,11 @@ use crate::backend::Backend;
 use crate::input::{parse_and_verify, read_source};
 use crate::load;
 
-struct Piece {
-    module: OpId,
-    prefix: String,
+pub(crate) struct Piece {
+    pub(crate) module: OpId,
+    pub(crate) prefix: String,
     /// Functions to run, with the byte sizes of their result buffers.
-    entries: Vec<(String, Vec<usize>)>,
+    pub(crate) entries: Vec<(String, Vec<usize>)>,
     /// Whether the piece holds any `check.*` op: a piece without one is run
     /// (a crash still fails it) but not counted as passed.
     has_checks: bool,
@@ -35,10 +35,11 @@ pub fn run(
     inputs: &[std::path::PathBuf],
     backend: Backend,
     host: Option<&load::HostCalls>,
+    remote: Option<&crate::check_remote::Remote>,
 ) -> bool {
     let mut total = Tally::default();
     for path in inputs {
-        let t = check_file(path, backend, host);
+        let t = check_file(path, backend, host, remote);
         total.passed += t.passed;
         total.failed += t.failed;
         total.unchecked += t.unchecked;
@@ -59,7 +60,12 @@ fn print_diags(ctx: &Context, diags: &[Diagnostic]) {
     }
 }
 
-fn check_file(path: &Path, backend: Backend, host: Option<&load::HostCalls>) -> Tally {
+fn check_file(
+    path: &Path,
+    backend: Backend,
+    host: Option<&load::HostCalls>,
+    remote: Option<&crate::check_remote::Remote>,
+) -> Tally {
     let text = match read_source(path) {
         Ok(source) => source.text,
         Err(e) => {
@@ -87,6 +93,9 @@ fn check_file(path: &Path, backend: Backend, host: Option<&load::HostCalls>) -> 
             }
         }
     }
+    if let Some(remote) = remote {
+        return run_remotely(&ctx, &ready, remote, failed);
+    }
     let (ready, build_failures) = build_isolating_failures(&ctx, ready, backend, host);
     failed += build_failures;
     let mut tally = Tally {
@@ -101,6 +110,38 @@ fn check_file(path: &Path, backend: Backend, host: Option<&load::HostCalls>) -> 
             (false, _) => tally.failed += 1,
             (true, true) => tally.passed += 1,
             (true, false) => tally.unchecked += 1,
+        }
+    }
+    tally
+}
+
+/// The pieces built for another target and run under `--run-with`.
+fn run_remotely(
+    ctx: &Context,
+    pieces: &[Piece],
+    remote: &crate::check_remote::Remote,
+    failed: usize,
+) -> Tally {
+    let mut tally = Tally {
+        failed,
+        ..Tally::default()
+    };
+    if pieces.is_empty() {
+        return tally;
+    }
+    match crate::check_remote::build_and_run(ctx, pieces, remote) {
+        Ok(passed) => {
+            for (p, ok) in pieces.iter().zip(passed) {
+                match (ok, p.has_checks) {
+                    (false, _) => tally.failed += 1,
+                    (true, true) => tally.passed += 1,
+                    (true, false) => tally.unchecked += 1,
+                }
+            }
+        }
+        Err(e) => {
+            outln!("error: {e}");
+            tally.failed += pieces.len();
         }
     }
     tally

@@ -34,6 +34,7 @@ mod abi;
 mod backend;
 mod bench;
 mod check;
+mod check_remote;
 mod compile;
 mod dot;
 mod every_size;
@@ -93,7 +94,8 @@ enum Command {
         /// Extra CPU features, LLVM spelling: `+avx512f,-fma`.
         #[arg(long, default_value = "")]
         target_features: String,
-        /// Target triple [default: the host's]; other triples only for .o, .ll and .s.
+        /// Target triple [default: the host's]: aarch64-linux-gnu and riscv64-linux-gnu also
+        /// for .so and .a (the runtime is built in), any LLVM triple for .o, .ll and .s.
         #[arg(long)]
         target: Option<String>,
         /// How devices meet at collectives: `threads` (P_replicas_run starts one
@@ -156,6 +158,20 @@ enum Command {
         /// found by a name the model chose.
         #[arg(long, value_name = "LIB")]
         custom_calls: Option<PathBuf>,
+        /// Compile the pieces for this target (aarch64-linux-gnu, riscv64-linux-gnu)
+        /// and run them with --run-with.
+        #[arg(long)]
+        target: Option<String>,
+        /// CPU of --target (see `strata compile --target-cpu`).
+        #[arg(long)]
+        target_cpu: Option<String>,
+        /// Extra CPU features of --target, LLVM spelling.
+        #[arg(long, default_value = "")]
+        target_features: String,
+        /// Run the pieces in a program started under this command, e.g.
+        /// "qemu-aarch64 -L /usr/aarch64-linux-gnu" (split on spaces).
+        #[arg(long, value_name = "COMMAND")]
+        run_with: Option<String>,
     },
     /// Print the signature of a model or of a compiled library (`.so`): every
     /// function with its buffers' names, the model's paths, types and shapes.
@@ -331,9 +347,38 @@ fn main() -> ExitCode {
             inputs,
             backend,
             custom_calls,
-        } => with_host_calls(custom_calls.as_deref(), |host| {
-            check::run(&inputs, backend, host)
-        }),
+            target,
+            target_cpu,
+            target_features,
+            run_with,
+        } => {
+            let remote = match (run_with, &target) {
+                (Some(command), _) => {
+                    let mut spec = strata_codegen::TargetSpec::portable();
+                    spec.triple = target;
+                    spec.cpu = target_cpu;
+                    spec.features = target_features;
+                    Some(check_remote::Remote {
+                        target: spec,
+                        run_with: command.split_whitespace().map(str::to_string).collect(),
+                    })
+                }
+                (None, Some(t)) => {
+                    errln!(
+                        "error: --target {t} needs --run-with (the command that runs its programs, e.g. qemu-aarch64 -L /usr/aarch64-linux-gnu)"
+                    );
+                    return ExitCode::from(1);
+                }
+                (None, None) => None,
+            };
+            if remote.is_some() && (custom_calls.is_some() || backend != backend::Backend::Native) {
+                errln!("error: --run-with takes neither --custom-calls nor another --backend");
+                return ExitCode::from(1);
+            }
+            with_host_calls(custom_calls.as_deref(), |host| {
+                check::run(&inputs, backend, host, remote.as_ref())
+            })
+        }
         Command::Info {
             input,
             name,

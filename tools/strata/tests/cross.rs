@@ -2,7 +2,9 @@
 //! exported from JAX) compiled with `--target aarch64-linux-gnu` and
 //! `--target riscv64-linux-gnu` to a `.so` and a `.a`, its C program built
 //! with Debian's cross gcc and run under `qemu-user`, against XLA:CPU's
-//! results; a library for SVE refuses an emulated CPU without it.
+//! results; a library for SVE refuses an emulated CPU without it; the
+//! interpreter suite and `tests/e2e-check` pass under `strata check --target T
+//! --run-with "qemu-..."`.
 //!
 //! Needs what `.ci/setup` installs: the cross gcc and C libraries, qemu-user,
 //! and the Rust targets the runtime is cross-built for. Without them the
@@ -119,6 +121,71 @@ fn a_target_without_a_runtime_is_an_error() {
     assert!(
         stderr.contains("no runtime for aarch64-apple-darwin")
             && stderr.contains("aarch64-linux-gnu, riscv64-linux-gnu"),
+        "{stderr}"
+    );
+}
+
+/// `strata check --target T --run-with "qemu-..."`: StableHLO's interpreter
+/// suite (every file whose ops Strata implements: all but the
+/// `interpreter.print`/`probe` ones) and the JAX-exported programs of
+/// `tests/e2e-check/` (expected values from XLA:CPU) compiled for each
+/// emulated target, every piece passing.
+#[test]
+fn conformance_suites_pass_on_the_emulated_targets() {
+    let suite = repo().join("../shared/conformance/stablehlo-interpret");
+    let mut interpreter: Vec<std::path::PathBuf> = std::fs::read_dir(&suite)
+        .unwrap_or_else(|e| panic!("{}: {e}", suite.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
+        .filter(|p| {
+            !["printing.mlir", "probe.mlir"]
+                .iter()
+                .any(|n| p.ends_with(n))
+        })
+        .collect();
+    interpreter.sort();
+    let mut e2e: Vec<std::path::PathBuf> = std::fs::read_dir(repo().join("tests/e2e-check"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
+        .collect();
+    e2e.sort();
+    for &(arch, qemu) in TARGETS {
+        for (files, least) in [(&interpreter, 500), (&e2e, 600)] {
+            let out = Command::new(env!("CARGO_BIN_EXE_strata"))
+                .arg("check")
+                .args(["--target", &format!("{arch}-linux-gnu")])
+                .args(["--run-with", &format!("{qemu} -L /usr/{arch}-linux-gnu")])
+                .args(files.iter())
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            let last = stdout.lines().last().unwrap_or("");
+            let passed: usize = last
+                .strip_suffix(" passed, 0 failed")
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("{arch}: {}", show(&out)));
+            assert!(
+                out.status.success() && passed >= least,
+                "{arch}: {}",
+                show(&out)
+            );
+        }
+    }
+}
+
+#[test]
+fn check_for_another_target_needs_a_runner() {
+    let out = Command::new(env!("CARGO_BIN_EXE_strata"))
+        .arg("check")
+        .args(["--target", "aarch64-linux-gnu"])
+        .arg(repo().join("tests/e2e-check/fft.mlir"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("--target aarch64-linux-gnu needs --run-with"),
         "{stderr}"
     );
 }
