@@ -2,7 +2,8 @@
  * library for every batch size b: called with b = 1, 7, 13, 64 and 100
  * (compiled sizes, a padded chunk, chunks of the largest size) against
  * XLA:CPU's results, through the direct and the packed entries (and a result
- * batched along its last axis for b = 1, 13, 100); b = 0 fails
+ * batched along its last axis for b = 1, 13, 100, and a model regrouping the
+ * rows with reshapes for b = 1, 7, 13); b = 0 fails
  * with JAX's shape assertion, b filled in. */
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "mlp.h"
 #include "tf.h"
 #include "cols.h"
+#include "flat.h"
 
 static int failures = 0;
 
@@ -69,6 +71,15 @@ static void expect_close(const char *what, long b, const float *got, const float
         free(y);                                                                            \
     } while (0)
 
+/* Rows regrouped by reshapes: (b, T, D) -> (b*T, D) @ W -> (b, T, F). */
+#define RUN_FLAT(B)                                                                         \
+    do {                                                                                    \
+        float *y = malloc(sizeof(float) * FLAT_MAIN_RES0_COUNT(B));                         \
+        CHECK_STATUS(flat_main(B, flat_x##B, flat_w, y), flat);                             \
+        expect_close("flat", B, y, flat_want##B, FLAT_MAIN_RES0_COUNT(B));                  \
+        free(y);                                                                            \
+    } while (0)
+
 int main(void) {
     RUN_MLP(1);
     RUN_MLP(7);
@@ -83,6 +94,9 @@ int main(void) {
     RUN_COLS(1);
     RUN_COLS(13);
     RUN_COLS(100);
+    RUN_FLAT(1);
+    RUN_FLAT(7);
+    RUN_FLAT(13);
     float none[10];
     if (mlp_main(0, mlp_x1, mlp_p0, mlp_p1, mlp_p2, mlp_p3, none) == 0) {
         printf("mlp b=0 succeeded\n");

@@ -2,7 +2,8 @@
 # transformer (layer norm, causal attention, GELU MLP) exported by jax.export
 # shape-polymorphic in the batch (symbolic_shape("b, ...")), and
 # every_size_data.h: their inputs for b = 1, 7, 13, 64 and 100 and XLA:CPU's
-# results (and every_size_cols.mlir's, a result batched along its last axis), for every_size.c (one library per model, called with each b).
+# results (and every_size_cols.mlir's, a result batched along its last axis, and
+# every_size_flat.mlir's, whose rows are regrouped by reshapes to (b*T, D)), for every_size.c (one library per model, called with each b).
 import re
 
 import jax
@@ -89,6 +90,16 @@ for b in (1, 13, 100):
     x = rs.randn(b, 4).astype(np.float32)
     t, y = jax.jit(cols)(x, wc)
     data += [c_array(f"cols_x{b}", x), c_array(f"cols_t{b}", t), c_array(f"cols_y{b}", y)]
+# Rows of b regrouped by reshapes: (b, T, D) -> (b*T, D) @ W -> (b, T, F).
+wf = dense(D, F)
+flat = lambda x, w: jnp.tanh(x.reshape(-1, D) @ w).reshape(x.shape[0], T, F)
+poly = jax.ShapeDtypeStruct(jax.export.symbolic_shape(f"b, {T}, {D}"), jnp.float32)
+text = jax.export.export(jax.jit(flat))(poly, jax.ShapeDtypeStruct(wf.shape, wf.dtype)).mlir_module()
+open("every_size_flat.mlir", "w").write(text)
+data.append(c_array("flat_w", wf))
+for b in (1, 7, 13):
+    x = rs.randn(b, T, D).astype(np.float32)
+    data += [c_array(f"flat_x{b}", x), c_array(f"flat_want{b}", jax.jit(flat)(x, wf))]
 open("every_size_data.h", "w").write("".join(data))
 
 # Programs whose rows along b are not independent: one library for every b

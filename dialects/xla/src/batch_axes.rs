@@ -50,6 +50,7 @@ pub fn batch_axes(
 ) -> Result<Vec<FunctionAxes>> {
     let mut axes = Axes {
         of: HashMap::new(),
+        factor: HashMap::new(),
         sizes,
         var,
     };
@@ -94,8 +95,11 @@ pub fn batch_axes(
 }
 
 struct Axes<'a> {
-    /// The batch axis of each value of the small program that has one.
+    /// The batch axis of each value of the small program that has one, and
+    /// its factor: the axis holds `factor` consecutive entries per row of
+    /// `b` (a `(b, T, D)` value reshaped to `(b*T, D)` has factor `T`).
     of: HashMap<Value, usize>,
+    factor: HashMap<Value, i64>,
     sizes: (i64, i64),
     var: &'a str,
 }
@@ -215,15 +219,20 @@ impl Axes<'_> {
             return refuse(format!("has a value whose rank depends on {}", self.var));
         }
         let differing: Vec<usize> = (0..su.len()).filter(|&i| su[i] != sv[i]).collect();
+        let (s1, s2) = self.sizes;
+        // `m * b` for a whole m: the sizes of an affine m*b + c at two points
+        // determine c = 0.
+        let multiple = |a: i64, b: i64| a % s1 == 0 && b % s2 == 0 && a / s1 == b / s2;
         match differing.as_slice() {
-            [k] if (su[*k], sv[*k]) == self.sizes => {
+            [k] if multiple(su[*k], sv[*k]) => {
                 self.of.insert(u, *k);
+                self.factor.insert(u, su[*k] / s1);
                 Ok(())
             }
             [k] => refuse(format!(
-                "has a dimension that is a function of {} other than {} itself (sizes {} and {} \
-                 for {} = {} and {})",
-                self.var, self.var, su[*k], sv[*k], self.var, self.sizes.0, self.sizes.1
+                "has a dimension that is a function of {} other than a multiple of it (sizes {} \
+                 and {} for {} = {} and {})",
+                self.var, su[*k], sv[*k], self.var, self.sizes.0, self.sizes.1
             )),
             _ => refuse(format!(
                 "has a value with {} dimensions that depend on {}",
@@ -246,6 +255,23 @@ impl Axes<'_> {
         });
         if ins.iter().chain(&outs).all(Option::is_none) && !batched_region_args {
             return Ok(());
+        }
+        // Rows of b hold the same number of entries along every batched
+        // value of an op; only a reshape regroups them (checked below).
+        if o.name != RESHAPE {
+            let mut factors = o
+                .operands
+                .iter()
+                .chain(&o.results)
+                .filter_map(|v| self.factor.get(v));
+            if let Some(first) = factors.next() {
+                if factors.any(|f| f != first) {
+                    return Err(format!(
+                        "values whose dimension {} is grouped differently",
+                        self.var
+                    ));
+                }
+            }
         }
         let shape = |v: Value| -> Vec<i64> {
             ctx.shape(ctx.value_ty(v))
@@ -290,7 +316,7 @@ impl Axes<'_> {
                         "the reshape mixes the batch dimension with others",
                     )
                 }
-                _ => Err("the reshape merges or splits the batch dimension".into()),
+                _ => Err("the reshape merges the batch dimension into, or splits it from, an unbatched value".into()),
             },
             TRANSPOSE => {
                 let perm = ints("permutation");

@@ -105,7 +105,8 @@ pub fn build(
     }
     let mut base: Option<OpId> = None;
     for &size in &sizes {
-        let module = parse_specialize_and_verify(ctx, name, text, &with(size))?;
+        let module = parse_specialize_and_verify(ctx, name, text, &with(size))
+            .map_err(|d| not_a_lower_bound(d, var, size, min))?;
         crate::compile::note_platforms(ctx, module, platforms);
         strata_pipeline::entry_points(ctx, module)?;
         rename_symbols(ctx, module, &format!("__b{size}"));
@@ -125,8 +126,8 @@ pub fn build(
 }
 
 /// The least size the shape assertions allow, and the message of the one
-/// that fails below it (byte 1 standing for the size). Sizes from there to
-/// 64 and the sample sizes must all be allowed.
+/// that fails below it (byte 1 standing for the size). The sample sizes
+/// must be allowed too (and every size compiled, checked as it is).
 fn least_size(
     ctx: &mut Context,
     name: &str,
@@ -152,19 +153,12 @@ fn least_size(
     let Some(min) = min else {
         return Err(failed.into_iter().collect());
     };
+    // The sizes compiled are checked as they are refined (build); these
+    // two are the ones the proof refines for.
     let (s1, s2) = batch_axes::SAMPLE_SIZES;
-    for b in (min..=64).chain([s1, s2]) {
-        if let Err(d) = parse_specialize_and_verify(ctx, name, text, &with(b)) {
-            let mut d = d;
-            d.push(Diagnostic::error(
-                Location::unknown(),
-                format!(
-                    "{var} = {b} is refused although {var} = {min} is allowed: one library for \
-                     every {var} needs a lower bound alone; compile for one size with --dim {var}=N"
-                ),
-            ));
-            return Err(d);
-        }
+    for b in [s1, s2] {
+        parse_specialize_and_verify(ctx, name, text, &with(b))
+            .map_err(|d| not_a_lower_bound(d, var, b, min))?;
     }
     let message = match failed {
         Some(d) => assertion_at(ctx, plain, d.loc)
@@ -173,6 +167,19 @@ fn least_size(
         None => String::new(),
     };
     Ok((min, message))
+}
+
+/// `d` (a size refused by the shape assertions) with a note that one
+/// library for every size needs a lower bound alone.
+fn not_a_lower_bound(mut d: Vec<Diagnostic>, var: &str, b: i64, min: i64) -> Vec<Diagnostic> {
+    d.push(Diagnostic::error(
+        Location::unknown(),
+        format!(
+            "{var} = {b} is refused although {var} = {min} is allowed: one library for every \
+             {var} needs a lower bound alone; compile for one size with --dim {var}=N"
+        ),
+    ));
+    d
 }
 
 /// The `shape_assertion` custom call at `loc`'s line and column in

@@ -23,6 +23,12 @@ fn one_library_for_every_batch_size_matches_xla() {
         "libcols.so",
         "cols.h",
     );
+    compile(
+        &e2e.join("every_size_flat.mlir"),
+        dir,
+        "libflat.so",
+        "flat.h",
+    );
     let header = std::fs::read_to_string(dir.join("mlp.h")).unwrap();
     for needle in [
         "int32_t mlp_main(int64_t b, const float *arg0, const float *arg1, const float *arg2, \
@@ -43,7 +49,7 @@ fn one_library_for_every_batch_size_matches_xla() {
             .arg(format!("-I{}", dir.display()))
             .arg(format!("-I{}", e2e.display()))
             .arg(format!("-L{}", dir.display()))
-            .args(["-lmlp", "-ltf", "-lcols"])
+            .args(["-lmlp", "-ltf", "-lcols", "-lflat"])
             .arg(format!("-Wl,-rpath,{}", dir.display()))
             .arg("-lm"),
     );
