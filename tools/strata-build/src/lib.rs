@@ -26,6 +26,13 @@
 //!
 //! Like the driver's default, the code runs on any x86-64-v3 CPU (AVX2,
 //! FMA); [`Model::target_cpu`] picks another (`"host"`: this machine's).
+//!
+//! A cross build (`cargo build --target aarch64-unknown-linux-gnu` or
+//! `riscv64gc-unknown-linux-gnu`) compiles the model for that target (its
+//! runtime is in the driver); cargo links with the target's linker, e.g.
+//! `CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc`,
+//! and can run the program under emulation with
+//! `CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch64-linux-gnu"`.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -98,6 +105,9 @@ impl Model {
         if let Some(cpu) = &self.target_cpu {
             cmd.arg("--target-cpu").arg(cpu);
         }
+        if let Some(target) = cross_target() {
+            cmd.arg("--target").arg(target);
+        }
         let out = cmd.output().map_err(|e| {
             Error(format!(
                 "cannot run the Strata driver {:?} ({e}); install it (cargo install --path \
@@ -114,6 +124,7 @@ impl Model {
         }
         println!("cargo:rerun-if-changed={}", self.input.display());
         println!("cargo:rerun-if-env-changed=STRATA");
+        println!("cargo:rerun-if-env-changed=TARGET");
         println!("cargo:rustc-link-search=native={}", out_dir.display());
         println!("cargo:rustc-link-lib=static={name}");
         Ok(bindings)
@@ -143,6 +154,22 @@ impl Model {
 }
 
 /// The driver to run: `$STRATA`, else `strata` on the `PATH`.
+/// The `strata compile --target` of a cross build (`cargo build --target
+/// aarch64-unknown-linux-gnu`): cargo's `TARGET` when it is not `HOST`, in
+/// the spelling of Debian's cross toolchains (`aarch64-linux-gnu`,
+/// `riscv64-linux-gnu`).
+fn cross_target() -> Option<String> {
+    let target = std::env::var("TARGET").ok()?;
+    if std::env::var("HOST").ok().as_deref() == Some(target.as_str()) {
+        return None;
+    }
+    Some(match target.as_str() {
+        "aarch64-unknown-linux-gnu" => "aarch64-linux-gnu".to_string(),
+        "riscv64gc-unknown-linux-gnu" => "riscv64-linux-gnu".to_string(),
+        other => other.to_string(),
+    })
+}
+
 fn driver() -> PathBuf {
     std::env::var_os("STRATA")
         .map(PathBuf::from)

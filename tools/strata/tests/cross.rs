@@ -189,3 +189,43 @@ fn check_for_another_target_needs_a_runner() {
         "{stderr}"
     );
 }
+
+/// The Rust example (`examples/rust_mlp`, `strata-build` in its build
+/// script) cross-built with `cargo --target` for each target, linked by the
+/// cross gcc and run under qemu through cargo's runner: it matches XLA.
+#[test]
+fn rust_crate_with_strata_build_cross_compiles() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    for (arch, rust_target, qemu) in [
+        ("aarch64", "aarch64-unknown-linux-gnu", "qemu-aarch64"),
+        ("riscv64", "riscv64gc-unknown-linux-gnu", "qemu-riscv64"),
+    ] {
+        let env_name = rust_target.to_uppercase().replace('-', "_");
+        let stdout = run_ok(
+            Command::new(&cargo)
+                .args([
+                    "run",
+                    "--release",
+                    "--quiet",
+                    "--offline",
+                    "--target",
+                    rust_target,
+                ])
+                .current_dir(repo().join("examples/rust_mlp"))
+                .env("STRATA", env!("CARGO_BIN_EXE_strata"))
+                .env(
+                    format!("CARGO_TARGET_{env_name}_LINKER"),
+                    format!("{arch}-linux-gnu-gcc"),
+                )
+                .env(
+                    format!("CARGO_TARGET_{env_name}_RUNNER"),
+                    format!("{qemu} -L /usr/{arch}-linux-gnu"),
+                )
+                .env("CARGO_TARGET_DIR", repo().join("target/examples-rust_mlp")),
+        );
+        assert!(
+            stdout.contains("OK: all 16 outputs match XLA"),
+            "{arch}: {stdout}"
+        );
+    }
+}
