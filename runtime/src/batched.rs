@@ -90,8 +90,10 @@ unsafe fn batched_call(
     }
     // SAFETY: n pointers (contract).
     let user: Vec<*mut c_void> = (0..n).map(|i| unsafe { *buffers.add(i) }).collect();
+    // Every buffer's size for b fits (checked), so no offset below
+    // overflows.
     for (i, (&p, layout)) in user.iter().zip(call.buffers()).enumerate() {
-        if p.is_null() && bytes_of(&layout, b)? > 0 {
+        if bytes_of(&layout, b)? > 0 && p.is_null() {
             return Err(format!("buffer {i} is NULL"));
         }
     }
@@ -152,7 +154,10 @@ fn run_chunk(
             staged.push(None);
             pointers.push(p);
         } else if in_place && l.outer == 1 {
-            let offset = usize::try_from(start * l.row_bytes).map_err(|_| "offset overflow")?;
+            let offset = start
+                .checked_mul(l.row_bytes)
+                .and_then(|o| usize::try_from(o).ok())
+                .ok_or("offset overflow")?;
             staged.push(None);
             // SAFETY: within the caller's buffer of b rows (start + rows <= b).
             pointers.push(unsafe { p.cast::<u8>().add(offset) }.cast());
@@ -166,7 +171,6 @@ fn run_chunk(
                     start,
                     temp.as_mut_ptr(),
                     size,
-                    0,
                     rows,
                     false,
                 );
@@ -187,7 +191,6 @@ fn run_chunk(
                     start,
                     temp.as_mut_ptr(),
                     size,
-                    0,
                     rows,
                     true,
                 );
@@ -198,7 +201,7 @@ fn run_chunk(
 }
 
 /// Copies `rows` rows between the caller's buffer of `b` rows (from row
-/// `start`) and a staged one of `size` rows (from row `at`), block by
+/// `start`) and a staged one of `size` rows (from its first), block by
 /// block: into the staged one, or back when `back`.
 #[allow(clippy::too_many_arguments)]
 fn copy_rows(
@@ -208,14 +211,13 @@ fn copy_rows(
     start: i64,
     staged: *mut u8,
     size: i64,
-    at: i64,
     rows: i64,
     back: bool,
 ) {
     let row = l.row_bytes as usize;
     for o in 0..l.outer as usize {
         let u = (o * b as usize + start as usize) * row;
-        let s = (o * size as usize + at as usize) * row;
+        let s = o * size as usize * row;
         let len = rows as usize * row;
         if len == 0 {
             continue;

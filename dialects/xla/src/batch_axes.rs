@@ -264,13 +264,13 @@ impl Axes<'_> {
                 .iter()
                 .chain(&o.results)
                 .filter_map(|v| self.factor.get(v));
-            if let Some(first) = factors.next() {
-                if factors.any(|f| f != first) {
-                    return Err(format!(
-                        "values whose dimension {} is grouped differently",
-                        self.var
-                    ));
-                }
+            if let Some(first) = factors.next()
+                && factors.any(|f| f != first)
+            {
+                return Err(format!(
+                    "values whose dimension {} is grouped differently",
+                    self.var
+                ));
             }
         }
         let shape = |v: Value| -> Vec<i64> {
