@@ -95,6 +95,13 @@ impl Toolchain {
         self.runtime
     }
 
+    /// Whether a relocatable link (`ld -r`, for a `.a`) may drop unused
+    /// sections: not for riscv64, whose Debian 12 linker (binutils 2.40)
+    /// then writes an `.eh_frame` that crashes it when the program links.
+    pub fn gc_relocatable(&self) -> bool {
+        !self.gnu_prefix.is_some_and(|p| p.starts_with("riscv64"))
+    }
+
     /// Whether this is a cross target.
     pub fn is_cross(&self) -> bool {
         self.gnu_prefix.is_some()
