@@ -91,7 +91,7 @@ fn name_from_paths(ctx: &Context, f: OpId, c: &mut CFunction) {
 }
 
 /// The string `key` of dictionary `index` of `f`'s `which` attribute.
-fn dict_string(ctx: &Context, f: OpId, which: &str, index: usize, key: &str) -> Option<String> {
+pub fn dict_string(ctx: &Context, f: OpId, which: &str, index: usize, key: &str) -> Option<String> {
     match ctx.attr_kind(builtin::signature_attr(ctx, f, which, index, key)?) {
         strata_ir::AttrKind::String(s) => Some(s.clone()),
         _ => None,

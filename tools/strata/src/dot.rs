@@ -106,9 +106,13 @@ fn function_graph(ctx: &Context, func: OpId, k: usize, s: &mut String) {
     let mut source: HashMap<Value, String> = HashMap::new();
     for (i, &arg) in ctx.blocks[block].args.iter().enumerate() {
         let id = format!("f{k}_arg{i}");
+        // The model's path for the argument (JAX's pytree path), if any.
+        let path = crate::abi::dict_string(ctx, func, "arg_attrs", i, strata_ir::text::PATH_ATTR)
+            .map(|p| format!("\\n{}", quoted(&strata_aot::comment_text(&p))))
+            .unwrap_or_default();
         let _ = writeln!(
             s,
-            "    {id} [shape=ellipse, label=\"%arg{i}\\n{}\"];",
+            "    {id} [shape=ellipse, label=\"%arg{i}{path}\\n{}\"];",
             quoted(&short_type(ctx, arg))
         );
         source.insert(arg, id);
@@ -166,7 +170,21 @@ fn outside(ctx: &Context, v: Value, k: usize) -> String {
 fn write_node(ctx: &Context, op: OpId, id: &str, s: &mut String, indent: &str) {
     let o = ctx.op(op);
     let label = if o.name == builtin::RETURN {
-        "return".to_string()
+        // The model's paths for the results (`jax.result_info`), if any.
+        let paths: Vec<String> = builtin::enclosing_func(ctx, op)
+            .map(|f| {
+                (0..o.operands.len())
+                    .filter_map(|i| {
+                        crate::abi::dict_string(ctx, f, "res_attrs", i, "jax.result_info")
+                    })
+                    .map(|p| quoted(&strata_aot::comment_text(&p)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        std::iter::once("return".to_string())
+            .chain(paths)
+            .collect::<Vec<_>>()
+            .join("\\n")
     } else {
         let types: Vec<String> = o.results.iter().map(|&r| short_type(ctx, r)).collect();
         let regions = if o.regions.is_empty() { "" } else { " {…}" };
