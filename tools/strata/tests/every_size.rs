@@ -98,6 +98,12 @@ fn rows_that_depend_on_each_other_are_refused() {
             stderr.contains("compile for one size with --dim b=N"),
             "{stderr}"
         );
+        // The note names the Python line JAX recorded for the op.
+        assert!(
+            stderr.contains("note: in the model's source: ")
+                && stderr.contains("gen_every_size.py:"),
+            "{stderr}"
+        );
         // With a size it compiles.
         run_ok(
             Command::new(env!("CARGO_BIN_EXE_strata"))

@@ -136,6 +136,9 @@ impl SourceMap {
                 loc.line,
                 loc.col
             );
+        } else if severity == "note" {
+            // A note without a place in the input (the model's own source).
+            let _ = writeln!(out, "note: {}", without_controls(message));
         } else {
             let _ = writeln!(out, "{}: {severity}: {message}", self.name(loc.file));
         }
@@ -149,6 +152,15 @@ impl SourceMap {
             let _ = writeln!(out, "{shown}\n{caret_pad}^");
         }
     }
+}
+
+/// `message` with control characters shown as `?` (a note may quote the
+/// model's file names).
+fn without_controls(message: &str) -> String {
+    message
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
 }
 
 /// Characters of a source line shown on each side of the caret: a long

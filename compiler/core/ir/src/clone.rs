@@ -73,6 +73,10 @@ impl Context {
         for (&old, &new) in original.results.iter().zip(&self.ops[copy].results.clone()) {
             values.insert(old, new);
         }
+        // A copy (an inlined call's body) comes from the same source line.
+        if let Some(origin) = self.origins.get(&op).cloned() {
+            self.origins.insert(copy, origin);
+        }
         self.ops[copy].successors = original
             .successors
             .iter()

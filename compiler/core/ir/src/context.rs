@@ -97,6 +97,10 @@ pub struct Context {
     symbols: HashMap<String, Vec<OpId>>,
     pub sources: SourceMap,
     pub registry: Registry,
+    /// Where ops came from in the model's own source (`model.py:12:5
+    /// (jit(f)/dot_general)`), from the debug locations JAX prints: errors
+    /// about an op add it as a note.
+    pub origins: HashMap<OpId, String>,
 }
 
 impl Context {
@@ -471,6 +475,10 @@ impl Context {
         let Some(block) = self.ops[old].parent else {
             return;
         };
+        // The rewrite comes from the same source line.
+        if let Some(origin) = self.origins.get(&old).cloned() {
+            self.origins.entry(new).or_insert(origin);
+        }
         let pos = self.blocks[block]
             .ops
             .iter()
@@ -509,9 +517,16 @@ impl Context {
     }
 
     pub fn error(&self, op: OpId, message: impl Into<String>) -> Diagnostic {
-        Diagnostic::error(
+        let d = Diagnostic::error(
             self.ops[op].loc,
             format!("'{}' op {}", self.ops[op].name, message.into()),
-        )
+        );
+        match self.origins.get(&op) {
+            Some(origin) => d.note(
+                Location::unknown(),
+                format!("in the model's source: {origin}"),
+            ),
+            None => d,
+        }
     }
 }

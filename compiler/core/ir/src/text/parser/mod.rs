@@ -12,6 +12,7 @@ use crate::registry::Traits;
 use crate::text::lexer::{Lexer, Tok};
 
 mod attrs;
+mod origin;
 mod regions;
 mod types;
 use crate::types::{FloatKind, Type, TypeKind};
@@ -61,6 +62,9 @@ pub struct Parser<'a> {
     attr_aliases: HashMap<String, Attr>,
     /// Names of the name locations aliased so far (`#loc1 = loc("x")`).
     loc_names: HashMap<String, String>,
+    /// Every location alias, and ops with their trailing location, for the
+    /// model's source lines (`origin.rs`).
+    origins: origin::Origins,
     /// Current nesting of types, literals, attributes and regions.
     depth: usize,
 }
@@ -117,6 +121,7 @@ impl<'a> Parser<'a> {
             block_scopes: Vec::new(),
             attr_aliases: HashMap::new(),
             loc_names: HashMap::new(),
+            origins: origin::Origins::default(),
             depth: 0,
         }
     }
@@ -320,6 +325,7 @@ impl<'a> Parser<'a> {
         if !matches!(self.peek(), Tok::Eof) {
             return Err(self.expected("end of input"));
         }
+        self.origins.record(self.ctx);
         Ok(module)
     }
 
@@ -329,9 +335,7 @@ impl<'a> Parser<'a> {
             self.advance();
             self.expect_punct("=")?;
             if self.is_keyword("loc") {
-                if let Some(loc_name) = self.parse_loc_name()? {
-                    self.loc_names.insert(name, loc_name);
-                }
+                self.parse_loc_alias(name)?;
             } else {
                 let a = self.parse_attr()?;
                 self.attr_aliases.insert(name, a);
@@ -451,7 +455,7 @@ impl<'a> Parser<'a> {
         if let Some(fixup) = self.ctx.registry.fixup(&spelling) {
             fixup(self.ctx, &mut state);
         }
-        self.skip_loc()?;
+        let origin = self.parse_op_loc()?;
         let named: usize = result_groups
             .iter()
             .fold(0usize, |n, g| n.saturating_add(g.1));
@@ -485,6 +489,7 @@ impl<'a> Parser<'a> {
         }
         self.ctx.ops[op].regions = state.regions;
         self.ctx.ops[op].successors = state.successors;
+        self.origins.note(op, origin);
         let results = self.ctx.ops[op].results.clone();
         for ((name, nloc), v) in result_names.into_iter().zip(results) {
             self.define(name, v, nloc)?;
