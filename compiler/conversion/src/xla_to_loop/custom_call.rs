@@ -47,6 +47,14 @@ pub(super) fn unsupported_custom_call(ctx: &Context, op: OpId) -> Option<String>
              value in the model, or export the host function as a custom call the host registers"
         ));
     }
+    use strata_dialect_xla::transforms::lapack_custom_calls::jax_function;
+    if let Some(f) = jax_function(target) {
+        return Some(format!(
+            "{f} is not supported here: JAX lowers it to LAPACK (custom_call @{}), and this \
+             routine or its options are not among those Strata compiles",
+            strata_abi::shown_name(target)
+        ));
+    }
     Some(format!(
         "custom_call target '{}' is not supported",
         strata_abi::shown_name(target)

@@ -113,6 +113,29 @@ fn routine(target: &str) -> Option<(Routine, u8)> {
     Some((r, letter))
 }
 
+/// The JAX function that emits the LAPACK custom call `target`
+/// (`lapack_sgees_ffi` → `jax.scipy.linalg.schur`), for messages about
+/// targets the model calls: users know the function, not the routine.
+pub fn jax_function(target: &str) -> Option<&'static str> {
+    let name = target.strip_prefix("lapack_")?;
+    let name = name.strip_suffix("_ffi").unwrap_or(name);
+    let (_, routine) = name.split_at_checked(1)?;
+    Some(match routine {
+        "trsm" => "jax.scipy.linalg.solve_triangular",
+        "potrf" => "jnp.linalg.cholesky",
+        "getrf" => "jax.scipy.linalg.lu (and jnp.linalg.solve, inv, det)",
+        "geqrf" | "orgqr" | "ungqr" => "jnp.linalg.qr",
+        "syevd" | "heevd" => "jnp.linalg.eigh",
+        "gesdd" | "gesvd" => "jnp.linalg.svd",
+        "geev" => "jnp.linalg.eig",
+        "gees" => "jax.scipy.linalg.schur",
+        "gehrd" => "jax.scipy.linalg.hessenberg",
+        "sytrd" | "hetrd" => "jax.lax.linalg.tridiagonal",
+        "gtsv" => "jax.lax.linalg.tridiagonal_solve",
+        _ => return None,
+    })
+}
+
 impl strata_pass::Pass for XlaLapackCustomCallsPass {
     fn flag(&self) -> &'static str {
         FLAG
@@ -572,4 +595,21 @@ fn replace_results(ctx: &mut Context, scope: OpId, old: OpId, new: OpId, values:
         ctx.replace_uses_in(scope, from, to);
     }
     ctx.detach_op(old);
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn lapack_targets_name_their_jax_function() {
+        assert_eq!(
+            super::jax_function("lapack_sgees_ffi"),
+            Some("jax.scipy.linalg.schur")
+        );
+        assert_eq!(
+            super::jax_function("lapack_zheevd_ffi"),
+            Some("jnp.linalg.eigh")
+        );
+        assert_eq!(super::jax_function("lapack_x"), None);
+        assert_eq!(super::jax_function("my_target"), None);
+    }
 }
