@@ -68,7 +68,7 @@ fn is_id_start(c: u8) -> bool {
 fn is_id_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c == b'.'
 }
-fn is_suffix_char(c: u8) -> bool {
+pub(crate) fn is_suffix_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c == b'.' || c == b'-'
 }
 

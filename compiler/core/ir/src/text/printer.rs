@@ -185,9 +185,7 @@ fn write_attr(ctx: &Context, a: Attr, s: &mut String) {
             s.push('>');
         }
         AttrKind::Dense(d) => write_dense(ctx, d, s),
-        AttrKind::SymbolRef(n) => {
-            let _ = write!(s, "@{n}");
-        }
+        AttrKind::SymbolRef(n) => write_symbol(n, s),
         AttrKind::Dict(items) => write_dict(ctx, items, s),
         AttrKind::Enum {
             dialect,
@@ -207,6 +205,17 @@ fn write_attr(ctx: &Context, a: Attr, s: &mut String) {
             }
             s.push('>');
         }
+    }
+}
+
+/// `@name`, or `@"..."` (escaped as a string) when the name is not one
+/// the lexer reads bare (a model file may name a function anything).
+fn write_symbol(name: &str, s: &mut String) {
+    s.push('@');
+    if !name.is_empty() && name.bytes().all(crate::text::lexer::is_suffix_char) {
+        s.push_str(name);
+    } else {
+        write_string(name, s);
     }
 }
 
@@ -369,7 +378,8 @@ impl Printer<'_> {
         if let Some(a) = self.ctx.attr_of(op, "sym_name")
             && let AttrKind::String(n) = self.ctx.attr_kind(a)
         {
-            let _ = write!(self.out, " @{n}");
+            self.out.push(' ');
+            write_symbol(n, &mut self.out);
         }
         let other: Vec<(String, Attr)> = self
             .ctx
@@ -411,7 +421,9 @@ impl Printer<'_> {
             _ => String::new(),
         };
         self.indent(depth);
-        let _ = write!(self.out, "func.func {vis}@{sym}(");
+        let _ = write!(self.out, "func.func {vis}");
+        write_symbol(&sym, &mut self.out);
+        self.out.push('(');
         let saved = (std::mem::take(&mut self.names), self.next, self.next_arg);
         self.next = 0;
         self.next_arg = 0;
