@@ -386,18 +386,7 @@ fn write_prototype(h: &mut String, f: &CFunction) {
     for p in &f.params {
         let _ = writeln!(h, "#define {} {}", count_macro(f, p), p.c_count());
     }
-    let params: Vec<String> = f
-        .params
-        .iter()
-        .map(|p| {
-            format!(
-                "{}{} *{}",
-                if p.is_output { "" } else { "const " },
-                p.c_type,
-                p.name
-            )
-        })
-        .collect();
+    let params: Vec<String> = f.params.iter().map(c_parameter).collect();
     let params = if params.is_empty() {
         "void".to_string()
     } else {
@@ -477,14 +466,7 @@ fn write_batched_prototype(h: &mut String, f: &CFunction, batch: &BatchDim) {
         }
     }
     let mut params = vec![format!("int64_t {var}")];
-    params.extend(f.params.iter().map(|p| {
-        format!(
-            "{}{} *{}",
-            if p.is_output { "" } else { "const " },
-            p.c_type,
-            p.name
-        )
-    }));
+    params.extend(f.params.iter().map(c_parameter));
     let _ = writeln!(h, "int32_t {}({});", f.c_name, params.join(", "));
     let _ = writeln!(
         h,
@@ -497,6 +479,12 @@ fn write_batched_prototype(h: &mut String, f: &CFunction, batch: &BatchDim) {
         "int32_t {}_packed(const int64_t *dims, void *const *buffers);\n",
         f.c_name
     );
+}
+
+/// A buffer as a C parameter: `const float *x` (results not const).
+fn c_parameter(p: &CParam) -> String {
+    let constness = if p.is_output { "" } else { "const " };
+    format!("{constness}{} *{}", p.c_type, p.name)
 }
 
 /// A buffer's count of C values as C text: `b * 784` or `10`.

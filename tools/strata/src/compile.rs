@@ -6,7 +6,7 @@ use strata_codegen::{CodegenOptions, EmitKind};
 use strata_ir::Context;
 
 use crate::abi;
-use crate::input::{parse_specialize_and_verify, read_or_report, report, unknown_loc_error};
+use crate::input::{read_or_report, report, unknown_loc_error};
 
 /// Default symbol prefix: the output's stem without a leading `lib`.
 pub fn default_prefix(output: &Path) -> String {
@@ -319,13 +319,7 @@ fn compile(
         dims,
         dropped,
     } = *generation;
-    let (module, every_size) = match crate::every_size::free_variable(ctx, name, text, dims)? {
-        Some(var) => {
-            let (m, plan) = crate::every_size::build(ctx, name, text, dims, &var, platforms)?;
-            (m, Some(plan))
-        }
-        None => (parse_specialize_and_verify(ctx, name, text, dims)?, None),
-    };
+    let (module, every_size) = crate::every_size::parse(ctx, name, text, dims, platforms)?;
     note_platforms(ctx, module, platforms);
     if collectives == Collectives::Mpi {
         // Read by codegen: P_replicas_run runs this process as one MPI device.

@@ -40,14 +40,33 @@ pub struct Plan {
     pub sizes: Vec<i64>,
 }
 
-/// The dimension variable left free: the module is a shape-polymorphic
-/// JAX export and exactly one of its variables has no `--dim` value.
-pub fn free_variable(
+/// Parses and specialises `text`: for every size of its free dimension
+/// variable when it has one (with what was found), else for `dims`.
+pub fn parse(
     ctx: &mut Context,
     name: &str,
     text: &str,
     dims: &[(String, i64)],
-) -> Result<Option<String>> {
+    platforms: &[String],
+) -> Result<(OpId, Option<Plan>)> {
+    match free_variable(ctx, name, text, dims)? {
+        Some((var, plain)) => {
+            let (module, plan) = build(ctx, name, text, dims, &var, plain, platforms)?;
+            Ok((module, Some(plan)))
+        }
+        None => Ok((parse_specialize_and_verify(ctx, name, text, dims)?, None)),
+    }
+}
+
+/// The dimension variable left free, with the module as parsed: the
+/// module is a shape-polymorphic JAX export and exactly one of its
+/// variables has no `--dim` value.
+fn free_variable(
+    ctx: &mut Context,
+    name: &str,
+    text: &str,
+    dims: &[(String, i64)],
+) -> Result<Option<(String, OpId)>> {
     if strata_hlo_import::looks_like_hlo(text) {
         return Ok(None);
     }
@@ -69,7 +88,7 @@ pub fn free_variable(
         .collect();
     match free.as_slice() {
         [] => Ok(None),
-        [one] => Ok(Some(one.clone())),
+        [one] => Ok(Some((one.clone(), module))),
         many => Err(vec![Diagnostic::error(
             ctx.op(module).loc,
             format!(
@@ -83,13 +102,15 @@ pub fn free_variable(
 
 /// Parses `text` once per size of `var` (with `dims` for the others),
 /// proves the rows along it independent, and merges the copies into one
-/// module: `@f__b{size}` for every public `@f`.
-pub fn build(
+/// module: `@f__b{size}` for every public `@f`. `plain` is the module as
+/// parsed, unrefined.
+fn build(
     ctx: &mut Context,
     name: &str,
     text: &str,
     dims: &[(String, i64)],
     var: &str,
+    plain: OpId,
     platforms: &[String],
 ) -> Result<(OpId, Plan)> {
     let with = |b: i64| {
@@ -97,7 +118,7 @@ pub fn build(
         d.push((var.to_string(), b));
         d
     };
-    let (min, message) = least_size(ctx, name, text, &with, var)?;
+    let (min, message) = least_size(ctx, name, text, &with, var, plain)?;
     prove_rows_independent(ctx, name, text, &with, var, platforms)?;
     let mut sizes: Vec<i64> = SIZES.iter().copied().filter(|&s| s >= min).collect();
     if sizes.len() < 2 {
@@ -134,8 +155,8 @@ fn least_size(
     text: &str,
     with: &dyn Fn(i64) -> Vec<(String, i64)>,
     var: &str,
+    plain: OpId,
 ) -> Result<(i64, String)> {
-    let plain = strata_ir::text::parser::parse_module(ctx, name, text).map_err(|d| vec![d])?;
     let mut failed: Option<Diagnostic> = None;
     let mut min = None;
     for b in 0..=64 {
@@ -205,29 +226,11 @@ fn template(ctx: &Context, op: OpId) -> String {
         .unwrap_or("shape assertion failed")
         .to_string();
     for (i, &v) in ctx.op(op).operands.iter().enumerate().skip(1) {
-        if reads_dimension(ctx, v) {
+        if refine::dimension_size_read(ctx, v).is_some() {
             message = message.replace(&format!("{{{}}}", i - 1), "\u{1}");
         }
     }
     message
-}
-
-fn reads_dimension(ctx: &Context, mut v: strata_ir::Value) -> bool {
-    use strata_dialect_xla::names::*;
-    for _ in 0..8 {
-        let Some(def) = ctx.defining_op(v) else {
-            return false;
-        };
-        match ctx.op(def).name {
-            CONVERT | RESHAPE => match ctx.op(def).operands.first() {
-                Some(&next) => v = next,
-                None => return false,
-            },
-            GET_DIMENSION_SIZE => return true,
-            _ => return false,
-        }
-    }
-    false
 }
 
 /// Refines the program for the two sample sizes, brings both to static

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::input::{parse_specialize_and_verify, read_or_report, report};
+use crate::input::{read_or_report, report};
 
 pub fn run(input: &Path, name: Option<&str>, as_json: bool, dims: &[(String, i64)]) -> bool {
     let is_elf = std::fs::read(input)
@@ -81,34 +81,7 @@ fn model_signature(path: &Path, prefix: &str, dims: &[(String, i64)]) -> Option<
     let source = read_or_report(path)?;
     let mut ctx = strata_pipeline::new_context();
     let name = path.display().to_string();
-    let text = &source.text;
-    let interface =
-        crate::every_size::free_variable(&mut ctx, &name, text, dims).and_then(|free| {
-            let (module, plan) = match free {
-                Some(var) => {
-                    let (m, plan) = crate::every_size::build(
-                        &mut ctx,
-                        &name,
-                        text,
-                        dims,
-                        &var,
-                        &source.platforms,
-                    )?;
-                    (m, Some(plan))
-                }
-                None => (
-                    parse_specialize_and_verify(&mut ctx, &name, text, dims)?,
-                    None,
-                ),
-            };
-            strata_pipeline::entry_points(&mut ctx, module)?;
-            let (mut funcs, _) = crate::abi::library_interface(&ctx, module, prefix)?;
-            if let Some(plan) = plan {
-                crate::every_size::interface(&plan, prefix, &mut funcs)
-                    .map_err(|m| vec![crate::input::unknown_loc_error(m)])?;
-            }
-            Ok(funcs)
-        });
+    let interface = model_interface(&mut ctx, &name, &source, dims, prefix);
     match interface {
         Ok(funcs) => Some(crate::signature::json(prefix, &funcs)),
         Err(diags) => {
@@ -116,4 +89,23 @@ fn model_signature(path: &Path, prefix: &str, dims: &[(String, i64)]) -> Option<
             None
         }
     }
+}
+
+/// The C functions `strata compile` would give the model's library.
+fn model_interface(
+    ctx: &mut strata_ir::Context,
+    name: &str,
+    source: &crate::input::Source,
+    dims: &[(String, i64)],
+    prefix: &str,
+) -> Result<Vec<strata_aot::CFunction>, Vec<strata_diag::Diagnostic>> {
+    let (module, plan) =
+        crate::every_size::parse(ctx, name, &source.text, dims, &source.platforms)?;
+    strata_pipeline::entry_points(ctx, module)?;
+    let (mut funcs, _) = crate::abi::library_interface(ctx, module, prefix)?;
+    if let Some(plan) = plan {
+        crate::every_size::interface(&plan, prefix, &mut funcs)
+            .map_err(|m| vec![crate::input::unknown_loc_error(m)])?;
+    }
+    Ok(funcs)
 }

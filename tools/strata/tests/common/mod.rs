@@ -81,3 +81,64 @@ pub fn python_with_jax() -> Option<PathBuf> {
             .is_ok_and(|o| o.status.success())
     })
 }
+
+pub fn mlp_dir() -> PathBuf {
+    repo().join("examples/mlp")
+}
+
+/// Compiles `examples/mlp/MODEL` to a shared library in `dir`, links
+/// `main.c` against it and asserts the program matches XLA.
+pub fn mlp_c_program_matches_xla(model: &str, dir: &Path) {
+    mlp_c_program_built_with_matches_xla(model, dir, &[]);
+}
+
+/// [`mlp_c_program_matches_xla`] with extra `strata compile` options.
+pub fn mlp_c_program_built_with_matches_xla(model: &str, dir: &Path, options: &[&str]) {
+    compile_with(
+        &mlp_dir().join(model),
+        dir,
+        "libmodel.so",
+        "model.h",
+        options,
+    );
+    let exe = dir.join("mlp");
+    run_ok(
+        cc().args(["-O2", "-Wall", "-Werror", "-o"])
+            .arg(&exe)
+            .arg(mlp_dir().join("main.c"))
+            .arg(format!("-I{}", dir.display()))
+            .arg(format!("-L{}", dir.display()))
+            .arg("-lmodel")
+            .arg(format!("-Wl,-rpath,{}", dir.display()))
+            .arg("-lm"),
+    );
+    assert_matches_xla(&run_ok(&mut Command::new(&exe)));
+}
+
+/// The MLP programs print this line when all their outputs match XLA's.
+pub fn assert_matches_xla(stdout: &str) {
+    assert!(stdout.contains("OK: all 16 outputs match XLA"), "{stdout}");
+}
+
+/// Parses `static const float NAME[N] = { ... };` from a generated C header.
+pub fn c_float_array(header: &str, name: &str) -> Vec<f32> {
+    let decl = format!("static const float {name}[");
+    let start = header
+        .find(&decl)
+        .unwrap_or_else(|| panic!("{name} not found"));
+    let rest = &header[start + decl.len()..];
+    let n: usize = rest[..rest.find(']').unwrap()].parse().unwrap();
+    let body = &rest[rest.find('{').unwrap() + 1..rest.find("};").unwrap()];
+    let values: Vec<f32> = body
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.trim_end_matches('f')
+                .parse()
+                .unwrap_or_else(|e| panic!("{name}: bad value {s:?}: {e}"))
+        })
+        .collect();
+    assert_eq!(values.len(), n, "{name}: element count");
+    values
+}

@@ -182,16 +182,22 @@ fn global_constant(ctx: &Context, f: OpId, i: usize) -> Option<String> {
 
 /// `(argument, dimension)` when `v` is `get_dimension_size` of one of
 /// `args` (through converts and reshapes of a scalar).
-fn dimension_read(ctx: &Context, mut v: Value, args: &[Value]) -> Option<(usize, usize)> {
+fn dimension_read(ctx: &Context, v: Value, args: &[Value]) -> Option<(usize, usize)> {
+    let (of, dim) = dimension_size_read(ctx, v)?;
+    Some((args.iter().position(|&a| a == of)?, dim))
+}
+
+/// `(operand, dimension)` when `v` is `get_dimension_size` of `operand`
+/// (through converts and reshapes of a scalar): a dimension's size.
+pub fn dimension_size_read(ctx: &Context, mut v: Value) -> Option<(Value, usize)> {
     for _ in 0..8 {
         let def = ctx.defining_op(v)?;
         match ctx.op(def).name {
             CONVERT | RESHAPE => v = *ctx.op(def).operands.first()?,
             GET_DIMENSION_SIZE => {
                 let of = *ctx.op(def).operands.first()?;
-                let arg = args.iter().position(|&a| a == of)?;
                 let dim = usize::try_from(ctx.int_attr(def, "dimension")?).ok()?;
-                return Some((arg, dim));
+                return Some((of, dim));
             }
             _ => return None,
         }
