@@ -92,7 +92,7 @@ F32 = np.float32
 class Workload:
     name: str
     fn: Callable
-    args: list  # numpy float32 arrays
+    args: list  # numpy arrays (float32 unless the workload is about another type)
     ref: Callable  # float64 numpy reference: ref(*args) -> array or tuple
     kind: str  # "compute", "memory" or "overhead"
     flops: float = 0.0  # for "compute": useful FLOPs per call (an FMA counts 2)
@@ -201,6 +201,21 @@ def workloads() -> list[Workload]:
     ws.append(Workload("gemv_1x768x3072", lambda x, w: x @ w, [normal(1, 1, d), normal(d, f, scale=d ** -0.5)],
                        lambda x, w: x.astype(np.float64) @ w.astype(np.float64), "memory", nbytes=4 * (d * f + d + f),
                        note="a decode step's dense layer (one token): reads the weight once"))
+    # Narrow operands as mixed-precision and quantized models multiply them: bf16 with f32 sums
+    # (preferred_element_type), int8 with int32 sums.
+    import ml_dtypes
+
+    bf16 = ml_dtypes.bfloat16
+    ws.append(Workload("dense_bf16_2x128x768x3072",
+                       lambda x, w: jnp.matmul(x, w, preferred_element_type=jnp.float32),
+                       [normal(bt, t, d).astype(bf16), normal(d, f, scale=d ** -0.5).astype(bf16)],
+                       lambda x, w: x.astype(np.float64) @ w.astype(np.float64), "compute", flops=2 * bt * t * d * f,
+                       note="bf16 x @ W with f32 sums (AVX512-BF16 where the CPU has it)"))
+    ws.append(Workload("dense_i8_256x768x3072",
+                       lambda x, w: jax.lax.dot(x, w, preferred_element_type=jnp.int32),
+                       [rs.randint(-128, 128, (256, d)).astype(np.int8), rs.randint(-128, 128, (d, f)).astype(np.int8)],
+                       lambda x, w: x.astype(np.int64) @ w.astype(np.int64), "compute", flops=2 * 256 * d * f,
+                       note="int8 x int8 -> int32 (AVX512-VNNI where the CPU has it); GOP/s shown as GFLOP/s"))
     ws.append(Workload("conv_8x64x56x56_3x3", lambda x, w: jax.lax.conv(x, w, (1, 1), "SAME"),
                        [normal(8, 64, 56, 56), normal(64, 64, 3, 3, scale=0.1)],
                        lambda x, w: np.asarray(jax.lax.conv(x.astype(np.float64), w.astype(np.float64), (1, 1), "SAME")),

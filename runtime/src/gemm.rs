@@ -14,7 +14,7 @@ use crate::ffi_guard;
 ///
 /// # Safety
 /// `desc` is null or points to a `GemmDesc` written by the lowering.
-unsafe fn read_desc<'a>(desc: *const GemmDesc) -> Option<&'a GemmDesc> {
+pub(crate) unsafe fn read_desc<'a>(desc: *const GemmDesc) -> Option<&'a GemmDesc> {
     // SAFETY: guaranteed by the caller.
     let d = unsafe { desc.as_ref() }?;
     let rank_ok = usize::try_from(d.batch_rank).is_ok_and(|n| n <= GEMM_MAX_BATCH);
@@ -58,7 +58,7 @@ fn for_each_batch(d: &GemmDesc, mut gemm: impl FnMut(isize, isize, isize)) {
 }
 
 /// How many batches a descriptor has (0 when a size is not positive).
-fn batch_count(d: &GemmDesc) -> usize {
+pub(crate) fn batch_count(d: &GemmDesc) -> usize {
     d.batch_sizes[..d.batch_rank as usize]
         .iter()
         .try_fold(1usize, |n, &s| n.checked_mul(usize::try_from(s).ok()?))
@@ -67,7 +67,7 @@ fn batch_count(d: &GemmDesc) -> usize {
 
 /// The offsets (lhs, rhs, out) of batch number `index` (row-major over the
 /// batch sizes).
-fn batch_offsets(d: &GemmDesc, mut index: usize) -> (isize, isize, isize) {
+pub(crate) fn batch_offsets(d: &GemmDesc, mut index: usize) -> (isize, isize, isize) {
     let (mut oa, mut ob, mut oc) = (0i64, 0i64, 0i64);
     for dim in (0..d.batch_rank as usize).rev() {
         let size = d.batch_sizes[dim] as usize;
@@ -89,7 +89,7 @@ const PARALLEL_MIN_FLOPS: usize = strata_abi::GEMM_PARALLEL_MIN_FLOPS as usize;
 /// # Safety
 /// The pointers and strides address `m x k`, `k x n` and `m x n` matrices.
 #[allow(clippy::too_many_arguments)]
-unsafe fn product<T: 'static + Copy + Default + Send + Sync>(
+pub(crate) unsafe fn product<T: 'static + Copy + Default + Send + Sync>(
     [m, k, n]: [usize; 3],
     a: *const T,
     [rsa, csa]: [isize; 2],

@@ -35,6 +35,7 @@ pub mod float;
 pub mod gemm;
 pub mod linalg;
 pub mod minifloat;
+pub mod narrow_gemm;
 mod mpi;
 pub mod pool;
 pub mod rng;

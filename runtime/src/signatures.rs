@@ -132,6 +132,14 @@ fn every_runtime_function_matches_its_signature_in_the_abi() {
         ("strata_rt_check_reset", sig0(check::strata_rt_check_reset)),
         ("strata_rt_gemm_f32", sig4(gemm::strata_rt_gemm_f32)),
         ("strata_rt_gemm_f64", sig4(gemm::strata_rt_gemm_f64)),
+        (
+            "strata_rt_gemm_bf16_f32",
+            sig4(narrow_gemm::strata_rt_gemm_bf16_f32),
+        ),
+        (
+            "strata_rt_gemm_s8_s32",
+            sig4(narrow_gemm::strata_rt_gemm_s8_s32),
+        ),
         ("strata_rt_fft", sig3(fft::strata_rt_fft)),
         (
             "strata_rt_set_num_threads",

@@ -81,6 +81,22 @@ pub const GEMM_F64: Signature = Signature {
     returns: Returns::Nothing,
 };
 
+/// `(const GemmDesc *, const uint16_t *lhs, const uint16_t *rhs, float *out)`:
+/// bf16 operands (bit patterns), products summed in f32.
+pub const GEMM_BF16_F32: Signature = Signature {
+    name: "strata_rt_gemm_bf16_f32",
+    params: &[Ptr, Ptr, Ptr, Ptr],
+    returns: Returns::Nothing,
+};
+
+/// `(const GemmDesc *, const int8_t *lhs, const int8_t *rhs, int32_t *out)`:
+/// sums wrapping modulo 2^32.
+pub const GEMM_S8_S32: Signature = Signature {
+    name: "strata_rt_gemm_s8_s32",
+    params: &[Ptr, Ptr, Ptr, Ptr],
+    returns: Returns::Nothing,
+};
+
 /// `(const FftDesc *, const void *in, void *out)`.
 pub const FFT: Signature = Signature {
     name: "strata_rt_fft",
@@ -492,6 +508,8 @@ pub const ALL: &[Signature] = &[
     CHECK,
     GEMM_F32,
     GEMM_F64,
+    GEMM_BF16_F32,
+    GEMM_S8_S32,
     FFT,
     SET_NUM_THREADS,
     PARALLEL_FOR,

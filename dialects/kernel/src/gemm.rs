@@ -3,7 +3,7 @@
 
 use strata_abi::{GEMM_MAX_BATCH, GemmDesc};
 use strata_diag::Result;
-use strata_ir::{Attr, AttrKind, Context, FloatKind, OpId, TypeKind};
+use strata_ir::{Attr, AttrKind, Context, FloatKind, OpId, Signedness, TypeKind};
 
 /// The descriptor's fields as the op's attributes.
 pub fn attrs(ctx: &mut Context, d: &GemmDesc) -> Vec<(String, Attr)> {
@@ -80,28 +80,76 @@ pub fn desc(ctx: &Context, op: OpId) -> Option<GemmDesc> {
     Some(d)
 }
 
-/// Operands and result are f32 or f64 tensors of one element type, and
-/// every view the descriptor states stays inside its buffer: a wrong
-/// descriptor would make the runtime read or write out of bounds.
+/// The element types a `kernel.gemm` multiplies and sums in, each with its
+/// runtime kernel.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Elements {
+    F32,
+    F64,
+    /// bf16 operands, an f32 result.
+    Bf16ToF32,
+    /// i8 operands, an i32 result (sums wrapping).
+    S8ToS32,
+}
+
+impl Elements {
+    /// The runtime function computing this product.
+    pub fn signature(self) -> &'static strata_abi::runtime::Signature {
+        use strata_abi::runtime::{GEMM_BF16_F32, GEMM_F32, GEMM_F64, GEMM_S8_S32};
+        match self {
+            Elements::F32 => &GEMM_F32,
+            Elements::F64 => &GEMM_F64,
+            Elements::Bf16ToF32 => &GEMM_BF16_F32,
+            Elements::S8ToS32 => &GEMM_S8_S32,
+        }
+    }
+}
+
+/// The elements of `op`'s operands and result, if a kernel takes them.
+pub fn elements(ctx: &Context, op: OpId) -> Option<Elements> {
+    let o = ctx.op(op);
+    let [lhs, rhs] = o.operands[..] else {
+        return None;
+    };
+    let [out] = o.results[..] else {
+        return None;
+    };
+    let types = [lhs, rhs, out].map(|v| ctx.value_ty(v));
+    if types.iter().any(|&t| !ctx.is_tensor(t)) {
+        return None;
+    }
+    let [l, r, o] = types.map(|t| ctx.kind(ctx.elem(t)).clone());
+    if l != r {
+        return None;
+    }
+    let int = |width: u32, k: &TypeKind| {
+        matches!(k, TypeKind::Int { width: w, sign } if *w == width && *sign != Signedness::Unsigned)
+    };
+    match (&l, &o) {
+        (TypeKind::Float(FloatKind::F32), TypeKind::Float(FloatKind::F32)) => Some(Elements::F32),
+        (TypeKind::Float(FloatKind::F64), TypeKind::Float(FloatKind::F64)) => Some(Elements::F64),
+        (TypeKind::Float(FloatKind::BF16), TypeKind::Float(FloatKind::F32)) => {
+            Some(Elements::Bf16ToF32)
+        }
+        _ if int(8, &l) && int(32, &o) => Some(Elements::S8ToS32),
+        _ => None,
+    }
+}
+
+/// Operands and result are tensors of element types a kernel takes (see
+/// [`Elements`]), and every view the descriptor states stays inside its
+/// buffer: a wrong descriptor would make the runtime read or write out of
+/// bounds.
 pub fn verify(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
     if o.operands.len() != 2 || o.results.len() != 1 {
         return Err(ctx.error(op, "takes two operands and has one result"));
     }
     let types = [o.operands[0], o.operands[1], o.results[0]].map(|v| ctx.value_ty(v));
-    let elem = ctx.elem(types[0]);
-    let float = matches!(
-        ctx.kind(elem),
-        TypeKind::Float(FloatKind::F32 | FloatKind::F64)
-    );
-    if !float
-        || types
-            .iter()
-            .any(|&t| !ctx.is_tensor(t) || ctx.elem(t) != elem)
-    {
+    if elements(ctx, op).is_none() {
         return Err(ctx.error(
             op,
-            "operands and result must be tensors of one element type, f32 or f64",
+            "operands and result must be tensors of f32, f64, bf16 -> f32 or i8 -> i32",
         ));
     }
     let Some(d) = desc(ctx, op) else {

@@ -40,15 +40,43 @@ func.func @split_free_dims(%a: tensor<8x4x16xf32>, %b: tensor<4x5xf32>) -> tenso
   return %0 : tensor<8x16x5xf32>
 }
 
-// bf16 operands: converted to f32, one f32 GEMM, the product rounded once.
+// bf16 operands: the bf16 kernel reads them as they are and sums in f32;
+// a bf16 result is the f32 product rounded once.
 // CHECK-LABEL: func.func @bf16_product
-// CHECK: %[[A:.*]] = "xla.convert"(%arg0) : (tensor<4x8xbf16>) -> tensor<4x8xf32>
-// CHECK: %[[B:.*]] = "xla.convert"(%arg1) : (tensor<8x2xbf16>) -> tensor<8x2xf32>
-// CHECK: %[[P:.*]] = "kernel.gemm"(%[[A]], %[[B]]) {{.*}} -> tensor<4x2xf32>
+// CHECK-NOT: xla.convert
+// CHECK: %[[P:.*]] = "kernel.gemm"(%arg0, %arg1) {{.*}} : (tensor<4x8xbf16>, tensor<8x2xbf16>) -> tensor<4x2xf32>
 // CHECK: "xla.convert"(%[[P]]) : (tensor<4x2xf32>) -> tensor<4x2xbf16>
 func.func @bf16_product(%a: tensor<4x8xbf16>, %b: tensor<8x2xbf16>) -> tensor<4x2xbf16> {
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x8xbf16>, tensor<8x2xbf16>) -> tensor<4x2xbf16>
   return %0 : tensor<4x2xbf16>
+}
+
+// bf16 operands with an f32 result (`preferred_element_type=f32`): the
+// kernel's result is the dot's. A transposed bf16 weight is strides.
+// CHECK-LABEL: func.func @bf16_to_f32_transposed
+// CHECK-NOT: xla.convert
+// CHECK: "kernel.gemm"(%arg0, %arg1) {{.*}}rhs_strides = array<i64: 1, 8>{{.*}} : (tensor<4x8xbf16>, tensor<6x8xbf16>) -> tensor<4x6xf32>
+// CHECK-NEXT: return
+func.func @bf16_to_f32_transposed(%a: tensor<4x8xbf16>, %b: tensor<6x8xbf16>) -> tensor<4x6xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [1] : (tensor<4x8xbf16>, tensor<6x8xbf16>) -> tensor<4x6xf32>
+  return %0 : tensor<4x6xf32>
+}
+
+// f16 (no kernel of its own) and bf16 with an f64 result: widened around
+// an f32 (f64) GEMM.
+// CHECK-LABEL: func.func @f16_product
+// CHECK: "xla.convert"(%arg0) : (tensor<4x8xf16>) -> tensor<4x8xf32>
+// CHECK: "kernel.gemm"{{.*}} -> tensor<4x2xf32>
+// CHECK-LABEL: func.func @bf16_to_f64
+// CHECK: "xla.convert"(%arg0) : (tensor<4x8xbf16>) -> tensor<4x8xf64>
+// CHECK: "kernel.gemm"{{.*}} -> tensor<4x2xf64>
+func.func @f16_product(%a: tensor<4x8xf16>, %b: tensor<8x2xf16>) -> tensor<4x2xf16> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x8xf16>, tensor<8x2xf16>) -> tensor<4x2xf16>
+  return %0 : tensor<4x2xf16>
+}
+func.func @bf16_to_f64(%a: tensor<4x8xbf16>, %b: tensor<8x2xbf16>) -> tensor<4x2xf64> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x8xbf16>, tensor<8x2xbf16>) -> tensor<4x2xf64>
+  return %0 : tensor<4x2xf64>
 }
 
 // Contracting dimensions in different orders in the two operands: no
@@ -103,15 +131,34 @@ func.func @conv3x3_bf16(%x: tensor<1x5x5x2xbf16>, %w: tensor<3x3x2x2xbf16>) -> t
   return %0 : tensor<1x3x3x2xbf16>
 }
 
-// i8 x i8 -> i32: every partial sum is an integer an f64 GEMM holds exactly
-// and the total fits i32, so the product runs in f64 between converts.
+// i8 x i8 -> i32: the i8 kernel, its sums wrapping as XLA's i32 sums do;
+// an i8 result (jnp's default for int8 @ int8) is those sums truncated,
+// which is the i8 sum wrapped.
 // CHECK-LABEL: func.func @int8_product
-// CHECK: "xla.convert"(%arg0) : (tensor<4x300xi8>) -> tensor<4x300xf64>
-// CHECK: %[[P:.*]] = "kernel.gemm"{{.*}} -> tensor<4x5xf64>
-// CHECK: "xla.convert"(%[[P]]) : (tensor<4x5xf64>) -> tensor<4x5xi32>
+// CHECK-NOT: xla.convert
+// CHECK: "kernel.gemm"(%arg0, %arg1) {{.*}} : (tensor<4x300xi8>, tensor<300x5xi8>) -> tensor<4x5xi32>
+// CHECK-NEXT: return
+// CHECK-LABEL: func.func @int8_to_int8
+// CHECK: %[[P:.*]] = "kernel.gemm"(%arg0, %arg1) {{.*}} -> tensor<4x5xi32>
+// CHECK: "xla.convert"(%[[P]]) : (tensor<4x5xi32>) -> tensor<4x5xi8>
 func.func @int8_product(%a: tensor<4x300xi8>, %b: tensor<300x5xi8>) -> tensor<4x5xi32> {
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x300xi8>, tensor<300x5xi8>) -> tensor<4x5xi32>
   return %0 : tensor<4x5xi32>
+}
+func.func @int8_to_int8(%a: tensor<4x300xi8>, %b: tensor<300x5xi8>) -> tensor<4x5xi8> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x300xi8>, tensor<300x5xi8>) -> tensor<4x5xi8>
+  return %0 : tensor<4x5xi8>
+}
+
+// i16 operands (no integer kernel): in f64 between converts, while every
+// partial sum is an integer f64 holds exactly and the total fits i32.
+// CHECK-LABEL: func.func @int16_product
+// CHECK: "xla.convert"(%arg0) : (tensor<4x30xi16>) -> tensor<4x30xf64>
+// CHECK: %[[P:.*]] = "kernel.gemm"{{.*}} -> tensor<4x5xf64>
+// CHECK: "xla.convert"(%[[P]]) : (tensor<4x5xf64>) -> tensor<4x5xi64>
+func.func @int16_product(%a: tensor<4x30xi16>, %b: tensor<30x5xi16>) -> tensor<4x5xi64> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x30xi16>, tensor<30x5xi16>) -> tensor<4x5xi64>
+  return %0 : tensor<4x5xi64>
 }
 
 // Operands seen through transposes and unit-dim reshapes are read through

@@ -22,6 +22,21 @@ func.func @gemm(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) -> tensor<4x2xf32> {
   return %0 : tensor<4x2xf32>
 }
 
+// The narrow kernels: bf16 -> f32 and i8 -> i32.
+// CHECK-LABEL: func.func @gemm_bf16
+// CHECK: "func.call"(%{{.*}}, %arg0, %arg1, %arg2) {callee = @strata_rt_gemm_bf16_f32}
+func.func @gemm_bf16(%a: tensor<4x8xbf16>, %b: tensor<8x2xbf16>) -> tensor<4x2xf32> {
+  %0 = "kernel.gemm"(%a, %b) {mnk = array<i64: 4, 2, 8>, lhs_strides = array<i64: 8, 1>, rhs_strides = array<i64: 2, 1>, out_strides = array<i64: 2, 1>, batch_sizes = array<i64>, lhs_batch_strides = array<i64>, rhs_batch_strides = array<i64>, out_batch_strides = array<i64>} : (tensor<4x8xbf16>, tensor<8x2xbf16>) -> tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}
+
+// CHECK-LABEL: func.func @gemm_s8
+// CHECK: "func.call"(%{{.*}}, %arg0, %arg1, %arg2) {callee = @strata_rt_gemm_s8_s32}
+func.func @gemm_s8(%a: tensor<4x8xi8>, %b: tensor<8x2xi8>) -> tensor<4x2xi32> {
+  %0 = "kernel.gemm"(%a, %b) {mnk = array<i64: 4, 2, 8>, lhs_strides = array<i64: 8, 1>, rhs_strides = array<i64: 2, 1>, out_strides = array<i64: 2, 1>, batch_sizes = array<i64>, lhs_batch_strides = array<i64>, rhs_batch_strides = array<i64>, out_batch_strides = array<i64>} : (tensor<4x8xi8>, tensor<8x2xi8>) -> tensor<4x2xi32>
+  return %0 : tensor<4x2xi32>
+}
+
 // CHECK-LABEL: func.func @transpose
 // CHECK: %[[D:.*]] = "mem.get_global"() {name = @[[T]]}
 // CHECK-NEXT: "func.call"(%[[D]], %arg0, %arg1) {callee = @strata_rt_transpose}

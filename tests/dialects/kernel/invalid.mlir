@@ -28,8 +28,25 @@ func.func @result_not_covered(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) -> tenso
 // -----
 
 func.func @integers(%a: tensor<4x8xi32>, %b: tensor<8x2xi32>) -> tensor<4x2xi32> {
-  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'kernel.gemm' op operands and result must be tensors of one element type, f32 or f64
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'kernel.gemm' op operands and result must be tensors of f32, f64, bf16 -> f32 or i8 -> i32
   %0 = "kernel.gemm"(%a, %b) {mnk = array<i64: 4, 2, 8>, lhs_strides = array<i64: 8, 1>, rhs_strides = array<i64: 2, 1>, out_strides = array<i64: 2, 1>, batch_sizes = array<i64>, lhs_batch_strides = array<i64>, rhs_batch_strides = array<i64>, out_batch_strides = array<i64>} : (tensor<4x8xi32>, tensor<8x2xi32>) -> tensor<4x2xi32>
+  return %0 : tensor<4x2xi32>
+}
+
+// -----
+
+// bf16 operands sum into f32 only; i8 into i32 only, signed.
+func.func @bf16_to_bf16(%a: tensor<4x8xbf16>, %b: tensor<8x2xbf16>) -> tensor<4x2xbf16> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'kernel.gemm' op operands and result must be tensors of f32, f64, bf16 -> f32 or i8 -> i32
+  %0 = "kernel.gemm"(%a, %b) {mnk = array<i64: 4, 2, 8>, lhs_strides = array<i64: 8, 1>, rhs_strides = array<i64: 2, 1>, out_strides = array<i64: 2, 1>, batch_sizes = array<i64>, lhs_batch_strides = array<i64>, rhs_batch_strides = array<i64>, out_batch_strides = array<i64>} : (tensor<4x8xbf16>, tensor<8x2xbf16>) -> tensor<4x2xbf16>
+  return %0 : tensor<4x2xbf16>
+}
+
+// -----
+
+func.func @unsigned_bytes(%a: tensor<4x8xui8>, %b: tensor<8x2xui8>) -> tensor<4x2xi32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'kernel.gemm' op operands and result must be tensors of f32, f64, bf16 -> f32 or i8 -> i32
+  %0 = "kernel.gemm"(%a, %b) {mnk = array<i64: 4, 2, 8>, lhs_strides = array<i64: 8, 1>, rhs_strides = array<i64: 2, 1>, out_strides = array<i64: 2, 1>, batch_sizes = array<i64>, lhs_batch_strides = array<i64>, rhs_batch_strides = array<i64>, out_batch_strides = array<i64>} : (tensor<4x8xui8>, tensor<8x2xui8>) -> tensor<4x2xi32>
   return %0 : tensor<4x2xi32>
 }
 

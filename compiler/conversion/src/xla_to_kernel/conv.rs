@@ -20,7 +20,9 @@ use strata_diag::Result;
 use strata_dialect_xla::ops::conv::conv;
 use strata_ir::{Context, OpId, Type};
 
-use super::gemm::{Dim, descriptor, float_kind, innermost_run, replace_with_gemm, strides};
+use super::gemm::{
+    Compute, Dim, descriptor, float_kind, innermost_run, replace_with_gemm, strides,
+};
 
 /// Rewrites `op` (a `convolution`) into a `kernel.gemm` when it is 1x1.
 pub(crate) fn select(ctx: &mut Context, op: OpId) -> Result<()> {
@@ -96,7 +98,7 @@ pub(crate) fn select(ctx: &mut Context, op: OpId) -> Result<()> {
     let Some(desc) = descriptor(&batch, m.unwrap_or(unit), n, k) else {
         return select_im2col(ctx, op);
     };
-    replace_with_gemm(ctx, op, Some(x), Some(w), &kinds, &desc)
+    replace_with_gemm(ctx, op, Some(x), Some(w), Compute::wide(&kinds), &desc)
 }
 
 /// A larger convolution that im2col + GEMM computes becomes a

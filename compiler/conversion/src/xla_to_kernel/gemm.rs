@@ -233,6 +233,70 @@ pub(crate) fn float_kind(ctx: &Context, t: Type) -> Option<FloatKind> {
     }
 }
 
+/// The element types a product runs its kernel in.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Compute {
+    /// Operands and sums in this float type (f32 or f64), the others
+    /// converted around the kernel.
+    Wide(FloatKind),
+    /// bf16 operands as they are, sums in f32 (the bf16 kernel).
+    Bf16,
+    /// i8 operands as they are, sums in i32 wrapping (the i8 kernel).
+    S8,
+}
+
+impl Compute {
+    /// f32, or f64 when any of `kinds` is f64 (narrow floats accumulate in
+    /// f32 and are rounded once, as XLA:CPU computes their dots).
+    pub(crate) fn wide(kinds: &[FloatKind]) -> Self {
+        match kinds.contains(&FloatKind::F64) {
+            true => Compute::Wide(FloatKind::F64),
+            false => Compute::Wide(FloatKind::F32),
+        }
+    }
+
+    /// The operands' and the sums' element types.
+    fn types(self, ctx: &mut Context) -> (Type, Type) {
+        match self {
+            Compute::Wide(k) => {
+                let t = ctx.float_ty(k);
+                (t, t)
+            }
+            Compute::Bf16 => (ctx.float_ty(FloatKind::BF16), ctx.float_ty(FloatKind::F32)),
+            Compute::S8 => (ctx.int_ty(8), ctx.int_ty(32)),
+        }
+    }
+}
+
+/// Signed (or signless) integers of `width` bits, when `t`'s elements are.
+fn signed_int(ctx: &Context, t: Type) -> Option<u32> {
+    match ctx.kind(ctx.elem(t)) {
+        TypeKind::Int { width, sign } if *sign != strata_ir::Signedness::Unsigned => Some(*width),
+        _ => None,
+    }
+}
+
+/// How a dot of operand and result types `types` computes on a kernel, if
+/// one does: bf16 operands with a bf16 or f32 result on the bf16 kernel;
+/// i8 operands with an i8, i16 or i32 result on the i8 kernel (its i32 sums
+/// wrap, and truncated they give the narrower type's wrapped sums); other
+/// floats widened; integers in f64 when `exact_in_f64`.
+fn compute_of(ctx: &Context, op: OpId, types: [Type; 3]) -> Option<Compute> {
+    let floats: Option<Vec<FloatKind>> = types.iter().map(|&t| float_kind(ctx, t)).collect();
+    if let Some(kinds) = floats {
+        let bf16 = kinds[0] == FloatKind::BF16 && kinds[1] == FloatKind::BF16;
+        if bf16 && matches!(kinds[2], FloatKind::BF16 | FloatKind::F32) {
+            return Some(Compute::Bf16);
+        }
+        return Some(Compute::wide(&kinds));
+    }
+    let ints = types.map(|t| signed_int(ctx, t));
+    if let [Some(8), Some(8), Some(8 | 16 | 32)] = ints {
+        return Some(Compute::S8);
+    }
+    exact_in_f64(ctx, op).then_some(Compute::Wide(FloatKind::F64))
+}
+
 /// Rewrites `op` (a `dot_general`) into a `kernel.gemm` when one computes it.
 pub(crate) fn select(ctx: &mut Context, op: OpId) -> Result<()> {
     let loc = ctx.op(op).loc;
@@ -241,14 +305,8 @@ pub(crate) fn select(ctx: &mut Context, op: OpId) -> Result<()> {
     };
     let result = ctx.op(op).results[0];
     let types = [lhs, rhs, result].map(|v| ctx.value_ty(v));
-    let kinds = match types
-        .iter()
-        .map(|&t| float_kind(ctx, t))
-        .collect::<Option<Vec<_>>>()
-    {
-        Some(kinds) => kinds,
-        None if exact_in_f64(ctx, op) => vec![FloatKind::F64],
-        None => return Ok(()),
+    let Some(compute) = compute_of(ctx, op, types) else {
+        return Ok(());
     };
     let Some(d) = dot_dims(ctx, op) else {
         return Err(Diagnostic::internal(
@@ -273,13 +331,13 @@ pub(crate) fn select(ctx: &mut Context, op: OpId) -> Result<()> {
     };
     let (lsrc, rsrc) = (Some(lsrc), Some(rsrc));
     let Some((final_value, _, chain)) = out else {
-        replace_with_gemm(ctx, op, lsrc, rsrc, &kinds, &desc)?;
+        replace_with_gemm(ctx, op, lsrc, rsrc, compute, &desc)?;
         return super::view::remove_dead(ctx, func, &[lhs, rhs]);
     };
     // The product is written as the chain's last value: the kernel takes
     // its place, and the chain and the dot go.
     let last = *chain.last().unwrap_or(&op);
-    replace_with_gemm(ctx, last, lsrc, rsrc, &kinds, &desc)?;
+    replace_with_gemm(ctx, last, lsrc, rsrc, compute, &desc)?;
     let _ = final_value;
     for &c in chain.iter().rev().skip(1) {
         ctx.detach_op(c);
@@ -289,14 +347,14 @@ pub(crate) fn select(ctx: &mut Context, op: OpId) -> Result<()> {
 }
 
 /// Replaces `op` (whose one result is the product) by a `kernel.gemm` of
-/// `lhs` and `rhs` with `desc`, in f32 (f64 when any of `kinds` is f64),
-/// converting operands and result of other float types around it.
+/// `lhs` and `rhs` with `desc`, computing as `compute` says: operands of
+/// other types converted before it, the result after.
 pub(crate) fn replace_with_gemm(
     ctx: &mut Context,
     op: OpId,
     lhs: Option<strata_ir::Value>,
     rhs: Option<strata_ir::Value>,
-    kinds: &[FloatKind],
+    compute: Compute,
     desc: &GemmDesc,
 ) -> Result<()> {
     let result = ctx.op(op).results[0];
@@ -304,23 +362,18 @@ pub(crate) fn replace_with_gemm(
         (Some(l), Some(r)) => (l, r),
         _ => (ctx.op(op).operands[0], ctx.op(op).operands[1]),
     };
-    let acc_kind = if kinds.contains(&FloatKind::F64) {
-        FloatKind::F64
-    } else {
-        FloatKind::F32
-    };
-    let acc = ctx.float_ty(acc_kind);
+    let (operand, acc) = compute.types(ctx);
     let attrs = strata_dialect_kernel::gemm::attrs(ctx, desc);
     let mut b = OpBuilder::before_op(ctx, op)?;
-    let as_acc = |b: &mut OpBuilder<'_>, v| {
-        if b.elem_of(v) == acc {
+    let as_operand = |b: &mut OpBuilder<'_>, v| {
+        if b.elem_of(v) == operand {
             return v;
         }
         let shape = b.shape_of(v);
-        let ty = b.tensor(&shape, acc);
+        let ty = b.tensor(&shape, operand);
         b.op(CONVERT, vec![v], ty, vec![])
     };
-    let (l, r) = (as_acc(&mut b, lhs), as_acc(&mut b, rhs));
+    let (l, r) = (as_operand(&mut b, lhs), as_operand(&mut b, rhs));
     let out_shape = b.shape_of(result);
     let out_ty = b.tensor(&out_shape, acc);
     let mut product = b.op(strata_dialect_kernel::GEMM, vec![l, r], out_ty, attrs);

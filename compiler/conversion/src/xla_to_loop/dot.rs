@@ -220,26 +220,29 @@ pub(super) fn dot_with_runtime_gemm(
         ost[nb + lfree.len()]
     };
     let (lb, rb) = (cx.buffer_of(b, lhs)?, cx.buffer_of(b, rhs)?);
-    call_gemm(cx, b, kind, &desc, lb, rb, out)
+    call_gemm(cx, b, wide_gemm(kind), &desc, lb, rb, out)
 }
 
-/// `out = lhs · rhs` for every batch, through the runtime's GEMM for
-/// f32 or f64, as `desc` describes the three buffers.
+/// `out = lhs · rhs` for every batch, through the runtime's GEMM `sig`,
+/// as `desc` describes the three buffers.
 pub(super) fn call_gemm(
     cx: &mut FuncLowering<'_>,
     b: &mut Builder<'_>,
-    kind: strata_ir::FloatKind,
+    sig: &'static strata_abi::runtime::Signature,
     desc: &strata_abi::GemmDesc,
     lhs: Value,
     rhs: Value,
     out: Value,
 ) -> Result<()> {
     let desc_buf = cx.descriptor_global(b, desc)?;
-    let sig = if kind == strata_ir::FloatKind::F32 {
-        &strata_abi::runtime::GEMM_F32
-    } else {
-        &strata_abi::runtime::GEMM_F64
-    };
     cx.call_runtime(b, sig, vec![desc_buf, lhs, rhs, out]);
     Ok(())
+}
+
+/// The runtime's GEMM on `kind` (f32, else f64) operands and result.
+pub(super) fn wide_gemm(kind: strata_ir::FloatKind) -> &'static strata_abi::runtime::Signature {
+    match kind {
+        strata_ir::FloatKind::F32 => &strata_abi::runtime::GEMM_F32,
+        _ => &strata_abi::runtime::GEMM_F64,
+    }
 }

@@ -4,7 +4,7 @@
 //! row-major, and read through the descriptor's strides.
 
 use strata_diag::{Diagnostic, Result};
-use strata_ir::{FloatKind, OpId, TypeKind, Value};
+use strata_ir::{OpId, Value};
 
 use super::FuncLowering;
 use super::pattern::{Fusion, OpLowering};
@@ -35,17 +35,11 @@ pub(super) fn gemm(
     let desc = strata_dialect_kernel::gemm::desc(b.ctx, op)
         .ok_or_else(|| Diagnostic::internal(b.loc, "kernel.gemm with a malformed descriptor"))?;
     let (lhs, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
-    let kind = match b.ctx.kind(b.ctx.elem(b.ctx.value_ty(lhs))) {
-        TypeKind::Float(k @ (FloatKind::F32 | FloatKind::F64)) => *k,
-        _ => {
-            return Err(Diagnostic::internal(
-                b.loc,
-                "kernel.gemm on neither f32 nor f64",
-            ));
-        }
-    };
+    let elements = strata_dialect_kernel::gemm::elements(b.ctx, op).ok_or_else(|| {
+        Diagnostic::internal(b.loc, "kernel.gemm on element types no kernel takes")
+    })?;
     let (lb, rb) = (cx.buffer_of(b, lhs)?, cx.buffer_of(b, rhs)?);
-    super::dot::call_gemm(cx, b, kind, &desc, lb, rb, out)
+    super::dot::call_gemm(cx, b, elements.signature(), &desc, lb, rb, out)
 }
 
 pub(super) fn transpose_kernel(
