@@ -35,8 +35,8 @@ pub mod float;
 pub mod gemm;
 pub mod linalg;
 pub mod minifloat;
-pub mod narrow_gemm;
 mod mpi;
+pub mod narrow_gemm;
 pub mod pool;
 pub mod rng;
 #[cfg(test)]

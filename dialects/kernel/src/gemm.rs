@@ -122,9 +122,7 @@ pub fn elements(ctx: &Context, op: OpId) -> Option<Elements> {
     if l != r {
         return None;
     }
-    let int = |width: u32, k: &TypeKind| {
-        matches!(k, TypeKind::Int { width: w, sign } if *w == width && *sign != Signedness::Unsigned)
-    };
+    let int = |width: u32, k: &TypeKind| matches!(k, TypeKind::Int { width: w, sign } if *w == width && *sign != Signedness::Unsigned);
     match (&l, &o) {
         (TypeKind::Float(FloatKind::F32), TypeKind::Float(FloatKind::F32)) => Some(Elements::F32),
         (TypeKind::Float(FloatKind::F64), TypeKind::Float(FloatKind::F64)) => Some(Elements::F64),

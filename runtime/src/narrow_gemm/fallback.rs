@@ -42,7 +42,9 @@ unsafe fn gather<S: Copy, D>(
     for r in 0..rows {
         for q in 0..cols {
             // SAFETY: guaranteed by the caller.
-            dst.push(f(unsafe { *src.offset(r as isize * st[0] + q as isize * st[1]) }));
+            dst.push(f(unsafe {
+                *src.offset(r as isize * st[0] + q as isize * st[1])
+            }));
         }
     }
 }
@@ -50,7 +52,10 @@ unsafe fn gather<S: Copy, D>(
 /// Runs `body(threads)` on the pool when the product is large enough.
 fn on_pool(d: &GemmDesc, body: impl FnOnce(usize) + Send) {
     let [m, k, n] = dims(d).0;
-    let flops = m.saturating_mul(n).saturating_mul(k).saturating_mul(batch_count(d));
+    let flops = m
+        .saturating_mul(n)
+        .saturating_mul(k)
+        .saturating_mul(batch_count(d));
     if flops >= strata_abi::GEMM_PARALLEL_MIN_FLOPS as usize {
         crate::pool::install(body);
     } else {
@@ -81,7 +86,17 @@ pub(super) unsafe fn bf16(d: &GemmDesc, a: *const u16, b: *const u16, c: *mut f3
                         continue;
                     }
                     let (ka, nb) = (k as isize, n as isize);
-                    product([m, k, n], af.as_ptr(), [ka, 1], bf.as_ptr(), [nb, 1], c, sc, 1.0, threads);
+                    product(
+                        [m, k, n],
+                        af.as_ptr(),
+                        [ka, 1],
+                        bf.as_ptr(),
+                        [nb, 1],
+                        c,
+                        sc,
+                        1.0,
+                        threads,
+                    );
                 }
             }
         })
@@ -109,7 +124,17 @@ pub(super) unsafe fn s8(d: &GemmDesc, a: *const i8, b: *const i8, c: *mut i32) {
                     if k > 0 {
                         let (ka, nb) = (k as isize, n as isize);
                         let cp = cf.as_mut_ptr();
-                        product([m, k, n], af.as_ptr(), [ka, 1], bf.as_ptr(), [nb, 1], cp, [nb, 1], 1.0, threads);
+                        product(
+                            [m, k, n],
+                            af.as_ptr(),
+                            [ka, 1],
+                            bf.as_ptr(),
+                            [nb, 1],
+                            cp,
+                            [nb, 1],
+                            1.0,
+                            threads,
+                        );
                     }
                     let c = (c as *mut i32).offset(oc);
                     for r in 0..m {

@@ -204,7 +204,10 @@ unsafe fn native<T: Narrow>(d: &GemmDesc, a: *const T, b: *const T, c: *mut u32)
         c_strides: [d.out_row_stride as isize, d.out_col_stride as isize],
     };
     let batches = batch_count(d);
-    let flops = m.saturating_mul(n).saturating_mul(k).saturating_mul(batches);
+    let flops = m
+        .saturating_mul(n)
+        .saturating_mul(k)
+        .saturating_mul(batches);
     let run = |threads: usize| {
         use rayon::iter::{IntoParallelIterator, ParallelIterator};
         if threads > 1 && batches >= threads {

@@ -71,7 +71,11 @@ pub(super) unsafe fn pack_a<T: Narrow>(
 #[inline(always)]
 fn lhs_word<T: Narrow>(raw: u32) -> u32 {
     // Only i8 re-encodes its lhs (a + 128: flip each byte's top bit).
-    if T::LHS_PAD == 0 { raw } else { raw ^ T::LHS_PAD }
+    if T::LHS_PAD == 0 {
+        raw
+    } else {
+        raw ^ T::LHS_PAD
+    }
 }
 
 /// The lhs padding bits of the elements at or past `valid` in a word.
@@ -133,7 +137,9 @@ pub(super) unsafe fn pack_b<T: Narrow>(
                 } else if rs == 1 && valid >= T::GROUP {
                     // Columns contiguous (`x @ W.T`): one load per word.
                     // SAFETY: GROUP contiguous elements of column j0 + j.
-                    unsafe { (b.offset((j0 + j) as isize * cs).add(k0) as *const u32).read_unaligned() }
+                    unsafe {
+                        (b.offset((j0 + j) as isize * cs).add(k0) as *const u32).read_unaligned()
+                    }
                 } else {
                     let base = (j0 + j) as isize * cs;
                     let at = |t: usize| {

@@ -11,7 +11,10 @@ use super::*;
 struct Lcg(u64);
 impl Lcg {
     fn next(&mut self) -> u32 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (self.0 >> 33) as u32
     }
 }
@@ -42,7 +45,15 @@ struct Case {
 
 impl Case {
     fn desc(&self) -> GemmDesc {
-        let Case { batches, m, k, n, lt, rt, ot } = *self;
+        let Case {
+            batches,
+            m,
+            k,
+            n,
+            lt,
+            rt,
+            ot,
+        } = *self;
         let (lr, lc) = if lt { (1, m) } else { (k, 1) };
         let (rr, rc) = if rt { (1, k) } else { (n, 1) };
         let (or, oc) = if ot { (1, m) } else { (n, 1) };
@@ -73,9 +84,15 @@ impl Case {
             for i in 0..self.m {
                 for j in 0..self.n {
                     for q in 0..self.k {
-                        let ai = b * d.lhs_batch_strides[0] + i * d.lhs_row_stride + q * d.lhs_col_stride;
-                        let bi = b * d.rhs_batch_strides[0] + q * d.rhs_row_stride + j * d.rhs_col_stride;
-                        let ci = b * d.out_batch_strides[0] + i * d.out_row_stride + j * d.out_col_stride;
+                        let ai = b * d.lhs_batch_strides[0]
+                            + i * d.lhs_row_stride
+                            + q * d.lhs_col_stride;
+                        let bi = b * d.rhs_batch_strides[0]
+                            + q * d.rhs_row_stride
+                            + j * d.rhs_col_stride;
+                        let ci = b * d.out_batch_strides[0]
+                            + i * d.out_row_stride
+                            + j * d.out_col_stride;
                         f(ai as usize, bi as usize, ci as usize);
                     }
                 }
@@ -85,7 +102,15 @@ impl Case {
 }
 
 fn cases() -> Vec<Case> {
-    let c = |batches, m, k, n, lt, rt, ot| Case { batches, m, k, n, lt, rt, ot };
+    let c = |batches, m, k, n, lt, rt, ot| Case {
+        batches,
+        m,
+        k,
+        n,
+        lt,
+        rt,
+        ot,
+    };
     vec![
         c(1, 1, 1, 1, false, false, false),
         c(1, 8, 32, 32, false, false, false),
@@ -133,7 +158,10 @@ fn bf16_products_match_the_naive_product() {
         for (path, got) in paths {
             for (i, (&g, &w)) in got.iter().zip(&want).enumerate() {
                 let tol = 1e-5 * (case.k as f64 + 1.0) * 4.0;
-                assert!((g as f64 - w).abs() <= tol, "{path} {case:?} [{i}]: {g} vs {w}");
+                assert!(
+                    (g as f64 - w).abs() <= tol,
+                    "{path} {case:?} [{i}]: {g} vs {w}"
+                );
             }
         }
     }
@@ -167,7 +195,15 @@ fn s8_products_match_the_naive_product_exactly() {
 fn extreme_i8_values_wrap_as_i32_sums_do() {
     // -128 · -128 summed 2^17 + 1 times passes 2^31.
     let k = (1 << 17) + 1;
-    let case = Case { batches: 1, m: 2, k, n: 3, lt: false, rt: false, ot: false };
+    let case = Case {
+        batches: 1,
+        m: 2,
+        k,
+        n: 3,
+        lt: false,
+        rt: false,
+        ot: false,
+    };
     let d = case.desc();
     let a = vec![-128i8; (2 * k) as usize];
     let b = vec![-128i8; (3 * k) as usize];
@@ -185,6 +221,9 @@ fn extreme_i8_values_wrap_as_i32_sums_do() {
                 fallback::s8(&d, a.as_ptr(), b.as_ptr(), got.as_mut_ptr());
             }
         }
-        assert!(got.iter().all(|&g| g == want), "native={native_path}: {got:?} vs {want}");
+        assert!(
+            got.iter().all(|&g| g == want),
+            "native={native_path}: {got:?} vs {want}"
+        );
     }
 }

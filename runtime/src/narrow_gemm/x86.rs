@@ -113,7 +113,8 @@ unsafe fn micro_bf16(
             let b0: __m512bh = std::mem::transmute(_mm512_loadu_si512(b.add(g * NR).cast()));
             let b1: __m512bh = std::mem::transmute(_mm512_loadu_si512(b.add(g * NR + 16).cast()));
             for (r, acc) in acc.iter_mut().enumerate() {
-                let av: __m512bh = std::mem::transmute(_mm512_set1_epi32(*a.add(g * MR + r) as i32));
+                let av: __m512bh =
+                    std::mem::transmute(_mm512_set1_epi32(*a.add(g * MR + r) as i32));
                 acc[0] = _mm512_dpbf16_ps(acc[0], av, b0);
                 acc[1] = _mm512_dpbf16_ps(acc[1], av, b1);
             }
@@ -209,7 +210,12 @@ unsafe fn micro_s8(
         }
     }
     // SAFETY: `fix` holds NR corrections.
-    let fixes = unsafe { [_mm512_loadu_si512(fix.cast()), _mm512_loadu_si512(fix.add(16).cast())] };
+    let fixes = unsafe {
+        [
+            _mm512_loadu_si512(fix.cast()),
+            _mm512_loadu_si512(fix.add(16).cast()),
+        ]
+    };
     let masks = [lanes(nr), lanes(nr.saturating_sub(16))];
     for (r, acc) in acc.iter().enumerate().take(mr) {
         for h in 0..2 {
@@ -307,8 +313,17 @@ unsafe fn drive<K: Kernel>(t: &Task<K::T>, bufs: &mut Buffers) {
                 let kc = KC.min(words - pc);
                 // SAFETY: the task's columns of B.
                 unsafe {
-                    let interleave = |rows: &[&[K::T; NR]; 4], out: &mut [u32]| K::interleave(rows, out);
-                    pack_b(t.b, t.b_strides, t.k, (jc, jend), (pc, pc + kc), b, interleave)
+                    let interleave =
+                        |rows: &[&[K::T; NR]; 4], out: &mut [u32]| K::interleave(rows, out);
+                    pack_b(
+                        t.b,
+                        t.b_strides,
+                        t.k,
+                        (jc, jend),
+                        (pc, pc + kc),
+                        b,
+                        interleave,
+                    )
                 };
                 if K::FIX {
                     column_fix(b, panels, kc, fix);

@@ -286,7 +286,15 @@ pub(super) fn convolution_via_gemm(
             let stride = b.const_index(plan.out_batch_stride);
             let start = b.binary("arith.muli", image, stride);
             let image_out = b.op1("mem.offset", vec![out, start], image_ty, vec![]);
-            super::dot::call_gemm(cx, b, super::dot::wide_gemm(plan.kind), &desc, patches, kernel, image_out)?;
+            super::dot::call_gemm(
+                cx,
+                b,
+                super::dot::wide_gemm(plan.kind),
+                &desc,
+                patches,
+                kernel,
+                image_out,
+            )?;
         }
         Ok(())
     })?;
@@ -295,7 +303,15 @@ pub(super) fn convolution_via_gemm(
         desc.batch_sizes[0] = plan.batch;
         desc.lhs_batch_strides[0] = plan.m * plan.k;
         desc.out_batch_strides[0] = plan.out_batch_stride;
-        super::dot::call_gemm(cx, b, super::dot::wide_gemm(plan.kind), &desc, patches, kernel, out)?;
+        super::dot::call_gemm(
+            cx,
+            b,
+            super::dot::wide_gemm(plan.kind),
+            &desc,
+            patches,
+            kernel,
+            out,
+        )?;
     }
     b.insert("mem.dealloc", vec![patches], &[], vec![]);
     if plan.kernel_in_place.is_none() {
