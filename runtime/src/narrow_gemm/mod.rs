@@ -4,9 +4,11 @@
 //!   (`vdpbf16ps`: two products per f32 lane per instruction, twice the f32
 //!   FMA rate);
 //! - `strata_rt_gemm_s8_s32`: i8 · i8 → i32 with AVX512-VNNI (`vpdpbusd`:
-//!   four per i32 lane). The instruction multiplies unsigned by signed bytes,
-//!   so the lhs is packed as `a + 128` and `128 · Σₖ b[k][j]` is taken off
-//!   each column (exact: the sums wrap modulo 2³² as XLA's i32 sums do).
+//!   four per i32 lane), else AVX-VNNI (the same on 256 bits), else AVX2
+//!   (`vpmaddwd` on the bytes widened to i16: two per lane). `vpdpbusd`
+//!   multiplies unsigned by signed bytes, so the lhs is packed as `a + 128`
+//!   and `128 · Σₖ b[k][j]` is taken off each column (exact: the sums wrap
+//!   modulo 2³² as XLA's i32 sums do).
 //!
 //! Why a kernel of our own: the `gemm` crate (and faer above it) has no bf16
 //! or integer kernels; converting to f32 first (Strata's path before this)
@@ -23,8 +25,8 @@
 //! into buffers of its own, kept across calls (a steady state allocates
 //! nothing).
 //!
-//! On a CPU without the instructions (and on other architectures) the
-//! operands are converted to f32 (bf16) or f64 (i8: exact) and the f32/f64
+//! On a CPU without them (no AVX512-BF16 for bf16, no AVX2 for i8; and on
+//! other architectures so far) the operands are converted to f32 (bf16) or f64 (i8: exact) and the f32/f64
 //! GEMM runs: the results are the same numbers but for the summation order
 //! (and `vdpbf16ps` flushing denormals, as XLA:CPU does too).
 
@@ -43,60 +45,92 @@ use strata_abi::GemmDesc;
 use crate::ffi_guard;
 use crate::gemm::{batch_count, batch_offsets, read_desc};
 
-/// Rows of the micro-kernel's tile.
-pub(crate) const MR: usize = 8;
-/// Columns of the micro-kernel's tile (two 16-lane vectors).
-pub(crate) const NR: usize = 32;
 /// Words (groups of k) per packed block: a B panel is `KC x NR` words
-/// (48 KiB, about L1) that the strips of A pass over; a transformer's
-/// K = 768 is one block (measured 3% faster on a bf16 dense layer than
-/// blocks of 192 words: fewer passes over C).
+/// (48 KiB for the AVX-512 kernels, about L1) that the strips of A pass
+/// over; a transformer's K = 768 is one block (measured 3% faster on a
+/// bf16 dense layer than blocks of 192 words: fewer passes over C).
 const KC: usize = 384;
-/// Rows per packed block of A (`MC x KC` words, 96 KiB: L2).
+/// Rows per packed block of A (`MC x KC` words, 96 KiB: L2), rounded down
+/// to whole strips of the kernel.
 const MC: usize = 64;
-/// Columns per packed block of B (`KC x NC` words, 3 MiB: L3).
+/// Columns per packed block of B (`KC x NC` words, 3 MiB: L3); a multiple
+/// of every kernel's `NR`.
 const NC: usize = 2048;
+/// Threads share a product by columns in multiples of `COL_UNIT` (every
+/// kernel's `NR` divides it), or by rows in multiples of `ROW_UNIT`.
+const COL_UNIT: usize = 32;
+const ROW_UNIT: usize = 8;
 
-/// An operand element type: how its elements pack into 32-bit words.
-pub(crate) trait Narrow: Copy + Send + Sync + 'static {
+/// How a kernel reads its operands: 32-bit words of `GROUP` consecutive k
+/// of one row (lhs) or column (rhs).
+pub(crate) trait Encoding: 'static {
+    /// The operands' element type in memory.
+    type Elem: Copy + Send + Sync + 'static;
     /// Elements per word.
     const GROUP: usize;
     /// Bits per element in a word.
     const BITS: usize;
     /// The element's bits as the micro-kernel's lhs reads them.
-    fn lhs_bits(self) -> u32;
+    fn lhs_bits(x: Self::Elem) -> u32;
     /// The element's bits as the micro-kernel's rhs reads them.
-    fn rhs_bits(self) -> u32;
+    fn rhs_bits(x: Self::Elem) -> u32;
     /// What a word of lhs padding holds (beyond K the rhs is zero, so any
     /// value gives a zero product; zero in the lhs's encoding).
     const LHS_PAD: u32;
+    /// Whether a word is `GROUP` elements as stored (one load reads it).
+    const RAW: bool = Self::BITS == 8 * std::mem::size_of::<Self::Elem>();
 }
 
-/// bf16, as its bit pattern.
-impl Narrow for u16 {
+/// bf16 pairs as stored (`vdpbf16ps`).
+pub(crate) struct Bf16Pairs;
+
+impl Encoding for Bf16Pairs {
+    type Elem = u16;
     const GROUP: usize = 2;
     const BITS: usize = 16;
-    fn lhs_bits(self) -> u32 {
-        self as u32
+    fn lhs_bits(x: u16) -> u32 {
+        x as u32
     }
-    fn rhs_bits(self) -> u32 {
-        self as u32
+    fn rhs_bits(x: u16) -> u32 {
+        x as u32
     }
     const LHS_PAD: u32 = 0;
 }
 
-/// i8: the lhs as `a + 128` (unsigned), the rhs as it is.
-impl Narrow for i8 {
+/// i8 quads (`vpdpbusd`): the lhs as `a + 128` (unsigned), the rhs as it is.
+pub(crate) struct ByteQuads;
+
+impl Encoding for ByteQuads {
+    type Elem = i8;
     const GROUP: usize = 4;
     const BITS: usize = 8;
-    fn lhs_bits(self) -> u32 {
-        (self as u8 ^ 0x80) as u32
+    fn lhs_bits(x: i8) -> u32 {
+        (x as u8 ^ 0x80) as u32
     }
-    fn rhs_bits(self) -> u32 {
-        self as u8 as u32
+    fn rhs_bits(x: i8) -> u32 {
+        x as u8 as u32
     }
     const LHS_PAD: u32 = 0x8080_8080;
 }
+
+/// i8 pairs widened to i16 (`vpmaddwd`: signed by signed, exact).
+pub(crate) struct ShortPairs;
+
+impl Encoding for ShortPairs {
+    type Elem = i8;
+    const GROUP: usize = 2;
+    const BITS: usize = 16;
+    fn lhs_bits(x: i8) -> u32 {
+        x as i16 as u16 as u32
+    }
+    fn rhs_bits(x: i8) -> u32 {
+        x as i16 as u16 as u32
+    }
+    const LHS_PAD: u32 = 0;
+}
+
+/// Runs one task on one kernel (with the thread's packing buffers).
+pub(crate) type Runner<T> = unsafe fn(&Task<T>);
 
 /// One product to compute on one thread: `c[rows, cols] = a[rows, :] · b[:, cols]`.
 #[derive(Clone, Copy)]
@@ -119,49 +153,28 @@ unsafe impl<T> Send for Task<T> {}
 // SAFETY: as above.
 unsafe impl<T> Sync for Task<T> {}
 
-/// Which implementation runs: chosen once from the running CPU.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Path {
-    Native,
-    Converted,
-}
-
-fn bf16_path() -> Path {
+/// The fastest kernel this CPU runs for bf16 operands, if any.
+fn bf16_kernel() -> Option<Runner<u16>> {
     #[cfg(target_arch = "x86_64")]
-    if x86::has_bf16() {
-        return Path::Native;
-    }
-    Path::Converted
-}
-
-fn s8_path() -> Path {
-    #[cfg(target_arch = "x86_64")]
-    if x86::has_vnni() {
-        return Path::Native;
-    }
-    Path::Converted
-}
-
-/// Runs `task` with the native kernel of `T`.
-///
-/// # Safety
-/// The task addresses valid buffers; the CPU has the kernel's features.
-unsafe fn run_native<T: Narrow>(task: &Task<T>) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: guaranteed by the caller.
-    unsafe {
-        x86::run(task)
-    };
+    return x86::bf16_kernels().next().map(|(_, run)| run);
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = task;
+    None
+}
+
+/// The fastest kernel this CPU runs for i8 operands, if any.
+fn s8_kernel() -> Option<Runner<i8>> {
+    #[cfg(target_arch = "x86_64")]
+    return x86::s8_kernels().next().map(|(_, run)| run);
+    #[cfg(not(target_arch = "x86_64"))]
+    None
 }
 
 /// How one product (`m x n`) is shared by `threads` threads: by columns
 /// when there are enough for two panels each, else by rows; returns the
 /// number of parts and the (rows, cols) of part `p`.
 fn split(m: usize, n: usize, threads: usize) -> (usize, impl Fn(usize) -> Part) {
-    let by_cols = threads > 1 && n >= threads * NR * 2;
-    let by_rows = !by_cols && threads > 1 && m >= threads * MR;
+    let by_cols = threads > 1 && n >= threads * COL_UNIT * 2;
+    let by_rows = !by_cols && threads > 1 && m >= threads * ROW_UNIT;
     let parts = if by_cols || by_rows { threads } else { 1 };
     let part = move |p: usize| {
         let range = |len: usize, align: usize| {
@@ -170,9 +183,9 @@ fn split(m: usize, n: usize, threads: usize) -> (usize, impl Fn(usize) -> Part) 
             ((s * align).min(len), (e * align).min(len))
         };
         if by_cols {
-            ((0, m), range(n, NR))
+            ((0, m), range(n, COL_UNIT))
         } else if by_rows {
-            (range(m, MR), (0, n))
+            (range(m, ROW_UNIT), (0, n))
         } else {
             ((0, m), (0, n))
         }
@@ -183,11 +196,17 @@ fn split(m: usize, n: usize, threads: usize) -> (usize, impl Fn(usize) -> Part) 
 /// Rows and columns of one part of a product.
 type Part = ((usize, usize), (usize, usize));
 
-/// Computes every batch of `desc` on the native kernel.
+/// Computes every batch of `desc` with `run_task`.
 ///
 /// # Safety
-/// The buffers hold what the descriptor addresses; the CPU has the kernel.
-unsafe fn native<T: Narrow>(d: &GemmDesc, a: *const T, b: *const T, c: *mut u32) {
+/// The buffers hold what the descriptor addresses; the CPU runs the kernel.
+unsafe fn native<T: Copy + Send + Sync + 'static>(
+    d: &GemmDesc,
+    a: *const T,
+    b: *const T,
+    c: *mut u32,
+    run_task: Runner<T>,
+) {
     let [m, k, n] = [d.m, d.k, d.n].map(|x| x.max(0) as usize);
     // Addresses, so that the closures below may cross threads.
     let (a, b, c) = (a as usize, b as usize, c as usize);
@@ -214,7 +233,7 @@ unsafe fn native<T: Narrow>(d: &GemmDesc, a: *const T, b: *const T, c: *mut u32)
             (0..batches).into_par_iter().for_each(|i| {
                 let t = task(batch_offsets(d, i), (0, m), (0, n));
                 // SAFETY: guaranteed by the caller; batches write disjoint results.
-                unsafe { run_native(&t) }
+                unsafe { run_task(&t) }
             });
             return;
         }
@@ -226,7 +245,7 @@ unsafe fn native<T: Narrow>(d: &GemmDesc, a: *const T, b: *const T, c: *mut u32)
                 let (rows, cols) = part(p);
                 let t = task(offsets, rows, cols);
                 // SAFETY: guaranteed by the caller; parts write disjoint results.
-                unsafe { run_native(&t) }
+                unsafe { run_task(&t) }
             });
         }
     };
@@ -255,11 +274,11 @@ pub unsafe extern "C" fn strata_rt_gemm_bf16_f32(
         let Some(d) = (unsafe { read_desc(desc) }) else {
             return;
         };
-        match bf16_path() {
-            // SAFETY: guaranteed by the caller; the CPU has AVX512-BF16.
-            Path::Native => unsafe { native(d, a, b, c as *mut u32) },
+        match bf16_kernel() {
+            // SAFETY: guaranteed by the caller; the CPU runs the kernel.
+            Some(run) => unsafe { native(d, a, b, c as *mut u32, run) },
             // SAFETY: guaranteed by the caller.
-            Path::Converted => unsafe { fallback::bf16(d, a, b, c) },
+            None => unsafe { fallback::bf16(d, a, b, c) },
         }
     })
 }
@@ -282,11 +301,11 @@ pub unsafe extern "C" fn strata_rt_gemm_s8_s32(
         let Some(d) = (unsafe { read_desc(desc) }) else {
             return;
         };
-        match s8_path() {
-            // SAFETY: guaranteed by the caller; the CPU has AVX512-VNNI.
-            Path::Native => unsafe { native(d, a, b, c as *mut u32) },
+        match s8_kernel() {
+            // SAFETY: guaranteed by the caller; the CPU runs the kernel.
+            Some(run) => unsafe { native(d, a, b, c as *mut u32, run) },
             // SAFETY: guaranteed by the caller.
-            Path::Converted => unsafe { fallback::s8(d, a, b, c) },
+            None => unsafe { fallback::s8(d, a, b, c) },
         }
     })
 }

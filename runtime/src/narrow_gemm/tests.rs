@@ -1,4 +1,4 @@
-//! Both paths (native where this CPU has it, and the converted fallback)
+//! Every path (each kernel this CPU runs, and the converted fallback)
 //! against a naive product, over shapes that exercise every edge of the
 //! blocking: partial tiles, odd k, k beyond one block, transposed and
 //! strided operands, a strided result, batches, and threads.
@@ -148,12 +148,12 @@ fn bf16_products_match_the_naive_product() {
         // SAFETY: the buffers hold what the descriptor addresses.
         with_threads(|| unsafe { fallback::bf16(&d, a.as_ptr(), b.as_ptr(), conv.as_mut_ptr()) });
         paths.push(("converted", conv));
-        if bf16_path() == Path::Native {
+        for (name, run) in kernels_bf16() {
             let mut native_out = vec![f32::NAN; want.len()];
             let c = native_out.as_mut_ptr() as usize;
-            // SAFETY: as above; the CPU has AVX512-BF16.
-            with_threads(|| unsafe { native(&d, a.as_ptr(), b.as_ptr(), c as *mut u32) });
-            paths.push(("native", native_out));
+            // SAFETY: as above; the CPU runs the kernel.
+            with_threads(|| unsafe { native(&d, a.as_ptr(), b.as_ptr(), c as *mut u32, run) });
+            paths.push((name, native_out));
         }
         for (path, got) in paths {
             for (i, (&g, &w)) in got.iter().zip(&want).enumerate() {
@@ -181,12 +181,12 @@ fn s8_products_match_the_naive_product_exactly() {
         // SAFETY: the buffers hold what the descriptor addresses.
         with_threads(|| unsafe { fallback::s8(&d, a.as_ptr(), b.as_ptr(), conv.as_mut_ptr()) });
         assert_eq!(conv, want, "converted {case:?}");
-        if s8_path() == Path::Native {
+        for (name, run) in kernels_s8() {
             let mut got = vec![i32::MIN; want.len()];
             let c = got.as_mut_ptr() as usize;
-            // SAFETY: as above; the CPU has AVX512-VNNI.
-            with_threads(|| unsafe { native(&d, a.as_ptr(), b.as_ptr(), c as *mut u32) });
-            assert_eq!(got, want, "native {case:?}");
+            // SAFETY: as above; the CPU runs the kernel.
+            with_threads(|| unsafe { native(&d, a.as_ptr(), b.as_ptr(), c as *mut u32, run) });
+            assert_eq!(got, want, "{name} {case:?}");
         }
     }
 }
@@ -208,22 +208,55 @@ fn extreme_i8_values_wrap_as_i32_sums_do() {
     let a = vec![-128i8; (2 * k) as usize];
     let b = vec![-128i8; (3 * k) as usize];
     let want = (0..k).fold(0i32, |s, _| s.wrapping_add(16384));
-    for native_path in [false, true] {
-        if native_path && s8_path() != Path::Native {
-            continue;
-        }
+    let mut got = vec![0i32; 6];
+    // SAFETY: the buffers hold what the descriptor addresses.
+    unsafe { fallback::s8(&d, a.as_ptr(), b.as_ptr(), got.as_mut_ptr()) };
+    assert!(
+        got.iter().all(|&g| g == want),
+        "converted: {got:?} vs {want}"
+    );
+    for (name, run) in kernels_s8() {
         let mut got = vec![0i32; 6];
-        // SAFETY: the buffers hold what the descriptor addresses.
+        // SAFETY: as above; the CPU runs the kernel.
         unsafe {
-            if native_path {
-                native(&d, a.as_ptr(), b.as_ptr(), got.as_mut_ptr() as *mut u32);
-            } else {
-                fallback::s8(&d, a.as_ptr(), b.as_ptr(), got.as_mut_ptr());
-            }
-        }
-        assert!(
-            got.iter().all(|&g| g == want),
-            "native={native_path}: {got:?} vs {want}"
-        );
+            native(
+                &d,
+                a.as_ptr(),
+                b.as_ptr(),
+                got.as_mut_ptr() as *mut u32,
+                run,
+            )
+        };
+        assert!(got.iter().all(|&g| g == want), "{name}: {got:?} vs {want}");
+    }
+}
+
+/// The bf16 kernels this CPU runs (none off x86-64).
+fn kernels_bf16() -> Vec<(&'static str, Runner<u16>)> {
+    #[cfg(target_arch = "x86_64")]
+    return x86::bf16_kernels().collect();
+    #[cfg(not(target_arch = "x86_64"))]
+    vec![]
+}
+
+/// The i8 kernels this CPU runs (none off x86-64).
+fn kernels_s8() -> Vec<(&'static str, Runner<i8>)> {
+    #[cfg(target_arch = "x86_64")]
+    return x86::s8_kernels().collect();
+    #[cfg(not(target_arch = "x86_64"))]
+    vec![]
+}
+
+/// The kernels this machine has are the ones tested: on a CPU with
+/// AVX512-VNNI every i8 kernel runs above (the AVX-512 one first).
+#[test]
+#[cfg(target_arch = "x86_64")]
+fn every_kernel_the_cpu_has_is_listed() {
+    let names: Vec<_> = kernels_s8().into_iter().map(|(n, _)| n).collect();
+    if std::arch::is_x86_feature_detected!("avx2") {
+        assert_eq!(names.last(), Some(&"avx2"), "{names:?}");
+    }
+    if std::arch::is_x86_feature_detected!("avx512vnni") {
+        assert_eq!(names.first(), Some(&"avx512vnni"), "{names:?}");
     }
 }

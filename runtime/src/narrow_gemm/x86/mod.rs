@@ -1,0 +1,193 @@
+//! The x86 kernels and the blocked loops around them. Each kernel's loops
+//! are compiled inside a `#[target_feature]` function for its instructions
+//! and entered only when the running CPU has them.
+
+mod avx2;
+mod avx512;
+
+use std::cell::RefCell;
+
+use super::pack::{column_fix, pack_a, pack_b};
+use super::{Encoding, KC, MC, NC, Runner, Task};
+
+/// A micro-kernel: `c[..mr, ..nr] (+)= a_strip · b_panel` over `kc` words.
+pub(super) trait Kernel {
+    type Enc: Encoding;
+    /// The accumulator (f32 or i32).
+    type Acc: Copy + Default;
+    /// Rows and columns of the tile (`MR * NR <= TILE`).
+    const MR: usize;
+    const NR: usize;
+    /// Whether the columns take a correction (`fix`) from the packing of B.
+    const FIX: bool;
+    /// # Safety
+    /// `a` holds `kc * MR` words, `b` `kc * NR`, `fix` `NR` (if used); `c`
+    /// with row stride `rsc` addresses `mr x nr` elements (column stride 1);
+    /// runs inside the kernel's `#[target_feature]` function.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn micro(
+        kc: usize,
+        a: *const u32,
+        b: *const u32,
+        c: *mut Self::Acc,
+        rsc: isize,
+        mr: usize,
+        nr: usize,
+        accumulate: bool,
+        fix: *const i32,
+    );
+    fn add(x: Self::Acc, y: Self::Acc) -> Self::Acc;
+    /// The rhs words of `NR` columns of `GROUP` rows (see `pack_b`).
+    ///
+    /// # Safety
+    /// Each of the first `GROUP` rows holds `NR` elements; runs inside the
+    /// kernel's `#[target_feature]` function.
+    unsafe fn interleave(rows: &[*const <Self::Enc as Encoding>::Elem; 4], out: &mut [u32]);
+}
+
+/// The largest tile of any kernel.
+const TILE: usize = 256;
+
+/// A thread's packing buffers, kept across calls.
+#[derive(Default)]
+pub(super) struct Buffers {
+    a: Vec<u32>,
+    b: Vec<u32>,
+    fix: Vec<i32>,
+}
+
+thread_local! {
+    static BUFFERS: RefCell<Buffers> = RefCell::new(Buffers::default());
+}
+
+/// Calls `f` with this thread's buffers. (They are taken here, outside the
+/// kernels' functions: a closure passed to `with` would be compiled without
+/// their features.)
+pub(super) fn with_buffers(f: impl FnOnce(&mut Buffers)) {
+    BUFFERS.with(|cell| f(&mut cell.borrow_mut()));
+}
+
+/// A kernel: its name (the CPU feature it needs), whether the running CPU
+/// has it, and its runner.
+type Entry<T> = (&'static str, fn() -> bool, Runner<T>);
+
+const BF16_KERNELS: [Entry<u16>; 1] = [("avx512bf16", avx512::has_bf16, avx512::run_bf16)];
+
+const S8_KERNELS: [Entry<i8>; 3] = [
+    ("avx512vnni", avx512::has_vnni, avx512::run_s8),
+    ("avxvnni", avx2::has_vnni, avx2::run_vnni),
+    ("avx2", avx2::has_avx2, avx2::run_madd),
+];
+
+/// The bf16 kernels this CPU runs, fastest first.
+pub(super) fn bf16_kernels() -> impl Iterator<Item = (&'static str, Runner<u16>)> {
+    BF16_KERNELS
+        .into_iter()
+        .filter(|k| (k.1)())
+        .map(|k| (k.0, k.2))
+}
+
+/// The i8 kernels this CPU runs, fastest first.
+pub(super) fn s8_kernels() -> impl Iterator<Item = (&'static str, Runner<i8>)> {
+    S8_KERNELS
+        .into_iter()
+        .filter(|k| (k.1)())
+        .map(|k| (k.0, k.2))
+}
+
+/// The blocked loops of one task.
+///
+/// # Safety
+/// The task addresses valid buffers; runs inside the kernel's
+/// `#[target_feature]` function.
+#[inline(always)]
+pub(super) unsafe fn drive<K: Kernel>(t: &Task<<K::Enc as Encoding>::Elem>, bufs: &mut Buffers) {
+    let (mr_max, nr_max) = (K::MR, K::NR);
+    debug_assert!(mr_max * nr_max <= TILE && NC.is_multiple_of(nr_max));
+    let c = t.c as *mut K::Acc;
+    let [rsc, csc] = t.c_strides;
+    let ((m0, m1), (n0, n1)) = (t.rows, t.cols);
+    let words = t.k.div_ceil(K::Enc::GROUP);
+    if words == 0 {
+        for i in m0..m1 {
+            for j in n0..n1 {
+                // SAFETY: inside the task's part of C.
+                unsafe { *c.offset(i as isize * rsc + j as isize * csc) = K::Acc::default() };
+            }
+        }
+        return;
+    }
+    let mc = (MC / mr_max).max(1) * mr_max;
+    let Buffers { a, b, fix } = bufs;
+    a.resize(mc * KC, 0);
+    b.resize(NC.min((n1 - n0).div_ceil(nr_max) * nr_max) * KC, 0);
+    fix.resize(NC, 0);
+    let mut tile = [K::Acc::default(); TILE];
+    let interleave = |rows: &[*const <K::Enc as Encoding>::Elem; 4], out: &mut [u32]| {
+        // SAFETY: pack_b passes GROUP rows of NR elements.
+        unsafe { K::interleave(rows, out) }
+    };
+    for jc in (n0..n1).step_by(NC) {
+        let jend = (jc + NC).min(n1);
+        let panels = (jend - jc).div_ceil(nr_max);
+        for pc in (0..words).step_by(KC) {
+            let kc = KC.min(words - pc);
+            let cols = (jc, jend);
+            // SAFETY: the task's columns of B.
+            unsafe {
+                pack_b::<K::Enc>(
+                    t.b,
+                    t.b_strides,
+                    t.k,
+                    cols,
+                    (pc, pc + kc),
+                    nr_max,
+                    b,
+                    interleave,
+                )
+            };
+            if K::FIX {
+                column_fix(b, panels, kc, nr_max, fix);
+            }
+            for ic in (m0..m1).step_by(mc) {
+                let iend = (ic + mc).min(m1);
+                let strips = (iend - ic).div_ceil(mr_max);
+                let rows = (ic, iend);
+                // SAFETY: the task's rows of A.
+                unsafe { pack_a::<K::Enc>(t.a, t.a_strides, t.k, rows, (pc, pc + kc), mr_max, a) };
+                for p in 0..panels {
+                    let j = jc + p * nr_max;
+                    let nr = nr_max.min(jend - j);
+                    let bp = b[p * kc * nr_max..].as_ptr();
+                    let fp = fix[p * nr_max..].as_ptr();
+                    for s in 0..strips {
+                        let i = ic + s * mr_max;
+                        let mr = mr_max.min(iend - i);
+                        let ap = a[s * kc * mr_max..].as_ptr();
+                        // SAFETY: inside the task's part of C.
+                        let cp = unsafe { c.offset(i as isize * rsc + j as isize * csc) };
+                        if csc == 1 {
+                            // SAFETY: as `Kernel::micro` requires.
+                            unsafe { K::micro(kc, ap, bp, cp, rsc, mr, nr, pc > 0, fp) };
+                            continue;
+                        }
+                        // A strided result (columns apart): through a tile.
+                        let tp = tile.as_mut_ptr();
+                        // SAFETY: the tile holds MR x NR.
+                        unsafe { K::micro(kc, ap, bp, tp, nr_max as isize, mr, nr, false, fp) };
+                        for r in 0..mr {
+                            for q in 0..nr {
+                                let v = tile[r * nr_max + q];
+                                // SAFETY: inside the task's part of C.
+                                unsafe {
+                                    let at = cp.offset(r as isize * rsc + q as isize * csc);
+                                    *at = if pc > 0 { K::add(*at, v) } else { v };
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
