@@ -34,6 +34,7 @@ impl Kernel for Bf16 {
     const MR: usize = MR;
     const NR: usize = NR;
     const FIX: bool = false;
+    const B_BY_SLABS: bool = true;
     #[inline(always)]
     unsafe fn micro(
         kc: usize,
