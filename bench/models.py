@@ -557,6 +557,9 @@ def models(small: bool) -> list[Model]:
         Model("gpt2_forward", lambda: (gpt2_forward_fn(g["heads"]), (gpt2_params(small), tokens)),
               f"GPT-2 small, tokens ({b_fwd}, {t_fwd}): embedding gather, (B,T,D) dense layers, causal mask, "
               "tanh GELU, layer norm, logits h @ wte.T", 1e-4),
+        Model("gpt2_forward_bf16", lambda: (gpt2_forward_fn(g["heads"]), (to_bf16(gpt2_params(small)), tokens)),
+              "the same forward in mixed precision as users cast it: every parameter bf16, so every "
+              "activation and dot is bf16 (products summed in f32, each op rounded to bf16)", 5e-2),
         Model("gpt2_decode", lambda: (gpt2_decode_fn(g["heads"]), gpt2_decode_args(small)),
               f"one decode step, batch 1, per-layer KV caches of {g['ctx']} positions updated by "
               "dynamic_update_slice at a position argument; the results are new caches (copies)", 1e-4),
@@ -585,6 +588,11 @@ def models(small: bool) -> list[Model]:
         names = {m.name for m in ms}
         ms = [m for m in ms if any(k == m.name or (k not in names and k in m.name) for k in keys)]
     return ms
+
+
+def to_bf16(tree):
+    """Every float array of a pytree as bf16 (ml_dtypes' numpy type, as jax uses)."""
+    return jax.tree_util.tree_map(lambda a: a.astype(jnp.bfloat16) if a.dtype == F32 else a, tree)
 
 
 def export_text(m: Model, fn, args) -> str:
@@ -832,10 +840,11 @@ def do_export(outdir):
 
 
 def eval_f64(fn, args):
-    """The same function evaluated in float64 by XLA (jax x64 mode, float32 arguments widened;
-    closed-over f32 constants keep their values): the scale of f32 rounding in both results."""
+    """The same function evaluated in float64 by XLA (jax x64 mode, float32 and bf16 arguments
+    widened; closed-over f32 constants keep their values): the scale of rounding in both results."""
+    wide = (F32, jnp.bfloat16)
     with jax.enable_x64(True):
-        args64 = jax.tree_util.tree_map(lambda a: a.astype(np.float64) if a.dtype == F32 else a, args)
+        args64 = jax.tree_util.tree_map(lambda a: a.astype(np.float64) if a.dtype in wide else a, args)
         return [np.asarray(x) for x in jax.tree_util.tree_leaves(jax.jit(fn)(*args64))]
 
 
