@@ -1,18 +1,22 @@
 // RUN: strata opt %s --split-input-file --convert-xla-to-kernel --convert-xla-to-loop | FileCheck %s
 
 // `kernel.conv` (chosen by convert-xla-to-kernel) lowers to im2col + GEMM:
-// the patch matrix (K x positions, column-major) is filled by a parallel
-// loop nest, then the runtime's GEMM multiplies it by the kernel matrix.
+// the patch matrix is filled by a parallel loop nest in its memory order,
+// then the runtime's GEMM multiplies it by the kernel matrix.
 
 // im2col + GEMM. An HWIO kernel already is the K x N matrix (H, W, I) x O:
-// the GEMM reads it in place (the descriptor: m, k, n = 64, 144, 32; lhs,
-// rhs, out strides (1, 64), (32, 1), (32, 1)) and only the patches are
-// allocated; an OIHW kernel is the matrix transposed (rhs strides (1, 144)).
+// the GEMM reads it in place (the descriptor: m, k, n = 64, 144, 32; rhs
+// and out strides (32, 1)) and only the patches are allocated. With the
+// input features innermost (NHWC) and in the columns, the patches are
+// positions x K, row-major (lhs strides (144, 1)): a window is whole runs
+// of input features. NCHW with an OIHW kernel (the matrix transposed: rhs
+// strides (1, 144)) stores them K x positions (lhs strides (1, 64)): a
+// column's positions walk an input row.
 // CHECK: "mem.global"() {{.*}}value = dense<[0, {{.*}}, 64, 144, 32, 1, 64, 1, 144, 1, 64]>
-// CHECK: "mem.global"() {{.*}}value = dense<[0, {{.*}}, 64, 144, 32, 1, 64, 32, 1, 32, 1]>
+// CHECK: "mem.global"() {{.*}}value = dense<[0, {{.*}}, 64, 144, 32, 144, 1, 32, 1, 32, 1]>
 // CHECK-LABEL: func.func @nhwc_hwio
 // CHECK-SAME: %[[K:[^:]*]]: memref<3x3x16x32xf32>
-// CHECK: %[[P:.*]] = "mem.alloc"() : () -> memref<144x64xf32>
+// CHECK: %[[P:.*]] = "mem.alloc"() : () -> memref<64x144xf32>
 // CHECK-NOT: "mem.alloc"
 // CHECK: "func.call"(%{{.*}}, %[[P]], %[[K]], %{{.*}}) {callee = @strata_rt_gemm_f32}
 // CHECK-LABEL: func.func @nchw_oihw
@@ -32,7 +36,9 @@ func.func @nchw_oihw(%x: tensor<1x16x8x8xf32>, %k: tensor<32x16x3x3xf32>) -> ten
 // -----
 
 // A reversed window (the gradient of a convolution) has no in-place
-// matrix: the kernel is packed into one (K x N) per call.
+// matrix: the kernel is packed into one (K x N) per call, its columns
+// (input feature, kernel position) with the features outermost, so the
+// patches are K x positions.
 // CHECK-LABEL: func.func @reversed
 // CHECK: "mem.alloc"() : () -> memref<144x64xf32>
 // CHECK: "mem.alloc"() : () -> memref<144x32xf32>
