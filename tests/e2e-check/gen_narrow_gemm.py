@@ -1,7 +1,8 @@
 # Writes narrow-gemm.mlir: bf16 and int8 products large enough to cross the
 # runtime's narrow GEMM blocks (k past one packed block of 384 bf16 / 768 i8
 # values, partial tiles, odd k, transposed operands, batches), exported by
-# JAX and checked against XLA:CPU. bf16 -> f32 and i8 -> i32 are exact
+# JAX and checked against XLA:CPU; and bf16 convolutions, whose im2col
+# patches stay bf16 for the same kernel. bf16 -> f32 and i8 -> i32 are exact
 # against XLA's numbers up to the f32 summation order; i8 results exactly.
 import jax
 import jax.numpy as jnp
@@ -37,6 +38,14 @@ cases = [
     ("bf16_batched_to_f32",
      lambda a, b: jnp.matmul(a, b, preferred_element_type=jnp.float32), (bf16(3, 10, 40), bf16(3, 40, 50))),
     ("bf16_to_bf16", lambda a, b: jnp.dot(a, b), (bf16(6, 400), bf16(400, 33))),
+    ("bf16_conv3x3_nhwc_to_f32",
+     lambda x, w: lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"),
+                                           preferred_element_type=jnp.float32),
+     (bf16(2, 10, 10, 16), bf16(3, 3, 16, 24))),
+    ("bf16_conv3x3_nchw_stride2", lambda x, w: lax.conv(x, w, (2, 2), "SAME"), (bf16(1, 16, 12, 12), bf16(24, 16, 3, 3))),
+    ("bf16_conv1x1_nhwc",
+     lambda x, w: lax.conv_general_dilated(x, w, (1, 1), "VALID", dimension_numbers=("NHWC", "HWIO", "NHWC")),
+     (bf16(2, 7, 7, 40), bf16(1, 1, 40, 30))),
     ("i8_to_i32", to_i32, (i8(9, 1000), i8(1000, 37))),
     ("i8_transposed_rhs_to_i32", lambda a, b: to_i32(a, b.T), (i8(5, 301), i8(66, 301))),
     ("i8_batched_to_i32",

@@ -36,7 +36,10 @@ impl Column {
 /// How a convolution maps onto GEMMs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GemmPlan {
+    /// The result's element type (f32 or f64).
     pub kind: FloatKind,
+    /// The operands' (the result's, or bf16 with an f32 result).
+    pub operands: FloatKind,
     /// Output positions per image (product of the output's spatial sizes).
     pub m: i64,
     /// Input features times kernel positions.
@@ -73,8 +76,15 @@ pub fn gemm_plan(ctx: &Context, op: OpId) -> Option<GemmPlan> {
         TypeKind::Float(k @ (FloatKind::F32 | FloatKind::F64)) => *k,
         _ => return None,
     };
-    if ctx.elem(ctx.value_ty(lhs)) != ctx.elem(ctx.value_ty(result))
-        || ctx.elem(ctx.value_ty(rhs)) != ctx.elem(ctx.value_ty(result))
+    let operands = match ctx.kind(ctx.elem(ctx.value_ty(lhs))) {
+        TypeKind::Float(k) => *k,
+        _ => return None,
+    };
+    // Operands of the result's type, or bf16 ones summed in f32 (the
+    // runtime's bf16 GEMM).
+    let bf16_to_f32 = operands == FloatKind::BF16 && kind == FloatKind::F32;
+    if ctx.elem(ctx.value_ty(lhs)) != ctx.elem(ctx.value_ty(rhs))
+        || (operands != kind && !bf16_to_f32)
     {
         return None;
     }
@@ -102,6 +112,7 @@ pub fn gemm_plan(ctx: &Context, op: OpId) -> Option<GemmPlan> {
     let (columns, kernel_in_place) = kernel_columns(&c, &rs);
     let plan = GemmPlan {
         kind,
+        operands,
         m,
         k: rs[c.kernel_input_feature] * kpos,
         n: rs[c.kernel_output_feature],
@@ -227,7 +238,7 @@ pub fn verify(ctx: &Context, op: OpId) -> Result<()> {
     if gemm_plan(ctx, op).is_none() {
         return Err(ctx.error(
             op,
-            "is not a convolution im2col + GEMM computes (f32/f64, no groups, the output's spatial dimensions one run)",
+            "is not a convolution im2col + GEMM computes (f32/f64, or bf16 to f32; no groups; the output's spatial dimensions one run)",
         ));
     }
     if plan(ctx, op).is_none() {

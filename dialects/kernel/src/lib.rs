@@ -7,7 +7,7 @@
 //! |---|---|---|
 //! | `kernel.gemm` | (lhs, rhs) → out: f32, f64, bf16 → f32, i8 → i32 | `strata_rt_gemm_f32` / `_f64` / `_bf16_f32` / `_s8_s32` with a `GemmDesc` |
 //! | `kernel.transpose` | x → out, 4-byte elements | `strata_rt_transpose` with a `TransposeDesc` |
-//! | `kernel.conv` | (x, w) → out, f32 or f64 | im2col loops, then `strata_rt_gemm_*` per image |
+//! | `kernel.conv` | (x, w) → out: f32, f64, bf16 → f32 | im2col loops, then `strata_rt_gemm_*` per image |
 //!
 //! ```text
 //! %r = "kernel.gemm"(%x, %w) {mnk = array<i64: 128, 3072, 768>,

@@ -1,7 +1,8 @@
 //! Every path (each kernel this CPU runs, and the converted fallback)
 //! against a naive product, over shapes that exercise every edge of the
 //! blocking: partial tiles, odd k, k beyond one block, transposed and
-//! strided operands, a strided result, batches, and threads.
+//! strided operands, a strided result, batches, threads, and A read in
+//! place.
 
 use strata_abi::GemmDesc;
 
@@ -125,6 +126,11 @@ fn cases() -> Vec<Case> {
         c(1, 9, 390, 40, false, true, true),
         c(3, 17, 9, 33, false, false, false),
         c(1, 5, 0, 6, false, false, false),
+        // bf16 with K even reads A in place (whole strips; the partial
+        // last strip packed), in both loop orders (over 256 rows: the
+        // other), batched, into a strided result.
+        c(2, 260, 64, 40, false, false, false),
+        c(1, 30, 64, 70, false, true, true),
     ]
 }
 

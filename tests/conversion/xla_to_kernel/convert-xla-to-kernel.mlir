@@ -119,8 +119,8 @@ func.func @conv3x3(%x: tensor<1x5x5x2xf32>, %w: tensor<3x3x2x2xf32>) -> tensor<1
   return %0 : tensor<1x3x3x2xf32>
 }
 
-// A larger window of bf16 becomes the same convolution in f32 between
-// converts (the loop lowering's im2col + GEMM computes f32).
+// A bf16 convolution too small for im2col + GEMM becomes the same
+// convolution in f32 between converts (the direct loop nest).
 // CHECK-LABEL: func.func @conv3x3_bf16
 // CHECK: %[[X:.*]] = "xla.convert"(%arg0) : (tensor<1x5x5x2xbf16>) -> tensor<1x5x5x2xf32>
 // CHECK: %[[W:.*]] = "xla.convert"(%arg1) : (tensor<3x3x2x2xbf16>) -> tensor<3x3x2x2xf32>
@@ -229,7 +229,8 @@ func.func @transpose_loops(%x: tensor<256x512xf32>, %s: tensor<32x32xf32>, %d: t
 // columns in the kernel's layout order when the GEMM can read the kernel in
 // place: HWIO (H, W, I) x O as stored, OIHW (I, H, W) transposed. A
 // reversed window packs the kernel (no kernel_in_place); a grouped one
-// stays a convolution (the direct loop nest); bf16 is computed in f32.
+// stays a convolution (the direct loop nest); bf16 operands stay bf16 (the
+// patches too, for the bf16 GEMM), summed in f32 and rounded once.
 // CHECK-LABEL: func.func @conv_hwio
 // CHECK: "kernel.conv"(%arg0, %arg1) {{.*}}columns = array<i64: 0, 1, -1>, kernel_in_place = array<i64: 32, 1>}
 // CHECK-LABEL: func.func @conv_oihw
@@ -239,10 +240,9 @@ func.func @transpose_loops(%x: tensor<256x512xf32>, %s: tensor<32x32xf32>, %d: t
 // CHECK-LABEL: func.func @conv_grouped
 // CHECK: "xla.convolution"
 // CHECK-LABEL: func.func @conv_bf16
-// CHECK: %[[X:.*]] = "xla.convert"(%arg0) : (tensor<1x8x8x16xbf16>) -> tensor<1x8x8x16xf32>
-// CHECK: %[[W:.*]] = "xla.convert"(%arg1) : (tensor<3x3x16x32xbf16>) -> tensor<3x3x16x32xf32>
-// CHECK: %[[C:.*]] = "kernel.conv"(%[[X]], %[[W]])
-// CHECK: "xla.convert"(%[[C]]) : (tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xbf16>
+// CHECK-NOT: xla.convert
+// CHECK: %[[C:.*]] = "kernel.conv"(%arg0, %arg1) {{.*}} : (tensor<1x8x8x16xbf16>, tensor<3x3x16x32xbf16>) -> tensor<1x8x8x32xf32>
+// CHECK-NEXT: "xla.convert"(%[[C]]) : (tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xbf16>
 func.func @conv_hwio(%x: tensor<1x8x8x16xf32>, %k: tensor<3x3x16x32xf32>) -> tensor<1x8x8x32xf32> {
   %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x16xf32>, tensor<3x3x16x32xf32>) -> tensor<1x8x8x32xf32>
   return %0 : tensor<1x8x8x32xf32>

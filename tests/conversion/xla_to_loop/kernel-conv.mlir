@@ -46,3 +46,15 @@ func.func @reversed(%x: tensor<1x8x8x16xf32>, %k: tensor<3x3x16x32xf32>) -> tens
   %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]], reverse = [true, true]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x16xf32>, tensor<3x3x16x32xf32>) -> tensor<1x8x8x32xf32>
   return %0 : tensor<1x8x8x32xf32>
 }
+
+// -----
+
+// bf16 operands with an f32 result: the patches are bf16 and the bf16 GEMM
+// sums them in f32.
+// CHECK-LABEL: func.func @bf16_nhwc
+// CHECK: %[[P:.*]] = "mem.alloc"() : () -> memref<64x144xbf16>
+// CHECK: "func.call"(%{{.*}}, %[[P]], %arg1, %{{.*}}) {callee = @strata_rt_gemm_bf16_f32}
+func.func @bf16_nhwc(%x: tensor<1x8x8x16xbf16>, %k: tensor<3x3x16x32xbf16>) -> tensor<1x8x8x32xf32> {
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x16xbf16>, tensor<3x3x16x32xbf16>) -> tensor<1x8x8x32xf32>
+  return %0 : tensor<1x8x8x32xf32>
+}

@@ -53,7 +53,10 @@ pub(crate) fn select(ctx: &mut Context, op: OpId) -> Result<()> {
         && c.batch_groups == 1;
     if !pointwise {
         return match widen_narrow(ctx, op, &kinds)? {
-            Some(wide) => select_im2col(ctx, wide),
+            Some(wide) => {
+                keep_bf16_operands(ctx, wide, &kinds);
+                select_im2col(ctx, wide)
+            }
             None => select_im2col(ctx, op),
         };
     }
@@ -98,7 +101,7 @@ pub(crate) fn select(ctx: &mut Context, op: OpId) -> Result<()> {
     let Some(desc) = descriptor(&batch, m.unwrap_or(unit), n, k) else {
         return select_im2col(ctx, op);
     };
-    replace_with_gemm(ctx, op, Some(x), Some(w), Compute::wide(&kinds), &desc)
+    replace_with_gemm(ctx, op, Some(x), Some(w), Compute::of_floats(&kinds), &desc)
 }
 
 /// A larger convolution that im2col + GEMM computes becomes a
@@ -115,6 +118,42 @@ fn select_im2col(ctx: &mut Context, op: OpId) -> Result<()> {
     o.name = strata_dialect_kernel::CONV;
     o.attrs.extend(attrs);
     Ok(())
+}
+
+/// Gives `conv` (an f32 convolution of converted operands, from
+/// [`widen_narrow`]) back its bf16 operands when both were bf16 and the
+/// result bf16 or f32, and im2col + GEMM computes it: the patches stay
+/// bf16 and the bf16 GEMM sums in f32 (the converts go).
+fn keep_bf16_operands(ctx: &mut Context, conv: OpId, kinds: &[strata_ir::FloatKind]) {
+    if Compute::of_floats(kinds) != Compute::Bf16
+        || strata_dialect_kernel::conv::gemm_plan(ctx, conv).is_none()
+    {
+        return;
+    }
+    let converts: Vec<OpId> = ctx.op(conv).operands[..2]
+        .iter()
+        .filter_map(|&v| ctx.defining_op(v))
+        .collect();
+    let narrow: Vec<strata_ir::Value> = converts.iter().map(|&c| ctx.op(c).operands[0]).collect();
+    if converts.len() != 2
+        || narrow
+            .iter()
+            .any(|&v| float_kind(ctx, ctx.value_ty(v)).is_none())
+    {
+        return;
+    }
+    ctx.op_mut(conv).operands[..2].copy_from_slice(&narrow);
+    let Some(func) = strata_ir::builtin::enclosing_func(ctx, conv) else {
+        return;
+    };
+    for c in converts {
+        let v = ctx.op(c).results[0];
+        let mut used = false;
+        ctx.walk_nested(func, &mut |o| used |= ctx.op(o).operands.contains(&v));
+        if !used {
+            ctx.detach_op(c);
+        }
+    }
 }
 
 /// A convolution with f16/bf16 operands or result as the same convolution

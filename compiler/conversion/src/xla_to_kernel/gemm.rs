@@ -255,6 +255,20 @@ impl Compute {
         }
     }
 
+    /// How a product of float operands and result (`kinds`: lhs, rhs,
+    /// result) computes: bf16 operands with a bf16 or f32 result on the
+    /// bf16 kernel, the rest widened.
+    pub(crate) fn of_floats(kinds: &[FloatKind]) -> Self {
+        match kinds {
+            [
+                FloatKind::BF16,
+                FloatKind::BF16,
+                FloatKind::BF16 | FloatKind::F32,
+            ] => Compute::Bf16,
+            _ => Compute::wide(kinds),
+        }
+    }
+
     /// The operands' and the sums' element types.
     fn types(self, ctx: &mut Context) -> (Type, Type) {
         match self {
@@ -284,11 +298,7 @@ fn signed_int(ctx: &Context, t: Type) -> Option<u32> {
 fn compute_of(ctx: &Context, op: OpId, types: [Type; 3]) -> Option<Compute> {
     let floats: Option<Vec<FloatKind>> = types.iter().map(|&t| float_kind(ctx, t)).collect();
     if let Some(kinds) = floats {
-        let bf16 = kinds[0] == FloatKind::BF16 && kinds[1] == FloatKind::BF16;
-        if bf16 && matches!(kinds[2], FloatKind::BF16 | FloatKind::F32) {
-            return Some(Compute::Bf16);
-        }
-        return Some(Compute::wide(&kinds));
+        return Some(Compute::of_floats(&kinds));
     }
     let ints = types.map(|t| signed_int(ctx, t));
     if let [Some(8), Some(8), Some(8 | 16 | 32)] = ints {

@@ -182,7 +182,13 @@ pub(super) fn convolution_via_gemm(
     let c = strata_dialect_xla::ops::conv::conv(b.ctx, op)
         .ok_or_else(|| Diagnostic::internal(b.loc, "convolution without dimension numbers"))?;
     let n = c.input_spatial.len();
-    let elem = b.ctx.elem(b.ctx.value_ty(result));
+    // Patches and a packed kernel hold the operands' type (bf16 ones go to
+    // the bf16 GEMM as they are).
+    let elem = b.ctx.elem(b.ctx.value_ty(lhs));
+    let gemm = match plan.operands {
+        strata_ir::FloatKind::BF16 => &strata_abi::runtime::GEMM_BF16_F32,
+        _ => super::dot::wide_gemm(plan.kind),
+    };
     let kin = rs[c.kernel_input_feature];
     let ksizes: Vec<i64> = c.kernel_spatial.iter().map(|&d| rs[d]).collect();
     let osizes: Vec<i64> = c.output_spatial.iter().map(|&d| os[d]).collect();
@@ -290,7 +296,8 @@ pub(super) fn convolution_via_gemm(
                     None => ok,
                 });
             }
-            let x = cx.element(b, lhs, &lidx)?.real();
+            let x = cx.element(b, lhs, &lidx)?;
+            let x = as_stored(b, x, elem)?;
             let x = match valid {
                 Some(v) => b.select(v, x, zero_f),
                 None => x,
@@ -312,19 +319,12 @@ pub(super) fn convolution_via_gemm(
         })?;
         if per_image {
             // This image's block of the result.
-            let image_ty = b.ctx.memref_ty(&[plan.out_batch_stride], elem);
+            let out_elem = b.ctx.elem(b.ctx.value_ty(result));
+            let image_ty = b.ctx.memref_ty(&[plan.out_batch_stride], out_elem);
             let stride = b.const_index(plan.out_batch_stride);
             let start = b.binary("arith.muli", image, stride);
             let image_out = b.op1("mem.offset", vec![out, start], image_ty, vec![]);
-            super::dot::call_gemm(
-                cx,
-                b,
-                super::dot::wide_gemm(plan.kind),
-                &desc,
-                patches,
-                kernel,
-                image_out,
-            )?;
+            super::dot::call_gemm(cx, b, gemm, &desc, patches, kernel, image_out)?;
         }
         Ok(())
     })?;
@@ -333,15 +333,7 @@ pub(super) fn convolution_via_gemm(
         desc.batch_sizes[0] = plan.batch;
         desc.lhs_batch_strides[0] = plan.m * plan.k;
         desc.out_batch_strides[0] = plan.out_batch_stride;
-        super::dot::call_gemm(
-            cx,
-            b,
-            super::dot::wide_gemm(plan.kind),
-            &desc,
-            patches,
-            kernel,
-            out,
-        )?;
+        super::dot::call_gemm(cx, b, gemm, &desc, patches, kernel, out)?;
     }
     b.insert("mem.dealloc", vec![patches], &[], vec![]);
     if plan.kernel_in_place.is_none() {
@@ -387,7 +379,9 @@ fn pack_kernel(
                 }
             }
         }
-        let w = cx.element(b, rhs, &ridx)?.real();
+        let elem = b.ctx.elem(b.ty(kernel));
+        let w = cx.element(b, rhs, &ridx)?;
+        let w = as_stored(b, w, elem)?;
         let column = linear(b, col, columns);
         b.store(w, kernel, &[column, of[0]]);
         Ok(())
@@ -403,4 +397,16 @@ fn linear(b: &mut Builder<'_>, idx: &[Value], sizes: &[i64]) -> Value {
         acc = b.binary("arith.addi", scaled, i);
     }
     acc
+}
+
+/// An operand's element as `elem` for storing: a fused producer computes
+/// narrow floats in a wider type (its value already rounded to `elem`, so
+/// the conversion is exact).
+fn as_stored(b: &mut Builder<'_>, x: Scalar, elem: strata_ir::Type) -> Result<Value> {
+    let x = x.real();
+    let from = b.ty(x);
+    if from == elem {
+        return Ok(x);
+    }
+    Ok(scalar::convert(b, Scalar::Real(x), from, elem)?.real())
 }

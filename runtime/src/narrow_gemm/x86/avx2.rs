@@ -80,6 +80,7 @@ impl Kernel for Madd {
     unsafe fn micro(
         kc: usize,
         a: *const u32,
+        lda: usize,
         b: *const u32,
         c: *mut i32,
         rsc: isize,
@@ -88,6 +89,8 @@ impl Kernel for Madd {
         accumulate: bool,
         _fix: *const i32,
     ) {
+        // A packed strip: the i8 kernels never read A in place (`DIRECT_A`).
+        debug_assert_eq!(lda, 0);
         // SAFETY: the caller runs this inside `madd_loops` (AVX2).
         unsafe { micro_madd(kc, a, b, c, rsc, (mr, nr), accumulate) }
     }
@@ -144,6 +147,7 @@ impl Kernel for Vnni {
     unsafe fn micro(
         kc: usize,
         a: *const u32,
+        lda: usize,
         b: *const u32,
         c: *mut i32,
         rsc: isize,
@@ -152,6 +156,8 @@ impl Kernel for Vnni {
         accumulate: bool,
         fix: *const i32,
     ) {
+        // A packed strip: the i8 kernels never read A in place (`DIRECT_A`).
+        debug_assert_eq!(lda, 0);
         // SAFETY: the caller runs this inside `vnni_loops` (AVX-VNNI).
         unsafe { micro_vnni(kc, a, b, c, rsc, (mr, nr), accumulate, fix) }
     }

@@ -35,10 +35,12 @@ impl Kernel for Bf16 {
     const NR: usize = NR;
     const FIX: bool = false;
     const B_BY_SLABS: bool = true;
+    const DIRECT_A: bool = true;
     #[inline(always)]
     unsafe fn micro(
         kc: usize,
         a: *const u32,
+        lda: usize,
         b: *const u32,
         c: *mut f32,
         rsc: isize,
@@ -48,7 +50,12 @@ impl Kernel for Bf16 {
         _fix: *const i32,
     ) {
         // SAFETY: the caller runs this inside `run_bf16` (AVX512-BF16).
-        unsafe { micro_bf16(kc, a, b, c, rsc, mr, nr, accumulate) }
+        unsafe {
+            match lda {
+                0 => micro_bf16::<false>(kc, (a, 0), b, c, rsc, mr, nr, accumulate),
+                _ => micro_bf16::<true>(kc, (a, lda), b, c, rsc, mr, nr, accumulate),
+            }
+        }
     }
     fn add(x: f32, y: f32) -> f32 {
         x + y
@@ -70,9 +77,9 @@ impl Kernel for Bf16 {
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "avx512f,avx512bw,avx512bf16")]
 #[inline]
-unsafe fn micro_bf16(
+unsafe fn micro_bf16<const IN_PLACE: bool>(
     kc: usize,
-    a: *const u32,
+    (a, lda): (*const u32, usize),
     b: *const u32,
     c: *mut f32,
     rsc: isize,
@@ -87,8 +94,8 @@ unsafe fn micro_bf16(
             let b0: __m512bh = std::mem::transmute(_mm512_loadu_si512(b.add(g * NR).cast()));
             let b1: __m512bh = std::mem::transmute(_mm512_loadu_si512(b.add(g * NR + 16).cast()));
             for (r, acc) in acc.iter_mut().enumerate() {
-                let av: __m512bh =
-                    std::mem::transmute(_mm512_set1_epi32(*a.add(g * MR + r) as i32));
+                let word = if IN_PLACE { r * lda + g } else { g * MR + r };
+                let av: __m512bh = std::mem::transmute(_mm512_set1_epi32(*a.add(word) as i32));
                 acc[0] = _mm512_dpbf16_ps(acc[0], av, b0);
                 acc[1] = _mm512_dpbf16_ps(acc[1], av, b1);
             }
@@ -125,6 +132,7 @@ impl Kernel for S8 {
     unsafe fn micro(
         kc: usize,
         a: *const u32,
+        lda: usize,
         b: *const u32,
         c: *mut i32,
         rsc: isize,
@@ -133,6 +141,8 @@ impl Kernel for S8 {
         accumulate: bool,
         fix: *const i32,
     ) {
+        // A packed strip: the i8 kernels never read A in place (`DIRECT_A`).
+        debug_assert_eq!(lda, 0);
         // SAFETY: the caller runs this inside `run_s8` (AVX512-VNNI).
         unsafe { micro_s8(kc, a, b, c, rsc, mr, nr, accumulate, fix) }
     }

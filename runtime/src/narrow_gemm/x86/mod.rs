@@ -22,14 +22,20 @@ pub(super) trait Kernel {
     const FIX: bool;
     /// Whether tasks of few rows pack B a slab at a time (see `drive`).
     const B_BY_SLABS: bool = false;
+    /// Whether the micro-kernel reads A in place (`lda > 0`) when its rows
+    /// are words of the encoding as stored.
+    const DIRECT_A: bool = false;
     /// # Safety
-    /// `a` holds `kc * MR` words, `b` `kc * NR`, `fix` `NR` (if used); `c`
+    /// `a` holds `kc * MR` words (a packed strip; `lda == 0`), or, with
+    /// `DIRECT_A`, `MR` rows `lda` words apart of `kc` words each; `b`
+    /// holds `kc * NR` words, `fix` `NR` (if used); `c`
     /// with row stride `rsc` addresses `mr x nr` elements (column stride 1);
     /// runs inside the kernel's `#[target_feature]` function.
     #[allow(clippy::too_many_arguments)]
     unsafe fn micro(
         kc: usize,
         a: *const u32,
+        lda: usize,
         b: *const u32,
         c: *mut Self::Acc,
         rsc: isize,
@@ -132,6 +138,9 @@ pub(super) unsafe fn drive<K: Kernel>(t: &Task<<K::Enc as Encoding>::Elem>, bufs
         // SAFETY: pack_b passes GROUP rows of NR elements.
         unsafe { K::interleave(rows, out) }
     };
+    // A read in place where the kernel can (bf16 rows with K even: no
+    // packing, which dominates when N is small, as in convolutions).
+    let source = StripSource::of::<K>(t);
     if K::B_BY_SLABS && m1 - m0 <= A_WHOLE_ROWS {
         // Few rows: A packed whole per block of k (it stays in L2), B a few
         // panels at a time just before their strips use them (in L1), so
@@ -147,7 +156,7 @@ pub(super) unsafe fn drive<K: Kernel>(t: &Task<<K::Enc as Encoding>::Elem>, bufs
             let strips = (m1 - m0).div_ceil(mr_max);
             a.resize(strips * kc * mr_max, 0);
             // SAFETY: the task's rows of A.
-            unsafe { pack_a::<K::Enc>(t.a, t.a_strides, t.k, (m0, m1), (pc, pc + kc), mr_max, a) };
+            unsafe { source.pack::<K>(t, (m0, m1), (pc, kc), a) };
             for js in (n0..n1).step_by(slab) {
                 let jend = (js + slab).min(n1);
                 let panels = (jend - js).div_ceil(nr_max);
@@ -175,8 +184,9 @@ pub(super) unsafe fn drive<K: Kernel>(t: &Task<<K::Enc as Encoding>::Elem>, bufs
                     let fp = fix[p * nr_max..].as_ptr();
                     for s in 0..strips {
                         let i = m0 + s * mr_max;
-                        let ap = a[s * kc * mr_max..].as_ptr();
-                        let at = ((i, j), (mr_max.min(m1 - i), nr));
+                        let mr = mr_max.min(m1 - i);
+                        let ap = source.strip::<K>(t, (s, i, mr), (pc, kc), a);
+                        let at = ((i, j), (mr, nr));
                         // SAFETY: inside the task's part of C.
                         unsafe { tile_product::<K>(t, ap, bp, fp, kc, at, pc == 0, &mut tile) };
                     }
@@ -212,7 +222,7 @@ pub(super) unsafe fn drive<K: Kernel>(t: &Task<<K::Enc as Encoding>::Elem>, bufs
                 let strips = (iend - ic).div_ceil(mr_max);
                 let rows = (ic, iend);
                 // SAFETY: the task's rows of A.
-                unsafe { pack_a::<K::Enc>(t.a, t.a_strides, t.k, rows, (pc, pc + kc), mr_max, a) };
+                unsafe { source.pack::<K>(t, rows, (pc, kc), a) };
                 for p in 0..panels {
                     let j = jc + p * nr_max;
                     let nr = nr_max.min(jend - j);
@@ -220,8 +230,9 @@ pub(super) unsafe fn drive<K: Kernel>(t: &Task<<K::Enc as Encoding>::Elem>, bufs
                     let fp = fix[p * nr_max..].as_ptr();
                     for s in 0..strips {
                         let i = ic + s * mr_max;
-                        let ap = a[s * kc * mr_max..].as_ptr();
-                        let at = ((i, j), (mr_max.min(iend - i), nr));
+                        let mr = mr_max.min(iend - i);
+                        let ap = source.strip::<K>(t, (s, i, mr), (pc, kc), a);
+                        let at = ((i, j), (mr, nr));
                         // SAFETY: inside the task's part of C.
                         unsafe { tile_product::<K>(t, ap, bp, fp, kc, at, pc == 0, &mut tile) };
                     }
@@ -232,7 +243,8 @@ pub(super) unsafe fn drive<K: Kernel>(t: &Task<<K::Enc as Encoding>::Elem>, bufs
 }
 
 /// One micro-tile of C at `(i, j)`, `mr x nr`: written (`first`) or added
-/// to, through `tile` when C's columns are apart.
+/// to, through `tile` when C's columns are apart. `a` is the strip's A:
+/// packed, or in place with rows `lda` words apart.
 ///
 /// # Safety
 /// As `Kernel::micro`; `(i, j)` inside the task's part of C.
@@ -240,7 +252,7 @@ pub(super) unsafe fn drive<K: Kernel>(t: &Task<<K::Enc as Encoding>::Elem>, bufs
 #[inline(always)]
 unsafe fn tile_product<K: Kernel>(
     t: &Task<<K::Enc as Encoding>::Elem>,
-    ap: *const u32,
+    (ap, lda): (*const u32, usize),
     bp: *const u32,
     fp: *const i32,
     kc: usize,
@@ -253,7 +265,7 @@ unsafe fn tile_product<K: Kernel>(
     let cp = unsafe { (t.c as *mut K::Acc).offset(i as isize * rsc + j as isize * csc) };
     if csc == 1 {
         // SAFETY: as `Kernel::micro` requires.
-        unsafe { K::micro(kc, ap, bp, cp, rsc, mr, nr, !first, fp) };
+        unsafe { K::micro(kc, ap, lda, bp, cp, rsc, mr, nr, !first, fp) };
         return;
     }
     // A strided result (columns apart): through the tile.
@@ -262,6 +274,7 @@ unsafe fn tile_product<K: Kernel>(
         K::micro(
             kc,
             ap,
+            lda,
             bp,
             tile.as_mut_ptr(),
             K::NR as isize,
@@ -279,6 +292,70 @@ unsafe fn tile_product<K: Kernel>(
                 let at = cp.offset(r as isize * rsc + q as isize * csc);
                 *at = if first { v } else { K::add(*at, v) };
             }
+        }
+    }
+}
+
+/// Where a strip's A comes from: read in place (rows `lda` words apart)
+/// when the kernel can and the strip is whole, else packed.
+struct StripSource {
+    /// Row stride of A in words, when A's rows are words as stored.
+    lda: Option<usize>,
+}
+
+impl StripSource {
+    fn of<K: Kernel>(t: &Task<<K::Enc as Encoding>::Elem>) -> Self {
+        let elem = std::mem::size_of::<<K::Enc as Encoding>::Elem>();
+        let [rs, cs] = t.a_strides;
+        let bytes = rs.unsigned_abs() * elem;
+        let whole_words = K::Enc::RAW && cs == 1 && rs >= 0 && bytes % 4 == 0;
+        let in_place = K::DIRECT_A && whole_words && t.k % K::Enc::GROUP == 0;
+        StripSource {
+            lda: in_place.then_some(bytes / 4),
+        }
+    }
+
+    /// Packs what the strips of rows `rows` over words `pc..pc + kc` read
+    /// from `buf`: all of them, or with A in place the last one if it is
+    /// partial (into the start of `buf`).
+    ///
+    /// # Safety
+    /// The rows are inside the task's A.
+    #[inline(always)]
+    unsafe fn pack<K: Kernel>(
+        &self,
+        t: &Task<<K::Enc as Encoding>::Elem>,
+        (r0, r1): (usize, usize),
+        (pc, kc): (usize, usize),
+        buf: &mut [u32],
+    ) {
+        let from = match self.lda {
+            None => r0,
+            Some(_) => r1 - (r1 - r0) % K::MR,
+        };
+        if from < r1 {
+            // SAFETY: guaranteed by the caller.
+            unsafe {
+                pack_a::<K::Enc>(t.a, t.a_strides, t.k, (from, r1), (pc, pc + kc), K::MR, buf)
+            };
+        }
+    }
+
+    /// Strip `s` (rows `i..i + mr`) over words `pc..`: in place when A
+    /// allows and the strip is whole, else packed in `buf` (by `pack`).
+    #[inline(always)]
+    fn strip<K: Kernel>(
+        &self,
+        t: &Task<<K::Enc as Encoding>::Elem>,
+        (s, i, mr): (usize, usize, usize),
+        (pc, kc): (usize, usize),
+        buf: &[u32],
+    ) -> (*const u32, usize) {
+        match self.lda {
+            // Row i's word pc, inside A (its rows are whole words).
+            Some(lda) if mr == K::MR => ((t.a as *const u32).wrapping_add(i * lda + pc), lda),
+            Some(_) => (buf.as_ptr(), 0),
+            None => (buf[s * kc * K::MR..].as_ptr(), 0),
         }
     }
 }
