@@ -95,7 +95,9 @@ unsafe fn micro_bf16<const IN_PLACE: bool>(
             let b1: __m512bh = std::mem::transmute(_mm512_loadu_si512(b.add(g * NR + 16).cast()));
             for (r, acc) in acc.iter_mut().enumerate() {
                 let word = if IN_PLACE { r * lda + g } else { g * MR + r };
-                let av: __m512bh = std::mem::transmute(_mm512_set1_epi32(*a.add(word) as i32));
+                // In place, A is only as aligned as its elements (2 bytes).
+                let bits = a.add(word).read_unaligned();
+                let av: __m512bh = std::mem::transmute(_mm512_set1_epi32(bits as i32));
                 acc[0] = _mm512_dpbf16_ps(acc[0], av, b0);
                 acc[1] = _mm512_dpbf16_ps(acc[1], av, b1);
             }
