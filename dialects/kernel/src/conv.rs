@@ -38,8 +38,8 @@ impl Column {
 pub struct GemmPlan {
     /// The result's element type (f32 or f64).
     pub kind: FloatKind,
-    /// The operands' (the result's, or bf16 with an f32 result).
-    pub operands: FloatKind,
+    /// The element types of the GEMM (the result's, or bf16 to f32).
+    pub elements: crate::gemm::Elements,
     /// Output positions per image (product of the output's spatial sizes).
     pub m: i64,
     /// Input features times kernel positions.
@@ -80,12 +80,10 @@ pub fn gemm_plan(ctx: &Context, op: OpId) -> Option<GemmPlan> {
         TypeKind::Float(k) => *k,
         _ => return None,
     };
-    // Operands of the result's type, or bf16 ones summed in f32 (the
-    // runtime's bf16 GEMM).
-    let bf16_to_f32 = operands == FloatKind::BF16 && kind == FloatKind::F32;
-    if ctx.elem(ctx.value_ty(lhs)) != ctx.elem(ctx.value_ty(rhs))
-        || (operands != kind && !bf16_to_f32)
-    {
+    // Operands of the result's type, or bf16 ones summed in f32: what a
+    // GEMM kernel takes.
+    let elements = crate::gemm::Elements::of_floats(operands, kind)?;
+    if ctx.elem(ctx.value_ty(lhs)) != ctx.elem(ctx.value_ty(rhs)) {
         return None;
     }
     let c = conv(ctx, op)?;
@@ -112,7 +110,7 @@ pub fn gemm_plan(ctx: &Context, op: OpId) -> Option<GemmPlan> {
     let (columns, kernel_in_place) = kernel_columns(&c, &rs);
     let plan = GemmPlan {
         kind,
-        operands,
+        elements,
         m,
         k: rs[c.kernel_input_feature] * kpos,
         n: rs[c.kernel_output_feature],

@@ -93,6 +93,17 @@ pub enum Elements {
 }
 
 impl Elements {
+    /// The product of `operands` with an `result` result, if a kernel
+    /// computes it: same-typed f32 or f64, or bf16 to f32.
+    pub fn of_floats(operands: FloatKind, result: FloatKind) -> Option<Self> {
+        match (operands, result) {
+            (FloatKind::F32, FloatKind::F32) => Some(Elements::F32),
+            (FloatKind::F64, FloatKind::F64) => Some(Elements::F64),
+            (FloatKind::BF16, FloatKind::F32) => Some(Elements::Bf16ToF32),
+            _ => None,
+        }
+    }
+
     /// The runtime function computing this product.
     pub fn signature(self) -> &'static strata_abi::runtime::Signature {
         use strata_abi::runtime::{GEMM_BF16_F32, GEMM_F32, GEMM_F64, GEMM_S8_S32};
@@ -118,18 +129,14 @@ pub fn elements(ctx: &Context, op: OpId) -> Option<Elements> {
     if types.iter().any(|&t| !ctx.is_tensor(t)) {
         return None;
     }
-    let [l, r, o] = types.map(|t| ctx.kind(ctx.elem(t)).clone());
+    let [l, r, o] = types.map(|t| ctx.elem(t));
     if l != r {
         return None;
     }
-    let int = |width: u32, k: &TypeKind| matches!(k, TypeKind::Int { width: w, sign } if *w == width && *sign != Signedness::Unsigned);
-    match (&l, &o) {
-        (TypeKind::Float(FloatKind::F32), TypeKind::Float(FloatKind::F32)) => Some(Elements::F32),
-        (TypeKind::Float(FloatKind::F64), TypeKind::Float(FloatKind::F64)) => Some(Elements::F64),
-        (TypeKind::Float(FloatKind::BF16), TypeKind::Float(FloatKind::F32)) => {
-            Some(Elements::Bf16ToF32)
-        }
-        _ if int(8, &l) && int(32, &o) => Some(Elements::S8ToS32),
+    let int = |width: u32, t| matches!(ctx.kind(t), TypeKind::Int { width: w, sign } if *w == width && *sign != Signedness::Unsigned);
+    match (ctx.kind(l), ctx.kind(o)) {
+        (TypeKind::Float(l), TypeKind::Float(o)) => Elements::of_floats(*l, *o),
+        _ if int(8, l) && int(32, o) => Some(Elements::S8ToS32),
         _ => None,
     }
 }

@@ -8,9 +8,30 @@ use strata_abi::GemmDesc;
 
 use crate::gemm::{batch_count, batch_offsets, product};
 
+/// The type a fallback computes in, with its buffers per thread (lhs, rhs,
+/// product), kept across calls.
+trait Wide: Copy + Default + Send + Sync + 'static {
+    const ONE: Self;
+    fn with_buffers<R>(f: impl FnOnce(&mut [Vec<Self>; 3]) -> R) -> R;
+}
+
 thread_local! {
-    static F32: RefCell<[Vec<f32>; 2]> = const { RefCell::new([Vec::new(), Vec::new()]) };
+    static F32: RefCell<[Vec<f32>; 3]> = const { RefCell::new([Vec::new(), Vec::new(), Vec::new()]) };
     static F64: RefCell<[Vec<f64>; 3]> = const { RefCell::new([Vec::new(), Vec::new(), Vec::new()]) };
+}
+
+impl Wide for f32 {
+    const ONE: f32 = 1.0;
+    fn with_buffers<R>(f: impl FnOnce(&mut [Vec<f32>; 3]) -> R) -> R {
+        F32.with(|cell| f(&mut cell.borrow_mut()))
+    }
+}
+
+impl Wide for f64 {
+    const ONE: f64 = 1.0;
+    fn with_buffers<R>(f: impl FnOnce(&mut [Vec<f64>; 3]) -> R) -> R {
+        F64.with(|cell| f(&mut cell.borrow_mut()))
+    }
 }
 
 /// The dimensions and strides of `d` as `usize`/`isize`.
@@ -63,85 +84,49 @@ fn on_pool(d: &GemmDesc, body: impl FnOnce(usize) + Send) {
     }
 }
 
-/// `c = a · b`, bf16 operands, through the f32 GEMM.
+/// `c = a · b` for every batch: the operands widened to `W` by `widen`,
+/// the `W` GEMM, its product stored into `c` by `narrow`.
 ///
 /// # Safety
 /// The buffers hold what the descriptor addresses.
-pub(super) unsafe fn bf16(d: &GemmDesc, a: *const u16, b: *const u16, c: *mut f32) {
+unsafe fn widened<S: Copy, W: Wide, O>(
+    d: &GemmDesc,
+    (a, b, c): (*const S, *const S, *mut O),
+    widen: fn(S) -> W,
+    narrow: fn(W) -> O,
+) {
     let ([m, k, n], [sa, sb, sc]) = dims(d);
     let (a, b, c) = (a as usize, b as usize, c as usize);
     on_pool(d, move |threads| {
-        F32.with(|cell| {
-            let [af, bf] = &mut *cell.borrow_mut();
-            let widen = |x: u16| f32::from_bits((x as u32) << 16);
-            for i in 0..batch_count(d) {
-                let (oa, ob, oc) = batch_offsets(d, i);
-                // SAFETY: guaranteed by the caller.
-                unsafe {
-                    gather((a as *const u16).offset(oa), sa, [m, k], af, widen);
-                    gather((b as *const u16).offset(ob), sb, [k, n], bf, widen);
-                    let c = (c as *mut f32).offset(oc);
-                    if k == 0 {
-                        zero(c, sc, [m, n]);
-                        continue;
-                    }
-                    let (ka, nb) = (k as isize, n as isize);
-                    product(
-                        [m, k, n],
-                        af.as_ptr(),
-                        [ka, 1],
-                        bf.as_ptr(),
-                        [nb, 1],
-                        c,
-                        sc,
-                        1.0,
-                        threads,
-                    );
-                }
-            }
-        })
-    });
-}
-
-/// `c = a · b`, i8 operands, through the f64 GEMM (exact), wrapped to i32.
-///
-/// # Safety
-/// The buffers hold what the descriptor addresses.
-pub(super) unsafe fn s8(d: &GemmDesc, a: *const i8, b: *const i8, c: *mut i32) {
-    let ([m, k, n], [sa, sb, sc]) = dims(d);
-    let (a, b, c) = (a as usize, b as usize, c as usize);
-    on_pool(d, move |threads| {
-        F64.with(|cell| {
-            let [af, bf, cf] = &mut *cell.borrow_mut();
+        W::with_buffers(|[af, bf, cf]| {
             for i in 0..batch_count(d) {
                 let (oa, ob, oc) = batch_offsets(d, i);
                 cf.clear();
-                cf.resize(m * n, 0.0);
+                cf.resize(m * n, W::default());
                 // SAFETY: guaranteed by the caller.
                 unsafe {
-                    gather((a as *const i8).offset(oa), sa, [m, k], af, f64::from);
-                    gather((b as *const i8).offset(ob), sb, [k, n], bf, f64::from);
+                    gather((a as *const S).offset(oa), sa, [m, k], af, widen);
+                    gather((b as *const S).offset(ob), sb, [k, n], bf, widen);
                     if k > 0 {
                         let (ka, nb) = (k as isize, n as isize);
-                        let cp = cf.as_mut_ptr();
+                        let (ap, bp, cp) = (af.as_ptr(), bf.as_ptr(), cf.as_mut_ptr());
                         product(
                             [m, k, n],
-                            af.as_ptr(),
+                            ap,
                             [ka, 1],
-                            bf.as_ptr(),
+                            bp,
                             [nb, 1],
                             cp,
                             [nb, 1],
-                            1.0,
+                            W::ONE,
                             threads,
                         );
                     }
-                    let c = (c as *mut i32).offset(oc);
+                    let c = (c as *mut O).offset(oc);
                     for r in 0..m {
                         for q in 0..n {
                             let at = c.offset(r as isize * sc[0] + q as isize * sc[1]);
-                            // Exact below 2^53; i32 sums wrap modulo 2^32.
-                            *at = cf[r * n + q] as i64 as i32;
+                            *at = narrow(cf[r * n + q]);
                         }
                     }
                 }
@@ -150,15 +135,21 @@ pub(super) unsafe fn s8(d: &GemmDesc, a: *const i8, b: *const i8, c: *mut i32) {
     });
 }
 
-/// Zeroes the `rows x cols` matrix at `c` (strides `sc`).
+/// `c = a · b`, bf16 operands, through the f32 GEMM.
 ///
 /// # Safety
-/// `c` addresses the matrix.
-unsafe fn zero(c: *mut f32, sc: [isize; 2], [rows, cols]: [usize; 2]) {
-    for r in 0..rows {
-        for q in 0..cols {
-            // SAFETY: guaranteed by the caller.
-            unsafe { *c.offset(r as isize * sc[0] + q as isize * sc[1]) = 0.0 };
-        }
-    }
+/// The buffers hold what the descriptor addresses.
+pub(super) unsafe fn bf16(d: &GemmDesc, a: *const u16, b: *const u16, c: *mut f32) {
+    // SAFETY: guaranteed by the caller.
+    unsafe { widened(d, (a, b, c), crate::float::bf16_to_f32, |x| x) }
+}
+
+/// `c = a · b`, i8 operands, through the f64 GEMM (exact below 2^53), the
+/// sums wrapped to i32 as XLA's wrap.
+///
+/// # Safety
+/// The buffers hold what the descriptor addresses.
+pub(super) unsafe fn s8(d: &GemmDesc, a: *const i8, b: *const i8, c: *mut i32) {
+    // SAFETY: guaranteed by the caller.
+    unsafe { widened(d, (a, b, c), f64::from, |x| x as i64 as i32) }
 }

@@ -27,7 +27,7 @@ fn bf16_of(r: &mut Lcg) -> u16 {
 }
 
 fn widen(x: u16) -> f64 {
-    f32::from_bits((x as u32) << 16) as f64
+    crate::float::bf16_to_f32(x) as f64
 }
 
 /// One case: `batches` products of m x k by k x n; the lhs transposed

@@ -185,10 +185,7 @@ pub(super) fn convolution_via_gemm(
     // Patches and a packed kernel hold the operands' type (bf16 ones go to
     // the bf16 GEMM as they are).
     let elem = b.ctx.elem(b.ctx.value_ty(lhs));
-    let gemm = match plan.operands {
-        strata_ir::FloatKind::BF16 => &strata_abi::runtime::GEMM_BF16_F32,
-        _ => super::dot::wide_gemm(plan.kind),
-    };
+    let gemm = plan.elements.signature();
     let kin = rs[c.kernel_input_feature];
     let ksizes: Vec<i64> = c.kernel_spatial.iter().map(|&d| rs[d]).collect();
     let osizes: Vec<i64> = c.output_spatial.iter().map(|&d| os[d]).collect();

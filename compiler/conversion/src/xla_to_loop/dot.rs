@@ -220,7 +220,9 @@ pub(super) fn dot_with_runtime_gemm(
         ost[nb + lfree.len()]
     };
     let (lb, rb) = (cx.buffer_of(b, lhs)?, cx.buffer_of(b, rhs)?);
-    call_gemm(cx, b, wide_gemm(kind), &desc, lb, rb, out)
+    let elements = strata_dialect_kernel::gemm::Elements::of_floats(kind, kind)
+        .ok_or_else(|| Diagnostic::internal(b.loc, "runtime GEMM on neither f32 nor f64"))?;
+    call_gemm(cx, b, elements.signature(), &desc, lb, rb, out)
 }
 
 /// `out = lhs · rhs` for every batch, through the runtime's GEMM `sig`,
@@ -237,12 +239,4 @@ pub(super) fn call_gemm(
     let desc_buf = cx.descriptor_global(b, desc)?;
     cx.call_runtime(b, sig, vec![desc_buf, lhs, rhs, out]);
     Ok(())
-}
-
-/// The runtime's GEMM on `kind` (f32, else f64) operands and result.
-pub(super) fn wide_gemm(kind: strata_ir::FloatKind) -> &'static strata_abi::runtime::Signature {
-    match kind {
-        strata_ir::FloatKind::F32 => &strata_abi::runtime::GEMM_F32,
-        _ => &strata_abi::runtime::GEMM_F64,
-    }
 }

@@ -94,9 +94,6 @@ impl Kernel for Madd {
         // SAFETY: the caller runs this inside `madd_loops` (AVX2).
         unsafe { micro_madd(kc, a, b, c, rsc, (mr, nr), accumulate) }
     }
-    fn add(x: i32, y: i32) -> i32 {
-        x.wrapping_add(y)
-    }
     #[inline(always)]
     unsafe fn interleave([r0, r1, ..]: &[*const i8; 4], out: &mut [u32]) {
         for (j, o) in out.iter_mut().enumerate().take(NR) {
@@ -160,9 +157,6 @@ impl Kernel for Vnni {
         debug_assert_eq!(lda, 0);
         // SAFETY: the caller runs this inside `vnni_loops` (AVX-VNNI).
         unsafe { micro_vnni(kc, a, b, c, rsc, (mr, nr), accumulate, fix) }
-    }
-    fn add(x: i32, y: i32) -> i32 {
-        x.wrapping_add(y)
     }
     #[inline(always)]
     unsafe fn interleave(rows: &[*const i8; 4], out: &mut [u32]) {

@@ -57,9 +57,6 @@ impl Kernel for Bf16 {
             }
         }
     }
-    fn add(x: f32, y: f32) -> f32 {
-        x + y
-    }
     #[inline(always)]
     unsafe fn interleave([r0, r1, ..]: &[*const u16; 4], out: &mut [u32]) {
         for h in 0..NR / 16 {
@@ -147,9 +144,6 @@ impl Kernel for S8 {
         debug_assert_eq!(lda, 0);
         // SAFETY: the caller runs this inside `run_s8` (AVX512-VNNI).
         unsafe { micro_s8(kc, a, b, c, rsc, mr, nr, accumulate, fix) }
-    }
-    fn add(x: i32, y: i32) -> i32 {
-        x.wrapping_add(y)
     }
     #[inline(always)]
     unsafe fn interleave(rows: &[*const i8; 4], out: &mut [u32]) {

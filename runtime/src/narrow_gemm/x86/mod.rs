@@ -14,7 +14,7 @@ use super::{Encoding, KC, MC, NC, Runner, Task};
 pub(super) trait Kernel {
     type Enc: Encoding;
     /// The accumulator (f32 or i32).
-    type Acc: Copy + Default;
+    type Acc: Acc;
     /// Rows and columns of the tile (`MR * NR <= TILE`).
     const MR: usize;
     const NR: usize;
@@ -44,13 +44,29 @@ pub(super) trait Kernel {
         accumulate: bool,
         fix: *const i32,
     );
-    fn add(x: Self::Acc, y: Self::Acc) -> Self::Acc;
     /// The rhs words of `NR` columns of `GROUP` rows (see `pack_b`).
     ///
     /// # Safety
     /// Each of the first `GROUP` rows holds `NR` elements; runs inside the
     /// kernel's `#[target_feature]` function.
     unsafe fn interleave(rows: &[*const <Self::Enc as Encoding>::Elem; 4], out: &mut [u32]);
+}
+
+/// A kernel's accumulator: its sum of two values (i32 sums wrap, as XLA's).
+pub(super) trait Acc: Copy + Default {
+    fn sum(self, other: Self) -> Self;
+}
+
+impl Acc for f32 {
+    fn sum(self, other: f32) -> f32 {
+        self + other
+    }
+}
+
+impl Acc for i32 {
+    fn sum(self, other: i32) -> i32 {
+        self.wrapping_add(other)
+    }
 }
 
 /// The largest tile of any kernel.
@@ -134,10 +150,6 @@ pub(super) unsafe fn drive<K: Kernel>(t: &Task<<K::Enc as Encoding>::Elem>, bufs
     b.resize(NC.min((n1 - n0).div_ceil(nr_max) * nr_max) * KC, 0);
     fix.resize(NC, 0);
     let mut tile = [K::Acc::default(); TILE];
-    let interleave = |rows: &[*const <K::Enc as Encoding>::Elem; 4], out: &mut [u32]| {
-        // SAFETY: pack_b passes GROUP rows of NR elements.
-        unsafe { K::interleave(rows, out) }
-    };
     // A read in place where the kernel can (bf16 rows with K even: no
     // packing, which dominates when N is small, as in convolutions).
     let source = StripSource::of::<K>(t);
@@ -153,91 +165,93 @@ pub(super) unsafe fn drive<K: Kernel>(t: &Task<<K::Enc as Encoding>::Elem>, bufs
         let slab = nr_max * (64 / (nr_max * elem)).max(1);
         for pc in (0..words).step_by(KC) {
             let kc = KC.min(words - pc);
-            let strips = (m1 - m0).div_ceil(mr_max);
-            a.resize(strips * kc * mr_max, 0);
+            a.resize((m1 - m0).div_ceil(mr_max) * kc * mr_max, 0);
             // SAFETY: the task's rows of A.
             unsafe { source.pack::<K>(t, (m0, m1), (pc, kc), a) };
             for js in (n0..n1).step_by(slab) {
-                let jend = (js + slab).min(n1);
-                let panels = (jend - js).div_ceil(nr_max);
-                let cols = (js, jend);
-                // SAFETY: the task's columns of B.
+                let cols = (js, (js + slab).min(n1));
+                // SAFETY: the task's columns and rows.
                 unsafe {
-                    pack_b::<K::Enc>(
-                        t.b,
-                        t.b_strides,
-                        t.k,
-                        cols,
-                        (pc, pc + kc),
-                        nr_max,
-                        b,
-                        interleave,
-                    )
-                };
-                if K::FIX {
-                    column_fix(b, panels, kc, nr_max, fix);
-                }
-                for p in 0..panels {
-                    let j = js + p * nr_max;
-                    let nr = nr_max.min(jend - j);
-                    let bp = b[p * kc * nr_max..].as_ptr();
-                    let fp = fix[p * nr_max..].as_ptr();
-                    for s in 0..strips {
-                        let i = m0 + s * mr_max;
-                        let mr = mr_max.min(m1 - i);
-                        let ap = source.strip::<K>(t, (s, i, mr), (pc, kc), a);
-                        let at = ((i, j), (mr, nr));
-                        // SAFETY: inside the task's part of C.
-                        unsafe { tile_product::<K>(t, ap, bp, fp, kc, at, pc == 0, &mut tile) };
-                    }
+                    pack_panels::<K>(t, cols, (pc, kc), b, fix);
+                    let packed = (&source, &a[..], &b[..], &fix[..]);
+                    multiply_block::<K>(t, packed, ((m0, m1), cols), (pc, kc), &mut tile);
                 }
             }
         }
         return;
     }
     for jc in (n0..n1).step_by(NC) {
-        let jend = (jc + NC).min(n1);
-        let panels = (jend - jc).div_ceil(nr_max);
+        let cols = (jc, (jc + NC).min(n1));
         for pc in (0..words).step_by(KC) {
             let kc = KC.min(words - pc);
-            let cols = (jc, jend);
             // SAFETY: the task's columns of B.
-            unsafe {
-                pack_b::<K::Enc>(
-                    t.b,
-                    t.b_strides,
-                    t.k,
-                    cols,
-                    (pc, pc + kc),
-                    nr_max,
-                    b,
-                    interleave,
-                )
-            };
-            if K::FIX {
-                column_fix(b, panels, kc, nr_max, fix);
-            }
+            unsafe { pack_panels::<K>(t, cols, (pc, kc), b, fix) };
             for ic in (m0..m1).step_by(mc) {
-                let iend = (ic + mc).min(m1);
-                let strips = (iend - ic).div_ceil(mr_max);
-                let rows = (ic, iend);
-                // SAFETY: the task's rows of A.
-                unsafe { source.pack::<K>(t, rows, (pc, kc), a) };
-                for p in 0..panels {
-                    let j = jc + p * nr_max;
-                    let nr = nr_max.min(jend - j);
-                    let bp = b[p * kc * nr_max..].as_ptr();
-                    let fp = fix[p * nr_max..].as_ptr();
-                    for s in 0..strips {
-                        let i = ic + s * mr_max;
-                        let mr = mr_max.min(iend - i);
-                        let ap = source.strip::<K>(t, (s, i, mr), (pc, kc), a);
-                        let at = ((i, j), (mr, nr));
-                        // SAFETY: inside the task's part of C.
-                        unsafe { tile_product::<K>(t, ap, bp, fp, kc, at, pc == 0, &mut tile) };
-                    }
+                let rows = (ic, (ic + mc).min(m1));
+                // SAFETY: the task's rows and columns.
+                unsafe {
+                    source.pack::<K>(t, rows, (pc, kc), a);
+                    let packed = (&source, &a[..], &b[..], &fix[..]);
+                    multiply_block::<K>(t, packed, (rows, cols), (pc, kc), &mut tile);
                 }
             }
+        }
+    }
+}
+
+/// Packs columns `cols` of B over words `pc..pc + kc` into panels in `b`,
+/// and their corrections into `fix` when the kernel takes them.
+///
+/// # Safety
+/// The columns are inside the task's B; runs inside the kernel's
+/// `#[target_feature]` function.
+#[inline(always)]
+unsafe fn pack_panels<K: Kernel>(
+    t: &Task<<K::Enc as Encoding>::Elem>,
+    cols: (usize, usize),
+    (pc, kc): (usize, usize),
+    b: &mut [u32],
+    fix: &mut [i32],
+) {
+    let interleave = |rows: &[*const <K::Enc as Encoding>::Elem; 4], out: &mut [u32]| {
+        // SAFETY: pack_b passes GROUP rows of NR elements.
+        unsafe { K::interleave(rows, out) }
+    };
+    let words = (pc, pc + kc);
+    // SAFETY: guaranteed by the caller.
+    unsafe { pack_b::<K::Enc>(t.b, t.b_strides, t.k, cols, words, K::NR, b, interleave) };
+    if K::FIX {
+        column_fix(b, (cols.1 - cols.0).div_ceil(K::NR), kc, K::NR, fix);
+    }
+}
+
+/// The tiles of C at rows `rows` and columns `cols` over words `pc..pc +
+/// kc`: each panel of B (packed by `pack_panels`) times each strip of A
+/// (from `source`, packed by its `pack` into `a`), the panel outermost so
+/// it stays in L1.
+///
+/// # Safety
+/// The rows and columns are inside the task's part of C, packed as said.
+#[inline(always)]
+unsafe fn multiply_block<K: Kernel>(
+    t: &Task<<K::Enc as Encoding>::Elem>,
+    (source, a, b, fix): (&StripSource, &[u32], &[u32], &[i32]),
+    ((r0, r1), (j0, j1)): ((usize, usize), (usize, usize)),
+    (pc, kc): (usize, usize),
+    tile: &mut [K::Acc; TILE],
+) {
+    for p in 0..(j1 - j0).div_ceil(K::NR) {
+        let j = j0 + p * K::NR;
+        let nr = K::NR.min(j1 - j);
+        let bp = b[p * kc * K::NR..].as_ptr();
+        let fp = fix[p * K::NR..].as_ptr();
+        for s in 0..(r1 - r0).div_ceil(K::MR) {
+            let i = r0 + s * K::MR;
+            let mr = K::MR.min(r1 - i);
+            let ap = source.strip::<K>(t, (s, i, mr), (pc, kc), a);
+            let at = ((i, j), (mr, nr));
+            // SAFETY: guaranteed by the caller.
+            unsafe { tile_product::<K>(t, ap, bp, fp, kc, at, pc == 0, tile) };
         }
     }
 }
@@ -290,7 +304,7 @@ unsafe fn tile_product<K: Kernel>(
             // SAFETY: inside the task's part of C.
             unsafe {
                 let at = cp.offset(r as isize * rsc + q as isize * csc);
-                *at = if first { v } else { K::add(*at, v) };
+                *at = if first { v } else { (*at).sum(v) };
             }
         }
     }
