@@ -32,6 +32,12 @@ cases = {
     "transpose": (lambda xp: grid(xp).T[::41, ::29] * 2.0, 1e-5),
     # Row sums: one result per row, rows split.
     "row_sums": (lambda xp: grid(xp).sum(axis=1)[::7], 2e-3),
+    # Column sums (every row folded into each result): blocks of columns
+    # split over threads, each swept over all rows; 509 rows leave a
+    # remainder after eight at a time, 1000 columns a narrower last block.
+    "column_sums": (lambda xp: grid(xp)[:509, :1000].sum(axis=0)[::7], 2e-3),
+    # The same over a 3-d array: blocks of the middle dimension.
+    "column_sums_3d": (lambda xp: grid(xp).reshape(R, 16, 64).sum(axis=0)[::3, ::7], 2e-3),
     # Row maxima of a 3-d array reduced over the middle dimension.
     "middle_max": (lambda xp: grid(xp).reshape(64, 8, C).max(axis=1)[::5, ::31], 1e-5),
     # Reductions of every dimension: blocks of rows in parallel, then the

@@ -59,13 +59,13 @@ func.func @max_all(%a: tensor<3x5xi32>) -> tensor<i32> {
 // -----
 
 // Multi-input reduce (argmax) over the outer dimension only: the results
-// start at the init values, then the inputs are read in memory order, four
-// rows at a time: each result is loaded once, the four rows' elements are
+// start at the init values, then the inputs are read in memory order, eight
+// rows at a time: each result is loaded once, the eight rows' elements are
 // folded into it in row order through the region's ops, inlined on scalars,
 // and it is stored once.
 
 // CHECK-LABEL: func.func @argmax
-// CHECK-SAME: (%[[V:.*]]: memref<4x8xf32>, %[[IX:.*]]: memref<4x8xi32>, %[[OV:.*]]: memref<8xf32>, %[[OI:.*]]: memref<8xi32>)
+// CHECK-SAME: (%[[V:.*]]: memref<8x8xf32>, %[[IX:.*]]: memref<8x8xi32>, %[[OV:.*]]: memref<8xf32>, %[[OI:.*]]: memref<8xi32>)
 // CHECK-NOT: "mem.alloca"
 // CHECK: "mem.store"(%{{.*}}, %[[OV]], %{{.*}})
 // CHECK: "mem.store"(%{{.*}}, %[[OI]], %{{.*}})
@@ -89,10 +89,10 @@ func.func @max_all(%a: tensor<3x5xi32>) -> tensor<i32> {
 // CHECK: "arith.cmpf"
 // CHECK-DAG: "mem.store"(%{{.*}}, %[[OV]], %[[J]])
 // CHECK-DAG: "mem.store"(%{{.*}}, %[[OI]], %[[J]])
-func.func @argmax(%a: tensor<4x8xf32>, %i: tensor<4x8xi32>) -> (tensor<8xf32>, tensor<8xi32>) {
+func.func @argmax(%a: tensor<8x8xf32>, %i: tensor<8x8xi32>) -> (tensor<8xf32>, tensor<8xi32>) {
   %z = stablehlo.constant dense<0xFF800000> : tensor<f32>
   %zi = stablehlo.constant dense<0> : tensor<i32>
-  %0:2 = stablehlo.reduce(%a init: %z), (%i init: %zi) across dimensions = [0] : (tensor<4x8xf32>, tensor<4x8xi32>, tensor<f32>, tensor<i32>) -> (tensor<8xf32>, tensor<8xi32>)
+  %0:2 = stablehlo.reduce(%a init: %z), (%i init: %zi) across dimensions = [0] : (tensor<8x8xf32>, tensor<8x8xi32>, tensor<f32>, tensor<i32>) -> (tensor<8xf32>, tensor<8xi32>)
     reducer(%x: tensor<f32>, %y: tensor<f32>) (%p: tensor<i32>, %q: tensor<i32>)  {
       %c = stablehlo.compare GE, %x, %y : (tensor<f32>, tensor<f32>) -> tensor<i1>
       %s = stablehlo.select %c, %x, %y : tensor<i1>, tensor<f32>
@@ -100,4 +100,35 @@ func.func @argmax(%a: tensor<4x8xf32>, %i: tensor<4x8xi32>) -> (tensor<8xf32>, t
       stablehlo.return %s, %t : tensor<f32>, tensor<i32>
     }
   return %0#0, %0#1 : tensor<8xf32>, tensor<8xi32>
+}
+
+// -----
+
+// A column sum large enough for threads: the results split into blocks of
+// columns (here 8 of 128), one iteration of a parallel loop each, which
+// sweeps every row over its block, eight rows at a time; the last block
+// ends at the row's end (min).
+
+// CHECK-LABEL: func.func @column_sum_in_blocks
+// CHECK-SAME: (%[[A:.*]]: memref<512x1024xf32>, %[[OUT:.*]]: memref<1024xf32>)
+// CHECK: "loop.for"
+// CHECK: }) {parallel}
+// CHECK: %[[W:.*]] = "arith.constant"() {value = 128 : index}
+// CHECK: "loop.for"(%{{.*}}, %{{.*}}, %[[W]])
+// CHECK-NEXT: ^{{.*}}(%[[C0:.*]]: index):
+// CHECK: %[[END:.*]] = "arith.addi"(%[[C0]], %{{.*}})
+// CHECK: %[[C1:.*]] = "arith.minui"(%[[END]], %{{.*}})
+// CHECK: %[[EIGHT:.*]] = "arith.constant"() {value = 8 : index}
+// CHECK: "loop.for"(%{{.*}}, %{{.*}}, %[[EIGHT]])
+// CHECK-NEXT: ^{{.*}}(%[[R:.*]]: index):
+// CHECK: "loop.for"(%[[C0]], %[[C1]], %{{.*}})
+// CHECK-NEXT: ^{{.*}}(%[[J:.*]]: index):
+// CHECK: "mem.load"(%[[OUT]], %[[J]])
+// CHECK: "mem.load"(%[[A]], %{{.*}}, %[[J]])
+// CHECK: "mem.store"(%{{.*}}, %[[OUT]], %[[J]])
+// CHECK: }) {parallel}
+func.func @column_sum_in_blocks(%a: tensor<512x1024xf32>) -> tensor<1024xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [0] : (tensor<512x1024xf32>, tensor<f32>) -> tensor<1024xf32>
+  return %0 : tensor<1024xf32>
 }

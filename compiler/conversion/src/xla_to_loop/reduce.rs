@@ -198,25 +198,30 @@ pub(super) fn reduce_in_memory_order(
         };
     let rows = in_shape.first().copied().unwrap_or(1);
     let rest_shape = in_shape.get(1..).unwrap_or(&[]).to_vec();
-    // When the outermost dimension is reduced (a column sum), four rows
+    // When the outermost dimension is reduced (a column sum), `ROWS` rows
     // at a time share each load and store of the results.
-    const ROWS: i64 = 4;
     if kept.first() != Some(&0) && rows >= ROWS && !in_shape.is_empty() {
-        let main = rows - rows % ROWS;
-        b.for_step(0, main, ROWS, &mut |b, r0| {
-            let rs: Vec<Value> = (0..ROWS)
-                .map(|u| {
-                    let c = b.const_index(u);
-                    b.binary("arith.addi", r0, c)
-                })
-                .collect();
-            b.loop_nest(&rest_shape, &mut |b, rest| fold(cx, b, &rs, rest))
-        })?;
-        if main == rows {
-            return Ok(());
+        // Large enough for threads, the results split into blocks of the
+        // outermost kept dimension, each swept over every row by one
+        // iteration of a parallel loop (rows still in order per result).
+        let columns = rest_shape.first().copied().unwrap_or(1);
+        let elements: i64 = in_shape.iter().product();
+        let inner: i64 = rest_shape.get(1..).unwrap_or(&[]).iter().product();
+        let min_width = (BLOCK_MIN_RESULTS + inner - 1) / inner.max(1);
+        let width = ((columns + COLUMN_BLOCKS - 1) / COLUMN_BLOCKS).max(min_width);
+        if rest_shape.is_empty() || width >= columns || elements < PARALLEL_MIN_ELEMENTS {
+            return fold_rows(b, rows, &rest_shape, None, &mut |b, rs, rest| {
+                fold(cx, b, rs, rest)
+            });
         }
-        return b.for_range(main, rows, &mut |b, r| {
-            b.loop_nest(&rest_shape, &mut |b, rest| fold(cx, b, &[r], rest))
+        return b.parallel_for_step(0, columns, width, &mut |b, c0| {
+            let w = b.const_index(width);
+            let end = b.binary("arith.addi", c0, w);
+            let limit = b.const_index(columns);
+            let c1 = b.binary("arith.minui", end, limit);
+            fold_rows(b, rows, &rest_shape, Some((c0, c1)), &mut |b, rs, rest| {
+                fold(cx, b, rs, rest)
+            })
         });
     }
     // (The innermost dimension is kept, so the input has one at least.)
@@ -227,6 +232,58 @@ pub(super) fn reduce_in_memory_order(
         });
     }
     b.loop_nest(&in_shape, &mut |b, idx| fold(cx, b, &idx[..1], &idx[1..]))
+}
+
+/// Rows folded at a time by a column sum.
+const ROWS: i64 = 8;
+/// Column sums of at least this many elements run on threads.
+const PARALLEL_MIN_ELEMENTS: i64 = 1 << 18;
+/// At most this many blocks of results per column sum: enough threads for
+/// a memory-bound loop.
+const COLUMN_BLOCKS: i64 = 8;
+/// The fewest results in a block: whole cache lines of each row (at most
+/// 8-byte elements), so that threads share no line and a block's rows
+/// stream well.
+const BLOCK_MIN_RESULTS: i64 = 64;
+
+/// The row loops of a column sum: rows `ROWS` at a time (then the rest one
+/// at a time), and inside them the indices after the outermost, whose first
+/// runs over `columns` (a run-time range) when given, else over all of
+/// `rest_shape[0]`. `fold` gets the rows and those indices.
+fn fold_rows(
+    b: &mut Builder<'_>,
+    rows: i64,
+    rest_shape: &[i64],
+    columns: Option<(Value, Value)>,
+    fold: &mut dyn FnMut(&mut Builder<'_>, &[Value], &[Value]) -> Result<()>,
+) -> Result<()> {
+    let mut over_rest = |b: &mut Builder<'_>, rs: &[Value]| -> Result<()> {
+        let Some((c0, c1)) = columns else {
+            return b.loop_nest(rest_shape, &mut |b, rest| fold(b, rs, rest));
+        };
+        let one = b.const_index(1);
+        b.for_values(c0, c1, one, &mut |b, c| {
+            b.loop_nest(&rest_shape[1..], &mut |b, inner| {
+                let mut rest = vec![c];
+                rest.extend_from_slice(inner);
+                fold(b, rs, &rest)
+            })
+        })
+    };
+    let main = rows - rows % ROWS;
+    b.for_step(0, main, ROWS, &mut |b, r0| {
+        let rs: Vec<Value> = (0..ROWS)
+            .map(|u| {
+                let c = b.const_index(u);
+                b.binary("arith.addi", r0, c)
+            })
+            .collect();
+        over_rest(b, &rs)
+    })?;
+    if main == rows {
+        return Ok(());
+    }
+    b.for_range(main, rows, &mut |b, r| over_rest(b, &[r]))
 }
 
 /// Whether a reduction of every dimension may be split into blocks whose
