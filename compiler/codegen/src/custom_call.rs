@@ -42,177 +42,187 @@ pub(crate) struct Entry {
     pub operands: usize,
 }
 
-impl<'ctx> Lowerer<'ctx, '_> {
-    /// `{ ptr, ptr, ptr }`: `strata_abi::CustomCallTarget`.
-    fn entry_type(&self) -> StructType<'ctx> {
-        let ptr = self.cx.ptr_type(AddressSpace::default());
-        self.cx
-            .struct_type(&[ptr.into(), ptr.into(), ptr.into()], false)
-    }
+/// `{ ptr, ptr, ptr }`: `strata_abi::CustomCallTarget`.
+fn entry_type<'ctx>(lw: &Lowerer<'ctx, '_>) -> StructType<'ctx> {
+    let ptr = lw.ll.cx.ptr_type(AddressSpace::default());
+    lw.ll
+        .cx
+        .struct_type(&[ptr.into(), ptr.into(), ptr.into()], false)
+}
 
-    /// Records the declaration `op` (symbol `symbol`) of target `target`
-    /// as the registry's next entry.
-    pub(crate) fn declare_custom_call(&mut self, op: OpId, symbol: &str, target: &str) {
-        let operands = self
-            .ir
-            .int_attr(op, strata_abi::CUSTOM_CALL_OPERANDS_ATTR)
-            .and_then(|n| usize::try_from(n).ok())
-            .unwrap_or(0);
-        let index = self.custom_call_targets.len() as u32;
-        self.custom_call_targets.push(target.to_string());
-        self.custom_calls
-            .insert(symbol.to_string(), Entry { index, operands });
-    }
+/// Records the declaration `op` (symbol `symbol`) of target `target`
+/// as the registry's next entry.
+pub(crate) fn declare_custom_call<'ctx>(
+    lw: &mut Lowerer<'ctx, '_>,
+    op: OpId,
+    symbol: &str,
+    target: &str,
+) {
+    let operands = lw
+        .ir
+        .int_attr(op, strata_abi::CUSTOM_CALL_OPERANDS_ATTR)
+        .and_then(|n| usize::try_from(n).ok())
+        .unwrap_or(0);
+    let index = lw.custom_call_targets.len() as u32;
+    lw.custom_call_targets.push(target.to_string());
+    lw.custom_calls
+        .insert(symbol.to_string(), Entry { index, operands });
+}
 
-    /// `P.custom_calls`, the registry (None when the model has no custom
-    /// calls); built once all declarations are known.
-    pub(crate) fn define_custom_call_table(&mut self) -> Result<()> {
-        if self.custom_call_targets.is_empty() {
-            return Ok(());
-        }
-        let ptr = self.cx.ptr_type(AddressSpace::default());
-        let entry_ty = self.entry_type();
-        let mut entries = Vec::new();
-        for (i, target) in self.custom_call_targets.iter().enumerate() {
-            let text = self.cx.const_string(target.as_bytes(), true);
-            let name = self.module.add_global(
-                text.get_type(),
-                None,
-                &format!("{}.custom_call_name.{i}", self.prefix),
-            );
-            name.set_initializer(&text);
-            name.set_constant(true);
-            name.set_linkage(Linkage::Private);
-            entries.push(entry_ty.const_named_struct(&[
-                name.as_pointer_value().into(),
-                ptr.const_null().into(),
-                ptr.const_null().into(),
-            ]));
-        }
-        let table_ty = entry_ty.array_type(entries.len() as u32);
-        let table =
-            self.module
-                .add_global(table_ty, None, &format!("{}.custom_calls", self.prefix));
-        table.set_initializer(&entry_ty.const_array(&entries));
-        table.set_linkage(Linkage::Internal);
-        self.custom_call_table = Some(table);
-        Ok(())
+/// `P.custom_calls`, the registry (None when the model has no custom
+/// calls); built once all declarations are known.
+pub(crate) fn define_custom_call_table<'ctx>(lw: &mut Lowerer<'ctx, '_>) -> Result<()> {
+    if lw.custom_call_targets.is_empty() {
+        return Ok(());
     }
-
-    fn table(&self) -> Result<GlobalValue<'ctx>> {
-        self.custom_call_table
-            .ok_or_else(|| ice("a custom call without the registry"))
-    }
-
-    /// `int32_t P_register_custom_call(const char *target, int32_t (*fn)(void
-    /// *user, const void *const *operands, void *const *results), void
-    /// *user)`: forwards to the runtime with this library's registry.
-    pub(crate) fn register_custom_call_fn(&mut self) -> Result<()> {
-        let i32t = self.cx.i32_type();
-        let ptr = self.cx.ptr_type(AddressSpace::default());
-        let rt = self.runtime_fn(&strata_abi::runtime::REGISTER_CUSTOM_CALL);
-        let f = self.module.add_function(
-            &format!("{}_register_custom_call", self.prefix),
-            i32t.fn_type(&[ptr.into(), ptr.into(), ptr.into()], false),
+    let ptr = lw.ll.cx.ptr_type(AddressSpace::default());
+    let entry_ty = entry_type(lw);
+    let mut entries = Vec::new();
+    for (i, target) in lw.custom_call_targets.iter().enumerate() {
+        let text = lw.ll.cx.const_string(target.as_bytes(), true);
+        let name = lw.ll.module.add_global(
+            text.get_type(),
             None,
+            &format!("{}.custom_call_name.{i}", lw.prefix),
         );
-        let bb = self.cx.append_basic_block(f, "entry");
-        self.b.position_at_end(bb);
-        let (table, count) = match self.custom_call_table {
-            Some(t) => (t.as_pointer_value(), self.custom_call_targets.len() as u64),
-            None => (ptr.const_null(), 0),
-        };
-        let mut args: Vec<BasicMetadataValueEnum> = vec![table.into(), self.i64(count).into()];
-        args.extend(f.get_params().into_iter().map(BasicMetadataValueEnum::from));
-        let status = self
-            .call(rt, &args)?
-            .ok_or_else(|| ice("strata_rt_register_custom_call returns nothing"))?;
-        self.b.build_return(Some(&status)).map_err(ice)?;
-        Ok(())
+        name.set_initializer(&text);
+        name.set_constant(true);
+        name.set_linkage(Linkage::Private);
+        entries.push(entry_ty.const_named_struct(&[
+            name.as_pointer_value().into(),
+            ptr.const_null().into(),
+            ptr.const_null().into(),
+        ]));
     }
+    let table_ty = entry_ty.array_type(entries.len() as u32);
+    let table = lw
+        .ll
+        .module
+        .add_global(table_ty, None, &format!("{}.custom_calls", lw.prefix));
+    table.set_initializer(&entry_ty.const_array(&entries));
+    table.set_linkage(Linkage::Internal);
+    lw.custom_call_table = Some(table);
+    Ok(())
+}
 
-    /// A call of custom-call declaration `entry` with buffers `args`
-    /// (operands, then results).
-    pub(crate) fn lower_custom_call(
-        &mut self,
-        op: OpId,
-        entry: Entry,
-        args: &[BasicValueEnum<'ctx>],
-    ) -> Result<()> {
-        if !self.returns_status {
-            return Err(self.internal(op, "custom call outside a status-returning function"));
-        }
-        let (operands, results) = args.split_at(entry.operands.min(args.len()));
-        let operand_array = self.pointer_array(op, operands)?;
-        let result_array = self.pointer_array(op, results)?;
-        // Zero the results: a host function that fails or writes nothing
-        // must not hand back the stale contents of a reused buffer.
-        for (i, r) in results.iter().enumerate() {
-            let v = self.operand(op, entry.operands + i)?;
-            let bytes = memref_bytes(self.ir, self.ir.value_ty(v));
-            self.b
-                .build_memset(
-                    r.into_pointer_value(),
-                    1,
-                    self.cx.i8_type().const_zero(),
-                    self.i64(bytes),
-                )
-                .map_err(ice)?;
-        }
-        let table = self.table()?;
-        let table_ty = table.get_value_type().into_array_type();
-        let zero = self.cx.i32_type().const_zero();
-        let index = self.cx.i32_type().const_int(u64::from(entry.index), false);
-        // SAFETY (of the GEP): index < the table's length by construction.
+fn table<'ctx>(lw: &Lowerer<'ctx, '_>) -> Result<GlobalValue<'ctx>> {
+    lw.custom_call_table
+        .ok_or_else(|| ice("a custom call without the registry"))
+}
+
+/// `int32_t P_register_custom_call(const char *target, int32_t (*fn)(void
+/// *user, const void *const *operands, void *const *results), void
+/// *user)`: forwards to the runtime with this library's registry.
+pub(crate) fn register_custom_call_fn<'ctx>(lw: &mut Lowerer<'ctx, '_>) -> Result<()> {
+    let i32t = lw.ll.cx.i32_type();
+    let ptr = lw.ll.cx.ptr_type(AddressSpace::default());
+    let rt = lw.ll.runtime_fn(&strata_abi::runtime::REGISTER_CUSTOM_CALL);
+    let f = lw.ll.module.add_function(
+        &format!("{}_register_custom_call", lw.prefix),
+        i32t.fn_type(&[ptr.into(), ptr.into(), ptr.into()], false),
+        None,
+    );
+    let bb = lw.ll.cx.append_basic_block(f, "entry");
+    lw.ll.b.position_at_end(bb);
+    let (table, count) = match lw.custom_call_table {
+        Some(t) => (t.as_pointer_value(), lw.custom_call_targets.len() as u64),
+        None => (ptr.const_null(), 0),
+    };
+    let mut args: Vec<BasicMetadataValueEnum> = vec![table.into(), lw.ll.i64(count).into()];
+    args.extend(f.get_params().into_iter().map(BasicMetadataValueEnum::from));
+    let status = lw
+        .ll
+        .call(rt, &args)?
+        .ok_or_else(|| ice("strata_rt_register_custom_call returns nothing"))?;
+    lw.ll.b.build_return(Some(&status)).map_err(ice)?;
+    Ok(())
+}
+
+/// A call of custom-call declaration `entry` with buffers `args`
+/// (operands, then results).
+pub(crate) fn lower_custom_call<'ctx>(
+    lw: &mut Lowerer<'ctx, '_>,
+    op: OpId,
+    entry: Entry,
+    args: &[BasicValueEnum<'ctx>],
+) -> Result<()> {
+    if !lw.returns_status {
+        return Err(lw.internal(op, "custom call outside a status-returning function"));
+    }
+    let (operands, results) = args.split_at(entry.operands.min(args.len()));
+    let operand_array = pointer_array(lw, op, operands)?;
+    let result_array = pointer_array(lw, op, results)?;
+    // Zero the results: a host function that fails or writes nothing
+    // must not hand back the stale contents of a reused buffer.
+    for (i, r) in results.iter().enumerate() {
+        let v = lw.operand(op, entry.operands + i)?;
+        let bytes = memref_bytes(lw.ir, lw.ir.value_ty(v));
+        lw.ll
+            .b
+            .build_memset(
+                r.into_pointer_value(),
+                1,
+                lw.ll.cx.i8_type().const_zero(),
+                lw.ll.i64(bytes),
+            )
+            .map_err(ice)?;
+    }
+    let table = table(lw)?;
+    let table_ty = table.get_value_type().into_array_type();
+    let zero = lw.ll.cx.i32_type().const_zero();
+    let index = lw.ll.cx.i32_type().const_int(u64::from(entry.index), false);
+    // SAFETY (of the GEP): index < the table's length by construction.
+    let slot = unsafe {
+        lw.ll
+            .b
+            .build_in_bounds_gep(table_ty, table.as_pointer_value(), &[zero, index], "")
+            .map_err(ice)?
+    };
+    let rt = lw.ll.runtime_fn(&strata_abi::runtime::CUSTOM_CALL);
+    let status = lw
+        .ll
+        .call(
+            rt,
+            &[slot.into(), operand_array.into(), result_array.into()],
+        )?
+        .ok_or_else(|| ice("strata_rt_custom_call returns nothing"))?
+        .into_int_value();
+    if let Some(&res) = lw.ir.op(op).results.first() {
+        lw.values.insert(res, status.into());
+    }
+    lw.ll.return_status_if_failed(status)
+}
+
+/// `[n x ptr]` in the entry block's frame, holding `buffers`.
+fn pointer_array<'ctx>(
+    lw: &mut Lowerer<'ctx, '_>,
+    op: OpId,
+    buffers: &[BasicValueEnum<'ctx>],
+) -> Result<PointerValue<'ctx>> {
+    let ptr = lw.ll.cx.ptr_type(AddressSpace::default());
+    let entry = lw
+        .alloca_block
+        .ok_or_else(|| lw.internal(op, "is outside a function"))?;
+    let eb = lw.ll.cx.create_builder();
+    match entry.get_first_instruction() {
+        Some(first) => eb.position_before(&first),
+        None => eb.position_at_end(entry),
+    }
+    let array_ty = ptr.array_type(buffers.len().max(1) as u32);
+    let array = eb
+        .build_alloca(array_ty, "custom_call_buffers")
+        .map_err(ice)?;
+    for (i, b) in buffers.iter().enumerate() {
+        let index = lw.ll.cx.i32_type().const_int(i as u64, false);
+        let zero = lw.ll.cx.i32_type().const_zero();
+        // SAFETY (of the GEP): i < the array's length.
         let slot = unsafe {
-            self.b
-                .build_in_bounds_gep(table_ty, table.as_pointer_value(), &[zero, index], "")
+            lw.ll
+                .b
+                .build_in_bounds_gep(array_ty, array, &[zero, index], "")
                 .map_err(ice)?
         };
-        let rt = self.runtime_fn(&strata_abi::runtime::CUSTOM_CALL);
-        let status = self
-            .call(
-                rt,
-                &[slot.into(), operand_array.into(), result_array.into()],
-            )?
-            .ok_or_else(|| ice("strata_rt_custom_call returns nothing"))?
-            .into_int_value();
-        if let Some(&res) = self.ir.op(op).results.first() {
-            self.values.insert(res, status.into());
-        }
-        self.return_status_if_failed(status)
+        lw.ll.b.build_store(slot, *b).map_err(ice)?;
     }
-
-    /// `[n x ptr]` in the entry block's frame, holding `buffers`.
-    fn pointer_array(
-        &mut self,
-        op: OpId,
-        buffers: &[BasicValueEnum<'ctx>],
-    ) -> Result<PointerValue<'ctx>> {
-        let ptr = self.cx.ptr_type(AddressSpace::default());
-        let entry = self
-            .alloca_block
-            .ok_or_else(|| self.internal(op, "is outside a function"))?;
-        let eb = self.cx.create_builder();
-        match entry.get_first_instruction() {
-            Some(first) => eb.position_before(&first),
-            None => eb.position_at_end(entry),
-        }
-        let array_ty = ptr.array_type(buffers.len().max(1) as u32);
-        let array = eb
-            .build_alloca(array_ty, "custom_call_buffers")
-            .map_err(ice)?;
-        for (i, b) in buffers.iter().enumerate() {
-            let index = self.cx.i32_type().const_int(i as u64, false);
-            let zero = self.cx.i32_type().const_zero();
-            // SAFETY (of the GEP): i < the array's length.
-            let slot = unsafe {
-                self.b
-                    .build_in_bounds_gep(array_ty, array, &[zero, index], "")
-                    .map_err(ice)?
-            };
-            self.b.build_store(slot, *b).map_err(ice)?;
-        }
-        Ok(array)
-    }
+    Ok(array)
 }

@@ -12,7 +12,13 @@ use strata_diag::{Diagnostic, Result};
 use strata_ir::builtin::{self, CALL, FUNC, RETURN};
 use strata_ir::{Context, OpId, Signedness, TypeKind};
 
+use crate::batched;
+use crate::custom_call;
 use crate::ice;
+use crate::library_api;
+use crate::loop_;
+use crate::mem;
+use crate::pool_entry;
 use crate::state::Lowerer;
 
 /// Lowers one module to a fresh LLVM module with symbols prefixed `prefix`.
@@ -26,10 +32,10 @@ pub(crate) fn lower_module<'ctx>(
 ) -> Result<Module<'ctx>> {
     let mut l = Lowerer::new(ir, cx, prefix);
     if !target.required.is_empty() {
-        l.declare_cpu_check(&target.required, target.baseline_cpu())?;
+        library_api::declare_cpu_check(&mut l, &target.required, target.baseline_cpu())?;
     }
     let Some(body) = ir.entry_block(module, 0) else {
-        return Ok(l.module);
+        return Ok(l.ll.module);
     };
     let ops = ir.blocks[body].ops.clone();
     for &op in &ops {
@@ -37,7 +43,7 @@ pub(crate) fn lower_module<'ctx>(
             FUNC => l.declare_func(op, glue_only)?,
             // Another backend defines the constants with the bodies.
             strata_dialect_mem::GLOBAL if glue_only => {}
-            strata_dialect_mem::GLOBAL => l.lower_global(op)?,
+            strata_dialect_mem::GLOBAL => mem::lower_global(&mut l, op)?,
             name => {
                 return Err(Diagnostic::unsupported(
                     ir.op(op).loc,
@@ -48,10 +54,10 @@ pub(crate) fn lower_module<'ctx>(
     }
     if glue_only {
         for op in launched_ops(ir, module) {
-            l.define_launch_stub(op)?;
+            loop_::define_launch_stub(&mut l, op)?;
         }
     }
-    l.define_custom_call_table()?;
+    custom_call::define_custom_call_table(&mut l)?;
     for &op in ops.iter().filter(|&&o| ir.op(o).name == FUNC) {
         if ir.entry_block(op, 0).is_some() {
             if !glue_only {
@@ -62,19 +68,20 @@ pub(crate) fn lower_module<'ctx>(
             }
         }
     }
-    l.batched_entries(ir, module)?;
-    l.last_error_fn()?;
-    l.signature_fn(
+    batched::batched_entries(&mut l, ir, module)?;
+    library_api::last_error_fn(&mut l)?;
+    library_api::signature_fn(
+        &mut l,
         ir.str_attr(module, crate::SIGNATURE_ATTR)
             .unwrap_or("{\"functions\": []}"),
     )?;
-    l.set_num_threads_fn()?;
-    l.register_custom_call_fn()?;
+    library_api::set_num_threads_fn(&mut l)?;
+    custom_call::register_custom_call_fn(&mut l)?;
     let over_mpi = ir.str_attr(module, crate::COLLECTIVES_ATTR) == Some("mpi");
-    l.replicas_run_fn(runs_as_partitions(ir, module), over_mpi)?;
-    l.feed_hook_fn("set_infeed", &strata_abi::runtime::SET_INFEED)?;
-    l.feed_hook_fn("set_outfeed", &strata_abi::runtime::SET_OUTFEED)?;
-    Ok(l.module)
+    library_api::replicas_run_fn(&mut l, runs_as_partitions(ir, module), over_mpi)?;
+    library_api::feed_hook_fn(&mut l, "set_infeed", &strata_abi::runtime::SET_INFEED)?;
+    library_api::feed_hook_fn(&mut l, "set_outfeed", &strata_abi::runtime::SET_OUTFEED)?;
+    Ok(l.ll.module)
 }
 
 /// The `loop.dispatch` and `loop.run_devices` ops of the module's bodies.
@@ -96,7 +103,7 @@ pub(crate) fn internalize_bodies(ir: &Context, linked: &Module<'_>, module: OpId
     let launched = launched_ops(ir, module)
         .into_iter()
         .filter_map(|op| strata_dialect_loop::dispatch_callee(ir, op))
-        .map(|callee| crate::loop_::launch_stub_name(prefix, callee));
+        .map(|callee| loop_::launch_stub_name(prefix, callee));
     let bodies = builtin::defined_funcs(ir, module)
         .into_iter()
         .filter_map(|op| builtin::func_name(ir, op))
@@ -175,9 +182,9 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let params = params.to_vec();
         match results.as_slice() {
             [] if self.ir.entry_block(op, 0).is_some() => {
-                Ok(self.cx.i32_type().fn_type(&params, false))
+                Ok(self.ll.cx.i32_type().fn_type(&params, false))
             }
-            [] => Ok(self.cx.void_type().fn_type(&params, false)),
+            [] => Ok(self.ll.cx.void_type().fn_type(&params, false)),
             [r] if !matches!(self.ir.kind(*r), TypeKind::MemRef { .. }) => {
                 Ok(self.value_type(*r, op)?.fn_type(&params, false))
             }
@@ -212,10 +219,11 @@ impl<'ctx> Lowerer<'ctx, '_> {
             } else {
                 Linkage::Internal
             };
-            let f = self
-                .module
-                .add_function(&format!("{}.{name}", self.prefix), ty, Some(linkage));
-            f.add_attribute(AttributeLoc::Function, nounwind(self.cx));
+            let f =
+                self.ll
+                    .module
+                    .add_function(&format!("{}.{name}", self.prefix), ty, Some(linkage));
+            f.add_attribute(AttributeLoc::Function, nounwind(self.ll.cx));
             match pack {
                 Some(pack) => {
                     self.packed.insert(f, pack);
@@ -226,10 +234,10 @@ impl<'ctx> Lowerer<'ctx, '_> {
         } else if let Some(target) = self.ir.str_attr(op, strata_abi::CUSTOM_CALL_ATTR) {
             // A registry entry, not a symbol (see custom_call.rs).
             let target = target.to_string();
-            self.declare_custom_call(op, &name, &target);
+            custom_call::declare_custom_call(self, op, &name, &target);
             return Ok(());
         } else {
-            let f = self.external(&name, ty);
+            let f = self.ll.external(&name, ty);
             self.add_extension_attrs(op, f);
             f
         };
@@ -257,6 +265,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
         for (i, &t) in inputs.iter().enumerate() {
             if matches!(self.ir.kind(t), TypeKind::MemRef { .. }) && !shared.contains(&(i as i64)) {
                 let a = self
+                    .ll
                     .cx
                     .create_enum_attribute(Attribute::get_named_enum_kind_id("noalias"), 0);
                 f.add_attribute(AttributeLoc::Param(i as u32), a);
@@ -278,7 +287,8 @@ impl<'ctx> Lowerer<'ctx, '_> {
                     "signext"
                 };
                 Some(
-                    self.cx
+                    self.ll
+                        .cx
                         .create_enum_attribute(Attribute::get_named_enum_kind_id(kind), 0),
                 )
             }
@@ -306,8 +316,8 @@ impl<'ctx> Lowerer<'ctx, '_> {
             ));
         }
         let block = blocks[0];
-        let entry = self.cx.append_basic_block(f, "entry");
-        let body = self.cx.append_basic_block(f, "body");
+        let entry = self.ll.cx.append_basic_block(f, "entry");
+        let body = self.ll.cx.append_basic_block(f, "body");
         self.alloca_block = Some(entry);
         self.returns_status =
             builtin::func_signature(self.ir, op).is_some_and(|(_, r)| r.is_empty());
@@ -345,17 +355,18 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 }
             }
         }
-        self.b.position_at_end(body);
+        self.ll.b.position_at_end(body);
         self.lower_block(block)?;
         if self
+            .ll
             .b
             .get_insert_block()
             .is_some_and(|bb| bb.get_terminator().is_none())
         {
             return Err(self.internal(op, "body does not end with 'func.return'"));
         }
-        self.b.position_at_end(entry);
-        self.b.build_unconditional_branch(body).map_err(ice)?;
+        self.ll.b.position_at_end(entry);
+        self.ll.b.build_unconditional_branch(body).map_err(ice)?;
         self.alloca_block = None;
         Ok(())
     }
@@ -411,8 +422,8 @@ impl<'ctx> Lowerer<'ctx, '_> {
     /// on return, whatever the status) or on the caller's scratch.
     fn export_entry(&mut self, op: OpId, name: &str, kind: Entry) -> Result<()> {
         let inner = self.funcs[name];
-        let i32t = self.cx.i32_type();
-        let ptr = self.cx.ptr_type(AddressSpace::default());
+        let i32t = self.ll.cx.i32_type();
+        let ptr = self.ll.cx.ptr_type(AddressSpace::default());
         // The program's parameters (`P.f` may take them packed).
         let mut params = self.param_types(op)?;
         let types = params.clone();
@@ -429,14 +440,15 @@ impl<'ctx> Lowerer<'ctx, '_> {
             }
         };
         let f = self
+            .ll
             .module
             .add_function(&symbol, i32t.fn_type(&params, false), None);
-        f.add_attribute(AttributeLoc::Function, nounwind(self.cx));
+        f.add_attribute(AttributeLoc::Function, nounwind(self.ll.cx));
         if self.packed.contains_key(&inner) {
             self.leave_unoptimised(f);
         }
-        let bb = self.cx.append_basic_block(f, "entry");
-        self.b.position_at_end(bb);
+        let bb = self.ll.cx.append_basic_block(f, "entry");
+        self.ll.b.position_at_end(bb);
         let mut args: Vec<BasicMetadataValueEnum> =
             f.get_params().into_iter().map(|p| p.into()).collect();
         let scratch = if kind == Entry::WithScratch {
@@ -476,31 +488,40 @@ impl<'ctx> Lowerer<'ctx, '_> {
             args = vec![p.into()];
             pack = Some((ty, p));
         }
-        self.emit_cpu_check(f)?;
-        let clear = self.runtime_fn(&strata_abi::runtime::CLEAR_ERROR);
-        self.call(clear, &[])?;
+        library_api::emit_cpu_check(self, f)?;
+        let clear = self.ll.runtime_fn(&strata_abi::runtime::CLEAR_ERROR);
+        self.ll.call(clear, &[])?;
         self.emit_null_checks(op, f, name, pack)?;
-        let on_pool = crate::pool_entry::parallel_regions(self.ir, op, 2) >= 2;
+        let on_pool = pool_entry::parallel_regions(self.ir, op, 2) >= 2;
         let status = if on_pool {
-            self.call_inner_on_pool(name, inner, &args, scratch_bytes(self.ir, op), scratch)?
+            pool_entry::call_inner_on_pool(
+                self,
+                name,
+                inner,
+                &args,
+                scratch_bytes(self.ir, op),
+                scratch,
+            )?
         } else if let Some(scratch) = scratch {
-            let use_scratch = self.runtime_fn(&strata_abi::runtime::ARENA_USE_SCRATCH);
-            let bytes = self.i64(scratch_bytes(self.ir, op));
+            let use_scratch = self.ll.runtime_fn(&strata_abi::runtime::ARENA_USE_SCRATCH);
+            let bytes = self.ll.i64(scratch_bytes(self.ir, op));
             let refused = self
+                .ll
                 .call(use_scratch, &[scratch, bytes.into()])?
                 .ok_or_else(|| ice("strata_rt_arena_use_scratch returns nothing"))?
                 .into_int_value();
-            self.return_status_if_failed(refused)?;
+            self.ll.return_status_if_failed(refused)?;
             let status = self
+                .ll
                 .call(inner, &args)?
                 .ok_or_else(|| ice("internal function returns no status"))?;
-            let end = self.runtime_fn(&strata_abi::runtime::ARENA_END_SCRATCH);
-            self.call(end, &[])?;
+            let end = self.ll.runtime_fn(&strata_abi::runtime::ARENA_END_SCRATCH);
+            self.ll.call(end, &[])?;
             status
         } else {
             self.call_between_arena_marks(inner, &args)?
         };
-        self.b.build_return(Some(&status)).map_err(ice)?;
+        self.ll.b.build_return(Some(&status)).map_err(ice)?;
         Ok(())
     }
 
@@ -515,26 +536,29 @@ impl<'ctx> Lowerer<'ctx, '_> {
         if count == 0 {
             return Ok(());
         }
-        let is_null = self.b.build_is_null(array, "").map_err(ice)?;
+        let is_null = self.ll.b.build_is_null(array, "").map_err(ice)?;
         let (null, next) = (
-            self.cx.append_basic_block(f, "null_array"),
-            self.cx.append_basic_block(f, "array_ok"),
+            self.ll.cx.append_basic_block(f, "null_array"),
+            self.ll.cx.append_basic_block(f, "array_ok"),
         );
-        self.b
+        self.ll
+            .b
             .build_conditional_branch(is_null, null, next)
             .map_err(ice)?;
-        self.b.position_at_end(null);
+        self.ll.b.position_at_end(null);
         let message = format!("{symbol}: the array of {count} buffers is NULL");
         let text = self
+            .ll
             .b
             .build_global_string_ptr(&message, "null_message")
             .map_err(ice)?;
-        let set = self.runtime_fn(&strata_abi::runtime::SET_ERROR);
-        self.call(set, &[text.as_pointer_value().into()])?;
-        self.b
-            .build_return(Some(&self.cx.i32_type().const_int(1, false)))
+        let set = self.ll.runtime_fn(&strata_abi::runtime::SET_ERROR);
+        self.ll.call(set, &[text.as_pointer_value().into()])?;
+        self.ll
+            .b
+            .build_return(Some(&self.ll.cx.i32_type().const_int(1, false)))
             .map_err(ice)?;
-        self.b.position_at_end(next);
+        self.ll.b.position_at_end(next);
         Ok(())
     }
 
@@ -544,12 +568,13 @@ impl<'ctx> Lowerer<'ctx, '_> {
         array: PointerValue<'ctx>,
         i: usize,
     ) -> Result<PointerValue<'ctx>> {
-        let ptr = self.cx.ptr_type(AddressSpace::default());
+        let ptr = self.ll.cx.ptr_type(AddressSpace::default());
         // SAFETY (of the generated code): the caller passes as many
         // pointers as the function has buffers, as the header says.
         unsafe {
-            self.b
-                .build_in_bounds_gep(ptr, array, &[self.i64(i as u64)], "")
+            self.ll
+                .b
+                .build_in_bounds_gep(ptr, array, &[self.ll.i64(i as u64)], "")
                 .map_err(ice)
         }
     }
@@ -564,12 +589,13 @@ impl<'ctx> Lowerer<'ctx, '_> {
         i: usize,
         ty: BasicMetadataTypeEnum<'ctx>,
     ) -> Result<BasicValueEnum<'ctx>> {
-        let ptr = self.cx.ptr_type(AddressSpace::default());
+        let ptr = self.ll.cx.ptr_type(AddressSpace::default());
         let slot = self.array_slot(array, i)?;
-        let pointer = self.b.build_load(ptr, slot, "").map_err(ice)?;
+        let pointer = self.ll.b.build_load(ptr, slot, "").map_err(ice)?;
         match BasicTypeEnum::try_from(ty) {
             Ok(BasicTypeEnum::PointerType(_)) => Ok(pointer),
             Ok(scalar) => self
+                .ll
                 .b
                 .build_load(scalar, pointer.into_pointer_value(), "")
                 .map_err(ice),
@@ -584,32 +610,34 @@ impl<'ctx> Lowerer<'ctx, '_> {
         inner: FunctionValue<'ctx>,
         args: &[BasicMetadataValueEnum<'ctx>],
     ) -> Result<inkwell::values::BasicValueEnum<'ctx>> {
-        let mark_fn = self.runtime_fn(&strata_abi::runtime::ARENA_MARK);
+        let mark_fn = self.ll.runtime_fn(&strata_abi::runtime::ARENA_MARK);
         let mark = self
+            .ll
             .call(mark_fn, &[])?
             .ok_or_else(|| ice("strata_rt_arena_mark returns nothing"))?;
         let status = self
+            .ll
             .call(inner, args)?
             .ok_or_else(|| ice("internal function returns no status"))?;
-        let reset = self.runtime_fn(&strata_abi::runtime::ARENA_RESET);
-        self.call(reset, &[mark.into()])?;
+        let reset = self.ll.runtime_fn(&strata_abi::runtime::ARENA_RESET);
+        self.ll.call(reset, &[mark.into()])?;
         Ok(status)
     }
 
     /// `int64_t P_f_scratch_bytes(void)`: the scratch `P_f_with_scratch`
     /// needs (`loop-plan-arena`'s `scratch_bytes`).
     fn scratch_bytes_fn(&mut self, op: OpId, name: &str) -> Result<()> {
-        let i64t = self.cx.i64_type();
-        let f = self.module.add_function(
+        let i64t = self.ll.cx.i64_type();
+        let f = self.ll.module.add_function(
             &format!("{}_{name}_scratch_bytes", self.prefix),
             i64t.fn_type(&[], false),
             None,
         );
-        f.add_attribute(AttributeLoc::Function, nounwind(self.cx));
-        let bb = self.cx.append_basic_block(f, "entry");
-        self.b.position_at_end(bb);
-        let bytes = self.i64(scratch_bytes(self.ir, op));
-        self.b.build_return(Some(&bytes)).map_err(ice)?;
+        f.add_attribute(AttributeLoc::Function, nounwind(self.ll.cx));
+        let bb = self.ll.cx.append_basic_block(f, "entry");
+        self.ll.b.position_at_end(bb);
+        let bytes = self.ll.i64(scratch_bytes(self.ir, op));
+        self.ll.b.build_return(Some(&bytes)).map_err(ice)?;
         Ok(())
     }
 
@@ -631,8 +659,8 @@ impl<'ctx> Lowerer<'ctx, '_> {
             return Ok(());
         };
         let count = inputs.len();
-        let i32t = self.cx.i32_type();
-        let ptr = self.cx.ptr_type(AddressSpace::default());
+        let i32t = self.ll.cx.i32_type();
+        let ptr = self.ll.cx.ptr_type(AddressSpace::default());
         for (i, &t) in inputs.iter().enumerate() {
             if !matches!(self.ir.kind(t), TypeKind::MemRef { .. })
                 || crate::types::memref_bytes(self.ir, t) == 0
@@ -642,10 +670,11 @@ impl<'ctx> Lowerer<'ctx, '_> {
             let p = match pack {
                 Some((ty, pack)) => {
                     let slot = self
+                        .ll
                         .b
                         .build_struct_gep(ty, pack, i as u32, "")
                         .map_err(ice)?;
-                    self.b.build_load(ptr, slot, "").map_err(ice)?
+                    self.ll.b.build_load(ptr, slot, "").map_err(ice)?
                 }
                 None => match f.get_nth_param(i as u32) {
                     Some(p) => p,
@@ -653,32 +682,36 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 },
             };
             let is_null = self
+                .ll
                 .b
                 .build_is_null(p.into_pointer_value(), "")
                 .map_err(ice)?;
             let (null, next) = (
-                self.cx.append_basic_block(f, "null_buffer"),
-                self.cx.append_basic_block(f, "buffer_ok"),
+                self.ll.cx.append_basic_block(f, "null_buffer"),
+                self.ll.cx.append_basic_block(f, "buffer_ok"),
             );
-            self.b
+            self.ll
+                .b
                 .build_conditional_branch(is_null, null, next)
                 .map_err(ice)?;
-            self.b.position_at_end(null);
+            self.ll.b.position_at_end(null);
             let message = format!(
                 "{}_{name}: buffer parameter {} of {count} is NULL (every buffer that holds data must be passed)",
                 self.prefix,
                 i + 1
             );
             let text = self
+                .ll
                 .b
                 .build_global_string_ptr(&message, "null_message")
                 .map_err(ice)?;
-            let set = self.runtime_fn(&strata_abi::runtime::SET_ERROR);
-            self.call(set, &[text.as_pointer_value().into()])?;
-            self.b
+            let set = self.ll.runtime_fn(&strata_abi::runtime::SET_ERROR);
+            self.ll.call(set, &[text.as_pointer_value().into()])?;
+            self.ll
+                .b
                 .build_return(Some(&i32t.const_int(1, false)))
                 .map_err(ice)?;
-            self.b.position_at_end(next);
+            self.ll.b.position_at_end(next);
         }
         Ok(())
     }
@@ -696,7 +729,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
                     _ => return Err(self.internal(op, "has no 'callee'")),
                 };
                 if let Some(&entry) = self.custom_calls.get(&callee) {
-                    return self.lower_custom_call(op, entry, &args);
+                    return custom_call::lower_custom_call(self, op, entry, &args);
                 }
                 let f = *self
                     .funcs
@@ -714,7 +747,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
                     if let Some(&res) = self.ir.op(op).results.first() {
                         self.values.insert(res, status.into());
                     }
-                    return self.return_status_if_failed(status);
+                    return self.ll.return_status_if_failed(status);
                 }
                 let callee_defined = self.ir.op(op).results.is_empty()
                     && f.get_first_basic_block().is_some()
@@ -724,7 +757,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
                     let status = r
                         .ok_or_else(|| ice("internal function returns no status"))?
                         .into_int_value();
-                    return self.return_status_if_failed(status);
+                    return self.ll.return_status_if_failed(status);
                 }
                 match (r, self.ir.op(op).results.len()) {
                     (_, 0) => Ok(()),
@@ -734,11 +767,12 @@ impl<'ctx> Lowerer<'ctx, '_> {
             }
             RETURN => {
                 match args.as_slice() {
-                    [] if self.returns_status => {
-                        self.b.build_return(Some(&self.cx.i32_type().const_zero()))
-                    }
-                    [] => self.b.build_return(None),
-                    [v] => self.b.build_return(Some(v)),
+                    [] if self.returns_status => self
+                        .ll
+                        .b
+                        .build_return(Some(&self.ll.cx.i32_type().const_zero())),
+                    [] => self.ll.b.build_return(None),
+                    [v] => self.ll.b.build_return(Some(v)),
                     _ => {
                         return Err(Diagnostic::unsupported(
                             self.loc(op),

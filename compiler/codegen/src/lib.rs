@@ -20,7 +20,8 @@
 //!   targets, which are entries of the library's registry, never symbols.
 //!
 //! One file per dialect (`func.rs`, `mem.rs`, `loop_.rs`, `arith.rs`), the
-//! shared lowering state in `state.rs`, type mapping in `types.rs`, packed
+//! shared lowering state in `state.rs` over the LLVM module, builder and
+//! IR-free instruction helpers in `llvm/`, type mapping in `types.rs`, packed
 //! parameters in `params.rs`, and the target machine, optimisation and
 //! emission in `target.rs`.
 
@@ -29,6 +30,7 @@ mod batched;
 mod custom_call;
 mod func;
 mod library_api;
+mod llvm;
 mod loop_;
 mod mem;
 mod params;

@@ -68,14 +68,14 @@ impl<'ctx> Lowerer<'ctx, '_> {
             .iter()
             .filter_map(|&t| BasicTypeEnum::try_from(t).ok())
             .collect();
-        let ty = self.cx.opaque_struct_type(name);
+        let ty = self.ll.cx.opaque_struct_type(name);
         ty.set_body(&fields, false);
         Some(ty)
     }
 
     /// The single `ptr` parameter list of a packed function.
     pub(crate) fn packed_params(&self) -> Vec<BasicMetadataTypeEnum<'ctx>> {
-        vec![self.cx.ptr_type(AddressSpace::default()).into()]
+        vec![self.ll.cx.ptr_type(AddressSpace::default()).into()]
     }
 
     /// Calls the defined or external function `f` with `args`, packing
@@ -94,9 +94,10 @@ impl<'ctx> Lowerer<'ctx, '_> {
             }
             None => args,
         };
-        let site = self.b.build_call(f, args, "").map_err(ice)?;
+        let site = self.ll.b.build_call(f, args, "").map_err(ice)?;
         if self.keep_calls && f.get_first_basic_block().is_some() {
             let noinline = self
+                .ll
                 .cx
                 .create_enum_attribute(Attribute::get_named_enum_kind_id("noinline"), 0);
             site.add_attribute(AttributeLoc::Function, noinline);
@@ -116,10 +117,11 @@ impl<'ctx> Lowerer<'ctx, '_> {
             let value = BasicValueEnum::try_from(a)
                 .map_err(|_| ice("a packed argument is not a first-class value"))?;
             let slot = self
+                .ll
                 .b
                 .build_struct_gep(ty, pack, i as u32, "")
                 .map_err(ice)?;
-            self.b.build_store(slot, value).map_err(ice)?;
+            self.ll.b.build_store(slot, value).map_err(ice)?;
         }
         Ok(pack)
     }
@@ -136,10 +138,11 @@ impl<'ctx> Lowerer<'ctx, '_> {
         for (i, &t) in types.iter().enumerate() {
             let value = self.load_param(array, i, t)?;
             let field = self
+                .ll
                 .b
                 .build_struct_gep(ty, pack, i as u32, "")
                 .map_err(ice)?;
-            self.b.build_store(field, value).map_err(ice)?;
+            self.ll.b.build_store(field, value).map_err(ice)?;
         }
         Ok(pack)
     }
@@ -163,6 +166,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
         // The caller's own stack slot, only read here: `noalias` lets LICM
         // hoist the loads out of the loops that use the parameters.
         let noalias = self
+            .ll
             .cx
             .create_enum_attribute(Attribute::get_named_enum_kind_id("noalias"), 0);
         f.add_attribute(AttributeLoc::Param(0), noalias);
@@ -181,8 +185,8 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let &(pack, ty, i) = self.packed_args.get(&v)?;
         let field = ty.get_field_type_at_index(i)?;
         Some((|| {
-            let slot = self.b.build_struct_gep(ty, pack, i, "").map_err(ice)?;
-            self.b.build_load(field, slot, "").map_err(ice)
+            let slot = self.ll.b.build_struct_gep(ty, pack, i, "").map_err(ice)?;
+            self.ll.b.build_load(field, slot, "").map_err(ice)
         })())
     }
 
@@ -192,6 +196,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
     pub(crate) fn leave_unoptimised(&self, f: FunctionValue<'ctx>) {
         for name in ["optnone", "noinline"] {
             let a = self
+                .ll
                 .cx
                 .create_enum_attribute(Attribute::get_named_enum_kind_id(name), 0);
             f.add_attribute(AttributeLoc::Function, a);
@@ -202,10 +207,11 @@ impl<'ctx> Lowerer<'ctx, '_> {
     /// entry block (so that a loop does not allocate it again each time).
     fn entry_alloca(&self, ty: BasicTypeEnum<'ctx>, name: &str) -> Result<PointerValue<'ctx>> {
         let entry = self
+            .ll
             .current_fn()?
             .get_first_basic_block()
             .ok_or_else(|| ice("function without an entry block"))?;
-        let eb = self.cx.create_builder();
+        let eb = self.ll.cx.create_builder();
         match entry.get_first_instruction() {
             Some(first) => eb.position_before(&first),
             None => eb.position_at_end(entry),

@@ -22,6 +22,7 @@ use strata_dialect_loop as lp;
 use strata_ir::builtin::{self, CALL};
 use strata_ir::{AttrKind, Context, OpId};
 
+use crate::func;
 use crate::ice;
 use crate::state::Lowerer;
 
@@ -132,92 +133,94 @@ fn inside_serial_loop(ir: &Context, op: OpId, func: OpId) -> bool {
     false
 }
 
-impl<'ctx> Lowerer<'ctx, '_> {
-    /// In the exported wrapper being built: stores `args` (`inner`'s
-    /// parameters) in a struct and runs `inner` through
-    /// `strata_rt_call_on_pool`, on the caller's `scratch` if given;
-    /// returns the status.
-    pub(crate) fn call_inner_on_pool(
-        &mut self,
-        name: &str,
-        inner: FunctionValue<'ctx>,
-        args: &[BasicMetadataValueEnum<'ctx>],
-        arena_bytes: u64,
-        scratch: Option<BasicMetadataValueEnum<'ctx>>,
-    ) -> Result<BasicValueEnum<'ctx>> {
-        let values: Vec<BasicValueEnum<'ctx>> = args
-            .iter()
-            .map(|&a| {
-                BasicValueEnum::try_from(a)
-                    .map_err(|_| ice("a parameter is not a first-class value"))
-            })
-            .collect::<Result<_>>()?;
-        let fields: Vec<BasicTypeEnum<'ctx>> = values.iter().map(|v| v.get_type()).collect();
-        let ty = self.cx.struct_type(&fields, false);
-        let body = self.pool_body(name, inner, ty)?;
-        let params = self.b.build_alloca(ty, "params").map_err(ice)?;
-        for (i, &v) in values.iter().enumerate() {
-            let slot = self
-                .b
-                .build_struct_gep(ty, params, i as u32, "")
-                .map_err(ice)?;
-            self.b.build_store(slot, v).map_err(ice)?;
-        }
-        let ptr = self.cx.ptr_type(AddressSpace::default());
-        let run = self.runtime_fn(&strata_abi::runtime::CALL_ON_POOL);
-        let body_ptr = body.as_global_value().as_pointer_value();
-        let bytes = self.i64(arena_bytes);
-        let scratch = scratch.unwrap_or_else(|| ptr.const_null().into());
-        self.call(
+/// In the exported wrapper being built: stores `args` (`inner`'s
+/// parameters) in a struct and runs `inner` through
+/// `strata_rt_call_on_pool`, on the caller's `scratch` if given;
+/// returns the status.
+pub(crate) fn call_inner_on_pool<'ctx>(
+    lw: &mut Lowerer<'ctx, '_>,
+    name: &str,
+    inner: FunctionValue<'ctx>,
+    args: &[BasicMetadataValueEnum<'ctx>],
+    arena_bytes: u64,
+    scratch: Option<BasicMetadataValueEnum<'ctx>>,
+) -> Result<BasicValueEnum<'ctx>> {
+    let values: Vec<BasicValueEnum<'ctx>> = args
+        .iter()
+        .map(|&a| {
+            BasicValueEnum::try_from(a).map_err(|_| ice("a parameter is not a first-class value"))
+        })
+        .collect::<Result<_>>()?;
+    let fields: Vec<BasicTypeEnum<'ctx>> = values.iter().map(|v| v.get_type()).collect();
+    let ty = lw.ll.cx.struct_type(&fields, false);
+    let body = pool_body(lw, name, inner, ty)?;
+    let params = lw.ll.b.build_alloca(ty, "params").map_err(ice)?;
+    for (i, &v) in values.iter().enumerate() {
+        let slot = lw
+            .ll
+            .b
+            .build_struct_gep(ty, params, i as u32, "")
+            .map_err(ice)?;
+        lw.ll.b.build_store(slot, v).map_err(ice)?;
+    }
+    let ptr = lw.ll.cx.ptr_type(AddressSpace::default());
+    let run = lw.ll.runtime_fn(&strata_abi::runtime::CALL_ON_POOL);
+    let body_ptr = body.as_global_value().as_pointer_value();
+    let bytes = lw.ll.i64(arena_bytes);
+    let scratch = scratch.unwrap_or_else(|| ptr.const_null().into());
+    lw.ll
+        .call(
             run,
             &[body_ptr.into(), params.into(), bytes.into(), scratch],
         )?
         .ok_or_else(|| ice("strata_rt_call_on_pool returns nothing"))
-    }
+}
 
-    /// `int32_t P.f.on_pool(void *params)`: `P.f` on the parameters stored
-    /// in `params` (struct `ty`), between an arena mark and reset.
-    fn pool_body(
-        &mut self,
-        name: &str,
-        inner: FunctionValue<'ctx>,
-        ty: inkwell::types::StructType<'ctx>,
-    ) -> Result<FunctionValue<'ctx>> {
-        let symbol = format!("{}.{name}.on_pool", self.prefix);
-        // `P_f` and `P_f_with_scratch` share it.
-        if let Some(f) = self.module.get_function(&symbol) {
-            return Ok(f);
-        }
-        let i32t = self.cx.i32_type();
-        let ptr = self.cx.ptr_type(AddressSpace::default());
-        let resume = self
-            .b
-            .get_insert_block()
-            .ok_or_else(|| ice("builder outside a block"))?;
-        let f = self.module.add_function(
-            &symbol,
-            i32t.fn_type(&[ptr.into()], false),
-            // Internal, not private: a local symbol that profiles name.
-            Some(Linkage::Internal),
-        );
-        f.add_attribute(AttributeLoc::Function, crate::func::nounwind(self.cx));
-        self.b
-            .position_at_end(self.cx.append_basic_block(f, "entry"));
-        let params = f
-            .get_nth_param(0)
-            .ok_or_else(|| ice("pool body without its parameter"))?
-            .into_pointer_value();
-        let mut args: Vec<BasicMetadataValueEnum<'ctx>> = Vec::new();
-        for (i, field) in ty.get_field_types().into_iter().enumerate() {
-            let slot = self
-                .b
-                .build_struct_gep(ty, params, i as u32, "")
-                .map_err(ice)?;
-            args.push(self.b.build_load(field, slot, "").map_err(ice)?.into());
-        }
-        let status = self.call_between_arena_marks(inner, &args)?;
-        self.b.build_return(Some(&status)).map_err(ice)?;
-        self.b.position_at_end(resume);
-        Ok(f)
+/// `int32_t P.f.on_pool(void *params)`: `P.f` on the parameters stored
+/// in `params` (struct `ty`), between an arena mark and reset.
+fn pool_body<'ctx>(
+    lw: &mut Lowerer<'ctx, '_>,
+    name: &str,
+    inner: FunctionValue<'ctx>,
+    ty: inkwell::types::StructType<'ctx>,
+) -> Result<FunctionValue<'ctx>> {
+    let symbol = format!("{}.{name}.on_pool", lw.prefix);
+    // `P_f` and `P_f_with_scratch` share it.
+    if let Some(f) = lw.ll.module.get_function(&symbol) {
+        return Ok(f);
     }
+    let i32t = lw.ll.cx.i32_type();
+    let ptr = lw.ll.cx.ptr_type(AddressSpace::default());
+    let resume = lw
+        .ll
+        .b
+        .get_insert_block()
+        .ok_or_else(|| ice("builder outside a block"))?;
+    let f = lw.ll.module.add_function(
+        &symbol,
+        i32t.fn_type(&[ptr.into()], false),
+        // Internal, not private: a local symbol that profiles name.
+        Some(Linkage::Internal),
+    );
+    f.add_attribute(AttributeLoc::Function, func::nounwind(lw.ll.cx));
+    lw.ll
+        .b
+        .position_at_end(lw.ll.cx.append_basic_block(f, "entry"));
+    let params = f
+        .get_nth_param(0)
+        .ok_or_else(|| ice("pool body without its parameter"))?
+        .into_pointer_value();
+    let mut args: Vec<BasicMetadataValueEnum<'ctx>> = Vec::new();
+    for (i, field) in ty.get_field_types().into_iter().enumerate() {
+        let slot = lw
+            .ll
+            .b
+            .build_struct_gep(ty, params, i as u32, "")
+            .map_err(ice)?;
+        args.push(lw.ll.b.build_load(field, slot, "").map_err(ice)?.into());
+    }
+    let status = lw.call_between_arena_marks(inner, &args)?;
+    lw.ll.b.build_return(Some(&status)).map_err(ice)?;
+    lw.ll.b.position_at_end(resume);
+    Ok(f)
 }

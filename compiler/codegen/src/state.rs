@@ -1,26 +1,25 @@
 //! The lowering state shared by the per-dialect files: the LLVM module and
-//! builder, the map from IR values to LLVM values, and small helpers.
+//! builder (`llvm.rs`), the map from IR values to LLVM values, and the
+//! operand accessors.
 
 use std::collections::HashMap;
 
 use inkwell::basic_block::BasicBlock;
-use inkwell::builder::Builder;
 use inkwell::context::Context as LlContext;
-use inkwell::module::{Linkage, Module};
-use inkwell::types::{BasicTypeEnum, FunctionType};
-use inkwell::values::{
-    BasicMetadataValueEnum, BasicValueEnum, FloatValue, FunctionValue, IntValue, PointerValue,
-};
+use inkwell::types::BasicTypeEnum;
+use inkwell::values::{BasicValueEnum, FloatValue, FunctionValue, IntValue, PointerValue};
 use strata_diag::{Diagnostic, Location, Result};
 use strata_ir::{Context, OpId, Type, Value};
 
-use crate::ice;
+use crate::arith;
+use crate::llvm::Llvm;
+use crate::loop_;
+use crate::mem;
 
 pub(crate) struct Lowerer<'ctx, 'a> {
     pub ir: &'a Context,
-    pub cx: &'ctx LlContext,
-    pub module: Module<'ctx>,
-    pub b: Builder<'ctx>,
+    /// The LLVM module being built and its builder.
+    pub ll: Llvm<'ctx>,
     pub prefix: &'a str,
     /// LLVM value of every IR value lowered so far.
     pub values: HashMap<Value, BasicValueEnum<'ctx>>,
@@ -60,9 +59,7 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
     pub fn new(ir: &'a Context, cx: &'ctx LlContext, prefix: &'a str) -> Self {
         Lowerer {
             ir,
-            cx,
-            module: cx.create_module(prefix),
-            b: cx.create_builder(),
+            ll: Llvm::new(cx, prefix),
             prefix,
             values: HashMap::new(),
             funcs: HashMap::new(),
@@ -160,66 +157,7 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
     }
 
     pub fn value_type(&self, t: Type, op: OpId) -> Result<BasicTypeEnum<'ctx>> {
-        crate::types::value_type(self.ir, self.cx, t, self.loc(op))
-    }
-
-    /// The function being lowered.
-    pub fn current_fn(&self) -> Result<FunctionValue<'ctx>> {
-        self.b
-            .get_insert_block()
-            .and_then(|b| b.get_parent())
-            .ok_or_else(|| ice("builder is not inside a function"))
-    }
-
-    /// An external function named `name`, declared on first use.
-    pub fn external(&self, name: &str, ty: FunctionType<'ctx>) -> FunctionValue<'ctx> {
-        self.module
-            .get_function(name)
-            .unwrap_or_else(|| self.module.add_function(name, ty, Some(Linkage::External)))
-    }
-
-    /// The runtime function `sig`, declared from its signature in
-    /// `strata_abi::runtime` (the one description of it).
-    pub fn runtime_fn(&self, sig: &strata_abi::runtime::Signature) -> FunctionValue<'ctx> {
-        use inkwell::types::BasicMetadataTypeEnum;
-        use strata_abi::runtime::{Param, Returns};
-        let ptr = self.cx.ptr_type(inkwell::AddressSpace::default());
-        let params: Vec<BasicMetadataTypeEnum> = sig
-            .params
-            .iter()
-            .map(|p| match p {
-                Param::Ptr => ptr.into(),
-                Param::I32 => self.cx.i32_type().into(),
-                Param::I64 => self.cx.i64_type().into(),
-                Param::U8 => self.cx.i8_type().into(),
-                Param::F64 => self.cx.f64_type().into(),
-            })
-            .collect();
-        let ty = match sig.returns {
-            Returns::Nothing => self.cx.void_type().fn_type(&params, false),
-            Returns::Status | Returns::I32 | Returns::U32 => {
-                self.cx.i32_type().fn_type(&params, false)
-            }
-            Returns::I64 => self.cx.i64_type().fn_type(&params, false),
-            Returns::U8 => self.cx.i8_type().fn_type(&params, false),
-            Returns::F64 => self.cx.f64_type().fn_type(&params, false),
-            Returns::Ptr => ptr.fn_type(&params, false),
-        };
-        self.external(sig.name, ty)
-    }
-
-    /// Calls `f` and returns its result (if it has one).
-    pub fn call(
-        &self,
-        f: FunctionValue<'ctx>,
-        args: &[BasicMetadataValueEnum<'ctx>],
-    ) -> Result<Option<BasicValueEnum<'ctx>>> {
-        let site = self.b.build_call(f, args, "").map_err(ice)?;
-        Ok(site.try_as_basic_value().basic())
-    }
-
-    pub fn i64(&self, v: u64) -> IntValue<'ctx> {
-        self.cx.i64_type().const_int(v, false)
+        crate::types::value_type(self.ir, self.ll.cx, t, self.loc(op))
     }
 
     /// Lowers every op of `block` in order.
@@ -234,9 +172,9 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
     fn lower_op(&mut self, op: OpId) -> Result<()> {
         let name = self.ir.op(op).name;
         match name.split_once('.').map(|p| p.0) {
-            Some("mem") => self.lower_mem(op),
-            Some("loop") => self.lower_loop(op),
-            Some("arith") => self.lower_arith(op),
+            Some("mem") => mem::lower_mem(self, op),
+            Some("loop") => loop_::lower_loop(self, op),
+            Some("arith") => arith::lower_arith(self, op),
             Some("func") => self.lower_func_op(op),
             _ => Err(Diagnostic::unsupported(
                 self.loc(op),
@@ -246,28 +184,4 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
     }
 }
 
-impl<'ctx> Lowerer<'ctx, '_> {
-    /// Returns `status` from the current function when it is not zero (a
-    /// callee failed; only in status-returning functions); continues in a
-    /// new block.
-    pub fn return_status_if_failed(
-        &mut self,
-        status: inkwell::values::IntValue<'ctx>,
-    ) -> strata_diag::Result<()> {
-        let zero = status.get_type().const_zero();
-        let failed = self
-            .b
-            .build_int_compare(inkwell::IntPredicate::NE, status, zero, "")
-            .map_err(crate::ice)?;
-        let f = self.current_fn()?;
-        let fail = self.cx.append_basic_block(f, "fail");
-        let ok = self.cx.append_basic_block(f, "ok");
-        self.b
-            .build_conditional_branch(failed, fail, ok)
-            .map_err(crate::ice)?;
-        self.b.position_at_end(fail);
-        self.b.build_return(Some(&status)).map_err(crate::ice)?;
-        self.b.position_at_end(ok);
-        Ok(())
-    }
-}
+impl<'ctx> Lowerer<'ctx, '_> {}

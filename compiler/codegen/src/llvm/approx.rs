@@ -20,15 +20,15 @@ use inkwell::FloatPredicate;
 use inkwell::values::FloatValue;
 use strata_diag::Result;
 
+use super::Llvm;
 use crate::ice;
-use crate::state::Lowerer;
 
 /// An f32 constant from its bit pattern (XLA's constants, exactly).
 fn bits(b: u32) -> f64 {
     f32::from_bits(b) as f64
 }
 
-impl<'ctx> Lowerer<'ctx, '_> {
+impl<'ctx> Llvm<'ctx> {
     fn f(&self, v: f64) -> FloatValue<'ctx> {
         self.cx.f32_type().const_float(v)
     }
