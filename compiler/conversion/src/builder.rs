@@ -68,9 +68,6 @@ impl<'c> Builder<'c> {
     pub fn index_ty(&mut self) -> Type {
         self.ctx.index_ty()
     }
-    pub fn i1(&mut self) -> Type {
-        self.ctx.int_ty(1)
-    }
 
     pub fn const_index(&mut self, v: i64) -> Value {
         let t = self.ctx.index_ty();
@@ -159,7 +156,7 @@ impl<'c> Builder<'c> {
 
     fn cmp(&mut self, name: &'static str, pred: &str, a: Value, b: Value) -> Value {
         let p = self.ctx.attr(AttrKind::String(pred.into()));
-        let i1 = self.i1();
+        let i1 = self.ctx.int_ty(1);
         self.op1(name, vec![a, b], i1, vec![("predicate".into(), p)])
     }
     pub fn cmpi(&mut self, pred: &str, a: Value, b: Value) -> Value {
@@ -187,31 +184,20 @@ impl<'c> Builder<'c> {
         self.insert("mem.store", ops, &[], vec![]);
     }
 
-    fn part_attr(&mut self, part: i64) -> (String, strata_ir::Attr) {
-        let i64t = self.ctx.int_ty(64);
-        (
-            "part".into(),
-            self.ctx.attr(AttrKind::Int {
-                value: part as i128,
-                ty: i64t,
-            }),
-        )
-    }
-
     pub fn load_part(&mut self, mem: Value, idx: &[Value], part: i64) -> Value {
         let TypeKind::Complex(p) = self.ctx.kind(self.ctx.elem(self.ty(mem))).clone() else {
             return self.load(mem, idx);
         };
         let mut ops = vec![mem];
         ops.extend_from_slice(idx);
-        let a = self.part_attr(part);
+        let a = part_attr(self.ctx, part);
         self.op1("mem.load_part", ops, p, vec![a])
     }
 
     pub fn store_part(&mut self, v: Value, mem: Value, idx: &[Value], part: i64) {
         let mut ops = vec![v, mem];
         ops.extend_from_slice(idx);
-        let a = self.part_attr(part);
+        let a = part_attr(self.ctx, part);
         self.insert("mem.store_part", ops, &[], vec![a]);
     }
 
@@ -328,7 +314,7 @@ impl<'c> Builder<'c> {
         f: &mut dyn FnMut(&mut Builder<'_>, &[Value]) -> Result<()>,
     ) -> Result<()> {
         let mut ivs = Vec::new();
-        self.nest(shape, &mut ivs, f)
+        self.nest_marked(shape, &mut ivs, false, f)
     }
 
     /// `loop_nest` with every loop marked `parallel`: `f` writes only the
@@ -380,15 +366,6 @@ impl<'c> Builder<'c> {
         })
     }
 
-    fn nest(
-        &mut self,
-        shape: &[i64],
-        ivs: &mut Vec<Value>,
-        f: &mut dyn FnMut(&mut Builder<'_>, &[Value]) -> Result<()>,
-    ) -> Result<()> {
-        self.nest_marked(shape, ivs, false, f)
-    }
-
     fn nest_marked(
         &mut self,
         shape: &[i64],
@@ -431,20 +408,9 @@ impl<'c> Builder<'c> {
     /// `loop.yield`); returns them for the caller to fill with `in_block`.
     pub fn if_else_blocks(&mut self, c: Value) -> (BlockId, BlockId) {
         let op = self.insert("loop.if", vec![c], &[], vec![]);
-        let then_block = self.yield_block(op);
-        let else_block = self.yield_block(op);
+        let then_block = yield_block(self.ctx, op, self.loc);
+        let else_block = yield_block(self.ctx, op, self.loc);
         (then_block, else_block)
-    }
-
-    /// A new region of `op` holding one block that ends in `loop.yield`.
-    fn yield_block(&mut self, op: OpId) -> BlockId {
-        let r = self.ctx.add_region(op);
-        let block = self.ctx.add_block(r, &[]);
-        let y = self
-            .ctx
-            .create_op("loop.yield", vec![], &[], vec![], self.loc);
-        self.ctx.append_op(block, y);
-        block
     }
 
     /// Emits `loop.while`: `cond` builds the condition (an i1) in the cond
@@ -526,4 +492,24 @@ impl<'c> Builder<'c> {
         inner.insert("loop.yield", vec![], &[], vec![]);
         Ok(())
     }
+}
+
+/// The `part` attribute of `mem.load_part`/`mem.store_part` (0 real, 1
+/// imaginary).
+fn part_attr(ctx: &mut Context, part: i64) -> (String, strata_ir::Attr) {
+    let i64t = ctx.int_ty(64);
+    let value = ctx.attr(AttrKind::Int {
+        value: part as i128,
+        ty: i64t,
+    });
+    ("part".into(), value)
+}
+
+/// A new region of `op` holding one block that ends in `loop.yield`.
+fn yield_block(ctx: &mut Context, op: OpId, loc: Location) -> BlockId {
+    let r = ctx.add_region(op);
+    let block = ctx.add_block(r, &[]);
+    let y = ctx.create_op("loop.yield", vec![], &[], vec![], loc);
+    ctx.append_op(block, y);
+    block
 }

@@ -138,7 +138,7 @@ pub(super) fn select_and_scatter(
         return Ok(());
     }
     let it = b.ctx.index_ty();
-    let i1 = b.i1();
+    let i1 = b.ctx.int_ty(1);
     let cur_ty = b.ctx.memref_ty(&[shape.len() as i64], it);
     let flag_ty = b.ctx.memref_ty(&[], i1);
     let cur = b.alloca(cur_ty);

@@ -61,7 +61,7 @@ pub fn export_module(ir: &Context, module: OpId, opts: &ExportOptions) -> Result
                 funcs.push_str(&x.define_func(op)?)
             }
             FUNC => {}
-            strata_dialect_mem::GLOBAL => x.global(op)?,
+            strata_dialect_mem::GLOBAL => mem::global(&mut x, op)?,
             name => {
                 return Err(unsupported(
                     ir.op(op).loc,
@@ -469,7 +469,7 @@ impl<'a> Exporter<'a> {
         } else {
             ""
         };
-        self.hoist_allocas(block)?;
+        mem::hoist_allocas(self, block)?;
         let ops = ir.blocks[block].ops.clone();
         let Some((&ret, body)) = ops.split_last() else {
             return Err(self.internal(op, "has an empty body"));
@@ -478,7 +478,7 @@ impl<'a> Exporter<'a> {
             return Err(self.internal(op, "body does not end with 'func.return'"));
         }
         let status = self.block(body)?;
-        self.func_return(ret, status)?;
+        control::func_return(self, ret, status)?;
         let mut text = format!(
             "  func.func {visibility}{}({}){result} {{\n",
             self.defined_symbol(&name),
@@ -576,10 +576,10 @@ impl<'a> Exporter<'a> {
     fn op(&mut self, op: OpId) -> Result<Option<String>> {
         let name = self.ir.op(op).name;
         match name.split_once('.').map(|(d, _)| d) {
-            Some("arith") => self.arith(op).map(|()| None),
-            Some("mem") => self.mem(op),
-            Some("loop") => self.loop_op(op),
-            Some("func") => self.call(op),
+            Some("arith") => arith::arith(self, op).map(|()| None),
+            Some("mem") => mem::mem(self, op),
+            Some("loop") => control::loop_op(self, op),
+            Some("func") => control::call(self, op),
             _ => Err(unsupported(self.loc(op), format!("'{name}' op"))),
         }
     }

@@ -49,134 +49,7 @@ impl Parser<'_> {
     }
 
     pub fn parse_attr(&mut self) -> Result<Attr> {
-        self.nested(|p| p.parse_attr_inner())
-    }
-
-    fn parse_attr_inner(&mut self) -> Result<Attr> {
-        let loc = self.loc();
-        match self.peek().clone() {
-            Tok::Ident(s) => match s.as_str() {
-                "true" | "false" => {
-                    self.advance();
-                    Ok(self.ctx.attr(AttrKind::Bool(s == "true")))
-                }
-                "unit" => {
-                    self.advance();
-                    Ok(self.ctx.attr(AttrKind::Unit))
-                }
-                "dense" => {
-                    self.advance();
-                    self.parse_dense_after_keyword(loc)
-                }
-                "array" => {
-                    self.advance();
-                    self.parse_dense_array()
-                }
-                "dense_resource" | "sparse" | "dense_array" | "affine_map" => Err(
-                    Diagnostic::unsupported(loc, format!("'{s}' attributes are not supported")),
-                ),
-                _ => {
-                    let t = self.parse_type()?;
-                    Ok(self.ctx.attr(AttrKind::Type(t)))
-                }
-            },
-            Tok::Punct("(") | Tok::Bang(_) => {
-                let t = self.parse_type()?;
-                Ok(self.ctx.attr(AttrKind::Type(t)))
-            }
-            Tok::Str(s) => {
-                self.advance();
-                if self.consume_punct(":") {
-                    self.parse_type()?;
-                }
-                Ok(self.ctx.attr(AttrKind::String(s)))
-            }
-            Tok::At(s) => {
-                self.advance();
-                let mut full = s;
-                while self.consume_punct("::") {
-                    match self.advance() {
-                        Tok::At(n) => {
-                            full.push_str("::@");
-                            full.push_str(&n);
-                        }
-                        _ => return Err(self.expected("nested symbol reference")),
-                    }
-                }
-                Ok(self.ctx.attr(AttrKind::SymbolRef(full)))
-            }
-            Tok::Punct("[") => {
-                self.advance();
-                let mut elems = Vec::new();
-                if !self.is_punct("]") {
-                    loop {
-                        elems.push(self.parse_attr()?);
-                        if !self.consume_punct(",") {
-                            break;
-                        }
-                    }
-                }
-                self.expect_punct("]")?;
-                Ok(self.ctx.attr(AttrKind::Array(elems)))
-            }
-            Tok::Punct("{") => {
-                let mut d = Vec::new();
-                self.parse_attr_dict(&mut d)?;
-                Ok(self.ctx.attr(AttrKind::Dict(d)))
-            }
-            Tok::Hash(name) => {
-                self.advance();
-                self.parse_dialect_attr(&name, loc)
-            }
-            Tok::Int(_) | Tok::Float(_) | Tok::Hex(_) | Tok::Punct("-") => {
-                self.parse_number_attr(loc)
-            }
-            _ => Err(self.expected("attribute value")),
-        }
-    }
-
-    fn parse_number_attr(&mut self, loc: Location) -> Result<Attr> {
-        let lit = self.parse_scalar_literal()?;
-        let ty = if self.consume_punct(":") {
-            self.parse_type()?
-        } else if matches!(lit, Literal::Float(_)) {
-            self.ctx.float_ty(FloatKind::F64)
-        } else {
-            self.ctx.int_ty(64)
-        };
-        match (self.ctx.kind(ty).clone(), lit) {
-            (TypeKind::Float(_), Literal::Float(v)) => Ok(self.ctx.attr(AttrKind::float(v, ty))),
-            (TypeKind::Float(_), Literal::Int(v)) => {
-                Ok(self.ctx.attr(AttrKind::float(v as f64, ty)))
-            }
-            (TypeKind::Float(k), Literal::Hex(bits)) => {
-                // A hex float is the bit pattern of the attribute's own type.
-                if k.width() < 64 && bits >> k.width() != 0 {
-                    return Err(Diagnostic::error(
-                        loc,
-                        format!(
-                            "hexadecimal float 0x{bits:X} does not fit in {} bits",
-                            k.width()
-                        ),
-                    ));
-                }
-                let v = dense::bits_to_float(bits, k);
-                Ok(self.ctx.attr(AttrKind::Float {
-                    bits: f64_bits_preserving_nan(v, bits, k),
-                    ty,
-                }))
-            }
-            (TypeKind::Int { .. } | TypeKind::Index, Literal::Hex(v)) => {
-                let v = v as i128;
-                dense::check_int_range(self.ctx, v, ty).map_err(|m| Diagnostic::error(loc, m))?;
-                Ok(self.ctx.attr(AttrKind::Int { value: v, ty }))
-            }
-            (TypeKind::Int { .. } | TypeKind::Index, Literal::Int(v)) => {
-                dense::check_int_range(self.ctx, v, ty).map_err(|m| Diagnostic::error(loc, m))?;
-                Ok(self.ctx.attr(AttrKind::Int { value: v, ty }))
-            }
-            _ => Err(Diagnostic::error(loc, "literal does not match its type")),
-        }
+        super::nested(self, |p| parse_attr_inner(p))
     }
 
     /// A possibly negative number, `true`/`false`, `inf`/`nan`, or hex.
@@ -219,121 +92,6 @@ impl Parser<'_> {
         Ok(lit)
     }
 
-    /// `array<i64: 1, 2>`; the keyword is consumed.
-    fn parse_dense_array(&mut self) -> Result<Attr> {
-        self.expect_punct("<")?;
-        let tloc = self.loc();
-        let elem = self.parse_type()?;
-        let TypeKind::Int { .. } = self.ctx.kind(elem) else {
-            return Err(Diagnostic::unsupported(
-                tloc,
-                "only integer and i1 'array<...>' attributes are supported",
-            ));
-        };
-        let mut values = Vec::new();
-        if self.consume_punct(":") {
-            loop {
-                let loc = self.loc();
-                let v = match self.parse_scalar_literal()? {
-                    Literal::Int(v) => v,
-                    Literal::Bool(b) => b as i128,
-                    _ => {
-                        return Err(Diagnostic::error(
-                            loc,
-                            "expected an integer in 'array<...>'",
-                        ));
-                    }
-                };
-                dense::check_int_range(self.ctx, v, elem).map_err(|m| Diagnostic::error(loc, m))?;
-                values.push(v as i64);
-                if !self.consume_punct(",") {
-                    break;
-                }
-            }
-        }
-        self.expect_punct(">")?;
-        Ok(self.ctx.attr(AttrKind::DenseArray { elem, values }))
-    }
-
-    /// `dense<...> : type`; the keyword is consumed.
-    fn parse_dense_after_keyword(&mut self, loc: Location) -> Result<Attr> {
-        self.expect_punct("<")?;
-        let lit_loc = self.loc();
-        let lit = if self.is_punct(">") {
-            Literal::List(Vec::new())
-        } else {
-            self.parse_dense_literal()?
-        };
-        self.expect_punct(">")?;
-        self.expect_punct(":")?;
-        let tloc = self.loc();
-        let ty = self.parse_type()?;
-        if !self.ctx.is_tensor(ty) {
-            return Err(Diagnostic::error(
-                tloc,
-                "dense elements attribute requires a tensor type",
-            ));
-        }
-        if self.ctx.shape(ty).is_some_and(|s| s.iter().any(|&d| d < 0)) {
-            return Err(Diagnostic::error(
-                tloc,
-                "dense elements attribute requires a static shape",
-            ));
-        }
-        let _ = loc;
-        let d = dense::build(self.ctx, ty, &lit).map_err(|m| Diagnostic::error(lit_loc, m))?;
-        Ok(self.ctx.attr(AttrKind::Dense(d)))
-    }
-
-    fn parse_dense_literal(&mut self) -> Result<Literal> {
-        self.nested(|p| p.parse_dense_literal_inner())
-    }
-
-    fn parse_dense_literal_inner(&mut self) -> Result<Literal> {
-        match self.peek().clone() {
-            Tok::Punct("[") => {
-                self.advance();
-                let mut v = Vec::new();
-                if !self.is_punct("]") {
-                    loop {
-                        v.push(self.parse_dense_literal()?);
-                        if !self.consume_punct(",") {
-                            break;
-                        }
-                    }
-                }
-                self.expect_punct("]")?;
-                Ok(Literal::List(v))
-            }
-            Tok::Punct("(") => {
-                self.advance();
-                let re = self.parse_scalar_literal()?;
-                self.expect_punct(",")?;
-                let im = self.parse_scalar_literal()?;
-                self.expect_punct(")")?;
-                Ok(Literal::Complex(Box::new(re), Box::new(im)))
-            }
-            Tok::Str(s) => {
-                let loc = self.loc();
-                self.advance();
-                let hex = s.strip_prefix("0x").ok_or_else(|| {
-                    Diagnostic::error(loc, "expected a hex string \"0x...\" in dense literal")
-                })?;
-                if hex.len() % 2 != 0 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-                    return Err(Diagnostic::error(
-                        loc,
-                        "malformed hex string in dense literal",
-                    ));
-                }
-                let bytes = (0..hex.len() / 2)
-                    .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap_or(0))
-                    .collect();
-                Ok(Literal::Bytes(bytes))
-            }
-            _ => self.parse_scalar_literal(),
-        }
-    }
-
     /// `k = v, ...>` (after `#name<`): the fields of a struct attribute as
     /// the printer writes them. Public for attribute hooks that also read
     /// a pretty form (`#sdy.sharding<@mesh, ...>`), so printed IR parses again.
@@ -356,32 +114,270 @@ impl Parser<'_> {
             fields,
         }))
     }
+}
 
-    /// `#dialect<name VALUE>` enums and `#dialect.name<k = v, ...>` structs.
-    fn parse_dialect_attr(&mut self, name: &str, loc: Location) -> Result<Attr> {
-        if let Some(a) = self.attr_aliases.get(name) {
-            return Ok(*a);
+fn parse_attr_inner(p: &mut Parser<'_>) -> Result<Attr> {
+    let loc = p.loc();
+    match p.peek().clone() {
+        Tok::Ident(s) => match s.as_str() {
+            "true" | "false" => {
+                p.advance();
+                Ok(p.ctx.attr(AttrKind::Bool(s == "true")))
+            }
+            "unit" => {
+                p.advance();
+                Ok(p.ctx.attr(AttrKind::Unit))
+            }
+            "dense" => {
+                p.advance();
+                parse_dense_after_keyword(p, loc)
+            }
+            "array" => {
+                p.advance();
+                parse_dense_array(p)
+            }
+            "dense_resource" | "sparse" | "dense_array" | "affine_map" => Err(
+                Diagnostic::unsupported(loc, format!("'{s}' attributes are not supported")),
+            ),
+            _ => {
+                let t = p.parse_type()?;
+                Ok(p.ctx.attr(AttrKind::Type(t)))
+            }
+        },
+        Tok::Punct("(") | Tok::Bang(_) => {
+            let t = p.parse_type()?;
+            Ok(p.ctx.attr(AttrKind::Type(t)))
         }
-        if !self.is_punct("<") {
-            return Err(Diagnostic::error(
-                loc,
-                format!("undefined attribute alias '#{name}'"),
-            ));
+        Tok::Str(s) => {
+            p.advance();
+            if p.consume_punct(":") {
+                p.parse_type()?;
+            }
+            Ok(p.ctx.attr(AttrKind::String(s)))
         }
-        self.advance();
-        if let Some(f) = self.ctx.registry.attr_parser(name) {
-            return f(self);
+        Tok::At(s) => {
+            p.advance();
+            let mut full = s;
+            while p.consume_punct("::") {
+                match p.advance() {
+                    Tok::At(n) => {
+                        full.push_str("::@");
+                        full.push_str(&n);
+                    }
+                    _ => return Err(super::expected(p, "nested symbol reference")),
+                }
+            }
+            Ok(p.ctx.attr(AttrKind::SymbolRef(full)))
         }
-        if name.contains('.') {
-            return self.parse_struct_body(name);
+        Tok::Punct("[") => {
+            p.advance();
+            let mut elems = Vec::new();
+            if !p.is_punct("]") {
+                loop {
+                    elems.push(p.parse_attr()?);
+                    if !p.consume_punct(",") {
+                        break;
+                    }
+                }
+            }
+            p.expect_punct("]")?;
+            Ok(p.ctx.attr(AttrKind::Array(elems)))
         }
-        let kind = self.parse_ident()?;
-        let value = self.parse_ident()?;
-        self.expect_punct(">")?;
-        Ok(self.ctx.attr(AttrKind::Enum {
-            dialect: name.to_string(),
-            name: kind,
-            value,
-        }))
+        Tok::Punct("{") => {
+            let mut d = Vec::new();
+            p.parse_attr_dict(&mut d)?;
+            Ok(p.ctx.attr(AttrKind::Dict(d)))
+        }
+        Tok::Hash(name) => {
+            p.advance();
+            parse_dialect_attr(p, &name, loc)
+        }
+        Tok::Int(_) | Tok::Float(_) | Tok::Hex(_) | Tok::Punct("-") => parse_number_attr(p, loc),
+        _ => Err(super::expected(p, "attribute value")),
     }
+}
+
+fn parse_number_attr(p: &mut Parser<'_>, loc: Location) -> Result<Attr> {
+    let lit = p.parse_scalar_literal()?;
+    let ty = if p.consume_punct(":") {
+        p.parse_type()?
+    } else if matches!(lit, Literal::Float(_)) {
+        p.ctx.float_ty(FloatKind::F64)
+    } else {
+        p.ctx.int_ty(64)
+    };
+    match (p.ctx.kind(ty).clone(), lit) {
+        (TypeKind::Float(_), Literal::Float(v)) => Ok(p.ctx.attr(AttrKind::float(v, ty))),
+        (TypeKind::Float(_), Literal::Int(v)) => Ok(p.ctx.attr(AttrKind::float(v as f64, ty))),
+        (TypeKind::Float(k), Literal::Hex(bits)) => {
+            // A hex float is the bit pattern of the attribute's own type.
+            if k.width() < 64 && bits >> k.width() != 0 {
+                return Err(Diagnostic::error(
+                    loc,
+                    format!(
+                        "hexadecimal float 0x{bits:X} does not fit in {} bits",
+                        k.width()
+                    ),
+                ));
+            }
+            let v = dense::bits_to_float(bits, k);
+            Ok(p.ctx.attr(AttrKind::Float {
+                bits: f64_bits_preserving_nan(v, bits, k),
+                ty,
+            }))
+        }
+        (TypeKind::Int { .. } | TypeKind::Index, Literal::Hex(v)) => {
+            let v = v as i128;
+            dense::check_int_range(p.ctx, v, ty).map_err(|m| Diagnostic::error(loc, m))?;
+            Ok(p.ctx.attr(AttrKind::Int { value: v, ty }))
+        }
+        (TypeKind::Int { .. } | TypeKind::Index, Literal::Int(v)) => {
+            dense::check_int_range(p.ctx, v, ty).map_err(|m| Diagnostic::error(loc, m))?;
+            Ok(p.ctx.attr(AttrKind::Int { value: v, ty }))
+        }
+        _ => Err(Diagnostic::error(loc, "literal does not match its type")),
+    }
+}
+
+/// `array<i64: 1, 2>`; the keyword is consumed.
+fn parse_dense_array(p: &mut Parser<'_>) -> Result<Attr> {
+    p.expect_punct("<")?;
+    let tloc = p.loc();
+    let elem = p.parse_type()?;
+    let TypeKind::Int { .. } = p.ctx.kind(elem) else {
+        return Err(Diagnostic::unsupported(
+            tloc,
+            "only integer and i1 'array<...>' attributes are supported",
+        ));
+    };
+    let mut values = Vec::new();
+    if p.consume_punct(":") {
+        loop {
+            let loc = p.loc();
+            let v = match p.parse_scalar_literal()? {
+                Literal::Int(v) => v,
+                Literal::Bool(b) => b as i128,
+                _ => {
+                    return Err(Diagnostic::error(
+                        loc,
+                        "expected an integer in 'array<...>'",
+                    ));
+                }
+            };
+            dense::check_int_range(p.ctx, v, elem).map_err(|m| Diagnostic::error(loc, m))?;
+            values.push(v as i64);
+            if !p.consume_punct(",") {
+                break;
+            }
+        }
+    }
+    p.expect_punct(">")?;
+    Ok(p.ctx.attr(AttrKind::DenseArray { elem, values }))
+}
+
+/// `dense<...> : type`; the keyword is consumed.
+fn parse_dense_after_keyword(p: &mut Parser<'_>, loc: Location) -> Result<Attr> {
+    p.expect_punct("<")?;
+    let lit_loc = p.loc();
+    let lit = if p.is_punct(">") {
+        Literal::List(Vec::new())
+    } else {
+        parse_dense_literal(p)?
+    };
+    p.expect_punct(">")?;
+    p.expect_punct(":")?;
+    let tloc = p.loc();
+    let ty = p.parse_type()?;
+    if !p.ctx.is_tensor(ty) {
+        return Err(Diagnostic::error(
+            tloc,
+            "dense elements attribute requires a tensor type",
+        ));
+    }
+    if p.ctx.shape(ty).is_some_and(|s| s.iter().any(|&d| d < 0)) {
+        return Err(Diagnostic::error(
+            tloc,
+            "dense elements attribute requires a static shape",
+        ));
+    }
+    let _ = loc;
+    let d = dense::build(p.ctx, ty, &lit).map_err(|m| Diagnostic::error(lit_loc, m))?;
+    Ok(p.ctx.attr(AttrKind::Dense(d)))
+}
+
+fn parse_dense_literal(p: &mut Parser<'_>) -> Result<Literal> {
+    super::nested(p, |p| parse_dense_literal_inner(p))
+}
+
+fn parse_dense_literal_inner(p: &mut Parser<'_>) -> Result<Literal> {
+    match p.peek().clone() {
+        Tok::Punct("[") => {
+            p.advance();
+            let mut v = Vec::new();
+            if !p.is_punct("]") {
+                loop {
+                    v.push(parse_dense_literal(p)?);
+                    if !p.consume_punct(",") {
+                        break;
+                    }
+                }
+            }
+            p.expect_punct("]")?;
+            Ok(Literal::List(v))
+        }
+        Tok::Punct("(") => {
+            p.advance();
+            let re = p.parse_scalar_literal()?;
+            p.expect_punct(",")?;
+            let im = p.parse_scalar_literal()?;
+            p.expect_punct(")")?;
+            Ok(Literal::Complex(Box::new(re), Box::new(im)))
+        }
+        Tok::Str(s) => {
+            let loc = p.loc();
+            p.advance();
+            let hex = s.strip_prefix("0x").ok_or_else(|| {
+                Diagnostic::error(loc, "expected a hex string \"0x...\" in dense literal")
+            })?;
+            if hex.len() % 2 != 0 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return Err(Diagnostic::error(
+                    loc,
+                    "malformed hex string in dense literal",
+                ));
+            }
+            let bytes = (0..hex.len() / 2)
+                .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap_or(0))
+                .collect();
+            Ok(Literal::Bytes(bytes))
+        }
+        _ => p.parse_scalar_literal(),
+    }
+}
+
+/// `#dialect<name VALUE>` enums and `#dialect.name<k = v, ...>` structs.
+fn parse_dialect_attr(p: &mut Parser<'_>, name: &str, loc: Location) -> Result<Attr> {
+    if let Some(a) = p.attr_aliases.get(name) {
+        return Ok(*a);
+    }
+    if !p.is_punct("<") {
+        return Err(Diagnostic::error(
+            loc,
+            format!("undefined attribute alias '#{name}'"),
+        ));
+    }
+    p.advance();
+    if let Some(f) = p.ctx.registry.attr_parser(name) {
+        return f(p);
+    }
+    if name.contains('.') {
+        return p.parse_struct_body(name);
+    }
+    let kind = p.parse_ident()?;
+    let value = p.parse_ident()?;
+    p.expect_punct(">")?;
+    Ok(p.ctx.attr(AttrKind::Enum {
+        dialect: name.to_string(),
+        name: kind,
+        value,
+    }))
 }

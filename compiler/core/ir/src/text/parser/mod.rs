@@ -77,7 +77,7 @@ pub const MAX_NESTING: usize = 256;
 pub fn parse_module(ctx: &mut Context, name: &str, text: &str) -> Result<OpId> {
     let file = ctx.sources.add(name, text);
     let mut p = Parser::new(ctx, text, file, 0);
-    p.parse_top_level()
+    parse_top_level(&mut p)
 }
 
 /// The f64 bits holding a float attribute's value. NaN payloads of the
@@ -97,7 +97,7 @@ pub fn parse_attribute(ctx: &mut Context, name: &str, text: &str) -> Result<Attr
     let mut p = Parser::new(ctx, text, file, 0);
     let a = p.parse_attr()?;
     if !matches!(p.peek(), Tok::Eof) {
-        return Err(p.expected("end of attribute"));
+        return Err(expected(&p, "end of attribute"));
     }
     Ok(a)
 }
@@ -126,19 +126,6 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Runs `f` one nesting level deeper, failing past `MAX_NESTING`.
-    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
-        if self.depth >= MAX_NESTING {
-            return Err(self.error(format!(
-                "nesting is too deep (more than {MAX_NESTING} levels)"
-            )));
-        }
-        self.depth += 1;
-        let r = f(self);
-        self.depth -= 1;
-        r
-    }
-
     // ---- token plumbing ----
 
     pub fn peek(&self) -> &Tok {
@@ -156,12 +143,6 @@ impl<'a> Parser<'a> {
     pub fn error(&self, msg: impl Into<String>) -> Diagnostic {
         Diagnostic::error(self.loc(), msg)
     }
-    fn expected(&self, what: &str) -> Diagnostic {
-        match &self.tok {
-            Tok::Bad(c) => self.error(format!("unexpected character {c:?} (expected {what})")),
-            t => self.error(format!("expected {what}, found {}", t.describe())),
-        }
-    }
     pub fn is_punct(&self, p: &str) -> bool {
         matches!(&self.tok, Tok::Punct(q) if *q == p)
     }
@@ -177,7 +158,7 @@ impl<'a> Parser<'a> {
         if self.consume_punct(p) {
             Ok(())
         } else {
-            Err(self.expected(&format!("'{p}'")))
+            Err(expected(self, &format!("'{p}'")))
         }
     }
     pub fn is_keyword(&self, kw: &str) -> bool {
@@ -195,184 +176,19 @@ impl<'a> Parser<'a> {
         if self.consume_keyword(kw) {
             Ok(())
         } else {
-            Err(self.expected(&format!("'{kw}'")))
+            Err(expected(self, &format!("'{kw}'")))
         }
     }
     pub fn parse_ident(&mut self) -> Result<String> {
-        match self.advance_if(|t| matches!(t, Tok::Ident(_))) {
+        match advance_if(self, |t| matches!(t, Tok::Ident(_))) {
             Some(Tok::Ident(s)) => Ok(s),
-            _ => Err(self.expected("identifier")),
+            _ => Err(expected(self, "identifier")),
         }
-    }
-    fn advance_if(&mut self, f: impl Fn(&Tok) -> bool) -> Option<Tok> {
-        if f(&self.tok) {
-            Some(self.advance())
-        } else {
-            None
-        }
-    }
-
-    /// A trailing `loc(...)`, skipped; the name of a name location
-    /// (`loc("x")`, `loc("x"(#loc3))`, or an alias of one defined before)
-    /// is returned: JAX names each argument of `@main` by its pytree path
-    /// so.
-    fn parse_loc_name(&mut self) -> Result<Option<String>> {
-        if !self.is_keyword("loc") {
-            return Ok(None);
-        }
-        self.advance();
-        self.expect_punct("(")?;
-        let name = match self.peek().clone() {
-            Tok::Str(s) => Some(s),
-            Tok::Hash(alias) => self.loc_names.get(&alias).cloned(),
-            _ => None,
-        };
-        let mut depth = 1;
-        while depth > 0 {
-            match self.advance() {
-                Tok::Punct("(") => depth += 1,
-                Tok::Punct(")") => depth -= 1,
-                Tok::Eof => return Err(self.error("unterminated 'loc(' location")),
-                _ => {}
-            }
-        }
-        Ok(name)
-    }
-
-    /// Skips a trailing `loc(...)` (debug locations JAX may print).
-    fn skip_loc(&mut self) -> Result<()> {
-        if self.is_keyword("loc") {
-            self.advance();
-            self.skip_balanced_parens()?;
-        }
-        Ok(())
-    }
-    fn skip_balanced_parens(&mut self) -> Result<()> {
-        self.expect_punct("(")?;
-        let mut depth = 1;
-        while depth > 0 {
-            match self.advance() {
-                Tok::Punct("(") => depth += 1,
-                Tok::Punct(")") => depth -= 1,
-                Tok::Eof => return Err(self.error("unterminated 'loc(' location")),
-                _ => {}
-            }
-        }
-        Ok(())
     }
 
     // ---- top level ----
 
-    fn parse_top_level(&mut self) -> Result<OpId> {
-        self.skip_alias_defs()?;
-        let loc = self.loc();
-        let module = if self.is_keyword("module") || self.is_keyword("builtin.module") {
-            self.advance();
-            let m = self
-                .ctx
-                .create_op("builtin.module", vec![], &[], vec![], loc);
-            if let Tok::At(name) = self.peek().clone() {
-                self.advance();
-                let a = self.ctx.attr(AttrKind::String(name));
-                self.ctx.set_attr(m, "sym_name", a);
-            }
-            if self.consume_keyword("attributes") {
-                let mut attrs = Vec::new();
-                self.parse_attr_dict(&mut attrs)?;
-                for (k, v) in attrs {
-                    self.ctx.set_attr(m, &k, v);
-                }
-            }
-            let region = self.parse_region(&[], true)?;
-            self.ctx.regions[region].parent = Some(m);
-            self.ctx.ops[m].regions.push(region);
-            // A module always has its one block, even when written `module {}`.
-            if self.ctx.regions[region].blocks.is_empty() {
-                self.ctx.add_block(region, &[]);
-            }
-            self.skip_loc()?;
-            m
-        } else {
-            let m = self
-                .ctx
-                .create_op("builtin.module", vec![], &[], vec![], loc);
-            let region = self.ctx.add_region(m);
-            let block = self.ctx.add_block(region, &[]);
-            self.scopes.push(None);
-            self.scopes.push(Some(HashMap::new()));
-            while !matches!(self.peek(), Tok::Eof) {
-                if matches!(self.peek(), Tok::Hash(_)) {
-                    self.skip_alias_defs()?;
-                    continue;
-                }
-                let op = self.parse_op()?;
-                self.ctx.append_op(block, op);
-            }
-            self.scopes.pop();
-            self.scopes.pop();
-            // A module written in generic form (`"builtin.module"() ({...})`)
-            // is the module itself, as in MLIR, not an op of an implicit one
-            // (which would print as a nested module that no parser reads).
-            match self.ctx.blocks[block].ops[..] {
-                [only] if self.ctx.op(only).name == "builtin.module" => {
-                    self.ctx.op_mut(only).parent = None;
-                    only
-                }
-                _ => m,
-            }
-        };
-        self.skip_alias_defs()?;
-        if !matches!(self.peek(), Tok::Eof) {
-            return Err(self.expected("end of input"));
-        }
-        self.origins.record(self.ctx);
-        Ok(module)
-    }
-
-    /// `#name = <attr or loc(...)>` definitions.
-    fn skip_alias_defs(&mut self) -> Result<()> {
-        while let Tok::Hash(name) = self.peek().clone() {
-            self.advance();
-            self.expect_punct("=")?;
-            if self.is_keyword("loc") {
-                self.parse_loc_alias(name)?;
-            } else {
-                let a = self.parse_attr()?;
-                self.attr_aliases.insert(name, a);
-            }
-        }
-        Ok(())
-    }
-
     // ---- values ----
-
-    fn lookup(&self, name: &str) -> Option<Value> {
-        for s in self.scopes.iter().rev() {
-            match s {
-                Some(m) => {
-                    if let Some(v) = m.get(name) {
-                        return Some(*v);
-                    }
-                }
-                None => return None,
-            }
-        }
-        None
-    }
-
-    fn define(&mut self, name: String, v: Value, loc: Location) -> Result<()> {
-        let scope = self.scopes.last_mut().and_then(|s| s.as_mut());
-        let Some(scope) = scope else {
-            return Err(Diagnostic::internal(loc, "no value scope"));
-        };
-        if scope.insert(name.clone(), v).is_some() {
-            return Err(Diagnostic::error(
-                loc,
-                format!("redefinition of SSA value '%{name}'"),
-            ));
-        }
-        Ok(())
-    }
 
     /// `%name` use.
     pub fn parse_operand(&mut self) -> Result<Value> {
@@ -380,15 +196,15 @@ impl<'a> Parser<'a> {
         match self.peek().clone() {
             Tok::Percent(name) => {
                 self.advance();
-                let found = self.lookup(&name).or_else(|| {
+                let found = lookup(self, &name).or_else(|| {
                     // `%x#0` names result 0 of a single-result op `%x`.
-                    name.strip_suffix("#0").and_then(|base| self.lookup(base))
+                    name.strip_suffix("#0").and_then(|base| lookup(self, base))
                 });
                 found.ok_or_else(|| {
                     Diagnostic::error(loc, format!("use of undeclared SSA value name '%{name}'"))
                 })
             }
-            _ => Err(self.expected("SSA value (like %0)")),
+            _ => Err(expected(self, "SSA value (like %0)")),
         }
     }
 
@@ -407,97 +223,6 @@ impl<'a> Parser<'a> {
     }
 
     // ---- ops ----
-
-    /// Parses one op (with its result names) and returns it detached.
-    pub fn parse_op(&mut self) -> Result<OpId> {
-        let mut result_names: Vec<(String, Location)> = Vec::new();
-        let mut result_groups: Vec<(String, usize, Location)> = Vec::new();
-        if matches!(self.peek(), Tok::Percent(_)) {
-            loop {
-                let loc = self.loc();
-                let Tok::Percent(name) = self.advance() else {
-                    return Err(self.expected("result name"));
-                };
-                let mut count = 1;
-                if self.consume_punct(":") {
-                    count = self.parse_usize()?;
-                    if count == 0 {
-                        return Err(Diagnostic::error(
-                            loc,
-                            "expected at least one result in a result group",
-                        ));
-                    }
-                }
-                result_groups.push((name, count, loc));
-                if !self.consume_punct(",") {
-                    break;
-                }
-                if !matches!(self.peek(), Tok::Percent(_)) {
-                    return Err(self.expected("result name"));
-                }
-            }
-            self.expect_punct("=")?;
-        }
-        let loc = self.loc();
-        let (spelling, mut state) = match self.peek().clone() {
-            Tok::Str(name) => {
-                self.advance();
-                let st = self.parse_generic_op(&name, loc)?;
-                (name, st)
-            }
-            Tok::Ident(name) => {
-                self.advance();
-                let st = self.parse_custom_op(&name, loc)?;
-                (name, st)
-            }
-            _ => return Err(self.expected("operation name")),
-        };
-        if let Some(fixup) = self.ctx.registry.fixup(&spelling) {
-            fixup(self.ctx, &mut state);
-        }
-        let origin = self.parse_op_loc()?;
-        let named: usize = result_groups
-            .iter()
-            .fold(0usize, |n, g| n.saturating_add(g.1));
-        if !result_groups.is_empty() && named != state.result_types.len() {
-            return Err(Diagnostic::error(
-                loc,
-                format!(
-                    "operation defines {} results but was provided {named} to bind",
-                    state.result_types.len()
-                ),
-            ));
-        }
-        for (name, count, gloc) in &result_groups {
-            if *count == 1 {
-                result_names.push((name.clone(), *gloc));
-            } else {
-                for i in 0..*count {
-                    result_names.push((format!("{name}#{i}"), *gloc));
-                }
-            }
-        }
-        let op = self.ctx.create_op(
-            state.name,
-            state.operands,
-            &state.result_types,
-            state.attrs,
-            state.loc,
-        );
-        for r in &state.regions {
-            self.ctx.regions[*r].parent = Some(op);
-        }
-        self.ctx.ops[op].regions = state.regions;
-        self.ctx.ops[op].successors = state.successors;
-        self.origins.note(op, origin);
-        let results = self.ctx.ops[op].results.clone();
-        for ((name, nloc), v) in result_names.into_iter().zip(results) {
-            self.define(name, v, nloc)?;
-        }
-        // Names for whole groups (`%0:2` is also reachable as `%0#i`) are
-        // bound above; a single-result group is bound by its plain name.
-        Ok(op)
-    }
 
     fn new_state(
         &self,
@@ -519,54 +244,6 @@ impl<'a> Parser<'a> {
             successors: Vec::new(),
         };
         Ok((state, def.parse, def.traits))
-    }
-
-    fn parse_generic_op(&mut self, name: &str, loc: Location) -> Result<OpState> {
-        let (mut st, _, traits) = self.new_state(name, loc)?;
-        self.expect_punct("(")?;
-        st.operands = self.parse_operands()?;
-        self.expect_punct(")")?;
-        if self.consume_punct("[") {
-            loop {
-                st.successors.push(self.parse_successor()?);
-                if !self.consume_punct(",") {
-                    break;
-                }
-            }
-            self.expect_punct("]")?;
-        }
-        if self.is_punct("<") {
-            // `<{...}>` properties: held as ordinary attributes.
-            self.advance();
-            self.parse_attr_dict(&mut st.attrs)?;
-            self.expect_punct(">")?;
-        }
-        if self.is_punct("(") {
-            self.advance();
-            loop {
-                let r = self.parse_region(&[], traits.has(Traits::ISOLATED))?;
-                st.regions.push(r);
-                if !self.consume_punct(",") {
-                    break;
-                }
-            }
-            self.expect_punct(")")?;
-        }
-        if self.is_punct("{") {
-            self.parse_attr_dict(&mut st.attrs)?;
-        }
-        self.expect_punct(":")?;
-        let fty_loc = self.loc();
-        let fty = self.parse_type()?;
-        let TypeKind::Function { inputs, results } = self.ctx.kind(fty).clone() else {
-            return Err(Diagnostic::error(
-                fty_loc,
-                "expected function type for generic operation",
-            ));
-        };
-        self.check_operand_types(&st.operands, &inputs, fty_loc)?;
-        st.result_types = results;
-        Ok(st)
     }
 
     /// Checks that parsed operands have the types a signature spells.
@@ -602,20 +279,6 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn parse_custom_op(&mut self, name: &str, loc: Location) -> Result<OpState> {
-        let (mut st, hook, _) = self.new_state(name, loc)?;
-        let Some(hook) = hook else {
-            return Err(Diagnostic::error(
-                loc,
-                format!(
-                    "custom syntax for '{name}' is not supported; write it in the generic form \"{name}\"(...)"
-                ),
-            ));
-        };
-        hook(self, &mut st)?;
-        Ok(st)
-    }
-
     /// `@name`, or an error saying what was expected (`what`).
     pub fn parse_symbol(&mut self, what: &str) -> Result<String> {
         match self.peek().clone() {
@@ -623,7 +286,7 @@ impl<'a> Parser<'a> {
                 self.advance();
                 Ok(n)
             }
-            _ => Err(self.expected(what)),
+            _ => Err(expected(self, what)),
         }
     }
 
@@ -639,19 +302,6 @@ impl<'a> Parser<'a> {
             self.check_operand_types(&st.operands, &types, loc)?;
         }
         Ok(())
-    }
-
-    pub fn parse_usize(&mut self) -> Result<usize> {
-        let loc = self.loc();
-        match self.advance() {
-            Tok::Int(s) => s
-                .parse()
-                .map_err(|_| Diagnostic::error(loc, "integer is too large")),
-            t => Err(Diagnostic::error(
-                loc,
-                format!("expected an integer, found {}", t.describe()),
-            )),
-        }
     }
 
     pub fn parse_i64(&mut self) -> Result<i64> {
@@ -700,12 +350,12 @@ impl<'a> Parser<'a> {
             loop {
                 let loc = self.loc();
                 let Tok::Percent(name) = self.peek().clone() else {
-                    return Err(self.expected("argument name"));
+                    return Err(expected(self, "argument name"));
                 };
                 self.advance();
                 self.expect_punct(":")?;
                 let t = self.parse_type()?;
-                self.skip_loc()?;
+                skip_loc(self)?;
                 args.push((name, t, loc));
                 if !self.consume_punct(",") {
                     break;
@@ -717,17 +367,9 @@ impl<'a> Parser<'a> {
     }
 
     /// Function signature of `func.func`: `(%a: t {attrs}, ...) -> (t {attrs})`.
-    /// Returns the named arguments (empty names for a declaration) and result types.
-    pub fn parse_function_signature(
-        &mut self,
-    ) -> Result<(Vec<(String, Type, Location)>, Vec<Type>)> {
-        let (args, results, _) = self.parse_function_signature_with_attrs()?;
-        Ok((args, results))
-    }
-
-    /// [`Self::parse_function_signature`], also returning each argument's
-    /// and result's attribute dictionary (`{tf.aliasing_output = 0 : i32}`),
-    /// as (argument dicts, result dicts).
+    /// Returns the named arguments (empty names for a declaration), the
+    /// result types, and each argument's and result's attribute dictionary
+    /// (`{tf.aliasing_output = 0 : i32}`) as (argument dicts, result dicts).
     #[allow(clippy::type_complexity)]
     pub fn parse_function_signature_with_attrs(
         &mut self,
@@ -758,7 +400,7 @@ impl<'a> Parser<'a> {
                 if self.is_punct("{") {
                     self.parse_attr_dict(&mut dict)?;
                 }
-                if let Some(path) = self.parse_loc_name()? {
+                if let Some(path) = parse_loc_name(self)? {
                     if !dict.iter().any(|(k, _)| k == crate::text::PATH_ATTR) {
                         let a = self.ctx.attr(crate::AttrKind::String(path));
                         dict.push((crate::text::PATH_ATTR.to_string(), a));
@@ -796,4 +438,349 @@ impl<'a> Parser<'a> {
         }
         Ok((args, results, (arg_attrs, res_attrs)))
     }
+}
+
+/// Parses one op (with its result names) and returns it detached.
+fn parse_op<'a>(p: &mut Parser<'a>) -> Result<OpId> {
+    let mut result_names: Vec<(String, Location)> = Vec::new();
+    let mut result_groups: Vec<(String, usize, Location)> = Vec::new();
+    if matches!(p.peek(), Tok::Percent(_)) {
+        loop {
+            let loc = p.loc();
+            let Tok::Percent(name) = p.advance() else {
+                return Err(expected(p, "result name"));
+            };
+            let mut count = 1;
+            if p.consume_punct(":") {
+                count = parse_usize(p)?;
+                if count == 0 {
+                    return Err(Diagnostic::error(
+                        loc,
+                        "expected at least one result in a result group",
+                    ));
+                }
+            }
+            result_groups.push((name, count, loc));
+            if !p.consume_punct(",") {
+                break;
+            }
+            if !matches!(p.peek(), Tok::Percent(_)) {
+                return Err(expected(p, "result name"));
+            }
+        }
+        p.expect_punct("=")?;
+    }
+    let loc = p.loc();
+    let (spelling, mut state) = match p.peek().clone() {
+        Tok::Str(name) => {
+            p.advance();
+            let st = parse_generic_op(p, &name, loc)?;
+            (name, st)
+        }
+        Tok::Ident(name) => {
+            p.advance();
+            let st = parse_custom_op(p, &name, loc)?;
+            (name, st)
+        }
+        _ => return Err(expected(p, "operation name")),
+    };
+    if let Some(fixup) = p.ctx.registry.fixup(&spelling) {
+        fixup(p.ctx, &mut state);
+    }
+    let origin = p.parse_op_loc()?;
+    let named: usize = result_groups
+        .iter()
+        .fold(0usize, |n, g| n.saturating_add(g.1));
+    if !result_groups.is_empty() && named != state.result_types.len() {
+        return Err(Diagnostic::error(
+            loc,
+            format!(
+                "operation defines {} results but was provided {named} to bind",
+                state.result_types.len()
+            ),
+        ));
+    }
+    for (name, count, gloc) in &result_groups {
+        if *count == 1 {
+            result_names.push((name.clone(), *gloc));
+        } else {
+            for i in 0..*count {
+                result_names.push((format!("{name}#{i}"), *gloc));
+            }
+        }
+    }
+    let op = p.ctx.create_op(
+        state.name,
+        state.operands,
+        &state.result_types,
+        state.attrs,
+        state.loc,
+    );
+    for r in &state.regions {
+        p.ctx.regions[*r].parent = Some(op);
+    }
+    p.ctx.ops[op].regions = state.regions;
+    p.ctx.ops[op].successors = state.successors;
+    p.origins.note(op, origin);
+    let results = p.ctx.ops[op].results.clone();
+    for ((name, nloc), v) in result_names.into_iter().zip(results) {
+        define(p, name, v, nloc)?;
+    }
+    // Names for whole groups (`%0:2` is also reachable as `%0#i`) are
+    // bound above; a single-result group is bound by its plain name.
+    Ok(op)
+}
+
+fn parse_usize<'a>(p: &mut Parser<'a>) -> Result<usize> {
+    let loc = p.loc();
+    match p.advance() {
+        Tok::Int(s) => s
+            .parse()
+            .map_err(|_| Diagnostic::error(loc, "integer is too large")),
+        t => Err(Diagnostic::error(
+            loc,
+            format!("expected an integer, found {}", t.describe()),
+        )),
+    }
+}
+
+/// Runs `f` one nesting level deeper, failing past `MAX_NESTING`.
+fn nested<'a, T>(p: &mut Parser<'a>, f: impl FnOnce(&mut Parser<'a>) -> Result<T>) -> Result<T> {
+    if p.depth >= MAX_NESTING {
+        return Err(p.error(format!(
+            "nesting is too deep (more than {MAX_NESTING} levels)"
+        )));
+    }
+    p.depth += 1;
+    let r = f(p);
+    p.depth -= 1;
+    r
+}
+
+fn expected<'a>(p: &Parser<'a>, what: &str) -> Diagnostic {
+    match &p.tok {
+        Tok::Bad(c) => p.error(format!("unexpected character {c:?} (expected {what})")),
+        t => p.error(format!("expected {what}, found {}", t.describe())),
+    }
+}
+
+fn advance_if<'a>(p: &mut Parser<'a>, f: impl Fn(&Tok) -> bool) -> Option<Tok> {
+    if f(&p.tok) { Some(p.advance()) } else { None }
+}
+
+/// A trailing `loc(...)`, skipped; the name of a name location
+/// (`loc("x")`, `loc("x"(#loc3))`, or an alias of one defined before)
+/// is returned: JAX names each argument of `@main` by its pytree path
+/// so.
+fn parse_loc_name<'a>(p: &mut Parser<'a>) -> Result<Option<String>> {
+    if !p.is_keyword("loc") {
+        return Ok(None);
+    }
+    p.advance();
+    p.expect_punct("(")?;
+    let name = match p.peek().clone() {
+        Tok::Str(s) => Some(s),
+        Tok::Hash(alias) => p.loc_names.get(&alias).cloned(),
+        _ => None,
+    };
+    let mut depth = 1;
+    while depth > 0 {
+        match p.advance() {
+            Tok::Punct("(") => depth += 1,
+            Tok::Punct(")") => depth -= 1,
+            Tok::Eof => return Err(p.error("unterminated 'loc(' location")),
+            _ => {}
+        }
+    }
+    Ok(name)
+}
+
+/// Skips a trailing `loc(...)` (debug locations JAX may print).
+fn skip_loc<'a>(p: &mut Parser<'a>) -> Result<()> {
+    if p.is_keyword("loc") {
+        p.advance();
+        skip_balanced_parens(p)?;
+    }
+    Ok(())
+}
+
+fn skip_balanced_parens<'a>(p: &mut Parser<'a>) -> Result<()> {
+    p.expect_punct("(")?;
+    let mut depth = 1;
+    while depth > 0 {
+        match p.advance() {
+            Tok::Punct("(") => depth += 1,
+            Tok::Punct(")") => depth -= 1,
+            Tok::Eof => return Err(p.error("unterminated 'loc(' location")),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn parse_top_level<'a>(p: &mut Parser<'a>) -> Result<OpId> {
+    skip_alias_defs(p)?;
+    let loc = p.loc();
+    let module = if p.is_keyword("module") || p.is_keyword("builtin.module") {
+        p.advance();
+        let m = p.ctx.create_op("builtin.module", vec![], &[], vec![], loc);
+        if let Tok::At(name) = p.peek().clone() {
+            p.advance();
+            let a = p.ctx.attr(AttrKind::String(name));
+            p.ctx.set_attr(m, "sym_name", a);
+        }
+        if p.consume_keyword("attributes") {
+            let mut attrs = Vec::new();
+            p.parse_attr_dict(&mut attrs)?;
+            for (k, v) in attrs {
+                p.ctx.set_attr(m, &k, v);
+            }
+        }
+        let region = p.parse_region(&[], true)?;
+        p.ctx.regions[region].parent = Some(m);
+        p.ctx.ops[m].regions.push(region);
+        // A module always has its one block, even when written `module {}`.
+        if p.ctx.regions[region].blocks.is_empty() {
+            p.ctx.add_block(region, &[]);
+        }
+        skip_loc(p)?;
+        m
+    } else {
+        let m = p.ctx.create_op("builtin.module", vec![], &[], vec![], loc);
+        let region = p.ctx.add_region(m);
+        let block = p.ctx.add_block(region, &[]);
+        p.scopes.push(None);
+        p.scopes.push(Some(HashMap::new()));
+        while !matches!(p.peek(), Tok::Eof) {
+            if matches!(p.peek(), Tok::Hash(_)) {
+                skip_alias_defs(p)?;
+                continue;
+            }
+            let op = parse_op(p)?;
+            p.ctx.append_op(block, op);
+        }
+        p.scopes.pop();
+        p.scopes.pop();
+        // A module written in generic form (`"builtin.module"() ({...})`)
+        // is the module itself, as in MLIR, not an op of an implicit one
+        // (which would print as a nested module that no parser reads).
+        match p.ctx.blocks[block].ops[..] {
+            [only] if p.ctx.op(only).name == "builtin.module" => {
+                p.ctx.op_mut(only).parent = None;
+                only
+            }
+            _ => m,
+        }
+    };
+    skip_alias_defs(p)?;
+    if !matches!(p.peek(), Tok::Eof) {
+        return Err(expected(p, "end of input"));
+    }
+    p.origins.record(p.ctx);
+    Ok(module)
+}
+
+/// `#name = <attr or loc(...)>` definitions.
+fn skip_alias_defs<'a>(p: &mut Parser<'a>) -> Result<()> {
+    while let Tok::Hash(name) = p.peek().clone() {
+        p.advance();
+        p.expect_punct("=")?;
+        if p.is_keyword("loc") {
+            p.parse_loc_alias(name)?;
+        } else {
+            let a = p.parse_attr()?;
+            p.attr_aliases.insert(name, a);
+        }
+    }
+    Ok(())
+}
+
+fn lookup<'a>(p: &Parser<'a>, name: &str) -> Option<Value> {
+    for s in p.scopes.iter().rev() {
+        match s {
+            Some(m) => {
+                if let Some(v) = m.get(name) {
+                    return Some(*v);
+                }
+            }
+            None => return None,
+        }
+    }
+    None
+}
+
+fn define<'a>(p: &mut Parser<'a>, name: String, v: Value, loc: Location) -> Result<()> {
+    let scope = p.scopes.last_mut().and_then(|s| s.as_mut());
+    let Some(scope) = scope else {
+        return Err(Diagnostic::internal(loc, "no value scope"));
+    };
+    if scope.insert(name.clone(), v).is_some() {
+        return Err(Diagnostic::error(
+            loc,
+            format!("redefinition of SSA value '%{name}'"),
+        ));
+    }
+    Ok(())
+}
+
+fn parse_generic_op<'a>(p: &mut Parser<'a>, name: &str, loc: Location) -> Result<OpState> {
+    let (mut st, _, traits) = p.new_state(name, loc)?;
+    p.expect_punct("(")?;
+    st.operands = p.parse_operands()?;
+    p.expect_punct(")")?;
+    if p.consume_punct("[") {
+        loop {
+            st.successors.push(p.parse_successor()?);
+            if !p.consume_punct(",") {
+                break;
+            }
+        }
+        p.expect_punct("]")?;
+    }
+    if p.is_punct("<") {
+        // `<{...}>` properties: held as ordinary attributes.
+        p.advance();
+        p.parse_attr_dict(&mut st.attrs)?;
+        p.expect_punct(">")?;
+    }
+    if p.is_punct("(") {
+        p.advance();
+        loop {
+            let r = p.parse_region(&[], traits.has(Traits::ISOLATED))?;
+            st.regions.push(r);
+            if !p.consume_punct(",") {
+                break;
+            }
+        }
+        p.expect_punct(")")?;
+    }
+    if p.is_punct("{") {
+        p.parse_attr_dict(&mut st.attrs)?;
+    }
+    p.expect_punct(":")?;
+    let fty_loc = p.loc();
+    let fty = p.parse_type()?;
+    let TypeKind::Function { inputs, results } = p.ctx.kind(fty).clone() else {
+        return Err(Diagnostic::error(
+            fty_loc,
+            "expected function type for generic operation",
+        ));
+    };
+    p.check_operand_types(&st.operands, &inputs, fty_loc)?;
+    st.result_types = results;
+    Ok(st)
+}
+
+fn parse_custom_op<'a>(p: &mut Parser<'a>, name: &str, loc: Location) -> Result<OpState> {
+    let (mut st, hook, _) = p.new_state(name, loc)?;
+    let Some(hook) = hook else {
+        return Err(Diagnostic::error(
+            loc,
+            format!(
+                "custom syntax for '{name}' is not supported; write it in the generic form \"{name}\"(...)"
+            ),
+        ));
+    };
+    hook(p, &mut st)?;
+    Ok(st)
 }

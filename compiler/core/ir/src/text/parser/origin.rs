@@ -44,35 +44,10 @@ impl Origins {
 const MAX_TOKENS: usize = 4096;
 
 impl Parser<'_> {
-    /// The tokens of `loc(...)` (the keyword is next), consumed.
-    fn loc_tokens(&mut self) -> Result<Vec<Tok>> {
-        self.advance();
-        self.expect_punct("(")?;
-        let mut tokens = Vec::new();
-        let mut depth = 1;
-        loop {
-            let t = self.advance();
-            match t {
-                Tok::Punct("(") => depth += 1,
-                Tok::Punct(")") => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Ok(tokens);
-                    }
-                }
-                Tok::Eof => return Err(self.error("unterminated 'loc(' location")),
-                _ => {}
-            }
-            if tokens.len() < MAX_TOKENS {
-                tokens.push(t);
-            }
-        }
-    }
-
     /// `#name = loc(...)`: its name (for arguments named by an alias) and
     /// the location itself.
     pub(super) fn parse_loc_alias(&mut self, alias: String) -> Result<()> {
-        let tokens = self.loc_tokens()?;
+        let tokens = loc_tokens(self)?;
         let name = match tokens.first() {
             Some(Tok::Str(s)) => Some(s.clone()),
             Some(Tok::Hash(other)) => self.loc_names.get(other).cloned(),
@@ -94,10 +69,35 @@ impl Parser<'_> {
         if !self.is_keyword("loc") {
             return Ok(None);
         }
-        let tokens = self.loc_tokens()?;
+        let tokens = loc_tokens(self)?;
         Ok((tokens.len() < MAX_TOKENS)
             .then(|| interpret(&tokens))
             .flatten())
+    }
+}
+
+/// The tokens of `loc(...)` (the keyword is next), consumed.
+fn loc_tokens(p: &mut Parser<'_>) -> Result<Vec<Tok>> {
+    p.advance();
+    p.expect_punct("(")?;
+    let mut tokens = Vec::new();
+    let mut depth = 1;
+    loop {
+        let t = p.advance();
+        match t {
+            Tok::Punct("(") => depth += 1,
+            Tok::Punct(")") => {
+                depth -= 1;
+                if depth == 0 {
+                    return Ok(tokens);
+                }
+            }
+            Tok::Eof => return Err(p.error("unterminated 'loc(' location")),
+            _ => {}
+        }
+        if tokens.len() < MAX_TOKENS {
+            tokens.push(t);
+        }
     }
 }
 

@@ -14,7 +14,7 @@ impl Parser<'_> {
     pub(super) fn parse_successor(&mut self) -> Result<BlockId> {
         let loc = self.loc();
         let Tok::Caret(name) = self.peek().clone() else {
-            return Err(self.expected("block label"));
+            return Err(super::expected(self, "block label"));
         };
         self.advance();
         self.block_by_name(&name, loc)
@@ -43,7 +43,7 @@ impl Parser<'_> {
         entry_args: &[(String, Type, Location)],
         isolated: bool,
     ) -> Result<RegionId> {
-        self.nested(|p| p.parse_region_nested(entry_args, isolated))
+        super::nested(self, |p| p.parse_region_nested(entry_args, isolated))
     }
 
     pub(super) fn parse_region_nested(
@@ -84,7 +84,7 @@ impl Parser<'_> {
             self.attach_block(region, b);
             for (name, ty, loc) in entry_args {
                 let v = self.ctx.add_block_arg(b, *ty);
-                self.define(name.clone(), v, *loc)?;
+                super::define(self, name.clone(), v, *loc)?;
             }
             current = Some(b);
         }
@@ -110,14 +110,14 @@ impl Parser<'_> {
                             loop {
                                 let aloc = self.loc();
                                 let Tok::Percent(an) = self.peek().clone() else {
-                                    return Err(self.expected("block argument name"));
+                                    return Err(super::expected(self, "block argument name"));
                                 };
                                 self.advance();
                                 self.expect_punct(":")?;
                                 let ty = self.parse_type()?;
-                                self.skip_loc()?;
+                                super::skip_loc(self)?;
                                 let v = self.ctx.add_block_arg(b, ty);
-                                self.define(an, v, aloc)?;
+                                super::define(self, an, v, aloc)?;
                                 if !self.consume_punct(",") {
                                     break;
                                 }
@@ -135,9 +135,9 @@ impl Parser<'_> {
                 }
                 _ => {
                     let Some(b) = current else {
-                        return Err(self.expected("block label"));
+                        return Err(super::expected(self, "block label"));
                     };
-                    let op = self.parse_op()?;
+                    let op = super::parse_op(self)?;
                     self.ctx.append_op(b, op);
                 }
             }
