@@ -185,7 +185,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 Ok(self.ll.cx.i32_type().fn_type(&params, false))
             }
             [] => Ok(self.ll.cx.void_type().fn_type(&params, false)),
-            [r] if !matches!(self.ir.kind(*r), TypeKind::MemRef { .. }) => {
+            [r] if !matches!(self.ir.types.kind(*r), TypeKind::MemRef { .. }) => {
                 Ok(self.value_type(*r, op)?.fn_type(&params, false))
             }
             _ => Err(Diagnostic::unsupported(
@@ -263,7 +263,9 @@ impl<'ctx> Lowerer<'ctx, '_> {
             .i64_array(op, strata_abi::ALIASED_PARAMS_ATTR)
             .unwrap_or_default();
         for (i, &t) in inputs.iter().enumerate() {
-            if matches!(self.ir.kind(t), TypeKind::MemRef { .. }) && !shared.contains(&(i as i64)) {
+            if matches!(self.ir.types.kind(t), TypeKind::MemRef { .. })
+                && !shared.contains(&(i as i64))
+            {
                 let a = self
                     .ll
                     .cx
@@ -279,7 +281,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let Some((inputs, results)) = builtin::func_signature(self.ir, op) else {
             return;
         };
-        let attr = |t| match self.ir.kind(t) {
+        let attr = |t| match self.ir.types.kind(t) {
             TypeKind::Int { width, sign } if *width < 32 => {
                 let kind = if *sign == Signedness::Unsigned || *width == 1 {
                     "zeroext"
@@ -662,7 +664,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let i32t = self.ll.cx.i32_type();
         let ptr = self.ll.cx.ptr_type(AddressSpace::default());
         for (i, &t) in inputs.iter().enumerate() {
-            if !matches!(self.ir.kind(t), TypeKind::MemRef { .. })
+            if !matches!(self.ir.types.kind(t), TypeKind::MemRef { .. })
                 || crate::types::memref_bytes(self.ir, t) == 0
             {
                 continue;

@@ -182,7 +182,7 @@ pub(crate) fn lower_global<'ctx>(lw: &mut Lowerer<'ctx, '_>, op: OpId) -> Result
 fn lower_copy<'ctx>(lw: &mut Lowerer<'ctx, '_>, op: OpId) -> Result<()> {
     let (src, dst) = (lw.ptr(op, 0)?, lw.ptr(op, 1)?);
     let ty = lw.operand_ty(op, 0)?;
-    let align = unit_bytes(lw.ir, lw.ir.elem(ty)).clamp(1, 16) as u32;
+    let align = unit_bytes(lw.ir, lw.ir.types.elem(ty)).clamp(1, 16) as u32;
     let bytes = memref_bytes(lw.ir, ty);
     if bytes == 0 {
         return Ok(());
@@ -233,6 +233,7 @@ fn element_ptr<'ctx>(
     let mty = lw.operand_ty(op, first - 1)?;
     let shape = lw
         .ir
+        .types
         .shape(mty)
         .ok_or_else(|| lw.internal(op, "expects a memref"))?
         .to_vec();
@@ -251,7 +252,7 @@ fn element_ptr<'ctx>(
             }
         });
     }
-    let elem = lw.ir.elem(mty);
+    let elem = lw.ir.types.elem(mty);
     let mut lin = lin.unwrap_or(lw.ll.i64(0));
     if let Some(p) = part {
         let twice = lw
@@ -276,7 +277,7 @@ fn element_ptr<'ctx>(
 fn lower_offset<'ctx>(lw: &mut Lowerer<'ctx, '_>, op: OpId) -> Result<()> {
     let base = lw.ptr(op, 0)?;
     let n = lw.int(op, 1)?;
-    let elem = lw.ir.elem(lw.operand_ty(op, 0)?);
+    let elem = lw.ir.types.elem(lw.operand_ty(op, 0)?);
     let units = crate::types::units_per_elem(lw.ir, elem);
     let n = lw
         .ll
@@ -293,7 +294,7 @@ fn lower_load<'ctx>(lw: &mut Lowerer<'ctx, '_>, op: OpId, part: Option<u64>) -> 
     let (p, elem) = element_ptr(lw, op, 1, part)?;
     let unit = storage_type(lw.ir, lw.ll.cx, elem, lw.loc(op))?;
     let raw = lw.ll.b.build_load(unit, p, "").map_err(ice)?;
-    let v = match lw.ir.kind(elem) {
+    let v = match lw.ir.types.kind(elem) {
         TypeKind::Int { width, .. } if storage_int_width(*width) != *width => {
             let t = crate::types::int_type(lw.ll.cx, *width);
             lw.ll
@@ -310,7 +311,7 @@ fn lower_load<'ctx>(lw: &mut Lowerer<'ctx, '_>, op: OpId, part: Option<u64>) -> 
 fn lower_store<'ctx>(lw: &mut Lowerer<'ctx, '_>, op: OpId, part: Option<u64>) -> Result<()> {
     let (p, elem) = element_ptr(lw, op, 2, part)?;
     let v = lw.val(op, 0)?;
-    let v: BasicValueEnum = match lw.ir.kind(elem) {
+    let v: BasicValueEnum = match lw.ir.types.kind(elem) {
         TypeKind::Int { width, sign } if storage_int_width(*width) != *width => {
             let t = crate::types::int_type(lw.ll.cx, storage_int_width(*width));
             let iv = lw.int(op, 0)?;
@@ -334,7 +335,7 @@ pub fn global_bytes(ir: &strata_ir::Context, op: OpId) -> Result<(Type, Vec<u8>)
     let d = ir
         .dense_attr(op, "value")
         .ok_or_else(|| internal("has no 'value'"))?;
-    let elem = ir.elem(d.ty);
+    let elem = ir.types.elem(d.ty);
     if !crate::types::has_storage(ir, elem) {
         return Err(Diagnostic::unsupported(
             loc,
@@ -344,7 +345,7 @@ pub fn global_bytes(ir: &strata_ir::Context, op: OpId) -> Result<(Type, Vec<u8>)
             ),
         ));
     }
-    let count = ir.num_elements(d.ty).max(0) as usize;
+    let count = ir.types.num_elements(d.ty).max(0) as usize;
     let mut bytes = Vec::with_capacity(count * unit_bytes(ir, elem) as usize);
     for i in 0..count {
         if !d.splat && (i + 1) * dense::parts(ir, elem) > d.bits.len() {
@@ -360,7 +361,7 @@ pub fn global_bytes(ir: &strata_ir::Context, op: OpId) -> Result<(Type, Vec<u8>)
 /// Appends the in-memory bytes of one addressing unit holding `bits`.
 fn push_unit(ir: &strata_ir::Context, elem: Type, bits: u64, out: &mut Vec<u8>) {
     let n = unit_bytes(ir, elem) as usize;
-    let v = match ir.kind(elem) {
+    let v = match ir.types.kind(elem) {
         TypeKind::Int { width, sign } if storage_int_width(*width) != *width => {
             if *sign == Signedness::Unsigned || *width == 1 {
                 bits & ((1u64 << width) - 1)

@@ -111,7 +111,7 @@ fn gemm_is_split(ir: &Context, call: OpId) -> bool {
         ir.op(call)
             .operands
             .get(i)
-            .and_then(|&v| ir.shape(ir.value_ty(v)))
+            .and_then(|&v| ir.types.shape(ir.value_ty(v)))
             .map_or(0.0, |s| s.iter().map(|&d| d.max(0) as f64).product())
     };
     (elements(1) * elements(2) * elements(3)).sqrt() >= strata_abi::GEMM_PARALLEL_MIN_FLOPS as f64

@@ -58,7 +58,7 @@ pub(crate) fn value_type<'ctx>(
     t: Type,
     loc: Location,
 ) -> Result<BasicTypeEnum<'ctx>> {
-    match ir.kind(t) {
+    match ir.types.kind(t) {
         // Registers may hold up to 128 bits (the lowering's bit shuffling of
         // complex<f64>); memory holds at most 64-bit integers.
         TypeKind::Int { width, .. } if (1..=128).contains(width) => {
@@ -90,7 +90,7 @@ pub(crate) fn storage_type<'ctx>(
     elem: Type,
     loc: Location,
 ) -> Result<BasicTypeEnum<'ctx>> {
-    match ir.kind(elem) {
+    match ir.types.kind(elem) {
         TypeKind::Int { width, .. } if (1..=64).contains(width) => {
             Ok(int_type(cx, storage_int_width(*width)).as_basic_type_enum())
         }
@@ -106,7 +106,7 @@ pub(crate) fn storage_type<'ctx>(
 
 /// Whether buffers of `elem` can be lowered (what [`storage_type`] accepts).
 pub(crate) fn has_storage(ir: &Context, elem: Type) -> bool {
-    match ir.kind(elem) {
+    match ir.types.kind(elem) {
         TypeKind::Int { width, .. } => (1..=64).contains(width),
         TypeKind::Index => true,
         TypeKind::Float(k) => is_small_float(*k) || float_kind_has_llvm_type(*k),
@@ -124,16 +124,16 @@ fn float_kind_has_llvm_type(k: FloatKind) -> bool {
 
 /// Bytes of one addressing unit (see [`storage_type`]).
 pub(crate) fn unit_bytes(ir: &Context, elem: Type) -> u64 {
-    ir.part_storage_bytes(elem)
+    ir.types.part_storage_bytes(elem)
 }
 
 /// Addressing units per element: 2 for complex, else 1.
 pub(crate) fn units_per_elem(ir: &Context, elem: Type) -> u64 {
-    if ir.is_complex(elem) { 2 } else { 1 }
+    if ir.types.is_complex(elem) { 2 } else { 1 }
 }
 
 /// Size in bytes of a whole memref.
 pub(crate) fn memref_bytes(ir: &Context, t: Type) -> u64 {
-    let elem = ir.elem(t);
-    ir.num_elements(t).max(0) as u64 * units_per_elem(ir, elem) * unit_bytes(ir, elem)
+    let elem = ir.types.elem(t);
+    ir.types.num_elements(t).max(0) as u64 * units_per_elem(ir, elem) * unit_bytes(ir, elem)
 }

@@ -316,13 +316,13 @@ fn module_built_with_the_context_api() {
     use strata_ir::AttrKind;
     let mut ctx = common::context();
     let loc = Location::unknown();
-    let i32t = ctx.int_ty(32);
-    let index = ctx.index_ty();
-    let buf = ctx.memref_ty(&[2], i32t);
+    let i32t = ctx.types.int_ty(32);
+    let index = ctx.types.index_ty();
+    let buf = ctx.types.memref_ty(&[2], i32t);
     let module = ctx.create_op(strata_ir::builtin::MODULE, vec![], &[], vec![], loc);
     let region = ctx.add_region(module);
     let body = ctx.add_block(region, &[]);
-    let fty = ctx.function_ty(vec![buf], vec![]);
+    let fty = ctx.types.function_ty(vec![buf], vec![]);
     let attrs = vec![
         (
             "sym_name".to_string(),

@@ -66,18 +66,18 @@ impl<'c> Builder<'c> {
     }
 
     pub fn index_ty(&mut self) -> Type {
-        self.ctx.index_ty()
+        self.ctx.types.index_ty()
     }
 
     pub fn const_index(&mut self, v: i64) -> Value {
-        let t = self.ctx.index_ty();
+        let t = self.ctx.types.index_ty();
         self.const_int(v as i128, t)
     }
 
     /// An integer constant; `v` is wrapped to the type's width (so -1 is
     /// all ones for unsigned types too).
     pub fn const_int(&mut self, v: i128, ty: Type) -> Value {
-        let v = match self.ctx.kind(ty) {
+        let v = match self.ctx.types.kind(ty) {
             TypeKind::Int { width, .. } => {
                 let bits = (v as u64)
                     & if *width >= 64 {
@@ -100,17 +100,17 @@ impl<'c> Builder<'c> {
 
     /// A constant of scalar type `ty` from raw element bits.
     pub fn const_bits(&mut self, bits: u64, ty: Type) -> Value {
-        match self.ctx.kind(ty).clone() {
+        match self.ctx.types.kind(ty).clone() {
             TypeKind::Float(k) => {
                 let v = strata_ir::dense::bits_to_float(bits, k);
                 if v.is_nan() && k != FloatKind::F64 {
                     // Keep the exact NaN payload: build it as an integer and bitcast.
-                    let it = self.ctx.int_ty(k.width());
+                    let it = self.ctx.types.int_ty(k.width());
                     let i = self.const_int(bits as i128, it);
                     return self.cast("arith.bitcast", i, ty);
                 }
                 if k == FloatKind::F64 && v.is_nan() {
-                    let it = self.ctx.int_ty(64);
+                    let it = self.ctx.types.int_ty(64);
                     let i = self.const_int(bits as i64 as i128, it);
                     return self.cast("arith.bitcast", i, ty);
                 }
@@ -156,7 +156,7 @@ impl<'c> Builder<'c> {
 
     fn cmp(&mut self, name: &'static str, pred: &str, a: Value, b: Value) -> Value {
         let p = self.ctx.attr(AttrKind::String(pred.into()));
-        let i1 = self.ctx.int_ty(1);
+        let i1 = self.ctx.types.int_ty(1);
         self.op1(name, vec![a, b], i1, vec![("predicate".into(), p)])
     }
     pub fn cmpi(&mut self, pred: &str, a: Value, b: Value) -> Value {
@@ -172,7 +172,7 @@ impl<'c> Builder<'c> {
     }
 
     pub fn load(&mut self, mem: Value, idx: &[Value]) -> Value {
-        let elem = self.ctx.elem(self.ty(mem));
+        let elem = self.ctx.types.elem(self.ty(mem));
         let mut ops = vec![mem];
         ops.extend_from_slice(idx);
         self.op1("mem.load", ops, elem, vec![])
@@ -185,7 +185,12 @@ impl<'c> Builder<'c> {
     }
 
     pub fn load_part(&mut self, mem: Value, idx: &[Value], part: i64) -> Value {
-        let TypeKind::Complex(p) = self.ctx.kind(self.ctx.elem(self.ty(mem))).clone() else {
+        let TypeKind::Complex(p) = self
+            .ctx
+            .types
+            .kind(self.ctx.types.elem(self.ty(mem)))
+            .clone()
+        else {
             return self.load(mem, idx);
         };
         let mut ops = vec![mem];
@@ -289,7 +294,7 @@ impl<'c> Builder<'c> {
     ) -> Result<OpId> {
         let op = self.insert("loop.for", vec![l, u, s], &[], vec![]);
         let region = self.ctx.add_region(op);
-        let it = self.ctx.index_ty();
+        let it = self.ctx.types.index_ty();
         let body = self.ctx.add_block(region, &[it]);
         let iv = self.ctx.blocks[body].args[0];
         {
@@ -497,7 +502,7 @@ impl<'c> Builder<'c> {
 /// The `part` attribute of `mem.load_part`/`mem.store_part` (0 real, 1
 /// imaginary).
 fn part_attr(ctx: &mut Context, part: i64) -> (String, strata_ir::Attr) {
-    let i64t = ctx.int_ty(64);
+    let i64t = ctx.types.int_ty(64);
     let value = ctx.attr(AttrKind::Int {
         value: part as i128,
         ty: i64t,

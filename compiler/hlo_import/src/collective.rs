@@ -16,8 +16,11 @@ use strata_dialect_xla::util::is_permutation;
 /// StableHLO writes uneven replica groups).
 fn int_matrix(imp: &mut Importer<'_>, rows: &[Vec<i64>]) -> Attr {
     let width = rows.iter().map(|r| r.len()).max().unwrap_or(0);
-    let i64t = imp.ctx.int_ty(64);
-    let ty = imp.ctx.tensor_ty(&[rows.len() as i64, width as i64], i64t);
+    let i64t = imp.ctx.types.int_ty(64);
+    let ty = imp
+        .ctx
+        .types
+        .tensor_ty(&[rows.len() as i64, width as i64], i64t);
     let bits = rows
         .iter()
         .flat_map(|r| (0..width).map(move |i| r.get(i).copied().unwrap_or(-1) as u64))

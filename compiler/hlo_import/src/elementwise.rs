@@ -48,8 +48,8 @@ pub fn compare(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
 }
 
 fn default_compare_type(imp: &Importer<'_>, operand: strata_ir::Value) -> CompareType {
-    let elem = imp.ctx.elem(imp.ctx.value_ty(operand));
-    match imp.ctx.kind(elem) {
+    let elem = imp.ctx.types.elem(imp.ctx.value_ty(operand));
+    match imp.ctx.types.kind(elem) {
         TypeKind::Float(_) | TypeKind::Complex(_) => CompareType::Float,
         TypeKind::Int { width: 1, .. } => CompareType::Unsigned,
         TypeKind::Int {

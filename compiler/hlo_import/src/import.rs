@@ -273,7 +273,7 @@ impl<'a> Importer<'a> {
             .flat_map(|s| s.leaf_types(self.ctx))
             .collect();
         let results = c.instrs[c.root].shape.leaf_types(self.ctx);
-        let fty = self.ctx.function_ty(inputs.clone(), results);
+        let fty = self.ctx.types.function_ty(inputs.clone(), results);
         let mut attrs = vec![
             ("sym_name".to_string(), self.string_attr(name)),
             (
@@ -606,21 +606,21 @@ impl<'a> Importer<'a> {
         self.ctx.attr(AttrKind::String(s.to_string()))
     }
     pub fn i64_attr(&mut self, v: i64) -> Attr {
-        let ty = self.ctx.int_ty(64);
+        let ty = self.ctx.types.int_ty(64);
         self.ctx.attr(AttrKind::Int {
             value: v as i128,
             ty,
         })
     }
     pub fn i32_attr(&mut self, v: i64) -> Attr {
-        let ty = self.ctx.int_ty(32);
+        let ty = self.ctx.types.int_ty(32);
         self.ctx.attr(AttrKind::Int {
             value: v as i128,
             ty,
         })
     }
     pub fn f32_attr(&mut self, v: f64) -> Attr {
-        let ty = self.ctx.float_ty(strata_ir::FloatKind::F32);
+        let ty = self.ctx.types.float_ty(strata_ir::FloatKind::F32);
         self.ctx.attr(AttrKind::float(v, ty))
     }
     pub fn bool_attr(&mut self, b: bool) -> Attr {
@@ -628,7 +628,7 @@ impl<'a> Importer<'a> {
     }
     /// `array<i64: ...>`.
     pub fn dense_i64s(&mut self, values: Vec<i64>) -> Attr {
-        let elem = self.ctx.int_ty(64);
+        let elem = self.ctx.types.int_ty(64);
         self.ctx.attr(AttrKind::DenseArray { elem, values })
     }
     /// `[1 : i64, 2 : i64]` (the fields of dimension-number structs).
@@ -646,8 +646,8 @@ impl<'a> Importer<'a> {
     }
     /// `dense<[[lo, hi], ...]> : tensor<Nx2xi64>`.
     pub fn padding_attr(&mut self, pairs: &[(i64, i64)]) -> Attr {
-        let i64t = self.ctx.int_ty(64);
-        let ty = self.ctx.tensor_ty(&[pairs.len() as i64, 2], i64t);
+        let i64t = self.ctx.types.int_ty(64);
+        let ty = self.ctx.types.tensor_ty(&[pairs.len() as i64, 2], i64t);
         let bits = pairs
             .iter()
             .flat_map(|&(lo, hi)| [lo as u64, hi as u64])

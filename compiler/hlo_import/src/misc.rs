@@ -22,9 +22,9 @@ pub fn constant(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
     };
     let mut c = imp.cursor.over(span);
     let loc = c.loc();
-    let floats = match imp.ctx.kind(imp.ctx.elem(ty)) {
+    let floats = match imp.ctx.types.kind(imp.ctx.types.elem(ty)) {
         TypeKind::Float(k) => Some(*k),
-        TypeKind::Complex(part) => match imp.ctx.kind(*part) {
+        TypeKind::Complex(part) => match imp.ctx.types.kind(*part) {
             TypeKind::Float(k) => Some(*k),
             _ => None,
         },
@@ -326,12 +326,12 @@ pub fn rng(imp: &mut Importer<'_>, inst: &Inst<'_, '_>) -> Result<Val> {
         None => return Err(inst.error("rng without a distribution")),
     };
     let types = inst.instr.shape.leaf_types(imp.ctx);
-    let dims = match types.first().and_then(|&t| imp.ctx.shape(t)) {
+    let dims = match types.first().and_then(|&t| imp.ctx.types.shape(t)) {
         Some(d) if types.len() == 1 => d.to_vec(),
         _ => return Err(inst.error("rng produces one array")),
     };
-    let i64t = imp.ctx.int_ty(64);
-    let shape_ty = imp.ctx.tensor_ty(&[dims.len() as i64], i64t);
+    let i64t = imp.ctx.types.int_ty(64);
+    let shape_ty = imp.ctx.types.tensor_ty(&[dims.len() as i64], i64t);
     let value = imp.ctx.attr(AttrKind::Dense(strata_ir::DenseElements {
         ty: shape_ty,
         splat: false,
@@ -488,7 +488,7 @@ fn config_dict(imp: &mut Importer<'_>, c: &mut Cursor<'_>) -> Result<Attr> {
                     imp.ctx.attr(AttrKind::Int { value: v, ty })
                 }
                 Literal::Float(v) => {
-                    let f64t = imp.ctx.float_ty(strata_ir::FloatKind::F64);
+                    let f64t = imp.ctx.types.float_ty(strata_ir::FloatKind::F64);
                     imp.ctx.attr(AttrKind::float(v, f64t))
                 }
                 _ => return Err(c.error("unsupported backend_config value")),
@@ -506,7 +506,7 @@ fn config_dict(imp: &mut Importer<'_>, c: &mut Cursor<'_>) -> Result<Attr> {
 /// The `: ui8` after an integer in a backend_config (i64 when absent).
 fn config_int_type(imp: &mut Importer<'_>, c: &mut Cursor<'_>) -> Result<strata_ir::Type> {
     if !c.eat(":") {
-        return Ok(imp.ctx.int_ty(64));
+        return Ok(imp.ctx.types.int_ty(64));
     }
     let (name, loc) = c.name("an integer type like ui8")?;
     let (sign, digits) = if let Some(d) = name.strip_prefix("ui") {
@@ -528,5 +528,5 @@ fn config_int_type(imp: &mut Importer<'_>, c: &mut Cursor<'_>) -> Result<strata_
         .ok_or_else(|| {
             Diagnostic::error(loc, format!("expected an integer type, found '{name}'"))
         })?;
-    Ok(imp.ctx.ty(TypeKind::Int { width, sign }))
+    Ok(imp.ctx.types.ty(TypeKind::Int { width, sign }))
 }

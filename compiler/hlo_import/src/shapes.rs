@@ -40,16 +40,16 @@ impl ElemType {
 
     pub fn to_type(self, ctx: &mut Context) -> Type {
         match self {
-            ElemType::Pred => ctx.int_ty(1),
-            ElemType::Signed(w) => ctx.int_ty(w),
-            ElemType::Unsigned(w) => ctx.ty(TypeKind::Int {
+            ElemType::Pred => ctx.types.int_ty(1),
+            ElemType::Signed(w) => ctx.types.int_ty(w),
+            ElemType::Unsigned(w) => ctx.types.ty(TypeKind::Int {
                 width: w,
                 sign: Signedness::Unsigned,
             }),
-            ElemType::Float(k) => ctx.float_ty(k),
+            ElemType::Float(k) => ctx.types.float_ty(k),
             ElemType::Complex(k) => {
-                let part = ctx.float_ty(k);
-                ctx.ty(TypeKind::Complex(part))
+                let part = ctx.types.float_ty(k);
+                ctx.types.ty(TypeKind::Complex(part))
             }
         }
     }
@@ -87,10 +87,10 @@ impl Shape {
         match self {
             Shape::Array { elem, dims, .. } => {
                 let e = elem.to_type(ctx);
-                out.push(ctx.tensor_ty(dims, e));
+                out.push(ctx.types.tensor_ty(dims, e));
             }
             Shape::Tuple(items, _) => items.iter().for_each(|s| s.collect_leaf_types(ctx, out)),
-            Shape::Token(_) => out.push(ctx.ty(TypeKind::Token)),
+            Shape::Token(_) => out.push(ctx.types.ty(TypeKind::Token)),
         }
     }
 
@@ -99,7 +99,7 @@ impl Shape {
         match self {
             Shape::Array { elem, dims, .. } => {
                 let e = elem.to_type(ctx);
-                Ok(ctx.tensor_ty(dims, e))
+                Ok(ctx.types.tensor_ty(dims, e))
             }
             _ => Err(Diagnostic::error(
                 self.loc(),

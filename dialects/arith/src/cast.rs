@@ -9,7 +9,7 @@ use crate::compute::{is_float, signature};
 use crate::{EXTF, EXTSI, EXTUI};
 
 fn is_int(ctx: &Context, t: Type) -> bool {
-    matches!(ctx.kind(t), TypeKind::Int { .. })
+    matches!(ctx.types.kind(t), TypeKind::Int { .. })
 }
 
 /// Checks the one operand and the result against `from` / `to`.
@@ -45,7 +45,7 @@ fn unary_cast(
 
 /// `extsi` / `extui` widen, `trunci` narrows (strictly, by bit width).
 fn check_widths(ctx: &Context, op: OpId, from: Type, to: Type, widen: bool) -> Result<()> {
-    let (a, b) = (ctx.bit_width(from), ctx.bit_width(to));
+    let (a, b) = (ctx.types.bit_width(from), ctx.types.bit_width(to));
     let ok = if widen { b > a } else { b < a };
     if !ok {
         let verb = if widen { "wider" } else { "narrower" };
@@ -77,7 +77,7 @@ pub(crate) fn verify_float_to_int(ctx: &Context, op: OpId) -> Result<()> {
 
 pub(crate) fn verify_float_resize(ctx: &Context, op: OpId) -> Result<()> {
     let (from, to) = unary_cast(ctx, op, (is_float, "a float"), (is_float, "a float"))?;
-    if ctx.bit_width(from) == ctx.bit_width(to) {
+    if ctx.types.bit_width(from) == ctx.types.bit_width(to) {
         // f16 <-> bf16 changes format at the same width; allowed both ways.
         return if from != to {
             Ok(())
@@ -90,14 +90,14 @@ pub(crate) fn verify_float_resize(ctx: &Context, op: OpId) -> Result<()> {
 
 fn is_scalar(ctx: &Context, t: Type) -> bool {
     matches!(
-        ctx.kind(t),
+        ctx.types.kind(t),
         TypeKind::Int { .. } | TypeKind::Float(_) | TypeKind::Index
     )
 }
 
 pub(crate) fn verify_bitcast(ctx: &Context, op: OpId) -> Result<()> {
     let (from, to) = unary_cast(ctx, op, (is_scalar, "a scalar"), (is_scalar, "a scalar"))?;
-    if ctx.bit_width(from) != ctx.bit_width(to) {
+    if ctx.types.bit_width(from) != ctx.types.bit_width(to) {
         return Err(ctx.error(
             op,
             format!(
@@ -112,7 +112,7 @@ pub(crate) fn verify_bitcast(ctx: &Context, op: OpId) -> Result<()> {
 
 pub(crate) fn verify_index_cast(ctx: &Context, op: OpId) -> Result<()> {
     let (ins, out) = signature(ctx, op, 1)?;
-    let index = |t: Type| matches!(ctx.kind(t), TypeKind::Index);
+    let index = |t: Type| matches!(ctx.types.kind(t), TypeKind::Index);
     let ok = (index(ins[0]) && is_int(ctx, out)) || (is_int(ctx, ins[0]) && index(out));
     if !ok {
         return Err(ctx.error(

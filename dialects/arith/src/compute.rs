@@ -25,15 +25,15 @@ pub(crate) fn signature(ctx: &Context, op: OpId, operands: usize) -> Result<(Vec
 
 /// Integer (any signedness) or index.
 pub(crate) fn is_integer_like(ctx: &Context, t: Type) -> bool {
-    matches!(ctx.kind(t), TypeKind::Int { .. } | TypeKind::Index)
+    matches!(ctx.types.kind(t), TypeKind::Int { .. } | TypeKind::Index)
 }
 
 pub(crate) fn is_float(ctx: &Context, t: Type) -> bool {
-    matches!(ctx.kind(t), TypeKind::Float(_))
+    matches!(ctx.types.kind(t), TypeKind::Float(_))
 }
 
 pub(crate) fn is_i1(ctx: &Context, t: Type) -> bool {
-    matches!(ctx.kind(t), TypeKind::Int { width: 1, .. })
+    matches!(ctx.types.kind(t), TypeKind::Int { width: 1, .. })
 }
 
 fn expect_kind(ctx: &Context, op: OpId, what: &str, t: Type, ok: bool, kind: &str) -> Result<()> {
@@ -161,7 +161,7 @@ pub(crate) fn verify_constant(ctx: &Context, op: OpId) -> Result<()> {
     let Some(a) = ctx.attr_of(op, "value") else {
         return Err(ctx.error(op, "requires a 'value' attribute"));
     };
-    let ok = match (ctx.attr_kind(a), ctx.kind(out)) {
+    let ok = match (ctx.attr_kind(a), ctx.types.kind(out)) {
         (AttrKind::Bool(_), TypeKind::Int { width: 1, .. }) => true,
         (AttrKind::Int { value, .. }, TypeKind::Int { .. } | TypeKind::Index) => {
             strata_ir::dense::check_int_range(ctx, *value, out).is_ok()

@@ -51,15 +51,15 @@ fn parse_options(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
         // A bare number: the type after the next colon is the operands'.
         let v = match p.parse_scalar_literal()? {
             strata_ir::dense::Literal::Float(f) if key == "tolerance" => {
-                let t = p.ctx.float_ty(strata_ir::FloatKind::F64);
+                let t = p.ctx.types.float_ty(strata_ir::FloatKind::F64);
                 p.ctx.attr(AttrKind::float(f, t))
             }
             strata_ir::dense::Literal::Int(i) if key == "tolerance" => {
-                let t = p.ctx.float_ty(strata_ir::FloatKind::F64);
+                let t = p.ctx.types.float_ty(strata_ir::FloatKind::F64);
                 p.ctx.attr(AttrKind::float(i as f64, t))
             }
             strata_ir::dense::Literal::Int(i) if key != "tolerance" => {
-                let t = p.ctx.int_ty(64);
+                let t = p.ctx.types.int_ty(64);
                 p.ctx.attr(AttrKind::Int { value: i, ty: t })
             }
             _ => {
@@ -132,7 +132,7 @@ fn verify_pair(ctx: &Context, op: OpId) -> Result<()> {
         return Err(ctx.error(op, "expects two operands and no results"));
     }
     let (a, b) = (ctx.value_ty(o.operands[0]), ctx.value_ty(o.operands[1]));
-    if a != b || !ctx.is_tensor(a) {
+    if a != b || !ctx.types.is_tensor(a) {
         return Err(ctx.error(op, "expects two tensors of the same type"));
     }
     verify_options(ctx, op)

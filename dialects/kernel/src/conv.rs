@@ -60,7 +60,7 @@ pub struct GemmPlan {
 }
 
 fn shape_of(ctx: &Context, v: strata_ir::Value) -> Vec<i64> {
-    ctx.shape(ctx.value_ty(v)).unwrap_or(&[]).to_vec()
+    ctx.types.shape(ctx.value_ty(v)).unwrap_or(&[]).to_vec()
 }
 
 /// The GEMM form of convolution `op` (an `xla.convolution` or a
@@ -72,18 +72,18 @@ fn shape_of(ctx: &Context, v: strata_ir::Value) -> Vec<i64> {
 pub fn gemm_plan(ctx: &Context, op: OpId) -> Option<GemmPlan> {
     let (lhs, rhs) = (*ctx.op(op).operands.first()?, *ctx.op(op).operands.get(1)?);
     let result = *ctx.op(op).results.first()?;
-    let kind = match ctx.kind(ctx.elem(ctx.value_ty(result))) {
+    let kind = match ctx.types.kind(ctx.types.elem(ctx.value_ty(result))) {
         TypeKind::Float(k @ (FloatKind::F32 | FloatKind::F64)) => *k,
         _ => return None,
     };
-    let operands = match ctx.kind(ctx.elem(ctx.value_ty(lhs))) {
+    let operands = match ctx.types.kind(ctx.types.elem(ctx.value_ty(lhs))) {
         TypeKind::Float(k) => *k,
         _ => return None,
     };
     // Operands of the result's type, or bf16 ones summed in f32: what a
     // GEMM kernel takes.
     let elements = crate::gemm::Elements::of_floats(operands, kind)?;
-    if ctx.elem(ctx.value_ty(lhs)) != ctx.elem(ctx.value_ty(rhs)) {
+    if ctx.types.elem(ctx.value_ty(lhs)) != ctx.types.elem(ctx.value_ty(rhs)) {
         return None;
     }
     let c = conv(ctx, op)?;
@@ -171,7 +171,7 @@ fn in_place_strides(c: &Conv, rs: &[i64], columns: &[Column]) -> Option<[i64; 2]
 
 /// The choice's attributes (`columns`, and `kernel_in_place` if any).
 pub fn attrs(ctx: &mut Context, plan: &GemmPlan) -> Vec<(String, Attr)> {
-    let elem = ctx.int_ty(64);
+    let elem = ctx.types.int_ty(64);
     let mut out = vec![(
         "columns".to_string(),
         ctx.attr(AttrKind::DenseArray {

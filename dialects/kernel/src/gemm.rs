@@ -8,7 +8,7 @@ use strata_ir::{Attr, AttrKind, Context, FloatKind, OpId, Signedness, TypeKind};
 /// The descriptor's fields as the op's attributes.
 pub fn attrs(ctx: &mut Context, d: &GemmDesc) -> Vec<(String, Attr)> {
     let nb = d.batch_rank.clamp(0, GEMM_MAX_BATCH as i64) as usize;
-    let elem = ctx.int_ty(64);
+    let elem = ctx.types.int_ty(64);
     let mut array = |values: Vec<i64>| ctx.attr(AttrKind::DenseArray { elem, values });
     vec![
         ("mnk".into(), array(vec![d.m, d.n, d.k])),
@@ -126,15 +126,15 @@ pub fn elements(ctx: &Context, op: OpId) -> Option<Elements> {
         return None;
     };
     let types = [lhs, rhs, out].map(|v| ctx.value_ty(v));
-    if types.iter().any(|&t| !ctx.is_tensor(t)) {
+    if types.iter().any(|&t| !ctx.types.is_tensor(t)) {
         return None;
     }
-    let [l, r, o] = types.map(|t| ctx.elem(t));
+    let [l, r, o] = types.map(|t| ctx.types.elem(t));
     if l != r {
         return None;
     }
-    let int = |width: u32, t| matches!(ctx.kind(t), TypeKind::Int { width: w, sign } if *w == width && *sign != Signedness::Unsigned);
-    match (ctx.kind(l), ctx.kind(o)) {
+    let int = |width: u32, t| matches!(ctx.types.kind(t), TypeKind::Int { width: w, sign } if *w == width && *sign != Signedness::Unsigned);
+    match (ctx.types.kind(l), ctx.types.kind(o)) {
         (TypeKind::Float(l), TypeKind::Float(o)) => Elements::of_floats(*l, *o),
         _ if int(8, l) && int(32, o) => Some(Elements::S8ToS32),
         _ => None,
@@ -189,7 +189,7 @@ pub fn verify(ctx: &Context, op: OpId) -> Result<()> {
         sizes.extend(dims);
         let mut all = batch_strides[..nb].to_vec();
         all.extend(strides);
-        let elements = ctx.num_elements(ty);
+        let elements = ctx.types.num_elements(ty);
         match crate::span(&sizes, &all) {
             Some(end) if end <= elements => {}
             _ => {
@@ -204,7 +204,7 @@ pub fn verify(ctx: &Context, op: OpId) -> Result<()> {
         .iter()
         .chain([&d.m, &d.n])
         .try_fold(1i64, |acc, &n| acc.checked_mul(n));
-    if written != Some(ctx.num_elements(types[2])) {
+    if written != Some(ctx.types.num_elements(types[2])) {
         return Err(ctx.error(
             op,
             "the descriptor does not cover every element of the result once",

@@ -10,7 +10,7 @@ use strata_ir::{Attr, AttrKind, Context, OpId};
 /// the element type).
 pub fn attrs(ctx: &mut Context, d: &TransposeDesc) -> Vec<(String, Attr)> {
     let n = d.outer_rank.clamp(0, TRANSPOSE_MAX_OUTER as i64) as usize;
-    let elem = ctx.int_ty(64);
+    let elem = ctx.types.int_ty(64);
     let mut array = |values: Vec<i64>| ctx.attr(AttrKind::DenseArray { elem, values });
     vec![
         ("rows_cols".into(), array(vec![d.rows, d.cols])),
@@ -40,9 +40,9 @@ pub fn desc(ctx: &Context, op: OpId) -> Option<TransposeDesc> {
     if n > TRANSPOSE_MAX_OUTER {
         return None;
     }
-    let elem = ctx.elem(ctx.value_ty(*ctx.op(op).operands.first()?));
+    let elem = ctx.types.elem(ctx.value_ty(*ctx.op(op).operands.first()?));
     let mut d = TransposeDesc {
-        elem_bytes: ctx.storage_bytes(elem) as i64,
+        elem_bytes: ctx.types.storage_bytes(elem) as i64,
         outer_rank: n as i64,
         rows,
         cols,
@@ -74,12 +74,12 @@ pub fn verify(ctx: &Context, op: OpId) -> Result<()> {
         return Err(ctx.error(op, "takes one operand and has one result"));
     }
     let (src, dst) = (ctx.value_ty(o.operands[0]), ctx.value_ty(o.results[0]));
-    let elem = ctx.elem(src);
-    if !ctx.is_tensor(src)
-        || !ctx.is_tensor(dst)
-        || ctx.elem(dst) != elem
-        || ctx.storage_bytes(elem) != 4
-        || ctx.is_complex(elem)
+    let elem = ctx.types.elem(src);
+    if !ctx.types.is_tensor(src)
+        || !ctx.types.is_tensor(dst)
+        || ctx.types.elem(dst) != elem
+        || ctx.types.storage_bytes(elem) != 4
+        || ctx.types.is_complex(elem)
     {
         return Err(ctx.error(
             op,
@@ -114,7 +114,7 @@ pub fn verify(ctx: &Context, op: OpId) -> Result<()> {
         sizes.extend([r, c]);
         let mut strides = outer_strides[..n].to_vec();
         strides.extend([row_stride, 1]);
-        let elements = ctx.num_elements(ty);
+        let elements = ctx.types.num_elements(ty);
         match crate::span(&sizes, &strides) {
             Some(end) if end <= elements => {}
             _ => {
@@ -129,7 +129,9 @@ pub fn verify(ctx: &Context, op: OpId) -> Result<()> {
         .iter()
         .chain([&d.rows, &d.cols])
         .try_fold(1i64, |acc, &n| acc.checked_mul(n));
-    if written != Some(ctx.num_elements(dst)) || ctx.num_elements(src) != ctx.num_elements(dst) {
+    if written != Some(ctx.types.num_elements(dst))
+        || ctx.types.num_elements(src) != ctx.types.num_elements(dst)
+    {
         return Err(ctx.error(
             op,
             "the descriptor does not cover every element of the result once",

@@ -118,7 +118,7 @@ fn verify_for(ctx: &Context, op: OpId) -> Result<()> {
     }
     for (i, &v) in o.operands.iter().enumerate() {
         let t = ctx.value_ty(v);
-        if !matches!(ctx.kind(t), TypeKind::Index) {
+        if !matches!(ctx.types.kind(t), TypeKind::Index) {
             return Err(ctx.error(
                 op,
                 format!(
@@ -135,7 +135,7 @@ fn verify_for(ctx: &Context, op: OpId) -> Result<()> {
     check_region(ctx, op, "body", o.regions[0], 1)?;
     let b = ctx.regions[o.regions[0]].blocks[0];
     let args = &ctx.blocks[b].args;
-    if args.len() != 1 || !matches!(ctx.kind(ctx.value_ty(args[0])), TypeKind::Index) {
+    if args.len() != 1 || !matches!(ctx.types.kind(ctx.value_ty(args[0])), TypeKind::Index) {
         return Err(ctx.error(
             op,
             format!(
@@ -160,7 +160,7 @@ fn verify_dispatch(ctx: &Context, op: OpId) -> Result<()> {
     }
     for (i, &v) in o.operands[..3].iter().enumerate() {
         let t = ctx.value_ty(v);
-        if !matches!(ctx.kind(t), TypeKind::Index) {
+        if !matches!(ctx.types.kind(t), TypeKind::Index) {
             return Err(ctx.error(
                 op,
                 format!(
@@ -220,7 +220,7 @@ fn verify_if(ctx: &Context, op: OpId) -> Result<()> {
         ));
     }
     let t = ctx.value_ty(o.operands[0]);
-    if !matches!(ctx.kind(t), TypeKind::Int { width: 1, .. }) {
+    if !matches!(ctx.types.kind(t), TypeKind::Int { width: 1, .. }) {
         return Err(ctx.error(
             op,
             format!(
@@ -295,7 +295,7 @@ fn verify_condition(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
     let ok = o.operands.len() == 1
         && matches!(
-            ctx.kind(ctx.value_ty(o.operands[0])),
+            ctx.types.kind(ctx.value_ty(o.operands[0])),
             TypeKind::Int { width: 1, .. }
         );
     if !ok || !o.results.is_empty() {

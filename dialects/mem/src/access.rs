@@ -22,7 +22,7 @@ fn check_indices(ctx: &Context, op: OpId, pos: usize) -> Result<Type> {
     };
     let mty = ctx.value_ty(m);
     expect_memref(ctx, op, mty, &format!("operand #{pos}"))?;
-    let rank = ctx.shape(mty).map_or(0, |s| s.len());
+    let rank = ctx.types.shape(mty).map_or(0, |s| s.len());
     let indices: &[Value] = &operands[pos + 1..];
     if indices.len() != rank {
         return Err(ctx.error(
@@ -36,7 +36,7 @@ fn check_indices(ctx: &Context, op: OpId, pos: usize) -> Result<Type> {
     }
     for (i, &v) in indices.iter().enumerate() {
         let t = ctx.value_ty(v);
-        if !matches!(ctx.kind(t), TypeKind::Index) {
+        if !matches!(ctx.types.kind(t), TypeKind::Index) {
             return Err(ctx.error(
                 op,
                 format!(
@@ -47,7 +47,7 @@ fn check_indices(ctx: &Context, op: OpId, pos: usize) -> Result<Type> {
             ));
         }
     }
-    Ok(ctx.elem(mty))
+    Ok(ctx.types.elem(mty))
 }
 
 fn expect_results(ctx: &Context, op: OpId, n: usize) -> Result<()> {
@@ -59,7 +59,7 @@ fn expect_results(ctx: &Context, op: OpId, n: usize) -> Result<()> {
 }
 
 fn expect_scalar_elem(ctx: &Context, op: OpId, elem: Type) -> Result<()> {
-    if ctx.is_complex(elem) {
+    if ctx.types.is_complex(elem) {
         return Err(ctx.error(
             op,
             format!(
@@ -113,7 +113,7 @@ pub(crate) fn verify_store(ctx: &Context, op: OpId) -> Result<()> {
 
 /// Element type of one part of complex `elem`, or an error.
 fn part_type(ctx: &Context, op: OpId, elem: Type) -> Result<Type> {
-    let TypeKind::Complex(p) = ctx.kind(elem) else {
+    let TypeKind::Complex(p) = ctx.types.kind(elem) else {
         return Err(ctx.error(
             op,
             format!(

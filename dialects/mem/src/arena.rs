@@ -9,9 +9,12 @@ use crate::buffer::{expect_counts, expect_memref, storage_bytes};
 
 /// `memref<N x i8>`: an arena's type.
 fn is_byte_buffer(ctx: &Context, t: Type) -> bool {
-    matches!(ctx.kind(t), TypeKind::MemRef { .. })
-        && ctx.shape(t).is_some_and(|s| s.len() == 1)
-        && matches!(ctx.kind(ctx.elem(t)), TypeKind::Int { width: 8, .. })
+    matches!(ctx.types.kind(t), TypeKind::MemRef { .. })
+        && ctx.types.shape(t).is_some_and(|s| s.len() == 1)
+        && matches!(
+            ctx.types.kind(ctx.types.elem(t)),
+            TypeKind::Int { width: 8, .. }
+        )
 }
 
 fn expect_arena(ctx: &Context, op: OpId, t: Type, what: &str) -> Result<()> {
@@ -59,9 +62,9 @@ pub(crate) fn verify_slice(ctx: &Context, op: OpId) -> Result<()> {
     else {
         return Err(ctx.error(op, "requires an integer 'offset' attribute (bytes)"));
     };
-    let arena = ctx.num_elements(src);
+    let arena = ctx.types.num_elements(src);
     let bytes = storage_bytes(ctx, dst);
-    let align = (ctx.storage_bytes(ctx.elem(dst)) as i64).max(1);
+    let align = (ctx.types.storage_bytes(ctx.types.elem(dst)) as i64).max(1);
     if offset < 0 || offset % align != 0 || offset.checked_add(bytes).is_none_or(|end| end > arena)
     {
         return Err(ctx.error(

@@ -30,7 +30,7 @@ pub(crate) fn expect_counts(
 }
 
 pub(crate) fn is_memref(ctx: &Context, t: Type) -> bool {
-    matches!(ctx.kind(t), TypeKind::MemRef { .. })
+    matches!(ctx.types.kind(t), TypeKind::MemRef { .. })
 }
 
 /// Checks that `t` (of the operand or result named `what`) is a memref with
@@ -45,7 +45,7 @@ pub(crate) fn expect_memref(ctx: &Context, op: OpId, t: Type, what: &str) -> Res
             ),
         ));
     }
-    if ctx.shape(t).is_some_and(|s| s.iter().any(|&d| d < 0)) {
+    if ctx.types.shape(t).is_some_and(|s| s.iter().any(|&d| d < 0)) {
         return Err(ctx.error(
             op,
             format!(
@@ -117,7 +117,9 @@ pub(crate) fn verify_get_global(ctx: &Context, op: OpId) -> Result<()> {
     let Some(d) = ctx.dense_attr(global, "value") else {
         return Ok(());
     };
-    if ctx.elem(d.ty) != ctx.elem(ty) || ctx.num_elements(d.ty) != ctx.num_elements(ty) {
+    if ctx.types.elem(d.ty) != ctx.types.elem(ty)
+        || ctx.types.num_elements(d.ty) != ctx.types.num_elements(ty)
+    {
         return Err(ctx.error(
             op,
             format!(
@@ -132,7 +134,9 @@ pub(crate) fn verify_get_global(ctx: &Context, op: OpId) -> Result<()> {
 
 /// Same element type and element count.
 fn expect_compatible(ctx: &Context, op: OpId, a: Type, b: Type) -> Result<()> {
-    if ctx.elem(a) != ctx.elem(b) || ctx.num_elements(a) != ctx.num_elements(b) {
+    if ctx.types.elem(a) != ctx.types.elem(b)
+        || ctx.types.num_elements(a) != ctx.types.num_elements(b)
+    {
         return Err(ctx.error(
             op,
             format!(
@@ -164,12 +168,14 @@ pub(crate) fn verify_offset(ctx: &Context, op: OpId) -> Result<()> {
     expect_memref(ctx, op, src, "operand #0")?;
     expect_memref(ctx, op, dst, "result")?;
     if !matches!(
-        ctx.kind(ctx.value_ty(ctx.op(op).operands[1])),
+        ctx.types.kind(ctx.value_ty(ctx.op(op).operands[1])),
         strata_ir::TypeKind::Index
     ) {
         return Err(ctx.error(op, "expects an index offset as operand #1"));
     }
-    if ctx.elem(src) != ctx.elem(dst) || storage_bytes(ctx, dst) > storage_bytes(ctx, src) {
+    if ctx.types.elem(src) != ctx.types.elem(dst)
+        || storage_bytes(ctx, dst) > storage_bytes(ctx, src)
+    {
         return Err(ctx.error(
             op,
             format!(
@@ -207,5 +213,5 @@ pub(crate) fn verify_view(ctx: &Context, op: OpId) -> Result<()> {
 
 /// Bytes a memref occupies in the contract's memory representation.
 pub fn storage_bytes(ctx: &Context, t: Type) -> i64 {
-    ctx.storage_bytes(ctx.elem(t)) as i64 * ctx.num_elements(t)
+    ctx.types.storage_bytes(ctx.types.elem(t)) as i64 * ctx.types.num_elements(t)
 }

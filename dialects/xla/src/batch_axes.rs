@@ -212,10 +212,10 @@ impl Axes<'_> {
                 ),
             ))
         };
-        let (Some(su), Some(sv)) = (ctx.shape(tu), ctx.shape(tv)) else {
+        let (Some(su), Some(sv)) = (ctx.types.shape(tu), ctx.types.shape(tv)) else {
             return refuse(format!("has a value whose type depends on {}", self.var));
         };
-        if su.len() != sv.len() || ctx.elem(tu) != ctx.elem(tv) {
+        if su.len() != sv.len() || ctx.types.elem(tu) != ctx.types.elem(tv) {
             return refuse(format!("has a value whose rank depends on {}", self.var));
         }
         let differing: Vec<usize> = (0..su.len()).filter(|&i| su[i] != sv[i]).collect();
@@ -274,7 +274,8 @@ impl Axes<'_> {
             }
         }
         let shape = |v: Value| -> Vec<i64> {
-            ctx.shape(ctx.value_ty(v))
+            ctx.types
+                .shape(ctx.value_ty(v))
                 .map(<[i64]>::to_vec)
                 .unwrap_or_default()
         };
@@ -456,7 +457,8 @@ impl Axes<'_> {
     ) -> std::result::Result<(), String> {
         let d = crate::ops::dot::dot_dims(ctx, op).ok_or("unreadable dimension numbers")?;
         let rank = |i: usize| {
-            ctx.shape(ctx.value_ty(ctx.op(op).operands[i]))
+            ctx.types
+                .shape(ctx.value_ty(ctx.op(op).operands[i]))
                 .map_or(0, <[i64]>::len)
         };
         let free_l = crate::ops::dot::free_dims(rank(0), &d.lhs_batch, &d.lhs_contract);
@@ -506,6 +508,7 @@ impl Axes<'_> {
                 .is_none_or(|v| v.get(k).is_none_or(|&x| x == 1))
         };
         let rank = ctx
+            .types
             .shape(ctx.value_ty(ctx.op(op).operands[0]))
             .map_or(0, <[i64]>::len);
         let padding =
@@ -538,7 +541,11 @@ impl Axes<'_> {
         } else {
             (2, &o.operands[2..])
         };
-        let full = |v: Value| ctx.shape(ctx.value_ty(v)).and_then(|s| s.get(k).copied());
+        let full = |v: Value| {
+            ctx.types
+                .shape(ctx.value_ty(v))
+                .and_then(|s| s.get(k).copied())
+        };
         let whole = if o.name == DYNAMIC_SLICE {
             ctx.i64_array(op, "slice_sizes")
                 .and_then(|s| s.get(k).copied())
@@ -570,6 +577,7 @@ impl Axes<'_> {
             return Err("the batch dimension indexes the operand".into());
         }
         let rank = ctx
+            .types
             .shape(ctx.value_ty(ctx.op(op).results[0]))
             .map_or(0, <[i64]>::len);
         let batch_dims: Vec<usize> = (0..rank)

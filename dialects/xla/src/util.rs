@@ -6,7 +6,7 @@ use strata_ir::{AttrKind, Context, OpId, Type, TypeKind, Value};
 
 /// Shape and element type of a ranked tensor value.
 pub fn tensor_of(ctx: &Context, v: Value) -> Option<(Vec<i64>, Type)> {
-    match ctx.kind(ctx.value_ty(v)) {
+    match ctx.types.kind(ctx.value_ty(v)) {
         TypeKind::Tensor { shape, elem } => Some((shape.clone(), *elem)),
         _ => None,
     }
@@ -82,14 +82,14 @@ pub fn result_tensor(ctx: &Context, op: OpId, i: usize) -> Result<(Vec<i64>, Typ
 /// requantizes).
 pub fn same_element(ctx: &Context, a: Type, b: Type) -> bool {
     a == b
-        || matches!((ctx.kind(a), ctx.kind(b)), (TypeKind::Quant(x), TypeKind::Quant(y))
+        || matches!((ctx.types.kind(a), ctx.types.kind(b)), (TypeKind::Quant(x), TypeKind::Quant(y))
             if x.storage == y.storage && x.expressed == y.expressed)
 }
 
 /// The type an element-wise op computes in: a quantized type's expressed
 /// float type, else the type itself.
 pub fn computed_element(ctx: &Context, t: Type) -> Type {
-    match ctx.kind(t) {
+    match ctx.types.kind(t) {
         TypeKind::Quant(q) => q.expressed,
         _ => t,
     }
@@ -103,7 +103,7 @@ pub fn expect_result_type(
     elem: Type,
 ) -> Result<()> {
     let actual = ctx.value_ty(ctx.op(op).results[i]);
-    let ok = matches!(ctx.kind(actual), TypeKind::Tensor { shape: s, elem: e } if s == shape && same_element(ctx, *e, elem));
+    let ok = matches!(ctx.types.kind(actual), TypeKind::Tensor { shape: s, elem: e } if s == shape && same_element(ctx, *e, elem));
     if !ok {
         let inferred = tensor_text(shape, &ty_str(ctx, elem));
         return Err(ctx.error(
@@ -125,25 +125,25 @@ pub fn i64s(ctx: &Context, op: OpId, name: &str) -> Result<Vec<i64>> {
 
 /// Element type classes used in verifiers.
 pub fn is_int(ctx: &Context, t: Type) -> bool {
-    matches!(ctx.kind(t), TypeKind::Int { width, .. } if *width > 1)
+    matches!(ctx.types.kind(t), TypeKind::Int { width, .. } if *width > 1)
 }
 /// `i32` (or `si32`), the type of LAPACK's `info` and pivots, sizes and
 /// roots: the lowering writes 32-bit signed values into it, so `ui32` does
 /// not qualify.
 pub fn is_i32(ctx: &Context, t: Type) -> bool {
     matches!(
-        ctx.kind(t),
+        ctx.types.kind(t),
         TypeKind::Int { width: 32, sign } if *sign != strata_ir::Signedness::Unsigned
     )
 }
 pub fn is_bool(ctx: &Context, t: Type) -> bool {
-    ctx.is_bool(t)
+    ctx.types.is_bool(t)
 }
 pub fn is_float(ctx: &Context, t: Type) -> bool {
-    ctx.is_float(t)
+    ctx.types.is_float(t)
 }
 pub fn is_complex(ctx: &Context, t: Type) -> bool {
-    ctx.is_complex(t)
+    ctx.types.is_complex(t)
 }
 
 /// `tensor<2x3xELEM>` (`tensor<ELEM>` for a scalar) for messages.
@@ -198,10 +198,10 @@ pub fn padding_pairs(ctx: &Context, op: OpId, n: usize) -> Option<Vec<(i64, i64)
     let Some(d) = ctx.dense_attr(op, "padding") else {
         return Some(vec![(0, 0); n]);
     };
-    if ctx.num_elements(d.ty) != 2 * n as i64 || !ctx.is_int(ctx.elem(d.ty)) {
+    if ctx.types.num_elements(d.ty) != 2 * n as i64 || !ctx.types.is_int(ctx.types.elem(d.ty)) {
         return None;
     }
-    let elem = ctx.elem(d.ty);
+    let elem = ctx.types.elem(d.ty);
     let value = |i: usize| {
         strata_ir::dense::int_value(ctx, strata_ir::dense::element_bits(ctx, d, i)[0], elem) as i64
     };

@@ -7,7 +7,7 @@ use strata_ir::{Context, FloatKind, OpId, Signedness, Type, TypeKind, builtin};
 
 /// C element type of a tensor element type.
 pub fn c_type(ctx: &Context, elem: Type) -> Option<&'static str> {
-    Some(match ctx.kind(elem) {
+    Some(match ctx.types.kind(elem) {
         TypeKind::Int { width: 1, .. } => "uint8_t",
         TypeKind::Int { width, sign } => {
             let unsigned = *sign == Signedness::Unsigned;
@@ -33,7 +33,7 @@ pub fn c_type(ctx: &Context, elem: Type) -> Option<&'static str> {
 
 /// Bytes of one element in memory (complex: both parts).
 pub fn elem_bytes(ctx: &Context, elem: Type) -> usize {
-    ctx.storage_bytes(elem) as usize
+    ctx.types.storage_bytes(elem) as usize
 }
 
 /// The exported (non-private, defined) functions of a module.
@@ -218,7 +218,7 @@ fn c_prototype(
         .chain(results.iter().map(|t| (t, true)))
         .enumerate()
     {
-        let TypeKind::Tensor { shape, elem } = ctx.kind(*t) else {
+        let TypeKind::Tensor { shape, elem } = ctx.types.kind(*t) else {
             return Err(format!(
                 "@{name}: only tensor arguments and results have a C ABI so far"
             ));

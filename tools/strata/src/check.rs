@@ -161,7 +161,9 @@ fn prepare(
             let name = builtin::func_name(ctx, f)?.to_string();
             let sizes = outs
                 .iter()
-                .map(|&t| ctx.num_elements(t) as usize * abi::elem_bytes(ctx, ctx.elem(t)))
+                .map(|&t| {
+                    ctx.types.num_elements(t) as usize * abi::elem_bytes(ctx, ctx.types.elem(t))
+                })
                 .collect();
             ins.is_empty().then_some((name, sizes))
         })

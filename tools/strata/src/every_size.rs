@@ -478,7 +478,7 @@ pub fn attribute(
     entries: &[(String, Vec<String>, Vec<i64>)],
     plan: &Plan,
 ) -> strata_ir::Attr {
-    let i64_ty = ctx.int_ty(64);
+    let i64_ty = ctx.types.int_ty(64);
     let items = entries
         .iter()
         .map(|(name, variants, words)| {

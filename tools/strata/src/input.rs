@@ -130,7 +130,7 @@ pub fn parse_specialize_and_verify(
         let entries = dims
             .iter()
             .map(|(k, v)| {
-                let i64_ty = ctx.int_ty(64);
+                let i64_ty = ctx.types.int_ty(64);
                 let a = ctx.attr(strata_ir::AttrKind::Int {
                     value: i128::from(*v),
                     ty: i64_ty,

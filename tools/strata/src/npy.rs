@@ -18,10 +18,10 @@ const NPY_MAX_HEADER: usize = 10_000;
 
 /// NumPy's `descr` for an element type (little-endian).
 fn descr(ctx: &Context, elem: Type) -> Option<String> {
-    Some(match ctx.kind(elem) {
+    Some(match ctx.types.kind(elem) {
         TypeKind::Int { width: 1, .. } => "|b1".into(),
         TypeKind::Int { sign, .. } => {
-            let bytes = ctx.storage_bytes(elem);
+            let bytes = ctx.types.storage_bytes(elem);
             let kind = if *sign == Signedness::Unsigned {
                 'u'
             } else {
@@ -34,8 +34,8 @@ fn descr(ctx: &Context, elem: Type) -> Option<String> {
         TypeKind::Float(FloatKind::F32) => "<f4".into(),
         TypeKind::Float(FloatKind::F64) => "<f8".into(),
         TypeKind::Float(FloatKind::BF16) => "<V2".into(),
-        TypeKind::Float(_) if ctx.storage_bytes(elem) == 1 => "|V1".into(),
-        TypeKind::Complex(p) => format!("<c{}", 2 * ctx.storage_bytes(*p)),
+        TypeKind::Float(_) if ctx.types.storage_bytes(elem) == 1 => "|V1".into(),
+        TypeKind::Complex(p) => format!("<c{}", 2 * ctx.types.storage_bytes(*p)),
         _ => return None,
     })
 }
@@ -105,7 +105,8 @@ pub fn shape_of(path: &Path) -> Result<Vec<i64>, String> {
 /// `@/dev/zero` or a huge file is an error, not an endless read.
 pub fn read(ctx: &Context, path: &Path, ty: Type) -> Result<Vec<u8>, String> {
     let bad = |m: String| format!("{}: {m}", path.display());
-    let expected_len = ctx.num_elements(ty) as usize * ctx.storage_bytes(ctx.elem(ty)) as usize;
+    let expected_len =
+        ctx.types.num_elements(ty) as usize * ctx.types.storage_bytes(ctx.types.elem(ty)) as usize;
     let cap = expected_len + NPY_MAX_HEADER + 12;
     let mut bytes = Vec::new();
     std::fs::File::open(path)
@@ -131,7 +132,7 @@ pub fn read(ctx: &Context, path: &Path, ty: Type) -> Result<Vec<u8>, String> {
         return Ok(bytes);
     }
     let (header, data) = split_npy(&bytes).map_err(bad)?;
-    let elem = ctx.elem(ty);
+    let elem = ctx.types.elem(ty);
     let want = descr(ctx, elem).ok_or_else(|| bad("no NumPy type for this argument".into()))?;
     let found = header_value(header, "descr")
         .map(|d| d.trim_matches(['\'', '"']))
@@ -148,7 +149,7 @@ pub fn read(ctx: &Context, path: &Path, ty: Type) -> Result<Vec<u8>, String> {
     let shape = header_value(header, "shape")
         .and_then(parse_shape)
         .ok_or_else(|| bad("the header's 'shape' is not readable".into()))?;
-    let want_shape = ctx.shape(ty).unwrap_or(&[]).to_vec();
+    let want_shape = ctx.types.shape(ty).unwrap_or(&[]).to_vec();
     if shape != want_shape {
         return Err(bad(format!(
             "has shape {shape:?}; the argument's is {want_shape:?}"
@@ -191,9 +192,9 @@ fn split_npy(bytes: &[u8]) -> Result<(&str, &[u8]), String> {
 
 /// Writes a result buffer of type `ty` as `.npy` (version 1).
 pub fn write(ctx: &Context, path: &Path, ty: Type, data: &[u8]) -> Result<(), String> {
-    let elem = ctx.elem(ty);
+    let elem = ctx.types.elem(ty);
     let d = descr(ctx, elem).ok_or_else(|| format!("no NumPy type for {}", path.display()))?;
-    let shape = ctx.shape(ty).unwrap_or(&[]);
+    let shape = ctx.types.shape(ty).unwrap_or(&[]);
     let dims = match shape.len() {
         1 => format!("({},)", shape[0]),
         _ => format!(
@@ -226,8 +227,8 @@ mod tests {
     #[test]
     fn written_files_read_back() {
         let mut ctx = strata_pipeline::new_context();
-        let f32t = ctx.float_ty(FloatKind::F32);
-        let ty = ctx.tensor_ty(&[2, 3], f32t);
+        let f32t = ctx.types.float_ty(FloatKind::F32);
+        let ty = ctx.types.tensor_ty(&[2, 3], f32t);
         let data: Vec<u8> = (0..6)
             .flat_map(|i| (i as f32 * 1.5).to_le_bytes())
             .collect();
@@ -238,7 +239,7 @@ mod tests {
         // The header (with magic, version and length) is padded to 64 bytes.
         assert_eq!((bytes.len() - data.len()) % 64, 0);
         assert_eq!(read(&ctx, &path, ty).unwrap(), data);
-        let other = ctx.tensor_ty(&[3, 2], f32t);
+        let other = ctx.types.tensor_ty(&[3, 2], f32t);
         let err = read(&ctx, &path, other).unwrap_err();
         assert!(
             err.ends_with("has shape [2, 3]; the argument's is [3, 2]"),

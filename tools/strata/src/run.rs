@@ -80,7 +80,8 @@ fn run_in(
     let mut budget = Budget::of_this_machine();
     let mut buffers: Vec<Vec<u8>> = Vec::new();
     for (i, (lit, &t)) in literals.iter().zip(&inputs).enumerate() {
-        let bytes = (ctx.num_elements(t) as u128) * elem_bytes(ctx, ctx.elem(t)) as u128;
+        let bytes =
+            (ctx.types.num_elements(t) as u128) * elem_bytes(ctx, ctx.types.elem(t)) as u128;
         budget.take(bytes).map_err(|why| {
             vec![strata_diag::Diagnostic::error(
                 ctx.op(f).loc,
@@ -113,7 +114,8 @@ fn run_in(
         buffers.push(to_bytes(ctx, &d));
     }
     for (i, &t) in results.iter().enumerate() {
-        let bytes = (ctx.num_elements(t) as u128) * elem_bytes(ctx, ctx.elem(t)) as u128;
+        let bytes =
+            (ctx.types.num_elements(t) as u128) * elem_bytes(ctx, ctx.types.elem(t)) as u128;
         let buffer = budget.zeroed(bytes).map_err(|why| {
             vec![strata_diag::Diagnostic::error(
                 ctx.op(f).loc,
@@ -149,7 +151,7 @@ fn run_in(
     let mut lines = Vec::new();
     for (i, &t) in results.iter().enumerate() {
         let d = from_bytes(ctx, t, &buffers[inputs.len() + i]);
-        let line = match narrow_float(ctx, ctx.elem(t)) {
+        let line = match narrow_float(ctx, ctx.types.elem(t)) {
             Some(k) => narrow_float_literal(ctx, &d, k),
             None => {
                 let a = ctx.attr(AttrKind::Dense(d));
@@ -213,7 +215,7 @@ impl Budget {
 /// f16, bf16 and the f8/f6/f4 formats, which the IR printer writes as bit
 /// patterns (exact round trips); results are shown as numbers instead.
 fn narrow_float(ctx: &Context, elem: Type) -> Option<strata_ir::FloatKind> {
-    match ctx.kind(elem) {
+    match ctx.types.kind(elem) {
         TypeKind::Float(k) if k.width() < 32 => Some(*k),
         _ => None,
     }
@@ -222,8 +224,8 @@ fn narrow_float(ctx: &Context, elem: Type) -> Option<strata_ir::FloatKind> {
 /// `dense<[...]> : type` with each narrow float as the shortest decimal of
 /// its (exact) f32 value.
 fn narrow_float_literal(ctx: &Context, d: &DenseElements, k: strata_ir::FloatKind) -> String {
-    let shape = ctx.shape(d.ty).unwrap_or(&[]).to_vec();
-    let values: Vec<String> = (0..ctx.num_elements(d.ty) as usize)
+    let shape = ctx.types.shape(d.ty).unwrap_or(&[]).to_vec();
+    let values: Vec<String> = (0..ctx.types.num_elements(d.ty) as usize)
         .map(|i| {
             let bits = strata_ir::dense::element_bits(ctx, d, i)[0];
             let v = strata_ir::dense::bits_to_float(bits, k) as f32;
@@ -257,22 +259,22 @@ fn narrow_float_literal(ctx: &Context, d: &DenseElements, k: strata_ir::FloatKin
 
 /// Bytes of one stored scalar part.
 fn part_bytes(ctx: &Context, elem: Type) -> (Type, usize, usize) {
-    match ctx.kind(elem) {
-        TypeKind::Complex(p) => (*p, ctx.part_storage_bytes(*p) as usize, 2),
-        _ => (elem, ctx.part_storage_bytes(elem) as usize, 1),
+    match ctx.types.kind(elem) {
+        TypeKind::Complex(p) => (*p, ctx.types.part_storage_bytes(*p) as usize, 2),
+        _ => (elem, ctx.types.part_storage_bytes(elem) as usize, 1),
     }
 }
 
 /// Dense elements in the C ABI's memory layout.
 pub fn to_bytes(ctx: &Context, d: &DenseElements) -> Vec<u8> {
-    let elem = ctx.elem(d.ty);
+    let elem = ctx.types.elem(d.ty);
     let (part, nbytes, parts) = part_bytes(ctx, elem);
-    let n = ctx.num_elements(d.ty) as usize;
+    let n = ctx.types.num_elements(d.ty) as usize;
     let mut out = Vec::with_capacity(n * nbytes * parts);
     for i in 0..n {
         for bits in strata_ir::dense::element_bits(ctx, d, i) {
             // Integers are stored sign- or zero-extended to their storage size.
-            let v = if ctx.is_int(part) {
+            let v = if ctx.types.is_int(part) {
                 strata_ir::dense::int_value(ctx, bits, part) as u64
             } else {
                 bits
@@ -284,9 +286,9 @@ pub fn to_bytes(ctx: &Context, d: &DenseElements) -> Vec<u8> {
 }
 
 pub fn from_bytes(ctx: &Context, t: Type, bytes: &[u8]) -> DenseElements {
-    let elem = ctx.elem(t);
+    let elem = ctx.types.elem(t);
     let (part, nbytes, _) = part_bytes(ctx, elem);
-    let width = ctx.bit_width(part);
+    let width = ctx.types.bit_width(part);
     let mask = if width >= 64 {
         u64::MAX
     } else {

@@ -71,10 +71,12 @@ pub(crate) fn cast<'ctx>(
 fn small_float_cast<'ctx>(lw: &Lowerer<'ctx, '_>, op: OpId) -> Option<i32> {
     let from = lw.ir.value_ty(lw.ir.op(op).operands[0]);
     let to = lw.ir.value_ty(*lw.ir.op(op).results.first()?);
-    [from, to].into_iter().find_map(|t| match lw.ir.kind(t) {
-        TypeKind::Float(k) => strata_ir::minifloat::format(*k).map(|f| f.code()),
-        _ => None,
-    })
+    [from, to]
+        .into_iter()
+        .find_map(|t| match lw.ir.types.kind(t) {
+            TypeKind::Float(k) => strata_ir::minifloat::format(*k).map(|f| f.code()),
+            _ => None,
+        })
 }
 
 /// `extf` from a small float decodes its bits with the runtime (to f64,
@@ -165,7 +167,7 @@ pub(crate) fn constant<'ctx>(lw: &Lowerer<'ctx, '_>, op: OpId) -> Result<BasicVa
         .ir
         .attr_of(op, "value")
         .ok_or_else(|| lw.internal(op, "has no 'value'"))?;
-    let width = lw.ir.bit_width(ty);
+    let width = lw.ir.types.bit_width(ty);
     let value_ty = lw.value_type(ty, op)?;
     let mask = if width >= 64 {
         u64::MAX
@@ -174,7 +176,7 @@ pub(crate) fn constant<'ctx>(lw: &Lowerer<'ctx, '_>, op: OpId) -> Result<BasicVa
     };
     let int_bits = |bits: u64| int_type(lw.ll.cx, width).const_int(bits & mask, false);
     let float = |v: f64| -> Result<BasicValueEnum<'ctx>> {
-        let TypeKind::Float(k) = lw.ir.kind(ty) else {
+        let TypeKind::Float(k) = lw.ir.types.kind(ty) else {
             return Err(lw.internal(op, "expects a float result"));
         };
         if value_ty.is_int_type() {
@@ -189,7 +191,7 @@ pub(crate) fn constant<'ctx>(lw: &Lowerer<'ctx, '_>, op: OpId) -> Result<BasicVa
         let bits = int_bits(dense::float_to_bits(v, *k));
         lw.ll.b.build_bit_cast(bits, value_ty, "").map_err(ice)
     };
-    match (lw.ir.attr_kind(attr), lw.ir.kind(ty)) {
+    match (lw.ir.attr_kind(attr), lw.ir.types.kind(ty)) {
         (AttrKind::Bool(v), _) => Ok(lw
             .ll
             .cx

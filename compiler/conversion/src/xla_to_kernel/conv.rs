@@ -41,7 +41,7 @@ pub(crate) fn select(ctx: &mut Context, op: OpId) -> Result<()> {
     let Some(c) = conv(ctx, op) else {
         return Ok(());
     };
-    let shape = |t: Type| ctx.shape(t).unwrap_or(&[]).to_vec();
+    let shape = |t: Type| ctx.types.shape(t).unwrap_or(&[]).to_vec();
     let (xs, ws, os) = (shape(types[0]), shape(types[1]), shape(types[2]));
     let pointwise = c.kernel_spatial.iter().all(|&d| ws[d] == 1)
         && c.strides.iter().all(|&s| s == 1)
@@ -170,7 +170,7 @@ fn widen_narrow(
     if !kinds.iter().any(narrow) || kinds.contains(&FloatKind::F64) {
         return Ok(None);
     }
-    let f32t = ctx.float_ty(FloatKind::F32);
+    let f32t = ctx.types.float_ty(FloatKind::F32);
     let attrs = ctx.op(op).attrs.clone();
     let operands = ctx.op(op).operands.clone();
     let result = ctx.op(op).results[0];

@@ -200,7 +200,7 @@ pub(crate) fn descriptor(batch: &[Dim], m: Dim, n: Dim, k: Dim) -> Option<GemmDe
 /// bound below is a little conservative).
 fn exact_in_f64(ctx: &Context, op: OpId) -> bool {
     let o = ctx.op(op);
-    let bits = |v| match ctx.kind(ctx.elem(ctx.value_ty(v))) {
+    let bits = |v| match ctx.types.kind(ctx.types.elem(ctx.value_ty(v))) {
         TypeKind::Int { width, .. } => Some(*width),
         _ => None,
     };
@@ -215,7 +215,7 @@ fn exact_in_f64(ctx: &Context, op: OpId) -> bool {
     let Some(d) = dot_dims(ctx, op) else {
         return false;
     };
-    let ls = ctx.shape(ctx.value_ty(o.operands[0])).unwrap_or(&[]);
+    let ls = ctx.types.shape(ctx.value_ty(o.operands[0])).unwrap_or(&[]);
     let k: i64 = d.lhs_contract.iter().map(|&i| ls[i as usize]).product();
     // |x| < 2^a for a-bit operands (signed or not); the sum of k products
     // stays below 2^(a + b + log2 k), which must fit the result (signed).
@@ -225,7 +225,7 @@ fn exact_in_f64(ctx: &Context, op: OpId) -> bool {
 
 /// The float kind of `t`'s elements, if they are floats.
 pub(crate) fn float_kind(ctx: &Context, t: Type) -> Option<FloatKind> {
-    match ctx.kind(ctx.elem(t)) {
+    match ctx.types.kind(ctx.types.elem(t)) {
         TypeKind::Float(
             k @ (FloatKind::F16 | FloatKind::BF16 | FloatKind::F32 | FloatKind::F64),
         ) => Some(*k),
@@ -273,18 +273,21 @@ impl Compute {
     fn types(self, ctx: &mut Context) -> (Type, Type) {
         match self {
             Compute::Wide(k) => {
-                let t = ctx.float_ty(k);
+                let t = ctx.types.float_ty(k);
                 (t, t)
             }
-            Compute::Bf16 => (ctx.float_ty(FloatKind::BF16), ctx.float_ty(FloatKind::F32)),
-            Compute::S8 => (ctx.int_ty(8), ctx.int_ty(32)),
+            Compute::Bf16 => (
+                ctx.types.float_ty(FloatKind::BF16),
+                ctx.types.float_ty(FloatKind::F32),
+            ),
+            Compute::S8 => (ctx.types.int_ty(8), ctx.types.int_ty(32)),
         }
     }
 }
 
 /// Signed (or signless) integers of `width` bits, when `t`'s elements are.
 fn signed_int(ctx: &Context, t: Type) -> Option<u32> {
-    match ctx.kind(ctx.elem(t)) {
+    match ctx.types.kind(ctx.types.elem(t)) {
         TypeKind::Int { width, sign } if *sign != strata_ir::Signedness::Unsigned => Some(*width),
         _ => None,
     }
@@ -324,7 +327,7 @@ pub(crate) fn select(ctx: &mut Context, op: OpId) -> Result<()> {
             "dot_general without dimension numbers",
         ));
     };
-    let shape = |t: Type| ctx.shape(t).unwrap_or(&[]).to_vec();
+    let shape = |t: Type| ctx.types.shape(t).unwrap_or(&[]).to_vec();
     // Operands read through the transposes and reshapes that made them;
     // the result written through those it only goes through.
     let (lsrc, lst) = super::view::operand_view(ctx, lhs);

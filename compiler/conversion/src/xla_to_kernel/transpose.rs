@@ -39,9 +39,13 @@ pub(crate) fn select(ctx: &mut Context, op: OpId, users: &HashMap<Value, Vec<OpI
         return Ok(());
     };
     let result = ctx.op(op).results[0];
-    let elem = ctx.elem(ctx.value_ty(x));
-    let bytes = (ctx.num_elements(ctx.value_ty(x)) as u64).saturating_mul(ctx.storage_bytes(elem));
-    if ctx.storage_bytes(elem) != 4 || ctx.is_complex(elem) || bytes < TRANSPOSE_KERNEL_MIN_BYTES {
+    let elem = ctx.types.elem(ctx.value_ty(x));
+    let bytes = (ctx.types.num_elements(ctx.value_ty(x)) as u64)
+        .saturating_mul(ctx.types.storage_bytes(elem));
+    if ctx.types.storage_bytes(elem) != 4
+        || ctx.types.is_complex(elem)
+        || bytes < TRANSPOSE_KERNEL_MIN_BYTES
+    {
         return Ok(());
     }
     let operand_in_buffer = ctx
@@ -53,7 +57,7 @@ pub(crate) fn select(ctx: &mut Context, op: OpId, users: &HashMap<Value, Vec<OpI
     if !operand_in_buffer || read_fused {
         return Ok(());
     }
-    let shape = ctx.shape(ctx.value_ty(x)).unwrap_or(&[]).to_vec();
+    let shape = ctx.types.shape(ctx.value_ty(x)).unwrap_or(&[]).to_vec();
     let Some(perm) = ctx.i64_array(op, "permutation") else {
         return Ok(());
     };

@@ -15,7 +15,7 @@ use strata_ir::{Context, OpId, Value};
 pub(crate) use strata_ir::row_major_strides as row_major;
 
 fn shape(ctx: &Context, v: Value) -> Vec<i64> {
-    ctx.shape(ctx.value_ty(v)).unwrap_or(&[]).to_vec()
+    ctx.types.shape(ctx.value_ty(v)).unwrap_or(&[]).to_vec()
 }
 
 /// Strides of `to_shape` that address the elements of a tensor of shape

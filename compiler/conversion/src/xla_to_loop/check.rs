@@ -32,7 +32,7 @@ impl FuncLowering<'_> {
             }
             _ => strata_abi::CheckKind::ExpectClose,
         };
-        let elem = b.ctx.elem(t);
+        let elem = b.ctx.types.elem(t);
         let code = elem_code(b.ctx, elem).ok_or_else(|| {
             Diagnostic::unsupported(
                 b.loc,
@@ -54,10 +54,10 @@ impl FuncLowering<'_> {
                 0
             },
         ) as i64;
-        let count = b.ctx.num_elements(t);
+        let count = b.ctx.types.num_elements(t);
         let id = encode_check_id(b.loc);
-        let (i32t, i64t) = (b.ctx.int_ty(32), b.ctx.int_ty(64));
-        let f64t = b.ctx.float_ty(strata_ir::FloatKind::F64);
+        let (i32t, i64t) = (b.ctx.types.int_ty(32), b.ctx.types.int_ty(64));
+        let f64t = b.ctx.types.float_ty(strata_ir::FloatKind::F64);
         let args = vec![
             b.const_int(kind as i128, i32t),
             b.const_int(code as i128, i32t),
@@ -79,7 +79,7 @@ impl FuncLowering<'_> {
 pub fn elem_code(ctx: &Context, t: Type) -> Option<i32> {
     use strata_abi::ElemCode;
     use strata_ir::{FloatKind, Signedness};
-    let code = match ctx.kind(t) {
+    let code = match ctx.types.kind(t) {
         TypeKind::Int { width, sign } => ElemCode::of_int(*width, *sign != Signedness::Unsigned)?,
         TypeKind::Float(FloatKind::F16) => ElemCode::F16,
         TypeKind::Float(FloatKind::BF16) => ElemCode::BF16,
@@ -89,7 +89,7 @@ pub fn elem_code(ctx: &Context, t: Type) -> Option<i32> {
             let format = strata_ir::minifloat::format(*k)?;
             return Some(strata_abi::MINIFLOAT_BASE + format.code());
         }
-        TypeKind::Complex(p) if matches!(ctx.kind(*p), TypeKind::Float(FloatKind::F32)) => {
+        TypeKind::Complex(p) if matches!(ctx.types.kind(*p), TypeKind::Float(FloatKind::F32)) => {
             ElemCode::C64
         }
         TypeKind::Complex(_) => ElemCode::C128,

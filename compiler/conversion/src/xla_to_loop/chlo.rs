@@ -23,11 +23,11 @@ fn with_f32_upcast(
     ty: Type,
     f: impl FnOnce(&mut Builder<'_>, Value, Type) -> Value,
 ) -> Value {
-    let narrow = matches!(b.ctx.kind(ty), TypeKind::Float(k) if k.width() < 32);
+    let narrow = matches!(b.ctx.types.kind(ty), TypeKind::Float(k) if k.width() < 32);
     if !narrow {
         return f(b, x, ty);
     }
-    let f32t = b.ctx.float_ty(FloatKind::F32);
+    let f32t = b.ctx.types.float_ty(FloatKind::F32);
     let wide = b.cast("arith.extf", x, f32t);
     let r = f(b, wide, f32t);
     b.cast("arith.truncf", r, ty)
@@ -108,7 +108,7 @@ fn lanczos_t(b: &mut Builder<'_>, z: Value, ty: Type) -> (Value, Value) {
     let gh = b.const_float(LANCZOS_G + 0.5, ty);
     let t = b.binary("arith.addf", gh, z);
     let log_gh = b.const_float((LANCZOS_G + 0.5).ln(), ty);
-    let inv = if b.ctx.bit_width(ty) == 32 {
+    let inv = if b.ctx.types.bit_width(ty) == 32 {
         (1.0f32 / (LANCZOS_G + 0.5) as f32) as f64
     } else {
         1.0 / (LANCZOS_G + 0.5)
@@ -291,7 +291,7 @@ fn erf_small(b: &mut Builder<'_>, x: Value, ty: Type) -> Value {
 /// that vectorizes, where libm's erfcf is a scalar call per element
 /// (BERT's exact GELU spent 18% of its time there). f64 keeps libm.
 pub fn erfc(b: &mut Builder<'_>, x: Value, ty: Type) -> Value {
-    if matches!(b.ctx.kind(ty), TypeKind::Float(FloatKind::F64)) {
+    if matches!(b.ctx.types.kind(ty), TypeKind::Float(FloatKind::F64)) {
         return b.unary("arith.erfc", x);
     }
     with_f32_upcast(b, x, ty, |b, x, ty| {
@@ -346,7 +346,7 @@ const ERF_BETA: [f32; 5] = [
 /// erf of f32 (f16 and bf16 in f32, rounded once) by the rational
 /// approximation above, vectorizable; f64 keeps libm.
 pub fn erf(b: &mut Builder<'_>, x: Value, ty: Type) -> Value {
-    if matches!(b.ctx.kind(ty), TypeKind::Float(FloatKind::F64)) {
+    if matches!(b.ctx.types.kind(ty), TypeKind::Float(FloatKind::F64)) {
         return b.unary("arith.erf", x);
     }
     with_f32_upcast(b, x, ty, |b, x, ty| {

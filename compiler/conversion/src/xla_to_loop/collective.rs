@@ -67,8 +67,8 @@ pub(super) fn builtin_reduction(
     t: Type,
 ) -> Option<(strata_abi::ReduceOp, strata_abi::ElemCode)> {
     use strata_abi::{ElemCode, ReduceOp};
-    let elem = ctx.elem(t);
-    let code = match ctx.kind(elem) {
+    let elem = ctx.types.elem(t);
+    let code = match ctx.types.kind(elem) {
         TypeKind::Float(strata_ir::FloatKind::F32) => ElemCode::F32,
         TypeKind::Float(strata_ir::FloatKind::F64) => ElemCode::F64,
         TypeKind::Int {
@@ -143,16 +143,16 @@ fn meet(
 ) -> Result<(Value, Value)> {
     let desc_buf = cx.descriptor_global(b, desc)?;
     cx.call_runtime(b, &sym::COLLECTIVE_BEGIN, vec![desc_buf]);
-    let i64t = b.ctx.int_ty(64);
+    let i64t = b.ctx.types.int_ty(64);
     for &x in operands {
         let buf = cx.buffer_of(b, x)?;
         let bytes = b.const_int(bytes_of(b, buf) as i128, i64t);
         cx.call_runtime(b, &sym::COLLECTIVE_ADD, vec![buf, bytes]);
     }
-    let info_ty = b.ctx.memref_ty(&[2], i64t);
+    let info_ty = b.ctx.types.memref_ty(&[2], i64t);
     let info = b.alloca(info_ty);
     cx.call_runtime(b, &sym::COLLECTIVE_MEET, vec![info]);
-    let it = b.ctx.index_ty();
+    let it = b.ctx.types.index_ty();
     let (c0, c1) = (b.const_index(0), b.const_index(1));
     let pos = b.load(info, &[c0]);
     let size = b.load(info, &[c1]);
@@ -164,7 +164,7 @@ fn meet(
 
 /// Copies operand `k` of group member `member` into `out`.
 fn fetch(cx: &mut FuncLowering<'_>, b: &mut Builder<'_>, member: Value, k: i64, out: Value) {
-    let i64t = b.ctx.int_ty(64);
+    let i64t = b.ctx.types.int_ty(64);
     let m = b.cast("arith.index_cast", member, i64t);
     let kv = b.const_int(k as i128, i64t);
     let bytes = b.const_int(bytes_of(b, out) as i128, i64t);
@@ -293,8 +293,8 @@ fn runtime_all_reduce(
     let desc = desc(b, op, strata_abi::CollectiveKind::Groups, 0)?;
     let desc_buf = cx.descriptor_global(b, &desc)?;
     let input = cx.buffer_of(b, x)?;
-    let (i32t, i64t) = (b.ctx.int_ty(32), b.ctx.int_ty(64));
-    let count = b.ctx.num_elements(b.ctx.value_ty(out));
+    let (i32t, i64t) = (b.ctx.types.int_ty(32), b.ctx.types.int_ty(64));
+    let count = b.ctx.types.num_elements(b.ctx.value_ty(out));
     let args = vec![
         desc_buf,
         b.const_int(reduce as i128, i32t),
@@ -309,7 +309,7 @@ fn runtime_all_reduce(
 
 fn fill_zero(b: &mut Builder<'_>, bufs: &[Value]) -> Result<()> {
     for &o in bufs {
-        let elem = b.ctx.elem(b.ctx.value_ty(o));
+        let elem = b.ctx.types.elem(b.ctx.value_ty(o));
         let shape = shape_of(b.ctx, o);
         b.parallel_nest(&shape, &mut |b, idx| {
             let z = Scalar::zero(b, elem);
@@ -510,7 +510,7 @@ fn receive_one(
                 Some(r) => {
                     let i = tb.const_index(k as i64);
                     let v = tb.load(r, &[i]);
-                    let it = tb.ctx.index_ty();
+                    let it = tb.ctx.types.index_ty();
                     tb.cast("arith.index_cast", v, it)
                 }
                 None => tb.const_index(0),
@@ -536,7 +536,7 @@ fn transfer(
 ) -> Result<()> {
     let name = b.ctx.op(op).name;
     let operands = b.ctx.op(op).operands.clone();
-    let i64t = b.ctx.int_ty(64);
+    let i64t = b.ctx.types.int_ty(64);
     let channel = coll::channel_id(b.ctx, op);
     let (data, token): (Vec<Value>, Value) = match name {
         SEND | OUTFEED => {
@@ -565,7 +565,7 @@ fn transfer(
             }
         }
     }
-    let i8t = b.ctx.int_ty(8);
+    let i8t = b.ctx.types.int_ty(8);
     let zero = b.const_int(0, i8t);
     b.store(zero, token, &[]);
     Ok(())
@@ -583,7 +583,7 @@ fn queue_infeed(cx: &mut FuncLowering<'_>, b: &mut Builder<'_>, op: OpId) -> Res
             "run_parallel's 'infeed' must be a list of functions",
         ));
     };
-    let i64t = b.ctx.int_ty(64);
+    let i64t = b.ctx.types.int_ty(64);
     for item in items {
         let AttrKind::SymbolRef(name) = b.ctx.attr_kind(item).clone() else {
             return Err(Diagnostic::error(
@@ -673,7 +673,7 @@ pub(super) fn run_parallel(cx: &mut FuncLowering<'_>, b: &mut Builder<'_>, op: O
     }
     queue_infeed(cx, b, op)?;
     let callee = device_function(cx, b, &captures, &calls)?;
-    let i64t = b.ctx.int_ty(64);
+    let i64t = b.ctx.types.int_ty(64);
     let attrs = vec![
         ("callee".into(), b.ctx.attr(AttrKind::SymbolRef(callee))),
         (
@@ -705,10 +705,10 @@ fn device_function(
 ) -> Result<String> {
     let name = format!("__devices{}", cx.state.next_devices);
     cx.state.next_devices += 1;
-    let it = b.ctx.index_ty();
+    let it = b.ctx.types.index_ty();
     let mut params = vec![it, it];
     params.extend(captures.iter().map(|&c| b.ctx.value_ty(c)));
-    let fty = b.ctx.function_ty(params.clone(), vec![]);
+    let fty = b.ctx.types.function_ty(params.clone(), vec![]);
     let attrs = vec![
         (
             "sym_name".into(),

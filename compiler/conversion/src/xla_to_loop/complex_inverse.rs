@@ -62,7 +62,7 @@ impl F<'_, '_> {
     }
     /// Machine epsilon and largest finite value of the type.
     fn limits(&self) -> (f64, f64) {
-        if self.b.ctx.bit_width(self.t) == 64 {
+        if self.b.ctx.types.bit_width(self.t) == 64 {
             (f64::EPSILON, f64::MAX)
         } else {
             (f32::EPSILON as f64, f32::MAX as f64)

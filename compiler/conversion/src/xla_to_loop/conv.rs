@@ -63,9 +63,9 @@ pub(super) fn convolution(
         .ok_or_else(|| Diagnostic::internal(b.loc, "convolution without dimension numbers"))?;
     let result = b.ctx.op(op).results[0];
     let out_shape = shape_of(b.ctx, result);
-    let relem = b.ctx.elem(b.ctx.value_ty(result));
+    let relem = b.ctx.types.elem(b.ctx.value_ty(result));
     let relem = scalar::compute_type(b.ctx, relem);
-    let in_elem = b.ctx.elem(b.ctx.value_ty(lhs));
+    let in_elem = b.ctx.types.elem(b.ctx.value_ty(lhs));
     let in_elem = scalar::compute_type(b.ctx, in_elem);
     let n = c.input_spatial.len();
     let kin = rs[c.kernel_input_feature];
@@ -77,13 +77,13 @@ pub(super) fn convolution(
     let mut inner_space = vec![kin];
     inner_space.extend(&ksizes);
     // Narrow float results accumulate in f32 and round once (as XLA).
-    let stored = b.ctx.elem(b.ctx.value_ty(result));
+    let stored = b.ctx.types.elem(b.ctx.value_ty(result));
     let acc_elem = scalar::accumulation_type(b.ctx, stored);
-    let acc_ty = b.ctx.memref_ty(&[], acc_elem);
+    let acc_ty = b.ctx.types.memref_ty(&[], acc_elem);
     // Output elements are independent; each has its own accumulator.
     b.parallel_nest(&out_shape, &mut |b, oidx| {
         let acc = b.alloca(acc_ty);
-        let zero = match b.ctx.kind(acc_elem).clone() {
+        let zero = match b.ctx.types.kind(acc_elem).clone() {
             TypeKind::Complex(p) => Scalar::Complex(b.zero(p), b.zero(p)),
             _ => Scalar::Real(b.zero(acc_elem)),
         };
@@ -184,7 +184,7 @@ pub(super) fn convolution_via_gemm(
     let n = c.input_spatial.len();
     // Patches and a packed kernel hold the operands' type (bf16 ones go to
     // the bf16 GEMM as they are).
-    let elem = b.ctx.elem(b.ctx.value_ty(lhs));
+    let elem = b.ctx.types.elem(b.ctx.value_ty(lhs));
     let gemm = plan.elements.signature();
     let kin = rs[c.kernel_input_feature];
     let ksizes: Vec<i64> = c.kernel_spatial.iter().map(|&d| rs[d]).collect();
@@ -224,12 +224,12 @@ pub(super) fn convolution_via_gemm(
     } else {
         vec![plan.batch, matrix[0], matrix[1]]
     };
-    let patches_ty = b.ctx.memref_ty(&patches_shape, elem);
+    let patches_ty = b.ctx.types.memref_ty(&patches_shape, elem);
     let patches = b.alloc(patches_ty);
     let (kernel, [rhs_row_stride, rhs_col_stride]) = match plan.kernel_in_place {
         Some(strides) => (cx.buffer_of(b, rhs)?, strides),
         None => {
-            let kernel_ty = b.ctx.memref_ty(&[plan.k, plan.n], elem);
+            let kernel_ty = b.ctx.types.memref_ty(&[plan.k, plan.n], elem);
             let kernel = b.alloc(kernel_ty);
             pack_kernel(cx, b, op, kernel, &plan.columns, &columns, plan.n)?;
             (kernel, [plan.n, 1])
@@ -316,8 +316,8 @@ pub(super) fn convolution_via_gemm(
         })?;
         if per_image {
             // This image's block of the result.
-            let out_elem = b.ctx.elem(b.ctx.value_ty(result));
-            let image_ty = b.ctx.memref_ty(&[plan.out_batch_stride], out_elem);
+            let out_elem = b.ctx.types.elem(b.ctx.value_ty(result));
+            let image_ty = b.ctx.types.memref_ty(&[plan.out_batch_stride], out_elem);
             let stride = b.const_index(plan.out_batch_stride);
             let start = b.binary("arith.muli", image, stride);
             let image_out = b.op1("mem.offset", vec![out, start], image_ty, vec![]);
@@ -376,7 +376,7 @@ fn pack_kernel(
                 }
             }
         }
-        let elem = b.ctx.elem(b.ty(kernel));
+        let elem = b.ctx.types.elem(b.ty(kernel));
         let w = cx.element(b, rhs, &ridx)?;
         let w = as_stored(b, w, elem)?;
         let column = linear(b, col, columns);

@@ -82,7 +82,7 @@ fn jax_host_callback(ctx: &Context, op: OpId, target: &str) -> Option<&'static s
         .op(op)
         .results
         .iter()
-        .any(|&r| matches!(ctx.kind(ctx.value_ty(r)), TypeKind::Tensor { .. }));
+        .any(|&r| matches!(ctx.types.kind(ctx.value_ty(r)), TypeKind::Tensor { .. }));
     Some(match (side_effect, returns) {
         (false, _) => "jax.pure_callback",
         (true, true) => "jax.experimental.io_callback",
@@ -108,7 +108,7 @@ impl FuncLowering<'_> {
     ) -> Result<()> {
         let mut args = Vec::new();
         for v in b.ctx.op(op).operands.clone() {
-            if !matches!(b.ctx.kind(b.ctx.value_ty(v)), TypeKind::Tensor { .. }) {
+            if !matches!(b.ctx.types.kind(b.ctx.value_ty(v)), TypeKind::Tensor { .. }) {
                 return Err(Diagnostic::unsupported(
                     b.loc,
                     format!(
@@ -121,7 +121,7 @@ impl FuncLowering<'_> {
         let operands = args.len();
         for r in b.ctx.op(op).results.clone() {
             let t = b.ctx.value_ty(r);
-            if !matches!(b.ctx.kind(t), TypeKind::Tensor { .. }) {
+            if !matches!(b.ctx.types.kind(t), TypeKind::Tensor { .. }) {
                 return Err(Diagnostic::unsupported(
                     b.loc,
                     format!(
@@ -133,9 +133,9 @@ impl FuncLowering<'_> {
             self.repr.insert(r, Repr::Buffer(buf));
             args.push(buf);
         }
-        let i32t = b.ctx.int_ty(32);
+        let i32t = b.ctx.types.int_ty(32);
         let params: Vec<Type> = args.iter().map(|&a| b.ctx.value_ty(a)).collect();
-        let fty = b.ctx.function_ty(params, vec![i32t]);
+        let fty = b.ctx.types.function_ty(params, vec![i32t]);
         let symbol = match self.state.custom_calls.get(&target) {
             Some((_, known)) if *known != fty => {
                 return Err(Diagnostic::error(
@@ -197,7 +197,7 @@ impl FuncLowering<'_> {
                 b.ctx.attr(AttrKind::String(target.to_string())),
             ),
             (strata_abi::CUSTOM_CALL_OPERANDS_ATTR.into(), {
-                let ty = b.ctx.int_ty(64);
+                let ty = b.ctx.types.int_ty(64);
                 b.ctx.attr(AttrKind::Int {
                     value: operands as i128,
                     ty,

@@ -111,11 +111,11 @@ fn flag_bits(b: &Builder<'_>, op: OpId, name: &str, bit: i64) -> i64 {
 /// last two dimensions; the others, flattened, are the batch).
 fn matrices_desc(b: &Builder<'_>, a: Value) -> Result<LinalgDesc> {
     let shape = shape_of(b.ctx, a);
-    let elem = b.ctx.elem(b.ctx.value_ty(a));
-    let code = match b.ctx.kind(elem) {
+    let elem = b.ctx.types.elem(b.ctx.value_ty(a));
+    let code = match b.ctx.types.kind(elem) {
         TypeKind::Float(FloatKind::F32) => Some(ElemCode::F32),
         TypeKind::Float(FloatKind::F64) => Some(ElemCode::F64),
-        TypeKind::Complex(p) => match b.ctx.kind(*p) {
+        TypeKind::Complex(p) => match b.ctx.types.kind(*p) {
             TypeKind::Float(FloatKind::F32) => Some(ElemCode::C64),
             TypeKind::Float(FloatKind::F64) => Some(ElemCode::C128),
             _ => None,

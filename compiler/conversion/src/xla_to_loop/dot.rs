@@ -40,24 +40,24 @@ pub(super) fn dot_general(
         .ok_or_else(|| Diagnostic::internal(b.loc, "dot_general without dimension numbers"))?;
     let result = b.ctx.op(op).results[0];
     let out_shape = shape_of(b.ctx, result);
-    let relem = b.ctx.elem(b.ctx.value_ty(result));
+    let relem = b.ctx.types.elem(b.ctx.value_ty(result));
     let relem = scalar::compute_type(b.ctx, relem);
-    let in_elem = b.ctx.elem(b.ctx.value_ty(lhs));
+    let in_elem = b.ctx.types.elem(b.ctx.value_ty(lhs));
     let in_elem = scalar::compute_type(b.ctx, in_elem);
     // Each operand's own type: they may differ (converted to the result's).
-    let rhs_elem = b.ctx.elem(b.ctx.value_ty(rhs));
+    let rhs_elem = b.ctx.types.elem(b.ctx.value_ty(rhs));
     let rhs_elem = scalar::compute_type(b.ctx, rhs_elem);
     let lfree = dot::free_dims(ls.len(), &d.lhs_batch, &d.lhs_contract);
     let rfree = dot::free_dims(rs.len(), &d.rhs_batch, &d.rhs_contract);
-    let stored = b.ctx.elem(b.ctx.value_ty(result));
-    let stored_in = b.ctx.elem(b.ctx.value_ty(lhs));
-    let float_kind = match b.ctx.kind(stored) {
+    let stored = b.ctx.types.elem(b.ctx.value_ty(result));
+    let stored_in = b.ctx.types.elem(b.ctx.value_ty(lhs));
+    let float_kind = match b.ctx.types.kind(stored) {
         TypeKind::Float(k @ (strata_ir::FloatKind::F32 | strata_ir::FloatKind::F64)) => Some(*k),
         _ => None,
     };
     if let Some(kind) = float_kind
         && stored_in == stored
-        && b.ctx.elem(b.ctx.value_ty(rhs)) == stored
+        && b.ctx.types.elem(b.ctx.value_ty(rhs)) == stored
         && d.lhs_contract.len() == 1
         && d.lhs_batch.len() <= strata_abi::GEMM_MAX_BATCH
         && lfree.len() <= 1
@@ -69,14 +69,14 @@ pub(super) fn dot_general(
     // (rounded once) into the result at the end.
     let acc_elem = scalar::accumulation_type(b.ctx, stored);
     let scratch = if acc_elem != relem {
-        let t = b.ctx.memref_ty(&out_shape, acc_elem);
+        let t = b.ctx.types.memref_ty(&out_shape, acc_elem);
         Some(b.alloc(t))
     } else {
         None
     };
     let acc_buf = scratch.unwrap_or(out);
     b.parallel_nest(&out_shape, &mut |b, oidx| {
-        let zero = match b.ctx.kind(acc_elem).clone() {
+        let zero = match b.ctx.types.kind(acc_elem).clone() {
             TypeKind::Complex(p) => Scalar::Complex(b.zero(p), b.zero(p)),
             _ => Scalar::Real(b.zero(acc_elem)),
         };

@@ -11,12 +11,12 @@ use super::{FuncLowering, Repr};
 use crate::builder::Builder;
 
 pub fn load_scalar(b: &mut Builder<'_>, mem: Value, idx: &[Value]) -> Scalar {
-    let elem = b.ctx.elem(b.ty(mem));
-    if b.ctx.is_complex(elem) {
+    let elem = b.ctx.types.elem(b.ty(mem));
+    if b.ctx.types.is_complex(elem) {
         Scalar::Complex(b.load_part(mem, idx, 0), b.load_part(mem, idx, 1))
     } else if scalar::is_small_float(b.ctx, elem) {
         let v = b.load(mem, idx);
-        let f64t = b.ctx.float_ty(strata_ir::FloatKind::F64);
+        let f64t = b.ctx.types.float_ty(strata_ir::FloatKind::F64);
         Scalar::Real(b.cast("arith.extf", v, f64t))
     } else {
         Scalar::Real(b.load(mem, idx))
@@ -24,7 +24,7 @@ pub fn load_scalar(b: &mut Builder<'_>, mem: Value, idx: &[Value]) -> Scalar {
 }
 
 pub fn store_scalar(b: &mut Builder<'_>, s: Scalar, mem: Value, idx: &[Value]) {
-    let elem = b.ctx.elem(b.ty(mem));
+    let elem = b.ctx.types.elem(b.ty(mem));
     match s {
         Scalar::Real(v) if scalar::is_small_float(b.ctx, elem) => {
             let n = b.cast("arith.truncf", v, elem);
@@ -44,18 +44,19 @@ pub fn store_scalar(b: &mut Builder<'_>, s: Scalar, mem: Value, idx: &[Value]) {
 /// bounds) instead of wrapping negative; 2^62 plus any in-range offset
 /// (dimensions stay below 2^48) cannot overflow.
 fn index_value(b: &mut Builder<'_>, v: Scalar, elem: strata_ir::Type) -> Result<Value> {
-    let i64t = b.ctx.int_ty(64);
+    let i64t = b.ctx.types.int_ty(64);
     let mut v = scalar::convert(b, v, elem, i64t)?.real();
-    if b.ctx.is_unsigned(elem) {
+    if b.ctx.types.is_unsigned(elem) {
         let limit = b.const_int(1 << 62, i64t);
         v = b.binary("arith.minui", v, limit);
     }
-    let it = b.ctx.index_ty();
+    let it = b.ctx.types.index_ty();
     Ok(b.cast("arith.index_cast", v, it))
 }
 
 fn shape(ctx: &Context, v: Value) -> Vec<i64> {
-    ctx.shape(ctx.value_ty(v))
+    ctx.types
+        .shape(ctx.value_ty(v))
         .map(|s| s.to_vec())
         .unwrap_or_default()
 }
@@ -64,17 +65,17 @@ pub use strata_ir::row_major_strides as strides;
 
 /// Bits of one element (both parts of a complex number).
 pub(super) fn total_bits(ctx: &Context, t: strata_ir::Type) -> u32 {
-    ctx.bit_width(t) * if ctx.is_complex(t) { 2 } else { 1 }
+    ctx.types.bit_width(t) * if ctx.types.is_complex(t) { 2 } else { 1 }
 }
 
 /// The element as an integer of all its bits (complex: re in the low half).
 pub(super) fn to_bits(b: &mut Builder<'_>, s: Scalar, elem: strata_ir::Type) -> Value {
     let w = total_bits(b.ctx, elem);
-    let it = b.ctx.int_ty(w);
+    let it = b.ctx.types.int_ty(w);
     match s {
         Scalar::Complex(re, im) => {
             let pw = w / 2;
-            let pt = b.ctx.int_ty(pw);
+            let pt = b.ctx.types.int_ty(pw);
             let (r, i) = (
                 b.cast("arith.bitcast", re, pt),
                 b.cast("arith.bitcast", im, pt),
@@ -84,7 +85,7 @@ pub(super) fn to_bits(b: &mut Builder<'_>, s: Scalar, elem: strata_ir::Type) -> 
             let hi = b.binary("arith.shli", i, sh);
             b.binary("arith.ori", r, hi)
         }
-        Scalar::Real(v) if b.ctx.is_float(elem) => b.cast("arith.bitcast", v, it),
+        Scalar::Real(v) if b.ctx.types.is_float(elem) => b.cast("arith.bitcast", v, it),
         Scalar::Real(v) if b.ty(v) == it => v,
         Scalar::Real(v) => b.cast("arith.bitcast", v, it),
     }
@@ -92,10 +93,10 @@ pub(super) fn to_bits(b: &mut Builder<'_>, s: Scalar, elem: strata_ir::Type) -> 
 
 /// An integer holding all of an element's bits, as an element of `elem`.
 pub(super) fn from_bits(b: &mut Builder<'_>, bits: Value, elem: strata_ir::Type) -> Scalar {
-    match b.ctx.kind(elem).clone() {
+    match b.ctx.types.kind(elem).clone() {
         TypeKind::Complex(p) => {
-            let pw = b.ctx.bit_width(p);
-            let pt = b.ctx.int_ty(pw);
+            let pw = b.ctx.types.bit_width(p);
+            let pt = b.ctx.types.int_ty(pw);
             let lo = b.cast("arith.trunci", bits, pt);
             let sh = b.const_int(pw as i128, b.ty(bits));
             let hi = b.binary("arith.shrui", bits, sh);
@@ -122,7 +123,7 @@ impl FuncLowering<'_> {
         to: strata_ir::Type,
         idx: &[Value],
     ) -> Result<Scalar> {
-        let from = b.ctx.elem(b.ctx.value_ty(operand));
+        let from = b.ctx.types.elem(b.ctx.value_ty(operand));
         let (wf, wt) = (total_bits(b.ctx, from), total_bits(b.ctx, to));
         if wf > wt {
             // Narrowing: result[.., j] = bits [j·wt, (j+1)·wt) of operand[..].
@@ -134,17 +135,18 @@ impl FuncLowering<'_> {
             let w = b.const_int(wt as i128, it);
             let sh = b.binary("arith.muli", j, w);
             let shifted = b.binary("arith.shrui", bits, sh);
-            let nt = b.ctx.int_ty(wt);
+            let nt = b.ctx.types.int_ty(wt);
             let narrow = b.cast("arith.trunci", shifted, nt);
             Ok(from_bits(b, narrow, to))
         } else {
             // Widening: the operand's last dimension holds the pieces.
             let n = b
                 .ctx
+                .types
                 .shape(b.ctx.value_ty(operand))
                 .and_then(|s| s.last().copied())
                 .unwrap_or(1);
-            let wide = b.ctx.int_ty(wt);
+            let wide = b.ctx.types.int_ty(wt);
             let mut acc = b.const_int(0, wide);
             for j in 0..n {
                 let mut full = idx.to_vec();
@@ -162,7 +164,7 @@ impl FuncLowering<'_> {
 
     /// One start index (from `indices` at `at`) as a signed `index` value.
     fn index_at(&mut self, b: &mut Builder<'_>, indices: Value, at: &[Value]) -> Result<Value> {
-        let elem = b.ctx.elem(b.ctx.value_ty(indices));
+        let elem = b.ctx.types.elem(b.ctx.value_ty(indices));
         let v = self.element(b, indices, at)?;
         index_value(b, v, elem)
     }
@@ -178,6 +180,7 @@ impl FuncLowering<'_> {
     ) -> Result<Vec<Value>> {
         let ishape = b
             .ctx
+            .types
             .shape(b.ctx.value_ty(indices))
             .map(|s| s.to_vec())
             .unwrap_or_default();
@@ -244,7 +247,7 @@ impl FuncLowering<'_> {
     ) -> Result<Vec<Value>> {
         let mut out = Vec::new();
         for (d, &s) in starts.iter().enumerate() {
-            let elem = b.ctx.elem(b.ctx.value_ty(s));
+            let elem = b.ctx.types.elem(b.ctx.value_ty(s));
             let v = self.element(b, s, &[])?;
             let v = index_value(b, v, elem)?;
             let zero = b.const_index(0);
@@ -273,7 +276,7 @@ impl FuncLowering<'_> {
         let operands = b.ctx.op(op).operands.clone();
         let result = b.ctx.op(op).results[0];
         let rshape = shape(b.ctx, result);
-        let stored = b.ctx.elem(b.ctx.value_ty(result));
+        let stored = b.ctx.types.elem(b.ctx.value_ty(result));
         let relem = scalar::compute_type(b.ctx, stored);
         match name {
             CONSTANT => {
@@ -286,7 +289,7 @@ impl FuncLowering<'_> {
             }
             IOTA => {
                 let d = b.ctx.int_attr(op, "iota_dimension").unwrap_or(0) as usize;
-                let i64t = b.ctx.int_ty(64);
+                let i64t = b.ctx.types.int_ty(64);
                 let i = b.cast("arith.index_cast", idx[d], i64t);
                 scalar::convert(b, Scalar::Real(i), i64t, relem)
             }
@@ -310,7 +313,7 @@ impl FuncLowering<'_> {
                     .ok_or_else(|| Diagnostic::internal(b.loc, "map body returns nothing"))
             }
             BITCAST_CONVERT
-                if total_bits(b.ctx, b.ctx.elem(b.ctx.value_ty(operands[0])))
+                if total_bits(b.ctx, b.ctx.types.elem(b.ctx.value_ty(operands[0])))
                     != total_bits(b.ctx, stored) =>
             {
                 self.bitcast_resize(b, operands[0], stored, idx)
@@ -331,7 +334,7 @@ impl FuncLowering<'_> {
                 } else {
                     operands[0]
                 };
-                let elem = b.ctx.elem(b.ctx.value_ty(value_operand));
+                let elem = b.ctx.types.elem(b.ctx.value_ty(value_operand));
                 let elem = scalar::compute_type(b.ctx, elem);
                 let value = scalar::emit(b, op, name, &args, elem, relem)?;
                 Ok(scalar::round_to_stored(b, value, stored))
@@ -458,10 +461,10 @@ pub fn constant_element(
     stored: strata_ir::Type,
 ) -> Scalar {
     let bits = strata_ir::dense::element_bits(b.ctx, d, 0);
-    match b.ctx.kind(stored).clone() {
+    match b.ctx.types.kind(stored).clone() {
         TypeKind::Complex(p) => Scalar::Complex(b.const_bits(bits[0], p), b.const_bits(bits[1], p)),
         TypeKind::Float(k) if scalar::is_small_float(b.ctx, stored) => {
-            let f64t = b.ctx.float_ty(strata_ir::FloatKind::F64);
+            let f64t = b.ctx.types.float_ty(strata_ir::FloatKind::F64);
             Scalar::Real(b.const_float(strata_ir::dense::bits_to_float(bits[0], k), f64t))
         }
         _ => Scalar::Real(b.const_bits(bits[0], stored)),

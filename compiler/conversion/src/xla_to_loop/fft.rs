@@ -26,8 +26,8 @@ pub(super) fn fft(
 ) -> Result<()> {
     let x = b.ctx.op(op).operands[0];
     let shape = shape_of(b.ctx, x);
-    let elem = b.ctx.elem(b.ctx.value_ty(x));
-    let bits = b.ctx.bit_width(elem) as i64;
+    let elem = b.ctx.types.elem(b.ctx.value_ty(x));
+    let bits = b.ctx.types.bit_width(elem) as i64;
     use strata_abi::FftKind;
     use strata_dialect_xla::attrs::{FftType, fft_type};
     let kind = match fft_type(b.ctx, op) {

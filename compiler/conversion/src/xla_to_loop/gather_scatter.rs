@@ -173,7 +173,7 @@ pub(super) fn add_window_offsets(
 /// `0 <= start[d] <= shape[d] - sizes[d]` for every dimension.
 fn window_fits(b: &mut Builder<'_>, start: &[Value], shape: &[i64], sizes: &[i64]) -> Value {
     let zero = b.const_index(0);
-    let i1 = b.ctx.int_ty(1);
+    let i1 = b.ctx.types.int_ty(1);
     let mut fits = b.const_int(1, i1);
     for ((&s, &n), &w) in start.iter().zip(shape).zip(sizes) {
         let last = b.const_index(n - w);

@@ -65,9 +65,9 @@ pub(super) fn triangular_solve(
     let lower = attrs::flag(b.ctx, op, "lower") == Some(true);
     let unit = attrs::flag(b.ctx, op, "unit_diagonal") == Some(true);
     let transpose = attrs::transpose_a(b.ctx, op).unwrap_or(Transpose::NoTranspose);
-    let stored = b.ctx.elem(b.ctx.value_ty(x));
+    let stored = b.ctx.types.elem(b.ctx.value_ty(x));
     let elem = scalar::compute_type(b.ctx, stored);
-    let real = match b.ctx.kind(stored) {
+    let real = match b.ctx.types.kind(stored) {
         TypeKind::Float(k) => match k {
             strata_ir::FloatKind::F16 => Some(ElemCode::F16),
             strata_ir::FloatKind::BF16 => Some(ElemCode::BF16),
@@ -77,7 +77,7 @@ pub(super) fn triangular_solve(
         },
         _ => None,
     };
-    let complex = matches!(b.ctx.kind(stored), TypeKind::Complex(_));
+    let complex = matches!(b.ctx.types.kind(stored), TypeKind::Complex(_));
     // A `stablehlo.triangular_solve` on reals is XLA:CPU's expansion
     // (the runtime's `triangular_solve.rs`); one that came from LAPACK's
     // trsm (`xla-lapack-custom-calls` marks it) substitutes, as trsm does.
@@ -106,7 +106,7 @@ pub(super) fn triangular_solve(
         return Ok(());
     }
     let lowered = matches!(
-        b.ctx.kind(stored),
+        b.ctx.types.kind(stored),
         TypeKind::Float(strata_ir::FloatKind::F32 | strata_ir::FloatKind::F64)
     ) || complex;
     if !lowered {
@@ -125,7 +125,7 @@ pub(super) fn triangular_solve(
     let count = if left { n } else { m };
     let mut outer = batch.clone();
     outer.push(count);
-    let acc_ty = b.ctx.memref_ty(&[], stored);
+    let acc_ty = b.ctx.types.memref_ty(&[], stored);
     b.parallel_nest(&outer, &mut |b, ivs| {
         let (bidx, c) = (&ivs[..ivs.len() - 1], ivs[ivs.len() - 1]);
         // Element (i, k) of the vector being solved, in x.
@@ -223,12 +223,12 @@ pub(super) fn cholesky(
     let r = shape.len();
     let n = shape[r - 1];
     let batch = shape[..r - 2].to_vec();
-    let stored = b.ctx.elem(b.ctx.value_ty(out));
+    let stored = b.ctx.types.elem(b.ctx.value_ty(out));
     let elem = scalar::compute_type(b.ctx, stored);
     copy_elements(cx, b, a, out, &shape)?;
-    let acc_ty = b.ctx.memref_ty(&[], stored);
-    let i32t = b.ctx.int_ty(32);
-    let info_ty = b.ctx.memref_ty(&[], i32t);
+    let acc_ty = b.ctx.types.memref_ty(&[], stored);
+    let i32t = b.ctx.types.int_ty(32);
+    let info_ty = b.ctx.types.memref_ty(&[], i32t);
     b.parallel_nest(&batch, &mut |b, bidx| {
         let acc = b.alloca(acc_ty);
         let status = b.alloca(info_ty);
@@ -262,7 +262,7 @@ pub(super) fn cholesky(
                         let x = s.real();
                         let zero = b.zero(b.ty(x));
                         let positive = b.cmpf("ogt", x, zero);
-                        let t = b.ctx.int_ty(1);
+                        let t = b.ctx.types.int_ty(1);
                         let yes = b.const_int(1, t);
                         let bad = b.binary("arith.xori", positive, yes);
                         record_first_failure(b, status, Some(bad), j);
@@ -382,19 +382,19 @@ pub(super) fn lu(
     let r = shape.len();
     let (m, n) = (shape[r - 2], shape[r - 1]);
     let batch = shape[..r - 2].to_vec();
-    let stored = b.ctx.elem(b.ctx.value_ty(out));
+    let stored = b.ctx.types.elem(b.ctx.value_ty(out));
     let elem = scalar::compute_type(b.ctx, stored);
     copy_elements(cx, b, a, out, &shape)?;
-    let it = b.ctx.index_ty();
-    let i32t = b.ctx.int_ty(32);
-    let slot = b.ctx.memref_ty(&[], it);
+    let it = b.ctx.types.index_ty();
+    let i32t = b.ctx.types.int_ty(32);
+    let slot = b.ctx.types.memref_ty(&[], it);
     // The largest pivot magnitude so far: real, also for complex a.
-    let magnitude = match b.ctx.kind(stored) {
+    let magnitude = match b.ctx.types.kind(stored) {
         TypeKind::Complex(part) => *part,
         _ => stored,
     };
-    let best_ty = b.ctx.memref_ty(&[], magnitude);
-    let status_ty = b.ctx.memref_ty(&[], i32t);
+    let best_ty = b.ctx.types.memref_ty(&[], magnitude);
+    let status_ty = b.ctx.types.memref_ty(&[], i32t);
     b.parallel_nest(&batch, &mut |b, bidx| {
         let at = |i: Value, j: Value| {
             let mut idx = bidx.to_vec();
@@ -503,7 +503,7 @@ fn copy_elements(
 /// the i32 `status` slot (0 until then). `failed` (i1) guards the record;
 /// `None` means the caller is already on the failing path.
 fn record_first_failure(b: &mut Builder<'_>, status: Value, failed: Option<Value>, j: Value) {
-    let i32t = b.ctx.int_ty(32);
+    let i32t = b.ctx.types.int_ty(32);
     let first = b.load(status, &[]);
     let zero = b.const_int(0, i32t);
     let unset = b.cmpi("eq", first, zero);

@@ -45,7 +45,8 @@ fn transpose_block(shape: &[i64]) -> Option<i64> {
 }
 
 pub(super) fn shape_of(ctx: &Context, v: Value) -> Vec<i64> {
-    ctx.shape(ctx.value_ty(v))
+    ctx.types
+        .shape(ctx.value_ty(v))
         .map(|s| s.to_vec())
         .unwrap_or_default()
 }

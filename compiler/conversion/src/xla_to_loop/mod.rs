@@ -179,12 +179,12 @@ pub fn convert_module(ctx: &mut Context, module: OpId) -> Result<()> {
 
 /// Buffer type for a tensor type.
 fn memref_of(ctx: &mut Context, t: Type) -> Result<Type> {
-    match ctx.kind(t).clone() {
-        TypeKind::Tensor { shape, elem } => Ok(ctx.memref_ty(&shape, elem)),
+    match ctx.types.kind(t).clone() {
+        TypeKind::Tensor { shape, elem } => Ok(ctx.types.memref_ty(&shape, elem)),
         // A token orders side effects and carries no data: one byte.
         TypeKind::Token => {
-            let i8t = ctx.int_ty(8);
-            Ok(ctx.memref_ty(&[], i8t))
+            let i8t = ctx.types.int_ty(8);
+            Ok(ctx.types.memref_ty(&[], i8t))
         }
         _ => Err(Diagnostic::unsupported(
             strata_diag::Location::unknown(),
@@ -215,7 +215,7 @@ fn lower_func(ctx: &mut Context, state: &mut ModuleState, f: OpId) -> Result<OpI
     for &t in inputs.iter().chain(results.iter()) {
         params.push(memref_of(ctx, t).map_err(|d| sig_err(ctx, d))?);
     }
-    let fty = ctx.function_ty(params.clone(), vec![]);
+    let fty = ctx.types.function_ty(params.clone(), vec![]);
     let mut attrs: Vec<_> = ctx
         .op(f)
         .attrs
@@ -227,7 +227,7 @@ fn lower_func(ctx: &mut Context, state: &mut ModuleState, f: OpId) -> Result<OpI
     // Donated pairs (xla-plan-donation) as buffer parameters: argument i and
     // result j's output buffer, which the caller may pass as one buffer.
     if let Some(pairs) = ctx.i64_array(f, strata_dialect_xla::transforms::donation::ALIASES) {
-        let elem = ctx.int_ty(64);
+        let elem = ctx.types.int_ty(64);
         let values = pairs
             .chunks(2)
             .flat_map(|p| [p[0], inputs.len() as i64 + p.get(1).copied().unwrap_or(0)])
@@ -487,7 +487,7 @@ impl FuncLowering<'_> {
         let results = b.ctx.op(op).results.clone();
         for &r in &results {
             let t = b.ctx.value_ty(r);
-            scalar::check_lowerable(b, b.ctx.elem(t))?;
+            scalar::check_lowerable(b, b.ctx.types.elem(t))?;
         }
         if plan::is_elementwise(name) && !self.operands_match_result(b.ctx, op) {
             return Err(Diagnostic::error(
@@ -545,6 +545,7 @@ impl FuncLowering<'_> {
     /// and clamp bounds excepted).
     fn operands_match_result(&self, ctx: &Context, op: OpId) -> bool {
         let rshape = ctx
+            .types
             .shape(ctx.value_ty(ctx.op(op).results[0]))
             .unwrap_or(&[]);
         if ctx.op(op).name == strata_dialect_xla::BITCAST_CONVERT {
@@ -555,7 +556,7 @@ impl FuncLowering<'_> {
             strata_dialect_xla::SELECT | strata_dialect_xla::CLAMP
         );
         ctx.op(op).operands.iter().all(|&v| {
-            let s = ctx.shape(ctx.value_ty(v)).unwrap_or(&[]);
+            let s = ctx.types.shape(ctx.value_ty(v)).unwrap_or(&[]);
             s == rshape || (scalar_ok && s.is_empty())
         }) && !strata_dialect_xla::ops::elementwise::has_broadcast_attrs(ctx, op)
     }
@@ -582,8 +583,8 @@ impl FuncLowering<'_> {
         {
             // A splat is filled by a loop rather than stored element by element.
             let buf = self.new_buffer(b, t)?;
-            let shape = b.ctx.shape(t).map(|s| s.to_vec()).unwrap_or_default();
-            let elem = b.ctx.elem(t);
+            let shape = b.ctx.types.shape(t).map(|s| s.to_vec()).unwrap_or_default();
+            let elem = b.ctx.types.elem(t);
             b.loop_nest(&shape, &mut |b, idx| {
                 let s = elemental::constant_element(b, &d, elem);
                 elemental::store_scalar(b, s, buf, idx);

@@ -130,7 +130,7 @@ pub fn modes(
                 false
             } else if name == CONSTANT {
                 ctx.dense_attr(op, "value")
-                    .is_some_and(|d| d.splat || ctx.num_elements(d.ty) == 1)
+                    .is_some_and(|d| d.splat || ctx.types.num_elements(d.ty) == 1)
             } else if is_index_only(name) {
                 true
             } else if is_elementwise(name) {

@@ -102,8 +102,8 @@ fn reduce_in_blocks(
     let inner_len: i64 = inner.iter().product::<i64>().max(1);
     let rows = (BLOCK / inner_len).max(1);
     let blocks = (in_shape[0] + rows - 1) / rows;
-    let elem = b.ctx.elem(b.ctx.value_ty(out));
-    let partial_ty = b.ctx.memref_ty(&[blocks], elem);
+    let elem = b.ctx.types.elem(b.ctx.value_ty(out));
+    let partial_ty = b.ctx.types.memref_ty(&[blocks], elem);
     let partials = b.alloc(partial_ty);
     let inits = [init];
     b.parallel_for_step(0, blocks, 1, &mut |b, block| {
@@ -294,7 +294,7 @@ fn fold_rows(
 fn splittable(ctx: &strata_ir::Context, body: BlockId, input: Value, init: Value) -> bool {
     use strata_abi::ReduceOp;
     let t = ctx.value_ty(input);
-    if ctx.num_elements(t) < 1 << 18 || ctx.shape(t).is_none_or(|s| s.is_empty()) {
+    if ctx.types.num_elements(t) < 1 << 18 || ctx.types.shape(t).is_none_or(|s| s.is_empty()) {
         return false;
     }
     let Some((op, _)) = super::collective::builtin_reduction(ctx, body, t) else {
@@ -305,9 +305,9 @@ fn splittable(ctx: &strata_ir::Context, body: BlockId, input: Value, init: Value
         .filter(|&o| ctx.op(o).name == strata_dialect_xla::names::CONSTANT)
         .and_then(|o| ctx.dense_attr(o, "value").cloned());
     let value = |d: &strata_ir::DenseElements| -> Option<f64> {
-        let elem = ctx.elem(d.ty);
+        let elem = ctx.types.elem(d.ty);
         let bits = strata_ir::dense::element_bits(ctx, d, 0)[0];
-        match ctx.kind(elem) {
+        match ctx.types.kind(elem) {
             strata_ir::TypeKind::Float(k) => Some(strata_ir::dense::bits_to_float(bits, *k)),
             strata_ir::TypeKind::Int { .. } => {
                 Some(strata_ir::dense::int_value(ctx, bits, elem) as f64)

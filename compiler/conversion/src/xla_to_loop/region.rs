@@ -18,7 +18,7 @@ pub(super) fn stack_accumulators(b: &mut Builder<'_>, inits: &[Value]) -> Vec<Va
         .iter()
         .map(|&init| {
             let t = b.ctx.value_ty(init);
-            let mt = b.ctx.memref_ty(&[], b.ctx.elem(t));
+            let mt = b.ctx.types.memref_ty(&[], b.ctx.types.elem(t));
             b.alloca(mt)
         })
         .collect()
@@ -83,7 +83,7 @@ pub(super) fn store_accs(b: &mut Builder<'_>, accs: &[Value], bufs: &[Value], id
 pub fn emit_reducer(b: &mut Builder<'_>, block: BlockId, args: &[Scalar]) -> Result<Vec<Scalar>> {
     let narrow = args.iter().any(|s| {
         let t = b.ty(s.real());
-        matches!(b.ctx.kind(t), strata_ir::TypeKind::Float(k) if k.width() < 32)
+        matches!(b.ctx.types.kind(t), strata_ir::TypeKind::Float(k) if k.width() < 32)
     });
     with_reassoc(b, !narrow, |b| emit_region_ops(b, block, args))
 }
@@ -169,10 +169,10 @@ fn outer_constant(b: &mut Builder<'_>, v: Value) -> Result<Scalar> {
     let Some(d) = b.ctx.dense_attr(def, "value").cloned() else {
         return Err(unsupported(b));
     };
-    if !d.splat && b.ctx.num_elements(d.ty) != 1 {
+    if !d.splat && b.ctx.types.num_elements(d.ty) != 1 {
         return Err(unsupported(b));
     }
-    let stored = b.ctx.elem(d.ty);
+    let stored = b.ctx.types.elem(d.ty);
     Ok(super::elemental::constant_element(b, &d, stored))
 }
 
@@ -226,7 +226,7 @@ fn emit_block_ops(
             .first()
             .copied()
             .ok_or_else(|| Diagnostic::internal(b.loc, "op without result in reducer"))?;
-        let stored = b.ctx.elem(b.ctx.value_ty(result));
+        let stored = b.ctx.types.elem(b.ctx.value_ty(result));
         let relem = scalar::compute_type(b.ctx, stored);
         let saved = b.loc;
         b.loc = b.ctx.op(op).loc;
@@ -247,7 +247,7 @@ fn emit_block_ops(
             } else {
                 operands[0]
             };
-            let elem = b.ctx.elem(b.ctx.value_ty(value_operand));
+            let elem = b.ctx.types.elem(b.ctx.value_ty(value_operand));
             let elem = scalar::compute_type(b.ctx, elem);
             let value = scalar::emit(b, op, name, &vals, elem, relem)?;
             scalar::round_to_stored(b, value, stored)

@@ -56,10 +56,10 @@ pub(super) fn rng_bit_generator(
             "rng_bit_generator output of rank above 16",
         ));
     }
-    let elem = b.ctx.elem(b.ctx.value_ty(bufs[1]));
+    let elem = b.ctx.types.elem(b.ctx.value_ty(bufs[1]));
     let mut desc = strata_abi::RngDesc {
         rank: shape.len() as i64,
-        element_bytes: b.ctx.storage_bytes(elem) as i64,
+        element_bytes: b.ctx.types.storage_bytes(elem) as i64,
         state_words: shape_of(b.ctx, bufs[0]).first().copied().unwrap_or(0),
         ..Default::default()
     };

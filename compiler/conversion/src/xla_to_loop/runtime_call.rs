@@ -17,8 +17,8 @@ impl FuncLowering<'_> {
         desc: &impl strata_abi::Descriptor,
     ) -> Result<Value> {
         let words = desc.words();
-        let i64t = b.ctx.int_ty(64);
-        let ty = b.ctx.tensor_ty(&[words.len() as i64], i64t);
+        let i64t = b.ctx.types.int_ty(64);
+        let ty = b.ctx.types.tensor_ty(&[words.len() as i64], i64t);
         let attr = b.ctx.attr(AttrKind::Dense(strata_ir::DenseElements {
             ty,
             splat: false,
@@ -40,7 +40,7 @@ impl FuncLowering<'_> {
     ) -> Option<Value> {
         let fty = runtime_fn_type(b.ctx, sig);
         self.declare_runtime_op(b, sig.name, fty);
-        let results = match b.ctx.kind(fty) {
+        let results = match b.ctx.types.kind(fty) {
             strata_ir::TypeKind::Function { results, .. } => results.clone(),
             _ => Vec::new(),
         };
@@ -88,26 +88,26 @@ pub fn runtime_fn_type(ctx: &mut Context, sig: &strata_abi::runtime::Signature) 
         .iter()
         .map(|p| match p {
             Param::Ptr => untyped_buffer(ctx),
-            Param::I32 => ctx.int_ty(32),
-            Param::I64 => ctx.int_ty(64),
-            Param::U8 => ctx.uint_ty(8),
-            Param::F64 => ctx.float_ty(strata_ir::FloatKind::F64),
+            Param::I32 => ctx.types.int_ty(32),
+            Param::I64 => ctx.types.int_ty(64),
+            Param::U8 => ctx.types.uint_ty(8),
+            Param::F64 => ctx.types.float_ty(strata_ir::FloatKind::F64),
         })
         .collect();
     let results = match sig.returns {
         Returns::Nothing => vec![],
-        Returns::Status | Returns::I32 => vec![ctx.int_ty(32)],
-        Returns::U32 => vec![ctx.uint_ty(32)],
-        Returns::I64 => vec![ctx.int_ty(64)],
-        Returns::U8 => vec![ctx.uint_ty(8)],
-        Returns::F64 => vec![ctx.float_ty(strata_ir::FloatKind::F64)],
+        Returns::Status | Returns::I32 => vec![ctx.types.int_ty(32)],
+        Returns::U32 => vec![ctx.types.uint_ty(32)],
+        Returns::I64 => vec![ctx.types.int_ty(64)],
+        Returns::U8 => vec![ctx.types.uint_ty(8)],
+        Returns::F64 => vec![ctx.types.float_ty(strata_ir::FloatKind::F64)],
         Returns::Ptr => vec![untyped_buffer(ctx)],
     };
-    ctx.function_ty(params, results)
+    ctx.types.function_ty(params, results)
 }
 
 /// The memref type runtime declarations use for buffers of any type.
 pub fn untyped_buffer(ctx: &mut Context) -> Type {
-    let i8t = ctx.int_ty(8);
-    ctx.memref_ty(&[0], i8t)
+    let i8t = ctx.types.int_ty(8);
+    ctx.types.memref_ty(&[0], i8t)
 }

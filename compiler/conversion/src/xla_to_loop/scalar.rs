@@ -31,10 +31,10 @@ impl Scalar {
 
     /// The zero of a buffer's element type, as `store_scalar` takes it.
     pub fn zero(b: &mut Builder<'_>, elem: Type) -> Scalar {
-        match b.ctx.kind(elem).clone() {
+        match b.ctx.types.kind(elem).clone() {
             TypeKind::Complex(p) => Scalar::Complex(b.zero(p), b.zero(p)),
             _ if is_small_float(b.ctx, elem) => {
-                let f64t = b.ctx.float_ty(FloatKind::F64);
+                let f64t = b.ctx.types.float_ty(FloatKind::F64);
                 Scalar::Real(b.zero(f64t))
             }
             _ => Scalar::Real(b.zero(elem)),
@@ -52,7 +52,7 @@ enum Class {
 }
 
 fn class(ctx: &Context, t: Type) -> Class {
-    match ctx.kind(t) {
+    match ctx.types.kind(t) {
         TypeKind::Int { width: 1, .. } => Class::Bool,
         TypeKind::Int {
             sign: Signedness::Unsigned,
@@ -74,7 +74,7 @@ fn type_name(ctx: &Context, t: Type) -> String {
 
 /// Rejects element types the lowering cannot compute with yet.
 pub fn check_lowerable(b: &Builder<'_>, t: Type) -> Result<()> {
-    match b.ctx.kind(t) {
+    match b.ctx.types.kind(t) {
         TypeKind::Float(k) if !k.is_lowered() && strata_ir::minifloat::format(*k).is_none() => {
             Err(unsupported(
                 b,
@@ -91,7 +91,7 @@ pub fn check_lowerable(b: &Builder<'_>, t: Type) -> Result<()> {
 /// Whether `t` is one of the f8/f6/f4 formats, which are stored as bytes
 /// and computed on in f64.
 pub fn is_small_float(ctx: &Context, t: Type) -> bool {
-    matches!(ctx.kind(t), TypeKind::Float(k) if strata_ir::minifloat::format(*k).is_some())
+    matches!(ctx.types.kind(t), TypeKind::Float(k) if strata_ir::minifloat::format(*k).is_some())
 }
 
 /// Rounds a value computed in f64 to the small float format `stored` and
@@ -101,7 +101,7 @@ pub fn round_to_stored(b: &mut Builder<'_>, s: Scalar, stored: Type) -> Scalar {
     match s {
         Scalar::Real(v) if is_small_float(b.ctx, stored) => {
             let narrow = b.cast("arith.truncf", v, stored);
-            let f64t = b.ctx.float_ty(FloatKind::F64);
+            let f64t = b.ctx.types.float_ty(FloatKind::F64);
             Scalar::Real(b.cast("arith.extf", narrow, f64t))
         }
         other => other,
@@ -112,8 +112,8 @@ pub fn round_to_stored(b: &mut Builder<'_>, s: Scalar, stored: Type) -> Scalar {
 /// in: f32 for the narrow floats (f16, bf16, f8/f6/f4), rounded once when
 /// the result is stored, as XLA:CPU does; else `stored`'s compute type.
 pub fn accumulation_type(ctx: &mut Context, stored: Type) -> Type {
-    match ctx.kind(stored) {
-        TypeKind::Float(k) if k.width() < 32 => ctx.float_ty(FloatKind::F32),
+    match ctx.types.kind(stored) {
+        TypeKind::Float(k) if k.width() < 32 => ctx.types.float_ty(FloatKind::F32),
         _ => compute_type(ctx, stored),
     }
 }
@@ -121,7 +121,7 @@ pub fn accumulation_type(ctx: &mut Context, stored: Type) -> Type {
 /// The type scalar code computes in for elements of type `t`.
 pub fn compute_type(ctx: &mut Context, t: Type) -> Type {
     if is_small_float(ctx, t) {
-        ctx.float_ty(FloatKind::F64)
+        ctx.types.float_ty(FloatKind::F64)
     } else {
         t
     }
@@ -216,7 +216,7 @@ pub fn emit(
     // A same-width bitcast to or from a complex type: through the bits
     // (real part low, imaginary part high, as in memory).
     if name == BITCAST_CONVERT
-        && (c == Class::Complex || b.ctx.is_complex(result))
+        && (c == Class::Complex || b.ctx.types.is_complex(result))
         && let Some(&x) = args.first()
     {
         if super::elemental::total_bits(b.ctx, elem) != super::elemental::total_bits(b.ctx, result)
@@ -380,7 +380,7 @@ pub fn emit(
         (COMPARE, _) => compare(b, op, x, two(y)?, elem)?,
         (CONVERT, _) => return convert(b, Scalar::Real(x), elem, result),
         (BITCAST_CONVERT, _) => {
-            if b.ctx.bit_width(elem) != b.ctx.bit_width(result) {
+            if b.ctx.types.bit_width(elem) != b.ctx.types.bit_width(result) {
                 return Err(unsupported(
                     b,
                     "bitcast_convert between element types of different widths".into(),
@@ -408,7 +408,7 @@ fn int_div(b: &mut Builder<'_>, x: Value, y: Value, signed: bool, rem: bool) -> 
     let is_zero = b.cmpi("eq", y, zero);
     let mut unsafe_div = is_zero;
     if signed {
-        let width = b.ctx.bit_width(t);
+        let width = b.ctx.types.bit_width(t);
         let min = b.const_int(-(1i128 << (width - 1)), t);
         let m1 = b.const_int(-1, t);
         let is_min = b.cmpi("eq", x, min);
@@ -431,7 +431,7 @@ fn int_div(b: &mut Builder<'_>, x: Value, y: Value, signed: bool, rem: bool) -> 
 /// give `1 / x^-n` truncated: 1 for x = 1, ±1 for x = -1, else 0.
 fn int_pow(b: &mut Builder<'_>, x: Value, n: Value, signed: bool) -> Value {
     let t = b.ty(x);
-    let width = b.ctx.bit_width(t);
+    let width = b.ctx.types.bit_width(t);
     let one = b.const_int(1, t);
     let zero = b.zero(t);
     let mut acc = one;
@@ -464,14 +464,14 @@ fn int_pow(b: &mut Builder<'_>, x: Value, n: Value, signed: bool) -> Value {
 /// High half of the double-width product.
 fn mulhi(b: &mut Builder<'_>, x: Value, y: Value, signed: bool) -> Value {
     let t = b.ty(x);
-    let w = b.ctx.bit_width(t);
-    let wide = b.ctx.int_ty(2 * w);
+    let w = b.ctx.types.bit_width(t);
+    let wide = b.ctx.types.int_ty(2 * w);
     let ext = if signed { "arith.extsi" } else { "arith.extui" };
     let (xw, yw) = (b.cast(ext, x, wide), b.cast(ext, y, wide));
     let p = b.binary("arith.muli", xw, yw);
     let sh = b.const_int(w as i128, wide);
     let hi = b.binary(if signed { "arith.shrsi" } else { "arith.shrui" }, p, sh);
-    let nt = b.ctx.int_ty(w);
+    let nt = b.ctx.types.int_ty(w);
     let r = b.cast("arith.trunci", hi, nt);
     if b.ty(r) == t {
         r
@@ -490,7 +490,7 @@ enum ShiftKind {
 /// for arithmetic right shifts.
 fn shift(b: &mut Builder<'_>, x: Value, n: Value, kind: ShiftKind) -> Value {
     let t = b.ty(x);
-    let width = b.ctx.bit_width(t);
+    let width = b.ctx.types.bit_width(t);
     let w = b.const_int(width as i128, t);
     let in_range = b.cmpi("ult", n, w);
     let zero = b.zero(t);
@@ -564,8 +564,8 @@ fn compare(b: &mut Builder<'_>, op: OpId, x: Value, y: Value, elem: Type) -> Res
 /// Maps float bits to a signed integer that orders like IEEE totalOrder:
 /// negative values get their magnitude bits flipped.
 fn total_order_key(b: &mut Builder<'_>, x: Value, elem: Type) -> Value {
-    let width = b.ctx.bit_width(elem);
-    let it = b.ctx.int_ty(width);
+    let width = b.ctx.types.bit_width(elem);
+    let it = b.ctx.types.int_ty(width);
     let bits = b.cast("arith.bitcast", x, it);
     let sh = b.const_int(width as i128 - 1, it);
     let sign = b.binary("arith.shrsi", bits, sh);
@@ -578,7 +578,7 @@ fn total_order_key(b: &mut Builder<'_>, x: Value, elem: Type) -> Value {
 pub fn convert(b: &mut Builder<'_>, x: Scalar, from: Type, to: Type) -> Result<Scalar> {
     let (cf, ct) = (class(b.ctx, from), class(b.ctx, to));
     if cf == Class::Complex || ct == Class::Complex {
-        let part = |ctx: &Context, t: Type| match ctx.kind(t) {
+        let part = |ctx: &Context, t: Type| match ctx.types.kind(t) {
             TypeKind::Complex(p) => *p,
             _ => t,
         };
@@ -601,7 +601,7 @@ pub fn convert(b: &mut Builder<'_>, x: Scalar, from: Type, to: Type) -> Result<S
     if from == to {
         return Ok(Scalar::Real(x));
     }
-    let (wf, wt) = (b.ctx.bit_width(from), b.ctx.bit_width(to));
+    let (wf, wt) = (b.ctx.types.bit_width(from), b.ctx.types.bit_width(to));
     let v = match (cf, ct) {
         (_, Class::Bool) if cf == Class::Float => {
             let z = b.zero(from);
@@ -611,10 +611,10 @@ pub fn convert(b: &mut Builder<'_>, x: Scalar, from: Type, to: Type) -> Result<S
             let z = b.zero(from);
             b.cmpi("ne", x, z)
         }
-        (Class::Float, Class::Float) => match (b.ctx.kind(from), b.ctx.kind(to)) {
+        (Class::Float, Class::Float) => match (b.ctx.types.kind(from), b.ctx.types.kind(to)) {
             (TypeKind::Float(FloatKind::F16), TypeKind::Float(FloatKind::BF16))
             | (TypeKind::Float(FloatKind::BF16), TypeKind::Float(FloatKind::F16)) => {
-                let f32t = b.ctx.float_ty(FloatKind::F32);
+                let f32t = b.ctx.types.float_ty(FloatKind::F32);
                 let wide = b.cast("arith.extf", x, f32t);
                 b.cast("arith.truncf", wide, to)
             }
@@ -646,7 +646,7 @@ fn emit_complex(
         Scalar::Complex(r, i) => (r, i),
         Scalar::Real(r) => (r, b.zero(pt)),
     };
-    let TypeKind::Complex(pt) = b.ctx.kind(elem).clone() else {
+    let TypeKind::Complex(pt) = b.ctx.types.kind(elem).clone() else {
         return Err(Diagnostic::internal(
             b.loc,
             "complex emission on a real type",

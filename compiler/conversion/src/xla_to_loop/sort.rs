@@ -47,13 +47,13 @@ pub(super) fn sort(
     if shape.contains(&0) {
         return Ok(());
     }
-    let it = b.ctx.index_ty();
-    let slot_ty = b.ctx.memref_ty(&[], it);
+    let it = b.ctx.types.index_ty();
+    let slot_ty = b.ctx.types.memref_ty(&[], it);
     let scratch_tys: Vec<_> = bufs
         .iter()
         .map(|&out| {
-            let elem = b.ctx.elem(b.ctx.value_ty(out));
-            b.ctx.memref_ty(&[n], elem)
+            let elem = b.ctx.types.elem(b.ctx.value_ty(out));
+            b.ctx.types.memref_ty(&[n], elem)
         })
         .collect();
     let mut outer = shape.clone();

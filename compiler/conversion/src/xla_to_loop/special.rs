@@ -131,8 +131,8 @@ fn chebyshev(b: &mut Builder<'_>, coeffs: &[f64], w: Value, ty: Type) -> Value {
 /// exp(-|x|) I1(x) in `ty`, computed in f64 (rounded once for f32): the
 /// series above for |x| <= 8, the asymptotic one beyond; odd in x.
 pub(super) fn bessel_i1e(b: &mut Builder<'_>, x: Value, ty: Type) -> Value {
-    let f64t = b.ctx.float_ty(FloatKind::F64);
-    let wide = b.ctx.bit_width(ty) < 64;
+    let f64t = b.ctx.types.float_ty(FloatKind::F64);
+    let wide = b.ctx.types.bit_width(ty) < 64;
     let xd = if wide {
         b.cast("arith.extf", x, f64t)
     } else {
@@ -186,7 +186,10 @@ pub(super) fn erf_inv(b: &mut Builder<'_>, x: Value, ty: Type) -> Value {
     let p_t = horner(b, &ERF_INV_TAIL, w_t, ty);
     let p = b.select(central, p_c, p_t);
     let mut y = b.binary("arith.mulf", p, x);
-    if matches!(b.ctx.kind(ty), TypeKind::Float(strata_ir::FloatKind::F64)) {
+    if matches!(
+        b.ctx.types.kind(ty),
+        TypeKind::Float(strata_ir::FloatKind::F64)
+    ) {
         // y -= (erf(y) - x) / (2/sqrt(pi) exp(-y^2)), twice. The residual
         // is sign(x) ((1 - |x|) - erfc(|y|)), which keeps its precision near
         // ±1, where erf(y) - x would cancel.
@@ -222,13 +225,13 @@ pub(super) fn reduce_precision(b: &mut Builder<'_>, x: Value, e: u32, m: u32) ->
     let t = b.ty(x);
     // The bit layout of the type the value is stored in: f16 and bf16 are
     // rounded on their own 16 bits (their bits do not fit an i32 bitcast).
-    let (w, src_e, src_m) = match b.ctx.kind(t) {
+    let (w, src_e, src_m) = match b.ctx.types.kind(t) {
         TypeKind::Float(strata_ir::FloatKind::F64) => (64u32, 11u32, 52u32),
         TypeKind::Float(strata_ir::FloatKind::F16) => (16, 5, 10),
         TypeKind::Float(strata_ir::FloatKind::BF16) => (16, 8, 7),
         _ => (32, 8, 23),
     };
-    let it = b.ctx.int_ty(w);
+    let it = b.ctx.types.int_ty(w);
     let int = |b: &mut Builder<'_>, v: u64| b.const_int(v as i64 as i128, it);
     let mut bits = b.cast("arith.bitcast", x, it);
     if m < src_m {
@@ -280,8 +283,8 @@ pub(super) fn reduce_precision(b: &mut Builder<'_>, x: Value, e: u32, m: u32) ->
 /// zero, else x's bits one step up or down in magnitude.
 pub(super) fn next_after(b: &mut Builder<'_>, x: Value, y: Value) -> Value {
     let t = b.ty(x);
-    let w = b.ctx.bit_width(t);
-    let it = b.ctx.int_ty(w);
+    let w = b.ctx.types.bit_width(t);
+    let it = b.ctx.types.int_ty(w);
     let ix = b.cast("arith.bitcast", x, it);
     let zero = b.const_float(0.0, t);
     let one = b.const_int(1, it);
@@ -377,7 +380,7 @@ pub(super) fn zeta(b: &mut Builder<'_>, x: Value, q: Value, ty: Type) -> Value {
     let q_int = b.cmpf("oeq", q_fl, q);
     let q_nonpos = b.cmpf("ole", q, zero);
     let q_pole = b.binary("arith.andi", q_nonpos, q_int);
-    let t = b.ctx.int_ty(1);
+    let t = b.ctx.types.int_ty(1);
     let yes = b.const_int(1, t);
     let x_frac = b.binary("arith.xori", x_int, yes);
     let q_neg = b.cmpf("olt", q, zero);

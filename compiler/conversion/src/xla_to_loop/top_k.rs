@@ -29,10 +29,10 @@ pub(super) const TOP_K: OpLowering = OpLowering {
 fn order_key(b: &mut Builder<'_>, s: Scalar) -> (Value, bool) {
     let v = s.real();
     let t = b.ty(v);
-    match b.ctx.kind(t).clone() {
+    match b.ctx.types.kind(t).clone() {
         TypeKind::Float(_) => {
-            let w = b.ctx.bit_width(t);
-            let it = b.ctx.int_ty(w);
+            let w = b.ctx.types.bit_width(t);
+            let it = b.ctx.types.int_ty(w);
             let i = b.cast("arith.bitcast", v, it);
             // Negative floats order backwards: flip all but the sign bit.
             let sh = b.const_int(w as i128 - 1, it);
@@ -61,9 +61,9 @@ pub(super) fn top_k(
     }
     let (values, indices) = (bufs[0], bufs[1]);
     let outer = shape[..shape.len() - 1].to_vec();
-    let it = b.ctx.index_ty();
-    let slot_ty = b.ctx.memref_ty(&[], it);
-    let i32t = b.ctx.int_ty(32);
+    let it = b.ctx.types.index_ty();
+    let slot_ty = b.ctx.types.memref_ty(&[], it);
+    let i32t = b.ctx.types.int_ty(32);
     // Rows are independent; each has its own counters.
     b.parallel_nest(&outer, &mut |b, row| {
         let at = |j: Value| {
@@ -94,7 +94,7 @@ pub(super) fn top_k(
                 order_key(b, lv).0
             };
             let better = b.cmpi(gt, key, last);
-            let t = b.ctx.int_ty(1);
+            let t = b.ctx.types.int_ty(1);
             let yes = b.const_int(1, t);
             let not_full = b.binary("arith.xori", full, yes);
             let enters = b.binary("arith.ori", not_full, better);

@@ -137,10 +137,10 @@ pub(super) fn select_and_scatter(
     if shape.contains(&0) {
         return Ok(());
     }
-    let it = b.ctx.index_ty();
-    let i1 = b.ctx.int_ty(1);
-    let cur_ty = b.ctx.memref_ty(&[shape.len() as i64], it);
-    let flag_ty = b.ctx.memref_ty(&[], i1);
+    let it = b.ctx.types.index_ty();
+    let i1 = b.ctx.types.int_ty(1);
+    let cur_ty = b.ctx.types.memref_ty(&[shape.len() as i64], it);
+    let flag_ty = b.ctx.types.memref_ty(&[], i1);
     let cur = b.alloca(cur_ty);
     let has = b.alloca(flag_ty);
     b.loop_nest(&sshape, &mut |b, sidx| {

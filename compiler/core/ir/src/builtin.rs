@@ -49,7 +49,7 @@ pub fn func_name(ctx: &Context, op: OpId) -> Option<&str> {
 /// `(inputs, results)` of a function op.
 pub fn func_signature(ctx: &Context, op: OpId) -> Option<(Vec<crate::Type>, Vec<crate::Type>)> {
     match ctx.attr_of(op, "function_type").map(|a| ctx.attr_kind(a)) {
-        Some(AttrKind::Type(t)) => match ctx.kind(*t) {
+        Some(AttrKind::Type(t)) => match ctx.types.kind(*t) {
             TypeKind::Function { inputs, results } => Some((inputs.clone(), results.clone())),
             _ => None,
         },
@@ -112,7 +112,7 @@ fn parse_func(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     let name = p.parse_symbol("function name like @main")?;
     let (args, results, (arg_attrs, res_attrs)) = p.parse_function_signature_with_attrs()?;
     let inputs: Vec<_> = args.iter().map(|a| a.1).collect();
-    let fty = p.ctx.function_ty(inputs, results);
+    let fty = p.ctx.types.function_ty(inputs, results);
     let a = p.ctx.attr(AttrKind::String(name));
     st.add_attr("sym_name", a);
     let a = p.ctx.attr(AttrKind::Type(fty));
@@ -160,7 +160,7 @@ fn parse_call(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     p.expect_punct(":")?;
     let loc = p.loc();
     let fty = p.parse_function_type()?;
-    let TypeKind::Function { inputs, results } = p.ctx.kind(fty).clone() else {
+    let TypeKind::Function { inputs, results } = p.ctx.types.kind(fty).clone() else {
         return Err(p.error("expected a function type"));
     };
     p.check_operand_types(&st.operands, &inputs, loc)?;
@@ -349,7 +349,7 @@ pub fn verify_callee(ctx: &Context, op: OpId, callee: &str) -> Result<()> {
     // External (bodiless) functions take untyped buffers: any memref fits a
     // memref parameter.
     let external = ctx.op(target).regions.is_empty();
-    let is_memref = |t: crate::Type| matches!(ctx.kind(t), TypeKind::MemRef { .. });
+    let is_memref = |t: crate::Type| matches!(ctx.types.kind(t), TypeKind::MemRef { .. });
     let inputs_match = got_in.len() == inputs.len()
         && got_in
             .iter()

@@ -80,41 +80,20 @@ impl<K: std::hash::Hash + Eq + Clone> Interner<K> {
     }
 }
 
-/// Everything one compilation owns.
+/// Every type of a compilation, interned (equal types are one [`Type`]),
+/// and the queries on them. A field of the [`Context`] of its own, so that
+/// reading types never borrows the ops.
 #[derive(Default)]
-pub struct Context {
-    pub ops: Arena<Operation>,
-    pub blocks: Arena<Block>,
-    pub regions: Arena<Region>,
-    pub values: Arena<ValueData>,
-    types: Interner<TypeKind>,
-    attrs: Interner<AttrKind>,
-    /// Every op ever given a `sym_name`, by that name, in creation order
-    /// (entries go stale when an op is renamed or removed; readers check).
-    /// Finding a function by name then costs its candidates, not a scan of
-    /// the module: verifying each of 20,000 calls against 20,000 functions
-    /// by scanning took 22 s.
-    symbols: HashMap<String, Vec<OpId>>,
-    pub sources: SourceMap,
-    pub registry: Registry,
-    /// Where ops came from in the model's own source (`model.py:12:5
-    /// (jit(f)/dot_general)`), from the debug locations JAX prints: errors
-    /// about an op add it as a note.
-    pub origins: HashMap<OpId, String>,
+pub struct Types {
+    interner: Interner<TypeKind>,
 }
 
-impl Context {
-    pub fn new() -> Context {
-        Context::default()
-    }
-
-    // ---- types ----
-
+impl Types {
     pub fn ty(&mut self, kind: TypeKind) -> Type {
-        Type(self.types.intern(kind))
+        Type(self.interner.intern(kind))
     }
     pub fn kind(&self, t: Type) -> &TypeKind {
-        &self.types.items[t.0 as usize]
+        &self.interner.items[t.0 as usize]
     }
     pub fn int_ty(&mut self, width: u32) -> Type {
         self.ty(TypeKind::Int {
@@ -217,6 +196,36 @@ impl Context {
     pub fn with_elem(&mut self, t: Type, elem: Type) -> Type {
         let shape = self.shape(t).map(|s| s.to_vec()).unwrap_or_default();
         self.tensor_ty(&shape, elem)
+    }
+}
+
+/// Everything one compilation owns.
+#[derive(Default)]
+pub struct Context {
+    pub ops: Arena<Operation>,
+    pub blocks: Arena<Block>,
+    pub regions: Arena<Region>,
+    pub values: Arena<ValueData>,
+    /// The interned types and the queries on them.
+    pub types: Types,
+    attrs: Interner<AttrKind>,
+    /// Every op ever given a `sym_name`, by that name, in creation order
+    /// (entries go stale when an op is renamed or removed; readers check).
+    /// Finding a function by name then costs its candidates, not a scan of
+    /// the module: verifying each of 20,000 calls against 20,000 functions
+    /// by scanning took 22 s.
+    symbols: HashMap<String, Vec<OpId>>,
+    pub sources: SourceMap,
+    pub registry: Registry,
+    /// Where ops came from in the model's own source (`model.py:12:5
+    /// (jit(f)/dot_general)`), from the debug locations JAX prints: errors
+    /// about an op add it as a note.
+    pub origins: HashMap<OpId, String>,
+}
+
+impl Context {
+    pub fn new() -> Context {
+        Context::default()
     }
 
     // ---- attributes ----

@@ -23,7 +23,7 @@ pub enum Literal {
 /// Checks that `v` fits integer type `ty` (signless accepts both signed and
 /// unsigned spellings, as MLIR does).
 pub fn check_int_range(ctx: &Context, v: i128, ty: Type) -> Result<(), String> {
-    let (width, sign) = match ctx.kind(ty) {
+    let (width, sign) = match ctx.types.kind(ty) {
         TypeKind::Int { width, sign } => (*width, *sign),
         TypeKind::Index => (64, Signedness::Signless),
         _ => return Err("integer literal for a non-integer type".into()),
@@ -79,7 +79,7 @@ pub fn bits_to_float(bits: u64, k: FloatKind) -> f64 {
 
 /// Bits of one scalar literal of scalar type `ty`; complex types give two.
 fn scalar_bits(ctx: &Context, lit: &Literal, ty: Type, out: &mut Vec<u64>) -> Result<(), String> {
-    match (ctx.kind(ty), lit) {
+    match (ctx.types.kind(ty), lit) {
         (TypeKind::Int { width, .. }, Literal::Int(v)) => {
             check_int_range(ctx, *v, ty)?;
             out.push((*v as u64) & mask(*width));
@@ -138,18 +138,18 @@ fn scalar_bits(ctx: &Context, lit: &Literal, ty: Type, out: &mut Vec<u64>) -> Re
 
 /// Builds dense elements of tensor type `ty` from a literal tree.
 pub fn build(ctx: &Context, ty: Type, lit: &Literal) -> Result<DenseElements, String> {
-    let shape = ctx.shape(ty).map(|s| s.to_vec()).unwrap_or_default();
-    let elem = ctx.elem(ty);
+    let shape = ctx.types.shape(ty).map(|s| s.to_vec()).unwrap_or_default();
+    let elem = ctx.types.elem(ty);
     let count: i64 = shape.iter().product();
     let mut bits = Vec::new();
     match lit {
         Literal::Bytes(bytes) => {
-            let parts = if ctx.is_complex(elem) { 2 } else { 1 };
-            let part_ty = match ctx.kind(elem) {
+            let parts = if ctx.types.is_complex(elem) { 2 } else { 1 };
+            let part_ty = match ctx.types.kind(elem) {
                 TypeKind::Complex(e) => *e,
                 _ => elem,
             };
-            let width = ctx.bit_width(part_ty);
+            let width = ctx.types.bit_width(part_ty);
             let nbytes = width.div_ceil(8) as usize;
             let total = bytes.len() / nbytes;
             if bytes.len() % nbytes != 0 || (total != parts && total as i64 != count * parts as i64)
@@ -240,19 +240,19 @@ fn flatten(
 
 /// Number of stored scalars per element (2 for complex).
 pub fn parts(ctx: &Context, elem: Type) -> usize {
-    if ctx.is_complex(elem) { 2 } else { 1 }
+    if ctx.types.is_complex(elem) { 2 } else { 1 }
 }
 
 /// The bits of element `i` (a splat answers for every index).
 pub fn element_bits(ctx: &Context, d: &DenseElements, i: usize) -> Vec<u64> {
-    let p = parts(ctx, ctx.elem(d.ty));
+    let p = parts(ctx, ctx.types.elem(d.ty));
     let base = if d.splat { 0 } else { i * p };
     d.bits[base..base + p].to_vec()
 }
 
 /// Sign- or zero-extends integer bits of type `ty` to i128.
 pub fn int_value(ctx: &Context, bits: u64, ty: Type) -> i128 {
-    match ctx.kind(ty) {
+    match ctx.types.kind(ty) {
         TypeKind::Int { width, sign } => {
             let w = *width;
             if w >= 64 {

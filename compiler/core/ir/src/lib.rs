@@ -15,7 +15,9 @@ pub mod types;
 pub mod verify;
 
 pub use attrs::{Attr, AttrKind, DenseElements};
-pub use context::{Block, BlockId, Context, OpId, Operation, Region, RegionId, Value, ValueDef};
+pub use context::{
+    Block, BlockId, Context, OpId, Operation, Region, RegionId, Types, Value, ValueDef,
+};
 pub use registry::{OpDef, Traits};
 pub use types::{FloatKind, Signedness, Type, TypeKind, UniformQuant, row_major_strides};
 
@@ -31,9 +33,9 @@ impl Context {
                     _ => None,
                 })
                 .collect(),
-            AttrKind::Dense(d) if self.shape(d.ty).is_some_and(|s| s.len() == 1) => {
-                let n = self.num_elements(d.ty) as usize;
-                let elem = self.elem(d.ty);
+            AttrKind::Dense(d) if self.types.shape(d.ty).is_some_and(|s| s.len() == 1) => {
+                let n = self.types.num_elements(d.ty) as usize;
+                let elem = self.types.elem(d.ty);
                 Some(
                     (0..n)
                         .map(|i| {

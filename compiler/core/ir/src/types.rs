@@ -160,7 +160,7 @@ pub enum TypeKind {
 /// The values an integer storage type holds: `[-2^(w-1), 2^(w-1))` signed,
 /// `[0, 2^w)` unsigned (capped to i64).
 pub fn storage_range(ctx: &crate::Context, t: Type) -> (i64, i64) {
-    match ctx.kind(t) {
+    match ctx.types.kind(t) {
         TypeKind::Int { width, sign } => {
             let w = (*width).min(63);
             if *sign == Signedness::Unsigned {

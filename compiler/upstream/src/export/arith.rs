@@ -202,8 +202,8 @@ fn arith_constant(ex: &mut Exporter<'_>, op: OpId) -> Result<()> {
         .attr_of(op, "value")
         .ok_or_else(|| ex.internal(op, "has no 'value'"))?;
     let t = ex.ty(ty, op)?;
-    let width = ex.ir.bit_width(ty);
-    let value = match (ex.ir.attr_kind(attr), ex.ir.kind(ty)) {
+    let width = ex.ir.types.bit_width(ty);
+    let value = match (ex.ir.attr_kind(attr), ex.ir.types.kind(ty)) {
         (AttrKind::Bool(v), _) => return bool_constant(ex, op, *v),
         (AttrKind::Int { value, .. }, TypeKind::Int { .. } | TypeKind::Index) => {
             if width == 1 {
@@ -233,7 +233,7 @@ fn cast(ex: &mut Exporter<'_>, op: OpId, name: &str) -> Result<()> {
     let from_ty = ex.operand_ty(op, 0)?;
     let to_ty = ex.result_ty(op)?;
     let (from, to) = (ex.ty(from_ty, op)?, ex.ty(to_ty, op)?);
-    let small = |t| match ex.ir.kind(t) {
+    let small = |t| match ex.ir.types.kind(t) {
         TypeKind::Float(k) => strata_ir::minifloat::format(*k).map(|f| f.code()),
         _ => None,
     };

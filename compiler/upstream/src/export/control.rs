@@ -342,13 +342,13 @@ fn call_external(
             .ok_or_else(|| ex.internal(op, "passes more arguments than declared"))?;
         if let Some(p) = ex.pointers.get(&v) {
             args.push(p.clone());
-        } else if matches!(ex.ir.kind(ex.ir.value_ty(v)), TypeKind::MemRef { .. }) {
+        } else if matches!(ex.ir.types.kind(ex.ir.value_ty(v)), TypeKind::MemRef { .. }) {
             let (m, t) = (ex.operand(op, i)?, ex.ty(ex.ir.value_ty(v), op)?);
             args.push(super::mem::pointer_of(ex, &m, &t));
         } else {
             args.push(ex.operand(op, i)?);
         }
-        if matches!(ex.ir.kind(declared), TypeKind::MemRef { .. }) {
+        if matches!(ex.ir.types.kind(declared), TypeKind::MemRef { .. }) {
             params.push("!llvm.ptr".to_string());
             types.push("!llvm.ptr".to_string());
         } else {
@@ -391,7 +391,7 @@ fn call_external(
 /// ` {llvm.signext}` / ` {llvm.zeroext}` for integers narrower than 32
 /// bits, as the native backend marks them.
 fn extension(ex: &Exporter<'_>, t: strata_ir::Type) -> &'static str {
-    match ex.ir.kind(t) {
+    match ex.ir.types.kind(t) {
         TypeKind::Int { width, sign } if *width < 32 => {
             if *sign == Signedness::Unsigned || *width == 1 {
                 " {llvm.zeroext}"

@@ -174,11 +174,11 @@ fn slice(ex: &mut Exporter<'_>, op: OpId) -> Result<()> {
         .and_then(|o| i64::try_from(o).ok())
         .ok_or_else(|| ex.internal(op, "has no valid 'offset'"))?;
     let rt = ex.result_ty(op)?;
-    let TypeKind::MemRef { shape, elem } = ex.ir.kind(rt).clone() else {
+    let TypeKind::MemRef { shape, elem } = ex.ir.types.kind(rt).clone() else {
         return Err(ex.internal(op, "does not produce a memref"));
     };
     let mut sizes = super::storage_shape(&shape);
-    if ex.ir.is_complex(elem) {
+    if ex.ir.types.is_complex(elem) {
         sizes.push(2);
     }
     let strides = row_major_strides(&sizes);
@@ -239,7 +239,7 @@ fn indices(
 fn load(ex: &mut Exporter<'_>, op: OpId, part: Option<u32>) -> Result<()> {
     let (m, t) = buffer(ex, op, 0)?;
     let idx = indices(ex, op, 1, part)?.join(", ");
-    let elem = ex.ir.elem(ex.operand_ty(op, 0)?);
+    let elem = ex.ir.types.elem(ex.operand_ty(op, 0)?);
     let r = ex.define_result(op)?;
     match ex.widened_int(elem) {
         Some((width, slot, _)) => {
@@ -256,7 +256,7 @@ fn store(ex: &mut Exporter<'_>, op: OpId, part: Option<u32>) -> Result<()> {
     let v = ex.operand(op, 0)?;
     let (m, t) = buffer(ex, op, 1)?;
     let idx = indices(ex, op, 2, part)?.join(", ");
-    let elem = ex.ir.elem(ex.operand_ty(op, 1)?);
+    let elem = ex.ir.types.elem(ex.operand_ty(op, 1)?);
     let v = match ex.widened_int(elem) {
         Some((width, slot, zero)) => {
             let ext = if zero { "arith.extui" } else { "arith.extsi" };
@@ -273,8 +273,9 @@ fn store(ex: &mut Exporter<'_>, op: OpId, part: Option<u32>) -> Result<()> {
 /// A buffer seen as one dimension of its storage units (same bytes).
 fn flat(ex: &mut Exporter<'_>, m: &str, t: &str, op: OpId, i: usize) -> Result<(String, String)> {
     let ty = ex.operand_ty(op, i)?;
-    let elem = ex.ir.elem(ty);
-    let units = ex.ir.num_elements(ty).max(0) * if ex.ir.is_complex(elem) { 2 } else { 1 };
+    let elem = ex.ir.types.elem(ty);
+    let units =
+        ex.ir.types.num_elements(ty).max(0) * if ex.ir.types.is_complex(elem) { 2 } else { 1 };
     let flat_t = format!("memref<{units}x{}>", ex.storage_ty(elem, op)?);
     if *t == flat_t {
         return Ok((m.to_string(), flat_t));
@@ -291,7 +292,7 @@ fn flat(ex: &mut Exporter<'_>, m: &str, t: &str, op: OpId, i: usize) -> Result<(
 fn copy(ex: &mut Exporter<'_>, op: OpId) -> Result<()> {
     let (src, st) = buffer(ex, op, 0)?;
     let (dst, dt) = buffer(ex, op, 1)?;
-    if ex.ir.num_elements(ex.operand_ty(op, 0)?) <= 0 {
+    if ex.ir.types.num_elements(ex.operand_ty(op, 0)?) <= 0 {
         return Ok(());
     }
     let (src, st) = flat(ex, &src, &st, op, 0)?;
@@ -307,16 +308,16 @@ fn copy(ex: &mut Exporter<'_>, op: OpId) -> Result<()> {
 fn view(ex: &mut Exporter<'_>, op: OpId) -> Result<()> {
     let (m, t) = buffer(ex, op, 0)?;
     let rt = ex.result_ty(op)?;
-    let TypeKind::MemRef { shape, elem } = ex.ir.kind(rt).clone() else {
+    let TypeKind::MemRef { shape, elem } = ex.ir.types.kind(rt).clone() else {
         return Err(ex.internal(op, "does not produce a memref"));
     };
     let mut sizes = super::storage_shape(&shape);
-    if ex.ir.is_complex(elem) {
+    if ex.ir.types.is_complex(elem) {
         sizes.push(2);
     }
     let strides = row_major_strides(&sizes);
     let to = ex.ty(rt, op)?;
-    let src_elem = ex.ir.elem(ex.operand_ty(op, 0)?);
+    let src_elem = ex.ir.types.elem(ex.operand_ty(op, 0)?);
     if ex.storage_ty(src_elem, op)? != ex.storage_ty(elem, op)? {
         return retyped_view(ex, op, &m, &t, &sizes, &strides, &to);
     }
@@ -396,9 +397,9 @@ fn memref_at(
 fn offset(ex: &mut Exporter<'_>, op: OpId) -> Result<()> {
     let (m, t) = buffer(ex, op, 0)?;
     let n = ex.operand(op, 1)?;
-    let elem = ex.ir.elem(ex.operand_ty(op, 0)?);
+    let elem = ex.ir.types.elem(ex.operand_ty(op, 0)?);
     let unit = ex.storage_ty(elem, op)?;
-    let units = if ex.ir.is_complex(elem) { 2 } else { 1 };
+    let units = if ex.ir.types.is_complex(elem) { 2 } else { 1 };
     let base = pointer_of(ex, &m, &t);
     let scale = ex.constant(units, "index");
     let scaled = ex.fresh();
@@ -433,7 +434,7 @@ pub(crate) fn global(ex: &mut Exporter<'_>, op: OpId) -> Result<()> {
         .ok_or_else(|| ex.internal(op, "has no 'sym_name'"))?
         .to_string();
     let (ty, bytes) = strata_codegen::global_bytes(ex.ir, op)?;
-    let TypeKind::Tensor { shape, elem } = ex.ir.kind(ty).clone() else {
+    let TypeKind::Tensor { shape, elem } = ex.ir.types.kind(ty).clone() else {
         return Err(ex.internal(op, "has a value that is not a tensor"));
     };
     let t = ex.memref_ty(&shape, elem, op)?;

@@ -360,14 +360,14 @@ impl<'a> Exporter<'a> {
 
     /// The register type of a scalar, or the memref type of a buffer.
     pub(crate) fn ty(&self, t: Type, op: OpId) -> Result<String> {
-        match self.ir.kind(t) {
+        match self.ir.types.kind(t) {
             TypeKind::MemRef { shape, elem } => self.memref_ty(shape, *elem, op),
             _ => self.scalar_ty(t, op),
         }
     }
 
     pub(crate) fn scalar_ty(&self, t: Type, op: OpId) -> Result<String> {
-        match self.ir.kind(t) {
+        match self.ir.types.kind(t) {
             TypeKind::Int { width, .. } if (1..=128).contains(width) => Ok(format!("i{width}")),
             TypeKind::Index => Ok("index".into()),
             TypeKind::Float(k) => float_ty(*k)
@@ -381,7 +381,7 @@ impl<'a> Exporter<'a> {
     /// elements add a trailing dimension of 2 (real, imaginary).
     pub(crate) fn memref_ty(&self, shape: &[i64], elem: Type, op: OpId) -> Result<String> {
         let mut dims: Vec<String> = storage_shape(shape).iter().map(i64::to_string).collect();
-        if self.ir.is_complex(elem) {
+        if self.ir.types.is_complex(elem) {
             dims.push("2".into());
         }
         let unit = self.storage_ty(elem, op)?;
@@ -392,7 +392,7 @@ impl<'a> Exporter<'a> {
     /// The type one addressing unit of a buffer of `elem` holds (see the
     /// native backend's `types::storage_type`: the same bytes).
     pub(crate) fn storage_ty(&self, elem: Type, op: OpId) -> Result<String> {
-        match self.ir.kind(elem) {
+        match self.ir.types.kind(elem) {
             TypeKind::Int { width, .. } if (1..=64).contains(width) => {
                 Ok(format!("i{}", 8 * strata_abi::scalar_storage_bytes(*width)))
             }
@@ -418,7 +418,7 @@ impl<'a> Exporter<'a> {
     /// An integer element whose register width differs from its memory
     /// slot: (register width, slot width, zero-extended?).
     pub(crate) fn widened_int(&self, elem: Type) -> Option<(u32, u32, bool)> {
-        match self.ir.kind(elem) {
+        match self.ir.types.kind(elem) {
             TypeKind::Int { width, sign } => {
                 let slot = 8 * strata_abi::scalar_storage_bytes(*width);
                 (slot != *width).then_some((
@@ -454,7 +454,7 @@ impl<'a> Exporter<'a> {
         }
         let result = match results.as_slice() {
             [] => " -> i32".to_string(),
-            [r] if !matches!(ir.kind(*r), TypeKind::MemRef { .. }) => {
+            [r] if !matches!(ir.types.kind(*r), TypeKind::MemRef { .. }) => {
                 format!(" -> {}", self.scalar_ty(*r, op)?)
             }
             _ => {

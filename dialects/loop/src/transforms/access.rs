@@ -78,7 +78,7 @@ pub(crate) fn buffer_uses(ctx: &Context, lp: OpId) -> HashMap<Value, BufferUse> 
         let access = element_access(ctx, o);
         for &v in &ctx.op(o).operands {
             let is_memref = matches!(
-                ctx.kind(ctx.value_ty(v)),
+                ctx.types.kind(ctx.value_ty(v)),
                 strata_ir::TypeKind::MemRef { .. }
             );
             if !is_memref || inside.contains(&v) {

@@ -380,10 +380,10 @@ fn outline(
 
     // The new function: (begin, end, captures...).
     let name = fresh_name(ctx, names, func, k);
-    let index = ctx.index_ty();
+    let index = ctx.types.index_ty();
     let mut inputs = vec![index, index];
     inputs.extend(captures.iter().map(|&v| ctx.value_ty(v)));
-    let fty = ctx.function_ty(inputs.clone(), vec![]);
+    let fty = ctx.types.function_ty(inputs.clone(), vec![]);
     let loc = ctx.op(lp).loc;
     let attrs = vec![
         (
@@ -421,7 +421,7 @@ fn outline(
     // The dispatch, for where the loop was.
     let mut operands = ctx.op(lp).operands.clone();
     operands.extend(captures.iter().copied());
-    let i64t = ctx.int_ty(64);
+    let i64t = ctx.types.int_ty(64);
     let dispatch_attrs = vec![
         ("callee".to_string(), ctx.attr(AttrKind::SymbolRef(name))),
         (
@@ -470,7 +470,7 @@ fn distinct_buffers(ctx: &Context, captures: &[Value]) -> bool {
         .iter()
         .filter(|&&v| {
             matches!(
-                ctx.kind(ctx.value_ty(v)),
+                ctx.types.kind(ctx.value_ty(v)),
                 strata_ir::TypeKind::MemRef { .. }
             )
         })

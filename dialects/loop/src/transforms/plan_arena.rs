@@ -59,7 +59,7 @@ impl strata_pass::Pass for LoopPlanArenaPass {
             let own = plan_function(ctx, f);
             let callees = max_callee_total(ctx, f, &totals);
             let total = round_up(own) + callees;
-            let i64t = ctx.int_ty(64);
+            let i64t = ctx.types.int_ty(64);
             for (name, value) in [("arena_bytes", own), ("scratch_bytes", total)] {
                 let a = ctx.attr(AttrKind::Int {
                     value: value as i128,
@@ -315,14 +315,14 @@ fn rewrite(
     size: i64,
 ) {
     let loc = ctx.op(f).loc;
-    let i8t = ctx.int_ty(8);
-    let arena_ty = ctx.memref_ty(&[size], i8t);
+    let i8t = ctx.types.int_ty(8);
+    let arena_ty = ctx.types.memref_ty(&[size], i8t);
     let arena_op = ctx.create_op(mem::ARENA, vec![], &[arena_ty], vec![], loc);
     let arena = ctx.op(arena_op).results[0];
     // Allocation -> its slice; allocation result -> the slice's.
     let mut slices: HashMap<OpId, OpId> = HashMap::new();
     let mut placed: HashMap<Value, Value> = HashMap::new();
-    let i64t = ctx.int_ty(64);
+    let i64t = ctx.types.int_ty(64);
     for (b, &off) in buffers.iter().zip(offsets) {
         let ty = ctx.value_ty(ctx.op(b.alloc).results[0]);
         let offset = ctx.attr(AttrKind::Int {

@@ -101,7 +101,7 @@ fn private_to_loops(
     buf: Value,
     uses: &[OpId],
 ) -> Option<(Vec<OpId>, OpId)> {
-    let shape = ctx.shape(ctx.value_ty(buf))?.to_vec();
+    let shape = ctx.types.shape(ctx.value_ty(buf))?.to_vec();
     let mut free = None;
     let mut common: Option<Vec<OpId>> = None;
     let mut accesses = Vec::new();
@@ -191,9 +191,13 @@ fn privatize(
     let m = loops.len();
     let buf = ctx.op(alloc).results[0];
     let ty = ctx.value_ty(buf);
-    let row_shape = ctx.shape(ty).map(|s| s[m..].to_vec()).unwrap_or_default();
-    let elem = ctx.elem(ty);
-    let row_ty = ctx.memref_ty(&row_shape, elem);
+    let row_shape = ctx
+        .types
+        .shape(ty)
+        .map(|s| s[m..].to_vec())
+        .unwrap_or_default();
+    let elem = ctx.types.elem(ty);
+    let row_ty = ctx.types.memref_ty(&row_shape, elem);
     let loc = ctx.op(alloc).loc;
     let row = ctx.create_op(mem::ALLOCA, vec![], &[row_ty], vec![], loc);
     let row_buf = ctx.op(row).results[0];

@@ -54,9 +54,9 @@ fn int_matrix(ctx: &Context, op: OpId, name: &str) -> Result<Option<Vec<Vec<i64>
     let Some(d) = ctx.dense_attr(op, name) else {
         return Ok(None);
     };
-    let shape = ctx.shape(d.ty).unwrap_or(&[]).to_vec();
-    let elem = ctx.elem(d.ty);
-    if shape.len() != 2 || !ctx.is_int(elem) {
+    let shape = ctx.types.shape(d.ty).unwrap_or(&[]).to_vec();
+    let elem = ctx.types.elem(d.ty);
+    if shape.len() != 2 || !ctx.types.is_int(elem) {
         return Err(ctx.error(
             op,
             format!(
@@ -424,8 +424,8 @@ pub fn verify_collective_broadcast(ctx: &Context, op: OpId) -> Result<()> {
 /// `replica_id` / `partition_id`: `tensor<ui32>`.
 pub fn verify_device_id(ctx: &Context, op: OpId) -> Result<()> {
     let t = ctx.value_ty(ctx.op(op).results[0]);
-    let ok = matches!(ctx.kind(t), TypeKind::Tensor { shape, elem } if shape.is_empty()
-        && matches!(ctx.kind(*elem), TypeKind::Int { width: 32, sign: strata_ir::Signedness::Unsigned }));
+    let ok = matches!(ctx.types.kind(t), TypeKind::Tensor { shape, elem } if shape.is_empty()
+        && matches!(ctx.types.kind(*elem), TypeKind::Int { width: 32, sign: strata_ir::Signedness::Unsigned }));
     if !ok {
         return Err(ctx.error(
             op,
@@ -475,7 +475,7 @@ pub fn verify_run_parallel(ctx: &Context, op: OpId) -> Result<()> {
 }
 
 fn is_token(ctx: &Context, v: strata_ir::Value) -> bool {
-    matches!(ctx.kind(ctx.value_ty(v)), TypeKind::Token)
+    matches!(ctx.types.kind(ctx.value_ty(v)), TypeKind::Token)
 }
 
 /// `after_all`: tokens in, one token out.

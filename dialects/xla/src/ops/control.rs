@@ -77,7 +77,7 @@ pub fn verify_branches(ctx: &Context, op: OpId) -> Result<()> {
         && if is_if {
             is_bool(ctx, e)
         } else {
-            is_int(ctx, e) && ctx.bit_width(e) == 32
+            is_int(ctx, e) && ctx.types.bit_width(e) == 32
         };
     if !ok {
         return Err(ctx.error(
@@ -123,7 +123,7 @@ pub fn verify_branches(ctx: &Context, op: OpId) -> Result<()> {
 }
 
 fn tensor_of_type(ctx: &Context, t: Type) -> Option<(Vec<i64>, Type)> {
-    match ctx.kind(t) {
+    match ctx.types.kind(t) {
         strata_ir::TypeKind::Tensor { shape, elem } => Some((shape.clone(), *elem)),
         _ => None,
     }

@@ -37,12 +37,12 @@ fn matrices(ctx: &Context, op: OpId, i: usize) -> Result<(Vec<i64>, i64, i64, Ty
 
 /// The real type of an f32/f64/complex element (itself for reals).
 pub fn real_part(ctx: &Context, elem: Type) -> Option<Type> {
-    let part = match ctx.kind(elem) {
+    let part = match ctx.types.kind(elem) {
         TypeKind::Complex(p) => *p,
         _ => elem,
     };
     matches!(
-        ctx.kind(part),
+        ctx.types.kind(part),
         TypeKind::Float(FloatKind::F32 | FloatKind::F64)
     )
     .then_some(part)
@@ -161,7 +161,7 @@ pub fn verify_eig(ctx: &Context, op: OpId) -> Result<()> {
     let part = real_part(ctx, elem).unwrap_or(elem);
     for (i, dims) in [(0, vec![n]), (1, vec![n, n]), (2, vec![n, n])] {
         let (shape, e) = result_tensor(ctx, op, i)?;
-        let complex_of_part = matches!(ctx.kind(e), TypeKind::Complex(p) if *p == part);
+        let complex_of_part = matches!(ctx.types.kind(e), TypeKind::Complex(p) if *p == part);
         if shape != batched(&batch, &dims) || !complex_of_part {
             return Err(ctx.error(
                 op,
@@ -230,6 +230,7 @@ pub fn verify_tridiagonal_solve(ctx: &Context, op: OpId) -> Result<()> {
         expect_result_type(ctx, op, i, &diagonal, elem)?;
     }
     let b = ctx
+        .types
         .shape(ctx.value_ty(ctx.op(op).operands[3]))
         .unwrap_or(&[])
         .to_vec();

@@ -27,7 +27,7 @@ pub fn dot_dims(ctx: &Context, op: OpId) -> Option<DotDims> {
 
 /// `#stablehlo.dot<...>` for `d`, as `dot_dimension_numbers` holds it.
 pub fn dot_dims_attr(ctx: &mut Context, d: &DotDims) -> strata_ir::Attr {
-    let elem = ctx.int_ty(64);
+    let elem = ctx.types.int_ty(64);
     let fields = [
         ("lhs_batching_dimensions", &d.lhs_batch),
         ("rhs_batching_dimensions", &d.rhs_batch),

@@ -27,7 +27,7 @@ fn accepts(ctx: &Context, name: &str, elem: Type) -> bool {
         SQUARE => int || float || complex,
         CBRT | ATAN2 | SQRT | RSQRT | EXP | EXPM1 | LOG | LOG1P | LOGISTIC | SINE | COSINE
         | TAN | TANH => float || complex,
-        ABS | SIGN => (int && !ctx.is_unsigned(elem)) || float || complex,
+        ABS | SIGN => (int && !ctx.types.is_unsigned(elem)) || float || complex,
         NEGATE => int || float || complex,
         ADD | MULTIPLY | MAXIMUM | MINIMUM => int || boolean || float || complex,
         SUBTRACT | DIVIDE | POWER => int || float || complex,
@@ -35,7 +35,7 @@ fn accepts(ctx: &Context, name: &str, elem: Type) -> bool {
         ZETA | POLYGAMMA => float,
         // Steps by one unit of the stored type, on its own bits.
         NEXT_AFTER => matches!(
-            ctx.kind(elem),
+            ctx.types.kind(elem),
             TypeKind::Float(
                 strata_ir::FloatKind::F16
                     | strata_ir::FloatKind::BF16
@@ -61,7 +61,7 @@ fn check_elem(ctx: &Context, op: OpId, elem: Type) -> Result<()> {
 pub fn verify_unary(ctx: &Context, op: OpId) -> Result<()> {
     let (shape, elem) = operand_tensor(ctx, op, 0)?;
     check_elem(ctx, op, elem)?;
-    let result_elem = match (ctx.op(op).name, ctx.kind(elem)) {
+    let result_elem = match (ctx.op(op).name, ctx.types.kind(elem)) {
         (ABS, TypeKind::Complex(part)) => *part,
         _ => elem,
     };
@@ -179,8 +179,8 @@ pub fn verify_bitcast_convert(ctx: &Context, op: OpId) -> Result<()> {
     let (shape, elem) = operand_tensor(ctx, op, 0)?;
     let (rshape, relem) = result_tensor(ctx, op, 0)?;
     let (w_in, w_out) = (
-        ctx.bit_width(elem) * (1 + is_complex(ctx, elem) as u32),
-        ctx.bit_width(relem) * (1 + is_complex(ctx, relem) as u32),
+        ctx.types.bit_width(elem) * (1 + is_complex(ctx, elem) as u32),
+        ctx.types.bit_width(relem) * (1 + is_complex(ctx, relem) as u32),
     );
     if w_in == w_out {
         if rshape != shape {
@@ -232,7 +232,7 @@ pub fn verify_is_finite(ctx: &Context, op: OpId) -> Result<()> {
 
 pub fn verify_real_imag(ctx: &Context, op: OpId) -> Result<()> {
     let (shape, elem) = operand_tensor(ctx, op, 0)?;
-    let part = match ctx.kind(elem) {
+    let part = match ctx.types.kind(elem) {
         TypeKind::Complex(p) => *p,
         TypeKind::Float(_) => elem,
         _ => {
@@ -252,7 +252,7 @@ pub fn verify_complex(ctx: &Context, op: OpId) -> Result<()> {
     let elem = operand_tensor(ctx, op, 0)?.1;
     let shape = binary_broadcast(ctx, op)?.shape;
     let (rshape, relem) = result_tensor(ctx, op, 0)?;
-    let ok = matches!(ctx.kind(relem), TypeKind::Complex(p) if *p == elem) && rshape == shape;
+    let ok = matches!(ctx.types.kind(relem), TypeKind::Complex(p) if *p == elem) && rshape == shape;
     if !ok {
         return Err(ctx.error(
             op,

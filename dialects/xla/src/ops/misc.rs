@@ -61,7 +61,7 @@ pub fn verify_map(ctx: &Context, op: OpId) -> Result<()> {
     // Argument i is an element of operand i: a 0-d tensor of its type.
     for (i, &arg) in ctx.blocks[body].args.iter().enumerate() {
         let (_, elem) = operand_tensor(ctx, op, i)?;
-        if !matches!(ctx.kind(ctx.value_ty(arg)), TypeKind::Tensor { shape, elem: e } if shape.is_empty() && *e == elem)
+        if !matches!(ctx.types.kind(ctx.value_ty(arg)), TypeKind::Tensor { shape, elem: e } if shape.is_empty() && *e == elem)
         {
             return Err(ctx.error(
                 op,
@@ -78,7 +78,7 @@ pub fn verify_map(ctx: &Context, op: OpId) -> Result<()> {
         .unwrap_or_default();
     let (rs, re) = result_tensor(ctx, op, 0)?;
     let ok = ret.len() == 1
-        && matches!(ctx.kind(ctx.value_ty(ret[0])), TypeKind::Tensor { shape, elem } if shape.is_empty() && *elem == re);
+        && matches!(ctx.types.kind(ctx.value_ty(ret[0])), TypeKind::Tensor { shape, elem } if shape.is_empty() && *elem == re);
     if !ok || rs != shape {
         return Err(ctx.error(
             op,
@@ -120,7 +120,7 @@ pub fn verify_tuple(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
     let elems: Vec<_> = o.operands.iter().map(|&v| ctx.value_ty(v)).collect();
     let ok = o.results.len() == 1
-        && matches!(ctx.kind(ctx.value_ty(o.results[0])), TypeKind::Tuple(t) if *t == elems);
+        && matches!(ctx.types.kind(ctx.value_ty(o.results[0])), TypeKind::Tuple(t) if *t == elems);
     if !ok {
         return Err(ctx.error(op, "result must be the tuple of the operand types"));
     }
@@ -128,7 +128,8 @@ pub fn verify_tuple(ctx: &Context, op: OpId) -> Result<()> {
 }
 
 pub fn verify_get_tuple_element(ctx: &Context, op: OpId) -> Result<()> {
-    let TypeKind::Tuple(elems) = ctx.kind(ctx.value_ty(ctx.op(op).operands[0])).clone() else {
+    let TypeKind::Tuple(elems) = ctx.types.kind(ctx.value_ty(ctx.op(op).operands[0])).clone()
+    else {
         return Err(ctx.error(op, "operand must be a tuple"));
     };
     let i = ctx
@@ -177,7 +178,7 @@ pub fn verify_sort(ctx: &Context, op: OpId) -> Result<()> {
     // element type (the comparator is emitted on those scalars).
     for (j, &arg) in ctx.blocks[body].args.iter().enumerate() {
         let (_, elem) = operand_tensor(ctx, op, j / 2)?;
-        let ok = matches!(ctx.kind(ctx.value_ty(arg)), TypeKind::Tensor { shape, elem: e } if shape.is_empty() && *e == elem);
+        let ok = matches!(ctx.types.kind(ctx.value_ty(arg)), TypeKind::Tensor { shape, elem: e } if shape.is_empty() && *e == elem);
         if !ok {
             return Err(ctx.error(
                 op,
@@ -194,7 +195,7 @@ pub fn verify_sort(ctx: &Context, op: OpId) -> Result<()> {
         .map(|&t| ctx.op(t).operands.clone())
         .unwrap_or_default();
     let ok = ret.len() == 1
-        && matches!(ctx.kind(ctx.value_ty(ret[0])), TypeKind::Tensor { shape, elem } if shape.is_empty() && ctx.is_bool(*elem));
+        && matches!(ctx.types.kind(ctx.value_ty(ret[0])), TypeKind::Tensor { shape, elem } if shape.is_empty() && ctx.types.is_bool(*elem));
     if !ok {
         return Err(ctx.error(op, "comparator must return one tensor<i1>"));
     }
@@ -224,7 +225,7 @@ pub fn verify_fft(ctx: &Context, op: OpId) -> Result<()> {
             ),
         ));
     }
-    let part = |t| match ctx.kind(t) {
+    let part = |t| match ctx.types.kind(t) {
         TypeKind::Complex(p) => Some(*p),
         _ => None,
     };
@@ -242,13 +243,13 @@ pub fn verify_fft(ctx: &Context, op: OpId) -> Result<()> {
     };
     let types_ok = match kind {
         FftType::Fft | FftType::Ifft => part(elem).is_some() && relem == elem,
-        FftType::Rfft => ctx.is_float(elem) && part(relem) == Some(elem),
+        FftType::Rfft => ctx.types.is_float(elem) && part(relem) == Some(elem),
         FftType::Irfft => part(elem).is_some_and(|p| p == relem),
     };
     let float_ok = [elem, relem].iter().all(|&t| {
         let p = part(t).unwrap_or(t);
         matches!(
-            ctx.kind(p),
+            ctx.types.kind(p),
             TypeKind::Float(strata_ir::FloatKind::F32 | strata_ir::FloatKind::F64)
         )
     });
@@ -302,7 +303,7 @@ pub fn verify_top_k(ctx: &Context, op: OpId) -> Result<()> {
     }
     let (vshape, velem) = result_tensor(ctx, op, 0)?;
     let (ishape, ielem) = result_tensor(ctx, op, 1)?;
-    let i32_indices = matches!(ctx.kind(ielem), TypeKind::Int { width: 32, sign } if *sign != strata_ir::Signedness::Unsigned);
+    let i32_indices = matches!(ctx.types.kind(ielem), TypeKind::Int { width: 32, sign } if *sign != strata_ir::Signedness::Unsigned);
     if vshape != want || velem != elem || ishape != want || !i32_indices {
         return Err(ctx.error(
             op,
@@ -330,7 +331,7 @@ pub fn verify_rng_bit_generator(ctx: &Context, op: OpId) -> Result<()> {
     let (s, se) = operand_tensor(ctx, op, 0)?;
     let (ns, nse) = result_tensor(ctx, op, 0)?;
     let (_, be) = result_tensor(ctx, op, 1)?;
-    let u64_state = matches!(ctx.kind(se), TypeKind::Int { width: 64, .. });
+    let u64_state = matches!(ctx.types.kind(se), TypeKind::Int { width: 64, .. });
     if s.len() != 1 || !u64_state || (&s, se) != (&ns, nse) {
         return Err(ctx.error(
             op,
@@ -382,7 +383,7 @@ pub fn verify_rng(ctx: &Context, op: OpId) -> Result<()> {
         ));
     }
     let (_, elem) = result_tensor(ctx, op, 0)?;
-    let bool_elem = matches!(ctx.kind(elem), TypeKind::Int { width: 1, .. });
+    let bool_elem = matches!(ctx.types.kind(elem), TypeKind::Int { width: 1, .. });
     let int_ok = is_int(ctx, elem) && !bool_elem && dist == "UNIFORM";
     if !(is_float(ctx, elem) || int_ok) {
         return Err(ctx.error(
@@ -417,7 +418,7 @@ pub fn verify_rng(ctx: &Context, op: OpId) -> Result<()> {
 /// `rng_get_and_update_state() {delta}`: a `tensor<2xui64>`, delta >= 0.
 pub fn verify_rng_get_and_update_state(ctx: &Context, op: OpId) -> Result<()> {
     let (s, e) = result_tensor(ctx, op, 0)?;
-    if s != [2] || !matches!(ctx.kind(e), TypeKind::Int { width: 64, .. }) {
+    if s != [2] || !matches!(ctx.types.kind(e), TypeKind::Int { width: 64, .. }) {
         return Err(ctx.error(op, "the state is a tensor<2xui64>"));
     }
     match ctx.int_attr(op, "delta") {

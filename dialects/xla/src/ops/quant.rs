@@ -8,7 +8,7 @@ use strata_ir::{Context, OpId, TypeKind, UniformQuant};
 use crate::util::*;
 
 fn quant(ctx: &Context, t: strata_ir::Type) -> Option<&UniformQuant> {
-    match ctx.kind(t) {
+    match ctx.types.kind(t) {
         TypeKind::Quant(q) => Some(q),
         _ => None,
     }

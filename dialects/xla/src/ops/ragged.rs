@@ -66,7 +66,7 @@ pub fn verify_ragged_dot(ctx: &Context, op: OpId) -> Result<()> {
         ));
     }
     let groups = rhs[d.rhs_group as usize];
-    if sizes != [groups] || !ctx.is_int(se) {
+    if sizes != [groups] || !ctx.types.is_int(se) {
         return Err(ctx.error(
             op,
             format!(

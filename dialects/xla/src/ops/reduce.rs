@@ -89,7 +89,7 @@ pub fn check_reducer(
         .collect();
     let want: Vec<_> = elems.iter().chain(elems.iter()).copied().collect();
     let ok = args.len() == want.len()
-        && args.iter().zip(&want).all(|(&a, &e)| matches!(ctx.kind(a), TypeKind::Tensor { shape, elem } if shape.is_empty() && *elem == e));
+        && args.iter().zip(&want).all(|(&a, &e)| matches!(ctx.types.kind(a), TypeKind::Tensor { shape, elem } if shape.is_empty() && *elem == e));
     if !ok {
         return Err(ctx.error(
             op,
@@ -271,14 +271,14 @@ fn check_select(ctx: &Context, op: OpId, elem: strata_ir::Type) -> Result<()> {
     };
     let body = ctx.entry_block(op, 0).ok_or_else(bad)?;
     let args_ok = ctx.blocks[body].args.len() == 2
-        && ctx.blocks[body].args.iter().all(|&a| matches!(ctx.kind(ctx.value_ty(a)), TypeKind::Tensor { shape, elem: e } if shape.is_empty() && *e == elem));
+        && ctx.blocks[body].args.iter().all(|&a| matches!(ctx.types.kind(ctx.value_ty(a)), TypeKind::Tensor { shape, elem: e } if shape.is_empty() && *e == elem));
     let returned = ctx.blocks[body]
         .ops
         .last()
         .map(|&l| ctx.op(l).operands.clone())
         .unwrap_or_default();
     let ret_ok = returned.len() == 1
-        && matches!(ctx.kind(ctx.value_ty(returned[0])), TypeKind::Tensor { shape, elem: e } if shape.is_empty() && ctx.is_bool(*e));
+        && matches!(ctx.types.kind(ctx.value_ty(returned[0])), TypeKind::Tensor { shape, elem: e } if shape.is_empty() && ctx.types.is_bool(*e));
     if args_ok && ret_ok {
         Ok(())
     } else {

@@ -27,7 +27,7 @@ pub fn scan_shape(ctx: &Context, op: OpId) -> Option<ScanShape> {
     let outputs = o.results.len().checked_sub(carries)?;
     let dim = usize::try_from(ctx.int_attr(op, "dimension")?).ok()?;
     let first = *o.operands.first()?;
-    let length = *ctx.shape(ctx.value_ty(first))?.get(dim)?;
+    let length = *ctx.types.shape(ctx.value_ty(first))?.get(dim)?;
     Some(ScanShape {
         inputs,
         carries,
@@ -76,7 +76,7 @@ pub fn verify_scan(ctx: &Context, op: OpId) -> Result<()> {
             ));
         }
         let want = ctx.value_ty(args[i]);
-        if ctx.shape(want) != Some(&without(&shape)[..]) || ctx.elem(want) != elem {
+        if ctx.types.shape(want) != Some(&without(&shape)[..]) || ctx.types.elem(want) != elem {
             return Err(ctx.error(op, format!("body argument #{i} must be input #{i}'s slice")));
         }
     }
@@ -118,7 +118,7 @@ pub fn verify_scan(ctx: &Context, op: OpId) -> Result<()> {
             ));
         }
         let slice = ctx.value_ty(returned[k]);
-        if ctx.shape(slice) != Some(&without(&shape)[..]) || ctx.elem(slice) != elem {
+        if ctx.types.shape(slice) != Some(&without(&shape)[..]) || ctx.types.elem(slice) != elem {
             return Err(ctx.error(
                 op,
                 format!("the body's output #{k} must be a slice of result #{k}"),

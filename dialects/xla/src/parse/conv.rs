@@ -69,7 +69,7 @@ fn parse_conv_dims(p: &mut Parser<'_>) -> Result<strata_ir::Attr> {
     let (ki, ko, ks) = layout(p, ["i", "o"])?;
     p.expect_punct("->")?;
     let (ob, of, os) = layout(p, ["b", "f"])?;
-    let i64t = p.ctx.int_ty(64);
+    let i64t = p.ctx.types.int_ty(64);
     let int = |p: &mut Parser<'_>, v: i64| {
         p.ctx.attr(AttrKind::Int {
             value: v as i128,
@@ -151,9 +151,9 @@ pub fn parse_convolution(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
                 _ => return Err(p.error(format!("unknown window field '{key}'"))),
             };
             let a = if name == "padding" {
-                let i64t = p.ctx.int_ty(64);
+                let i64t = p.ctx.types.int_ty(64);
                 let n = value.len() as i64 / 2;
-                let ty = p.ctx.tensor_ty(&[n, 2], i64t);
+                let ty = p.ctx.types.tensor_ty(&[n, 2], i64t);
                 let bits = value.iter().map(|&v| v as u64).collect();
                 p.ctx.attr(AttrKind::Dense(strata_ir::DenseElements {
                     ty,

@@ -71,7 +71,7 @@ pub fn parse_reduce_precision(p: &mut Parser<'_>, st: &mut OpState) -> Result<()
                 format!("expected a format like e5m10, found '{format}'"),
             ));
         };
-        let i32t = p.ctx.int_ty(32);
+        let i32t = p.ctx.types.int_ty(32);
         let ea = p.ctx.attr(AttrKind::Int {
             value: e as i128,
             ty: i32t,
@@ -95,7 +95,7 @@ pub fn parse_top_k(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     p.expect_keyword("k")?;
     p.expect_punct("=")?;
     let k = p.parse_i64()?;
-    let i64t = p.ctx.int_ty(64);
+    let i64t = p.ctx.types.int_ty(64);
     let a = p.ctx.attr(AttrKind::Int {
         value: k as i128,
         ty: i64t,

@@ -26,7 +26,7 @@ pub(super) fn parse_signature(p: &mut Parser<'_>, st: &mut OpState) -> Result<()
     let loc = p.loc();
     if p.is_punct("(") {
         let fty = p.parse_function_type()?;
-        let TypeKind::Function { inputs, results } = p.ctx.kind(fty).clone() else {
+        let TypeKind::Function { inputs, results } = p.ctx.types.kind(fty).clone() else {
             return Err(Diagnostic::error(loc, "expected a function type"));
         };
         p.check_operand_types(&st.operands, &inputs, loc)?;
@@ -54,8 +54,8 @@ pub(super) fn parse_signature(p: &mut Parser<'_>, st: &mut OpState) -> Result<()
         return Ok(());
     }
     let operand_ty = if st.name == COMPLEX {
-        match p.ctx.kind(p.ctx.elem(t)).clone() {
-            TypeKind::Complex(part) => p.ctx.with_elem(t, part),
+        match p.ctx.types.kind(p.ctx.types.elem(t)).clone() {
+            TypeKind::Complex(part) => p.ctx.types.with_elem(t, part),
             _ => return Err(Diagnostic::error(loc, "expected a tensor of complex type")),
         }
     } else {
@@ -88,7 +88,7 @@ pub fn parse_select(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     let loc = p.loc();
     if p.is_punct("(") {
         let fty = p.parse_function_type()?;
-        let TypeKind::Function { inputs, results } = p.ctx.kind(fty).clone() else {
+        let TypeKind::Function { inputs, results } = p.ctx.types.kind(fty).clone() else {
             return Err(p.error("expected a function type"));
         };
         p.check_operand_types(&st.operands, &inputs, loc)?;
@@ -308,7 +308,7 @@ pub fn parse_slice(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 }
 
 pub(super) fn int_list_attr(p: &mut Parser<'_>, v: Vec<i64>) -> strata_ir::Attr {
-    let i64t = p.ctx.int_ty(64);
+    let i64t = p.ctx.types.int_ty(64);
     let items = v
         .into_iter()
         .map(|x| {
@@ -364,6 +364,7 @@ pub fn parse_dot_general(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
         // `dot`: contract the last lhs dimension with the first rhs dimension.
         let lrank = p
             .ctx
+            .types
             .shape(p.ctx.value_ty(st.operands[0]))
             .map(|s| s.len())
             .unwrap_or(0);
@@ -528,10 +529,10 @@ pub fn parse_custom_call(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
                 .retain(|(k, _)| k == "tolerance" || k.ends_with("ulp_difference"));
             if let Some((k, v)) = extra {
                 let a = if k == "tolerance" {
-                    let f64t = p.ctx.float_ty(strata_ir::FloatKind::F64);
+                    let f64t = p.ctx.types.float_ty(strata_ir::FloatKind::F64);
                     p.ctx.attr(AttrKind::float(v, f64t))
                 } else {
-                    let i64t = p.ctx.int_ty(64);
+                    let i64t = p.ctx.types.int_ty(64);
                     p.ctx.attr(AttrKind::Int {
                         value: v as i128,
                         ty: i64t,
@@ -577,7 +578,7 @@ pub fn parse_optimization_barrier(p: &mut Parser<'_>, st: &mut OpState) -> Resul
     let loc = p.loc();
     let types = if p.is_punct("(") {
         let fty = p.parse_function_type()?;
-        let TypeKind::Function { inputs, .. } = p.ctx.kind(fty).clone() else {
+        let TypeKind::Function { inputs, .. } = p.ctx.types.kind(fty).clone() else {
             return Err(p.error("expected a function type"));
         };
         inputs
@@ -646,7 +647,7 @@ pub fn parse_while(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 }
 
 pub(super) fn i64_attr(p: &mut Parser<'_>, v: i64) -> strata_ir::Attr {
-    let i64t = p.ctx.int_ty(64);
+    let i64t = p.ctx.types.int_ty(64);
     p.ctx.attr(AttrKind::Int {
         value: v as i128,
         ty: i64t,

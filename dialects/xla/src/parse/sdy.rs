@@ -184,7 +184,7 @@ pub fn parse_manual_computation(p: &mut Parser<'_>, st: &mut OpState) -> Result<
     p.expect_punct(":")?;
     let loc = p.loc();
     let fty = p.parse_function_type()?;
-    let TypeKind::Function { inputs, results } = p.ctx.kind(fty).clone() else {
+    let TypeKind::Function { inputs, results } = p.ctx.types.kind(fty).clone() else {
         return Err(p.error("expected a function type"));
     };
     p.check_operand_types(&st.operands, &inputs, loc)?;

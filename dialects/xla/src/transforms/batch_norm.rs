@@ -128,7 +128,7 @@ fn expand(ctx: &mut Context, op: OpId) -> Result<()> {
     let loc = ctx.op(op).loc;
     let operands = ctx.op(op).operands.clone();
     let x_ty = ctx.value_ty(operands[0]);
-    let shape = ctx.shape(x_ty).unwrap_or(&[]).to_vec();
+    let shape = ctx.types.shape(x_ty).unwrap_or(&[]).to_vec();
     let feature = ctx.int_attr(op, "feature_index").unwrap_or(0) as usize;
     // The attribute is an f32 (kept as the decimal written): its f32 value.
     let epsilon = f64::from(ctx.float_attr(op, "epsilon").unwrap_or(0.0) as f32);
@@ -139,8 +139,8 @@ fn expand(ctx: &mut Context, op: OpId) -> Result<()> {
         .map(|(_, &s)| s as f64)
         .product();
     let name = ctx.op(op).name;
-    let elem = ctx.elem(x_ty);
-    let strata_ir::TypeKind::Float(kind) = *ctx.kind(elem) else {
+    let elem = ctx.types.elem(x_ty);
+    let strata_ir::TypeKind::Float(kind) = *ctx.types.kind(elem) else {
         return Err(Diagnostic::internal(
             loc,
             "batch_norm on non-float elements",

@@ -67,15 +67,19 @@ impl OpBuilder<'_> {
     }
 
     pub fn tensor(&mut self, shape: &[i64], elem: Type) -> Type {
-        self.ctx.tensor_ty(shape, elem)
+        self.ctx.types.tensor_ty(shape, elem)
     }
 
     pub fn shape_of(&self, v: Value) -> Vec<i64> {
-        self.ctx.shape(self.ctx.value_ty(v)).unwrap_or(&[]).to_vec()
+        self.ctx
+            .types
+            .shape(self.ctx.value_ty(v))
+            .unwrap_or(&[])
+            .to_vec()
     }
 
     pub fn elem_of(&self, v: Value) -> Type {
-        self.ctx.elem(self.ctx.value_ty(v))
+        self.ctx.types.elem(self.ctx.value_ty(v))
     }
 
     /// An element-wise op whose result has its first operand's type.
@@ -107,7 +111,7 @@ impl OpBuilder<'_> {
     }
 
     pub fn i64_array(&mut self, values: Vec<i64>) -> Attr {
-        let elem = self.ctx.int_ty(64);
+        let elem = self.ctx.types.int_ty(64);
         self.ctx.attr(AttrKind::DenseArray { elem, values })
     }
 
@@ -126,7 +130,7 @@ impl OpBuilder<'_> {
 
     pub fn iota(&mut self, shape: &[i64], dim: i64, elem: Type) -> Value {
         let ty = self.tensor(shape, elem);
-        let i64t = self.ctx.int_ty(64);
+        let i64t = self.ctx.types.int_ty(64);
         let d = self.ctx.attr(AttrKind::Int {
             value: dim as i128,
             ty: i64t,
@@ -137,7 +141,7 @@ impl OpBuilder<'_> {
     /// `compare` with direction `LT`, `GE`, ... (the operands' natural order).
     pub fn compare(&mut self, direction: &str, a: Value, b: Value) -> Value {
         let shape = self.shape_of(a);
-        let i1 = self.ctx.int_ty(1);
+        let i1 = self.ctx.types.int_ty(1);
         let ty = self.tensor(&shape, i1);
         let dir = self.ctx.attr(AttrKind::Enum {
             dialect: "stablehlo".into(),

@@ -44,7 +44,7 @@ impl strata_pass::Pass for XlaPlanDonationPass {
             }
             let pairs = safe_pairs(ctx, f);
             if !pairs.is_empty() {
-                let elem = ctx.int_ty(64);
+                let elem = ctx.types.int_ty(64);
                 let values = pairs
                     .iter()
                     .flat_map(|&(i, j)| [i as i64, j as i64])
@@ -77,7 +77,7 @@ fn safe_pairs(ctx: &Context, f: OpId) -> Vec<(usize, usize)> {
         .iter()
         .map(|&a| ctx.value_ty(a))
         .chain(results.iter().copied())
-        .all(|t| matches!(ctx.kind(t), TypeKind::Tensor { .. }));
+        .all(|t| matches!(ctx.types.kind(t), TypeKind::Tensor { .. }));
     if !all_tensors {
         return vec![];
     }

@@ -107,7 +107,7 @@ fn selected_branch(ctx: &Context, op: OpId, selector: Value) -> Option<BlockId> 
         return None;
     }
     let dense = ctx.dense_attr(def, "value")?;
-    let elem = ctx.elem(dense.ty);
+    let elem = ctx.types.elem(dense.ty);
     let bits = *strata_ir::dense::element_bits(ctx, dense, 0).first()?;
     let value = strata_ir::dense::int_value(ctx, bits, elem);
     let regions = ctx.op(op).regions.len();

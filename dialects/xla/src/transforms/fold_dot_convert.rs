@@ -67,8 +67,8 @@ struct Folds {
 }
 
 fn is_float(ctx: &Context, v: Value, kind: FloatKind) -> bool {
-    let t = ctx.elem(ctx.value_ty(v));
-    matches!(ctx.kind(t), TypeKind::Float(k) if *k == kind)
+    let t = ctx.types.elem(ctx.value_ty(v));
+    matches!(ctx.types.kind(t), TypeKind::Float(k) if *k == kind)
 }
 
 /// Folds the converts of `producer`'s product when they are all its uses

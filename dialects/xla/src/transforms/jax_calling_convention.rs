@@ -106,7 +106,7 @@ fn is_platform_index(ctx: &Context, f: OpId, arg: usize) -> bool {
 /// token parameters, such as those of `run_parallel`'s device programs, are
 /// the program's own).
 fn is_jax_token(ctx: &Context, f: OpId, which: &str, index: usize, v: Value) -> bool {
-    matches!(ctx.kind(ctx.value_ty(v)), TypeKind::Token)
+    matches!(ctx.types.kind(ctx.value_ty(v)), TypeKind::Token)
         && builtin::signature_attr(ctx, f, which, index, "jax.token")
             .is_some_and(|a| matches!(ctx.attr_kind(a), AttrKind::Bool(true) | AttrKind::Unit))
 }
@@ -187,7 +187,9 @@ fn rewrite_signature(ctx: &mut Context, f: OpId, args: &[bool], results: &[bool]
             .map(|(_, t)| t)
             .collect()
     };
-    let fty = ctx.function_ty(keep(inputs, args), keep(outputs, results));
+    let fty = ctx
+        .types
+        .function_ty(keep(inputs, args), keep(outputs, results));
     let a = ctx.attr(AttrKind::Type(fty));
     ctx.set_attr(f, "function_type", a);
     for (which, dropped) in [("arg_attrs", args), ("res_attrs", results)] {

@@ -181,13 +181,13 @@ fn check_element_type(ctx: &Context, op: OpId, letter: u8) -> Result<()> {
     let Some(&a) = ctx.op(op).operands.first() else {
         return Err(ctx.error(op, "(LAPACK) expects at least one operand"));
     };
-    let elem = ctx.elem(ctx.value_ty(a));
-    let (part, complex) = match ctx.kind(elem) {
+    let elem = ctx.types.elem(ctx.value_ty(a));
+    let (part, complex) = match ctx.types.kind(elem) {
         TypeKind::Complex(p) => (*p, true),
         _ => (elem, false),
     };
-    let width = match ctx.kind(part) {
-        TypeKind::Float(_) => ctx.bit_width(part),
+    let width = match ctx.types.kind(part) {
+        TypeKind::Float(_) => ctx.types.bit_width(part),
         _ => 0,
     };
     let expected = match letter {
@@ -230,7 +230,7 @@ fn check_batch_dims(ctx: &Context, op: OpId, operand: usize) -> Result<()> {
         .op(op)
         .operands
         .get(operand)
-        .and_then(|&v| ctx.shape(ctx.value_ty(v)))
+        .and_then(|&v| ctx.types.shape(ctx.value_ty(v)))
         .map_or(0, |s| s.len());
     let given = match ctx.attr_kind(*v) {
         AttrKind::String(s) => s.parse::<usize>().ok(),
@@ -471,10 +471,10 @@ fn geev(ctx: &mut Context, op: OpId, complex: bool) -> Result<()> {
         types[0]
     } else {
         // wr's shape, complex of its element type.
-        let shape = ctx.shape(types[0]).unwrap_or(&[]).to_vec();
-        let part = ctx.elem(types[0]);
-        let elem = ctx.ty(TypeKind::Complex(part));
-        ctx.tensor_ty(&shape, elem)
+        let shape = ctx.types.shape(types[0]).unwrap_or(&[]).to_vec();
+        let part = ctx.types.elem(types[0]);
+        let elem = ctx.types.ty(TypeKind::Complex(part));
+        ctx.types.tensor_ty(&shape, elem)
     };
     let rest = &types[results - 3..];
     let attrs = vec![
@@ -525,8 +525,8 @@ fn with_zero_info(
     let new = ctx.create_op(name, o.operands.clone(), &types[..results], attrs, o.loc);
     verify_new(ctx, new)?;
     let info_ty = types[results];
-    let info_shape = ctx.shape(info_ty).unwrap_or(&[]).to_vec();
-    let info_elem = ctx.elem(info_ty);
+    let info_shape = ctx.types.shape(info_ty).unwrap_or(&[]).to_vec();
+    let info_elem = ctx.types.elem(info_ty);
     let mut b = OpBuilder::before_op(ctx, op)?;
     b.insert(new);
     let mut replacements = b.ctx.op(new).results.clone();
@@ -541,7 +541,7 @@ fn gehrd(ctx: &mut Context, op: OpId) -> Result<()> {
         .op(op)
         .operands
         .first()
-        .and_then(|&a| ctx.shape(ctx.value_ty(a)))
+        .and_then(|&a| ctx.types.shape(ctx.value_ty(a)))
         .and_then(|s| s.last().copied())
         .unwrap_or(0);
     let (low, high) = (int_option(ctx, op, "low"), int_option(ctx, op, "high"));

@@ -64,9 +64,9 @@ fn broadcast_in_dim(
     dims: Vec<i64>,
     shape: &[i64],
 ) -> Result<Value> {
-    let elem = ctx.elem(ctx.value_ty(v));
-    let t = ctx.tensor_ty(shape, elem);
-    let i64t = ctx.int_ty(64);
+    let elem = ctx.types.elem(ctx.value_ty(v));
+    let t = ctx.types.tensor_ty(shape, elem);
+    let i64t = ctx.types.int_ty(64);
     let a = ctx.attr(strata_ir::AttrKind::DenseArray {
         elem: i64t,
         values: dims,
@@ -84,8 +84,8 @@ fn broadcast_in_dim(
 }
 
 fn reshape(ctx: &mut Context, anchor: OpId, v: Value, shape: &[i64]) -> Result<Value> {
-    let elem = ctx.elem(ctx.value_ty(v));
-    let t = ctx.tensor_ty(shape, elem);
+    let elem = ctx.types.elem(ctx.value_ty(v));
+    let t = ctx.types.tensor_ty(shape, elem);
     let loc = ctx.op(anchor).loc;
     let r = ctx.create_op(RESHAPE, vec![v], &[t], vec![], loc);
     insert_before(ctx, anchor, r)?;
@@ -97,6 +97,7 @@ fn legalize_binary(ctx: &mut Context, op: OpId) -> Result<()> {
     for (i, dims) in [(0, b.lhs_dims.clone()), (1, b.rhs_dims.clone())] {
         let mut v = ctx.op(op).operands[i];
         let shape = ctx
+            .types
             .shape(ctx.value_ty(v))
             .map(|s| s.to_vec())
             .unwrap_or_default();
@@ -121,10 +122,12 @@ fn legalize_broadcast_to(ctx: &mut Context, op: OpId) -> Result<()> {
     let v = ctx.op(op).operands[0];
     let r = ctx.op(op).results[0];
     let shape = ctx
+        .types
         .shape(ctx.value_ty(v))
         .map(|s| s.to_vec())
         .unwrap_or_default();
     let rshape = ctx
+        .types
         .shape(ctx.value_ty(r))
         .map(|s| s.to_vec())
         .unwrap_or_default();

@@ -191,7 +191,7 @@ impl Mesh {
 }
 
 fn shape_of(ctx: &Context, t: Type) -> Vec<i64> {
-    ctx.shape(t).map(|s| s.to_vec()).unwrap_or_default()
+    ctx.types.shape(t).map(|s| s.to_vec()).unwrap_or_default()
 }
 
 fn expand(
@@ -280,7 +280,7 @@ fn expand(
             format!("the per-device function @{device_name} already exists"),
         ));
     }
-    let fty = ctx.function_ty(arg_types.clone(), res_types.clone());
+    let fty = ctx.types.function_ty(arg_types.clone(), res_types.clone());
     let attrs = vec![
         (
             "sym_name".to_string(),
@@ -320,7 +320,7 @@ fn expand(
         ctx.insert_op_at(block, pos, op);
         pos += 1;
     };
-    let i64t = ctx.int_ty(64);
+    let i64t = ctx.types.int_ty(64);
     let mut per_device: Vec<Vec<Value>> = vec![Vec::new(); n as usize];
     for (i, &x) in operands.iter().enumerate() {
         let shape = shape_of(ctx, ctx.value_ty(x));
@@ -347,8 +347,8 @@ fn expand(
                 slot.push(x);
             }
         } else {
-            let elem = ctx.elem(ctx.value_ty(x));
-            let bty = ctx.tensor_ty(&bshape, elem);
+            let elem = ctx.types.elem(ctx.value_ty(x));
+            let bty = ctx.types.tensor_ty(&bshape, elem);
             // One slice per distinct block (devices that differ only along
             // unsplit axes share it).
             let mut made: HashMap<Vec<i64>, Value> = HashMap::new();
@@ -439,7 +439,7 @@ fn expand(
                 ));
             }
         }
-        let elem = ctx.elem(res_types[j]);
+        let elem = ctx.types.elem(res_types[j]);
         let whole = assemble(
             ctx,
             &mut insert,
@@ -515,7 +515,7 @@ fn assemble(
     for (d, ax) in &split_dims[level..] {
         shape[*d] *= mesh.block(ax, 0).0;
     }
-    let ty = ctx.tensor_ty(&shape, elem);
+    let ty = ctx.types.tensor_ty(&shape, elem);
     let dim_attr = ctx.attr(AttrKind::Int {
         value: *dim as i128,
         ty: i64t,

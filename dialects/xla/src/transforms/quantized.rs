@@ -54,8 +54,8 @@ impl strata_pass::Pass for XlaLowerQuantizedPass {
 }
 
 fn quant_elem(ctx: &Context, t: Type) -> Option<UniformQuant> {
-    let elem = ctx.elem(t);
-    match ctx.kind(elem) {
+    let elem = ctx.types.elem(t);
+    match ctx.types.kind(elem) {
         TypeKind::Quant(q) => Some(q.clone()),
         _ => None,
     }
@@ -131,7 +131,7 @@ fn rewrite(ctx: &mut Context, op: OpId, quant_of: &mut HashMap<Value, UniformQua
             // The stored integers, seen as the result's storage (or type).
             let to = match &result_q {
                 Some(q) => q.storage,
-                None => b.ctx.elem(result_ty),
+                None => b.ctx.types.elem(result_ty),
             };
             // A new value even when the types agree: the operand keeps its
             // own quantization for its other users.
@@ -162,7 +162,7 @@ fn rewrite(ctx: &mut Context, op: OpId, quant_of: &mut HashMap<Value, UniformQua
                 .collect();
             let elem = match &result_q {
                 Some(q) => q.expressed,
-                None => b.ctx.elem(result_ty),
+                None => b.ctx.types.elem(result_ty),
             };
             let ty = b.tensor(&shape, elem);
             let attrs = b.ctx.op(op).attrs.clone();
@@ -184,7 +184,7 @@ fn rewrite(ctx: &mut Context, op: OpId, quant_of: &mut HashMap<Value, UniformQua
 /// `values` in the expressed type.
 fn along_axis(b: &mut OpBuilder<'_>, q: &UniformQuant, values: &[f64], shape: &[i64]) -> Value {
     let elem = q.expressed;
-    let TypeKind::Float(kind) = *b.ctx.kind(elem) else {
+    let TypeKind::Float(kind) = *b.ctx.types.kind(elem) else {
         return b.splat_bits(0, shape, elem);
     };
     let bits: Vec<u64> = values

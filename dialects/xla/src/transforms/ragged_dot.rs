@@ -48,7 +48,7 @@ fn expand(ctx: &mut Context, op: OpId) -> Result<()> {
         return Err(Diagnostic::internal(loc, "ragged_dot takes 3 operands"));
     };
     let result_ty = ctx.value_ty(ctx.op(op).results[0]);
-    let elem = ctx.elem(result_ty);
+    let elem = ctx.types.elem(result_ty);
     let mut b = OpBuilder::before_op(ctx, op)?;
     let (lhs_shape, rhs_shape) = (b.shape_of(lhs), b.shape_of(rhs));
     let lhs_free = free_dims(lhs_shape.len(), &d.dot.lhs_batch, &d.dot.lhs_contract);

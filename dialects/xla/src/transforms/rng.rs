@@ -45,7 +45,7 @@ impl strata_pass::Pass for XlaExpandRngPass {
 /// The word width the numbers are made from: 64 for f64 and 64-bit
 /// integers, else 32.
 fn word_bits(ctx: &Context, elem: Type) -> u32 {
-    match ctx.kind(elem) {
+    match ctx.types.kind(elem) {
         TypeKind::Float(FloatKind::F64) => 64,
         TypeKind::Int { width, .. } if *width > 32 => 64,
         _ => 32,
@@ -59,10 +59,11 @@ fn expand(ctx: &mut Context, op: OpId) -> Result<()> {
     };
     let result_ty = ctx.value_ty(ctx.op(op).results[0]);
     let shape = ctx
+        .types
         .shape(result_ty)
         .map(<[i64]>::to_vec)
         .unwrap_or_default();
-    let elem = ctx.elem(result_ty);
+    let elem = ctx.types.elem(result_ty);
     let normal = rng_distribution(ctx, op) == Some("NORMAL");
     let count = shape.iter().map(|&d| d.max(0)).product::<i64>();
     let words = if normal { 2 * count } else { count };
@@ -70,7 +71,7 @@ fn expand(ctx: &mut Context, op: OpId) -> Result<()> {
     let mut bld = OpBuilder::before_op(ctx, op)?;
     let bits = draw(&mut bld, words, w);
     let flat = if ctx_is_float(&bld, elem) {
-        let fw = bld.ctx.float_ty(if w == 64 {
+        let fw = bld.ctx.types.float_ty(if w == 64 {
             FloatKind::F64
         } else {
             FloatKind::F32
@@ -113,16 +114,16 @@ fn expand(ctx: &mut Context, op: OpId) -> Result<()> {
 }
 
 fn ctx_is_float(b: &OpBuilder<'_>, elem: Type) -> bool {
-    b.ctx.is_float(elem)
+    b.ctx.types.is_float(elem)
 }
 
 /// `words` random words of `w` bits (a 1-d tensor), from the process's
 /// state advanced past them.
 fn draw(b: &mut OpBuilder<'_>, words: i64, w: u32) -> Value {
     let per_block = i64::from(128 / w);
-    let u64t = b.ctx.uint_ty(64);
+    let u64t = b.ctx.types.uint_ty(64);
     let state_ty = b.tensor(&[2], u64t);
-    let i64t = b.ctx.int_ty(64);
+    let i64t = b.ctx.types.int_ty(64);
     let delta = b.ctx.attr(AttrKind::Int {
         value: i128::from((words + per_block - 1) / per_block),
         ty: i64t,
@@ -133,7 +134,7 @@ fn draw(b: &mut OpBuilder<'_>, words: i64, w: u32) -> Value {
         state_ty,
         vec![("delta".into(), delta)],
     );
-    let word = b.ctx.uint_ty(w);
+    let word = b.ctx.types.uint_ty(w);
     let bits_ty = b.tensor(&[words], word);
     let alg = b.ctx.attr(AttrKind::String("PHILOX".into()));
     let generator = b.ctx.create_op(
@@ -195,7 +196,7 @@ fn float_splat(b: &mut OpBuilder<'_>, x: f64, n: i64, w: u32) -> Value {
     } else {
         (u64::from((x as f32).to_bits()), FloatKind::F32)
     };
-    let elem = b.ctx.float_ty(kind);
+    let elem = b.ctx.types.float_ty(kind);
     b.splat_bits(bits, &[n], elem)
 }
 
@@ -212,7 +213,7 @@ fn unit_interval(b: &mut OpBuilder<'_>, bits: Value, w: u32) -> Value {
     let mantissa = b.same_type(SHIFT_RIGHT_LOGICAL, vec![bits, shift]);
     let one_bits = b.splat_bits(one, &[n], word);
     let in_one_two = b.same_type(OR, vec![mantissa, one_bits]);
-    let f = b.ctx.float_ty(if w == 64 {
+    let f = b.ctx.types.float_ty(if w == 64 {
         FloatKind::F64
     } else {
         FloatKind::F32
@@ -241,13 +242,13 @@ fn box_muller(b: &mut OpBuilder<'_>, u: Value, v: Value, w: u32) -> Value {
 /// `a + bits mod (b - a)` in w-bit unsigned arithmetic; `a` when `b <= a`.
 fn uniform_int(b: &mut OpBuilder<'_>, bits: Value, lo: Value, hi: Value, n: i64, w: u32) -> Value {
     let elem = b.elem_of(lo);
-    let unsigned = b.ctx.is_unsigned(elem);
+    let unsigned = b.ctx.types.is_unsigned(elem);
     let wide = if unsigned {
-        b.ctx.uint_ty(w)
+        b.ctx.types.uint_ty(w)
     } else {
-        b.ctx.int_ty(w)
+        b.ctx.types.int_ty(w)
     };
-    let word = b.ctx.uint_ty(w);
+    let word = b.ctx.types.uint_ty(w);
     let as_word = |b: &mut OpBuilder<'_>, v: Value| {
         let widened = convert(b, v, wide);
         let ty = b.tensor(&[], word);

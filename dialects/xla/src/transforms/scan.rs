@@ -53,14 +53,14 @@ fn expand(ctx: &mut Context, op: OpId) -> Result<()> {
         .iter()
         .map(|&r| ctx.value_ty(r))
         .collect();
-    let i64t = ctx.int_ty(64);
+    let i64t = ctx.types.int_ty(64);
     let mut b = OpBuilder::before_op(ctx, op)?;
     let start = b.splat_bits(0, &[], i64t);
     let mut state = vec![start];
     state.extend_from_slice(inits);
     for &ty in &result_types[..s.outputs] {
-        let shape = b.ctx.shape(ty).unwrap_or(&[]).to_vec();
-        let elem = b.ctx.elem(ty);
+        let shape = b.ctx.types.shape(ty).unwrap_or(&[]).to_vec();
+        let elem = b.ctx.types.elem(ty);
         state.push(b.splat_bits(0, &shape, elem));
     }
     let state_types: Vec<Type> = state.iter().map(|&v| b.ctx.value_ty(v)).collect();
@@ -89,7 +89,7 @@ fn build_cond(
     let region = ctx.add_region(while_op);
     let block = ctx.add_block(region, types);
     let i = ctx.blocks[block].args[0];
-    let i64t = ctx.int_ty(64);
+    let i64t = ctx.types.int_ty(64);
     let mut b = OpBuilder {
         ctx,
         block,
@@ -123,7 +123,7 @@ fn build_body(
         .ok_or_else(|| Diagnostic::internal(loc, "scan without a body"))?;
     let body_args = ctx.blocks[scan_body].args.clone();
     let body_ops = ctx.blocks[scan_body].ops.clone();
-    let i64t = ctx.int_ty(64);
+    let i64t = ctx.types.int_ty(64);
     let mut b = OpBuilder {
         ctx,
         block,

@@ -46,11 +46,11 @@ fn constant_ints(ctx: &Context, v: Value) -> Option<Vec<i64>> {
         return None;
     }
     let d = ctx.dense_attr(op, "value")?;
-    let elem = ctx.elem(d.ty);
-    if !ctx.is_int(elem) {
+    let elem = ctx.types.elem(d.ty);
+    if !ctx.types.is_int(elem) {
         return None;
     }
-    let n = ctx.num_elements(d.ty) as usize;
+    let n = ctx.types.num_elements(d.ty) as usize;
     Some(
         (0..n)
             .map(|i| {
@@ -72,7 +72,8 @@ fn ints_of(ctx: &Context, op: OpId, i: usize, what: &str) -> Result<Vec<i64>> {
 }
 
 fn result_shape(ctx: &Context, op: OpId) -> Vec<i64> {
-    ctx.shape(ctx.value_ty(ctx.op(op).results[0]))
+    ctx.types
+        .shape(ctx.value_ty(ctx.op(op).results[0]))
         .map(|s| s.to_vec())
         .unwrap_or_default()
 }
@@ -124,7 +125,7 @@ fn replace(
 }
 
 fn array(ctx: &mut Context, values: Vec<i64>) -> strata_ir::Attr {
-    let elem = ctx.int_ty(64);
+    let elem = ctx.types.int_ty(64);
     ctx.attr(AttrKind::DenseArray { elem, values })
 }
 
@@ -214,9 +215,9 @@ fn rewrite(ctx: &mut Context, op: OpId) -> Result<()> {
         }
         DYNAMIC_CONV => {
             let pads = ints_of(ctx, op, 2, "padding")?;
-            let i64t = ctx.int_ty(64);
+            let i64t = ctx.types.int_ty(64);
             let n = pads.len() as i64 / 2;
-            let ty = ctx.tensor_ty(&[n, 2], i64t);
+            let ty = ctx.types.tensor_ty(&[n, 2], i64t);
             let dense = strata_ir::DenseElements {
                 ty,
                 splat: false,

@@ -60,8 +60,8 @@ fn tree_candidate(ctx: &Context, op: OpId) -> Option<Vec<usize>> {
         return None;
     }
     let ty = ctx.value_ty(o.operands[0]);
-    let narrow = matches!(ctx.kind(ctx.elem(ty)), TypeKind::Float(k) if k.width() < 32);
-    let shape = ctx.shape(ty)?;
+    let narrow = matches!(ctx.types.kind(ctx.types.elem(ty)), TypeKind::Float(k) if k.width() < 32);
+    let shape = ctx.types.shape(ty)?;
     let dims: Vec<usize> = ctx
         .i64_array(op, "dimensions")?
         .into_iter()
@@ -89,7 +89,7 @@ fn split(ctx: &mut Context, op: OpId, dims: &[usize]) -> Result<()> {
     let mut input: Value = ctx.op(op).operands[0];
     loop {
         let ty = ctx.value_ty(input);
-        let shape = ctx.shape(ty).map(<[i64]>::to_vec).unwrap_or_default();
+        let shape = ctx.types.shape(ty).map(<[i64]>::to_vec).unwrap_or_default();
         if !dims.iter().any(|&d| shape[d] > WINDOW) {
             break;
         }
@@ -110,13 +110,13 @@ fn split(ctx: &mut Context, op: OpId, dims: &[usize]) -> Result<()> {
                 out[d] = if n == 0 { 0 } else { 1 };
             }
         }
-        let elem = ctx.elem(ty);
-        let out_ty = ctx.tensor_ty(&out, elem);
-        let i64t = ctx.int_ty(64);
+        let elem = ctx.types.elem(ty);
+        let out_ty = ctx.types.tensor_ty(&out, elem);
+        let i64t = ctx.types.int_ty(64);
         let array = |ctx: &mut Context, values: Vec<i64>| {
             ctx.attr(AttrKind::DenseArray { elem: i64t, values })
         };
-        let pad_ty = ctx.tensor_ty(&[rank as i64, 2], i64t);
+        let pad_ty = ctx.types.tensor_ty(&[rank as i64, 2], i64t);
         let attrs = vec![
             ("window_dimensions".to_string(), array(ctx, window.clone())),
             ("window_strides".to_string(), array(ctx, window)),

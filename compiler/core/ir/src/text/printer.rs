@@ -16,7 +16,7 @@ pub fn type_to_string(ctx: &Context, t: Type) -> String {
 }
 
 fn write_type(ctx: &Context, t: Type, s: &mut String) {
-    match ctx.kind(t) {
+    match ctx.types.kind(t) {
         TypeKind::Int { width, sign } => {
             let p = match sign {
                 Signedness::Signless => "i",
@@ -33,7 +33,7 @@ fn write_type(ctx: &Context, t: Type, s: &mut String) {
             s.push('>');
         }
         TypeKind::Tensor { shape, elem } | TypeKind::MemRef { shape, elem } => {
-            s.push_str(if matches!(ctx.kind(t), TypeKind::Tensor { .. }) {
+            s.push_str(if matches!(ctx.types.kind(t), TypeKind::Tensor { .. }) {
                 "tensor<"
             } else {
                 "memref<"
@@ -59,7 +59,9 @@ fn write_type(ctx: &Context, t: Type, s: &mut String) {
             s.push('(');
             write_list(ctx, inputs, s);
             s.push_str(") -> ");
-            if results.len() == 1 && !matches!(ctx.kind(results[0]), TypeKind::Function { .. }) {
+            if results.len() == 1
+                && !matches!(ctx.types.kind(results[0]), TypeKind::Function { .. })
+            {
                 write_type(ctx, results[0], s);
             } else {
                 s.push('(');
@@ -139,7 +141,7 @@ fn write_attr(ctx: &Context, a: Attr, s: &mut String) {
         }
         AttrKind::Float { bits, ty } => {
             let v = f64::from_bits(*bits);
-            match ctx.kind(*ty) {
+            match ctx.types.kind(*ty) {
                 TypeKind::Float(k) if !v.is_finite() && *k != FloatKind::F64 => {
                     let digits = (k.width() as usize).div_ceil(4);
                     let own = if v.is_nan() && bits & (1 << 50) != 0 {
@@ -169,7 +171,7 @@ fn write_attr(ctx: &Context, a: Attr, s: &mut String) {
             let _ = write!(s, "array<{}", type_to_string(ctx, *elem));
             if !values.is_empty() {
                 s.push_str(": ");
-                let bool_elem = ctx.is_bool(*elem);
+                let bool_elem = ctx.types.is_bool(*elem);
                 let items: Vec<String> = values
                     .iter()
                     .map(|v| {
@@ -253,7 +255,7 @@ fn write_dict(ctx: &Context, items: &[(String, Attr)], s: &mut String) {
 /// One scalar of a dense literal. f32/f64 print as shortest decimals that
 /// round-trip; other float formats print as exact hex bit patterns.
 fn write_scalar(ctx: &Context, bits: u64, ty: Type, s: &mut String) {
-    match ctx.kind(ty) {
+    match ctx.types.kind(ty) {
         TypeKind::Int { width: 1, .. } => s.push_str(if bits & 1 == 1 { "true" } else { "false" }),
         TypeKind::Int { .. } | TypeKind::Index => {
             let _ = write!(s, "{}", dense::int_value(ctx, bits, ty));
@@ -276,9 +278,9 @@ fn write_scalar(ctx: &Context, bits: u64, ty: Type, s: &mut String) {
 }
 
 fn write_element(ctx: &Context, d: &crate::attrs::DenseElements, i: usize, s: &mut String) {
-    let elem = ctx.elem(d.ty);
+    let elem = ctx.types.elem(d.ty);
     let bits = dense::element_bits(ctx, d, i);
-    match ctx.kind(elem) {
+    match ctx.types.kind(elem) {
         TypeKind::Complex(part) => {
             s.push('(');
             write_scalar(ctx, bits[0], *part, s);
@@ -292,7 +294,11 @@ fn write_element(ctx: &Context, d: &crate::attrs::DenseElements, i: usize, s: &m
 
 fn write_dense(ctx: &Context, d: &crate::attrs::DenseElements, s: &mut String) {
     s.push_str("dense<");
-    let shape = ctx.shape(d.ty).map(|x| x.to_vec()).unwrap_or_default();
+    let shape = ctx
+        .types
+        .shape(d.ty)
+        .map(|x| x.to_vec())
+        .unwrap_or_default();
     if d.splat || shape.is_empty() {
         if !d.bits.is_empty() {
             write_element(ctx, d, 0, s);
@@ -410,7 +416,7 @@ impl Printer<'_> {
             _ => "<<missing sym_name>>".into(),
         };
         let (inputs, results) = match ctx.attr_of(op, "function_type").map(|a| ctx.attr_kind(a)) {
-            Some(AttrKind::Type(t)) => match ctx.kind(*t) {
+            Some(AttrKind::Type(t)) => match ctx.types.kind(*t) {
                 TypeKind::Function { inputs, results } => (inputs.clone(), results.clone()),
                 _ => (vec![], vec![]),
             },
@@ -565,7 +571,7 @@ impl Printer<'_> {
         self.out.push_str(" : (");
         write_list(ctx, &ins, &mut self.out);
         self.out.push_str(") -> ");
-        if outs.len() == 1 && !matches!(ctx.kind(outs[0]), TypeKind::Function { .. }) {
+        if outs.len() == 1 && !matches!(ctx.types.kind(outs[0]), TypeKind::Function { .. }) {
             write_type(ctx, outs[0], &mut self.out);
         } else {
             self.out.push('(');

@@ -34,7 +34,10 @@ impl Refiner {
         };
         let attr = |key: &str| ctx.i64_array(op, key).ok_or_else(cannot);
         let same_rank = || -> Result<Vec<i64>> {
-            let rank = ctx.shape(ctx.value_ty(first_result)).map_or(0, |s| s.len());
+            let rank = ctx
+                .types
+                .shape(ctx.value_ty(first_result))
+                .map_or(0, |s| s.len());
             operands
                 .iter()
                 .map(|&v| shape(ctx, v))
@@ -78,6 +81,7 @@ impl Refiner {
                 let dims = attr("broadcast_dimensions")?;
                 let s = operand(0)?;
                 let mut out = ctx
+                    .types
                     .shape(ctx.value_ty(first_result))
                     .map(|s| s.to_vec())
                     .unwrap_or_default();
@@ -104,6 +108,7 @@ impl Refiner {
             RESHAPE => {
                 let total: i64 = operand(0)?.iter().fold(1i64, |a, &d| a.saturating_mul(d));
                 let mut out = ctx
+                    .types
                     .shape(ctx.value_ty(first_result))
                     .map(|s| s.to_vec())
                     .unwrap_or_default();
@@ -227,11 +232,14 @@ impl Refiner {
             return;
         };
         let t = ctx.value_ty(r);
-        let elem = ctx.elem(t);
-        if !ctx.is_int(elem) || is_dynamic(ctx, t) || ctx.num_elements(t) > MAX_EVALUATED {
+        let elem = ctx.types.elem(t);
+        if !ctx.types.is_int(elem)
+            || is_dynamic(ctx, t)
+            || ctx.types.num_elements(t) > MAX_EVALUATED
+        {
             return;
         }
-        let n = ctx.num_elements(t) as usize;
+        let n = ctx.types.num_elements(t) as usize;
         let operands = &ctx.op(op).operands;
         let arg = |i: usize| operands.get(i).and_then(|v| self.known.get(v));
         let value: Option<Vec<i64>> = match ctx.op(op).name {
@@ -261,7 +269,7 @@ impl Refiner {
             CONVERT | RESHAPE | BITCAST_CONVERT
                 if operands
                     .first()
-                    .is_some_and(|&v| ctx.is_int(ctx.elem(ctx.value_ty(v)))) =>
+                    .is_some_and(|&v| ctx.types.is_int(ctx.types.elem(ctx.value_ty(v)))) =>
             {
                 arg(0).cloned().filter(|v| v.len() == n)
             }

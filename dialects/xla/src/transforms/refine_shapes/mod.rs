@@ -113,7 +113,7 @@ fn has_dynamic_signature(ctx: &Context, f: OpId) -> bool {
     builtin::func_signature(ctx, f).is_some_and(|(ins, outs)| {
         ins.iter()
             .chain(&outs)
-            .any(|&t| ctx.shape(t).is_some_and(|s| s.iter().any(|&d| d < 0)))
+            .any(|&t| ctx.types.shape(t).is_some_and(|s| s.iter().any(|&d| d < 0)))
     })
 }
 
@@ -214,7 +214,7 @@ fn argument_types(ctx: &mut Context, f: OpId, values: &HashMap<String, i64>) -> 
     let bound = bindings(ctx, f);
     let mut types = Vec::with_capacity(inputs.len());
     for (i, t) in inputs.into_iter().enumerate() {
-        let Some(shape) = ctx.shape(t).map(|s| s.to_vec()) else {
+        let Some(shape) = ctx.types.shape(t).map(|s| s.to_vec()) else {
             types.push(t);
             continue;
         };
@@ -252,8 +252,8 @@ fn argument_types(ctx: &mut Context, f: OpId, values: &HashMap<String, i64>) -> 
             }
             *size = value;
         }
-        let elem = ctx.elem(t);
-        types.push(ctx.tensor_ty(&refined, elem));
+        let elem = ctx.types.elem(t);
+        types.push(ctx.types.tensor_ty(&refined, elem));
     }
     Ok(types)
 }
@@ -268,11 +268,12 @@ struct Refiner {
 }
 
 fn is_dynamic(ctx: &Context, t: Type) -> bool {
-    ctx.shape(t).is_some_and(|s| s.iter().any(|&d| d < 0))
+    ctx.types.shape(t).is_some_and(|s| s.iter().any(|&d| d < 0))
 }
 
 fn shape(ctx: &Context, v: Value) -> Vec<i64> {
-    ctx.shape(ctx.value_ty(v))
+    ctx.types
+        .shape(ctx.value_ty(v))
         .map(|s| s.to_vec())
         .unwrap_or_default()
 }
@@ -320,7 +321,7 @@ impl Refiner {
             ctx.values[a].ty = t;
         }
         let returned = self.block(ctx, entry, depth)?;
-        let fty = ctx.function_ty(types.to_vec(), returned.clone());
+        let fty = ctx.types.function_ty(types.to_vec(), returned.clone());
         let a = ctx.attr(AttrKind::Type(fty));
         ctx.set_attr(f, "function_type", a);
         Ok(returned)
@@ -353,8 +354,8 @@ impl Refiner {
         if results.iter().any(|&r| is_dynamic(ctx, ctx.value_ty(r))) {
             let shapes = self.infer(ctx, op)?;
             for (&r, s) in results.iter().zip(shapes) {
-                let elem = ctx.elem(ctx.value_ty(r));
-                ctx.values[r].ty = ctx.tensor_ty(&s, elem);
+                let elem = ctx.types.elem(ctx.value_ty(r));
+                ctx.values[r].ty = ctx.types.tensor_ty(&s, elem);
             }
         }
         self.evaluate(ctx, op);
@@ -478,7 +479,7 @@ impl Refiner {
                 continue;
             };
             let t = ctx.value_ty(r);
-            let width = ctx.bit_width(ctx.elem(t));
+            let width = ctx.types.bit_width(ctx.types.elem(t));
             let mask = if width >= 64 {
                 u64::MAX
             } else {

@@ -202,11 +202,11 @@ fn parse_number_attr(p: &mut Parser<'_>, loc: Location) -> Result<Attr> {
     let ty = if p.consume_punct(":") {
         p.parse_type()?
     } else if matches!(lit, Literal::Float(_)) {
-        p.ctx.float_ty(FloatKind::F64)
+        p.ctx.types.float_ty(FloatKind::F64)
     } else {
-        p.ctx.int_ty(64)
+        p.ctx.types.int_ty(64)
     };
-    match (p.ctx.kind(ty).clone(), lit) {
+    match (p.ctx.types.kind(ty).clone(), lit) {
         (TypeKind::Float(_), Literal::Float(v)) => Ok(p.ctx.attr(AttrKind::float(v, ty))),
         (TypeKind::Float(_), Literal::Int(v)) => Ok(p.ctx.attr(AttrKind::float(v as f64, ty))),
         (TypeKind::Float(k), Literal::Hex(bits)) => {
@@ -244,7 +244,7 @@ fn parse_dense_array(p: &mut Parser<'_>) -> Result<Attr> {
     p.expect_punct("<")?;
     let tloc = p.loc();
     let elem = p.parse_type()?;
-    let TypeKind::Int { .. } = p.ctx.kind(elem) else {
+    let TypeKind::Int { .. } = p.ctx.types.kind(elem) else {
         return Err(Diagnostic::unsupported(
             tloc,
             "only integer and i1 'array<...>' attributes are supported",
@@ -288,13 +288,17 @@ fn parse_dense_after_keyword(p: &mut Parser<'_>, loc: Location) -> Result<Attr> 
     p.expect_punct(":")?;
     let tloc = p.loc();
     let ty = p.parse_type()?;
-    if !p.ctx.is_tensor(ty) {
+    if !p.ctx.types.is_tensor(ty) {
         return Err(Diagnostic::error(
             tloc,
             "dense elements attribute requires a tensor type",
         ));
     }
-    if p.ctx.shape(ty).is_some_and(|s| s.iter().any(|&d| d < 0)) {
+    if p.ctx
+        .types
+        .shape(ty)
+        .is_some_and(|s| s.iter().any(|&d| d < 0))
+    {
         return Err(Diagnostic::error(
             tloc,
             "dense elements attribute requires a static shape",

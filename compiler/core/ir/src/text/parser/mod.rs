@@ -330,7 +330,7 @@ impl<'a> Parser<'a> {
     }
 
     pub fn i64_array_attr(&mut self, values: Vec<i64>) -> Attr {
-        let elem = self.ctx.int_ty(64);
+        let elem = self.ctx.types.int_ty(64);
         self.ctx.attr(AttrKind::DenseArray { elem, values })
     }
 
@@ -760,7 +760,7 @@ fn parse_generic_op<'a>(p: &mut Parser<'a>, name: &str, loc: Location) -> Result
     p.expect_punct(":")?;
     let fty_loc = p.loc();
     let fty = p.parse_type()?;
-    let TypeKind::Function { inputs, results } = p.ctx.kind(fty).clone() else {
+    let TypeKind::Function { inputs, results } = p.ctx.types.kind(fty).clone() else {
         return Err(Diagnostic::error(
             fty_loc,
             "expected function type for generic operation",

@@ -28,7 +28,7 @@ impl Parser<'_> {
         self.expect_punct(")")?;
         self.expect_punct("->")?;
         let results = self.parse_result_types()?;
-        Ok(self.ctx.function_ty(inputs, results))
+        Ok(self.ctx.types.function_ty(inputs, results))
     }
 
     /// `t` or `(t, u)` or `()`.
@@ -67,7 +67,9 @@ fn parse_type_inner(p: &mut Parser<'_>) -> Result<Type> {
         Tok::Bang(name) => {
             p.advance();
             match name.as_str() {
-                "stablehlo.token" | "mhlo.token" | "xla.token" => Ok(p.ctx.ty(TypeKind::Token)),
+                "stablehlo.token" | "mhlo.token" | "xla.token" => {
+                    Ok(p.ctx.types.ty(TypeKind::Token))
+                }
                 "quant.uniform" => parse_uniform_quant(p, loc),
                 _ => Err(Diagnostic::error(loc, format!("unknown type '!{name}'"))),
             }
@@ -82,10 +84,10 @@ fn parse_type_inner(p: &mut Parser<'_>) -> Result<Type> {
 
 fn parse_named_type(p: &mut Parser<'_>, name: &str, loc: Location) -> Result<Type> {
     if let Some(k) = FloatKind::from_name(name) {
-        return Ok(p.ctx.float_ty(k));
+        return Ok(p.ctx.types.float_ty(k));
     }
     if name == "index" {
-        return Ok(p.ctx.index_ty());
+        return Ok(p.ctx.types.index_ty());
     }
     let int = |prefix: &str, sign: Signedness| -> Option<(u32, Signedness)> {
         let digits = name.strip_prefix(prefix)?;
@@ -104,7 +106,7 @@ fn parse_named_type(p: &mut Parser<'_>, name: &str, loc: Location) -> Result<Typ
                 format!("integer width {width} is not supported (1 to 64 bits)"),
             ));
         }
-        return Ok(p.ctx.ty(TypeKind::Int { width, sign }));
+        return Ok(p.ctx.types.ty(TypeKind::Int { width, sign }));
     }
     match name {
         "tensor" | "memref" => {
@@ -151,14 +153,14 @@ fn parse_named_type(p: &mut Parser<'_>, name: &str, loc: Location) -> Result<Typ
             } else {
                 TypeKind::MemRef { shape, elem }
             };
-            Ok(p.ctx.ty(kind))
+            Ok(p.ctx.types.ty(kind))
         }
         "complex" => {
             p.expect_punct("<")?;
             let eloc = p.loc();
             let e = p.parse_type()?;
             if !matches!(
-                p.ctx.kind(e),
+                p.ctx.types.kind(e),
                 TypeKind::Float(FloatKind::F32 | FloatKind::F64)
             ) {
                 return Err(Diagnostic::error(
@@ -167,7 +169,7 @@ fn parse_named_type(p: &mut Parser<'_>, name: &str, loc: Location) -> Result<Typ
                 ));
             }
             p.expect_punct(">")?;
-            Ok(p.ctx.ty(TypeKind::Complex(e)))
+            Ok(p.ctx.types.ty(TypeKind::Complex(e)))
         }
         "tuple" => {
             p.expect_punct("<")?;
@@ -181,7 +183,7 @@ fn parse_named_type(p: &mut Parser<'_>, name: &str, loc: Location) -> Result<Typ
                 }
             }
             p.expect_punct(">")?;
-            Ok(p.ctx.ty(TypeKind::Tuple(elems)))
+            Ok(p.ctx.types.ty(TypeKind::Tuple(elems)))
         }
         _ => Err(Diagnostic::error(loc, format!("unknown type '{name}'"))),
     }
@@ -189,7 +191,7 @@ fn parse_named_type(p: &mut Parser<'_>, name: &str, loc: Location) -> Result<Typ
 
 fn is_scalar_type(p: &Parser<'_>, t: Type) -> bool {
     matches!(
-        p.ctx.kind(t),
+        p.ctx.types.kind(t),
         TypeKind::Int { .. }
             | TypeKind::Float(_)
             | TypeKind::Complex(_)
@@ -204,7 +206,7 @@ fn parse_uniform_quant(p: &mut Parser<'_>, loc: Location) -> Result<Type> {
     p.expect_punct("<")?;
     let storage_loc = p.loc();
     let storage = p.parse_type()?;
-    let TypeKind::Int { width, .. } = p.ctx.kind(storage).clone() else {
+    let TypeKind::Int { width, .. } = p.ctx.types.kind(storage).clone() else {
         return Err(Diagnostic::error(
             storage_loc,
             "the storage type of a quantized type must be an integer",
@@ -235,7 +237,7 @@ fn parse_uniform_quant(p: &mut Parser<'_>, loc: Location) -> Result<Type> {
     p.expect_punct(":")?;
     let expressed_loc = p.loc();
     let expressed = p.parse_type()?;
-    if !matches!(p.ctx.kind(expressed), TypeKind::Float(k) if k.is_lowered()) {
+    if !matches!(p.ctx.types.kind(expressed), TypeKind::Float(k) if k.is_lowered()) {
         return Err(Diagnostic::error(
             expressed_loc,
             "the expressed type of a quantized type must be f16, bf16, f32 or f64",
@@ -299,7 +301,7 @@ fn parse_uniform_quant(p: &mut Parser<'_>, loc: Location) -> Result<Type> {
         p.expect_punct("}")?;
     }
     p.expect_punct(">")?;
-    Ok(p.ctx.ty(TypeKind::Quant(crate::types::UniformQuant {
+    Ok(p.ctx.types.ty(TypeKind::Quant(crate::types::UniformQuant {
         storage,
         storage_min,
         storage_max,
