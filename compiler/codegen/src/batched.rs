@@ -18,8 +18,8 @@ use inkwell::values::BasicMetadataValueEnum;
 use strata_diag::{Diagnostic, Location, Result};
 use strata_ir::{AttrKind, Context, OpId};
 
-use crate::func::nounwind;
 use crate::ice;
+use crate::llvm::nounwind;
 use crate::state::Lowerer;
 
 /// Module attribute: an array of dictionaries `{name, variants, layout,

@@ -30,17 +30,8 @@ use strata_diag::Result;
 use strata_ir::OpId;
 
 use crate::ice;
-use crate::state::Lowerer;
+use crate::state::{CustomCallEntry, Lowerer};
 use crate::types::memref_bytes;
-
-/// A custom-call target's place in the registry.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Entry {
-    /// Index in `P.custom_calls`.
-    pub index: u32,
-    /// How many of the call's buffers are operands (the rest are results).
-    pub operands: usize,
-}
 
 /// `{ ptr, ptr, ptr }`: `strata_abi::CustomCallTarget`.
 fn entry_type<'ctx>(lw: &Lowerer<'ctx, '_>) -> StructType<'ctx> {
@@ -66,7 +57,7 @@ pub(crate) fn declare_custom_call<'ctx>(
     let index = lw.custom_call_targets.len() as u32;
     lw.custom_call_targets.push(target.to_string());
     lw.custom_calls
-        .insert(symbol.to_string(), Entry { index, operands });
+        .insert(symbol.to_string(), CustomCallEntry { index, operands });
 }
 
 /// `P.custom_calls`, the registry (None when the model has no custom
@@ -143,7 +134,7 @@ pub(crate) fn register_custom_call_fn<'ctx>(lw: &mut Lowerer<'ctx, '_>) -> Resul
 pub(crate) fn lower_custom_call<'ctx>(
     lw: &mut Lowerer<'ctx, '_>,
     op: OpId,
-    entry: Entry,
+    entry: CustomCallEntry,
     args: &[BasicValueEnum<'ctx>],
 ) -> Result<()> {
     if !lw.returns_status {

@@ -12,6 +12,7 @@ use strata_diag::{Diagnostic, Result};
 use strata_ir::builtin::{self, CALL, FUNC, RETURN};
 use strata_ir::{Context, OpId, Signedness, TypeKind};
 
+use crate::arith;
 use crate::batched;
 use crate::custom_call;
 use crate::ice;
@@ -19,7 +20,15 @@ use crate::library_api;
 use crate::loop_;
 use crate::mem;
 use crate::pool_entry;
-use crate::state::Lowerer;
+use crate::state::{DialectLowering, Lowerer};
+
+/// The lowering of each dialect's ops inside function bodies.
+const DIALECTS: &[(&str, DialectLowering)] = &[
+    ("mem", mem::lower_mem),
+    ("loop", loop_::lower_loop),
+    ("arith", arith::lower_arith),
+    ("func", |l, op| l.lower_func_op(op)),
+];
 
 /// Lowers one module to a fresh LLVM module with symbols prefixed `prefix`.
 pub(crate) fn lower_module<'ctx>(
@@ -30,7 +39,7 @@ pub(crate) fn lower_module<'ctx>(
     target: &crate::ResolvedTarget,
     glue_only: bool,
 ) -> Result<Module<'ctx>> {
-    let mut l = Lowerer::new(ir, cx, prefix);
+    let mut l = Lowerer::new(ir, cx, prefix, DIALECTS);
     if !target.required.is_empty() {
         library_api::declare_cpu_check(&mut l, &target.required, target.baseline_cpu())?;
     }
@@ -150,10 +159,6 @@ enum Entry {
     Packed,
 }
 
-pub(crate) fn nounwind(cx: &LlContext) -> Attribute {
-    cx.create_enum_attribute(Attribute::get_named_enum_kind_id("nounwind"), 0)
-}
-
 impl<'ctx> Lowerer<'ctx, '_> {
     fn func_name(&self, op: OpId) -> Result<String> {
         builtin::func_name(self.ir, op)
@@ -223,7 +228,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 self.ll
                     .module
                     .add_function(&format!("{}.{name}", self.prefix), ty, Some(linkage));
-            f.add_attribute(AttributeLoc::Function, nounwind(self.ll.cx));
+            f.add_attribute(AttributeLoc::Function, crate::llvm::nounwind(self.ll.cx));
             match pack {
                 Some(pack) => {
                     self.packed.insert(f, pack);
@@ -445,7 +450,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
             .ll
             .module
             .add_function(&symbol, i32t.fn_type(&params, false), None);
-        f.add_attribute(AttributeLoc::Function, nounwind(self.ll.cx));
+        f.add_attribute(AttributeLoc::Function, crate::llvm::nounwind(self.ll.cx));
         if self.packed.contains_key(&inner) {
             self.leave_unoptimised(f);
         }
@@ -635,7 +640,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
             i64t.fn_type(&[], false),
             None,
         );
-        f.add_attribute(AttributeLoc::Function, nounwind(self.ll.cx));
+        f.add_attribute(AttributeLoc::Function, crate::llvm::nounwind(self.ll.cx));
         let bb = self.ll.cx.append_basic_block(f, "entry");
         self.ll.b.position_at_end(bb);
         let bytes = self.ll.i64(scratch_bytes(self.ir, op));

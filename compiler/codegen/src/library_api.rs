@@ -9,8 +9,8 @@ use inkwell::module::Linkage;
 use inkwell::values::{AnyValue, BasicMetadataValueEnum, FunctionValue};
 use strata_diag::Result;
 
-use crate::func::nounwind;
 use crate::ice;
+use crate::llvm::nounwind;
 use crate::state::Lowerer;
 
 /// The globals behind the CPU check: the required features as a C

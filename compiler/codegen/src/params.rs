@@ -26,8 +26,6 @@
 //! Only the native backend packs: with `--backend mlir` the other backend
 //! defines `P.f` with its own signature.
 
-use std::collections::HashMap;
-
 use inkwell::AddressSpace;
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::types::{BasicMetadataTypeEnum, BasicTypeEnum, StructType};
@@ -46,10 +44,6 @@ pub const MAX_DIRECT_PARAMS: usize = 1024;
 /// superlinear time over (20,000 calls of small functions: 800 s in
 /// LLVM's optimisation, against 20 s with the calls kept).
 pub(crate) const MAX_INLINED_CALLS: usize = 256;
-
-/// The functions that take their parameters packed, with the struct type
-/// of the pack.
-pub(crate) type Packed<'ctx> = HashMap<FunctionValue<'ctx>, StructType<'ctx>>;
 
 impl<'ctx> Lowerer<'ctx, '_> {
     /// The struct type `name` that a function with these parameter types

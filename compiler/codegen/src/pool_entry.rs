@@ -22,7 +22,6 @@ use strata_dialect_loop as lp;
 use strata_ir::builtin::{self, CALL};
 use strata_ir::{AttrKind, Context, OpId};
 
-use crate::func;
 use crate::ice;
 use crate::state::Lowerer;
 
@@ -202,7 +201,7 @@ fn pool_body<'ctx>(
         // Internal, not private: a local symbol that profiles name.
         Some(Linkage::Internal),
     );
-    f.add_attribute(AttributeLoc::Function, func::nounwind(lw.ll.cx));
+    f.add_attribute(AttributeLoc::Function, crate::llvm::nounwind(lw.ll.cx));
     lw.ll
         .b
         .position_at_end(lw.ll.cx.append_basic_block(f, "entry"));

@@ -11,23 +11,41 @@ use inkwell::values::{BasicValueEnum, FloatValue, FunctionValue, IntValue, Point
 use strata_diag::{Diagnostic, Location, Result};
 use strata_ir::{Context, OpId, Type, Value};
 
-use crate::arith;
 use crate::llvm::Llvm;
-use crate::loop_;
-use crate::mem;
+
+/// The functions that take their parameters packed (see `params.rs`),
+/// with the struct type of the pack.
+pub(crate) type Packed<'ctx> = HashMap<FunctionValue<'ctx>, inkwell::types::StructType<'ctx>>;
+
+/// A custom-call target's place in the library's registry (see
+/// `custom_call.rs`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CustomCallEntry {
+    /// Index in `P.custom_calls`.
+    pub index: u32,
+    /// How many of the call's buffers are operands (the rest are results).
+    pub operands: usize,
+}
+
+/// How the ops of one dialect lower to LLVM IR: the patterns of one file
+/// (`mem.rs`, `loop_.rs`, ...), registered by the module lowering
+/// (`func.rs`), so that this shared state depends on none of them.
+pub(crate) type DialectLowering = for<'c, 'x> fn(&mut Lowerer<'c, 'x>, OpId) -> Result<()>;
 
 pub(crate) struct Lowerer<'ctx, 'a> {
     pub ir: &'a Context,
     /// The LLVM module being built and its builder.
     pub ll: Llvm<'ctx>,
     pub prefix: &'a str,
+    /// The lowering of each dialect's ops, by dialect name.
+    dialects: &'static [(&'static str, DialectLowering)],
     /// LLVM value of every IR value lowered so far.
     pub values: HashMap<Value, BasicValueEnum<'ctx>>,
     /// LLVM function of every `func.func` of the module, by symbol name.
     pub funcs: HashMap<String, FunctionValue<'ctx>>,
     /// The defined functions that take their parameters packed (see
     /// `params.rs`).
-    pub packed: crate::params::Packed<'ctx>,
+    pub packed: Packed<'ctx>,
     /// The parameters of the packed function being lowered: its pack, the
     /// pack's type and the parameter's slot.
     pub packed_args: HashMap<Value, (PointerValue<'ctx>, inkwell::types::StructType<'ctx>, u32)>,
@@ -43,7 +61,7 @@ pub(crate) struct Lowerer<'ctx, 'a> {
     /// the calls stay calls (see `params::MAX_INLINED_CALLS`).
     pub keep_calls: bool,
     /// Registry entry of every custom-call declaration, by symbol.
-    pub custom_calls: HashMap<String, crate::custom_call::Entry>,
+    pub custom_calls: HashMap<String, CustomCallEntry>,
     /// The registry's targets, in entry order.
     pub custom_call_targets: Vec<String>,
     /// `P.custom_calls`, once built (see `custom_call.rs`).
@@ -56,11 +74,17 @@ pub(crate) struct Lowerer<'ctx, 'a> {
 }
 
 impl<'ctx, 'a> Lowerer<'ctx, 'a> {
-    pub fn new(ir: &'a Context, cx: &'ctx LlContext, prefix: &'a str) -> Self {
+    pub fn new(
+        ir: &'a Context,
+        cx: &'ctx LlContext,
+        prefix: &'a str,
+        dialects: &'static [(&'static str, DialectLowering)],
+    ) -> Self {
         Lowerer {
             ir,
             ll: Llvm::new(cx, prefix),
             prefix,
+            dialects,
             values: HashMap::new(),
             funcs: HashMap::new(),
             packed: HashMap::new(),
@@ -171,17 +195,13 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
 
     fn lower_op(&mut self, op: OpId) -> Result<()> {
         let name = self.ir.op(op).name;
-        match name.split_once('.').map(|p| p.0) {
-            Some("mem") => mem::lower_mem(self, op),
-            Some("loop") => loop_::lower_loop(self, op),
-            Some("arith") => arith::lower_arith(self, op),
-            Some("func") => self.lower_func_op(op),
-            _ => Err(Diagnostic::unsupported(
+        let dialect = name.split_once('.').map(|p| p.0);
+        let Some(&(_, lower)) = self.dialects.iter().find(|(d, _)| Some(*d) == dialect) else {
+            return Err(Diagnostic::unsupported(
                 self.loc(op),
                 format!("'{name}' op cannot be lowered to LLVM IR"),
-            )),
-        }
+            ));
+        };
+        lower(self, op)
     }
 }
-
-impl<'ctx> Lowerer<'ctx, '_> {}

@@ -7,7 +7,7 @@ use std::cell::RefCell;
 
 use strata_diag::{Diagnostic, Location, Result};
 
-use super::lexer::Cursor;
+use super::lexer::{Cursor, whole};
 use super::parser::Instr;
 
 /// Attributes that never change what an instruction computes on one
@@ -153,18 +153,6 @@ impl<'i, 'a> Attrs<'i, 'a> {
             }
         })
     }
-}
-
-/// Runs `read` on `c` and checks that it consumed the whole value.
-pub fn whole<'a, T>(
-    c: &mut Cursor<'a>,
-    read: impl FnOnce(&mut Cursor<'a>) -> Result<T>,
-) -> Result<T> {
-    let v = read(c)?;
-    if !c.at_end() {
-        return Err(c.expected("the end of the attribute value"));
-    }
-    Ok(v)
 }
 
 /// `{1,2,3}` or `{}`.

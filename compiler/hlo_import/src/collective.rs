@@ -5,9 +5,10 @@
 use strata_diag::{Diagnostic, Result};
 use strata_ir::{Attr, AttrKind, DenseElements};
 
-use super::attrs::{delimited_ints, int_lists, whole};
+use super::attrs::{delimited_ints, int_lists};
 use super::import::{Importer, Inst, Val};
 use super::lexer::Cursor;
+use super::lexer::whole;
 use super::reduce::with_region;
 use strata_dialect_xla::names::*;
 use strata_dialect_xla::util::is_permutation;

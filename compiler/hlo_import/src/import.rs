@@ -389,7 +389,7 @@ impl<'a> Importer<'a> {
         };
         let mut c = self.cursor.over(span);
         let loc = c.loc();
-        let n = super::attrs::whole(&mut c, |c| c.int())?;
+        let n = super::lexer::whole(&mut c, |c| c.int())?;
         usize::try_from(n)
             .ok()
             .filter(|&n| n < 1 << 20)

@@ -415,3 +415,15 @@ impl<'a> Cursor<'a> {
             .is_empty()
     }
 }
+
+/// Runs `read` on `c` and checks that it consumed the whole value.
+pub fn whole<'a, T>(
+    c: &mut Cursor<'a>,
+    read: impl FnOnce(&mut Cursor<'a>) -> Result<T>,
+) -> Result<T> {
+    let v = read(c)?;
+    if !c.at_end() {
+        return Err(c.expected("the end of the attribute value"));
+    }
+    Ok(v)
+}

@@ -5,9 +5,10 @@ use strata_diag::{Diagnostic, Location, Result};
 use strata_ir::dense::{self, Literal};
 use strata_ir::{Attr, AttrKind, FloatKind, Signedness, TypeKind};
 
-use super::attrs::{dim_labels, whole, window};
+use super::attrs::{dim_labels, window};
 use super::import::{Importer, Inst, Val};
 use super::lexer::Cursor;
+use super::lexer::whole;
 use strata_dialect_xla::names::*;
 
 /// Deepest literal nesting accepted (beyond any real tensor rank).

@@ -12,7 +12,7 @@
 
 use strata_diag::{Diagnostic, Location, Result};
 
-use super::attrs::whole;
+use super::lexer::whole;
 use super::lexer::{Cursor, Span};
 use super::shapes::{Shape, parse_shape};
 

@@ -5,8 +5,9 @@
 use strata_diag::{Diagnostic, Result};
 use strata_ir::{Attr, AttrKind};
 
-use super::attrs::{whole, window};
+use super::attrs::window;
 use super::import::{Importer, Inst, Val};
+use super::lexer::whole;
 use strata_dialect_xla::names::*;
 
 /// Emits the op with `to_apply` (or another named computation) as its

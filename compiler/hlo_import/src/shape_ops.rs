@@ -4,8 +4,9 @@
 
 use strata_diag::{Diagnostic, Result};
 
-use super::attrs::{padding_config, slice_dims, whole};
+use super::attrs::{padding_config, slice_dims};
 use super::import::{Importer, Inst, Val};
+use super::lexer::whole;
 use super::shapes::Shape;
 use strata_dialect_xla::names::*;
 

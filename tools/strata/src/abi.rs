@@ -3,7 +3,7 @@
 
 use strata_aot::{CFunction, CParam};
 use strata_diag::Diagnostic;
-use strata_ir::{Context, FloatKind, OpId, Signedness, Type, TypeKind, builtin};
+use strata_ir::{Context, DenseElements, FloatKind, OpId, Signedness, Type, TypeKind, builtin};
 
 /// C element type of a tensor element type.
 pub fn c_type(ctx: &Context, elem: Type) -> Option<&'static str> {
@@ -252,4 +252,57 @@ fn c_prototype(
         aliases: vec![],
         batch: None,
     })
+}
+
+/// Bytes of one stored scalar part.
+fn part_bytes(ctx: &Context, elem: Type) -> (Type, usize, usize) {
+    match ctx.types.kind(elem) {
+        TypeKind::Complex(p) => (*p, ctx.types.part_storage_bytes(*p) as usize, 2),
+        _ => (elem, ctx.types.part_storage_bytes(elem) as usize, 1),
+    }
+}
+
+/// Dense elements in the C ABI's memory layout.
+pub fn to_bytes(ctx: &Context, d: &DenseElements) -> Vec<u8> {
+    let elem = ctx.types.elem(d.ty);
+    let (part, nbytes, parts) = part_bytes(ctx, elem);
+    let n = ctx.types.num_elements(d.ty) as usize;
+    let mut out = Vec::with_capacity(n * nbytes * parts);
+    for i in 0..n {
+        for bits in strata_ir::dense::element_bits(ctx, d, i) {
+            // Integers are stored sign- or zero-extended to their storage size.
+            let v = if ctx.types.is_int(part) {
+                strata_ir::dense::int_value(ctx, bits, part) as u64
+            } else {
+                bits
+            };
+            out.extend_from_slice(&v.to_le_bytes()[..nbytes]);
+        }
+    }
+    out
+}
+
+/// Dense elements of type `t` from their bytes in the C ABI's layout.
+pub fn from_bytes(ctx: &Context, t: Type, bytes: &[u8]) -> DenseElements {
+    let elem = ctx.types.elem(t);
+    let (part, nbytes, _) = part_bytes(ctx, elem);
+    let width = ctx.types.bit_width(part);
+    let mask = if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    };
+    let bits = bytes
+        .chunks(nbytes)
+        .map(|c| {
+            let mut b = [0u8; 8];
+            b[..c.len()].copy_from_slice(c);
+            u64::from_le_bytes(b) & mask
+        })
+        .collect();
+    DenseElements {
+        ty: t,
+        splat: false,
+        bits,
+    }
 }

@@ -1,5 +1,7 @@
 //! `strata check`: conformance files, compiled natively and run.
 
+pub(crate) mod remote;
+
 use std::ffi::{CStr, c_char};
 use std::path::Path;
 
@@ -35,7 +37,7 @@ pub fn run(
     inputs: &[std::path::PathBuf],
     backend: Backend,
     host: Option<&load::HostCalls>,
-    remote: Option<&crate::check_remote::Remote>,
+    remote: Option<&remote::Remote>,
 ) -> bool {
     let mut total = Tally::default();
     for path in inputs {
@@ -64,7 +66,7 @@ fn check_file(
     path: &Path,
     backend: Backend,
     host: Option<&load::HostCalls>,
-    remote: Option<&crate::check_remote::Remote>,
+    remote: Option<&remote::Remote>,
 ) -> Tally {
     let text = match read_source(path) {
         Ok(source) => source.text,
@@ -116,12 +118,7 @@ fn check_file(
 }
 
 /// The pieces built for another target and run under `--run-with`.
-fn run_remotely(
-    ctx: &Context,
-    pieces: &[Piece],
-    remote: &crate::check_remote::Remote,
-    failed: usize,
-) -> Tally {
+fn run_remotely(ctx: &Context, pieces: &[Piece], remote: &remote::Remote, failed: usize) -> Tally {
     let mut tally = Tally {
         failed,
         ..Tally::default()
@@ -129,7 +126,7 @@ fn run_remotely(
     if pieces.is_empty() {
         return tally;
     }
-    match crate::check_remote::build_and_run(ctx, pieces, remote) {
+    match remote::build_and_run(ctx, pieces, remote) {
         Ok(passed) => {
             for (p, ok) in pieces.iter().zip(passed) {
                 match (ok, p.has_checks) {

@@ -277,29 +277,6 @@ fn check_name(name: Option<&str>, prefix: &str, output: &Path) -> Result<(), Str
     })
 }
 
-#[allow(clippy::too_many_arguments)]
-/// Records the export's platforms for `xla-jax-calling-convention`; warns
-/// when a multi-platform export's are unknown (the first is taken for cpu).
-pub(crate) fn note_platforms(ctx: &mut Context, module: strata_ir::OpId, platforms: &[String]) {
-    use strata_dialect_xla::transforms::jax_calling_convention as jcc;
-    if !platforms.is_empty() {
-        let names = platforms
-            .iter()
-            .map(|p| ctx.attr(strata_ir::AttrKind::String(p.trim().to_string())))
-            .collect();
-        let a = ctx.attr(strata_ir::AttrKind::Array(names));
-        ctx.set_attr(module, jcc::PLATFORMS_ATTR, a);
-    } else if ctx.attr_of(module, jcc::PLATFORMS_ATTR).is_none()
-        && jcc::takes_platform_index(ctx, module)
-    {
-        eprintln!(
-            "warning: the module was exported for several platforms (argument \
-             {}); taking the first for cpu (say which with --platforms, e.g. cpu,cuda)",
-            jcc::PLATFORM_INDEX
-        );
-    }
-}
-
 fn compile(
     ctx: &mut Context,
     name: &str,
@@ -320,7 +297,7 @@ fn compile(
         dropped,
     } = *generation;
     let (module, every_size) = crate::every_size::parse(ctx, name, text, dims, platforms)?;
-    note_platforms(ctx, module, platforms);
+    crate::every_size::note_platforms(ctx, module, platforms);
     if collectives == Collectives::Mpi {
         // Read by codegen: P_replicas_run runs this process as one MPI device.
         let mpi = ctx.attr(strata_ir::AttrKind::String("mpi".into()));

@@ -128,7 +128,7 @@ fn build(
     for &size in &sizes {
         let module = parse_specialize_and_verify(ctx, name, text, &with(size))
             .map_err(|d| not_a_lower_bound(d, var, size, min))?;
-        crate::compile::note_platforms(ctx, module, platforms);
+        note_platforms(ctx, module, platforms);
         strata_pipeline::entry_points(ctx, module)?;
         rename_symbols(ctx, module, &format!("__b{size}"));
         match base {
@@ -249,7 +249,7 @@ fn prove_rows_independent(
     let mut modules = Vec::new();
     for s in [s1, s2] {
         let module = parse_specialize_and_verify(ctx, name, text, &with(s))?;
-        crate::compile::note_platforms(ctx, module, platforms);
+        note_platforms(ctx, module, platforms);
         strata_pipeline::entry_points(ctx, module)?;
         let passes: [&dyn Pass; 4] = [
             &t::inline::XlaInlinePass,
@@ -508,4 +508,26 @@ pub fn attribute(
         })
         .collect();
     ctx.attr(AttrKind::Array(items))
+}
+
+/// Records the export's platforms for `xla-jax-calling-convention`; warns
+/// when a multi-platform export's are unknown (the first is taken for cpu).
+pub(crate) fn note_platforms(ctx: &mut Context, module: strata_ir::OpId, platforms: &[String]) {
+    use strata_dialect_xla::transforms::jax_calling_convention as jcc;
+    if !platforms.is_empty() {
+        let names = platforms
+            .iter()
+            .map(|p| ctx.attr(strata_ir::AttrKind::String(p.trim().to_string())))
+            .collect();
+        let a = ctx.attr(strata_ir::AttrKind::Array(names));
+        ctx.set_attr(module, jcc::PLATFORMS_ATTR, a);
+    } else if ctx.attr_of(module, jcc::PLATFORMS_ATTR).is_none()
+        && jcc::takes_platform_index(ctx, module)
+    {
+        eprintln!(
+            "warning: the module was exported for several platforms (argument \
+             {}); taking the first for cpu (say which with --platforms, e.g. cpu,cuda)",
+            jcc::PLATFORM_INDEX
+        );
+    }
 }

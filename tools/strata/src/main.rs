@@ -34,7 +34,6 @@ mod abi;
 mod backend;
 mod bench;
 mod check;
-mod check_remote;
 mod compile;
 mod dot;
 mod every_size;
@@ -358,7 +357,7 @@ fn main() -> ExitCode {
                     spec.triple = target;
                     spec.cpu = target_cpu;
                     spec.features = target_features;
-                    Some(check_remote::Remote {
+                    Some(check::remote::Remote {
                         target: spec,
                         run_with: command.split_whitespace().map(str::to_string).collect(),
                     })

@@ -163,8 +163,8 @@ pub fn read(ctx: &Context, path: &Path, ty: Type) -> Result<Vec<u8>, String> {
     }
     // Through the dense form, so narrow integers are sign- or zero-extended
     // as the ABI stores them.
-    let dense = crate::run::from_bytes(ctx, ty, data);
-    Ok(crate::run::to_bytes(ctx, &dense))
+    let dense = crate::abi::from_bytes(ctx, ty, data);
+    Ok(crate::abi::to_bytes(ctx, &dense))
 }
 
 /// The header text and the data of an `.npy` file.

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use strata_ir::{AttrKind, Context, DenseElements, Type, TypeKind, builtin};
 
-use crate::abi::elem_bytes;
+use crate::abi::{elem_bytes, from_bytes, to_bytes};
 use crate::input::{parse_specialize_and_verify, read_or_report, report, unknown_loc_error};
 use crate::load;
 
@@ -255,58 +255,6 @@ fn narrow_float_literal(ctx: &Context, d: &DenseElements, k: strata_ir::FloatKin
         nest(&values, &shape),
         strata_ir::text::printer::type_to_string(ctx, d.ty)
     )
-}
-
-/// Bytes of one stored scalar part.
-fn part_bytes(ctx: &Context, elem: Type) -> (Type, usize, usize) {
-    match ctx.types.kind(elem) {
-        TypeKind::Complex(p) => (*p, ctx.types.part_storage_bytes(*p) as usize, 2),
-        _ => (elem, ctx.types.part_storage_bytes(elem) as usize, 1),
-    }
-}
-
-/// Dense elements in the C ABI's memory layout.
-pub fn to_bytes(ctx: &Context, d: &DenseElements) -> Vec<u8> {
-    let elem = ctx.types.elem(d.ty);
-    let (part, nbytes, parts) = part_bytes(ctx, elem);
-    let n = ctx.types.num_elements(d.ty) as usize;
-    let mut out = Vec::with_capacity(n * nbytes * parts);
-    for i in 0..n {
-        for bits in strata_ir::dense::element_bits(ctx, d, i) {
-            // Integers are stored sign- or zero-extended to their storage size.
-            let v = if ctx.types.is_int(part) {
-                strata_ir::dense::int_value(ctx, bits, part) as u64
-            } else {
-                bits
-            };
-            out.extend_from_slice(&v.to_le_bytes()[..nbytes]);
-        }
-    }
-    out
-}
-
-pub fn from_bytes(ctx: &Context, t: Type, bytes: &[u8]) -> DenseElements {
-    let elem = ctx.types.elem(t);
-    let (part, nbytes, _) = part_bytes(ctx, elem);
-    let width = ctx.types.bit_width(part);
-    let mask = if width >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << width) - 1
-    };
-    let bits = bytes
-        .chunks(nbytes)
-        .map(|c| {
-            let mut b = [0u8; 8];
-            b[..c.len()].copy_from_slice(c);
-            u64::from_le_bytes(b) & mask
-        })
-        .collect();
-    DenseElements {
-        ty: t,
-        splat: false,
-        bits,
-    }
 }
 
 /// The dimension variables of a shape-polymorphic `function`, valued from

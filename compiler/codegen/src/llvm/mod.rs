@@ -130,3 +130,9 @@ impl<'ctx> Llvm<'ctx> {
             .ok_or_else(|| ice(format!("{name} returns nothing")))
     }
 }
+
+/// The `nounwind` function attribute (nothing Strata emits unwinds).
+pub(crate) fn nounwind(cx: &LlContext) -> inkwell::attributes::Attribute {
+    use inkwell::attributes::Attribute;
+    cx.create_enum_attribute(Attribute::get_named_enum_kind_id("nounwind"), 0)
+}

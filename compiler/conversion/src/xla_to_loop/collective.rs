@@ -13,11 +13,11 @@ use strata_dialect_xla::ops::collective::{self as coll, Grouping};
 use strata_ir::{AttrKind, OpId, Type, TypeKind, Value, builtin};
 
 use super::FuncLowering;
-use super::elemental::{load_scalar, store_scalar};
+use super::element::Scalar;
+use super::element::{load_scalar, store_scalar};
 use super::materialize::shape_of;
 use super::pattern::{Fusion, OpLowering};
 use super::region::emit_reducer;
-use super::scalar::Scalar;
 use crate::builder::Builder;
 use strata_abi::runtime as sym;
 

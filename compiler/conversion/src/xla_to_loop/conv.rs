@@ -23,10 +23,11 @@ use strata_dialect_xla::names::*;
 use strata_ir::{OpId, TypeKind, Value};
 
 use super::FuncLowering;
-use super::elemental::{load_scalar, store_scalar};
+use super::element::Scalar;
+use super::element::{load_scalar, store_scalar};
 use super::materialize::shape_of;
 use super::pattern::{Fusion, OpLowering};
-use super::scalar::{self, Scalar};
+use super::scalar;
 use super::window::window_position;
 use crate::builder::Builder;
 use strata_dialect_kernel::conv::Column;

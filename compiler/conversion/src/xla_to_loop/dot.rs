@@ -8,10 +8,12 @@ use strata_dialect_xla::names::*;
 use strata_ir::{OpId, TypeKind, Value};
 
 use super::FuncLowering;
-use super::elemental::{load_scalar, store_scalar, strides};
+use super::element::Scalar;
+use super::element::{load_scalar, store_scalar};
+use super::elemental::strides;
 use super::materialize::shape_of;
 use super::pattern::{Fusion, OpLowering};
-use super::scalar::{self, Scalar};
+use super::scalar;
 use crate::builder::Builder;
 use strata_dialect_xla::ops::dot;
 

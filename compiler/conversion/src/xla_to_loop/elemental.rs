@@ -3,40 +3,13 @@
 
 use strata_diag::{Diagnostic, Result};
 use strata_dialect_xla::names::*;
-use strata_ir::{Context, OpId, TypeKind, Value};
+use strata_ir::{Context, OpId, Value};
 
+use super::element::{Scalar, constant_element, from_bits, load_scalar, to_bits, total_bits};
 use super::plan::{is_elementwise, is_index_only};
-use super::scalar::{self, Scalar};
+use super::scalar;
 use super::{FuncLowering, Repr};
 use crate::builder::Builder;
-
-pub fn load_scalar(b: &mut Builder<'_>, mem: Value, idx: &[Value]) -> Scalar {
-    let elem = b.ctx.types.elem(b.ty(mem));
-    if b.ctx.types.is_complex(elem) {
-        Scalar::Complex(b.load_part(mem, idx, 0), b.load_part(mem, idx, 1))
-    } else if scalar::is_small_float(b.ctx, elem) {
-        let v = b.load(mem, idx);
-        let f64t = b.ctx.types.float_ty(strata_ir::FloatKind::F64);
-        Scalar::Real(b.cast("arith.extf", v, f64t))
-    } else {
-        Scalar::Real(b.load(mem, idx))
-    }
-}
-
-pub fn store_scalar(b: &mut Builder<'_>, s: Scalar, mem: Value, idx: &[Value]) {
-    let elem = b.ctx.types.elem(b.ty(mem));
-    match s {
-        Scalar::Real(v) if scalar::is_small_float(b.ctx, elem) => {
-            let n = b.cast("arith.truncf", v, elem);
-            b.store(n, mem, idx)
-        }
-        Scalar::Real(v) => b.store(v, mem, idx),
-        Scalar::Complex(re, im) => {
-            b.store_part(re, mem, idx, 0);
-            b.store_part(im, mem, idx, 1);
-        }
-    }
-}
 
 /// An integer index element of type `elem` as a signed `index` value.
 /// Unsigned values are saturated to 2^62 first, so a ui64 index of 2^63 or
@@ -62,55 +35,6 @@ fn shape(ctx: &Context, v: Value) -> Vec<i64> {
 }
 
 pub use strata_ir::row_major_strides as strides;
-
-/// Bits of one element (both parts of a complex number).
-pub(super) fn total_bits(ctx: &Context, t: strata_ir::Type) -> u32 {
-    ctx.types.bit_width(t) * if ctx.types.is_complex(t) { 2 } else { 1 }
-}
-
-/// The element as an integer of all its bits (complex: re in the low half).
-pub(super) fn to_bits(b: &mut Builder<'_>, s: Scalar, elem: strata_ir::Type) -> Value {
-    let w = total_bits(b.ctx, elem);
-    let it = b.ctx.types.int_ty(w);
-    match s {
-        Scalar::Complex(re, im) => {
-            let pw = w / 2;
-            let pt = b.ctx.types.int_ty(pw);
-            let (r, i) = (
-                b.cast("arith.bitcast", re, pt),
-                b.cast("arith.bitcast", im, pt),
-            );
-            let (r, i) = (b.cast("arith.extui", r, it), b.cast("arith.extui", i, it));
-            let sh = b.const_int(pw as i128, it);
-            let hi = b.binary("arith.shli", i, sh);
-            b.binary("arith.ori", r, hi)
-        }
-        Scalar::Real(v) if b.ctx.types.is_float(elem) => b.cast("arith.bitcast", v, it),
-        Scalar::Real(v) if b.ty(v) == it => v,
-        Scalar::Real(v) => b.cast("arith.bitcast", v, it),
-    }
-}
-
-/// An integer holding all of an element's bits, as an element of `elem`.
-pub(super) fn from_bits(b: &mut Builder<'_>, bits: Value, elem: strata_ir::Type) -> Scalar {
-    match b.ctx.types.kind(elem).clone() {
-        TypeKind::Complex(p) => {
-            let pw = b.ctx.types.bit_width(p);
-            let pt = b.ctx.types.int_ty(pw);
-            let lo = b.cast("arith.trunci", bits, pt);
-            let sh = b.const_int(pw as i128, b.ty(bits));
-            let hi = b.binary("arith.shrui", bits, sh);
-            let hi = b.cast("arith.trunci", hi, pt);
-            Scalar::Complex(
-                b.cast("arith.bitcast", lo, p),
-                b.cast("arith.bitcast", hi, p),
-            )
-        }
-        TypeKind::Float(_) => Scalar::Real(b.cast("arith.bitcast", bits, elem)),
-        _ if b.ty(bits) == elem => Scalar::Real(bits),
-        _ => Scalar::Real(b.cast("arith.bitcast", bits, elem)),
-    }
-}
 
 impl FuncLowering<'_> {
     /// `xla.bitcast_convert` between element types of different widths:
@@ -452,21 +376,4 @@ pub fn reshape_index(b: &mut Builder<'_>, idx: &[Value], from: &[i64], to: &[i64
         });
     }
     out
-}
-
-/// Element 0 of a splat constant, in its compute type.
-pub fn constant_element(
-    b: &mut Builder<'_>,
-    d: &strata_ir::DenseElements,
-    stored: strata_ir::Type,
-) -> Scalar {
-    let bits = strata_ir::dense::element_bits(b.ctx, d, 0);
-    match b.ctx.types.kind(stored).clone() {
-        TypeKind::Complex(p) => Scalar::Complex(b.const_bits(bits[0], p), b.const_bits(bits[1], p)),
-        TypeKind::Float(k) if scalar::is_small_float(b.ctx, stored) => {
-            let f64t = b.ctx.types.float_ty(strata_ir::FloatKind::F64);
-            Scalar::Real(b.const_float(strata_ir::dense::bits_to_float(bits[0], k), f64t))
-        }
-        _ => Scalar::Real(b.const_bits(bits[0], stored)),
-    }
 }

@@ -20,10 +20,11 @@ use strata_dialect_xla::names::{DIVIDE, MULTIPLY, SUBTRACT};
 use strata_ir::{OpId, Type, TypeKind, Value};
 
 use super::FuncLowering;
-use super::elemental::{load_scalar, store_scalar};
+use super::element::Scalar;
+use super::element::{load_scalar, store_scalar};
 use super::materialize::shape_of;
 use super::pattern::{Fusion, OpLowering};
-use super::scalar::{self, Scalar};
+use super::scalar;
 use crate::builder::Builder;
 
 /// The lowering pattern of `xla.triangular_solve`.

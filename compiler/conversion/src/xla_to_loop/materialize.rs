@@ -8,7 +8,7 @@ use strata_dialect_xla::names::*;
 use strata_ir::{Context, OpId, Value};
 
 use super::FuncLowering;
-use super::elemental::store_scalar;
+use super::element::store_scalar;
 use super::pattern::{Fusion, OpLowering, fusion_of, pattern_for};
 use crate::builder::Builder;
 

@@ -24,6 +24,7 @@ mod conv;
 mod custom_call;
 mod decomposition;
 mod dot;
+mod element;
 mod elemental;
 mod fft;
 mod gather_scatter;
@@ -53,8 +54,8 @@ use strata_diag::{Diagnostic, Result};
 use strata_ir::{AttrKind, BlockId, Context, OpId, Type, TypeKind, Value, builtin};
 
 use crate::builder::Builder;
+pub use element::Scalar;
 use plan::Mode;
-pub use scalar::Scalar;
 
 pub const FLAG: &str = "convert-xla-to-loop";
 
@@ -586,8 +587,8 @@ impl FuncLowering<'_> {
             let shape = b.ctx.types.shape(t).map(|s| s.to_vec()).unwrap_or_default();
             let elem = b.ctx.types.elem(t);
             b.loop_nest(&shape, &mut |b, idx| {
-                let s = elemental::constant_element(b, &d, elem);
-                elemental::store_scalar(b, s, buf, idx);
+                let s = element::constant_element(b, &d, elem);
+                element::store_scalar(b, s, buf, idx);
                 Ok(())
             })?;
             return Ok(buf);

@@ -8,11 +8,11 @@ use strata_diag::{Diagnostic, Result};
 use strata_ir::{BlockId, OpId, Value};
 
 use super::FuncLowering;
-use super::elemental::{load_scalar, store_scalar};
+use super::element::Scalar;
+use super::element::{load_scalar, store_scalar};
 use super::materialize::shape_of;
 use super::pattern::{Fusion, OpLowering};
 use super::region::{emit_reducer, fold_into, stack_accumulators, store_accs};
-use super::scalar::Scalar;
 use crate::builder::Builder;
 
 /// The lowering pattern of `xla.reduce`.

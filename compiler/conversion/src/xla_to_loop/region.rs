@@ -7,9 +7,10 @@ use strata_diag::{Diagnostic, Result};
 use strata_dialect_xla::names::*;
 use strata_ir::{BlockId, Value, builtin};
 
-use super::elemental::{load_scalar, store_scalar};
+use super::element::Scalar;
+use super::element::{load_scalar, store_scalar};
 use super::plan::is_elementwise;
-use super::scalar::{self, Scalar};
+use super::scalar;
 use crate::builder::Builder;
 
 /// One stack slot per init value, of its element type.
@@ -173,7 +174,7 @@ fn outer_constant(b: &mut Builder<'_>, v: Value) -> Result<Scalar> {
         return Err(unsupported(b));
     }
     let stored = b.ctx.types.elem(d.ty);
-    Ok(super::elemental::constant_element(b, &d, stored))
+    Ok(super::element::constant_element(b, &d, stored))
 }
 
 fn emit_block_ops(
@@ -236,7 +237,7 @@ fn emit_block_ops(
                 .dense_attr(op, "value")
                 .cloned()
                 .ok_or_else(|| Diagnostic::internal(b.loc, "constant without value"))?;
-            super::elemental::constant_element(b, &d, stored)
+            super::element::constant_element(b, &d, stored)
         } else if is_elementwise(name) {
             let vals = operands
                 .iter()

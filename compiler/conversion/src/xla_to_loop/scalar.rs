@@ -8,38 +8,12 @@ use strata_ir::{Context, FloatKind, OpId, Signedness, Type, TypeKind, Value};
 
 use super::chlo;
 use super::complex as cx;
+use super::element::{Scalar, from_bits, is_small_float, to_bits, total_bits};
 use super::special::{bessel_i1e, erf_inv, next_after, polygamma, reduce_precision, zeta};
 use crate::builder::Builder;
 
 fn pair(c: cx::C) -> Scalar {
     Scalar::Complex(c.0, c.1)
-}
-
-/// One element: a real scalar, or a complex number as (re, im).
-#[derive(Copy, Clone, Debug)]
-pub enum Scalar {
-    Real(Value),
-    Complex(Value, Value),
-}
-
-impl Scalar {
-    pub fn real(self) -> Value {
-        match self {
-            Scalar::Real(v) | Scalar::Complex(v, _) => v,
-        }
-    }
-
-    /// The zero of a buffer's element type, as `store_scalar` takes it.
-    pub fn zero(b: &mut Builder<'_>, elem: Type) -> Scalar {
-        match b.ctx.types.kind(elem).clone() {
-            TypeKind::Complex(p) => Scalar::Complex(b.zero(p), b.zero(p)),
-            _ if is_small_float(b.ctx, elem) => {
-                let f64t = b.ctx.types.float_ty(FloatKind::F64);
-                Scalar::Real(b.zero(f64t))
-            }
-            _ => Scalar::Real(b.zero(elem)),
-        }
-    }
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -86,12 +60,6 @@ pub fn check_lowerable(b: &Builder<'_>, t: Type) -> Result<()> {
         }
         _ => Ok(()),
     }
-}
-
-/// Whether `t` is one of the f8/f6/f4 formats, which are stored as bytes
-/// and computed on in f64.
-pub fn is_small_float(ctx: &Context, t: Type) -> bool {
-    matches!(ctx.types.kind(t), TypeKind::Float(k) if strata_ir::minifloat::format(*k).is_some())
 }
 
 /// Rounds a value computed in f64 to the small float format `stored` and
@@ -219,15 +187,14 @@ pub fn emit(
         && (c == Class::Complex || b.ctx.types.is_complex(result))
         && let Some(&x) = args.first()
     {
-        if super::elemental::total_bits(b.ctx, elem) != super::elemental::total_bits(b.ctx, result)
-        {
+        if total_bits(b.ctx, elem) != total_bits(b.ctx, result) {
             return Err(unsupported(
                 b,
                 "bitcast_convert between element types of different widths".into(),
             ));
         }
-        let bits = super::elemental::to_bits(b, x, elem);
-        return Ok(super::elemental::from_bits(b, bits, result));
+        let bits = to_bits(b, x, elem);
+        return Ok(from_bits(b, bits, result));
     }
     if c == Class::Complex {
         return emit_complex(b, op, name, args, elem, result);

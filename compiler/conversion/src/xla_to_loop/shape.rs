@@ -7,7 +7,7 @@ use strata_diag::Result;
 use strata_ir::{OpId, Value};
 
 use super::FuncLowering;
-use super::elemental::store_scalar;
+use super::element::store_scalar;
 use super::materialize::shape_of;
 use super::pattern::{Fusion, OpLowering};
 use crate::builder::Builder;

@@ -11,10 +11,10 @@ use strata_diag::Result;
 use strata_ir::{OpId, TypeKind, Value};
 
 use super::FuncLowering;
-use super::elemental::{load_scalar, store_scalar};
+use super::element::Scalar;
+use super::element::{load_scalar, store_scalar};
 use super::materialize::shape_of;
 use super::pattern::{Fusion, OpLowering};
-use super::scalar::Scalar;
 use crate::builder::Builder;
 
 /// The lowering pattern of `chlo.top_k`.

@@ -16,7 +16,7 @@ use std::process::Command;
 use strata_diag::Diagnostic;
 use strata_ir::Context;
 
-use crate::check::Piece;
+use super::Piece;
 
 /// Where and how the pieces run.
 pub struct Remote {
