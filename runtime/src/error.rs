@@ -17,13 +17,46 @@ thread_local! {
     static LAST_ERROR: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
+thread_local! {
+    /// While a device of a run executes on this thread (see
+    /// `collectives`): the first error message set since, so a run can
+    /// report which device failed even when the device's program returned
+    /// normally afterwards (`P_replicas_run` bodies return nothing).
+    /// `None` when no device is running here.
+    static FIRST_FAILURE: RefCell<Option<Option<String>>> = const { RefCell::new(None) };
+}
+
+/// Starts recording the first error set on this thread; returns the
+/// recording it replaces (a device run nested in another's thread), for
+/// [`end_failure_record`].
+pub(crate) fn begin_failure_record() -> Option<Option<String>> {
+    FIRST_FAILURE.with(|f| f.borrow_mut().replace(None))
+}
+
+/// Ends the recording begun by [`begin_failure_record`], putting back the
+/// one it replaced; returns the first error set meanwhile.
+pub(crate) fn end_failure_record(previous: Option<Option<String>>) -> Option<String> {
+    FIRST_FAILURE.with(|f| std::mem::replace(&mut *f.borrow_mut(), previous).flatten())
+}
+
+fn note_failure(msg: &str) {
+    let _ = FIRST_FAILURE.try_with(|f| {
+        if let Ok(mut f) = f.try_borrow_mut()
+            && let Some(first @ None) = f.as_mut()
+            && !msg.is_empty()
+        {
+            *first = Some(msg.to_string());
+        }
+    });
+}
+
 /// Returned when the thread-local storage is unavailable (thread teardown) or on a panic.
 static EMPTY: &CStr = c"";
 
 /// Stores `msg` as this thread's last error. Interior NUL bytes are replaced by spaces.
 /// Never panics (silently does nothing during thread teardown).
 pub fn set_error(msg: &str) {
-    crate::collectives::note_failure(msg);
+    note_failure(msg);
     let _ = LAST_ERROR.try_with(|e| {
         if let Ok(mut slot) = e.try_borrow_mut() {
             slot.clear();

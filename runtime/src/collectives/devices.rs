@@ -3,6 +3,7 @@
 //! ranks.
 
 use super::*;
+use crate::error::{begin_failure_record, end_failure_record};
 
 /// `uint32_t strata_rt_replica_id(void)`.
 #[unsafe(no_mangle)]
@@ -64,14 +65,13 @@ pub(super) fn run_devices(
                                 partition: device % partitions,
                                 seq: 0,
                                 pending: None,
-                                failure: None,
                             })
                         });
                         clear_error();
+                        let record = begin_failure_record();
                         let status = body(device);
-                        let failure = DEVICE
-                            .with(|slot| slot.borrow_mut().take())
-                            .and_then(|d| d.failure);
+                        let failure = end_failure_record(record);
+                        DEVICE.with(|slot| slot.borrow_mut().take());
                         let message = if status != 0 {
                             Some(last_error())
                         } else {
@@ -225,15 +225,14 @@ pub unsafe extern "C" fn strata_rt_replicas_run_mpi(
                 partition: rank % partitions,
                 seq: 0,
                 pending: None,
-                failure: None,
             })
         });
         clear_error();
+        let record = begin_failure_record();
         // SAFETY: the caller's contract.
         unsafe { body(rank as i32, user) };
-        let failure = DEVICE
-            .with(|slot| std::mem::replace(&mut *slot.borrow_mut(), previous))
-            .and_then(|d| d.failure);
+        let failure = end_failure_record(record);
+        DEVICE.with(|slot| *slot.borrow_mut() = previous);
         match failure {
             Some(msg) => {
                 set_error(&format!("device {rank}: {msg}"));

@@ -145,8 +145,6 @@ struct Device {
     /// Collectives begun so far.
     seq: u64,
     pending: Option<Pending>,
-    /// The first error reported on this device (see [`note_failure`]).
-    failure: Option<String>,
 }
 
 thread_local! {
@@ -205,7 +203,6 @@ fn with_device<R>(f: impl FnOnce(&mut Device) -> R) -> R {
             partition: 0,
             seq: 0,
             pending: None,
-            failure: None,
         });
         f(device)
     })
@@ -238,21 +235,6 @@ pub(crate) fn devices_in_process() -> usize {
                 .unwrap_or(1)
         })
         .unwrap_or(1)
-}
-
-/// Records the first error message set on a device thread, so a run can
-/// report which device failed even when the device's program returned
-/// normally afterwards (`P_replicas_run` bodies return nothing).
-pub(crate) fn note_failure(msg: &str) {
-    let _ = DEVICE.try_with(|slot| {
-        if let Ok(mut slot) = slot.try_borrow_mut() {
-            if let Some(d) = slot.as_mut() {
-                if d.failure.is_none() && !msg.is_empty() {
-                    d.failure = Some(msg.to_string());
-                }
-            }
-        }
-    });
 }
 
 /// The groups of device indices a descriptor makes, for a run of
