@@ -38,6 +38,7 @@ pub mod minifloat;
 mod mpi;
 pub mod narrow_gemm;
 pub mod pool;
+pub mod profile;
 pub mod rng;
 #[cfg(test)]
 mod signatures;

@@ -130,6 +130,18 @@ fn every_runtime_function_matches_its_signature_in_the_abi() {
             sig1(check::strata_rt_check_failure_message),
         ),
         ("strata_rt_check_reset", sig0(check::strata_rt_check_reset)),
+        (
+            "strata_rt_profile_now",
+            sig0(profile::strata_rt_profile_now),
+        ),
+        (
+            "strata_rt_profile_add",
+            sig2(profile::strata_rt_profile_add),
+        ),
+        (
+            "strata_rt_profile_report",
+            sig1(profile::strata_rt_profile_report),
+        ),
         ("strata_rt_gemm_f32", sig4(gemm::strata_rt_gemm_f32)),
         ("strata_rt_gemm_f64", sig4(gemm::strata_rt_gemm_f64)),
         (

@@ -499,6 +499,29 @@ pub const CHECK_RESET: Signature = Signature {
     returns: Returns::Nothing,
 };
 
+/// `int64_t (void)`: a monotonic clock in nanoseconds (profiled libraries).
+pub const PROFILE_NOW: Signature = Signature {
+    name: "strata_rt_profile_now",
+    params: &[],
+    returns: Returns::I64,
+};
+
+/// `void (int64_t id, int64_t start)`: adds a call of timed op `id` that
+/// began at `start` to the profile.
+pub const PROFILE_ADD: Signature = Signature {
+    name: "strata_rt_profile_add",
+    params: &[I64, I64],
+    returns: Returns::Nothing,
+};
+
+/// `const char *(const char *labels)`: the profile as JSON, with the
+/// module's labels.
+pub const PROFILE_REPORT: Signature = Signature {
+    name: "strata_rt_profile_report",
+    params: &[Ptr],
+    returns: Returns::Ptr,
+};
+
 /// Every runtime function.
 pub const ALL: &[Signature] = &[
     BATCHED_CALL,
@@ -561,6 +584,9 @@ pub const ALL: &[Signature] = &[
     CHECK_FAILURE_ID,
     CHECK_FAILURE_MESSAGE,
     CHECK_RESET,
+    PROFILE_NOW,
+    PROFILE_ADD,
+    PROFILE_REPORT,
 ];
 
 /// The runtime function named `name`.

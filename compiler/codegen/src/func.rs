@@ -84,6 +84,12 @@ pub(crate) fn lower_module<'ctx>(
         ir.str_attr(module, crate::SIGNATURE_ATTR)
             .unwrap_or("{\"functions\": []}"),
     )?;
+    if let Some(labels) = ir.str_attr(
+        module,
+        strata_dialect_loop::transforms::profile::LABELS_ATTR,
+    ) {
+        library_api::profile_fn(&mut l, labels)?;
+    }
     library_api::set_num_threads_fn(&mut l)?;
     custom_call::register_custom_call_fn(&mut l)?;
     let over_mpi = ir.str_attr(module, crate::COLLECTIVES_ATTR) == Some("mpi");

@@ -246,3 +246,29 @@ pub(crate) fn signature_fn<'ctx>(lw: &mut Lowerer<'ctx, '_>, json: &str) -> Resu
         .map_err(ice)?;
     Ok(())
 }
+
+/// `const char *P_profile(void)` in a library compiled with `--profile`:
+/// the runtime's timer table with the module's labels (`loop-profile`), as
+/// JSON `{"labels": [...], "rows": [[calls, nanoseconds], ...]}`.
+pub(crate) fn profile_fn<'ctx>(lw: &mut Lowerer<'ctx, '_>, labels: &str) -> Result<()> {
+    let ptr = lw.ll.cx.ptr_type(AddressSpace::default());
+    let rt = lw.ll.runtime_fn(&strata_abi::runtime::PROFILE_REPORT);
+    let f = lw.ll.module.add_function(
+        &format!("{}_profile", lw.prefix),
+        ptr.fn_type(&[], false),
+        None,
+    );
+    let bb = lw.ll.cx.append_basic_block(f, "entry");
+    lw.ll.b.position_at_end(bb);
+    let text = lw
+        .ll
+        .b
+        .build_global_string_ptr(labels, "profile_labels")
+        .map_err(ice)?;
+    let report = lw
+        .ll
+        .call(rt, &[text.as_pointer_value().into()])?
+        .ok_or_else(|| ice("strata_rt_profile_report returns nothing"))?;
+    lw.ll.b.build_return(Some(&report)).map_err(ice)?;
+    Ok(())
+}

@@ -56,8 +56,19 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
     ]
 }
 
+/// Passes that run only when asked for (`strata opt` runs them by flag):
+/// `loop-profile` after the lowering of `--profile`.
+pub fn optional_passes() -> Vec<Box<dyn Pass>> {
+    vec![Box::new(
+        strata_dialect_loop::transforms::profile::LoopProfilePass,
+    )]
+}
+
 pub fn pass_by_flag(flag: &str) -> Option<Box<dyn Pass>> {
-    all_passes().into_iter().find(|p| p.flag() == flag)
+    all_passes()
+        .into_iter()
+        .chain(optional_passes())
+        .find(|p| p.flag() == flag)
 }
 
 /// Verifies the parsed module and runs the front-dialect passes only (what
@@ -101,17 +112,24 @@ pub fn entry_points(ctx: &mut Context, module: OpId) -> Result<(), Vec<Diagnosti
 
 /// Verifies the parsed module, then lowers it to the loop level.
 pub fn lower(ctx: &mut Context, module: OpId) -> Result<(), Vec<Diagnostic>> {
-    lower_timed(ctx, module, strata_pass::PrintAfter::Nothing).map(|_| ())
+    lower_timed(ctx, module, strata_pass::PrintAfter::Nothing, false).map(|_| ())
 }
 
-/// `lower`, returning the wall time of each pass (in run order).
+/// `lower`, returning the wall time of each pass (in run order); with
+/// `profile`, `loop-profile` runs last.
 pub fn lower_timed(
     ctx: &mut Context,
     module: OpId,
     print_after: strata_pass::PrintAfter,
+    profile: bool,
 ) -> Result<Vec<(&'static str, std::time::Duration)>, Vec<Diagnostic>> {
     strata_ir::verify::verify(ctx, module)?;
     let mut pm = lowering_pipeline();
+    if profile {
+        pm.add(Box::new(
+            strata_dialect_loop::transforms::profile::LoopProfilePass,
+        ));
+    }
     pm.print_after = print_after;
     pm.run(ctx, module)?;
     Ok(pm.timings)

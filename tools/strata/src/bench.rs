@@ -2,6 +2,8 @@
 //! up, then times calls of one function and reports latency percentiles and
 //! throughput for a thread count. Arguments come from `.npy` files
 //! (`--input @x.npy`, checked against the library's signature) or are zeros.
+//! With `--profile`, also where the time goes: the library's timer table
+//! (`P_profile`, see `loop-profile`) over the timed calls.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -20,6 +22,8 @@ pub struct Bench<'a> {
     pub dims: &'a [(String, i64)],
     /// `--target-cpu` for a model (default: the portable CPU, as `compile`).
     pub target_cpu: Option<&'a str>,
+    /// `--profile`: also report the time of each timed op (`P_profile`).
+    pub profile: bool,
 }
 
 pub fn run(input: &Path, name: Option<&str>, bench: &Bench<'_>) -> bool {
@@ -88,11 +92,148 @@ fn bench_in(input: &Path, name: Option<&str>, bench: &Bench<'_>) -> Result<Strin
     for _ in 0..bench.warmup {
         call()?;
     }
+    let before = bench.profile.then(|| profile(&lib, &prefix)).transpose()?;
     let mut times = (0..bench.iterations.max(1))
         .map(|_| call())
         .collect::<Result<Vec<_>, _>>()?;
     times.sort();
-    Ok(report(bench, &times))
+    let mut text = report(bench, &times);
+    if let Some(before) = before {
+        let after = profile(&lib, &prefix)?;
+        text.push('\n');
+        text.push_str(&profile_report(&before, &after, &times));
+    }
+    Ok(text)
+}
+
+/// A profiled library's timer table: each timed op's label, calls and
+/// nanoseconds so far (`P_profile()`).
+struct Profile {
+    rows: Vec<(String, u64, u64)>,
+}
+
+fn profile(lib: &libloading::Library, prefix: &str) -> Result<Profile, String> {
+    let symbol = format!("{prefix}_profile");
+    // SAFETY: a library compiled with --profile defines `const char *P_profile(void)`.
+    let f =
+        unsafe { lib.get::<unsafe extern "C" fn() -> *const std::ffi::c_char>(symbol.as_bytes()) }
+            .map_err(|_| format!("no {symbol}(): the library was not compiled with --profile"))?;
+    let p = unsafe { f() };
+    if p.is_null() {
+        return Err(format!("{symbol}() returned NULL"));
+    }
+    let text = unsafe { std::ffi::CStr::from_ptr(p) }.to_string_lossy();
+    let json: Value =
+        serde_json::from_str(&text).map_err(|e| format!("{symbol}() is not valid JSON: {e}"))?;
+    let labels = json["labels"].as_array().cloned().unwrap_or_default();
+    let rows = json["rows"].as_array().cloned().unwrap_or_default();
+    Ok(Profile {
+        rows: labels
+            .iter()
+            .zip(&rows)
+            .map(|(label, row)| {
+                (
+                    label.as_str().unwrap_or("?").to_string(),
+                    row[0].as_u64().unwrap_or(0),
+                    row[1].as_u64().unwrap_or(0),
+                )
+            })
+            .collect(),
+    })
+}
+
+/// Rows shown by `--profile`; the rest are summed in one line.
+const PROFILE_ROWS: usize = 25;
+
+/// The timed calls' profile: per call of the function, each op's time, its
+/// share of the call and how often it ran, the costliest first.
+fn profile_report(before: &Profile, after: &Profile, times: &[Duration]) -> String {
+    let calls = times.len().max(1) as f64;
+    let wall: f64 = times.iter().map(Duration::as_secs_f64).sum::<f64>() / calls;
+    let mut rows: Vec<(&str, f64, f64)> = after
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, (label, n, ns))| {
+            let (n0, ns0) = before.rows.get(i).map_or((0, 0), |r| (r.1, r.2));
+            let seconds = ns.saturating_sub(ns0) as f64 * 1e-9 / calls;
+            (label.as_str(), seconds, n.saturating_sub(n0) as f64 / calls)
+        })
+        .filter(|r| r.2 > 0.0)
+        .collect();
+    rows.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let timed: f64 = rows.iter().map(|r| r.1).sum();
+    let share = |s: f64| 100.0 * s / wall.max(1e-12);
+    let mut out = format!(
+        "profile per call (mean of {} calls; the timed ops take {:.1}% of the call):\n\
+         {:>7} {:>10} {:>7}  op",
+        times.len(),
+        share(timed),
+        "share",
+        "time",
+        "runs"
+    );
+    for &(label, seconds, runs) in rows.iter().take(PROFILE_ROWS) {
+        out.push_str(&format!(
+            "\n{:>6.1}% {:>10} {:>7}  {label}",
+            share(seconds),
+            duration(seconds),
+            format_runs(runs)
+        ));
+    }
+    if rows.len() > PROFILE_ROWS {
+        let rest: f64 = rows[PROFILE_ROWS..].iter().map(|r| r.1).sum();
+        out.push_str(&format!(
+            "\n{:>6.1}% {:>10} {:>7}  ({} more ops)",
+            share(rest),
+            duration(rest),
+            "",
+            rows.len() - PROFILE_ROWS
+        ));
+    }
+    out.push_str("\nby kind:");
+    for (kind, seconds, ops) in by_kind(&rows) {
+        out.push_str(&format!(
+            "\n{:>6.1}% {:>10} {ops:>7}  {kind}",
+            share(seconds),
+            duration(seconds)
+        ));
+    }
+    out
+}
+
+/// The rows summed by what they are (the label before " at "), the
+/// costliest first: (kind, seconds, how many ops).
+fn by_kind<'a>(rows: &[(&'a str, f64, f64)]) -> Vec<(&'a str, f64, usize)> {
+    let mut kinds: Vec<(&str, f64, usize)> = Vec::new();
+    for &(label, seconds, _) in rows {
+        let kind = label.split(" at ").next().unwrap_or(label);
+        match kinds.iter_mut().find(|k| k.0 == kind) {
+            Some(k) => {
+                k.1 += seconds;
+                k.2 += 1;
+            }
+            None => kinds.push((kind, seconds, 1)),
+        }
+    }
+    kinds.sort_by(|a, b| b.1.total_cmp(&a.1));
+    kinds
+}
+
+fn format_runs(runs: f64) -> String {
+    if runs.fract() == 0.0 {
+        format!("{runs:.0}")
+    } else {
+        format!("{runs:.2}")
+    }
+}
+
+fn duration(seconds: f64) -> String {
+    if seconds < 1e-3 {
+        format!("{:.1} us", seconds * 1e6)
+    } else {
+        format!("{:.3} ms", seconds * 1e3)
+    }
 }
 
 /// The model compiled to a shared library in `dir`, prefix `bench`.
@@ -113,6 +254,7 @@ fn compile_model(input: &Path, dir: &Path, bench: &Bench<'_>) -> Result<PathBuf,
             platforms: &[],
             dims: bench.dims,
             dropped: &[],
+            profile: bench.profile,
         },
         crate::compile::Reports::default(),
     );
@@ -200,14 +342,7 @@ fn buffers(function: &Value, inputs: &[String]) -> Result<Vec<Vec<u8>>, String> 
 
 fn report(bench: &Bench<'_>, sorted: &[Duration]) -> String {
     let at = |q: f64| sorted[((sorted.len() - 1) as f64 * q).round() as usize];
-    let ms = |d: Duration| {
-        let s = d.as_secs_f64();
-        if s < 1e-3 {
-            format!("{:.1} us", s * 1e6)
-        } else {
-            format!("{:.3} ms", s * 1e3)
-        }
-    };
+    let ms = |d: Duration| duration(d.as_secs_f64());
     let total: Duration = sorted.iter().sum();
     let threads = bench
         .threads

@@ -103,6 +103,8 @@ pub struct Generation<'a> {
     /// Arguments a serialized export's `@main` does not take (JAX dropped
     /// them as unused).
     pub dropped: &'a [String],
+    /// `--profile`: time the exported functions' top-level ops.
+    pub profile: bool,
 }
 
 /// Files written beside the artifact.
@@ -295,6 +297,7 @@ fn compile(
         platforms,
         dims,
         dropped,
+        profile,
     } = *generation;
     let (module, every_size) = crate::every_size::parse(ctx, name, text, dims, platforms)?;
     crate::every_size::note_platforms(ctx, module, platforms);
@@ -349,7 +352,7 @@ fn compile(
     }
     let flags: Vec<&String> = reports.print_after.iter().collect();
     let print_after = crate::opt::print_after(&flags).map_err(|m| vec![unknown_loc_error(m)])?;
-    let mut times = strata_pipeline::lower_timed(ctx, module, print_after)?;
+    let mut times = strata_pipeline::lower_timed(ctx, module, print_after, profile)?;
     abi::record_plan(ctx, module, prefix, &mut funcs);
     let signature = crate::signature::json(prefix, &funcs);
     let signature = ctx.attr(strata_ir::AttrKind::String(signature));
@@ -422,6 +425,7 @@ fn compile(
             &target.describe(),
             devices,
             &custom_calls,
+            profile,
         );
         io(std::fs::write(h, text).map_err(|e| format!("cannot write {}: {e}", h.display())))?;
     }

@@ -126,6 +126,11 @@ enum Command {
         /// library is compiled for that size, as XLA compiles such exports.
         #[arg(long = "dim", value_name = "NAME=VALUE", value_parser = parse_dim)]
         dims: Vec<(String, i64)>,
+        /// Time each top-level op of the exported functions (loop nests,
+        /// kernel calls, copies, allocations): `const char *P_profile(void)`
+        /// returns the table as JSON (`strata bench --profile` prints it).
+        #[arg(long)]
+        profile: bool,
     },
     /// Print the IR after running the given passes (e.g. --convert-xla-to-loop).
     Opt {
@@ -216,6 +221,11 @@ enum Command {
         /// CPU to compile a model for (default: as `compile`).
         #[arg(long)]
         target_cpu: Option<String>,
+        /// Also print where the time goes: each top-level op (loop nest,
+        /// kernel call, copy, allocation) with its share of the call (the
+        /// model is compiled with `--profile`; a library must have been).
+        #[arg(long)]
+        profile: bool,
     },
     /// Compile a module and run one function on literal inputs.
     Run {
@@ -297,6 +307,7 @@ fn main() -> ExitCode {
             backend,
             platforms,
             dims,
+            profile,
         } => {
             let mut spec = strata_codegen::TargetSpec::portable();
             spec.triple = target;
@@ -319,6 +330,7 @@ fn main() -> ExitCode {
                     platforms: &platforms,
                     dims: &dims,
                     dropped: &[],
+                    profile,
                 },
                 compile::Reports {
                     time_passes,
@@ -394,6 +406,7 @@ fn main() -> ExitCode {
             name,
             dims,
             target_cpu,
+            profile,
         } => bench::run(
             &input,
             name.as_deref(),
@@ -405,6 +418,7 @@ fn main() -> ExitCode {
                 warmup,
                 dims: &dims,
                 target_cpu: target_cpu.as_deref(),
+                profile,
             },
         ),
         Command::Run {

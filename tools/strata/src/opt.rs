@@ -13,7 +13,10 @@ const EXPORT_UPSTREAM: &str = "--export-upstream";
 
 /// `strata opt --list-passes`: every pass flag with its summary.
 pub fn list_passes() -> bool {
-    for p in strata_pipeline::all_passes() {
+    for p in strata_pipeline::all_passes()
+        .into_iter()
+        .chain(strata_pipeline::optional_passes())
+    {
         outln!("--{:<24} {}", p.flag(), p.summary());
     }
     outln!(
