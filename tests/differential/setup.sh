@@ -10,4 +10,9 @@ if ! "$VENV/bin/python" -c "import jax, numpy" 2>/dev/null; then
     "$VENV/bin/python" -m pip install --quiet --upgrade pip
     "$VENV/bin/python" -m pip install --quiet jax jaxlib numpy
 fi
+# `wheel`: the Python package's wheel is built in the tests (setuptools < 70
+# needs it for bdist_wheel).
+if ! "$VENV/bin/python" -c "import wheel" 2>/dev/null; then
+    "$VENV/bin/python" -m pip install --quiet wheel
+fi
 echo "differential-test venv ready: $VENV"

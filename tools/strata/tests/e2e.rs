@@ -76,6 +76,59 @@ fn python_package_matches_jax() {
     );
 }
 
+/// The Python package builds as a wheel (setuptools, no network: the
+/// test venv has `wheel`), and the installed wheel passes the package's
+/// checks, from a copy of the sources so the build leaves the tree clean.
+#[test]
+fn python_package_builds_as_a_wheel_that_works() {
+    let python = python_with_jax().expect(
+        "no Python with jax: run tests/differential/setup.sh (the README's test command does)",
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("src");
+    run_ok(
+        Command::new("cp")
+            .arg("-r")
+            .arg(repo().join("tools/python"))
+            .arg(&src),
+    );
+    let dist = tmp.path().join("dist");
+    run_ok(
+        Command::new(&python)
+            .args([
+                "-m",
+                "pip",
+                "wheel",
+                "--quiet",
+                "--no-deps",
+                "--no-build-isolation",
+                "-w",
+            ])
+            .arg(&dist)
+            .arg(&src),
+    );
+    let wheel = dist.join("strata-0.1.0-py3-none-any.whl");
+    assert!(wheel.is_file(), "no {}", wheel.display());
+    let site = tmp.path().join("site");
+    run_ok(
+        Command::new(&python)
+            .args(["-m", "pip", "install", "--quiet", "--no-deps", "--target"])
+            .arg(&site)
+            .arg(&wheel),
+    );
+    let stdout = run_ok(
+        Command::new(&python)
+            .arg(src.join("tests/test_strata.py"))
+            .current_dir(tmp.path())
+            .env("PYTHONPATH", &site)
+            .env("STRATA", env!("CARGO_BIN_EXE_strata")),
+    );
+    assert!(
+        stdout.contains("python package: all checks passed"),
+        "{stdout}"
+    );
+}
+
 /// `--pkg-config`: a C program built with the flags pkg-config gives for a
 /// static library links and matches XLA.
 #[test]
