@@ -342,14 +342,23 @@ pub fn comment_text(s: &str) -> String {
             // `*/` would end a C comment, `/*` open a nested Rust one.
             '/' if prev == '*' => out.push_str("\\/"),
             '*' if prev == '/' => out.push_str("\\*"),
-            c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' => {
-                out.extend(c.escape_default())
-            }
+            c if c.is_control() || is_line_or_direction_mark(c) => out.extend(c.escape_default()),
             c => out.push(c),
         }
         prev = c;
     }
     out
+}
+
+/// Line separators, and the marks that change the direction of text
+/// (rustc denies them in comments: they can make code read other than it
+/// compiles).
+fn is_line_or_direction_mark(c: char) -> bool {
+    matches!(
+        c,
+        '\u{2028}' | '\u{2029}' | '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{202a}'..='\u{202e}'
+            | '\u{2066}'..='\u{2069}'
+    )
 }
 
 /// A function's buffer comment, count macros and prototype.
@@ -700,6 +709,8 @@ void mlp_set_outfeed(int32_t (*hook)(int32_t device, void *data, int64_t bytes, 
             comment_text("x\nint y;\r\u{2028}"),
             "x\\nint y;\\r\\u{2028}"
         );
+        // Direction marks would make rustc refuse the Rust bindings.
+        assert_eq!(comment_text("a\u{202e}b\u{2067}"), "a\\u{202e}b\\u{2067}");
         // A target and a target description with hostile text compile
         // as C and declare nothing more.
         let evil = "evil */\n#include <stdlib.h>\nstatic int x = system(\"id\"); /*";

@@ -14,6 +14,7 @@ mod link;
 pub mod names;
 pub mod private_dir;
 mod rust_bindings;
+mod rust_tree;
 mod toolchain;
 
 pub use header::{BatchDim, CFunction, CParam, Devices, c_type_bytes, comment_text, header};

@@ -8,7 +8,9 @@
 //!   returned in `Vec`s (one, or a tuple of them);
 //! - `f_into(&[T; N0], ..., &mut [T; M0], ...) -> Result<(), Error>`: the
 //!   same into caller-owned results, with no allocation;
-//! - `F_ARGi_SHAPE` / `F_RESi_SHAPE` constants with each buffer's shape.
+//! - `F_ARGi_SHAPE` / `F_RESi_SHAPE` constants with each buffer's shape;
+//! - when the model names its buffers (JAX's pytree paths), `f_named` taking
+//!   and returning structs, one per pytree level (`rust_tree.rs`).
 //!
 //! `T` is the C value type of the header (`f32`, `i32`, `u8` for pred,
 //! `u16` for f16/bf16 bits; complex numbers are interleaved (re, im) pairs,
@@ -30,7 +32,7 @@ const KEYWORDS: &[&str] = &[
 ];
 
 /// The Rust type of a buffer's C values.
-fn rust_type(c_type: &str) -> &'static str {
+pub(crate) fn rust_type(c_type: &str) -> &'static str {
     match c_type {
         "float" => "f32",
         "double" => "f64",
@@ -69,6 +71,10 @@ pub(crate) fn item_names(name: &str, f: &CFunction) -> Vec<String> {
     let bare = name.trim_start_matches("r#");
     let mut items = vec![bare.to_string(), format!("{bare}_into")];
     items.extend(f.params.iter().map(|p| const_name(name, p)));
+    if let Some(named) = crate::rust_tree::Named::of(f) {
+        items.push(format!("{bare}_named"));
+        items.extend(named.struct_names(name));
+    }
     items
 }
 
@@ -359,6 +365,9 @@ fn write_function(s: &mut String, prefix: &str, f: &CFunction) {
         _ => format!("({})", results.join(", ")),
     };
     let _ = writeln!(s, "    Ok({value})\n}}");
+    if let Some(named) = crate::rust_tree::Named::of(f) {
+        named.write(s, &name, f, &ret);
+    }
 }
 
 fn describe(ins: &[&CParam], outs: &[&CParam]) -> String {
