@@ -68,17 +68,3 @@ pub(crate) fn ffi_guard<T>(on_panic: T, body: impl FnOnce() -> T) -> T {
     }
 }
 
-/// The names of the runtime functions that must stay visible (dynamic symbols) in every shared
-/// library Strata links, because the driver looks them up with `dlsym` or generated code's
-/// `P_last_error` forwards to them. `strata-aot` keeps its own copy of this list; a test there
-/// checks that every name is defined in the built archive.
-pub const EXPORTED_SYMBOLS: &[&str] = &[
-    "strata_rt_last_error",
-    "strata_rt_set_error",
-    "strata_rt_clear_error",
-    "strata_rt_check",
-    "strata_rt_check_failure_count",
-    "strata_rt_check_failure_id",
-    "strata_rt_check_failure_message",
-    "strata_rt_check_reset",
-];

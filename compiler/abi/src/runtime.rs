@@ -589,6 +589,21 @@ pub const ALL: &[Signature] = &[
     PROFILE_REPORT,
 ];
 
+/// The runtime functions that stay visible (dynamic symbols) in every shared
+/// library Strata links with its runtime, because the driver looks them up
+/// with `dlsym` (`strata check`'s runner, the error of a failed call). A
+/// test in `strata-aot` checks that each is defined in the built archive.
+pub const EXPORTED: &[&str] = &[
+    LAST_ERROR.name,
+    SET_ERROR.name,
+    CLEAR_ERROR.name,
+    CHECK.name,
+    CHECK_FAILURE_COUNT.name,
+    CHECK_FAILURE_ID.name,
+    CHECK_FAILURE_MESSAGE.name,
+    CHECK_RESET.name,
+];
+
 /// The runtime function named `name`.
 pub fn lookup(name: &str) -> Option<&'static Signature> {
     ALL.iter().find(|s| s.name == name)

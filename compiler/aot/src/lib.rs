@@ -27,4 +27,4 @@ pub use toolchain::{CROSS_TARGETS, Toolchain};
 
 /// Runtime symbols every shared library keeps exported (looked up with `dlsym` by `strata check`,
 /// or forwarded to by `P_last_error`).
-pub use strata_runtime::EXPORTED_SYMBOLS as RUNTIME_EXPORTS;
+pub use strata_abi::runtime::EXPORTED as RUNTIME_EXPORTS;
