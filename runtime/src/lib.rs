@@ -67,4 +67,3 @@ pub(crate) fn ffi_guard<T>(on_panic: T, body: impl FnOnce() -> T) -> T {
         }
     }
 }
-

@@ -105,7 +105,7 @@ func.func @argmax(%a: tensor<8x8xf32>, %i: tensor<8x8xi32>) -> (tensor<8xf32>, t
 // -----
 
 // A column sum large enough for threads: the results split into blocks of
-// columns (here 8 of 128), one iteration of a parallel loop each, which
+// columns (here 4 of 256), one iteration of a parallel loop each, which
 // sweeps every row over its block, eight rows at a time; the last block
 // ends at the row's end (min).
 
@@ -113,7 +113,7 @@ func.func @argmax(%a: tensor<8x8xf32>, %i: tensor<8x8xi32>) -> (tensor<8xf32>, t
 // CHECK-SAME: (%[[A:.*]]: memref<512x1024xf32>, %[[OUT:.*]]: memref<1024xf32>)
 // CHECK: "loop.for"
 // CHECK: }) {parallel}
-// CHECK: %[[W:.*]] = "arith.constant"() {value = 128 : index}
+// CHECK: %[[W:.*]] = "arith.constant"() {value = 256 : index}
 // CHECK: "loop.for"(%{{.*}}, %{{.*}}, %[[W]])
 // CHECK-NEXT: ^{{.*}}(%[[C0:.*]]: index):
 // CHECK: %[[END:.*]] = "arith.addi"(%[[C0]], %{{.*}})
