@@ -49,7 +49,7 @@ fn specialized(ctx: &mut Context, module: OpId) -> Option<()> {
         return Some(());
     }
     if ctx.attr_of(module, refine::DIMENSION_VALUES_ATTR).is_none() {
-        let i64_ty = ctx.int_ty(64);
+        let i64_ty = ctx.types.int_ty(64);
         let entries = refine::dimension_variables(ctx, module)
             .into_iter()
             .map(|name| {
