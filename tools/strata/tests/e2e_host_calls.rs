@@ -104,34 +104,13 @@ int main(void) {
 #[test]
 fn rust_bindings_register_custom_calls_as_closures() {
     let tmp = tempfile::tempdir().unwrap();
-    let src = tmp.path().join("cc.mlir");
-    std::fs::write(
-        &src,
-        r#"func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+    let model = r#"func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = stablehlo.custom_call @my_scale(%x) : (tensor<4xf32>) -> tensor<4xf32>
   %z = stablehlo.add %y, %x : tensor<4xf32>
   return %z : tensor<4xf32>
 }
-"#,
-    )
-    .unwrap();
-    run_ok(
-        Command::new(STRATA)
-            .arg("compile")
-            .arg(&src)
-            .arg("-o")
-            .arg(tmp.path().join("libcc.a"))
-            .arg("--rust-bindings")
-            .arg(tmp.path().join("cc.rs")),
-    );
-    let main_rs = tmp.path().join("main.rs");
-    std::fs::write(
-        &main_rs,
-        r#"
-mod cc {
-    include!("cc.rs");
-}
-
+"#;
+    let program = r#"
 fn main() {
     let x = [1.0f32, 2.0, 3.0, 4.0];
     let e = cc::main(&x).unwrap_err();
@@ -151,20 +130,8 @@ fn main() {
     assert!(e.message.contains("@my_scale failed with status 1"), "{e}");
     println!("rust custom calls ok");
 }
-"#,
-    )
-    .unwrap();
-    let exe = tmp.path().join("main");
-    run_ok(
-        Command::new("rustc")
-            .args(["--edition", "2021", "-O"])
-            .arg(&main_rs)
-            .arg("-L")
-            .arg(tmp.path())
-            .args(["-l", "static=cc", "-o"])
-            .arg(&exe),
-    );
-    let out = run_ok(&mut Command::new(&exe));
+"#;
+    let out = run_rust_with_bindings(tmp.path(), "cc", model, program);
     assert!(out.contains("rust custom calls ok"), "{out}");
 }
 

@@ -262,35 +262,14 @@ fn dropped_unused_arguments_are_reported() {
 #[test]
 fn rust_bindings_take_and_return_structs_along_the_pytree() {
     let tmp = tempfile::tempdir().unwrap();
-    let src = tmp.path().join("named.mlir");
-    std::fs::write(
-        &src,
-        r#"func.func public @main(%arg0: tensor<4xf32> loc("params['attn']['w']"), %arg1: tensor<4xf32> loc("params['b']"), %arg2: tensor<4xf32> loc("x")) -> (tensor<4xf32> {jax.result_info = "result['y']"}, tensor<4xf32> {jax.result_info = "result['aux']['norm']"}) {
+    let model = r#"func.func public @main(%arg0: tensor<4xf32> loc("params['attn']['w']"), %arg1: tensor<4xf32> loc("params['b']"), %arg2: tensor<4xf32> loc("x")) -> (tensor<4xf32> {jax.result_info = "result['y']"}, tensor<4xf32> {jax.result_info = "result['aux']['norm']"}) {
   %0 = stablehlo.multiply %arg0, %arg2 : tensor<4xf32>
   %1 = stablehlo.add %0, %arg1 : tensor<4xf32>
   %2 = stablehlo.add %arg2, %arg2 : tensor<4xf32>
   return %1, %2 : tensor<4xf32>, tensor<4xf32>
 }
-"#,
-    )
-    .unwrap();
-    run_ok(
-        Command::new(STRATA)
-            .arg("compile")
-            .arg(&src)
-            .arg("-o")
-            .arg(tmp.path().join("libnamed.a"))
-            .arg("--rust-bindings")
-            .arg(tmp.path().join("named.rs")),
-    );
-    let main_rs = tmp.path().join("main.rs");
-    std::fs::write(
-        &main_rs,
-        r#"
-mod named {
-    include!("named.rs");
-}
-
+"#;
+    let program = r#"
 fn main() {
     let w = [1.0f32, 2.0, 3.0, 4.0];
     let b = [0.5f32; 4];
@@ -311,19 +290,7 @@ fn main() {
     assert_eq!((y2, norm2), (r.y, r.aux.norm));
     println!("named rust bindings ok");
 }
-"#,
-    )
-    .unwrap();
-    let exe = tmp.path().join("main");
-    run_ok(
-        Command::new("rustc")
-            .args(["--edition", "2021", "-O"])
-            .arg(&main_rs)
-            .arg("-L")
-            .arg(tmp.path())
-            .args(["-l", "static=named", "-o"])
-            .arg(&exe),
-    );
-    let out = run_ok(&mut Command::new(&exe));
+"#;
+    let out = run_rust_with_bindings(tmp.path(), "named", model, program);
     assert!(out.contains("named rust bindings ok"), "{out}");
 }

@@ -34,6 +34,22 @@ fn strata(args: &[&str], cwd: &Path) -> (bool, String, String) {
     )
 }
 
+/// `strata bench INPUT --profile`, 20 timed calls after 2, one thread.
+fn bench_profile(input: &str, cwd: &Path) -> (bool, String, String) {
+    let args = [
+        "bench",
+        input,
+        "--profile",
+        "--iterations",
+        "20",
+        "--warmup",
+        "2",
+        "--threads",
+        "1",
+    ];
+    strata(&args, cwd)
+}
+
 /// The profile table's rows: (share in %, runs per call, label).
 fn rows(report: &str) -> Vec<(f64, String, String)> {
     report
@@ -86,18 +102,7 @@ fn check_report(stdout: &str) {
 fn bench_profile_of_a_model_times_each_op() {
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::write(dir.path().join("model.mlir"), MODEL).expect("write model");
-    let args = [
-        "bench",
-        "model.mlir",
-        "--profile",
-        "--iterations",
-        "20",
-        "--warmup",
-        "2",
-        "--threads",
-        "1",
-    ];
-    let (ok, stdout, stderr) = strata(&args, dir.path());
+    let (ok, stdout, stderr) = bench_profile("model.mlir", dir.path());
     assert!(ok, "{stderr}");
     check_report(&stdout);
 }
@@ -124,16 +129,7 @@ fn a_library_compiled_with_profile_reports_through_p_profile() {
         header.contains("const char *prof_profile(void);"),
         "{header}"
     );
-    let bench = [
-        "bench",
-        "libprof.so",
-        "--profile",
-        "--iterations",
-        "20",
-        "--warmup",
-        "2",
-    ];
-    let (ok, stdout, stderr) = strata(&bench, dir.path());
+    let (ok, stdout, stderr) = bench_profile("libprof.so", dir.path());
     assert!(ok, "{stderr}");
     check_report(&stdout);
 

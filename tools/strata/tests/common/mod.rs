@@ -142,3 +142,35 @@ pub fn c_float_array(header: &str, name: &str) -> Vec<f32> {
     assert_eq!(values.len(), n, "{name}: element count");
     values
 }
+
+/// Compiles `model` (MLIR text) to `lib<name>.a` with its Rust bindings
+/// `<name>.rs` in `dir`, builds `program` (Rust that uses them as module
+/// `name`) with plain rustc against the archive, runs it and returns its
+/// standard output.
+pub fn run_rust_with_bindings(dir: &Path, name: &str, model: &str, program: &str) -> String {
+    let src = dir.join(format!("{name}.mlir"));
+    std::fs::write(&src, model).unwrap();
+    run_ok(
+        Command::new(STRATA)
+            .arg("compile")
+            .arg(&src)
+            .arg("-o")
+            .arg(dir.join(format!("lib{name}.a")))
+            .arg("--rust-bindings")
+            .arg(dir.join(format!("{name}.rs"))),
+    );
+    let main_rs = dir.join("main.rs");
+    let text = format!("mod {name} {{\n    include!(\"{name}.rs\");\n}}\n{program}");
+    std::fs::write(&main_rs, text).unwrap();
+    let exe = dir.join("main");
+    run_ok(
+        Command::new("rustc")
+            .args(["--edition", "2021", "-O"])
+            .arg(&main_rs)
+            .arg("-L")
+            .arg(dir)
+            .args(["-l", &format!("static={name}"), "-o"])
+            .arg(&exe),
+    );
+    run_ok(&mut Command::new(&exe))
+}
