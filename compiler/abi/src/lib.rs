@@ -521,6 +521,20 @@ pub fn is_host_custom_call(name: &str) -> bool {
 /// Attribute of the loop-level declaration that stands for a custom-call
 /// target: the target's name (a string). Codegen gives each such
 /// declaration an entry in the library's registry.
+/// Names of the functions every library defines itself as `P_name`
+/// (`profile` only when compiled with `--profile`, reserved always): no
+/// exported function of the model may take them.
+pub const LIBRARY_API: &[&str] = &[
+    "last_error",
+    "profile",
+    "signature",
+    "set_num_threads",
+    "replicas_run",
+    "set_infeed",
+    "set_outfeed",
+    "register_custom_call",
+];
+
 pub const CUSTOM_CALL_ATTR: &str = "custom_call";
 /// Attribute of the same declaration: how many of its buffer parameters
 /// are the call's operands (the rest are its results).

@@ -20,18 +20,7 @@ use crate::rust_bindings;
 
 pub use strata_abi::{MAX_NAME_LEN, identifier_error, shown_name as shown};
 
-/// Names of the functions every library defines itself as `P_name`
-/// (`profile` only when compiled with `--profile`, reserved always).
-pub const LIBRARY_API: &[&str] = &[
-    "last_error",
-    "profile",
-    "signature",
-    "set_num_threads",
-    "replicas_run",
-    "set_infeed",
-    "set_outfeed",
-    "register_custom_call",
-];
+pub use strata_abi::LIBRARY_API;
 
 /// Items the Rust bindings define themselves.
 const RUST_API: &[&str] = &[

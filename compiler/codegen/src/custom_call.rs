@@ -194,11 +194,7 @@ fn pointer_array<'ctx>(
     let entry = lw
         .alloca_block
         .ok_or_else(|| lw.internal(op, "is outside a function"))?;
-    let eb = lw.ll.cx.create_builder();
-    match entry.get_first_instruction() {
-        Some(first) => eb.position_before(&first),
-        None => eb.position_at_end(entry),
-    }
+    let eb = lw.ll.builder_at_start(entry);
     let array_ty = ptr.array_type(buffers.len().max(1) as u32);
     let array = eb
         .build_alloca(array_ty, "custom_call_buffers")

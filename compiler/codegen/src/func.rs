@@ -144,16 +144,6 @@ fn scratch_bytes(ir: &Context, op: OpId) -> u64 {
         .unwrap_or(0)
 }
 
-/// Names whose C symbols `P_name` every library defines itself.
-pub(crate) const RESERVED_NAMES: &[&str] = &[
-    "last_error",
-    "register_custom_call",
-    "set_num_threads",
-    "replicas_run",
-    "set_infeed",
-    "set_outfeed",
-];
-
 /// The three C entries of an exported function.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Entry {
@@ -403,7 +393,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 ),
             ));
         }
-        if RESERVED_NAMES.contains(&name.as_str()) {
+        if strata_abi::LIBRARY_API.contains(&name.as_str()) {
             return Err(Diagnostic::error(
                 self.loc(op),
                 format!(
@@ -475,7 +465,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 .get_nth_param(0)
                 .ok_or_else(|| ice("no buffers parameter"))?
                 .into_pointer_value();
-            self.emit_null_array_check(f, &symbol, array, count)?;
+            self.emit_null_array_check(&symbol, array, count)?;
             match self.packed.get(&inner) {
                 // Each pointer goes from the array to the pack at once: no
                 // value lives long (see below).
@@ -538,10 +528,10 @@ impl<'ctx> Lowerer<'ctx, '_> {
         Ok(())
     }
 
-    /// A NULL array of `count > 0` buffers makes `f` return 1 with a message.
+    /// A NULL array of `count > 0` buffers makes the wrapper being built
+    /// return 1 with a message.
     fn emit_null_array_check(
         &mut self,
-        f: FunctionValue<'ctx>,
         symbol: &str,
         array: PointerValue<'ctx>,
         count: usize,
@@ -549,30 +539,8 @@ impl<'ctx> Lowerer<'ctx, '_> {
         if count == 0 {
             return Ok(());
         }
-        let is_null = self.ll.b.build_is_null(array, "").map_err(ice)?;
-        let (null, next) = (
-            self.ll.cx.append_basic_block(f, "null_array"),
-            self.ll.cx.append_basic_block(f, "array_ok"),
-        );
-        self.ll
-            .b
-            .build_conditional_branch(is_null, null, next)
-            .map_err(ice)?;
-        self.ll.b.position_at_end(null);
         let message = format!("{symbol}: the array of {count} buffers is NULL");
-        let text = self
-            .ll
-            .b
-            .build_global_string_ptr(&message, "null_message")
-            .map_err(ice)?;
-        let set = self.ll.runtime_fn(&strata_abi::runtime::SET_ERROR);
-        self.ll.call(set, &[text.as_pointer_value().into()])?;
-        self.ll
-            .b
-            .build_return(Some(&self.ll.cx.i32_type().const_int(1, false)))
-            .map_err(ice)?;
-        self.ll.b.position_at_end(next);
-        Ok(())
+        self.ll.fail_if_null(array, &message, "null_array")
     }
 
     /// Slot `i` of an array of pointers.
@@ -672,7 +640,6 @@ impl<'ctx> Lowerer<'ctx, '_> {
             return Ok(());
         };
         let count = inputs.len();
-        let i32t = self.ll.cx.i32_type();
         let ptr = self.ll.cx.ptr_type(AddressSpace::default());
         for (i, &t) in inputs.iter().enumerate() {
             if !matches!(self.ir.types.kind(t), TypeKind::MemRef { .. })
@@ -694,37 +661,13 @@ impl<'ctx> Lowerer<'ctx, '_> {
                     None => continue,
                 },
             };
-            let is_null = self
-                .ll
-                .b
-                .build_is_null(p.into_pointer_value(), "")
-                .map_err(ice)?;
-            let (null, next) = (
-                self.ll.cx.append_basic_block(f, "null_buffer"),
-                self.ll.cx.append_basic_block(f, "buffer_ok"),
-            );
-            self.ll
-                .b
-                .build_conditional_branch(is_null, null, next)
-                .map_err(ice)?;
-            self.ll.b.position_at_end(null);
             let message = format!(
                 "{}_{name}: buffer parameter {} of {count} is NULL (every buffer that holds data must be passed)",
                 self.prefix,
                 i + 1
             );
-            let text = self
-                .ll
-                .b
-                .build_global_string_ptr(&message, "null_message")
-                .map_err(ice)?;
-            let set = self.ll.runtime_fn(&strata_abi::runtime::SET_ERROR);
-            self.ll.call(set, &[text.as_pointer_value().into()])?;
             self.ll
-                .b
-                .build_return(Some(&i32t.const_int(1, false)))
-                .map_err(ice)?;
-            self.ll.b.position_at_end(next);
+                .fail_if_null(p.into_pointer_value(), &message, "null_buffer")?;
         }
         Ok(())
     }

@@ -296,11 +296,7 @@ fn task_and_frame<'ctx>(
     let entry = lw
         .alloca_block
         .ok_or_else(|| lw.internal(op, "is outside a function"))?;
-    let eb = lw.ll.cx.create_builder();
-    match entry.get_first_instruction() {
-        Some(first) => eb.position_before(&first),
-        None => eb.position_at_end(entry),
-    }
+    let eb = lw.ll.builder_at_start(entry);
     let frame = eb.build_alloca(frame_ty, "captures").map_err(ice)?;
     for (i, v) in captures.iter().enumerate() {
         let slot = lw

@@ -100,29 +100,8 @@ fn fail_if_null<'ctx>(lw: &mut Lowerer<'ctx, '_>, p: PointerValue<'ctx>, bytes: 
     if !lw.returns_status {
         return Ok(());
     }
-    let null = lw.ll.b.build_is_null(p, "").map_err(ice)?;
-    let f = lw.ll.current_fn()?;
-    let fail = lw.ll.cx.append_basic_block(f, "oom");
-    let ok = lw.ll.cx.append_basic_block(f, "allocated");
-    lw.ll
-        .b
-        .build_conditional_branch(null, fail, ok)
-        .map_err(ice)?;
-    lw.ll.b.position_at_end(fail);
     let msg = format!("out of memory: cannot allocate {bytes} bytes");
-    let text = lw
-        .ll
-        .b
-        .build_global_string_ptr(&msg, "oom_msg")
-        .map_err(ice)?;
-    let set = lw.ll.runtime_fn(&strata_abi::runtime::SET_ERROR);
-    lw.ll.call(set, &[text.as_pointer_value().into()])?;
-    lw.ll
-        .b
-        .build_return(Some(&lw.ll.cx.i32_type().const_int(1, false)))
-        .map_err(ice)?;
-    lw.ll.b.position_at_end(ok);
-    Ok(())
+    lw.ll.fail_if_null(p, &msg, "oom")
 }
 
 fn lower_alloc<'ctx>(lw: &mut Lowerer<'ctx, '_>, op: OpId) -> Result<()> {

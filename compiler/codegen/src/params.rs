@@ -205,11 +205,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
             .current_fn()?
             .get_first_basic_block()
             .ok_or_else(|| ice("function without an entry block"))?;
-        let eb = self.ll.cx.create_builder();
-        match entry.get_first_instruction() {
-            Some(first) => eb.position_before(&first),
-            None => eb.position_at_end(entry),
-        }
+        let eb = self.ll.builder_at_start(entry);
         eb.build_alloca(ty, name).map_err(ice)
     }
 }

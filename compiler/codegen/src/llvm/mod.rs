@@ -7,12 +7,15 @@
 mod approx;
 mod floats;
 
+use inkwell::basic_block::BasicBlock;
 use inkwell::builder::Builder;
 use inkwell::context::Context as LlContext;
 use inkwell::intrinsics::Intrinsic;
 use inkwell::module::{Linkage, Module};
 use inkwell::types::{BasicTypeEnum, FunctionType};
-use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, IntValue};
+use inkwell::values::{
+    BasicMetadataValueEnum, BasicValueEnum, FunctionValue, IntValue, PointerValue,
+};
 use strata_diag::Result;
 
 use crate::ice;
@@ -25,6 +28,42 @@ pub(crate) struct Llvm<'ctx> {
 }
 
 impl<'ctx> Llvm<'ctx> {
+    /// A new builder placed before the first instruction of `block`: where
+    /// stack slots go (in the entry block, so that a loop does not allocate
+    /// them again).
+    pub fn builder_at_start(&self, block: BasicBlock<'ctx>) -> Builder<'ctx> {
+        let b = self.cx.create_builder();
+        match block.get_first_instruction() {
+            Some(first) => b.position_before(&first),
+            None => b.position_at_end(block),
+        }
+        b
+    }
+
+    /// Makes the current function return 1 with `message` as the thread's
+    /// last error when `ptr` is NULL; building goes on where it is not.
+    /// `label` names the failing block.
+    pub fn fail_if_null(&self, ptr: PointerValue<'ctx>, message: &str, label: &str) -> Result<()> {
+        let null = self.b.build_is_null(ptr, "").map_err(ice)?;
+        let f = self.current_fn()?;
+        let fail = self.cx.append_basic_block(f, label);
+        let ok = self.cx.append_basic_block(f, &format!("{label}_ok"));
+        self.b
+            .build_conditional_branch(null, fail, ok)
+            .map_err(ice)?;
+        self.b.position_at_end(fail);
+        let text = self
+            .b
+            .build_global_string_ptr(message, &format!("{label}_message"))
+            .map_err(ice)?;
+        let set = self.runtime_fn(&strata_abi::runtime::SET_ERROR);
+        self.call(set, &[text.as_pointer_value().into()])?;
+        let one = self.cx.i32_type().const_int(1, false);
+        self.b.build_return(Some(&one)).map_err(ice)?;
+        self.b.position_at_end(ok);
+        Ok(())
+    }
+
     pub fn new(cx: &'ctx LlContext, name: &str) -> Self {
         Llvm {
             cx,

@@ -709,17 +709,7 @@ fn device_function(
     let mut params = vec![it, it];
     params.extend(captures.iter().map(|&c| b.ctx.value_ty(c)));
     let fty = b.ctx.types.function_ty(params.clone(), vec![]);
-    let attrs = vec![
-        (
-            "sym_name".into(),
-            b.ctx.attr(AttrKind::String(name.clone())),
-        ),
-        ("function_type".into(), b.ctx.attr(AttrKind::Type(fty))),
-        (
-            "sym_visibility".into(),
-            b.ctx.attr(AttrKind::String("private".into())),
-        ),
-    ];
+    let attrs = builtin::private_func_attrs(b.ctx, &name, fty);
     let f = b.ctx.create_op(builtin::FUNC, vec![], &[], attrs, b.loc);
     let region = b.ctx.add_region(f);
     let entry = b.ctx.add_block(region, &params);

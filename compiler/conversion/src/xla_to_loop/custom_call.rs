@@ -182,16 +182,8 @@ impl FuncLowering<'_> {
             n += 1;
             symbol = format!("custom_call.{target}.{n}");
         }
-        let attrs = vec![
-            (
-                "sym_name".into(),
-                b.ctx.attr(AttrKind::String(symbol.clone())),
-            ),
-            ("function_type".into(), b.ctx.attr(AttrKind::Type(fty))),
-            (
-                "sym_visibility".into(),
-                b.ctx.attr(AttrKind::String("private".into())),
-            ),
+        let mut attrs = builtin::private_func_attrs(b.ctx, &symbol, fty);
+        attrs.extend([
             (
                 strata_abi::CUSTOM_CALL_ATTR.into(),
                 b.ctx.attr(AttrKind::String(target.to_string())),
@@ -203,7 +195,7 @@ impl FuncLowering<'_> {
                     ty,
                 })
             }),
-        ];
+        ]);
         let decl = b.ctx.create_op(
             builtin::FUNC,
             vec![],

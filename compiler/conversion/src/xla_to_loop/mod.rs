@@ -46,7 +46,6 @@ mod window;
 
 pub use check::{decode_check_id, elem_code, encode_check_id};
 use custom_call::{check_custom_call_targets, unsupported_custom_call};
-pub use runtime_call::{runtime_fn_type, untyped_buffer};
 
 use std::collections::HashMap;
 

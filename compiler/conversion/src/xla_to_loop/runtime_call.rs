@@ -3,7 +3,7 @@
 //! constants.
 
 use strata_diag::Result;
-use strata_ir::{AttrKind, Context, Type, Value, builtin};
+use strata_ir::{AttrKind, Type, Value, builtin};
 
 use super::FuncLowering;
 use crate::builder::Builder;
@@ -38,7 +38,7 @@ impl FuncLowering<'_> {
         sig: &'static strata_abi::runtime::Signature,
         args: Vec<Value>,
     ) -> Option<Value> {
-        let fty = runtime_fn_type(b.ctx, sig);
+        let fty = builtin::runtime_fn_type(b.ctx, sig);
         self.declare_runtime_op(b, sig.name, fty);
         let results = match b.ctx.types.kind(fty) {
             strata_ir::TypeKind::Function { results, .. } => results.clone(),
@@ -60,14 +60,7 @@ impl FuncLowering<'_> {
         if !self.state.declared.insert(name) {
             return;
         }
-        let attrs = vec![
-            ("sym_name".into(), b.ctx.attr(AttrKind::String(name.into()))),
-            ("function_type".into(), b.ctx.attr(AttrKind::Type(fty))),
-            (
-                "sym_visibility".into(),
-                b.ctx.attr(AttrKind::String("private".into())),
-            ),
-        ];
+        let attrs = builtin::private_func_attrs(b.ctx, name, fty);
         let decl = b.ctx.create_op(
             builtin::FUNC,
             vec![],
@@ -77,37 +70,4 @@ impl FuncLowering<'_> {
         );
         self.state.add_front(b.ctx, decl);
     }
-}
-
-/// The loop-level type of runtime function `sig`: pointers are buffers of
-/// any type ([`untyped_buffer`]), a status is an `i32`.
-pub fn runtime_fn_type(ctx: &mut Context, sig: &strata_abi::runtime::Signature) -> Type {
-    use strata_abi::runtime::{Param, Returns};
-    let params = sig
-        .params
-        .iter()
-        .map(|p| match p {
-            Param::Ptr => untyped_buffer(ctx),
-            Param::I32 => ctx.types.int_ty(32),
-            Param::I64 => ctx.types.int_ty(64),
-            Param::U8 => ctx.types.uint_ty(8),
-            Param::F64 => ctx.types.float_ty(strata_ir::FloatKind::F64),
-        })
-        .collect();
-    let results = match sig.returns {
-        Returns::Nothing => vec![],
-        Returns::Status | Returns::I32 => vec![ctx.types.int_ty(32)],
-        Returns::U32 => vec![ctx.types.uint_ty(32)],
-        Returns::I64 => vec![ctx.types.int_ty(64)],
-        Returns::U8 => vec![ctx.types.uint_ty(8)],
-        Returns::F64 => vec![ctx.types.float_ty(strata_ir::FloatKind::F64)],
-        Returns::Ptr => vec![untyped_buffer(ctx)],
-    };
-    ctx.types.function_ty(params, results)
-}
-
-/// The memref type runtime declarations use for buffers of any type.
-pub fn untyped_buffer(ctx: &mut Context) -> Type {
-    let i8t = ctx.types.int_ty(8);
-    ctx.types.memref_ty(&[0], i8t)
 }

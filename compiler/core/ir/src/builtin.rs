@@ -4,11 +4,11 @@
 
 use strata_diag::Result;
 
-use crate::attrs::AttrKind;
+use crate::attrs::{Attr, AttrKind};
 use crate::context::{Context, OpId};
 use crate::registry::{OpDef, Traits};
 use crate::text::parser::{OpState, Parser};
-use crate::types::TypeKind;
+use crate::types::{Type, TypeKind};
 
 pub const MODULE: &str = "builtin.module";
 pub const FUNC: &str = "func.func";
@@ -362,4 +362,50 @@ pub fn verify_callee(ctx: &Context, op: OpId, callee: &str) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// The attributes of a private `func.func @name` of type `fty` (a
+/// declaration while it has no body).
+pub fn private_func_attrs(ctx: &mut Context, name: &str, fty: Type) -> Vec<(String, Attr)> {
+    vec![
+        ("sym_name".into(), ctx.attr(AttrKind::String(name.into()))),
+        ("function_type".into(), ctx.attr(AttrKind::Type(fty))),
+        (
+            "sym_visibility".into(),
+            ctx.attr(AttrKind::String("private".into())),
+        ),
+    ]
+}
+
+/// The loop-level type of runtime function `sig`: pointers are buffers of
+/// any type ([`untyped_buffer`]), a status is an `i32`.
+pub fn runtime_fn_type(ctx: &mut Context, sig: &strata_abi::runtime::Signature) -> Type {
+    use strata_abi::runtime::{Param, Returns};
+    let params = sig
+        .params
+        .iter()
+        .map(|p| match p {
+            Param::Ptr => untyped_buffer(ctx),
+            Param::I32 => ctx.types.int_ty(32),
+            Param::I64 => ctx.types.int_ty(64),
+            Param::U8 => ctx.types.uint_ty(8),
+            Param::F64 => ctx.types.float_ty(crate::FloatKind::F64),
+        })
+        .collect();
+    let results = match sig.returns {
+        Returns::Nothing => vec![],
+        Returns::Status | Returns::I32 => vec![ctx.types.int_ty(32)],
+        Returns::U32 => vec![ctx.types.uint_ty(32)],
+        Returns::I64 => vec![ctx.types.int_ty(64)],
+        Returns::U8 => vec![ctx.types.uint_ty(8)],
+        Returns::F64 => vec![ctx.types.float_ty(crate::FloatKind::F64)],
+        Returns::Ptr => vec![untyped_buffer(ctx)],
+    };
+    ctx.types.function_ty(params, results)
+}
+
+/// The memref type runtime declarations use for buffers of any type.
+pub fn untyped_buffer(ctx: &mut Context) -> Type {
+    let i8t = ctx.types.int_ty(8);
+    ctx.types.memref_ty(&[0], i8t)
 }

@@ -15,7 +15,7 @@
 //! Ops inside loops are not timed one by one: a fused loop nest is one row,
 //! and a clock read per iteration would cost more than the work it times.
 
-use strata_abi::runtime::{PROFILE_ADD, PROFILE_NOW};
+use strata_abi::runtime::{PROFILE_ADD, PROFILE_NOW, Signature};
 use strata_diag::Result;
 use strata_dialect_mem as mem;
 use strata_ir::builtin::{self, CALL, FUNC};
@@ -44,8 +44,8 @@ impl strata_pass::Pass for LoopProfilePass {
                 time_function(ctx, func, &mut labels);
             }
         }
-        declare(ctx, module, PROFILE_NOW.name, &[], true);
-        declare(ctx, module, PROFILE_ADD.name, &[64, 64], false);
+        declare(ctx, module, &PROFILE_NOW);
+        declare(ctx, module, &PROFILE_ADD);
         let json = format!(
             "[{}]",
             labels
@@ -147,30 +147,17 @@ fn call(
     ctx.create_op(CALL, args, results, vec![("callee".into(), callee)], loc)
 }
 
-/// Declares runtime function `name` (i64 parameters of the given widths,
-/// an i64 result when `returns`) at the module's front, unless it is.
-fn declare(ctx: &mut Context, module: OpId, name: &str, params: &[u32], returns: bool) {
+/// Declares runtime function `sig` (from its one description in
+/// `strata_abi::runtime`) at the module's front, unless it is.
+fn declare(ctx: &mut Context, module: OpId, sig: &Signature) {
     let Some(body) = ctx.entry_block(module, 0) else {
         return;
     };
-    if builtin::lookup_func(ctx, module, name).is_some() {
+    if builtin::lookup_func(ctx, module, sig.name).is_some() {
         return;
     }
-    let inputs = params.iter().map(|&w| ctx.types.int_ty(w)).collect();
-    let results = if returns {
-        vec![ctx.types.int_ty(64)]
-    } else {
-        vec![]
-    };
-    let fty = ctx.types.function_ty(inputs, results);
-    let attrs = vec![
-        ("sym_name".into(), ctx.attr(AttrKind::String(name.into()))),
-        ("function_type".into(), ctx.attr(AttrKind::Type(fty))),
-        (
-            "sym_visibility".into(),
-            ctx.attr(AttrKind::String("private".into())),
-        ),
-    ];
+    let fty = builtin::runtime_fn_type(ctx, sig);
+    let attrs = builtin::private_func_attrs(ctx, sig.name, fty);
     let decl = ctx.create_op(FUNC, vec![], &[], attrs, strata_diag::Location::unknown());
     ctx.insert_op_at(body, 0, decl);
 }

@@ -583,15 +583,7 @@ fn parse_loc_name<'a>(p: &mut Parser<'a>) -> Result<Option<String>> {
         Tok::Hash(alias) => p.loc_names.get(&alias).cloned(),
         _ => None,
     };
-    let mut depth = 1;
-    while depth > 0 {
-        match p.advance() {
-            Tok::Punct("(") => depth += 1,
-            Tok::Punct(")") => depth -= 1,
-            Tok::Eof => return Err(p.error("unterminated 'loc(' location")),
-            _ => {}
-        }
-    }
+    skip_to_close(p)?;
     Ok(name)
 }
 
@@ -606,6 +598,12 @@ fn skip_loc<'a>(p: &mut Parser<'a>) -> Result<()> {
 
 fn skip_balanced_parens<'a>(p: &mut Parser<'a>) -> Result<()> {
     p.expect_punct("(")?;
+    skip_to_close(p)
+}
+
+/// Skips to the `)` that closes an open `(` of a location, nested
+/// parentheses included.
+fn skip_to_close<'a>(p: &mut Parser<'a>) -> Result<()> {
     let mut depth = 1;
     while depth > 0 {
         match p.advance() {
