@@ -6,7 +6,8 @@
 #
 # strata_add_model(<target> <model> [SHARED] [NAME <prefix>] [OPTIONS <compile options>...])
 # runs `strata compile` at build time whenever the model changes and defines <target>: an
-# imported static library (SHARED: shared) whose header <target>.h is on its include path and
+# imported static library (SHARED: shared) whose headers <target>.h (C) and <target>.hpp (C++20:
+# namespace strata::<prefix>, std::span buffers, exceptions) are on its include path and
 # whose link dependencies (libm, pthread, libdl for the static runtime) come with it. The symbol
 # prefix is <target> unless NAME says otherwise; OPTIONS go to `strata compile` as they are
 # (`--target-cpu host`, `--dim b=64`, ...).
@@ -42,15 +43,16 @@ function(strata_add_model target model)
     set(kind STATIC)
   endif()
   set(header "${dir}/${target}.h")
+  set(header_cpp "${dir}/${target}.hpp")
   file(MAKE_DIRECTORY "${dir}")
   add_custom_command(
-    OUTPUT "${lib}" "${header}"
+    OUTPUT "${lib}" "${header}" "${header_cpp}"
     COMMAND "${STRATA_EXECUTABLE}" compile "${model}" -o "${lib}" --header "${header}"
-            --name "${prefix}" ${ARG_OPTIONS}
+            --header-cpp "${header_cpp}" --name "${prefix}" ${ARG_OPTIONS}
     DEPENDS "${model}" "${STRATA_EXECUTABLE}"
     COMMENT "strata compile ${model}"
     VERBATIM)
-  add_custom_target(${target}_strata DEPENDS "${lib}" "${header}")
+  add_custom_target(${target}_strata DEPENDS "${lib}" "${header}" "${header_cpp}")
   add_library(${target} ${kind} IMPORTED GLOBAL)
   add_dependencies(${target} ${target}_strata)
   set_target_properties(${target} PROPERTIES

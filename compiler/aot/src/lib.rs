@@ -10,6 +10,7 @@
 //! [`find_runtime`]; the environment variable `STRATA_RUNTIME_LIB` names another file instead.
 
 mod header;
+mod header_cpp;
 mod link;
 pub mod names;
 pub mod private_dir;
@@ -17,7 +18,10 @@ mod rust_bindings;
 mod rust_tree;
 mod toolchain;
 
-pub use header::{BatchDim, CFunction, CParam, Devices, c_type_bytes, comment_text, header};
+pub use header::{
+    BatchDim, CFunction, CParam, DeviceOps, Devices, Interface, c_type_bytes, comment_text, header,
+};
+pub use header_cpp::cpp_header;
 pub use link::{
     Exports, RUNTIME_LIB_ENV, archive, archive_for, find_runtime, find_runtime_for, link_shared,
     link_shared_for, write_object,

@@ -255,6 +255,110 @@ const KEYWORDS: &[&str] = &[
     "buffers",
 ];
 
+/// C++20's keywords and alternative tokens: a C++ header's names avoid
+/// them (`--header-cpp`), and so do parameter names.
+const CPP_KEYWORDS: &[&str] = &[
+    "alignas",
+    "alignof",
+    "and",
+    "and_eq",
+    "asm",
+    "auto",
+    "bitand",
+    "bitor",
+    "bool",
+    "break",
+    "case",
+    "catch",
+    "char",
+    "char8_t",
+    "char16_t",
+    "char32_t",
+    "class",
+    "compl",
+    "concept",
+    "const",
+    "consteval",
+    "constexpr",
+    "constinit",
+    "const_cast",
+    "continue",
+    "co_await",
+    "co_return",
+    "co_yield",
+    "decltype",
+    "default",
+    "delete",
+    "do",
+    "double",
+    "dynamic_cast",
+    "else",
+    "enum",
+    "explicit",
+    "export",
+    "extern",
+    "false",
+    "float",
+    "for",
+    "friend",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "mutable",
+    "namespace",
+    "new",
+    "noexcept",
+    "not",
+    "not_eq",
+    "nullptr",
+    "operator",
+    "or",
+    "or_eq",
+    "private",
+    "protected",
+    "public",
+    "register",
+    "reinterpret_cast",
+    "requires",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "static_assert",
+    "static_cast",
+    "struct",
+    "switch",
+    "template",
+    "this",
+    "thread_local",
+    "throw",
+    "true",
+    "try",
+    "typedef",
+    "typeid",
+    "typename",
+    "union",
+    "unsigned",
+    "using",
+    "virtual",
+    "void",
+    "volatile",
+    "wchar_t",
+    "while",
+    "xor",
+    "xor_eq",
+    "std",
+];
+
+/// Whether `s` is a C++ keyword (or `std`, which a namespace or parameter
+/// of a generated C++ header must not be named).
+pub fn is_cpp_keyword(s: &str) -> bool {
+    CPP_KEYWORDS.contains(&s)
+}
+
 /// Longest parameter name taken from a model's path.
 const MAX_PARAM_NAME: usize = 64;
 
@@ -282,7 +386,7 @@ pub fn path_identifier(path: &str) -> Option<String> {
     if id.starts_with(|c: char| c.is_ascii_digit()) {
         id.insert(0, 'v');
     }
-    if KEYWORDS.contains(&id.as_str()) {
+    if KEYWORDS.contains(&id.as_str()) || is_cpp_keyword(&id) {
         id.push('_');
     }
     Some(id)

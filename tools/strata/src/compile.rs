@@ -50,6 +50,32 @@ fn devices_of(ctx: &Context, module: strata_ir::OpId) -> Option<strata_aot::Devi
         })
 }
 
+/// Whether the module's ops meet other devices or the host's feeds (the
+/// header declares `P_replicas_run` and the feed hooks only then).
+fn device_ops_of(ctx: &Context, module: strata_ir::OpId) -> strata_aot::DeviceOps {
+    use strata_dialect_xla::names as xla;
+    const MULTI_DEVICE: &[&str] = &[
+        xla::ALL_REDUCE,
+        xla::ALL_GATHER,
+        xla::REDUCE_SCATTER,
+        xla::ALL_TO_ALL,
+        xla::COLLECTIVE_PERMUTE,
+        xla::COLLECTIVE_BROADCAST,
+        xla::COLLECTIVE_REDUCE,
+        xla::REPLICA_ID,
+        xla::PARTITION_ID,
+        xla::SEND,
+        xla::RECV,
+    ];
+    let mut ops = strata_aot::DeviceOps::default();
+    ctx.walk_nested(module, &mut |op| {
+        let name = ctx.op(op).name;
+        ops.collectives |= MULTI_DEVICE.contains(&name);
+        ops.feeds |= name == xla::INFEED || name == xla::OUTFEED;
+    });
+    ops
+}
+
 /// `--time-passes`: wall time per pass and per code generation phase, on
 /// standard error, as MLIR tools print it.
 fn print_times(times: &[(&'static str, std::time::Duration)]) {
@@ -112,6 +138,8 @@ pub struct Generation<'a> {
 pub struct Extras<'a> {
     /// The C header.
     pub header: Option<&'a Path>,
+    /// The C++ header (the C interface and a `std::span` one).
+    pub header_cpp: Option<&'a Path>,
     /// Safe Rust bindings (`strata_aot::rust_bindings`).
     pub rust_bindings: Option<&'a Path>,
     /// A pkg-config file for a `.a` or `.so`.
@@ -195,6 +223,7 @@ fn check_paths(input: &Path, output: &Path, extras: Extras<'_>) -> Result<(), St
     }
     let side_files = [
         (extras.header, "header", "--header"),
+        (extras.header_cpp, "C++ header", "--header-cpp"),
         (extras.rust_bindings, "Rust bindings", "--rust-bindings"),
         (extras.pkg_config, "pkg-config file", "--pkg-config"),
     ];
@@ -336,6 +365,7 @@ fn compile(
         None
     };
     let devices = devices_of(ctx, module);
+    let device_ops = device_ops_of(ctx, module);
     strata_pipeline::entry_points(ctx, module)?;
     let (mut funcs, custom_calls) = abi::library_interface(ctx, module, prefix)?;
     if let Some(plan) = &every_size {
@@ -416,17 +446,23 @@ fn compile(
         let text = strata_aot::rust_bindings(prefix, &funcs, &custom_calls, name);
         io(std::fs::write(r, text).map_err(|e| format!("cannot write {}: {e}", r.display())))?;
     }
+    let description = target.describe();
+    let interface = strata_aot::Interface {
+        prefix,
+        funcs: &funcs,
+        custom_calls: &custom_calls,
+        target: &description,
+        devices,
+        device_ops,
+        profiled: profile,
+    };
+    let guard = format!("STRATA_{}_H", prefix.to_uppercase());
     if let Some(h) = extras.header {
-        let guard = format!("STRATA_{}_H", prefix.to_uppercase());
-        let text = strata_aot::header(
-            prefix,
-            &guard,
-            &funcs,
-            &target.describe(),
-            devices,
-            &custom_calls,
-            profile,
-        );
+        let text = strata_aot::header(&interface, &guard);
+        io(std::fs::write(h, text).map_err(|e| format!("cannot write {}: {e}", h.display())))?;
+    }
+    if let Some(h) = extras.header_cpp {
+        let text = strata_aot::cpp_header(&interface, &guard);
         io(std::fs::write(h, text).map_err(|e| format!("cannot write {}: {e}", h.display())))?;
     }
     Ok(())

@@ -74,6 +74,10 @@ enum Command {
         /// Also write a C header for the library.
         #[arg(long)]
         header: Option<PathBuf>,
+        /// Also write a C++ header: the C interface and, in namespace strata::P, overloads
+        /// on std::span that check sizes and throw on errors (C++20).
+        #[arg(long)]
+        header_cpp: Option<PathBuf>,
         /// Also write safe Rust bindings for the library (what `strata-build` uses).
         #[arg(long)]
         rust_bindings: Option<PathBuf>,
@@ -293,6 +297,7 @@ fn main() -> ExitCode {
             input,
             output,
             header,
+            header_cpp,
             rust_bindings,
             pkg_config,
             name,
@@ -318,6 +323,7 @@ fn main() -> ExitCode {
                 &output,
                 compile::Extras {
                     header: header.as_deref(),
+                    header_cpp: header_cpp.as_deref(),
                     rust_bindings: rust_bindings.as_deref(),
                     pkg_config: pkg_config.as_deref(),
                 },

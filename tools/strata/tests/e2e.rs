@@ -76,6 +76,24 @@ fn python_package_matches_jax() {
     );
 }
 
+/// GPT-2 small at its real size (124M parameters) through the Python
+/// package: every weight passed as a keyword argument by its JAX path,
+/// logits against jax (tools/python/tests/test_gpt2.py).
+#[test]
+fn python_package_runs_gpt2_small_by_keyword() {
+    let python = python_with_jax().expect(
+        "no Python with jax: run tests/differential/setup.sh (the README's test command does)",
+    );
+    let package = repo().join("tools/python");
+    let stdout = run_ok(
+        Command::new(python)
+            .arg(package.join("tests/test_gpt2.py"))
+            .env("PYTHONPATH", &package)
+            .env("STRATA", env!("CARGO_BIN_EXE_strata")),
+    );
+    assert!(stdout.contains("gpt2 small: matches jax"), "{stdout}");
+}
+
 /// The Python package builds as a wheel (setuptools, no network: the
 /// test venv has `wheel`), and the installed wheel passes the package's
 /// checks, from a copy of the sources so the build leaves the tree clean.

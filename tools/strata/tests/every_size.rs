@@ -15,7 +15,14 @@ fn one_library_for_every_batch_size_matches_xla() {
     let e2e = repo().join("tests/e2e");
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    compile(&e2e.join("every_size_mlp.mlir"), dir, "libmlp.so", "mlp.h");
+    let hpp = dir.join("mlp.hpp");
+    compile_with(
+        &e2e.join("every_size_mlp.mlir"),
+        dir,
+        "libmlp.so",
+        "mlp.h",
+        &["--header-cpp", hpp.to_str().unwrap()],
+    );
     compile(&e2e.join("every_size_tf.mlir"), dir, "libtf.so", "tf.h");
     compile(
         &e2e.join("every_size_cols.mlir"),
@@ -55,6 +62,12 @@ fn one_library_for_every_batch_size_matches_xla() {
     );
     let stdout = run_ok(&mut Command::new(&exe));
     assert!(stdout.contains("every_size: all checks passed"), "{stdout}");
+    // The C++ header takes b first and checks spans against its formulas.
+    let stdout = build_and_run_cpp(dir, "every_size.cpp", &["mlp"]);
+    assert!(
+        stdout.contains("every_size C++: all checks passed"),
+        "{stdout}"
+    );
     let info = run_ok(
         Command::new(env!("CARGO_BIN_EXE_strata"))
             .arg("info")

@@ -156,19 +156,21 @@ fn mlp_exported_for_several_platforms_matches_xla() {
 /// its JAX path (`params['attn']['wk']` → `params_attn_wk`, the path in the
 /// comment), count macros stay positional, `strata info` prints the same
 /// signature for the model and for the library (`P_signature()`), and the C
-/// program's named and packed calls match XLA.
+/// program's named and packed calls and the C++ program (`--header-cpp`)
+/// match XLA.
 #[test]
 fn params_dict_model_names_its_buffers_by_path() {
     let e2e = repo().join("tests/e2e");
     for model in ["params_dict.mlir", "params_dict.jax"] {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path();
+        let hpp = dir.join("params_dict.hpp");
         compile_with(
             &e2e.join(model),
             dir,
             "libpd.so",
             "params_dict.h",
-            &["--name", "pd"],
+            &["--name", "pd", "--header-cpp", hpp.to_str().unwrap()],
         );
         let header = std::fs::read_to_string(dir.join("params_dict.h")).unwrap();
         for needle in [
@@ -198,6 +200,12 @@ fn params_dict_model_names_its_buffers_by_path() {
         let stdout = run_ok(&mut Command::new(&exe));
         assert!(
             stdout.contains("params_dict: all checks passed"),
+            "{stdout}"
+        );
+        // The C++ header: spans, result vectors, scratch, exceptions.
+        let stdout = build_and_run_cpp(dir, "params_dict.cpp", &["pd"]);
+        assert!(
+            stdout.contains("params_dict C++: all checks passed"),
             "{stdout}"
         );
         let of_library = run_ok(

@@ -59,6 +59,27 @@ pub fn cc() -> Command {
     Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
 }
 
+/// Builds the C++20 program `source` against the libraries `libs` in `dir`
+/// (its headers there and in `tests/e2e`), runs it and returns its output.
+#[allow(dead_code)]
+pub fn build_and_run_cpp(dir: &Path, source: &str, libs: &[&str]) -> String {
+    let e2e = repo().join("tests/e2e");
+    let exe = dir.join(source.replace('.', "_"));
+    let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".into());
+    run_ok(
+        Command::new(cxx)
+            .args(["-std=c++20", "-O2", "-Wall", "-Wextra", "-Werror", "-o"])
+            .arg(&exe)
+            .arg(e2e.join(source))
+            .arg(format!("-I{}", dir.display()))
+            .arg(format!("-I{}", e2e.display()))
+            .arg(format!("-L{}", dir.display()))
+            .args(libs.iter().map(|l| format!("-l{l}")))
+            .arg(format!("-Wl,-rpath,{}", dir.display())),
+    );
+    run_ok(&mut Command::new(&exe))
+}
+
 /// A Python with jax and numpy: `$STRATA_TEST_PYTHON`, else the venv
 /// `tests/differential/setup.sh` makes (`.ci/test` runs it), else the
 /// benchmark's.
