@@ -12,7 +12,7 @@
 //! namespace's own names.
 
 use crate::header::{CFunction, CParam, Interface, count_macro, header, macro_name};
-use crate::names::is_cpp_keyword;
+use crate::param_names::is_cpp_keyword;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 

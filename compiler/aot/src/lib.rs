@@ -13,9 +13,9 @@ mod header;
 mod header_cpp;
 mod link;
 pub mod names;
+mod param_names;
 pub mod private_dir;
 mod rust_bindings;
-mod rust_tree;
 mod toolchain;
 
 pub use header::{

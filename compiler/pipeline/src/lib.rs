@@ -30,6 +30,7 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
         Box::new(
             strata_dialect_xla::transforms::manual_computation::XlaExpandManualComputationPass,
         ),
+        Box::new(strata_dialect_xla::transforms::composites::XlaRecognizeCompositesPass),
         Box::new(strata_dialect_xla::transforms::inline::XlaInlinePass),
         Box::new(strata_dialect_xla::transforms::fold_branches::XlaFoldBranchesPass),
         Box::new(strata_dialect_xla::transforms::static_dynamic_ops::XlaStaticDynamicOpsPass),

@@ -194,9 +194,13 @@ def compile(fn, *example_args, output=None, options=(), **jit_kwargs):
 
     exported = jax.export.export(jax.jit(fn, **jit_kwargs))(*example_args)
     work = tempfile.mkdtemp(prefix="strata-")
-    model = os.path.join(work, "model.jax")
+    try:
+        # The serialized export also says which unused arguments jax dropped.
+        data, model = exported.serialize(), os.path.join(work, "model.jax")
+    except ImportError:  # serialization needs the optional `flatbuffers` package
+        data, model = exported.mlir_module().encode(), os.path.join(work, "model.mlir")
     with open(model, "wb") as f:
-        f.write(exported.serialize())
+        f.write(data)
     output = output or os.path.join(work, "libmodel.so")
     name = os.path.basename(output).split(".")[0]
     name = name[3:] if name.startswith("lib") and len(name) > 3 else name

@@ -2,6 +2,7 @@
 
 pub mod batch_norm;
 pub mod build;
+pub mod composites;
 pub mod cse;
 pub mod donation;
 pub mod fold_branches;

@@ -10,7 +10,7 @@
 //!   same into caller-owned results, with no allocation;
 //! - `F_ARGi_SHAPE` / `F_RESi_SHAPE` constants with each buffer's shape;
 //! - when the model names its buffers (JAX's pytree paths), `f_named` taking
-//!   and returning structs, one per pytree level (`rust_tree.rs`).
+//!   and returning structs, one per pytree level (`tree.rs`).
 //!
 //! `T` is the C value type of the header (`f32`, `i32`, `u8` for pred,
 //! `u16` for f16/bf16 bits; complex numbers are interleaved (re, im) pairs,
@@ -19,6 +19,8 @@
 //! only unsafe code is the FFI call on buffers of the right, checked length.
 
 use std::fmt::Write as _;
+
+mod tree;
 
 use crate::header::{CFunction, CParam};
 
@@ -71,7 +73,7 @@ pub(crate) fn item_names(name: &str, f: &CFunction) -> Vec<String> {
     let bare = name.trim_start_matches("r#");
     let mut items = vec![bare.to_string(), format!("{bare}_into")];
     items.extend(f.params.iter().map(|p| const_name(name, p)));
-    if let Some(named) = crate::rust_tree::Named::of(f) {
+    if let Some(named) = tree::Named::of(f) {
         items.push(format!("{bare}_named"));
         items.extend(named.struct_names(name));
     }
@@ -365,7 +367,7 @@ fn write_function(s: &mut String, prefix: &str, f: &CFunction) {
         _ => format!("({})", results.join(", ")),
     };
     let _ = writeln!(s, "    Ok({value})\n}}");
-    if let Some(named) = crate::rust_tree::Named::of(f) {
+    if let Some(named) = tree::Named::of(f) {
         named.write(s, &name, f, &ret);
     }
 }

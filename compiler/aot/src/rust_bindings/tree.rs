@@ -25,7 +25,7 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use crate::header::{CFunction, CParam, comment_text};
-use crate::names::path_identifier;
+use crate::param_names::path_identifier;
 
 /// A level of the pytree: fields in first-seen order, each a buffer (its
 /// index in the function's parameters) or a level below.
@@ -261,7 +261,7 @@ fn level_names(level: &Level, name: &str, out: &mut Vec<String>) {
 
 /// The Rust element type and count of buffer `p`.
 fn leaf_type(p: &CParam, borrowed: bool) -> String {
-    let t = crate::rust_bindings::rust_type(&p.c_type);
+    let t = super::rust_type(&p.c_type);
     if borrowed {
         format!("&'a [{t}; {}]", p.c_count())
     } else {
