@@ -43,6 +43,7 @@ mod sort;
 mod special;
 mod top_k;
 mod window;
+mod window_scan;
 
 pub use check::{decode_check_id, elem_code, encode_check_id};
 use custom_call::{check_custom_call_targets, unsupported_custom_call};

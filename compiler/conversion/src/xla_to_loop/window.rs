@@ -14,6 +14,7 @@ use super::element::{load_scalar, store_scalar};
 use super::materialize::shape_of;
 use super::pattern::{Fusion, OpLowering};
 use super::region::{emit_region, fold_into_in_order, stack_accumulators, store_accs};
+use super::window_scan;
 use crate::builder::Builder;
 
 /// The lowering pattern of `xla.reduce_window`.
@@ -52,6 +53,9 @@ pub(super) fn reduce_window(
         .ctx
         .entry_block(op, 0)
         .ok_or_else(|| Diagnostic::internal(b.loc, "reduce_window without body"))?;
+    if let Some(scan) = window_scan::scan_of(b.ctx, op, &shape, &w, body) {
+        return window_scan::lower_scan(cx, b, op, &scan, body, bufs[0]);
+    }
     // Output elements are independent; each has its own accumulators.
     b.parallel_nest(&out_shape, &mut |b, ridx| {
         let accs = stack_accumulators(b, &inits);
