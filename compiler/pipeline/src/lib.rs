@@ -43,6 +43,7 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
         Box::new(strata_dialect_xla::transforms::legalize_broadcast::XlaLegalizeBroadcastPass),
         Box::new(strata_dialect_xla::transforms::fold_dot_convert::XlaFoldDotConvertPass),
         Box::new(strata_dialect_xla::transforms::tree_reduce::XlaTreeReducePass),
+        Box::new(strata_dialect_xla::transforms::split_reduce::XlaSplitReducePass),
         Box::new(strata_dialect_xla::transforms::cse::XlaCsePass),
         Box::new(strata_dialect_xla::transforms::donation::XlaPlanDonationPass),
         Box::new(strata_dialect_xla::transforms::fold_dot_transpose::XlaFoldDotTransposePass),

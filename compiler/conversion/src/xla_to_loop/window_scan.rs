@@ -8,20 +8,17 @@
 //!
 //! Padding holds the init value, so result i also folds n - 1 - i copies of
 //! it first (in window order, before the first element). The running fold
-//! drops them, so it is taken only when that changes nothing: the reducer
-//! is one `add` (init ±0), `multiply` (init 0 or 1), `maximum`, `minimum`,
-//! `and` or `or` (any init) of its two arguments on real elements. Forward,
+//! drops them, so it is taken only when that changes nothing
+//! (`init_folds_away`: one `add` from ±0, `multiply` from 0 or 1,
+//! `maximum`, `minimum`, `and` or `or`). Forward,
 //! each result folds the same elements in the same order as the window
 //! does; reversed, the fold runs from the end, so sums of floats round in
 //! the other order (as XLA's own rewrite of long windows into scans
 //! reassociates them).
 
 use strata_diag::Result;
-use strata_dialect_xla::names::{
-    ADD, AND, BROADCAST_IN_DIM, CONSTANT, MAXIMUM, MINIMUM, MULTIPLY, OR, RETURN,
-};
 use strata_dialect_xla::ops::reduce::Window;
-use strata_ir::{BlockId, Context, OpId, TypeKind, Value};
+use strata_ir::{BlockId, Context, OpId, Value};
 
 use super::FuncLowering;
 use super::element::{load_scalar, store_scalar};
@@ -72,62 +69,7 @@ pub(super) fn scan_of(
         }
     }
     let scan = scan?;
-    let init = constant_scalar(ctx, o.operands[1])?;
-    idempotent_fold(ctx, body, init).then_some(scan)
-}
-
-/// The bits and element type of a scalar constant (seen through a
-/// `broadcast_in_dim` to a scalar, as JAX writes the init).
-fn constant_scalar(ctx: &Context, v: Value) -> Option<(u64, strata_ir::Type)> {
-    let mut op = ctx.defining_op(v)?;
-    if ctx.op(op).name == BROADCAST_IN_DIM {
-        op = ctx.defining_op(ctx.op(op).operands[0])?;
-    }
-    if ctx.op(op).name != CONSTANT {
-        return None;
-    }
-    let d = ctx.dense_attr(op, "value")?;
-    if ctx.types.num_elements(d.ty) != 1 {
-        return None;
-    }
-    Some((*d.bits.first()?, ctx.types.elem(d.ty)))
-}
-
-/// Whether the reducer `body` is one op of its two arguments that leaves
-/// `init` folded with itself unchanged.
-fn idempotent_fold(ctx: &Context, body: BlockId, (bits, elem): (u64, strata_ir::Type)) -> bool {
-    let block = &ctx.blocks[body];
-    let [fold, ret] = block.ops[..] else {
-        return false;
-    };
-    let args = &block.args;
-    let (f, r) = (ctx.op(fold), ctx.op(ret));
-    let of_args = f.operands.len() == 2
-        && args.len() == 2
-        && (f.operands[..] == args[..] || (f.operands[0] == args[1] && f.operands[1] == args[0]));
-    if !of_args || r.name != RETURN || r.operands[..] != f.results[..] {
-        return false;
-    }
-    let float = match ctx.types.kind(elem) {
-        TypeKind::Float(k) => Some(*k),
-        TypeKind::Int { .. } => None,
-        _ => return false,
-    };
-    let value = |v: f64| match float {
-        Some(k) => bits == strata_ir::dense::float_to_bits(v, k),
-        None => bits == v as u64,
-    };
-    let zero = match float {
-        // ±0: the sign bit alone.
-        Some(k) => bits & !(1u64 << (k.width() - 1)) == 0,
-        None => bits == 0,
-    };
-    match f.name {
-        MAXIMUM | MINIMUM | AND | OR => true,
-        ADD => zero,
-        MULTIPLY => zero || value(1.0),
-        _ => false,
-    }
+    strata_dialect_xla::ops::reduce::init_folds_away(ctx, body, o.operands[1]).then_some(scan)
 }
 
 /// Result i = result i-1 (i+1 reversed) folded with element i, the first

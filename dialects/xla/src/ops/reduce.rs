@@ -1,7 +1,9 @@
 //! `xla.reduce` and its region terminator `xla.return`.
 
 use strata_diag::Result;
-use strata_ir::{Context, OpId, TypeKind};
+use strata_ir::{BlockId, Context, OpId, Type, TypeKind, Value};
+
+use crate::names::{ADD, AND, BROADCAST_IN_DIM, CONSTANT, MAXIMUM, MINIMUM, MULTIPLY, OR, RETURN};
 
 use crate::util::*;
 
@@ -283,5 +285,67 @@ fn check_select(ctx: &Context, op: OpId, elem: strata_ir::Type) -> Result<()> {
         Ok(())
     } else {
         Err(bad())
+    }
+}
+
+/// The bits and element type of a scalar constant (seen through a
+/// `broadcast_in_dim` to a scalar, as JAX writes the init).
+fn constant_scalar(ctx: &Context, v: Value) -> Option<(u64, Type)> {
+    let mut op = ctx.defining_op(v)?;
+    if ctx.op(op).name == BROADCAST_IN_DIM {
+        op = ctx.defining_op(ctx.op(op).operands[0])?;
+    }
+    if ctx.op(op).name != CONSTANT {
+        return None;
+    }
+    let d = ctx.dense_attr(op, "value")?;
+    if ctx.types.num_elements(d.ty) != 1 {
+        return None;
+    }
+    Some((*d.bits.first()?, ctx.types.elem(d.ty)))
+}
+
+/// Whether a fold through the reducer `body` from `init` may start over
+/// from `init` (or fold it in more than once) without changing its result:
+/// the body is one associative, commutative op of its two arguments, on
+/// real elements, and `init` a constant that folded with itself is itself
+/// (`add` from ±0, `multiply` from 0 or 1, `maximum`, `minimum`, `and` and
+/// `or` from anything). Running folds of reduce_window and split reductions
+/// rely on it.
+pub fn init_folds_away(ctx: &Context, body: BlockId, init: Value) -> bool {
+    let Some((bits, elem)) = constant_scalar(ctx, init) else {
+        return false;
+    };
+    let block = &ctx.blocks[body];
+    let [fold, ret] = block.ops[..] else {
+        return false;
+    };
+    let args = &block.args;
+    let (f, r) = (ctx.op(fold), ctx.op(ret));
+    let of_args = f.operands.len() == 2
+        && args.len() == 2
+        && (f.operands[..] == args[..] || (f.operands[0] == args[1] && f.operands[1] == args[0]));
+    if !of_args || r.name != RETURN || r.operands[..] != f.results[..] {
+        return false;
+    }
+    let float = match ctx.types.kind(elem) {
+        TypeKind::Float(k) => Some(*k),
+        TypeKind::Int { .. } => None,
+        _ => return false,
+    };
+    let value = |v: f64| match float {
+        Some(k) => bits == strata_ir::dense::float_to_bits(v, k),
+        None => bits == v as u64,
+    };
+    let zero = match float {
+        // ±0: the sign bit alone.
+        Some(k) => bits & !(1u64 << (k.width() - 1)) == 0,
+        None => bits == 0,
+    };
+    match f.name {
+        MAXIMUM | MINIMUM | AND | OR => true,
+        ADD => zero,
+        MULTIPLY => zero || value(1.0),
+        _ => false,
     }
 }

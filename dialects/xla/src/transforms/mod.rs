@@ -18,5 +18,6 @@ pub mod ragged_dot;
 pub mod refine_shapes;
 pub mod rng;
 pub mod scan;
+pub mod split_reduce;
 pub mod static_dynamic_ops;
 pub mod tree_reduce;

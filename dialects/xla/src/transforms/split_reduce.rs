@@ -1,0 +1,122 @@
+//! `xla-split-reduce`: a reduction of the innermost dimension that keeps a
+//! dimension lying between reduced ones becomes two reductions: first over
+//! the trailing run of reduced dimensions, then over the others.
+//!
+//! GroupNorm reduces (N, H, W, G, C/G) over (H, W, C/G), keeping G. Lowered
+//! as one reduction, each of the few results walks the whole input with
+//! strides, on one thread (1 ms for 64x64x64 floats). Split, the first
+//! reduction folds contiguous rows (C/G), one result per row, in parallel;
+//! the second keeps its innermost dimension (G) and reads its input once in
+//! memory order.
+//!
+//! The split folds in another order and starts each partial result from
+//! the init value, so it is taken only where that cannot change the result
+//! beyond reassociation, which float reductions already allow (f32, f64 and
+//! integers; narrow floats keep XLA's order, see `xla-tree-reduce`): one
+//! input, and a reducer and init that `init_folds_away` accepts.
+
+use strata_diag::{Diagnostic, Result};
+use strata_ir::{AttrKind, Context, OpId, TypeKind};
+
+use crate::names::REDUCE;
+use crate::ops::reduce::init_folds_away;
+
+pub const FLAG: &str = "xla-split-reduce";
+
+pub struct XlaSplitReducePass;
+
+impl strata_pass::Pass for XlaSplitReducePass {
+    fn flag(&self) -> &'static str {
+        FLAG
+    }
+    fn summary(&self) -> &'static str {
+        "reduce the trailing reduced dimensions first when a kept dimension lies between reduced ones"
+    }
+    fn run(&self, ctx: &mut Context, module: OpId) -> Result<()> {
+        let mut reduces = Vec::new();
+        ctx.walk_nested(module, &mut |o| {
+            if ctx.op(o).name == REDUCE {
+                reduces.push(o);
+            }
+        });
+        for op in reduces {
+            if let Some(trailing) = trailing_run(ctx, op) {
+                split(ctx, op, trailing)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The first dimension of the trailing run of reduced dimensions, when
+/// `op` should be split there: other reduced dimensions lie before the
+/// kept one in front of the run.
+fn trailing_run(ctx: &Context, op: OpId) -> Option<usize> {
+    let o = ctx.op(op);
+    if o.operands.len() != 2 || o.regions.len() != 1 {
+        return None;
+    }
+    let ty = ctx.value_ty(o.operands[0]);
+    let rank = ctx.types.shape(ty)?.len();
+    let wide_enough = match ctx.types.kind(ctx.types.elem(ty)) {
+        TypeKind::Float(k) => k.width() >= 32,
+        TypeKind::Int { .. } => true,
+        _ => false,
+    };
+    let dims = ctx.i64_array(op, "dimensions")?;
+    let reduced = |d: usize| dims.contains(&(d as i64));
+    if !wide_enough || rank == 0 || !reduced(rank - 1) {
+        return None;
+    }
+    let start = (0..rank).rev().take_while(|&d| reduced(d)).last()?;
+    if start == 0 || !(0..start - 1).any(reduced) {
+        return None;
+    }
+    let body = *ctx.regions[o.regions[0]].blocks.first()?;
+    init_folds_away(ctx, body, o.operands[1]).then_some(start)
+}
+
+/// `reduce(x, dims)` → `reduce(reduce(x, start..rank), dims before start)`.
+fn split(ctx: &mut Context, op: OpId, start: usize) -> Result<()> {
+    let loc = ctx.op(op).loc;
+    let block = ctx
+        .op(op)
+        .parent
+        .ok_or_else(|| Diagnostic::internal(loc, "reduce outside a block"))?;
+    let (input, init, reducer) = (
+        ctx.op(op).operands[0],
+        ctx.op(op).operands[1],
+        ctx.op(op).regions[0],
+    );
+    let ty = ctx.value_ty(input);
+    let shape = ctx.types.shape(ty).map(<[i64]>::to_vec).unwrap_or_default();
+    let dims = ctx.i64_array(op, "dimensions").unwrap_or_default();
+    let rank = shape.len();
+    let i64t = ctx.types.int_ty(64);
+    let rows_ty = ctx.types.tensor_ty(&shape[..start], ctx.types.elem(ty));
+    let trailing = ctx.attr(AttrKind::DenseArray {
+        elem: i64t,
+        values: (start as i64..rank as i64).collect(),
+    });
+    let rows = ctx.create_op(
+        REDUCE,
+        vec![input, init],
+        &[rows_ty],
+        vec![("dimensions".to_string(), trailing)],
+        loc,
+    );
+    ctx.clone_region_into(reducer, rows);
+    let pos = ctx.blocks[block]
+        .ops
+        .iter()
+        .position(|&o| o == op)
+        .unwrap_or(0);
+    ctx.insert_op_at(block, pos, rows);
+    let rest = ctx.attr(AttrKind::DenseArray {
+        elem: i64t,
+        values: dims.into_iter().filter(|&d| d < start as i64).collect(),
+    });
+    ctx.ops[op].operands[0] = ctx.op(rows).results[0];
+    ctx.set_attr(op, "dimensions", rest);
+    Ok(())
+}
