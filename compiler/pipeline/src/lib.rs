@@ -47,6 +47,7 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
         Box::new(strata_dialect_xla::transforms::cse::XlaCsePass),
         Box::new(strata_dialect_xla::transforms::donation::XlaPlanDonationPass),
         Box::new(strata_dialect_xla::transforms::fold_dot_transpose::XlaFoldDotTransposePass),
+        Box::new(strata_dialect_xla::transforms::conv_phases::XlaConvPhasesPass),
         Box::new(strata_conversion::ConvertXlaToKernelPass),
         Box::new(strata_conversion::ConvertXlaToLoopPass),
         Box::new(strata_dialect_loop::transforms::update_in_place::LoopUpdateInPlacePass),

@@ -66,9 +66,10 @@ func.func @max_pool(%a: tensor<4x6xf32>) -> tensor<2x3xf32> {
 
 // -----
 
-// A cumulative sum as JAX emits it: low padding 5 over a window of 6. The
-// padding low is subtracted, and the bounds test (index >= 0 and < 6) picks
-// the init value for the padded positions.
+// A cumulative sum's window (low padding 5 over a window of 6) from init 1,
+// which each padded position adds again (from 0 it is a running fold, see
+// reduce_window_scan.mlir). The padding low is subtracted, and the bounds
+// test (index >= 0 and < 6) picks the init value for the padded positions.
 
 // CHECK-LABEL: func.func @cumsum
 // CHECK-SAME: (%[[A:.*]]: memref<6xf32>, %[[OUT:.*]]: memref<6xf32>)
@@ -100,7 +101,7 @@ func.func @max_pool(%a: tensor<4x6xf32>) -> tensor<2x3xf32> {
 // CHECK: %[[RES:.*]] = "mem.load"(%[[ACC]])
 // CHECK: "mem.store"(%[[RES]], %[[OUT]], %[[I]])
 func.func @cumsum(%a: tensor<6xf32>) -> tensor<6xf32> {
-  %0 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+  %0 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
   %1 = "stablehlo.reduce_window"(%a, %0) <{base_dilations = array<i64: 1>, padding = dense<[[5, 0]]> : tensor<1x2xi64>, window_dilations = array<i64: 1>, window_dimensions = array<i64: 6>, window_strides = array<i64: 1>}> ({
   ^bb0(%arg1: tensor<f32>, %arg2: tensor<f32>):
     %2 = stablehlo.add %arg1, %arg2 : tensor<f32>

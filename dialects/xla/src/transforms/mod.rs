@@ -3,6 +3,7 @@
 pub mod batch_norm;
 pub mod build;
 pub mod composites;
+pub mod conv_phases;
 pub mod cse;
 pub mod donation;
 pub mod fold_branches;
