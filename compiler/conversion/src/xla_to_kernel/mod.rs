@@ -19,6 +19,8 @@ mod gemm;
 mod transpose;
 mod view;
 
+pub(crate) use gemm::{TINY_BATCH, TINY_PRODUCT};
+
 use strata_diag::Result;
 
 use strata_ir::{Context, OpId};

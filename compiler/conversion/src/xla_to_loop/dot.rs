@@ -25,6 +25,18 @@ pub(super) const DOT: OpLowering = OpLowering {
     lower: |cx, b, op, bufs| dot_general(cx, b, op, bufs[0]),
 };
 
+/// Whether the product is a large batch of tiny ones, which loops compute
+/// faster than GEMM calls (as the kernel selection decides, see
+/// `TINY_PRODUCT`).
+fn is_tiny(ls: &[i64], rs: &[i64], lfree: &[usize], rfree: &[usize], d: &dot::DotDims) -> bool {
+    use crate::xla_to_kernel::{TINY_BATCH, TINY_PRODUCT};
+    let m: i64 = lfree.iter().map(|&i| ls[i]).product();
+    let n: i64 = rfree.iter().map(|&i| rs[i]).product();
+    let k: i64 = d.lhs_contract.iter().map(|&i| ls[i as usize]).product();
+    let batch: i64 = d.lhs_batch.iter().map(|&i| ls[i as usize]).product();
+    batch >= TINY_BATCH && m.saturating_mul(n).saturating_mul(k) <= TINY_PRODUCT
+}
+
 /// Zero-fills the result, then accumulates into it with the loops
 /// ordered batch, lhs-free, contracting, rhs-free: the innermost loop
 /// walks rows of the rhs and of the result contiguously (so it
@@ -64,6 +76,7 @@ pub(super) fn dot_general(
         && d.lhs_batch.len() <= strata_abi::GEMM_MAX_BATCH
         && lfree.len() <= 1
         && rfree.len() <= 1
+        && !is_tiny(&ls, &rs, &lfree, &rfree, &d)
     {
         return dot_with_runtime_gemm(cx, b, op, out, kind, &lfree, &rfree);
     }
