@@ -266,7 +266,7 @@ func.func @conv_bf16(%x: tensor<1x8x8x16xbf16>, %k: tensor<3x3x16x32xbf16>) -> t
 
 // A large batch of tiny products (128 of 8x8 by 8x8: 512 multiply-adds
 // each) stays a dot_general: the loops beat a GEMM call per product. Larger
-// products in the same batch (16x16 by 16x32: 8,192) take the kernel.
+// products in the same batch (16x32 by 32x32: 16,384) take the kernel.
 
 // CHECK-LABEL: func.func @tiny_batched
 // CHECK: "xla.dot_general"
@@ -278,7 +278,7 @@ func.func @tiny_batched(%a: tensor<128x8x8xf32>, %b: tensor<128x8x8xf32>) -> ten
   %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<128x8x8xf32>, tensor<128x8x8xf32>) -> tensor<128x8x8xf32>
   return %0 : tensor<128x8x8xf32>
 }
-func.func @small_batched(%a: tensor<128x16x16xf32>, %b: tensor<128x16x32xf32>) -> tensor<128x16x32xf32> {
-  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<128x16x16xf32>, tensor<128x16x32xf32>) -> tensor<128x16x32xf32>
+func.func @small_batched(%a: tensor<128x16x32xf32>, %b: tensor<128x32x32xf32>) -> tensor<128x16x32xf32> {
+  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<128x16x32xf32>, tensor<128x32x32xf32>) -> tensor<128x16x32xf32>
   return %0 : tensor<128x16x32xf32>
 }
