@@ -11,13 +11,18 @@
 // CHECK: "arith.sitofp"
 // CHECK: "mem.view"(%[[I]]) : (memref<4xi32>) -> memref<4xf32>
 // CHECK: "mem.store"(%{{.*}}, %[[OUT]]
-// ((2a)^2 as f32, doubled, then squared): a = -2 gives (16 + 16)^2 = 1024.
-// RESULT: dense<[64.0, 1024.0, 5184.0, 0.0]> : tensor<4xf32>
+// Ops that are not recomputed in several readers (shift, sqrt, floor) make
+// the buffers: the i32 a << 1 dies in sqrt's loop, and floor's f32 buffer
+// takes its bytes. floor(sqrt(f32((2a)^2))^2)^2: a = -2 gives 16^2 = 256.
+// RESULT: dense<[16.0, 256.0, 1296.0, 0.0]> : tensor<4xf32>
 func.func @f(%a: tensor<4xi32>) -> tensor<4xf32> {
-  %0 = stablehlo.add %a, %a : tensor<4xi32>
+  %one = stablehlo.constant dense<1> : tensor<4xi32>
+  %0 = stablehlo.shift_left %a, %one : tensor<4xi32>
   %1 = stablehlo.multiply %0, %0 : tensor<4xi32>
   %2 = stablehlo.convert %1 : (tensor<4xi32>) -> tensor<4xf32>
-  %3 = stablehlo.add %2, %2 : tensor<4xf32>
+  %3 = stablehlo.sqrt %2 : tensor<4xf32>
   %4 = stablehlo.multiply %3, %3 : tensor<4xf32>
-  return %4 : tensor<4xf32>
+  %5 = stablehlo.floor %4 : tensor<4xf32>
+  %6 = stablehlo.multiply %5, %5 : tensor<4xf32>
+  return %6 : tensor<4xf32>
 }

@@ -93,6 +93,32 @@ pub fn uses(ctx: &Context, body: &[OpId]) -> HashMap<Value, Vec<OpId>> {
 /// a normalisation's arithmetic) stay far below.
 pub const MAX_FUSED_OPS: usize = 128;
 
+/// Most ops a value fused into several readers may stand for, counted as
+/// `MAX_FUSED_OPS` counts them (broadcasts too): each reader recomputes it,
+/// so only an op or two of buffers and broadcasts qualify.
+const MAX_DUPLICATED_OPS: usize = 4;
+
+/// Element-wise ops cheap enough to compute again in every reader (no
+/// transcendental, no division).
+fn is_cheap(name: &str) -> bool {
+    matches!(
+        name,
+        ADD | SUBTRACT
+            | MULTIPLY
+            | NEGATE
+            | ABS
+            | MAXIMUM
+            | MINIMUM
+            | SELECT
+            | COMPARE
+            | CONVERT
+            | AND
+            | OR
+            | XOR
+            | NOT
+    )
+}
+
 /// Decides the mode of every op result in `body`.
 pub fn modes(
     ctx: &Context,
@@ -134,7 +160,14 @@ pub fn modes(
             } else if is_index_only(name) {
                 true
             } else if is_elementwise(name) {
-                users.len() == 1 && reads_once(ctx.op(users[0]).name)
+                // One use, or a cheap op of buffers and broadcasts
+                // (`x - mean`, read twice by the variance's `d * d` and
+                // again by the normalisation): recomputing it in each
+                // reader costs less than a buffer written and read back.
+                let duplicable = is_cheap(name) && size <= MAX_DUPLICATED_OPS;
+                (users.len() == 1 || duplicable)
+                    && !users.is_empty()
+                    && users.iter().all(|&u| reads_once(ctx.op(u).name))
             } else {
                 false
             };
