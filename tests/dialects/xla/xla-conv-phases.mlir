@@ -49,13 +49,16 @@ func.func @transposed_2d(%x: tensor<1x4x4x2xf32>, %w: tensor<4x4x2x3xf32>) -> te
 // -----
 
 // Unchanged: a window stride besides the dilation; a kernel smaller than
-// the dilation (some phases have no taps).
+// the dilation (some phases have no taps); more than 64 phases (a dilation
+// of 128: the model's attributes could ask for millions).
 
 // CHECK-LABEL: func.func @unchanged(
 // CHECK-COUNT-2: lhs_dilation = array<i64: 2>
+// CHECK: lhs_dilation = array<i64: 128>
 // CHECK-NOT: "xla.slice"
-func.func @unchanged(%x: tensor<1x4x2xf32>, %w: tensor<3x2x1xf32>, %v: tensor<1x2x1xf32>) -> (tensor<1x4x1xf32>, tensor<1x7x1xf32>) {
+func.func @unchanged(%x: tensor<1x4x2xf32>, %w: tensor<3x2x1xf32>, %v: tensor<1x2x1xf32>, %y: tensor<1x2x1xf32>, %k: tensor<130x1x1xf32>) -> (tensor<1x4x1xf32>, tensor<1x7x1xf32>, tensor<1x258x1xf32>) {
   %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {stride = [2], pad = [[1, 1]], lhs_dilate = [2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x2xf32>, tensor<3x2x1xf32>) -> tensor<1x4x1xf32>
   %1 = stablehlo.convolution(%x, %v) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[0, 0]], lhs_dilate = [2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x2xf32>, tensor<1x2x1xf32>) -> tensor<1x7x1xf32>
-  return %0, %1 : tensor<1x4x1xf32>, tensor<1x7x1xf32>
+  %2 = stablehlo.convolution(%y, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[129, 129]], lhs_dilate = [128]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x2x1xf32>, tensor<130x1x1xf32>) -> tensor<1x258x1xf32>
+  return %0, %1, %2 : tensor<1x4x1xf32>, tensor<1x7x1xf32>, tensor<1x258x1xf32>
 }

@@ -17,8 +17,9 @@
 //! nest.
 //!
 //! Taken when every window stride and rhs dilation is 1, no window is
-//! reversed, and every phase has taps and positions (K ≥ L, out ≥ L);
-//! other convolutions are unchanged. The products are those of the dilated
+//! reversed, every phase has taps and positions (K ≥ L, out ≥ L), and
+//! there are at most `MAX_PHASES` phases; other convolutions are
+//! unchanged. The products are those of the dilated
 //! form without its zeros; only the order of the sums differs.
 
 use strata_diag::{Diagnostic, Result};
@@ -29,6 +30,12 @@ use crate::names::{CONCATENATE, CONVOLUTION, PAD, RESHAPE, SLICE};
 use crate::ops::conv::{Conv, conv};
 
 pub const FLAG: &str = "xla-conv-phases";
+
+/// Most phase convolutions one convolution becomes (the product of its
+/// dilations): 64 covers stride 4 in three dimensions. The dilations are
+/// the model's (untrusted), and a product in the millions would emit
+/// millions of ops; such a convolution keeps its dilated form.
+const MAX_PHASES: i64 = 64;
 
 pub struct XlaConvPhasesPass;
 
@@ -87,6 +94,13 @@ fn plan(ctx: &Context, op: OpId) -> Option<Plan> {
         || c.reversal.iter().any(|&r| r)
         || c.lhs_dilation.iter().any(|&l| l < 1)
     {
+        return None;
+    }
+    let phases = c
+        .lhs_dilation
+        .iter()
+        .try_fold(1i64, |n, &l| n.checked_mul(l))?;
+    if phases > MAX_PHASES {
         return None;
     }
     let mut dims = Vec::new();
