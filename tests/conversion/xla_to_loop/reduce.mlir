@@ -132,3 +132,31 @@ func.func @column_sum_in_blocks(%a: tensor<512x1024xf32>) -> tensor<1024xf32> {
   %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [0] : (tensor<512x1024xf32>, tensor<f32>) -> tensor<1024xf32>
   return %0 : tensor<1024xf32>
 }
+
+// -----
+
+// Kept innermost, reduced over the outermost two (32x64x256, keeping 256):
+// the results are not split across threads along dimension 1, which is
+// reduced (every block would fold into the same results). The rows fold in
+// blocks (here one row each) into partial results of their own, the blocks
+// in parallel, then each result folds the partials in block order.
+
+// CHECK-LABEL: func.func @reduced_second_dimension
+// CHECK-SAME: (%[[X:.*]]: memref<32x64x256xf32>, %[[OUT:.*]]: memref<256xf32>)
+// CHECK: %[[P:.*]] = "mem.alloc"() : () -> memref<32x256xf32>
+// CHECK: %[[BLOCKS:.*]] = "arith.constant"() {value = 32 : index}
+// CHECK: "loop.for"(%{{.*}}, %[[BLOCKS]], %{{.*}})
+// CHECK-NEXT: ^{{.*}}(%[[B:.*]]: index):
+// CHECK: "mem.load"(%[[X]]
+// CHECK: %[[ACC:.*]] = "mem.load"(%[[P]], %[[B]], %{{.*}})
+// CHECK: "arith.addf"(%[[ACC]], %{{.*}})
+// CHECK: "mem.store"(%{{.*}}, %[[P]], %[[B]], %{{.*}})
+// CHECK: }) {parallel}
+// CHECK: "mem.load"(%[[P]]
+// CHECK: "mem.store"(%{{.*}}, %[[OUT]]
+// CHECK: "mem.dealloc"(%[[P]])
+func.func @reduced_second_dimension(%x: tensor<32x64x256xf32>) -> tensor<256xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0, 1] : (tensor<32x64x256xf32>, tensor<f32>) -> tensor<256xf32>
+  return %0 : tensor<256xf32>
+}

@@ -34,6 +34,7 @@ mod materialize;
 pub(crate) mod pattern;
 pub mod plan;
 mod reduce;
+mod reduce_blocks;
 mod region;
 mod rng;
 mod runtime_call;

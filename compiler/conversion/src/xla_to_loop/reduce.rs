@@ -209,7 +209,23 @@ pub(super) fn reduce_in_memory_order(
         let inner: i64 = rest_shape.get(1..).unwrap_or(&[]).iter().product();
         let min_width = (BLOCK_MIN_RESULTS + inner - 1) / inner.max(1);
         let width = ((columns + COLUMN_BLOCKS - 1) / COLUMN_BLOCKS).max(min_width);
-        if rest_shape.is_empty() || width >= columns || elements < PARALLEL_MIN_ELEMENTS {
+        // Only a kept dimension splits the results: blocks of a reduced
+        // one would fold into the same results from several threads.
+        let first_rest_kept = kept.contains(&1);
+        if rest_shape.is_empty()
+            || !first_rest_kept
+            || width >= columns
+            || elements < PARALLEL_MIN_ELEMENTS
+        {
+            if k == 1
+                && rows > 1
+                && elements >= PARALLEL_MIN_ELEMENTS
+                && splittable(b.ctx, body, inputs[0], inits[0])
+            {
+                return super::reduce_blocks::reduce_in_row_blocks(
+                    cx, b, inputs[0], inits[0], body, bufs[0], kept,
+                );
+            }
             return fold_rows(b, rows, &rest_shape, None, &mut |b, rs, rest| {
                 fold(cx, b, rs, rest)
             });
