@@ -11,7 +11,8 @@
 //! names get a trailing `_` when they are a C++ keyword or one of the
 //! namespace's own names.
 
-use crate::header::{CFunction, CParam, Interface, count_macro, header, macro_name};
+use crate::header::{count_macro, header, macro_name};
+use crate::interface::{CFunction, CParam, Interface};
 use crate::param_names::is_cpp_keyword;
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -282,7 +283,7 @@ fn size_check(f: &CFunction, name: &str, p: &CParam) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::header::{BatchDim, DeviceOps};
+    use crate::interface::{BatchDim, DeviceOps};
     use std::process::Command;
 
     fn param(name: &str, shape: &[i64], is_output: bool) -> CParam {

@@ -11,6 +11,7 @@
 
 mod header;
 mod header_cpp;
+mod interface;
 mod link;
 pub mod names;
 mod param_names;
@@ -18,10 +19,9 @@ pub mod private_dir;
 mod rust_bindings;
 mod toolchain;
 
-pub use header::{
-    BatchDim, CFunction, CParam, DeviceOps, Devices, Interface, c_type_bytes, comment_text, header,
-};
+pub use header::{comment_text, header};
 pub use header_cpp::cpp_header;
+pub use interface::{BatchDim, CFunction, CParam, DeviceOps, Devices, Interface, c_type_bytes};
 pub use link::{
     Exports, RUNTIME_LIB_ENV, archive, archive_for, find_runtime, find_runtime_for, link_shared,
     link_shared_for, write_object,

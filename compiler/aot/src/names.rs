@@ -15,7 +15,8 @@
 
 use std::collections::HashMap;
 
-use crate::header::{CFunction, count_macro};
+use crate::header::count_macro;
+use crate::interface::CFunction;
 use crate::rust_bindings;
 
 pub use strata_abi::{MAX_NAME_LEN, identifier_error, shown_name as shown};
@@ -148,7 +149,7 @@ pub use crate::param_names::{is_cpp_keyword, param_names, path_identifier};
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::header::CParam;
+    use crate::interface::CParam;
 
     fn func(prefix: &str, name: &str) -> CFunction {
         CFunction {

@@ -60,16 +60,7 @@ fn python_ctypes_example_matches_xla() {
 /// matches jax; bad calls raise (tools/python/tests/test_strata.py).
 #[test]
 fn python_package_matches_jax() {
-    let python = python_with_jax().expect(
-        "no Python with jax: run tests/differential/setup.sh (the README's test command does)",
-    );
-    let package = repo().join("tools/python");
-    let stdout = run_ok(
-        Command::new(python)
-            .arg(package.join("tests/test_strata.py"))
-            .env("PYTHONPATH", &package)
-            .env("STRATA", env!("CARGO_BIN_EXE_strata")),
-    );
+    let stdout = run_package_test("test_strata.py");
     assert!(
         stdout.contains("python package: all checks passed"),
         "{stdout}"
@@ -81,17 +72,23 @@ fn python_package_matches_jax() {
 /// logits against jax (tools/python/tests/test_gpt2.py).
 #[test]
 fn python_package_runs_gpt2_small_by_keyword() {
+    let stdout = run_package_test("test_gpt2.py");
+    assert!(stdout.contains("gpt2 small: matches jax"), "{stdout}");
+}
+
+/// Runs `tools/python/tests/<script>` with the package on the path and this
+/// driver; returns its output.
+fn run_package_test(script: &str) -> String {
     let python = python_with_jax().expect(
         "no Python with jax: run tests/differential/setup.sh (the README's test command does)",
     );
     let package = repo().join("tools/python");
-    let stdout = run_ok(
+    run_ok(
         Command::new(python)
-            .arg(package.join("tests/test_gpt2.py"))
+            .arg(package.join("tests").join(script))
             .env("PYTHONPATH", &package)
             .env("STRATA", env!("CARGO_BIN_EXE_strata")),
-    );
-    assert!(stdout.contains("gpt2 small: matches jax"), "{stdout}");
+    )
 }
 
 /// The Python package builds as a wheel (setuptools, no network: the

@@ -22,7 +22,7 @@ use std::fmt::Write as _;
 
 mod tree;
 
-use crate::header::{CFunction, CParam};
+use crate::interface::{CFunction, CParam};
 
 /// Rust keywords that cannot name a function without `r#`.
 const KEYWORDS: &[&str] = &[

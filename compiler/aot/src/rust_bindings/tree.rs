@@ -24,7 +24,8 @@
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
-use crate::header::{CFunction, CParam, comment_text};
+use crate::header::comment_text;
+use crate::interface::{CFunction, CParam};
 use crate::param_names::path_identifier;
 
 /// A level of the pytree: fields in first-seen order, each a buffer (its

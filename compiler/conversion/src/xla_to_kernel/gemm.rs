@@ -318,8 +318,14 @@ fn compute_of(ctx: &Context, op: OpId, types: [Type; 3]) -> Option<Compute> {
 /// attention with 8-wide heads over 32 positions, 2,048 products of 32x32
 /// by 32x8: 830 us -> 101 us). A few such products cost a few calls, and
 /// keep the kernel.
-pub(crate) const TINY_PRODUCT: i64 = 32 * 32 * 8;
-pub(crate) const TINY_BATCH: i64 = 64;
+const TINY_PRODUCT: i64 = 32 * 32 * 8;
+const TINY_BATCH: i64 = 64;
+
+/// Whether `batch` products of `m`x`k` by `k`x`n` are a large batch of tiny
+/// ones (see [`TINY_PRODUCT`]); the loop lowering's own GEMM choice asks too.
+pub(crate) fn is_tiny_batch(batch: i64, m: i64, n: i64, k: i64) -> bool {
+    batch >= TINY_BATCH && m.saturating_mul(n).saturating_mul(k) <= TINY_PRODUCT
+}
 
 /// Whether a product of operands and result of one type, f32 or f64, is a
 /// large batch of tiny ones (see [`TINY_PRODUCT`]).
@@ -330,9 +336,7 @@ fn is_tiny(ctx: &Context, types: [Type; 3], desc: &GemmDesc) -> bool {
     let batch: i64 = desc.batch_sizes[..desc.batch_rank.clamp(0, GEMM_MAX_BATCH as i64) as usize]
         .iter()
         .product();
-    same_wide
-        && batch >= TINY_BATCH
-        && desc.m.saturating_mul(desc.n).saturating_mul(desc.k) <= TINY_PRODUCT
+    same_wide && is_tiny_batch(batch, desc.m, desc.n, desc.k)
 }
 
 /// Rewrites `op` (a `dot_general`) into a `kernel.gemm` when one computes it.

@@ -19,7 +19,7 @@ mod gemm;
 mod transpose;
 mod view;
 
-pub(crate) use gemm::{TINY_BATCH, TINY_PRODUCT};
+pub(crate) use gemm::is_tiny_batch;
 
 use strata_diag::Result;
 

@@ -26,15 +26,13 @@ pub(super) const DOT: OpLowering = OpLowering {
 };
 
 /// Whether the product is a large batch of tiny ones, which loops compute
-/// faster than GEMM calls (as the kernel selection decides, see
-/// `TINY_PRODUCT`).
+/// faster than GEMM calls (the kernel selection's rule).
 fn is_tiny(ls: &[i64], rs: &[i64], lfree: &[usize], rfree: &[usize], d: &dot::DotDims) -> bool {
-    use crate::xla_to_kernel::{TINY_BATCH, TINY_PRODUCT};
     let m: i64 = lfree.iter().map(|&i| ls[i]).product();
     let n: i64 = rfree.iter().map(|&i| rs[i]).product();
     let k: i64 = d.lhs_contract.iter().map(|&i| ls[i as usize]).product();
     let batch: i64 = d.lhs_batch.iter().map(|&i| ls[i as usize]).product();
-    batch >= TINY_BATCH && m.saturating_mul(n).saturating_mul(k) <= TINY_PRODUCT
+    crate::xla_to_kernel::is_tiny_batch(batch, m, n, k)
 }
 
 /// Zero-fills the result, then accumulates into it with the loops

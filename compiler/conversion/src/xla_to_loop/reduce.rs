@@ -110,16 +110,7 @@ fn reduce_in_blocks(
         let accs = stack_accumulators(b, &inits);
         let s = cx.element(b, init, &[])?;
         store_scalar(b, s, accs[0], &[]);
-        let first = {
-            let r = b.const_index(rows);
-            b.binary("arith.muli", block, r)
-        };
-        let last = {
-            let r = b.const_index(rows);
-            let end = b.binary("arith.addi", first, r);
-            let n = b.const_index(in_shape[0]);
-            b.binary("arith.minsi", end, n)
-        };
+        let (first, last) = super::reduce_blocks::block_rows(b, block, rows, in_shape[0]);
         let one = b.const_index(1);
         b.for_values(first, last, one, &mut |b, row| {
             b.loop_nest(&inner, &mut |b, rest| {
@@ -303,38 +294,15 @@ fn fold_rows(
     b.for_range(main, rows, &mut |b, r| over_rest(b, &[r]))
 }
 
-/// Whether a reduction of every dimension may be split into blocks whose
-/// partial results each start from the init value: large enough to be
-/// worth it, a built-in reducer on f32/f64/32-64-bit integers, and an init
-/// that folding several times does not change (0 for add, 1 for multiply,
-/// anything for max and min).
+/// Whether a reduction may be split into blocks whose partial results each
+/// start from the init value: large enough to be worth it, a built-in
+/// reducer on f32/f64/32-64-bit integers, and an init that folding several
+/// times does not change (`init_folds_away`).
 fn splittable(ctx: &strata_ir::Context, body: BlockId, input: Value, init: Value) -> bool {
-    use strata_abi::ReduceOp;
     let t = ctx.value_ty(input);
     if ctx.types.num_elements(t) < 1 << 18 || ctx.types.shape(t).is_none_or(|s| s.is_empty()) {
         return false;
     }
-    let Some((op, _)) = super::collective::builtin_reduction(ctx, body, t) else {
-        return false;
-    };
-    let constant = ctx
-        .defining_op(init)
-        .filter(|&o| ctx.op(o).name == strata_dialect_xla::names::CONSTANT)
-        .and_then(|o| ctx.dense_attr(o, "value").cloned());
-    let value = |d: &strata_ir::DenseElements| -> Option<f64> {
-        let elem = ctx.types.elem(d.ty);
-        let bits = strata_ir::dense::element_bits(ctx, d, 0)[0];
-        match ctx.types.kind(elem) {
-            strata_ir::TypeKind::Float(k) => Some(strata_ir::dense::bits_to_float(bits, *k)),
-            strata_ir::TypeKind::Int { .. } => {
-                Some(strata_ir::dense::int_value(ctx, bits, elem) as f64)
-            }
-            _ => None,
-        }
-    };
-    match op {
-        ReduceOp::Max | ReduceOp::Min => true,
-        ReduceOp::Add => constant.as_ref().and_then(value) == Some(0.0),
-        ReduceOp::Mul => constant.as_ref().and_then(value) == Some(1.0),
-    }
+    super::collective::builtin_reduction(ctx, body, t).is_some()
+        && strata_dialect_xla::ops::reduce::init_folds_away(ctx, body, init)
 }

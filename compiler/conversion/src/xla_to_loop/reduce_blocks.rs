@@ -54,11 +54,7 @@ pub(super) fn reduce_in_row_blocks(
             store_scalar(b, s, partials, &at);
             Ok(())
         })?;
-        let size = b.const_index(per_block);
-        let first = b.binary("arith.muli", block, size);
-        let end = b.binary("arith.addi", first, size);
-        let limit = b.const_index(rows);
-        let last = b.binary("arith.minsi", end, limit);
+        let (first, last) = block_rows(b, block, per_block, rows);
         let one = b.const_index(1);
         b.for_values(first, last, one, &mut |b, row| {
             b.loop_nest(&rest_shape, &mut |b, rest| {
@@ -89,4 +85,19 @@ pub(super) fn reduce_in_row_blocks(
     })?;
     b.insert("mem.dealloc", vec![partials], &[], vec![]);
     Ok(())
+}
+
+/// Rows `[block * per_block, min((block + 1) * per_block, rows))` of a
+/// block.
+pub(super) fn block_rows(
+    b: &mut Builder<'_>,
+    block: Value,
+    per_block: i64,
+    rows: i64,
+) -> (Value, Value) {
+    let size = b.const_index(per_block);
+    let first = b.binary("arith.muli", block, size);
+    let end = b.binary("arith.addi", first, size);
+    let limit = b.const_index(rows);
+    (first, b.binary("arith.minsi", end, limit))
 }

@@ -54,7 +54,7 @@ pub(super) fn reduce_window(
         .entry_block(op, 0)
         .ok_or_else(|| Diagnostic::internal(b.loc, "reduce_window without body"))?;
     if let Some(scan) = window_scan::scan_of(b.ctx, op, &shape, &w, body) {
-        return window_scan::lower_scan(cx, b, op, &scan, body, bufs[0]);
+        return window_scan::lower_scan(cx, b, op, &scan, &shape, body, bufs[0]);
     }
     // Output elements are independent; each has its own accumulators.
     b.parallel_nest(&out_shape, &mut |b, ridx| {

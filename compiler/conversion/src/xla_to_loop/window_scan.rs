@@ -72,25 +72,20 @@ pub(super) fn scan_of(
     strata_dialect_xla::ops::reduce::init_folds_away(ctx, body, o.operands[1]).then_some(scan)
 }
 
-/// Result i = result i-1 (i+1 reversed) folded with element i, the first
-/// one the init folded with its element: parallel over the dimensions
-/// before the axis, the ones after it innermost (contiguous, so the fold
-/// of a row of them vectorizes).
+/// Result i = result i-1 (i+1 reversed) folded with element i of the input
+/// (of `shape`), the first one the init folded with its element: parallel
+/// over the dimensions before the axis, the ones after it innermost
+/// (contiguous, so the fold of a row of them vectorizes).
 pub(super) fn lower_scan(
     cx: &mut FuncLowering<'_>,
     b: &mut Builder<'_>,
     op: OpId,
     scan: &Scan,
+    shape: &[i64],
     body: BlockId,
     out: Value,
 ) -> Result<()> {
     let (input, init) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
-    let shape = b
-        .ctx
-        .types
-        .shape(b.ctx.value_ty(input))
-        .map(<[i64]>::to_vec)
-        .unwrap_or_default();
     let (axis, n) = (scan.axis, shape[scan.axis]);
     let (outer, inner) = (shape[..axis].to_vec(), shape[axis + 1..].to_vec());
     b.parallel_nest(&outer, &mut |b, o| {

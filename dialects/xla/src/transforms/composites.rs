@@ -10,7 +10,9 @@
 //! `k` do not make a valid `xla.top_k` stays a call of its decomposition.
 
 use strata_diag::Result;
-use strata_ir::{AttrKind, Context, OpId, builtin};
+use strata_ir::{AttrKind, Context, OpId};
+
+use super::build::ops_named;
 
 use crate::names::{COMPOSITE, TOP_K};
 
@@ -26,14 +28,8 @@ impl strata_pass::Pass for XlaRecognizeCompositesPass {
         "replace composites the xla dialect has an op for (chlo.top_k) by that op"
     }
     fn run(&self, ctx: &mut Context, module: OpId) -> Result<()> {
-        for f in builtin::defined_funcs(ctx, module) {
-            let mut found = Vec::new();
-            ctx.walk_nested(f, &mut |op| {
-                if ctx.op(op).name == COMPOSITE && ctx.str_attr(op, "name") == Some("chlo.top_k") {
-                    found.push(op);
-                }
-            });
-            for op in found {
+        for op in ops_named(ctx, module, &[COMPOSITE]) {
+            if ctx.str_attr(op, "name") == Some("chlo.top_k") {
                 top_k(ctx, op);
             }
         }

@@ -70,10 +70,16 @@ struct Phase {
     high: i64,
 }
 
-/// Per spatial dimension: L, the phases, and the output size.
+/// One spatial dimension: its dilation L, its L phases, its output size.
+struct DimPlan {
+    dilation: i64,
+    phases: Vec<Phase>,
+    out: i64,
+}
+
 struct Plan {
     conv: Conv,
-    dims: Vec<(i64, Vec<Phase>, i64)>,
+    dims: Vec<DimPlan>,
     out_shape: Vec<i64>,
     elem: Type,
 }
@@ -117,7 +123,11 @@ fn plan(ctx: &Context, op: OpId) -> Option<Plan> {
         let phases = (0..l)
             .map(|p| phase(p, l, n, k, o, c.padding[d].0))
             .collect::<Option<Vec<_>>>()?;
-        dims.push((l, phases, o));
+        dims.push(DimPlan {
+            dilation: l,
+            phases,
+            out: o,
+        });
     }
     Some(Plan {
         conv: c,
@@ -155,7 +165,7 @@ fn rewrite(ctx: &mut Context, op: OpId, plan: &Plan) -> Result<()> {
     let mut b = OpBuilder::before_op(ctx, op)?;
     let zero = b.splat_bits(0, &[], plan.elem);
     // Every combination of phases, the first dimension's varying slowest.
-    let counts: Vec<usize> = plan.dims.iter().map(|(_, ps, _)| ps.len()).collect();
+    let counts: Vec<usize> = plan.dims.iter().map(|d| d.phases.len()).collect();
     let total: usize = counts.iter().product();
     let mut results = Vec::with_capacity(total);
     for index in 0..total {
@@ -168,7 +178,7 @@ fn rewrite(ctx: &mut Context, op: OpId, plan: &Plan) -> Result<()> {
         let phases: Vec<Phase> = combo
             .iter()
             .enumerate()
-            .map(|(d, &p)| plan.dims[d].1[p])
+            .map(|(d, &p)| plan.dims[d].phases[p])
             .collect();
         let y = phase_conv(&mut b, plan, &attrs, x, w, &phases)?;
         results.push(pad_positions(&mut b, plan, y, &phases, zero));
@@ -213,7 +223,7 @@ fn phase_conv(
         x_start[c.input_spatial[d]] = ph.start;
         x_limit[c.input_spatial[d]] = ph.end;
         w_start[c.kernel_spatial[d]] = ph.first_tap;
-        w_stride[c.kernel_spatial[d]] = plan.dims[d].0;
+        w_stride[c.kernel_spatial[d]] = plan.dims[d].dilation;
         out[c.output_spatial[d]] = ph.positions;
     }
     let x = if x_start != vec![0; xs.len()] || x_limit != xs {
@@ -263,7 +273,9 @@ fn pad_positions(
     let shape = b.shape_of(y);
     let mut high = vec![0; shape.len()];
     for (d, ph) in phases.iter().enumerate() {
-        let (l, _, out) = plan.dims[d];
+        let DimPlan {
+            dilation: l, out, ..
+        } = plan.dims[d];
         high[plan.conv.output_spatial[d]] = (out + l - 1) / l - ph.positions;
     }
     if high.iter().all(|&h| h == 0) {

@@ -15,9 +15,10 @@
 //! integers; narrow floats keep XLA's order, see `xla-tree-reduce`): one
 //! input, and a reducer and init that `init_folds_away` accepts.
 
-use strata_diag::{Diagnostic, Result};
-use strata_ir::{AttrKind, Context, OpId, TypeKind};
+use strata_diag::Result;
+use strata_ir::{Context, OpId, TypeKind};
 
+use super::build::{OpBuilder, ops_named};
 use crate::names::REDUCE;
 use crate::ops::reduce::init_folds_away;
 
@@ -33,13 +34,7 @@ impl strata_pass::Pass for XlaSplitReducePass {
         "reduce the trailing reduced dimensions first when a kept dimension lies between reduced ones"
     }
     fn run(&self, ctx: &mut Context, module: OpId) -> Result<()> {
-        let mut reduces = Vec::new();
-        ctx.walk_nested(module, &mut |o| {
-            if ctx.op(o).name == REDUCE {
-                reduces.push(o);
-            }
-        });
-        for op in reduces {
+        for op in ops_named(ctx, module, &[REDUCE]) {
             if let Some(trailing) = trailing_run(ctx, op) {
                 split(ctx, op, trailing)?;
             }
@@ -78,45 +73,27 @@ fn trailing_run(ctx: &Context, op: OpId) -> Option<usize> {
 
 /// `reduce(x, dims)` → `reduce(reduce(x, start..rank), dims before start)`.
 fn split(ctx: &mut Context, op: OpId, start: usize) -> Result<()> {
-    let loc = ctx.op(op).loc;
-    let block = ctx
-        .op(op)
-        .parent
-        .ok_or_else(|| Diagnostic::internal(loc, "reduce outside a block"))?;
     let (input, init, reducer) = (
         ctx.op(op).operands[0],
         ctx.op(op).operands[1],
         ctx.op(op).regions[0],
     );
-    let ty = ctx.value_ty(input);
-    let shape = ctx.types.shape(ty).map(<[i64]>::to_vec).unwrap_or_default();
     let dims = ctx.i64_array(op, "dimensions").unwrap_or_default();
-    let rank = shape.len();
-    let i64t = ctx.types.int_ty(64);
-    let rows_ty = ctx.types.tensor_ty(&shape[..start], ctx.types.elem(ty));
-    let trailing = ctx.attr(AttrKind::DenseArray {
-        elem: i64t,
-        values: (start as i64..rank as i64).collect(),
-    });
-    let rows = ctx.create_op(
+    let mut b = OpBuilder::before_op(ctx, op)?;
+    let shape = b.shape_of(input);
+    let rows_ty = b.tensor(&shape[..start], b.elem_of(input));
+    let trailing = b.i64_array((start as i64..shape.len() as i64).collect());
+    let rows = b.op(
         REDUCE,
         vec![input, init],
-        &[rows_ty],
+        rows_ty,
         vec![("dimensions".to_string(), trailing)],
-        loc,
     );
-    ctx.clone_region_into(reducer, rows);
-    let pos = ctx.blocks[block]
-        .ops
-        .iter()
-        .position(|&o| o == op)
-        .unwrap_or(0);
-    ctx.insert_op_at(block, pos, rows);
-    let rest = ctx.attr(AttrKind::DenseArray {
-        elem: i64t,
-        values: dims.into_iter().filter(|&d| d < start as i64).collect(),
-    });
-    ctx.ops[op].operands[0] = ctx.op(rows).results[0];
+    let rest = b.i64_array(dims.into_iter().filter(|&d| d < start as i64).collect());
+    if let Some(r) = ctx.defining_op(rows) {
+        ctx.clone_region_into(reducer, r);
+    }
+    ctx.ops[op].operands[0] = rows;
     ctx.set_attr(op, "dimensions", rest);
     Ok(())
 }
