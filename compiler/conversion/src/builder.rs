@@ -36,6 +36,11 @@ impl<'c> Builder<'c> {
         }
     }
 
+    /// The block ops are inserted into.
+    pub fn block(&self) -> BlockId {
+        self.block
+    }
+
     pub fn insert(
         &mut self,
         name: &'static str,

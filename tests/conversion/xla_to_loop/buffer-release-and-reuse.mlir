@@ -19,8 +19,10 @@
 // RELEASE: "mem.dealloc"(%[[B2]])
 // RELEASE-NEXT: "func.return"
 
-// %0 (exp) is dead after %1 (add+log) is computed, so %3 (mul+sqrt) reuses
-// its buffer; the final result goes straight to the output.
+// Each value is read at its own index and reversed (so none is computed
+// once for both readers in one nest, see multi-output.mlir). %0 (exp) is
+// dead after %1 (add+log) is computed, so %3 (mul+sqrt) reuses its buffer;
+// the final result goes straight to the output.
 
 // CHECK-LABEL: func.func @reuse
 // CHECK-SAME: (%[[A:.*]]: memref<16xf32>, %[[OUT:.*]]: memref<16xf32>)
@@ -40,19 +42,22 @@
 // CHECK: "func.return"
 func.func @reuse(%a: tensor<16xf32>) -> tensor<16xf32> {
   %0 = stablehlo.exponential %a : tensor<16xf32>
-  %1 = stablehlo.add %0, %0 : tensor<16xf32>
+  %r0 = stablehlo.reverse %0, dims = [0] : tensor<16xf32>
+  %1 = stablehlo.add %0, %r0 : tensor<16xf32>
   %2 = stablehlo.log %1 : tensor<16xf32>
-  %3 = stablehlo.multiply %2, %2 : tensor<16xf32>
+  %r2 = stablehlo.reverse %2, dims = [0] : tensor<16xf32>
+  %3 = stablehlo.multiply %2, %r2 : tensor<16xf32>
   %4 = stablehlo.sqrt %3 : tensor<16xf32>
-  %5 = stablehlo.multiply %4, %4 : tensor<16xf32>
+  %r4 = stablehlo.reverse %4, dims = [0] : tensor<16xf32>
+  %5 = stablehlo.multiply %4, %r4 : tensor<16xf32>
   return %5 : tensor<16xf32>
 }
 
 // -----
 
 // A dead buffer of the same byte size but another shape is reused through a
-// mem.view (atan2, unlike a cheap add, is not recomputed in each reader, so
-// its value gets a buffer).
+// mem.view (atan2, unlike a cheap add, is not recomputed in each reader, and
+// one of its readers reverses it, so its value gets a buffer).
 
 // CHECK-LABEL: func.func @reuse_view
 // CHECK: %[[B0:.*]] = "mem.alloc"() : () -> memref<16xf32>
@@ -62,11 +67,14 @@ func.func @reuse(%a: tensor<16xf32>) -> tensor<16xf32> {
 // CHECK-NOT: "mem.alloc"
 func.func @reuse_view(%a: tensor<16xf32>) -> tensor<4x4xf32> {
   %0 = stablehlo.exponential %a : tensor<16xf32>
-  %1 = stablehlo.atan2 %0, %0 : tensor<16xf32>
-  %2 = stablehlo.multiply %1, %1 : tensor<16xf32>
+  %r0 = stablehlo.reverse %0, dims = [0] : tensor<16xf32>
+  %1 = stablehlo.atan2 %0, %r0 : tensor<16xf32>
+  %r1 = stablehlo.reverse %1, dims = [0] : tensor<16xf32>
+  %2 = stablehlo.multiply %1, %r1 : tensor<16xf32>
   %3 = stablehlo.reshape %2 : (tensor<16xf32>) -> tensor<4x4xf32>
   %4 = stablehlo.transpose %3, dims = [1, 0] : (tensor<4x4xf32>) -> tensor<4x4xf32>
   %5 = stablehlo.exponential %4 : tensor<4x4xf32>
-  %6 = stablehlo.add %5, %5 : tensor<4x4xf32>
+  %r5 = stablehlo.reverse %5, dims = [0] : tensor<4x4xf32>
+  %6 = stablehlo.add %5, %r5 : tensor<4x4xf32>
   return %6 : tensor<4x4xf32>
 }

@@ -76,9 +76,28 @@ func.func @index_ops_fuse(%a: tensor<2x3xf32>, %s: tensor<f32>) -> tensor<3x2xf3
 
 // -----
 
-// A value with several uses is computed once into a buffer; its users read it.
+// A value read twice by one element-wise op is computed once per element
+// in that op's loop (multi-output.mlir has the nests of several results).
 
 // CHECK-LABEL: func.func @multi_use
+// CHECK-SAME: (%[[A:.*]]: memref<4xf32>, %[[OUT:.*]]: memref<4xf32>)
+// CHECK-NOT: "mem.alloc"
+// CHECK: %[[E:.*]] = "arith.exp"
+// CHECK-NOT: "arith.exp"
+// CHECK: "arith.mulf"(%[[E]], %[[E]])
+// CHECK: "mem.store"(%{{.*}}, %[[OUT]]
+func.func @multi_use(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.exponential %a : tensor<4xf32>
+  %1 = stablehlo.multiply %0, %0 : tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// -----
+
+// A value read at its own index and reversed is computed once into a
+// buffer; its reader loads it twice.
+
+// CHECK-LABEL: func.func @multi_index
 // CHECK-SAME: (%[[A:.*]]: memref<4xf32>, %[[OUT:.*]]: memref<4xf32>)
 // CHECK: %[[T:.*]] = "mem.alloc"() : () -> memref<4xf32>
 // CHECK: "loop.for"
@@ -90,13 +109,12 @@ func.func @index_ops_fuse(%a: tensor<2x3xf32>, %s: tensor<f32>) -> tensor<3x2xf3
 // CHECK: "arith.mulf"(%[[U]], %[[V]])
 // CHECK: "mem.store"(%{{.*}}, %[[OUT]]
 // CHECK: "mem.dealloc"(%[[T]])
-func.func @multi_use(%a: tensor<4xf32>) -> tensor<4xf32> {
+func.func @multi_index(%a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = stablehlo.exponential %a : tensor<4xf32>
-  %1 = stablehlo.multiply %0, %0 : tensor<4xf32>
+  %r = stablehlo.reverse %0, dims = [0] : tensor<4xf32>
+  %1 = stablehlo.multiply %0, %r : tensor<4xf32>
   return %1 : tensor<4xf32>
 }
-
-// -----
 
 // xla.compare + xla.select fuse; the predicate stays an i1 in registers.
 

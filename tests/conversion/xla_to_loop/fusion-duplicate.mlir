@@ -3,7 +3,9 @@
 // A cheap element-wise value of buffers (x - mean) read by several ops is
 // recomputed in each of their loops instead of written to a buffer and
 // read back: the variance's reduction (which reads it twice, d * d) and the
-// normalisation both subtract. An expensive one (exp) keeps its buffer.
+// normalisation both subtract. An expensive one (exp) read at another index
+// too keeps its buffer (read only at its own index, it is computed once in
+// its readers' multi-output nest: multi-output.mlir).
 
 // CHECK-LABEL: func.func @centred
 // CHECK-NOT: "mem.alloc"
@@ -27,7 +29,8 @@ func.func @centred(%x: tensor<4x8xf32>, %m: tensor<8xf32>, %s: tensor<8xf32>) ->
 }
 func.func @expensive(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
   %e = stablehlo.exponential %x : tensor<4x8xf32>
-  %a = stablehlo.add %e, %x : tensor<4x8xf32>
+  %r = stablehlo.reverse %e, dims = [0] : tensor<4x8xf32>
+  %a = stablehlo.add %r, %x : tensor<4x8xf32>
   %b = stablehlo.multiply %e, %x : tensor<4x8xf32>
   return %a, %b : tensor<4x8xf32>, tensor<4x8xf32>
 }

@@ -186,7 +186,17 @@ impl FuncLowering<'_> {
     pub fn element(&mut self, b: &mut Builder<'_>, v: Value, idx: &[Value]) -> Result<Scalar> {
         match self.repr.get(&v).copied() {
             Some(Repr::Buffer(m)) => Ok(load_scalar(b, m, idx)),
-            Some(Repr::Fused(op)) => self.compute(b, op, idx),
+            Some(Repr::Fused(op)) => {
+                let key = (v, idx.to_vec(), b.block());
+                if let Some(s) = self.computed.as_ref().and_then(|c| c.get(&key)) {
+                    return Ok(*s);
+                }
+                let s = self.compute(b, op, idx)?;
+                if let Some(c) = self.computed.as_mut() {
+                    c.insert(key, s);
+                }
+                Ok(s)
+            }
             None => Err(Diagnostic::internal(
                 b.loc,
                 "use of a value that was not lowered",

@@ -51,41 +51,68 @@ pub(super) fn shape_of(ctx: &Context, v: Value) -> Vec<i64> {
         .unwrap_or_default()
 }
 
-/// Whether computing `op`'s elements in order reads a transpose that moves
-/// the innermost dimension: `op` itself, or one fused into it through
-/// element-wise ops (which keep the index), as in `x.T * 2`.
-fn reads_transposed(cx: &FuncLowering<'_>, ctx: &Context, op: OpId) -> bool {
-    let name = ctx.op(op).name;
-    if name == TRANSPOSE {
-        return swaps_innermost(ctx, op);
+/// Whether computing the elements of `roots` in order reads a transpose
+/// that moves the innermost dimension: a root itself, or one fused into it
+/// through element-wise ops (which keep the index), as in `x.T * 2`. Each
+/// fused op is visited once (multi-output nests share them).
+fn reads_transposed(cx: &FuncLowering<'_>, ctx: &Context, roots: &[OpId]) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = roots.to_vec();
+    while let Some(op) = stack.pop() {
+        if !seen.insert(op) {
+            continue;
+        }
+        let name = ctx.op(op).name;
+        if name == TRANSPOSE {
+            if swaps_innermost(ctx, op) {
+                return true;
+            }
+            continue;
+        }
+        if fusion_of(name) != Some(Fusion::Elementwise) {
+            continue;
+        }
+        for v in &ctx.op(op).operands {
+            if let Some(super::Repr::Fused(p)) = cx.repr.get(v) {
+                stack.push(*p);
+            }
+        }
     }
-    if fusion_of(name) != Some(Fusion::Elementwise) {
-        return false;
-    }
-    ctx.op(op).operands.iter().any(|v| match cx.repr.get(v) {
-        Some(super::Repr::Fused(p)) => reads_transposed(cx, ctx, *p),
-        _ => false,
-    })
+    false
 }
 
-/// One loop nest storing each element of `op`'s result, computed from the
-/// operands alone (so the nest is parallel).
-fn element_nest(
+/// One loop nest storing each element of the results of `roots` (ops of
+/// one shape, each with its buffer), computed from their operands alone
+/// (so the nest is parallel). Fused values the roots share are computed
+/// once per element (see `multi_output`).
+pub(super) fn element_nest(
     cx: &mut FuncLowering<'_>,
     b: &mut Builder<'_>,
-    op: OpId,
-    out: Value,
+    roots: &[(OpId, Value)],
 ) -> Result<()> {
-    let shape = shape_of(b.ctx, b.ctx.op(op).results[0]);
-    let body = |cx: &mut FuncLowering<'_>, b: &mut Builder<'_>, idx: &[Value]| -> Result<()> {
-        let s = cx.compute(b, op, idx)?;
-        store_scalar(b, s, out, idx);
-        Ok(())
+    let Some(&(first, _)) = roots.first() else {
+        return Ok(());
     };
-    if reads_transposed(cx, b.ctx, op) {
-        if let Some(block) = transpose_block(&shape) {
-            return b.tiled_nest(&shape, block, TILE, &mut |b, idx| body(cx, b, idx));
+    let shape = shape_of(b.ctx, b.ctx.op(first).results[0]);
+    let body = |cx: &mut FuncLowering<'_>, b: &mut Builder<'_>, idx: &[Value]| -> Result<()> {
+        let outer = cx.computed.replace(Default::default());
+        let mut stored = Ok(());
+        for &(op, out) in roots {
+            match cx.compute(b, op, idx) {
+                Ok(s) => store_scalar(b, s, out, idx),
+                Err(e) => {
+                    stored = Err(e);
+                    break;
+                }
+            }
         }
+        cx.computed = outer;
+        stored
+    };
+    let ops: Vec<OpId> = roots.iter().map(|&(op, _)| op).collect();
+    let transposed = reads_transposed(cx, b.ctx, &ops);
+    if transposed && let Some(block) = transpose_block(&shape) {
+        return b.tiled_nest(&shape, block, TILE, &mut |b, idx| body(cx, b, idx));
     }
     b.parallel_nest(&shape, &mut |b, idx| body(cx, b, idx))
 }
@@ -113,7 +140,7 @@ pub(super) const ELEMENTWISE: OpLowering = OpLowering {
     ],
     fusion: Fusion::Elementwise,
     library_arithmetic: false,
-    lower: |cx, b, op, bufs| element_nest(cx, b, op, bufs[0]),
+    lower: |cx, b, op, bufs| element_nest(cx, b, &[(op, bufs[0])]),
 };
 
 /// The lowering pattern of ops that only remap indices (`elemental.rs`
@@ -132,7 +159,7 @@ pub(super) const INDEX_REMAP: OpLowering = OpLowering {
     ]],
     fusion: Fusion::IndexRemap,
     library_arithmetic: false,
-    lower: |cx, b, op, bufs| element_nest(cx, b, op, bufs[0]),
+    lower: |cx, b, op, bufs| element_nest(cx, b, &[(op, bufs[0])]),
 };
 
 /// The lowering pattern of `xla.constant` written into a buffer (a result
@@ -141,7 +168,7 @@ pub(super) const CONSTANT: OpLowering = OpLowering {
     ops: &[&[strata_dialect_xla::names::CONSTANT]],
     fusion: Fusion::Constant,
     library_arithmetic: false,
-    lower: |cx, b, op, bufs| element_nest(cx, b, op, bufs[0]),
+    lower: |cx, b, op, bufs| element_nest(cx, b, &[(op, bufs[0])]),
 };
 
 impl FuncLowering<'_> {

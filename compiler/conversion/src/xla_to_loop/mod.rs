@@ -31,6 +31,7 @@ mod gather_scatter;
 mod kernel;
 mod linalg;
 mod materialize;
+mod multi_output;
 pub(crate) mod pattern;
 pub mod plan;
 mod reduce;
@@ -263,6 +264,7 @@ fn lower_func(ctx: &mut Context, state: &mut ModuleState, f: OpId) -> Result<OpI
         region_mark: 0,
         tuples: HashMap::new(),
         alloc_index: HashMap::new(),
+        computed: None,
     };
     for (old, new) in old_args.iter().zip(&new_args) {
         lw.repr.insert(*old, Repr::Buffer(*new));
@@ -312,6 +314,9 @@ pub struct FuncLowering<'s> {
     tuples: HashMap<Value, Vec<Value>>,
     /// Position of each buffer in `allocs`.
     alloc_index: HashMap<Value, usize>,
+    /// Fused values already computed in the loop nest being emitted, by
+    /// value, index and block (see `multi_output`); `None` outside nests.
+    computed: Option<HashMap<(Value, Vec<Value>, BlockId), Scalar>>,
 }
 
 impl FuncLowering<'_> {
@@ -327,8 +332,9 @@ impl FuncLowering<'_> {
         tail_reads: &[Value],
     ) -> Result<()> {
         let uses = plan::uses(b.ctx, ops);
-        let modes = plan::modes(b.ctx, ops, &uses);
-        let last_read = self.last_reads(b.ctx, ops, &modes, tail_reads);
+        let mut modes = plan::modes(b.ctx, ops, &uses);
+        let nests = multi_output::plan(b.ctx, ops, &uses, tail_reads, &mut modes);
+        let last_read = self.last_reads(b.ctx, ops, &modes, &nests, tail_reads);
         let mut dying: Vec<Vec<Value>> = vec![Vec::new(); ops.len()];
         for (&v, &p) in &last_read {
             if let Some(d) = dying.get_mut(p) {
@@ -337,19 +343,21 @@ impl FuncLowering<'_> {
         }
         for (pos, &op) in ops.iter().enumerate() {
             b.loc = b.ctx.op(op).loc;
-            self.lower_op(b, op, &modes, direct_out)?;
+            self.lower_op(b, op, &modes, &nests, direct_out)?;
             self.release_dead(b, &dying[pos]);
         }
         Ok(())
     }
 
     /// For each buffered value, the body position of its last reader
-    /// (through chains of fused values).
+    /// (through chains of fused values; a root of a multi-output nest reads
+    /// where the nest is emitted).
     fn last_reads(
         &self,
         ctx: &Context,
         body: &[OpId],
         modes: &HashMap<Value, Mode>,
+        nests: &multi_output::Nests,
         tail_reads: &[Value],
     ) -> HashMap<Value, usize> {
         let mut sources: HashMap<Value, Vec<Value>> = HashMap::new();
@@ -367,13 +375,19 @@ impl FuncLowering<'_> {
                     None => read.push(v),
                 }
             }
+            // Fused values may share operands (multi-output nests): each
+            // buffer once, or the lists would double along a chain.
+            read.sort_unstable();
+            read.dedup();
             for &r in &ctx.op(op).results {
                 if modes.get(&r) == Some(&Mode::Fused) {
                     sources.insert(r, read.clone());
                 }
             }
+            let at = nests.deferred.get(&op).copied().unwrap_or(pos);
             for v in read {
-                last.insert(v, pos);
+                let l = last.entry(v).or_insert(at);
+                *l = (*l).max(at);
             }
         }
         for v in tail_reads {
@@ -426,6 +440,7 @@ impl FuncLowering<'_> {
         b: &mut Builder<'_>,
         op: OpId,
         modes: &HashMap<Value, Mode>,
+        nests: &multi_output::Nests,
         direct_out: &HashMap<Value, usize>,
     ) -> Result<()> {
         let name = b.ctx.op(op).name;
@@ -536,7 +551,24 @@ impl FuncLowering<'_> {
             };
             bufs.push(buf);
         }
-        self.materialize(b, op, &bufs)?;
+        match nests.role(op) {
+            multi_output::Role::Alone => self.materialize(b, op, &bufs)?,
+            // Written by the nest of a later root.
+            multi_output::Role::Deferred => {}
+            multi_output::Role::LastOf(roots) => {
+                let mut outs = Vec::new();
+                for &root in roots {
+                    let r = b.ctx.op(root).results[0];
+                    let buf = match self.repr.get(&r) {
+                        _ if root == op => bufs[0],
+                        Some(Repr::Buffer(buf)) => *buf,
+                        _ => return Err(Diagnostic::internal(b.loc, "nest root without buffer")),
+                    };
+                    outs.push((root, buf));
+                }
+                materialize::element_nest(self, b, &outs)?;
+            }
+        }
         for (r, buf) in results.into_iter().zip(bufs) {
             self.repr.insert(r, Repr::Buffer(buf));
         }
