@@ -5,7 +5,8 @@
 # fori_loop, with bernoulli/uniform/normal draws on top; a shared DAG with
 # three results; a shared value whose readers' results are read before the
 # other's (the nests must not merge); and a fori_loop carrying two arrays
-# updated from each other. Expected values: XLA:CPU's (bits exactly, floats within
+# updated from each other; Adam's update of a parameter and its moments
+# in a fori_loop. Expected values: XLA:CPU's (bits exactly, floats within
 # 1e-5 of the largest result).
 import jax
 import jax.numpy as jnp
@@ -45,6 +46,17 @@ def coupled_loop(x, y):
     return lax.fori_loop(0, 4, body, (x, y))
 
 
+def adam_loop(p, w):
+    def step(i, c):
+        p, m, v = c
+        g = jnp.tanh(p @ w)
+        m = 0.9 * m + 0.1 * g
+        v = 0.999 * v + 0.001 * g * g
+        return p - 0.01 * m / (jnp.sqrt(v) + 1e-8), m, v
+    z = jnp.zeros_like(p)
+    return lax.fori_loop(0, 3, step, (p, z, z))
+
+
 cases = [
     ("threefry_bits", lambda k: jax.random.bits(k, (37, 64), jnp.uint32), (key,), None),
     ("threefry_bits_odd", lambda k: jax.random.bits(k, (7, 5), jnp.uint32), (key,), None),
@@ -54,6 +66,7 @@ cases = [
     ("dag", dag, (x, y), 1e-5),
     ("read_between", read_between, (x, y), 1e-5),
     ("coupled_loop", coupled_loop, (x, y), 1e-5),
+    ("adam_loop", adam_loop, (x, rs.randn(20, 20).astype(np.float32)), 1e-5),
 ]
 pieces = []
 # Floats within a tolerance relative to the largest result: XLA and Strata

@@ -27,17 +27,17 @@ func.func @two_results(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>
 // -----
 
 // Threefry-like rounds: each new value is read two or three times by the
-// next round. One nest writes both results; the second reads the first
-// where the nest just stored it.
+// next round. One nest writes both results; the second takes the first's
+// value as stored, without loading it back.
 // CHECK-LABEL: func.func @rounds
 // CHECK-SAME: %[[W0:[^:]*]]: memref<64xui32>, %[[W1:[^:]*]]: memref<64xui32>)
 // CHECK-NOT: "mem.alloc"
 // CHECK: "loop.for"
 // CHECK-COUNT-2: "arith.xori"
-// CHECK: "mem.store"(%{{.*}}, %[[W0]]
+// CHECK: "mem.store"(%[[V0:.*]], %[[W0]]
 // CHECK-NOT: "loop.for"
-// CHECK: "mem.load"(%[[W0]]
-// CHECK: "arith.xori"
+// CHECK-NOT: "mem.load"(%[[W0]]
+// CHECK: "arith.xori"(%[[V0]],
 // CHECK: "mem.store"(%{{.*}}, %[[W1]]
 // CHECK-NOT: "loop.for"
 // CHECK: "func.return"
@@ -107,4 +107,44 @@ func.func @loop(%a: tensor<16xf32>, %b: tensor<16xf32>) -> (tensor<16xf32>, tens
       stablehlo.return %j, %x2, %y2 : tensor<i32>, tensor<16xf32>, tensor<16xf32>
     }
   return %r#1, %r#2 : tensor<16xf32>, tensor<16xf32>
+}
+
+// -----
+
+// Adam's step: the new moments must keep their buffers (the loop carries
+// them), and the parameter's update reads both; they are written by the
+// update's nest, beside it: one pass over p, m, v and g.
+// CHECK-LABEL: func.func @adam
+// CHECK: "loop.while"
+// CHECK: "loop.for"
+// CHECK-COUNT-3: "mem.store"(%{{.*}}, %{{.*}}, %arg
+// CHECK-NEXT: "loop.yield"
+// CHECK-NOT: "loop.for"
+// CHECK: "loop.yield"
+func.func @adam(%p0: tensor<16xf32>, %g: tensor<16xf32>) -> tensor<16xf32> {
+  %i0 = stablehlo.constant dense<0> : tensor<i32>
+  %z = stablehlo.constant dense<0.0> : tensor<16xf32>
+  %r:4 = stablehlo.while(%i = %i0, %p = %p0, %m = %z, %v = %z) : tensor<i32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>
+    cond {
+      %n = stablehlo.constant dense<4> : tensor<i32>
+      %c = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %c : tensor<i1>
+    } do {
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %j = stablehlo.add %i, %one : tensor<i32>
+      %b1 = stablehlo.constant dense<0.9> : tensor<16xf32>
+      %b2 = stablehlo.constant dense<0.999> : tensor<16xf32>
+      %lr = stablehlo.constant dense<0.01> : tensor<16xf32>
+      %gg = stablehlo.multiply %g, %g : tensor<16xf32>
+      %m1 = stablehlo.multiply %b1, %m : tensor<16xf32>
+      %m2 = stablehlo.add %m1, %g : tensor<16xf32>
+      %v1 = stablehlo.multiply %b2, %v : tensor<16xf32>
+      %v2 = stablehlo.add %v1, %gg : tensor<16xf32>
+      %s = stablehlo.sqrt %v2 : tensor<16xf32>
+      %d = stablehlo.divide %m2, %s : tensor<16xf32>
+      %u = stablehlo.multiply %lr, %d : tensor<16xf32>
+      %p2 = stablehlo.subtract %p, %u : tensor<16xf32>
+      stablehlo.return %j, %p2, %m2, %v2 : tensor<i32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>
+    }
+  return %r#1 : tensor<16xf32>
 }

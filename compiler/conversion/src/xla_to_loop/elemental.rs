@@ -184,13 +184,13 @@ impl FuncLowering<'_> {
 
     /// Element `idx` of original tensor value `v`.
     pub fn element(&mut self, b: &mut Builder<'_>, v: Value, idx: &[Value]) -> Result<Scalar> {
+        let key = (v, idx.to_vec(), b.block());
+        if let Some(s) = self.computed.as_ref().and_then(|c| c.get(&key)) {
+            return Ok(*s);
+        }
         match self.repr.get(&v).copied() {
             Some(Repr::Buffer(m)) => Ok(load_scalar(b, m, idx)),
             Some(Repr::Fused(op)) => {
-                let key = (v, idx.to_vec(), b.block());
-                if let Some(s) = self.computed.as_ref().and_then(|c| c.get(&key)) {
-                    return Ok(*s);
-                }
                 let s = self.compute(b, op, idx)?;
                 if let Some(c) = self.computed.as_mut() {
                     c.insert(key, s);

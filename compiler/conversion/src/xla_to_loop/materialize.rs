@@ -99,7 +99,15 @@ pub(super) fn element_nest(
         let mut stored = Ok(());
         for &(op, out) in roots {
             match cx.compute(b, op, idx) {
-                Ok(s) => store_scalar(b, s, out, idx),
+                Ok(s) => {
+                    store_scalar(b, s, out, idx);
+                    // A later root reading this one at its index takes the
+                    // value stored rather than loading it back.
+                    let result = b.ctx.op(op).results[0];
+                    if let Some(c) = cx.computed.as_mut() {
+                        c.insert((result, idx.to_vec(), b.block()), s);
+                    }
+                }
                 Err(e) => {
                     stored = Err(e);
                     break;

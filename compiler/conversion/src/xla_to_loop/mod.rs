@@ -314,8 +314,9 @@ pub struct FuncLowering<'s> {
     tuples: HashMap<Value, Vec<Value>>,
     /// Position of each buffer in `allocs`.
     alloc_index: HashMap<Value, usize>,
-    /// Fused values already computed in the loop nest being emitted, by
-    /// value, index and block (see `multi_output`); `None` outside nests.
+    /// Values already computed in the loop nest being emitted (fused
+    /// values, and the roots it stored), by value, index and block (see
+    /// `multi_output`); `None` outside nests.
     computed: Option<HashMap<(Value, Vec<Value>, BlockId), Scalar>>,
 }
 

@@ -15,8 +15,10 @@
 //! readers of a value are decided before it. Each element-wise value with a
 //! buffer is the root of a nest. A value with a buffer all of whose readers
 //! are element-wise and computed at their own index in one nest (or in
-//! nests that may merge) becomes fused into that nest. Nests merge when
-//! their roots have one shape and none is read before the merged nest is
+//! nests that may merge) becomes fused into that nest; a value that must
+//! keep its buffer (a region's result, a value read once) joins its
+//! readers' nest as one more root. Nests merge when their roots have one
+//! shape and nothing outside reads a root before the merged nest is
 //! emitted, at its last root's place in the body.
 
 use std::collections::{HashMap, HashSet};
@@ -25,9 +27,11 @@ use strata_ir::{Context, OpId, Value};
 
 use super::plan::{MAX_FUSED_OPS, Mode, is_elementwise};
 
-/// Most ops one multi-output nest computes per element: the loop body
-/// stays small enough for the vectoriser and for compile time.
-const MAX_NEST_OPS: usize = 512;
+/// Most ops one multi-output nest computes per element, as for one fused
+/// expression: LLVM's code generation time grows faster than the loop
+/// body (a chain of 12,000 additions split into nests of 512 ops took
+/// twice as long to compile as into nests of 128).
+const MAX_NEST_OPS: usize = MAX_FUSED_OPS;
 
 /// Which ops share a nest, and where it is emitted.
 #[derive(Default, Debug)]
@@ -150,7 +154,7 @@ impl Planner<'_> {
     }
 
     /// Starts a nest whose only root is `op`.
-    fn new_nest(&mut self, op: OpId, r: Value) {
+    fn new_nest(&mut self, op: OpId, r: Value) -> usize {
         let n = self.nests.len();
         self.nests.push(Nest {
             roots: vec![op],
@@ -160,6 +164,7 @@ impl Planner<'_> {
         });
         self.parent.push(n);
         self.nest_of.insert(r, n);
+        n
     }
 
     /// The one nest every reader of `r` is computed in at its own index,
@@ -242,7 +247,12 @@ pub fn plan(
                     modes.insert(r, Mode::Fused);
                     shared.insert(r);
                 } else {
-                    p.new_nest(op, r);
+                    // Written by the nest that reads it, when one does:
+                    // Adam's new moments beside the parameter they update.
+                    let own = p.new_nest(op, r);
+                    if let Some(n) = p.common_nest(r) {
+                        p.merge(&[n, own]);
+                    }
                 }
             }
             None => {}
