@@ -1,7 +1,9 @@
 //! `fft` for generated code: N-D transforms over the trailing dimensions,
 //! sequenced as XLA:CPU's DUCC sequences them (`c2c` / `r2c` / `c2r` over
 //! several axes), each axis by the DUCC-exact plans of `fft_ducc/` where
-//! that module has one, else by `rustfft` (see there for which lengths).
+//! that module has one, else by `rustfft` (see there for which lengths);
+//! real transforms of one axis of an even length without a DUCC plan by
+//! complex ones of half the length (`fft_real_even.rs`).
 //!
 //! Descriptor (i64): `[kind, bits, rank, in_dims.., n, fft_lengths..]`,
 //! kind 0 FFT, 1 IFFT (normalized by 1/N), 2 RFFT, 3 IRFFT (normalized);
@@ -20,6 +22,7 @@ use strata_abi::{FFT_MAX_RANK, FftDesc, FftKind};
 
 use crate::ffi_guard;
 use crate::fft_ducc::{CPlan, Cx, Flt, RPlan};
+use crate::fft_real_even;
 
 /// A float type with a process-wide cache of FFT plans: planning a large
 /// transform computes all its twiddle factors (8 MiB at 2^20 points), which
@@ -30,6 +33,8 @@ trait Planned: FftNum + Float + Flt {
     fn cplan(n: usize) -> Option<Arc<CPlan<Self>>>;
     /// DUCC's real plan for n, if `fft_ducc` has one (cached).
     fn rplan(n: usize) -> Option<Arc<RPlan<Self>>>;
+    /// The twiddles of an even real transform of n (cached).
+    fn twiddles(n: usize) -> Option<Arc<Vec<Complex<Self>>>>;
 }
 
 type Cache<P> = LazyLock<Mutex<HashMap<usize, Option<Arc<P>>>>>;
@@ -59,6 +64,11 @@ macro_rules! planned {
             fn rplan(n: usize) -> Option<Arc<RPlan<$t>>> {
                 static CACHE: Cache<RPlan<$t>> = LazyLock::new(|| Mutex::new(HashMap::new()));
                 cached(&CACHE, n, || RPlan::new(n))
+            }
+            fn twiddles(n: usize) -> Option<Arc<Vec<Complex<$t>>>> {
+                static CACHE: Cache<Vec<Complex<$t>>> =
+                    LazyLock::new(|| Mutex::new(HashMap::new()));
+                cached(&CACHE, n, || Some(fft_real_even::twiddles(n)))
             }
         }
     };
@@ -114,6 +124,99 @@ fn along_axis<T: Planned>(data: &mut [Complex<T>], shape: &[usize], axis: usize,
 fn scale<T: Float>(data: &mut [Complex<T>], by: T) {
     for v in data {
         *v = *v * by;
+    }
+}
+
+/// A real transform of length `l` along the last axis only (`r2c`, kind
+/// 2, or `c2r`, kind 3) by DUCC's real plan, each row read from `input` and written to
+/// `output` directly (no intermediate arrays, whose fresh pages cost as
+/// much as the transforms), the rows in parallel on the runtime's pool.
+/// False when DUCC has no real plan for the length (or it is 0).
+fn real_rows<T: Planned>(kind: i64, l: usize, input: &[T], output: &mut [T], norm: T) -> bool {
+    let plan = match T::rplan(l) {
+        Some(plan) if l > 0 => plan,
+        _ if l >= 2 && l % 2 == 0 => return even_rows(kind, l, input, output, norm),
+        _ => return false,
+    };
+    let half = l / 2 + 1;
+    if kind == 2 {
+        let row = |(x, out): (&[T], &mut [T])| {
+            let mut buf = x.to_vec();
+            plan.exec(&mut buf, true, T::one());
+            // DUCC's halfcomplex order: r0, r1, i1, r2, i2, ... (r_{l/2}).
+            out[0] = buf[0];
+            out[1] = T::zero();
+            for (k, pair) in buf[1..].chunks(2).enumerate() {
+                out[2 * k + 2] = pair[0];
+                out[2 * k + 3] = pair.get(1).copied().unwrap_or(T::zero());
+            }
+        };
+        rows_in_parallel(input, l, output, 2 * half, row);
+    } else {
+        let row = |(x, out): (&[T], &mut [T])| {
+            // The imaginary parts of the zero and Nyquist terms are ignored.
+            out[0] = x[0];
+            for (k, slot) in out[1..].iter_mut().enumerate() {
+                *slot = x[k + 2];
+            }
+            plan.exec(out, false, norm);
+        };
+        rows_in_parallel(input, 2 * half, output, l, row);
+    }
+    true
+}
+
+/// `real_rows` for an even length without a DUCC real plan: complex
+/// transforms of half the length (`fft_real_even`).
+fn even_rows<T: Planned>(kind: i64, l: usize, input: &[T], output: &mut [T], norm: T) -> bool {
+    let Some(w) = T::twiddles(l) else {
+        return false;
+    };
+    let fft = T::plan(l / 2, kind == 3);
+    let (n_in, n_out) = if kind == 2 { (l, l + 2) } else { (l + 2, l) };
+    let row = |line: &mut fft_real_even::Line<T>, (x, out): (&[T], &mut [T])| {
+        if kind == 2 {
+            fft_real_even::forward(x, out, fft.as_ref(), &w, line);
+        } else {
+            fft_real_even::inverse(x, out, norm, fft.as_ref(), &w, line);
+        }
+    };
+    let new_line = || fft_real_even::Line::new(&fft);
+    if input.len() < MIN_PARALLEL_ELEMENTS || input.len() == n_in {
+        let mut line = new_line();
+        input
+            .chunks(n_in)
+            .zip(output.chunks_mut(n_out))
+            .for_each(|pair| row(&mut line, pair));
+    } else {
+        crate::pool::install(|_| {
+            input
+                .par_chunks(n_in)
+                .zip(output.par_chunks_mut(n_out))
+                .for_each_init(new_line, |line, pair| row(line, pair))
+        });
+    }
+    true
+}
+
+/// `f` on every pair of an `input` row (`n_in` long) and its `output` row,
+/// in parallel on the runtime's pool when there is enough work.
+fn rows_in_parallel<T: Copy + Send + Sync>(
+    input: &[T],
+    n_in: usize,
+    output: &mut [T],
+    n_out: usize,
+    f: impl Fn((&[T], &mut [T])) + Send + Sync,
+) {
+    if input.len() < MIN_PARALLEL_ELEMENTS || input.len() == n_in {
+        input.chunks(n_in).zip(output.chunks_mut(n_out)).for_each(f);
+    } else {
+        crate::pool::install(|_| {
+            input
+                .par_chunks(n_in)
+                .zip(output.par_chunks_mut(n_out))
+                .for_each(f)
+        });
     }
 }
 
@@ -198,6 +301,12 @@ fn run<T: Planned + FromPrimitive>(
     let total: usize = lengths.iter().product();
     let norm = T::one() / T::from_usize(total.max(1)).unwrap_or(T::one());
     let complex = |re: T, im: T| Complex::new(re, im);
+    if lengths.len() == 1
+        && matches!(kind, 2 | 3)
+        && real_rows(kind, lengths[0], input, output, norm)
+    {
+        return;
+    }
     match kind {
         0 | 1 => {
             let mut data: Vec<Complex<T>> = input.chunks(2).map(|c| complex(c[0], c[1])).collect();

@@ -31,6 +31,7 @@ pub mod custom_call;
 pub mod error;
 pub mod fft;
 pub mod fft_ducc;
+mod fft_real_even;
 pub mod float;
 pub mod gemm;
 pub mod linalg;

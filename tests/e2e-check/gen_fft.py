@@ -1,7 +1,7 @@
 # Writes fft.mlir: transforms large enough for the runtime to split their
 # lines over the thread pool (2-d and batched, complex and real, forward and
-# inverse), with inputs made inside the program from iota so the file stays
-# small. Results are sampled with strided slices, so a line transformed
+# inverse, real ones of long even lengths), with inputs made inside the
+# program from iota so the file stays small. Results are sampled with strided slices, so a line transformed
 # twice, skipped or with the wrong stride shows. Expected values from numpy
 # in float64 (inputs rounded to float32 as the program rounds them).
 import jax
@@ -44,6 +44,13 @@ cases = {
     # Real transforms over two axes, forward and back.
     "rfft2_batched": lambda xp: parts(xp.fft.rfft2(signal(xp, (B, R, C)))[:, ::5, ::17]),
     "irfft2_batched": lambda xp: xp.fft.irfft2(cplx(xp, (B, R, C // 2 + 1)))[:, ::5, ::23],
+    # Long even real transforms of the last axis (complex transforms of
+    # half the length): lines split over the pool, a one-line call, and an
+    # odd half length.
+    "rfft_long": lambda xp: parts(xp.fft.rfft(signal(xp, (16, 4096)))[::3, ::37]),
+    "irfft_long": lambda xp: xp.fft.irfft(cplx(xp, (16, 2049)))[::3, ::41],
+    "rfft_one_line": lambda xp: parts(xp.fft.rfft(signal(xp, (2050,)))[::13]),
+    "irfft_one_line": lambda xp: xp.fft.irfft(cplx(xp, (1026,)))[::13],
 }
 
 pieces = []
