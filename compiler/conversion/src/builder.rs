@@ -159,16 +159,11 @@ impl<'c> Builder<'c> {
         self.op1(name, vec![a], to, vec![])
     }
 
-    fn cmp(&mut self, name: &'static str, pred: &str, a: Value, b: Value) -> Value {
-        let p = self.ctx.attr(AttrKind::String(pred.into()));
-        let i1 = self.ctx.types.int_ty(1);
-        self.op1(name, vec![a, b], i1, vec![("predicate".into(), p)])
-    }
     pub fn cmpi(&mut self, pred: &str, a: Value, b: Value) -> Value {
-        self.cmp("arith.cmpi", pred, a, b)
+        compare(self, "arith.cmpi", pred, a, b)
     }
     pub fn cmpf(&mut self, pred: &str, a: Value, b: Value) -> Value {
-        self.cmp("arith.cmpf", pred, a, b)
+        compare(self, "arith.cmpf", pred, a, b)
     }
 
     pub fn select(&mut self, c: Value, a: Value, b: Value) -> Value {
@@ -522,4 +517,12 @@ fn yield_block(ctx: &mut Context, op: OpId, loc: Location) -> BlockId {
     let y = ctx.create_op("loop.yield", vec![], &[], vec![], loc);
     ctx.append_op(block, y);
     block
+}
+
+/// `name` (`arith.cmpi` or `arith.cmpf`) of `a` and `c` with predicate
+/// `pred`: an i1.
+fn compare(b: &mut Builder<'_>, name: &'static str, pred: &str, a: Value, c: Value) -> Value {
+    let p = b.ctx.attr(AttrKind::String(pred.into()));
+    let i1 = b.ctx.types.int_ty(1);
+    b.op1(name, vec![a, c], i1, vec![("predicate".into(), p)])
 }
