@@ -31,10 +31,10 @@ def dag(x, y):
 
 def read_between(x, y):
     s = jnp.tanh(x + y)
-    t = s * 2.0
-    r = t.sum(0)  # reads t before u is computed
+    t = jnp.exp(s)  # a buffer: read by the sum and by w
+    r = t.sum(0)  # reads t before u and w are computed
     u = s * 3.0 + r
-    return u, t
+    return u * t  # s is shared by t's and w's nests, which must not merge
 
 
 def coupled_loop(x, y):

@@ -80,6 +80,38 @@ func.func @read_between(%x: tensor<4x8xf32>) -> (tensor<8xf32>, tensor<4x8xf32>)
 
 // -----
 
+// %s is read by %t's nest and by %w's, but %t is also read by the reduction
+// before %w: the two nests must not merge (%t would be written after the
+// reduction read it). %s keeps its buffer; %t's nest, the reduction, then
+// %w's nest, in that order.
+// CHECK-LABEL: func.func @no_merge
+// CHECK: %[[S:.*]] = "mem.alloc"() : () -> memref<4x8xf32>
+// CHECK: "arith.tanh"
+// CHECK: "mem.store"(%{{.*}}, %[[S]]
+// CHECK: %[[T:.*]] = "mem.alloc"() : () -> memref<4x8xf32>
+// CHECK: "arith.exp"
+// CHECK: "mem.store"(%{{.*}}, %[[T]]
+// CHECK: "mem.load"(%[[T]]
+// CHECK-NEXT: "arith.addf"{{.*}}{reassoc, contract}
+// CHECK: "mem.load"(%[[S]]
+// CHECK-NOT: "arith.exp"
+// CHECK: "mem.load"(%[[T]]
+// CHECK: "func.return"
+func.func @no_merge(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %zero = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+  %three = stablehlo.constant dense<3.000000e+00> : tensor<4x8xf32>
+  %s = stablehlo.tanh %x : tensor<4x8xf32>
+  %t = stablehlo.exponential %s : tensor<4x8xf32>
+  %r = stablehlo.reduce(%t init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<4x8xf32>, tensor<f32>) -> tensor<8xf32>
+  %rb = stablehlo.broadcast_in_dim %r, dims = [1] : (tensor<8xf32>) -> tensor<4x8xf32>
+  %u0 = stablehlo.multiply %s, %three : tensor<4x8xf32>
+  %u = stablehlo.add %u0, %rb : tensor<4x8xf32>
+  %w = stablehlo.multiply %u, %t : tensor<4x8xf32>
+  return %w : tensor<4x8xf32>
+}
+
+// -----
+
 // In a loop body, the two carried arrays are updated from each other by one
 // nest (the body's results get their buffers there, for the loop to copy,
 // rather than %x2 being computed again at the end of the body).
