@@ -10,7 +10,7 @@
 use strata_diag::{Diagnostic, Result};
 use strata_dialect_xla::names::*;
 use strata_dialect_xla::ops::collective::{self as coll, Grouping};
-use strata_ir::{AttrKind, Context, OpId, Type, TypeKind, Value, builtin};
+use strata_ir::{AttrKind, OpId, Type, TypeKind, Value, builtin};
 
 use super::FuncLowering;
 use super::element::Scalar;
@@ -661,23 +661,6 @@ pub(super) fn run_parallel(cx: &mut FuncLowering<'_>, b: &mut Builder<'_>, op: O
         }
         let mut args: Vec<usize> = (next_in..next_in + ins).collect();
         args.extend(next_out..next_out + outs);
-        // Each device's buffer is a piece of the operand or result (its
-        // shard), of the same element type as the program's parameter.
-        let elements: Vec<Type> = args
-            .iter()
-            .map(|&i| match i.checked_sub(operands.len()) {
-                None => b.ctx.types.elem(b.ctx.value_ty(operands[i])),
-                Some(r) => b.ctx.types.elem(b.ctx.value_ty(results[r])),
-            })
-            .collect();
-        if program_elements(cx, b.ctx, name).is_some_and(|t| t != elements) {
-            return Err(Diagnostic::error(
-                b.loc,
-                format!(
-                    "run_parallel's operand or result element types do not match those of @{name}"
-                ),
-            ));
-        }
         calls.push((name.clone(), args));
         next_in += ins;
         next_out += outs;
@@ -710,23 +693,6 @@ pub(super) fn run_parallel(cx: &mut FuncLowering<'_>, b: &mut Builder<'_>, op: O
     ];
     b.insert(strata_dialect_loop::RUN_DEVICES, captures, &[], attrs);
     Ok(())
-}
-
-/// The element types of the arguments, then results, of program `name`
-/// (a function of the module being lowered).
-fn program_elements(cx: &FuncLowering<'_>, ctx: &Context, name: &str) -> Option<Vec<Type>> {
-    let f = ctx.symbol_candidates(name).iter().copied().find(|&o| {
-        ctx.op(o).name == builtin::FUNC
-            && ctx.op(o).parent == Some(cx.state.module_block)
-            && builtin::func_name(ctx, o) == Some(name)
-    })?;
-    let (ins, outs) = builtin::func_signature(ctx, f)?;
-    Some(
-        ins.into_iter()
-            .chain(outs)
-            .map(|t| ctx.types.elem(t))
-            .collect(),
-    )
 }
 
 /// `func.func private @__devicesN(%device, %next, captures...)`: calls
