@@ -184,16 +184,18 @@ impl FuncLowering<'_> {
 
     /// Element `idx` of original tensor value `v`.
     pub fn element(&mut self, b: &mut Builder<'_>, v: Value, idx: &[Value]) -> Result<Scalar> {
-        let key = (v, idx.to_vec(), b.block());
-        if let Some(s) = self.computed.as_ref().and_then(|c| c.get(&key)) {
+        // Only inside a nest (see `multi_output`): the key costs an
+        // allocation per element emitted.
+        let key = self.computed.as_ref().map(|_| (v, idx.to_vec(), b.block()));
+        if let Some(s) = key.as_ref().and_then(|k| self.computed.as_ref()?.get(k)) {
             return Ok(*s);
         }
         match self.repr.get(&v).copied() {
             Some(Repr::Buffer(m)) => Ok(load_scalar(b, m, idx)),
             Some(Repr::Fused(op)) => {
                 let s = self.compute(b, op, idx)?;
-                if let Some(c) = self.computed.as_mut() {
-                    c.insert(key, s);
+                if let (Some(c), Some(k)) = (self.computed.as_mut(), key) {
+                    c.insert(k, s);
                 }
                 Ok(s)
             }

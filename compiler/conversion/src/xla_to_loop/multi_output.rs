@@ -25,6 +25,7 @@ use std::collections::{HashMap, HashSet};
 
 use strata_ir::{Context, OpId, Value};
 
+use super::materialize::shape_of;
 use super::plan::{MAX_FUSED_OPS, Mode, is_elementwise};
 
 /// Most ops one multi-output nest computes per element, as for one fused
@@ -158,7 +159,7 @@ impl Planner<'_> {
         let n = self.nests.len();
         self.nests.push(Nest {
             roots: vec![op],
-            shape: shape(self.ctx, r),
+            shape: shape_of(self.ctx, r),
             last: self.position[&op],
             ops: 1,
         });
@@ -180,20 +181,13 @@ impl Planner<'_> {
         }
         // A 0-d value read by a select or clamp of a larger shape is not
         // computed at the nest's index.
-        if self.nests[*nests.first()?].shape != shape(self.ctx, r) {
+        if self.nests[*nests.first()?].shape != shape_of(self.ctx, r) {
             return None;
         }
         let n = self.merge(&nests)?;
         self.nests[n].ops += 1;
         Some(n)
     }
-}
-
-fn shape(ctx: &Context, v: Value) -> Vec<i64> {
-    ctx.types
-        .shape(ctx.value_ty(v))
-        .map(|s| s.to_vec())
-        .unwrap_or_default()
 }
 
 /// Plans multi-output nests over `body`, turning the buffered values they
