@@ -591,13 +591,13 @@ fn queue_infeed(cx: &mut FuncLowering<'_>, b: &mut Builder<'_>, op: OpId) -> Res
                 "run_parallel's 'infeed' must be a list of functions",
             ));
         };
-        let types = cx.state.result_types.get(&name).cloned().ok_or_else(|| {
+        let (ins, types) = cx.state.signatures.get(&name).cloned().ok_or_else(|| {
             Diagnostic::error(
                 b.loc,
                 format!("run_parallel's infeed names unknown function @{name}"),
             )
         })?;
-        if cx.state.arity.get(&name).is_some_and(|&(ins, _)| ins > 0) {
+        if !ins.is_empty() {
             return Err(Diagnostic::error(
                 b.loc,
                 format!("infeed function @{name} must take no arguments"),
@@ -643,13 +643,20 @@ pub(super) fn run_parallel(cx: &mut FuncLowering<'_>, b: &mut Builder<'_>, op: O
     let (mut next_in, mut next_out) = (0, operands.len());
     let mut calls = Vec::new();
     for name in programs.iter().flatten() {
-        let (ins, outs) = cx.state.arity.get(name).copied().ok_or_else(|| {
+        let (ins, outs) = cx.state.signatures.get(name).ok_or_else(|| {
             Diagnostic::error(
                 b.loc,
                 format!("run_parallel names unknown function @{name}"),
             )
         })?;
-        if next_in + ins > operands.len() || next_out + outs > captures.len() {
+        let given = next_in..next_in + ins.len();
+        let taken = next_out - operands.len()..next_out - operands.len() + outs.len();
+        let matches = |have: &[Value], want: &[Type]| {
+            have.iter()
+                .map(|&v| b.ctx.value_ty(v))
+                .eq(want.iter().copied())
+        };
+        if next_in + ins.len() > operands.len() || next_out + outs.len() > captures.len() {
             return Err(Diagnostic::error(
                 b.loc,
                 format!(
@@ -659,6 +666,16 @@ pub(super) fn run_parallel(cx: &mut FuncLowering<'_>, b: &mut Builder<'_>, op: O
                 ),
             ));
         }
+        // Each device's operands and results are its program's own.
+        if !matches(&operands[given], ins) || !matches(&results[taken], outs) {
+            return Err(Diagnostic::error(
+                b.loc,
+                format!(
+                    "run_parallel's operand or result types do not match the signature of @{name}"
+                ),
+            ));
+        }
+        let (ins, outs) = (ins.len(), outs.len());
         let mut args: Vec<usize> = (next_in..next_in + ins).collect();
         args.extend(next_out..next_out + outs);
         calls.push((name.clone(), args));

@@ -81,10 +81,9 @@ pub struct ModuleState {
     next_global: usize,
     /// Runtime functions declared in the module so far.
     declared: std::collections::HashSet<&'static str>,
-    /// (inputs, results) of every function, as written (for run_parallel).
-    pub arity: HashMap<String, (usize, usize)>,
-    /// Result types of every function, as written (run_parallel's infeed).
-    pub result_types: HashMap<String, Vec<Type>>,
+    /// The (input, result) types of every function, as written (for
+    /// run_parallel's programs and infeed).
+    pub signatures: HashMap<String, (Vec<Type>, Vec<Type>)>,
     /// Device functions made for run_parallel so far.
     pub next_devices: usize,
     /// The declaration symbol and signature of every custom-call target
@@ -126,29 +125,18 @@ pub fn convert_module(ctx: &mut Context, module: OpId) -> Result<()> {
         .copied()
         .filter(|&o| ctx.op(o).name == builtin::FUNC)
         .collect();
-    let arity = funcs
+    let signatures = funcs
         .iter()
         .filter_map(|&f| {
-            let (ins, outs) = builtin::func_signature(ctx, f)?;
-            Some((
-                builtin::func_name(ctx, f)?.to_string(),
-                (ins.len(), outs.len()),
-            ))
-        })
-        .collect();
-    let result_types = funcs
-        .iter()
-        .filter_map(|&f| {
-            let (_, outs) = builtin::func_signature(ctx, f)?;
-            Some((builtin::func_name(ctx, f)?.to_string(), outs))
+            let signature = builtin::func_signature(ctx, f)?;
+            Some((builtin::func_name(ctx, f)?.to_string(), signature))
         })
         .collect();
     let mut state = ModuleState {
         module_block: block,
         next_global: 0,
         declared: Default::default(),
-        arity,
-        result_types,
+        signatures,
         next_devices: 0,
         front: Vec::new(),
         back: Vec::new(),
