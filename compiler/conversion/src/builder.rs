@@ -333,11 +333,10 @@ impl<'c> Builder<'c> {
         self.nest_marked(shape, &mut ivs, true, f)
     }
 
-    /// Loop nest over `shape` whose two innermost dimensions are walked in
-    /// `block`×`block` blocks of `tile`×`tile` tiles (`tile` divides `block`,
-    /// and `block` both dimensions). The loops over rows of blocks and
-    /// outside them are `parallel` (`f` writes only the elements at its
-    /// indices).
+    /// `parallel_nest` whose loop over the second innermost dimension is
+    /// marked for `loop-tile`: the two innermost dimensions are walked in
+    /// `block`×`block` blocks of `tile`×`tile` tiles (`tile` divides
+    /// `block`, and `block` both dimensions).
     pub fn tiled_nest(
         &mut self,
         shape: &[i64],
@@ -348,26 +347,22 @@ impl<'c> Builder<'c> {
         let r = shape.len();
         let (rows, cols) = (shape[r - 2], shape[r - 1]);
         self.parallel_nest(&shape[..r - 2], &mut |b, outer| {
-            b.parallel_for_step(0, rows, block, &mut |b, i1| {
-                b.for_step(0, cols, block, &mut |b, j1| {
-                    b.for_step(0, block, tile, &mut |b, i0| {
-                        b.for_step(0, block, tile, &mut |b, j0| {
-                            b.for_range(0, tile, &mut |b, di| {
-                                b.for_range(0, tile, &mut |b, dj| {
-                                    let i = b.binary("arith.addi", i1, i0);
-                                    let i = b.binary("arith.addi", i, di);
-                                    let j = b.binary("arith.addi", j1, j0);
-                                    let j = b.binary("arith.addi", j, dj);
-                                    let mut idx = outer.to_vec();
-                                    idx.push(i);
-                                    idx.push(j);
-                                    f(b, &idx)
-                                })
-                            })
-                        })
-                    })
+            b.parallel_for_step(0, rows, 1, &mut |b, i| {
+                b.parallel_for_step(0, cols, 1, &mut |b, j| {
+                    let mut idx = outer.to_vec();
+                    idx.push(i);
+                    idx.push(j);
+                    f(b, &idx)
                 })
-            })
+            })?;
+            let rows_loop = b.ctx.blocks[b.block].ops[b.pos - 1];
+            let elem = b.ctx.types.int_ty(64);
+            let sizes = b.ctx.attr(AttrKind::DenseArray {
+                elem,
+                values: vec![block, tile],
+            });
+            b.ctx.set_attr(rows_loop, "tile", sizes);
+            Ok(())
         })
     }
 

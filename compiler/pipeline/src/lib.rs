@@ -50,6 +50,7 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
         Box::new(strata_dialect_xla::transforms::conv_phases::XlaConvPhasesPass),
         Box::new(strata_conversion::ConvertXlaToKernelPass),
         Box::new(strata_conversion::ConvertXlaToLoopPass),
+        Box::new(strata_dialect_loop::transforms::tile::LoopTilePass),
         Box::new(strata_dialect_loop::transforms::update_in_place::LoopUpdateInPlacePass),
         Box::new(strata_dialect_loop::transforms::fuse_parallel::LoopFuseParallelPass),
         Box::new(strata_dialect_loop::transforms::private_buffers::LoopPrivateBuffersPass),

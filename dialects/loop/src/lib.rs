@@ -11,6 +11,9 @@
 //! | `loop.dispatch` | (index lb, index ub, index step, captures...) → () | none; `callee`, `cost` |
 //! | `loop.run_devices` | (captures...) → () | none; `callee`, `replicas`, `partitions` |
 //!
+//! `loop.for` may carry `tile = array<i64: block, tile>`, asking
+//! `loop-tile` to walk it and the loop in it in blocks of tiles.
+//!
 //! `loop.for` may carry the unit attribute `parallel`: its iterations touch
 //! disjoint memory and may run in any order or at once. The
 //! `loop-outline-parallel` pass moves such a loop into a private function
@@ -142,6 +145,14 @@ fn verify_for(ctx: &Context, op: OpId) -> Result<()> {
                 "expects its body block to have one index argument, found {} arguments",
                 args.len()
             ),
+        ));
+    }
+    if ctx.attr_of(op, transforms::tile::TILE_ATTR).is_some()
+        && transforms::tile::sizes(ctx, op).is_none()
+    {
+        return Err(ctx.error(
+            op,
+            "expects 'tile' to be array<i64: block, tile> with a positive tile dividing the block",
         ));
     }
     Ok(())

@@ -247,6 +247,17 @@ func.func @dispatch_bound_type(%lb: index, %x: i64) {
 
 // -----
 
+func.func @for_tile(%lb: index) {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'loop.for' op expects 'tile' to be array<i64: block, tile> with a positive tile dividing the block
+  "loop.for"(%lb, %lb, %lb) ({
+  ^bb0(%i: index):
+    "loop.yield"() : () -> ()
+  }) {tile = array<i64: 16, 3>} : (index, index, index) -> ()
+  func.return
+}
+
+// -----
+
 func.func @dispatch_callee(%lb: index) {
   // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'loop.dispatch' op expects a symbol attribute 'callee'
   "loop.dispatch"(%lb, %lb, %lb) {callee = "f", cost = 1 : i64} : (index, index, index) -> ()
