@@ -127,7 +127,7 @@ fn cmpf<'ctx>(lw: &Lowerer<'ctx, '_>, op: OpId) -> Result<BasicValueEnum<'ctx>> 
         Some("uno") => UNO,
         _ => return Err(lw.internal(op, "has an invalid predicate")),
     };
-    let (x, y) = (float::promoted(lw, op, 0)?, float::promoted(lw, op, 1)?);
+    let (x, y) = (float::operand(lw, op, 0)?, float::operand(lw, op, 1)?);
     let v = lw.ll.b.build_float_compare(p, x, y, "").map_err(ice)?;
     Ok(v.into())
 }

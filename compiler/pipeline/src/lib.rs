@@ -57,6 +57,9 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
         Box::new(strata_dialect_mem::transforms::reuse_buffers::MemReuseBuffersPass),
         Box::new(strata_dialect_loop::transforms::plan_arena::LoopPlanArenaPass),
         Box::new(strata_dialect_loop::transforms::outline_parallel::LoopOutlineParallelPass),
+        Box::new(
+            strata_dialect_arith::transforms::expand_narrow_floats::ArithExpandNarrowFloatsPass,
+        ),
     ]
 }
 

@@ -152,5 +152,7 @@ pub fn predicate(ctx: &Context, op: strata_ir::OpId) -> Option<&str> {
     ctx.str_attr(op, "predicate")
 }
 
+pub mod transforms;
+
 #[cfg(test)]
 mod tests;

@@ -8,7 +8,8 @@ use crate::input::{parse_and_verify, read_or_report, report, unknown_loc_error};
 
 /// Prints the loop level as upstream MLIR (`func`/`scf`/`memref`/`arith`/
 /// `math`), verified by MLIR, instead of Strata's IR: after the given
-/// passes, or after the whole lowering when no pass is given.
+/// passes (and `arith-expand-narrow-floats`, which the export needs), or
+/// after the whole lowering when no pass is given.
 const EXPORT_UPSTREAM: &str = "--export-upstream";
 
 /// `strata opt --list-passes`: every pass flag with its summary.
@@ -112,6 +113,13 @@ fn run_piece(
             ))]
         })?;
         pm.add(pass);
+    }
+    if export_upstream {
+        // The export reads 16-bit float arithmetic expanded, as after the
+        // whole lowering (the pass finds nothing when it already ran).
+        pm.add(Box::new(
+            strata_dialect_arith::transforms::expand_narrow_floats::ArithExpandNarrowFloatsPass,
+        ));
     }
     pm.run(ctx, module)?;
     if export_upstream {

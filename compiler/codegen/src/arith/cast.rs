@@ -37,7 +37,7 @@ pub(crate) fn cast<'ctx>(
             .into(),
         a::SITOFP | a::UITOFP => int_to_float(lw, op, name == a::SITOFP)?,
         a::FPTOSI | a::FPTOUI => {
-            let x = super::float::promoted(lw, op, 0)?;
+            let x = super::float::operand(lw, op, 0)?;
             let intr = if name == a::FPTOSI {
                 "llvm.fptosi.sat"
             } else {
@@ -122,8 +122,8 @@ fn minifloat_cast<'ctx>(
         .ok_or_else(|| ice("encode without result"))
 }
 
-/// Integer to float. 16-bit targets go through `f64` (exact for
-/// integers up to 2^53) so that the value is rounded once.
+/// Integer to `f32`/`f64` (16-bit targets went through `f64` in
+/// `arith-expand-narrow-floats`).
 fn int_to_float<'ctx>(
     lw: &Lowerer<'ctx, '_>,
     op: OpId,
@@ -131,18 +131,19 @@ fn int_to_float<'ctx>(
 ) -> Result<BasicValueEnum<'ctx>> {
     let x = lw.int(op, 0)?;
     let to = result_value_type(lw, op)?.into_float_type();
-    let via = if to == lw.ll.cx.f16_type() || to == lw.ll.cx.bf16_type() {
-        lw.ll.cx.f64_type()
+    if lw.ll.is_16bit(to) {
+        return Err(lw.internal(
+            op,
+            "converts to a 16-bit float (arith-expand-narrow-floats goes through f64)",
+        ));
+    }
+    let r = if signed {
+        lw.ll.b.build_signed_int_to_float(x, to, "")
     } else {
-        to
-    };
-    let wide = if signed {
-        lw.ll.b.build_signed_int_to_float(x, via, "")
-    } else {
-        lw.ll.b.build_unsigned_int_to_float(x, via, "")
+        lw.ll.b.build_unsigned_int_to_float(x, to, "")
     }
     .map_err(ice)?;
-    Ok(lw.ll.convert_float(wide, to)?.into())
+    Ok(r.into())
 }
 
 /// Index (i64) ↔ integer; integers are sign-extended.

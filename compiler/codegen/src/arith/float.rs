@@ -1,8 +1,6 @@
-//! Float arithmetic. `f16` and `bf16` are computed in `f32` and rounded
-//! back; `bf16` conversions are done with integer ops (no libgcc helpers
-//! are needed), `f64 → bf16` rounds to odd first so it rounds only once.
+//! Float arithmetic on `f32` and `f64`. (`arith-expand-narrow-floats`
+//! has put `f16` and `bf16` arithmetic in those terms before.)
 
-use inkwell::types::FloatType;
 use inkwell::values::{BasicValueEnum, FloatValue};
 use strata_diag::Result;
 use strata_dialect_arith as a;
@@ -11,27 +9,20 @@ use strata_ir::OpId;
 use crate::ice;
 use crate::state::Lowerer;
 
-/// Operand `i`, extended to `f32` if it is `f16` or `bf16`.
-pub(crate) fn promoted<'ctx>(
+/// Operand `i` of a float op: `f32` or `f64`.
+pub(crate) fn operand<'ctx>(
     lw: &Lowerer<'ctx, '_>,
     op: OpId,
     i: usize,
 ) -> Result<FloatValue<'ctx>> {
     let v = lw.float(op, i)?;
     if lw.ll.is_16bit(v.get_type()) {
-        lw.ll.convert_float(v, lw.ll.cx.f32_type())
-    } else {
-        Ok(v)
+        return Err(lw.internal(
+            op,
+            "has 16-bit float operands (arith-expand-narrow-floats computes those in f32)",
+        ));
     }
-}
-
-/// Rounds an `f32`/`f64` result back to the operand type `to`.
-fn finish<'ctx>(
-    lw: &Lowerer<'ctx, '_>,
-    v: FloatValue<'ctx>,
-    to: FloatType<'ctx>,
-) -> Result<BasicValueEnum<'ctx>> {
-    Ok(lw.ll.convert_float(v, to)?.into())
+    Ok(v)
 }
 
 pub(crate) fn float_binary<'ctx>(
@@ -39,11 +30,7 @@ pub(crate) fn float_binary<'ctx>(
     op: OpId,
     name: &str,
 ) -> Result<BasicValueEnum<'ctx>> {
-    let ty = lw.float(op, 0)?.get_type();
-    if name == a::COPYSIGN && lw.ll.is_16bit(ty) {
-        return sign_bits(lw, op, name);
-    }
-    let (x, y) = (promoted(lw, op, 0)?, promoted(lw, op, 1)?);
+    let (x, y) = (operand(lw, op, 0)?, operand(lw, op, 1)?);
     let b = &lw.ll.b;
     let r = match name {
         a::ADDF => b.build_float_add(x, y, "").map_err(ice)?,
@@ -65,12 +52,11 @@ pub(crate) fn float_binary<'ctx>(
         // so LLVM may reassociate (and vectorize) the chain.
         flags |= Fmf::AllowReassoc;
     }
-    if lw.ir.attr_of(op, "contract").is_some() && !lw.ll.is_16bit(ty) {
+    if lw.ir.attr_of(op, "contract").is_some() {
         // XLA:CPU compiles its own IR with LLVM's FPOpFusion::Fast, so a
         // multiply feeding an add or subtract becomes one FMA wherever
         // the target has one; results match XLA's only if Strata fuses
-        // the same pairs (the lowering marks which: `contract`). f16/bf16
-        // round between the two, so nothing fuses there.
+        // the same pairs (the lowering marks which: `contract`).
         flags |= Fmf::AllowContract;
     }
     if !flags.is_empty()
@@ -78,29 +64,7 @@ pub(crate) fn float_binary<'ctx>(
     {
         let _ = inst.set_fast_math_flags(flags);
     }
-    finish(lw, r, ty)
-}
-
-/// `negf`, `absf` and `copysign` on 16-bit floats as sign-bit operations.
-fn sign_bits<'ctx>(lw: &Lowerer<'ctx, '_>, op: OpId, name: &str) -> Result<BasicValueEnum<'ctx>> {
-    let x = lw.float(op, 0)?;
-    let (b, i16t) = (&lw.ll.b, lw.ll.cx.i16_type());
-    let bits = lw.ll.bits(x, 16)?;
-    let sign = i16t.const_int(0x8000, false);
-    let r = match name {
-        a::NEGF => b.build_xor(bits, sign, ""),
-        a::ABSF => b.build_and(bits, i16t.const_int(0x7fff, false), ""),
-        _ => {
-            let y = lw.ll.bits(lw.float(op, 1)?, 16)?;
-            let mag = b
-                .build_and(bits, i16t.const_int(0x7fff, false), "")
-                .map_err(ice)?;
-            let s = b.build_and(y, sign, "").map_err(ice)?;
-            b.build_or(mag, s, "")
-        }
-    }
-    .map_err(ice)?;
-    Ok(lw.ll.float_from_bits(r, x.get_type())?.into())
+    Ok(r.into())
 }
 
 pub(crate) fn float_unary<'ctx>(
@@ -108,11 +72,7 @@ pub(crate) fn float_unary<'ctx>(
     op: OpId,
     name: &str,
 ) -> Result<BasicValueEnum<'ctx>> {
-    let ty = lw.float(op, 0)?.get_type();
-    if (name == a::NEGF || name == a::ABSF) && lw.ll.is_16bit(ty) {
-        return sign_bits(lw, op, name);
-    }
-    let x = promoted(lw, op, 0)?;
+    let x = operand(lw, op, 0)?;
     let r = match name {
         a::NEGF => lw.ll.b.build_float_neg(x, "").map_err(ice)?,
         a::ABSF => lw.ll.float_intrinsic("llvm.fabs", &[x])?,
@@ -126,9 +86,6 @@ pub(crate) fn float_unary<'ctx>(
         }
         a::EXP if x.get_type() == lw.ll.cx.f32_type() => lw.ll.exp_f32(x)?,
         a::EXP => lw.ll.float_intrinsic("llvm.exp", &[x])?,
-        // f16 steps through XLA's formula in f16; XLA:CPU computes
-        // bf16 element-wise ops in f32 and rounds once, like the rest.
-        a::EXPM1 if ty == lw.ll.cx.f16_type() => lw.ll.expm1_narrow(x, ty)?,
         a::EXPM1 if x.get_type() == lw.ll.cx.f32_type() => lw.ll.expm1_f32(x)?,
         a::EXPM1 => lw.ll.libm("expm1", &[x])?,
         a::LOG if x.get_type() == lw.ll.cx.f32_type() => lw.ll.log_f32(x)?,
@@ -157,5 +114,5 @@ pub(crate) fn float_unary<'ctx>(
         a::ATANH => lw.ll.libm("atanh", &[x])?,
         _ => return Err(super::unknown(lw, op, name)),
     };
-    finish(lw, r, ty)
+    Ok(r.into())
 }

@@ -163,31 +163,6 @@ impl<'ctx> Llvm<'ctx> {
         self.select_f(FloatPredicate::OEQ, h, self.f(0.0), x, r)
     }
 
-    /// `expm1` of an f16 value (`x` already extended to f32): XLA emits the
-    /// same formula on f16, each step rounded to it (only exp and tanh run
-    /// in f32), so it is followed step for step. (bf16 element-wise ops are
-    /// computed in f32 by XLA:CPU and rounded once.)
-    pub(crate) fn expm1_narrow(
-        &self,
-        x: FloatValue<'ctx>,
-        ty: inkwell::types::FloatType<'ctx>,
-    ) -> Result<FloatValue<'ctx>> {
-        let f32t = self.cx.f32_type();
-        let round = |v: FloatValue<'ctx>| -> Result<FloatValue<'ctx>> {
-            let n = self.convert_float(v, ty)?;
-            self.convert_float(n, f32t)
-        };
-        let e = round(self.exp_f32(x)?)?;
-        let big = round(self.b.build_float_sub(e, self.f(1.0), "").map_err(ice)?)?;
-        let h = round(self.mul(x, self.f(0.5))?)?;
-        let th = round(self.tanh_f32(h)?)?;
-        let ep1 = round(self.add(e, self.f(1.0))?)?;
-        let small = round(self.mul(th, ep1)?)?;
-        let ax = self.float_intrinsic("llvm.fabs", &[x])?;
-        let r = self.select_f(FloatPredicate::OGT, ax, self.f(0.5), big, small)?;
-        self.select_f(FloatPredicate::OEQ, h, self.f(0.0), x, r)
-    }
-
     /// XLA:CPU's (Eigen's, Cephes') `log` for f32: x = m·2^e with m in
     /// [sqrt(1/2), sqrt 2), log m by a degree-9 polynomial in m - 1 (three
     /// interleaved Horner chains), plus e·ln 2 in two parts. Subnormal x are

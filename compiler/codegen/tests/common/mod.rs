@@ -43,14 +43,20 @@ pub fn context() -> Context {
     ctx
 }
 
-/// Parses and verifies `text`, panicking with rendered diagnostics.
+/// Parses and verifies `text`, panicking with rendered diagnostics, and
+/// expands its 16-bit float arithmetic as the pipeline does before code
+/// generation (`arith-expand-narrow-floats`).
 pub fn parse(ctx: &mut Context, text: &str) -> OpId {
+    use strata_pass::Pass;
     let m =
         parse_module(ctx, "t.mlir", text).unwrap_or_else(|d| panic!("{}", ctx.sources.render(&d)));
     if let Err(errs) = strata_ir::verify::verify(ctx, m) {
         let msg: String = errs.iter().map(|d| ctx.sources.render(d)).collect();
         panic!("{msg}");
     }
+    strata_dialect_arith::transforms::expand_narrow_floats::ArithExpandNarrowFloatsPass
+        .run(ctx, m)
+        .unwrap_or_else(|d| panic!("{}", ctx.sources.render(&d)));
     m
 }
 

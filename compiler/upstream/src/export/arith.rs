@@ -1,12 +1,10 @@
 //! `arith` ops → upstream `arith` and `math`, with the native backend's
-//! semantics: f16/bf16 math is computed in f32 and rounded back, float →
-//! int conversions saturate (`llvm.intr.fpto*i.sat`), int → f16/bf16 goes
-//! through f64 (one rounding), f64 → bf16 rounds to odd in f32 first, and
-//! the f8/f6/f4 formats convert through the runtime's codec. bf16 ↔ f32
-//! conversions are integer ops, as in the native backend: LLVM would call
-//! a libgcc helper for them, and upstream's `arith-expand` (which could
-//! expand them) also rewrites `maximumf`/`minimumf` in a way that loses
-//! the order of signed zeros.
+//! semantics: float → int conversions saturate (`llvm.intr.fpto*i.sat`),
+//! and the f8/f6/f4 formats convert through the runtime's codec. f16/bf16
+//! arithmetic and bf16 conversions arrive expanded into f32 and integer ops
+//! (`arith-expand-narrow-floats`, which both backends share; upstream's own
+//! `arith-expand` would also rewrite `maximumf`/`minimumf` in a way that
+//! loses the order of signed zeros).
 
 use strata_dialect_arith as a;
 use strata_ir::{AttrKind, FloatKind, OpId, TypeKind, dense};
@@ -106,10 +104,9 @@ pub(crate) fn arith(ex: &mut Exporter<'_>, op: OpId) -> Result<()> {
     }
 }
 
-/// A libm function of one float (`expm1f` for f32, `expm1` for f64;
-/// f16/bf16 through f32).
+/// A libm function of one float (`expm1f` for f32, `expm1` for f64).
 fn libm_unary(ex: &mut Exporter<'_>, op: OpId, base: &str) -> Result<()> {
-    let (x, wide) = promoted(ex, op, 0)?;
+    let (x, wide) = float_operand(ex, op, 0)?;
     let f = if wide == "f32" {
         format!("{base}f")
     } else {
@@ -119,7 +116,7 @@ fn libm_unary(ex: &mut Exporter<'_>, op: OpId, base: &str) -> Result<()> {
     let t = ex.ty(ex.result_ty(op)?, op)?;
     let w = ex.fresh();
     ex.line(format!("{w} = func.call @{f}({x}) : ({wide}) -> {wide}"));
-    let r = convert_float(ex, w, wide, &t)?;
+    let r = convert_float(ex, op, w, wide, &t)?;
     let v = *ex
         .ir
         .op(op)
@@ -141,43 +138,25 @@ fn same_type_op(ex: &mut Exporter<'_>, op: OpId, up: &str, arity: usize) -> Resu
     Ok(())
 }
 
-/// Whether values of type text `t` are computed in f32.
-fn is_promoted(t: &str) -> bool {
-    t == "f16" || t == "bf16"
-}
-
-/// Operand `i` as an f32 if it is f16/bf16, else as it is.
-fn promoted(ex: &mut Exporter<'_>, op: OpId, i: usize) -> Result<(String, String)> {
+/// Operand `i` of a float op and its type: `f32` or `f64`.
+fn float_operand(ex: &mut Exporter<'_>, op: OpId, i: usize) -> Result<(String, String)> {
     let x = ex.operand(op, i)?;
     let t = ex.ty(ex.operand_ty(op, i)?, op)?;
-    if is_promoted(&t) {
-        let w = ex.fresh();
-        ex.line(format!("{w} = arith.extf {x} : {t} to f32"));
-        Ok((w, "f32".into()))
-    } else {
-        Ok((x, t))
+    if t == "f16" || t == "bf16" {
+        return Err(ex.internal(
+            op,
+            "has 16-bit float operands (arith-expand-narrow-floats computes those in f32)",
+        ));
     }
+    Ok((x, t))
 }
 
-/// A float op computed in f32 for f16/bf16 and rounded back.
+/// A float op on `f32` or `f64`.
 fn float_op(ex: &mut Exporter<'_>, op: OpId, up: &str, arity: usize) -> Result<()> {
-    let mut args = Vec::new();
-    let mut wide = String::new();
     for i in 0..arity {
-        let (x, t) = promoted(ex, op, i)?;
-        args.push(x);
-        wide = t;
+        float_operand(ex, op, i)?;
     }
-    let t = ex.ty(ex.result_ty(op)?, op)?;
-    let r = ex.define_result(op)?;
-    if wide == t {
-        ex.line(format!("{r} = {up} {} : {t}", args.join(", ")));
-    } else {
-        let w = ex.fresh();
-        ex.line(format!("{w} = {up} {} : {wide}", args.join(", ")));
-        ex.line(format!("{r} = arith.truncf {w} : {wide} to {t}"));
-    }
-    Ok(())
+    same_type_op(ex, op, up, arity)
 }
 
 fn compare(ex: &mut Exporter<'_>, op: OpId, up: &str, float: bool) -> Result<()> {
@@ -185,7 +164,7 @@ fn compare(ex: &mut Exporter<'_>, op: OpId, up: &str, float: bool) -> Result<()>
         .ok_or_else(|| ex.internal(op, "has no predicate"))?
         .to_string();
     let ((x, t), (y, _)) = if float {
-        (promoted(ex, op, 0)?, promoted(ex, op, 1)?)
+        (float_operand(ex, op, 0)?, float_operand(ex, op, 1)?)
     } else {
         let t = ex.ty(ex.operand_ty(op, 0)?, op)?;
         ((ex.operand(op, 0)?, t.clone()), (ex.operand(op, 1)?, t))
@@ -272,13 +251,12 @@ fn cast(ex: &mut Exporter<'_>, op: OpId, name: &str) -> Result<()> {
             } else {
                 "arith.uitofp"
             };
-            let via = if is_promoted(&to) { "f64" } else { &to };
             let w = ex.fresh();
-            ex.line(format!("{w} = {up} {x} : {from} to {via}"));
-            convert_float(ex, w, via.to_string(), &to)?
+            ex.line(format!("{w} = {up} {x} : {from} to {to}"));
+            w
         }
         a::FPTOSI | a::FPTOUI => {
-            let (x, from) = promoted(ex, op, 0)?;
+            let (x, from) = float_operand(ex, op, 0)?;
             // LLVM's saturating conversions (NaN → 0): what XLA does,
             // and no poison for out-of-range values.
             let intr = if name == a::FPTOSI {
@@ -292,7 +270,7 @@ fn cast(ex: &mut Exporter<'_>, op: OpId, name: &str) -> Result<()> {
             ));
             w
         }
-        a::EXTF | a::TRUNCF => convert_float(ex, x, from, &to)?,
+        a::EXTF | a::TRUNCF => convert_float(ex, op, x, from, &to)?,
         _ => return Err(unsupported(ex.loc(op), format!("'{name}' op"))),
     };
     let v = *ex
@@ -309,27 +287,23 @@ fn names_alias(ex: &mut Exporter<'_>, v: strata_ir::Value, name: String) {
     ex.names.insert(v, name);
 }
 
-/// Converts between f16, bf16, f32 and f64, rounding to nearest even
-/// once (f16 ↔ bf16 through f32, which holds both exactly).
-fn convert_float(ex: &mut Exporter<'_>, x: String, from: String, to: &str) -> Result<String> {
+/// Converts between f16, f32 and f64 (bf16 conversions arrive as integer
+/// ops, see the module comment).
+fn convert_float(
+    ex: &mut Exporter<'_>,
+    op: OpId,
+    x: String,
+    from: String,
+    to: &str,
+) -> Result<String> {
     if from == to {
         return Ok(x);
     }
-    if from == "f64" && to == "bf16" {
-        let odd = f64_to_f32_odd(ex, &x);
-        return convert_float(ex, odd, "f32".into(), to);
-    }
-    if is_promoted(&from) && is_promoted(to) {
-        let w = convert_float(ex, x, from, "f32")?;
-        return convert_float(ex, w, "f32".into(), to);
-    }
-    if from == "bf16" {
-        let wide = bf16_to_f32(ex, &x);
-        return convert_float(ex, wide, "f32".into(), to);
-    }
-    if to == "bf16" {
-        let narrow = convert_float(ex, x, from, "f32")?;
-        return Ok(f32_to_bf16(ex, &narrow));
+    if from == "bf16" || to == "bf16" {
+        return Err(ex.internal(
+            op,
+            "converts from or to bf16 (arith-expand-narrow-floats expands that)",
+        ));
     }
     let widening = float_width(&from) < float_width(to);
     let up = if widening {
@@ -340,87 +314,6 @@ fn convert_float(ex: &mut Exporter<'_>, x: String, from: String, to: &str) -> Re
     let r = ex.fresh();
     ex.line(format!("{r} = {up} {x} : {from} to {to}"));
     Ok(r)
-}
-
-/// bf16 → f32: the bits, shifted into the high half.
-fn bf16_to_f32(ex: &mut Exporter<'_>, x: &str) -> String {
-    let bits = ex.fresh();
-    ex.line(format!("{bits} = arith.bitcast {x} : bf16 to i16"));
-    let wide = ex.fresh();
-    ex.line(format!("{wide} = arith.extui {bits} : i16 to i32"));
-    let sixteen = ex.constant(16, "i32");
-    let shifted = ex.fresh();
-    ex.line(format!("{shifted} = arith.shli {wide}, {sixteen} : i32"));
-    let r = ex.fresh();
-    ex.line(format!("{r} = arith.bitcast {shifted} : i32 to f32"));
-    r
-}
-
-/// f32 → bf16, rounding to nearest even; NaN stays a (quiet) NaN.
-fn f32_to_bf16(ex: &mut Exporter<'_>, x: &str) -> String {
-    let bits = ex.fresh();
-    ex.line(format!("{bits} = arith.bitcast {x} : f32 to i32"));
-    let sixteen = ex.constant(16, "i32");
-    let high = ex.fresh();
-    ex.line(format!("{high} = arith.shrui {bits}, {sixteen} : i32"));
-    let one = ex.constant(1, "i32");
-    let lsb = ex.fresh();
-    ex.line(format!("{lsb} = arith.andi {high}, {one} : i32"));
-    let half = ex.constant(0x7fff, "i32");
-    let bias = ex.fresh();
-    ex.line(format!("{bias} = arith.addi {lsb}, {half} : i32"));
-    let sum = ex.fresh();
-    ex.line(format!("{sum} = arith.addi {bits}, {bias} : i32"));
-    let rounded = ex.fresh();
-    ex.line(format!("{rounded} = arith.shrui {sum}, {sixteen} : i32"));
-    let quiet_bit = ex.constant(0x40, "i32");
-    let quiet = ex.fresh();
-    ex.line(format!("{quiet} = arith.ori {high}, {quiet_bit} : i32"));
-    let nan = ex.fresh();
-    ex.line(format!("{nan} = arith.cmpf uno, {x}, {x} : f32"));
-    let chosen = ex.fresh();
-    ex.line(format!(
-        "{chosen} = arith.select {nan}, {quiet}, {rounded} : i32"
-    ));
-    let narrow = ex.fresh();
-    ex.line(format!("{narrow} = arith.trunci {chosen} : i32 to i16"));
-    let r = ex.fresh();
-    ex.line(format!("{r} = arith.bitcast {narrow} : i16 to bf16"));
-    r
-}
-
-/// f64 → f32 rounding to odd (truncate, then set the last bit if
-/// inexact), so that the following f32 → bf16 rounding is the only one.
-fn f64_to_f32_odd(ex: &mut Exporter<'_>, x: &str) -> String {
-    let r = ex.fresh();
-    ex.line(format!("{r} = arith.truncf {x} : f64 to f32"));
-    let back = ex.fresh();
-    ex.line(format!("{back} = arith.extf {r} : f32 to f64"));
-    let inexact = ex.fresh();
-    ex.line(format!("{inexact} = arith.cmpf one, {back}, {x} : f64"));
-    let (ab, ax) = (ex.fresh(), ex.fresh());
-    ex.line(format!("{ab} = math.absf {back} : f64"));
-    ex.line(format!("{ax} = math.absf {x} : f64"));
-    let over = ex.fresh();
-    ex.line(format!("{over} = arith.cmpf ogt, {ab}, {ax} : f64"));
-    let bits = ex.fresh();
-    ex.line(format!("{bits} = arith.bitcast {r} : f32 to i32"));
-    let one = ex.constant(1, "i32");
-    let down = ex.fresh();
-    ex.line(format!("{down} = arith.subi {bits}, {one} : i32"));
-    let toward_zero = ex.fresh();
-    ex.line(format!(
-        "{toward_zero} = arith.select {over}, {down}, {bits} : i32"
-    ));
-    let odd = ex.fresh();
-    ex.line(format!("{odd} = arith.ori {toward_zero}, {one} : i32"));
-    let chosen = ex.fresh();
-    ex.line(format!(
-        "{chosen} = arith.select {inexact}, {odd}, {bits} : i32"
-    ));
-    let f = ex.fresh();
-    ex.line(format!("{f} = arith.bitcast {chosen} : i32 to f32"));
-    f
 }
 
 /// `extf` from a small float decodes its bits with the runtime (to f64,
@@ -447,10 +340,10 @@ fn minifloat_cast(ex: &mut Exporter<'_>, op: OpId, name: &str, code: i32, to: &s
             ));
             e
         } else {
-            convert_float(ex, d, "f64".into(), to)?
+            convert_float(ex, op, d, "f64".into(), to)?
         }
     } else {
-        let wide = convert_float(ex, x, from, "f64")?;
+        let wide = convert_float(ex, op, x, from, "f64")?;
         let e = ex.fresh();
         ex.line(format!(
             "{e} = func.call @{encode}({fmt}, {wide}) : {encode_ty}"
@@ -469,7 +362,7 @@ fn minifloat_cast(ex: &mut Exporter<'_>, op: OpId, name: &str, code: i32, to: &s
 
 fn float_width(t: &str) -> u32 {
     match t {
-        "f16" | "bf16" => 16,
+        "f16" => 16,
         "f32" => 32,
         _ => 64,
     }

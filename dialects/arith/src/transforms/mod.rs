@@ -1,0 +1,3 @@
+//! Passes over the `arith` dialect.
+
+pub mod expand_narrow_floats;
