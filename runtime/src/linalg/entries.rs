@@ -504,6 +504,14 @@ pub(super) fn svd_one<T: Scalar>(
     if val.is_empty() {
         return 0;
     }
+    if vectors.is_none()
+        && let Some(values) = small_real_values(a)
+    {
+        for (v, x) in val.iter_mut().zip(values) {
+            *v = <T::Part as num_traits::NumCast>::from(x).unwrap_or_else(T::Part::nan);
+        }
+        return 0;
+    }
     match T::faer_svd(a, vectors) {
         Some(r) => {
             val.copy_from_slice(&r.values);
@@ -521,6 +529,31 @@ pub(super) fn svd_one<T: Scalar>(
             1
         }
     }
+}
+
+/// The singular values of a small real matrix by one-sided Jacobi
+/// (`jacobi_svd.rs`), when its entries are finite and their squares stay
+/// normal in f64 (any f32 matrix; others go to faer).
+fn small_real_values<T: Scalar>(a: MatRef<'_, T>) -> Option<Vec<f64>> {
+    let (m, n) = (a.nrows(), a.ncols());
+    if T::COMPLEX
+        || m.min(n) > super::jacobi_svd::MAX_COLS
+        || m.max(n) > super::jacobi_svd::MAX_ROWS
+    {
+        return None;
+    }
+    let mut entries = Vec::with_capacity(m * n);
+    for i in 0..m {
+        for j in 0..n {
+            let x = num_traits::ToPrimitive::to_f64(&a[(i, j)].parts().0)?;
+            if x != 0.0 && !(1e-140..=1e140).contains(&x.abs()) {
+                return None;
+            }
+            entries.push(x);
+        }
+    }
+    let epsilon = num_traits::ToPrimitive::to_f64(&T::Part::epsilon())?;
+    super::jacobi_svd::singular_values(&entries, m, n, epsilon)
 }
 
 /// `int32_t strata_rt_eig(const LinalgDesc *, const T *a, C *values,

@@ -437,6 +437,7 @@ complex_scalar!(c64, f64);
 
 mod entries;
 mod householder;
+mod jacobi_svd;
 
 #[cfg(test)]
 use entries::eig_one;
