@@ -46,10 +46,10 @@ func.func @batched(%a: tensor<5x2x3xf32>, %b: tensor<5x3x4xf32>) -> tensor<5x2x4
 // CHECK-NEXT: ^{{.*}}(%[[K:.*]]: index):
 // CHECK: "loop.for"
 // CHECK-NEXT: ^{{.*}}(%[[J:.*]]: index):
-// CHECK: %[[OLD:.*]] = "mem.load"(%[[ACC]], %[[I]], %[[J]])
 // CHECK: %[[X:.*]] = "mem.load"(%[[A]], %[[I]], %[[K]])
-// CHECK: %[[Y:.*]] = "mem.load"(%[[B]], %[[K]], %[[J]])
 // CHECK: %[[XW:.*]] = "arith.extf"(%[[X]]) : (f16) -> f32
+// CHECK: %[[OLD:.*]] = "mem.load"(%[[ACC]], %[[I]], %[[J]])
+// CHECK: %[[Y:.*]] = "mem.load"(%[[B]], %[[K]], %[[J]])
 // CHECK: %[[YW:.*]] = "arith.extf"(%[[Y]]) : (f16) -> f32
 // CHECK: %[[P:.*]] = "arith.mulf"(%[[XW]], %[[YW]])
 // CHECK: %[[NEW:.*]] = "arith.addf"(%[[OLD]], %[[P]])
@@ -73,4 +73,26 @@ func.func @matmul_f16(%a: tensor<2x3xf16>, %b: tensor<3x4xf16>) -> tensor<2x4xf1
 func.func @int_vecmat(%a: tensor<3xi32>, %b: tensor<3x4xi32>) -> tensor<4xi32> {
   %0 = stablehlo.dot %a, %b : (tensor<3xi32>, tensor<3x4xi32>) -> tensor<4xi32>
   return %0 : tensor<4xi32>
+}
+
+// -----
+
+// Unrolled by four along the contracting dimension, the lhs elements of a
+// step are read once, before the loop over the rhs-free dimension (a fused
+// lhs would otherwise redo its index arithmetic for every result element).
+
+// CHECK-LABEL: func.func @lhs_outside_row
+// CHECK: "mem.store"
+// CHECK: "loop.for"
+// CHECK-NEXT: ^{{.*}}(%[[I:.*]]: index):
+// CHECK: %[[FOUR:.*]] = "arith.constant"() {value = 4 : index}
+// CHECK-NEXT: "loop.for"(%{{.*}}, %{{.*}}, %[[FOUR]])
+// CHECK-COUNT-4: "mem.load"(%arg0, %[[I]], %{{.*}}) : (memref<3x8xi32>, index, index) -> i32
+// CHECK: "loop.for"
+// CHECK-NEXT: ^{{.*}}(%[[J:.*]]: index):
+// CHECK-NOT: "mem.load"(%arg0
+// CHECK: "mem.store"
+func.func @lhs_outside_row(%a: tensor<3x8xi32>, %b: tensor<8x5xi32>) -> tensor<3x5xi32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x8xi32>, tensor<8x5xi32>) -> tensor<3x5xi32>
+  return %0 : tensor<3x5xi32>
 }

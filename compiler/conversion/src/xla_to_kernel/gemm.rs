@@ -310,25 +310,9 @@ fn compute_of(ctx: &Context, op: OpId, types: [Type; 3]) -> Option<Compute> {
     exact_in_f64(ctx, op).then_some(Compute::Wide(FloatKind::F64))
 }
 
-/// A batch of at least `TINY_BATCH` f32 or f64 products of at most
-/// `TINY_PRODUCT` multiply-adds each stays a loop nest: the GEMM costs
-/// about 100 ns per product whatever its size (4,096 products of 8x8
-/// matrices took 0.49 ms through it, 2.4x XLA:CPU; 31 us as loops, which
-/// are compiled for the product's sizes and run the batch in parallel;
-/// attention with 8-wide heads over 32 positions, 2,048 products of 32x32
-/// by 32x8: 830 us -> 101 us). A few such products cost a few calls, and
-/// keep the kernel.
-const TINY_PRODUCT: i64 = 32 * 32 * 8;
-const TINY_BATCH: i64 = 64;
-
-/// Whether `batch` products of `m`x`k` by `k`x`n` are a large batch of tiny
-/// ones (see [`TINY_PRODUCT`]); the loop lowering's own GEMM choice asks too.
-pub(crate) fn is_tiny_batch(batch: i64, m: i64, n: i64, k: i64) -> bool {
-    batch >= TINY_BATCH && m.saturating_mul(n).saturating_mul(k) <= TINY_PRODUCT
-}
-
 /// Whether a product of operands and result of one type, f32 or f64, is a
-/// large batch of tiny ones (see [`TINY_PRODUCT`]).
+/// large batch of tiny ones (`strata_dialect_xla::ops::dot::is_tiny_batch`,
+/// which stay loop nests).
 fn is_tiny(ctx: &Context, types: [Type; 3], desc: &GemmDesc) -> bool {
     let kinds = types.map(|t| float_kind(ctx, t));
     let same_wide = matches!(kinds, [Some(a), Some(b), Some(c)] if a == b && b == c
@@ -336,7 +320,7 @@ fn is_tiny(ctx: &Context, types: [Type; 3], desc: &GemmDesc) -> bool {
     let batch: i64 = desc.batch_sizes[..desc.batch_rank.clamp(0, GEMM_MAX_BATCH as i64) as usize]
         .iter()
         .product();
-    same_wide && is_tiny_batch(batch, desc.m, desc.n, desc.k)
+    same_wide && strata_dialect_xla::ops::dot::is_tiny_batch(batch, desc.m, desc.n, desc.k)
 }
 
 /// Rewrites `op` (a `dot_general`) into a `kernel.gemm` when one computes it.

@@ -19,8 +19,6 @@ mod gemm;
 mod transpose;
 mod view;
 
-pub(crate) use gemm::is_tiny_batch;
-
 use strata_diag::Result;
 
 use strata_ir::{Context, OpId};

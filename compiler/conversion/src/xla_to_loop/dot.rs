@@ -32,7 +32,7 @@ fn is_tiny(ls: &[i64], rs: &[i64], lfree: &[usize], rfree: &[usize], d: &dot::Do
     let n: i64 = rfree.iter().map(|&i| rs[i]).product();
     let k: i64 = d.lhs_contract.iter().map(|&i| ls[i as usize]).product();
     let batch: i64 = d.lhs_batch.iter().map(|&i| ls[i as usize]).product();
-    crate::xla_to_kernel::is_tiny_batch(batch, m, n, k)
+    dot::is_tiny_batch(batch, m, n, k)
 }
 
 /// Zero-fills the result, then accumulates into it with the loops
@@ -105,13 +105,39 @@ pub(super) fn dot_general(
         .collect();
     let csizes: Vec<i64> = d.lhs_contract.iter().map(|&i| ls[i as usize]).collect();
     let rsizes: Vec<i64> = rfree.iter().map(|&i| rs[i]).collect();
-    // One step: out[o] += Σ_u lhs[.., k_u, ..] * rhs[.., k_u, ..] for the
-    // contracting indices `ks` in order (the sum order per element is
-    // unchanged; unrolling only saves loads and stores of out).
+    // The lhs element at batch and lhs-free indices `ivs` and contracting
+    // indices `con`, in the accumulation type. It does not depend on the
+    // rhs-free indices, so it is computed outside their loop: a fused lhs
+    // (q of attention, a transpose of a reshape of a slice) would otherwise
+    // redo its index arithmetic and loads for every element of a row.
+    let lhs_at = |this: &mut FuncLowering<'_>,
+                  b: &mut Builder<'_>,
+                  ivs: &[Value],
+                  con: &[Value]|
+     -> Result<Scalar> {
+        let (batch, lf) = ivs.split_at(nb);
+        let filler = ivs.first().copied().unwrap_or_else(|| b.const_index(0));
+        let mut li = vec![filler; ls.len()];
+        for (j, &lb) in d.lhs_batch.iter().enumerate() {
+            li[lb as usize] = batch[j];
+        }
+        for (j, &f) in lfree.iter().enumerate() {
+            li[f] = lf[j];
+        }
+        for (j, &lc) in d.lhs_contract.iter().enumerate() {
+            li[lc as usize] = con[j];
+        }
+        let x = this.element(b, lhs, &li)?;
+        scalar::convert(b, x, in_elem, acc_elem)
+    };
+    // One step: out[o] += Σ_u xs[u] * rhs[.., k_u, ..] for the contracting
+    // indices `ks` in order, `xs` their lhs elements (the sum order per
+    // element is unchanged; unrolling only saves loads and stores of out).
     let step = |this: &mut FuncLowering<'_>,
                 b: &mut Builder<'_>,
                 ivs: &[Value],
                 ks: &[Vec<Value>],
+                xs: &[Scalar],
                 rf: &[Value]|
      -> Result<()> {
         let (batch, lf) = ivs.split_at(nb);
@@ -122,26 +148,18 @@ pub(super) fn dot_general(
             .unwrap_or_else(|| b.const_index(0));
         let oidx: Vec<Value> = batch.iter().chain(lf).chain(rf).copied().collect();
         let mut acc = load_scalar(b, acc_buf, &oidx);
-        for con in ks {
-            let mut li = vec![filler; ls.len()];
+        for (con, &x) in ks.iter().zip(xs) {
             let mut ri = vec![filler; rs.len()];
-            for (j, (&lb, &rb)) in d.lhs_batch.iter().zip(&d.rhs_batch).enumerate() {
-                li[lb as usize] = batch[j];
+            for (j, &rb) in d.rhs_batch.iter().enumerate() {
                 ri[rb as usize] = batch[j];
-            }
-            for (j, &f) in lfree.iter().enumerate() {
-                li[f] = lf[j];
             }
             for (j, &f) in rfree.iter().enumerate() {
                 ri[f] = rf[j];
             }
-            for (j, (&lc, &rc)) in d.lhs_contract.iter().zip(&d.rhs_contract).enumerate() {
-                li[lc as usize] = con[j];
+            for (j, &rc) in d.rhs_contract.iter().enumerate() {
                 ri[rc as usize] = con[j];
             }
-            let x = this.element(b, lhs, &li)?;
             let y = this.element(b, rhs, &ri)?;
-            let x = scalar::convert(b, x, in_elem, acc_elem)?;
             let y = scalar::convert(b, y, rhs_elem, acc_elem)?;
             let p = scalar::emit(b, op, MULTIPLY, &[x, y], acc_elem, acc_elem)?;
             acc = scalar::emit(b, op, ADD, &[acc, p], acc_elem, acc_elem)?;
@@ -162,10 +180,17 @@ pub(super) fn dot_general(
                         vec![b.binary("arith.addi", k0, c)]
                     })
                     .collect();
-                b.loop_nest(&rsizes, &mut |b, rf| step(cx, b, ivs, &ks, rf))
+                let xs = ks
+                    .iter()
+                    .map(|con| lhs_at(cx, b, ivs, con))
+                    .collect::<Result<Vec<_>>>()?;
+                b.loop_nest(&rsizes, &mut |b, rf| step(cx, b, ivs, &ks, &xs, rf))
             })?;
             b.for_range(main, k, &mut |b, kk| {
-                b.loop_nest(&rsizes, &mut |b, rf| step(cx, b, ivs, &[vec![kk]], rf))
+                let x = lhs_at(cx, b, ivs, &[kk])?;
+                b.loop_nest(&rsizes, &mut |b, rf| {
+                    step(cx, b, ivs, &[vec![kk]], &[x], rf)
+                })
             })
         })
     } else {
@@ -174,7 +199,8 @@ pub(super) fn dot_general(
         b.parallel_nest(&outer, &mut |b, ivs| {
             b.loop_nest(&inner, &mut |b, rest| {
                 let (con, rf) = rest.split_at(nc);
-                step(cx, b, ivs, &[con.to_vec()], rf)
+                let x = lhs_at(cx, b, ivs, con)?;
+                step(cx, b, ivs, &[con.to_vec()], &[x], rf)
             })
         })
     }?;

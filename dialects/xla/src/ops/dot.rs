@@ -71,6 +71,45 @@ pub fn result_shape(lhs: &[i64], rhs: &[i64], d: &DotDims) -> Vec<i64> {
     out
 }
 
+/// A batch of at least `TINY_BATCH` products of at most `TINY_PRODUCT`
+/// multiply-adds each stays a loop nest, for f32/f64 too (the kernel
+/// selection's rule; the loop lowering and `xla-fold-dot-transpose` ask
+/// it too): the GEMM costs about 100 ns per product whatever its size
+/// (4,096 products of 8x8 matrices took 0.49 ms through it, 2.4x XLA:CPU;
+/// 31 us as loops, which are compiled for the product's sizes and run the
+/// batch in parallel; attention with 8-wide heads over 32 positions, 2,048
+/// products of 32x32 by 32x8: 830 us -> 101 us). A few such products cost
+/// a few calls, and keep the kernel.
+const TINY_PRODUCT: i64 = 32 * 32 * 8;
+const TINY_BATCH: i64 = 64;
+
+/// Whether `batch` products of `m`x`k` by `k`x`n` are a large batch of tiny
+/// ones (see [`TINY_PRODUCT`]).
+pub fn is_tiny_batch(batch: i64, m: i64, n: i64, k: i64) -> bool {
+    batch >= TINY_BATCH && m.saturating_mul(n).saturating_mul(k) <= TINY_PRODUCT
+}
+
+/// `is_tiny_batch` for `dot_general` `op` from its operand shapes.
+pub fn is_tiny_batch_dot(ctx: &Context, op: OpId) -> bool {
+    let (Some(d), [lhs, rhs, ..]) = (dot_dims(ctx, op), &ctx.op(op).operands[..]) else {
+        return false;
+    };
+    let (Some((ls, _)), Some((rs, _))) = (tensor_of(ctx, *lhs), tensor_of(ctx, *rhs)) else {
+        return false;
+    };
+    let size = |shape: &[i64], dims: &[usize]| -> i64 {
+        dims.iter().fold(1i64, |n, &i| {
+            n.saturating_mul(shape.get(i).copied().unwrap_or(1))
+        })
+    };
+    let index = |dims: &[i64]| dims.iter().map(|&i| i as usize).collect::<Vec<_>>();
+    let m = size(&ls, &free_dims(ls.len(), &d.lhs_batch, &d.lhs_contract));
+    let n = size(&rs, &free_dims(rs.len(), &d.rhs_batch, &d.rhs_contract));
+    let k = size(&ls, &index(&d.lhs_contract));
+    let batch = size(&ls, &index(&d.lhs_batch));
+    is_tiny_batch(batch, m, n, k)
+}
+
 pub fn free_dims(rank: usize, batch: &[i64], contract: &[i64]) -> Vec<usize> {
     (0..rank)
         .filter(|&i| !batch.contains(&(i as i64)) && !contract.contains(&(i as i64)))

@@ -15,13 +15,19 @@
 //! order under the permutation (the result's dimension order depends on
 //! it); batch and contracting dimensions are listed explicitly, so any
 //! permutation of those maps. A transpose left without uses is removed.
+//!
+//! Not for a large batch of tiny products (`ops::dot::is_tiny_batch`): those
+//! stay loop nests, whose innermost loop walks a row of the rhs; read
+//! through a transpose that row is strided (attention's `q @ k.T` with
+//! 8-wide heads: 2.3 ms against 0.5 ms with the transpose written once,
+//! tiled, as the loop lowering writes a transpose a dot reads).
 
 use strata_diag::Result;
 use strata_ir::{Context, OpId, builtin};
 
 use super::build::ops_named;
 use crate::names::{DOT_GENERAL, TRANSPOSE};
-use crate::ops::dot::{dot_dims, dot_dims_attr, free_dims};
+use crate::ops::dot::{dot_dims, dot_dims_attr, free_dims, is_tiny_batch_dot};
 
 pub const FLAG: &str = "xla-fold-dot-transpose";
 
@@ -36,6 +42,9 @@ impl strata_pass::Pass for XlaFoldDotTransposePass {
     }
     fn run(&self, ctx: &mut Context, module: OpId) -> Result<()> {
         for dot in ops_named(ctx, module, &[DOT_GENERAL]) {
+            if is_tiny_batch_dot(ctx, dot) {
+                continue;
+            }
             for side in [0, 1] {
                 fold(ctx, dot, side);
             }
