@@ -42,14 +42,23 @@ func.func @transpose_used_twice(%a: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor
   return %0, %t : tensor<4x4xf32>, tensor<4x4xf32>
 }
 
-// A large batch of tiny products (here 256 x 8 heads of 32x8 by 8x32)
+// A large batch of tiny f32 products (here 256 x 8 heads of 32x8 by 8x32)
 // stays a loop nest reading a row of the rhs innermost: the transpose
-// stays, to be written once instead of read strided.
+// stays, to be written once instead of read strided. In bf16 the products
+// go to the GEMM kernel, which reads through strides: folded.
 // CHECK-LABEL: func.func @tiny_heads
 // CHECK: %[[T:.*]] = "xla.transpose"
 // CHECK: "xla.dot_general"(%arg0, %[[T]])
+// CHECK-LABEL: func.func @tiny_heads_bf16
+// CHECK-NOT: xla.transpose
+// CHECK: "xla.dot_general"(%arg0, %arg1)
 func.func @tiny_heads(%q: tensor<256x8x32x8xf32>, %k: tensor<256x8x32x8xf32>) -> tensor<256x8x32x32xf32> {
   %t = stablehlo.transpose %k, dims = [0, 1, 3, 2] : (tensor<256x8x32x8xf32>) -> tensor<256x8x8x32xf32>
   %0 = stablehlo.dot_general %q, %t, batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [2] : (tensor<256x8x32x8xf32>, tensor<256x8x8x32xf32>) -> tensor<256x8x32x32xf32>
   return %0 : tensor<256x8x32x32xf32>
+}
+func.func @tiny_heads_bf16(%q: tensor<256x8x32x8xbf16>, %k: tensor<256x8x32x8xbf16>) -> tensor<256x8x32x32xbf16> {
+  %t = stablehlo.transpose %k, dims = [0, 1, 3, 2] : (tensor<256x8x32x8xbf16>) -> tensor<256x8x8x32xbf16>
+  %0 = stablehlo.dot_general %q, %t, batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [2] : (tensor<256x8x32x8xbf16>, tensor<256x8x8x32xbf16>) -> tensor<256x8x32x32xbf16>
+  return %0 : tensor<256x8x32x32xbf16>
 }

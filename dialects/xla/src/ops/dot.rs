@@ -89,14 +89,30 @@ pub fn is_tiny_batch(batch: i64, m: i64, n: i64, k: i64) -> bool {
     batch >= TINY_BATCH && m.saturating_mul(n).saturating_mul(k) <= TINY_PRODUCT
 }
 
-/// `is_tiny_batch` for `dot_general` `op` from its operand shapes.
+/// Whether `dot_general` `op` is a large batch of tiny f32 or f64 products
+/// (operands and result of one type, [`is_tiny_batch`]): the products the
+/// kernel selection leaves to the loop lowering.
 pub fn is_tiny_batch_dot(ctx: &Context, op: OpId) -> bool {
-    let (Some(d), [lhs, rhs, ..]) = (dot_dims(ctx, op), &ctx.op(op).operands[..]) else {
+    let o = ctx.op(op);
+    let (Some(d), [lhs, rhs, ..], Some(&result)) =
+        (dot_dims(ctx, op), &o.operands[..], o.results.first())
+    else {
         return false;
     };
-    let (Some((ls, _)), Some((rs, _))) = (tensor_of(ctx, *lhs), tensor_of(ctx, *rhs)) else {
+    let (Some((ls, lt)), Some((rs, rt)), Some((_, t))) = (
+        tensor_of(ctx, *lhs),
+        tensor_of(ctx, *rhs),
+        tensor_of(ctx, result),
+    ) else {
         return false;
     };
+    let wide = matches!(
+        ctx.types.kind(t),
+        strata_ir::TypeKind::Float(strata_ir::FloatKind::F32 | strata_ir::FloatKind::F64)
+    );
+    if !wide || lt != t || rt != t {
+        return false;
+    }
     let size = |shape: &[i64], dims: &[usize]| -> i64 {
         dims.iter().fold(1i64, |n, &i| {
             n.saturating_mul(shape.get(i).copied().unwrap_or(1))

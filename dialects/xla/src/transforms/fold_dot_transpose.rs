@@ -16,8 +16,8 @@
 //! it); batch and contracting dimensions are listed explicitly, so any
 //! permutation of those maps. A transpose left without uses is removed.
 //!
-//! Not for a large batch of tiny products (`ops::dot::is_tiny_batch`): those
-//! stay loop nests, whose innermost loop walks a row of the rhs; read
+//! Not for a large batch of tiny f32/f64 products (`ops::dot::is_tiny_batch`):
+//! those stay loop nests, whose innermost loop walks a row of the rhs; read
 //! through a transpose that row is strided (attention's `q @ k.T` with
 //! 8-wide heads: 2.3 ms against 0.5 ms with the transpose written once,
 //! tiled, as the loop lowering writes a transpose a dot reads).
