@@ -310,19 +310,6 @@ fn compute_of(ctx: &Context, op: OpId, types: [Type; 3]) -> Option<Compute> {
     exact_in_f64(ctx, op).then_some(Compute::Wide(FloatKind::F64))
 }
 
-/// Whether a product of operands and result of one type, f32 or f64, is a
-/// large batch of tiny ones (`strata_dialect_xla::ops::dot::is_tiny_batch`,
-/// which stay loop nests).
-fn is_tiny(ctx: &Context, types: [Type; 3], desc: &GemmDesc) -> bool {
-    let kinds = types.map(|t| float_kind(ctx, t));
-    let same_wide = matches!(kinds, [Some(a), Some(b), Some(c)] if a == b && b == c
-        && matches!(a, FloatKind::F32 | FloatKind::F64));
-    let batch: i64 = desc.batch_sizes[..desc.batch_rank.clamp(0, GEMM_MAX_BATCH as i64) as usize]
-        .iter()
-        .product();
-    same_wide && strata_dialect_xla::ops::dot::is_tiny_batch(batch, desc.m, desc.n, desc.k)
-}
-
 /// Rewrites `op` (a `dot_general`) into a `kernel.gemm` when one computes it.
 pub(crate) fn select(ctx: &mut Context, op: OpId) -> Result<()> {
     let loc = ctx.op(op).loc;
@@ -340,6 +327,10 @@ pub(crate) fn select(ctx: &mut Context, op: OpId) -> Result<()> {
             "dot_general without dimension numbers",
         ));
     };
+    // A large batch of tiny products stays a loop nest.
+    if strata_dialect_xla::ops::dot::is_tiny_batch_dot(ctx, op) {
+        return Ok(());
+    }
     let shape = |t: Type| ctx.types.shape(t).unwrap_or(&[]).to_vec();
     // Operands read through the transposes and reshapes that made them;
     // the result written through those it only goes through.
@@ -355,9 +346,6 @@ pub(crate) fn select(ctx: &mut Context, op: OpId) -> Result<()> {
     let Some(desc) = describe((&ls, &lst), (&rs, &rst), &ost, &d) else {
         return Ok(());
     };
-    if is_tiny(ctx, types, &desc) {
-        return Ok(());
-    }
     let (lsrc, rsrc) = (Some(lsrc), Some(rsrc));
     let Some((final_value, _, chain)) = out else {
         replace_with_gemm(ctx, op, lsrc, rsrc, compute, &desc)?;

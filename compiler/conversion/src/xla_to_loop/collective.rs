@@ -639,8 +639,9 @@ pub(super) fn run_parallel(cx: &mut FuncLowering<'_>, b: &mut Builder<'_>, op: O
         cx.repr.insert(r, super::Repr::Buffer(buf));
         captures.push(buf);
     }
-    // Each program's arguments and results, in device order.
-    let (mut next_in, mut next_out) = (0, operands.len());
+    // Each program's arguments and results, in device order: indices of
+    // `captures` (the operands, then the results).
+    let (mut next_in, mut next_res) = (0, 0);
     let mut calls = Vec::new();
     for name in programs.iter().flatten() {
         let (ins, outs) = cx.state.signatures.get(name).ok_or_else(|| {
@@ -650,13 +651,10 @@ pub(super) fn run_parallel(cx: &mut FuncLowering<'_>, b: &mut Builder<'_>, op: O
             )
         })?;
         let given = next_in..next_in + ins.len();
-        let taken = next_out - operands.len()..next_out - operands.len() + outs.len();
-        let matches = |have: &[Value], want: &[Type]| {
-            have.iter()
-                .map(|&v| b.ctx.value_ty(v))
-                .eq(want.iter().copied())
-        };
-        if next_in + ins.len() > operands.len() || next_out + outs.len() > captures.len() {
+        let taken = next_res..next_res + outs.len();
+        let (Some(args_given), Some(results_taken)) =
+            (operands.get(given.clone()), results.get(taken.clone()))
+        else {
             return Err(Diagnostic::error(
                 b.loc,
                 format!(
@@ -665,9 +663,14 @@ pub(super) fn run_parallel(cx: &mut FuncLowering<'_>, b: &mut Builder<'_>, op: O
                     results.len()
                 ),
             ));
-        }
+        };
         // Each device's operands and results are its program's own.
-        if !matches(&operands[given], ins) || !matches(&results[taken], outs) {
+        let matches = |have: &[Value], want: &[Type]| {
+            have.iter()
+                .map(|&v| b.ctx.value_ty(v))
+                .eq(want.iter().copied())
+        };
+        if !matches(args_given, ins) || !matches(results_taken, outs) {
             return Err(Diagnostic::error(
                 b.loc,
                 format!(
@@ -675,14 +678,12 @@ pub(super) fn run_parallel(cx: &mut FuncLowering<'_>, b: &mut Builder<'_>, op: O
                 ),
             ));
         }
-        let (ins, outs) = (ins.len(), outs.len());
-        let mut args: Vec<usize> = (next_in..next_in + ins).collect();
-        args.extend(next_out..next_out + outs);
-        calls.push((name.clone(), args));
-        next_in += ins;
-        next_out += outs;
+        let results_at = taken.map(|r| operands.len() + r);
+        calls.push((name.clone(), given.chain(results_at).collect()));
+        next_in += ins.len();
+        next_res += outs.len();
     }
-    if next_in != operands.len() || next_out != captures.len() {
+    if next_in != operands.len() || next_res != results.len() {
         return Err(Diagnostic::error(
             b.loc,
             "run_parallel's operands and results do not match its programs' signatures",

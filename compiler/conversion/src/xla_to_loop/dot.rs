@@ -25,16 +25,6 @@ pub(super) const DOT: OpLowering = OpLowering {
     lower: |cx, b, op, bufs| dot_general(cx, b, op, bufs[0]),
 };
 
-/// Whether the product is a large batch of tiny ones, which loops compute
-/// faster than GEMM calls (the kernel selection's rule).
-fn is_tiny(ls: &[i64], rs: &[i64], lfree: &[usize], rfree: &[usize], d: &dot::DotDims) -> bool {
-    let m: i64 = lfree.iter().map(|&i| ls[i]).product();
-    let n: i64 = rfree.iter().map(|&i| rs[i]).product();
-    let k: i64 = d.lhs_contract.iter().map(|&i| ls[i as usize]).product();
-    let batch: i64 = d.lhs_batch.iter().map(|&i| ls[i as usize]).product();
-    dot::is_tiny_batch(batch, m, n, k)
-}
-
 /// Zero-fills the result, then accumulates into it with the loops
 /// ordered batch, lhs-free, contracting, rhs-free: the innermost loop
 /// walks rows of the rhs and of the result contiguously (so it
@@ -74,7 +64,7 @@ pub(super) fn dot_general(
         && d.lhs_batch.len() <= strata_abi::GEMM_MAX_BATCH
         && lfree.len() <= 1
         && rfree.len() <= 1
-        && !is_tiny(&ls, &rs, &lfree, &rfree, &d)
+        && !dot::is_tiny_batch_dot(b.ctx, op)
     {
         return dot_with_runtime_gemm(cx, b, op, out, kind, &lfree, &rfree);
     }
@@ -116,17 +106,7 @@ pub(super) fn dot_general(
                   con: &[Value]|
      -> Result<Scalar> {
         let (batch, lf) = ivs.split_at(nb);
-        let filler = ivs.first().copied().unwrap_or_else(|| b.const_index(0));
-        let mut li = vec![filler; ls.len()];
-        for (j, &lb) in d.lhs_batch.iter().enumerate() {
-            li[lb as usize] = batch[j];
-        }
-        for (j, &f) in lfree.iter().enumerate() {
-            li[f] = lf[j];
-        }
-        for (j, &lc) in d.lhs_contract.iter().enumerate() {
-            li[lc as usize] = con[j];
-        }
+        let li = operand_index(&d.lhs_batch, &lfree, &d.lhs_contract, [batch, lf, con]);
         let x = this.element(b, lhs, &li)?;
         scalar::convert(b, x, in_elem, acc_elem)
     };
@@ -140,25 +120,11 @@ pub(super) fn dot_general(
                 xs: &[Scalar],
                 rf: &[Value]|
      -> Result<()> {
-        let (batch, lf) = ivs.split_at(nb);
-        let filler = ivs
-            .first()
-            .or(rf.first())
-            .copied()
-            .unwrap_or_else(|| b.const_index(0));
-        let oidx: Vec<Value> = batch.iter().chain(lf).chain(rf).copied().collect();
+        let batch = &ivs[..nb];
+        let oidx: Vec<Value> = ivs.iter().chain(rf).copied().collect();
         let mut acc = load_scalar(b, acc_buf, &oidx);
         for (con, &x) in ks.iter().zip(xs) {
-            let mut ri = vec![filler; rs.len()];
-            for (j, &rb) in d.rhs_batch.iter().enumerate() {
-                ri[rb as usize] = batch[j];
-            }
-            for (j, &f) in rfree.iter().enumerate() {
-                ri[f] = rf[j];
-            }
-            for (j, &rc) in d.rhs_contract.iter().enumerate() {
-                ri[rc as usize] = con[j];
-            }
+            let ri = operand_index(&d.rhs_batch, &rfree, &d.rhs_contract, [batch, rf, con]);
             let y = this.element(b, rhs, &ri)?;
             let y = scalar::convert(b, y, rhs_elem, acc_elem)?;
             let p = scalar::emit(b, op, MULTIPLY, &[x, y], acc_elem, acc_elem)?;
@@ -214,6 +180,26 @@ pub(super) fn dot_general(
         b.insert("mem.dealloc", vec![scratch], &[], vec![]);
     }
     Ok(())
+}
+
+/// The index of an operand element from the indices of its batch, free
+/// and contracting dimensions (which the verifier checked cover them all).
+fn operand_index(
+    batch: &[i64],
+    free: &[usize],
+    contract: &[i64],
+    [at_batch, at_free, at_contract]: [&[Value]; 3],
+) -> Vec<Value> {
+    let mut index = vec![None; batch.len() + free.len() + contract.len()];
+    let dims = batch.iter().map(|&d| d as usize).zip(at_batch);
+    let dims = dims.chain(free.iter().copied().zip(at_free));
+    let dims = dims.chain(contract.iter().map(|&d| d as usize).zip(at_contract));
+    for (d, &v) in dims {
+        if let Some(slot) = index.get_mut(d) {
+            *slot = Some(v);
+        }
+    }
+    index.into_iter().flatten().collect()
 }
 
 /// f32/f64 products with one contracting dimension and at most one free

@@ -78,13 +78,13 @@ fn expand_block(ctx: &mut Context, block: BlockId, renamed: &mut HashMap<Value, 
                 *v = r;
             }
         }
+        let loc = ctx.op(op).loc;
         let mut e = Emit {
             ctx: &mut *ctx,
             out: &mut out,
             block,
-            loc: Location::unknown(),
+            loc,
         };
-        e.loc = e.ctx.op(op).loc;
         match expand(&mut e, op) {
             Some(v) => {
                 let result = ctx.op(op).results[0];
@@ -177,13 +177,9 @@ fn expand(e: &mut Emit<'_>, op: OpId) -> Option<Value> {
         NEGF | ABSF | COPYSIGN if is_narrow(to) => Some(sign_bits(e, name, &operands)),
         EXPM1 if to == Some(FloatKind::F16) => Some(expm1_f16(e, operands[0])),
         _ if (FLOAT_BINARY.contains(&name) || FLOAT_UNARY.contains(&name)) && is_narrow(to) => {
-            let attrs = e.ctx.op(op).attrs.clone();
-            Some(in_f32(e, op, name, &operands, attrs))
+            Some(in_f32(e, op))
         }
-        CMPF | FPTOSI | FPTOUI if is_narrow(first) => {
-            let attrs = e.ctx.op(op).attrs.clone();
-            Some(in_f32(e, op, name, &operands, attrs))
-        }
+        CMPF | FPTOSI | FPTOUI if is_narrow(first) => Some(in_f32(e, op)),
         SITOFP | UITOFP if is_narrow(to) => {
             let f64t = e.float_ty(FloatKind::F64);
             let wide = e.op(name, operands.clone(), f64t);
@@ -201,17 +197,18 @@ fn expand(e: &mut Emit<'_>, op: OpId) -> Option<Value> {
     }
 }
 
-/// `name` on the operands extended to `f32`, its result rounded back when
-/// it is a 16-bit float. `contract` goes: the rounding between a multiply
-/// and an add is part of the result.
-fn in_f32(
-    e: &mut Emit<'_>,
-    op: OpId,
-    name: &'static str,
-    operands: &[Value],
-    attrs: Vec<(String, Attr)>,
-) -> Value {
-    let f32t = e.float_ty(FloatKind::F32);
+/// `op` on its operands extended to `f32`, its result rounded back when it
+/// is a 16-bit float. `contract` goes: the rounding between a multiply and
+/// an add is part of the result.
+fn in_f32(e: &mut Emit<'_>, op: OpId) -> Value {
+    let o = e.ctx.op(op);
+    let (name, operands, result_ty) = (o.name, o.operands.clone(), e.ctx.value_ty(o.results[0]));
+    let attrs = o
+        .attrs
+        .iter()
+        .filter(|(n, _)| n != "contract")
+        .cloned()
+        .collect();
     let wide: Vec<Value> = operands
         .iter()
         .map(|&x| match e.kind(x) {
@@ -219,14 +216,13 @@ fn in_f32(
             _ => x,
         })
         .collect();
-    let result_ty = e.ctx.value_ty(e.ctx.op(op).results[0]);
-    let to = float_kind(e.ctx, result_ty);
-    let ty = if is_narrow(to) { f32t } else { result_ty };
-    let attrs = attrs.into_iter().filter(|(n, _)| n != "contract").collect();
-    let r = e.op_with(name, wide, ty, attrs);
-    match to {
-        Some(k) if is_narrow(to) => convert(e, r, k),
-        _ => r,
+    match float_kind(e.ctx, result_ty) {
+        Some(k) if is_narrow(Some(k)) => {
+            let f32t = e.float_ty(FloatKind::F32);
+            let r = e.op_with(name, wide, f32t, attrs);
+            convert(e, r, k)
+        }
+        _ => e.op_with(name, wide, result_ty, attrs),
     }
 }
 
@@ -260,24 +256,20 @@ fn sign_bits(e: &mut Emit<'_>, name: &str, operands: &[Value]) -> Value {
 /// rounded to it, `exp` and `tanh` in `f32`.
 fn expm1_f16(e: &mut Emit<'_>, x: Value) -> Value {
     let f32t = e.float_ty(FloatKind::F32);
-    let round = |e: &mut Emit<'_>, v: Value| {
+    // One step of the formula in f32, rounded to f16 and back.
+    let step = |e: &mut Emit<'_>, name: &'static str, operands: Vec<Value>| {
+        let v = e.op(name, operands, f32t);
         let n = convert(e, v, FloatKind::F16);
         convert(e, n, FloatKind::F32)
     };
     let x = convert(e, x, FloatKind::F32);
     let (one, half) = (e.float(1.0, f32t), e.float(0.5, f32t));
-    let exp = e.op(EXP, vec![x], f32t);
-    let exp = round(e, exp);
-    let big = e.op(SUBF, vec![exp, one], f32t);
-    let big = round(e, big);
-    let h = e.op(MULF, vec![x, half], f32t);
-    let h = round(e, h);
-    let th = e.op(TANH, vec![h], f32t);
-    let th = round(e, th);
-    let ep1 = e.op(ADDF, vec![exp, one], f32t);
-    let ep1 = round(e, ep1);
-    let small = e.op(MULF, vec![th, ep1], f32t);
-    let small = round(e, small);
+    let exp = step(e, EXP, vec![x]);
+    let big = step(e, SUBF, vec![exp, one]);
+    let h = step(e, MULF, vec![x, half]);
+    let th = step(e, TANH, vec![h]);
+    let ep1 = step(e, ADDF, vec![exp, one]);
+    let small = step(e, MULF, vec![th, ep1]);
     let ax = e.op(ABSF, vec![x], f32t);
     let is_big = e.cmpf("ogt", ax, half);
     let r = e.op(SELECT, vec![is_big, big, small], f32t);

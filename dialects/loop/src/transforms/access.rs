@@ -1,11 +1,12 @@
 //! What the loop passes need to know about values and buffer accesses:
 //! constant operands, the buffer a memref value views, and how a loop
-//! touches each buffer defined outside it.
+//! touches each buffer defined outside it; and moving a loop body's ops
+//! into another block.
 
 use std::collections::HashMap;
 
 use strata_dialect_mem as mem;
-use strata_ir::{AttrKind, Context, OpId, Value};
+use strata_ir::{AttrKind, BlockId, Context, OpId, Traits, Value};
 
 /// The constant integer `v` holds, if it is one.
 pub(crate) fn constant(ctx: &Context, v: Value) -> Option<i64> {
@@ -122,4 +123,35 @@ pub(crate) fn only_local_effects(ctx: &Context, lp: OpId) -> bool {
             && name != crate::RUN_DEVICES;
     });
     ok
+}
+
+/// Moves the ops of block `from`, but its terminator, to the end of block
+/// `into`, before its terminator. The whole list moves at once (one op at a
+/// time, each removal would cost the length of the block).
+pub(crate) fn move_body(ctx: &mut Context, from: BlockId, into: BlockId) {
+    let mut moved = std::mem::take(&mut ctx.blocks[from].ops);
+    if let Some(&last) = moved.last()
+        && is_terminator(ctx, last)
+    {
+        moved.pop();
+        ctx.blocks[from].ops.push(last);
+    }
+    for &op in &moved {
+        ctx.op_mut(op).parent = Some(into);
+    }
+    let at = terminator_position(ctx, into);
+    ctx.blocks[into].ops.splice(at..at, moved);
+}
+
+fn is_terminator(ctx: &Context, op: OpId) -> bool {
+    ctx.registry.traits(ctx.op(op).name).has(Traits::TERMINATOR)
+}
+
+/// Where ops go to be appended to `block` before its terminator.
+fn terminator_position(ctx: &Context, block: BlockId) -> usize {
+    let ops = &ctx.blocks[block].ops;
+    match ops.last() {
+        Some(&last) if is_terminator(ctx, last) => ops.len() - 1,
+        _ => ops.len(),
+    }
 }

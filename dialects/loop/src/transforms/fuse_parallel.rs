@@ -35,7 +35,7 @@ use strata_ir::{BlockId, Context, OpId, Traits, Value};
 
 use std::collections::HashMap;
 
-use super::access::{BufferUse, buffer_root, buffer_uses, constant, only_local_effects};
+use super::access::{BufferUse, buffer_root, buffer_uses, constant, move_body, only_local_effects};
 use crate::{FOR, is_parallel};
 
 pub const FLAG: &str = "loop-fuse-parallel";
@@ -230,31 +230,5 @@ fn fuse(ctx: &mut Context, first: OpId, second: OpId) {
     };
     let (iv_into, iv_from) = (ctx.blocks[into].args[0], ctx.blocks[from].args[0]);
     ctx.replace_uses_in(second, iv_from, iv_into);
-    // The whole body moves at once (one op at a time, each removal would
-    // cost the length of the body); its terminator stays behind.
-    let mut moved = std::mem::take(&mut ctx.blocks[from].ops);
-    if let Some(&last) = moved.last()
-        && is_terminator(ctx, last)
-    {
-        moved.pop();
-        ctx.blocks[from].ops.push(last);
-    }
-    for &op in &moved {
-        ctx.op_mut(op).parent = Some(into);
-    }
-    let at = terminator_position(ctx, into);
-    ctx.blocks[into].ops.splice(at..at, moved);
-}
-
-fn is_terminator(ctx: &Context, op: OpId) -> bool {
-    ctx.registry.traits(ctx.op(op).name).has(Traits::TERMINATOR)
-}
-
-/// Where ops go to be appended to `block` before its terminator.
-fn terminator_position(ctx: &Context, block: BlockId) -> usize {
-    let ops = &ctx.blocks[block].ops;
-    match ops.last() {
-        Some(&last) if is_terminator(ctx, last) => ops.len() - 1,
-        _ => ops.len(),
-    }
+    move_body(ctx, from, into);
 }

@@ -31,7 +31,7 @@ use strata_diag::{Location, Result};
 use strata_ir::builtin;
 use strata_ir::{AttrKind, BlockId, Context, OpId, Value};
 
-use super::access::constant;
+use super::access::{constant, move_body};
 use crate::{FOR, YIELD, is_parallel};
 
 pub const FLAG: &str = "loop-tile";
@@ -170,14 +170,7 @@ fn tile(ctx: &mut Context, rows: OpId, plan: Plan) {
     let col = inner.add(ctx, j1, j0);
     let col = inner.add(ctx, col, dj);
 
-    // The inner body (without its terminator) moves in whole.
-    let mut moved = std::mem::take(&mut ctx.blocks[col_body].ops);
-    moved.pop();
-    for &op in &moved {
-        ctx.op_mut(op).parent = Some(inner.block);
-    }
-    let end = inner.pos;
-    ctx.blocks[inner.block].ops.splice(end..end, moved);
+    move_body(ctx, col_body, inner.block);
     ctx.replace_uses_in(outer, i, row);
     ctx.replace_uses_in(outer, j, col);
     ctx.detach_op(rows);
