@@ -10,8 +10,8 @@
 //! | `check.expect_close %a, %b, min_ulp_difference = m, max_ulp_difference = n` | ULP distance in `[m, n]` |
 
 use strata_diag::Result;
-use strata_ir::text::parser::{OpState, Parser};
 use strata_ir::{AttrKind, Context, OpDef, OpId, Traits};
+use strata_ir::{OpParser, OpState};
 
 pub const EXPECT_EQ: &str = "check.expect_eq";
 pub const EXPECT_EQ_CONST: &str = "check.expect_eq_const";
@@ -40,7 +40,7 @@ pub fn register(ctx: &mut Context) {
 }
 
 /// `, key = value` options before the colon.
-fn parse_options(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+fn parse_options(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     while p.consume_punct(",") {
         let key = p.parse_ident()?;
         if !["tolerance", "min_ulp_difference", "max_ulp_difference"].contains(&key.as_str()) {
@@ -51,16 +51,16 @@ fn parse_options(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
         // A bare number: the type after the next colon is the operands'.
         let v = match p.parse_scalar_literal()? {
             strata_ir::dense::Literal::Float(f) if key == "tolerance" => {
-                let t = p.ctx.types.float_ty(strata_ir::FloatKind::F64);
-                p.ctx.attr(AttrKind::float(f, t))
+                let t = p.ctx().types.float_ty(strata_ir::FloatKind::F64);
+                p.ctx().attr(AttrKind::float(f, t))
             }
             strata_ir::dense::Literal::Int(i) if key == "tolerance" => {
-                let t = p.ctx.types.float_ty(strata_ir::FloatKind::F64);
-                p.ctx.attr(AttrKind::float(i as f64, t))
+                let t = p.ctx().types.float_ty(strata_ir::FloatKind::F64);
+                p.ctx().attr(AttrKind::float(i as f64, t))
             }
             strata_ir::dense::Literal::Int(i) if key != "tolerance" => {
-                let t = p.ctx.types.int_ty(64);
-                p.ctx.attr(AttrKind::Int { value: i, ty: t })
+                let t = p.ctx().types.int_ty(64);
+                p.ctx().attr(AttrKind::Int { value: i, ty: t })
             }
             _ => {
                 return Err(strata_diag::Diagnostic::error(
@@ -75,7 +75,7 @@ fn parse_options(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 }
 
 /// `check.expect_eq %a, %b[, options] : T[, T]`.
-fn parse_pair(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+fn parse_pair(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     st.operands.push(p.parse_operand()?);
     p.expect_punct(",")?;
     st.operands.push(p.parse_operand()?);
@@ -91,12 +91,12 @@ fn parse_pair(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 }
 
 /// `check.expect_eq_const %a, dense<..> : T [{options}]`.
-fn parse_const(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+fn parse_const(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     st.operands.push(p.parse_operand()?);
     p.expect_punct(",")?;
     let loc = p.loc();
     let value = p.parse_attr()?;
-    let AttrKind::Dense(d) = p.ctx.attr_kind(value) else {
+    let AttrKind::Dense(d) = p.ctx().attr_kind(value) else {
         return Err(strata_diag::Diagnostic::error(
             loc,
             "expected a dense elements attribute",

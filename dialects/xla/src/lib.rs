@@ -422,7 +422,7 @@ pub fn register(ctx: &mut Context) {
 }
 
 /// CHLO ops without `broadcast_dimensions` broadcast numpy-style.
-fn chlo_default_numpy(ctx: &mut Context, st: &mut strata_ir::text::parser::OpState) {
+fn chlo_default_numpy(ctx: &mut Context, st: &mut strata_ir::OpState) {
     if st
         .attrs
         .iter()

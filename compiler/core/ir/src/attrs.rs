@@ -64,3 +64,17 @@ impl AttrKind {
         }
     }
 }
+
+/// A literal as written inside `dense<...>` (or a scalar attribute).
+#[derive(Clone, Debug)]
+pub enum Literal {
+    Int(i128),
+    Float(f64),
+    /// `0x...` bare hex: the raw bits of one element.
+    Hex(u64),
+    Bool(bool),
+    Complex(Box<Literal>, Box<Literal>),
+    List(Vec<Literal>),
+    /// `"0x..."`: raw little-endian bytes of all elements (or one splat).
+    Bytes(Vec<u8>),
+}

@@ -5,9 +5,7 @@
 use strata_diag::Result;
 
 use crate::attrs::{Attr, AttrKind};
-use crate::context::{Context, OpId};
-use crate::registry::{OpDef, Traits};
-use crate::text::parser::{OpState, Parser};
+use crate::context::{Context, FunctionSignature, OpDef, OpId, OpParser, OpState, Traits};
 use crate::types::{Type, TypeKind};
 
 pub const MODULE: &str = "builtin.module";
@@ -102,7 +100,7 @@ pub fn defined_funcs(ctx: &Context, module: OpId) -> Vec<OpId> {
         .collect()
 }
 
-fn parse_func(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+fn parse_func(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     let mut visibility = None;
     for v in ["public", "private", "nested"] {
         if p.consume_keyword(v) {
@@ -110,15 +108,20 @@ fn parse_func(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
         }
     }
     let name = p.parse_symbol("function name like @main")?;
-    let (args, results, (arg_attrs, res_attrs)) = p.parse_function_signature_with_attrs()?;
+    let FunctionSignature {
+        args,
+        results,
+        arg_attrs,
+        res_attrs,
+    } = p.parse_function_signature_with_attrs()?;
     let inputs: Vec<_> = args.iter().map(|a| a.1).collect();
-    let fty = p.ctx.types.function_ty(inputs, results);
-    let a = p.ctx.attr(AttrKind::String(name));
+    let fty = p.ctx().types.function_ty(inputs, results);
+    let a = p.ctx().attr(AttrKind::String(name));
     st.add_attr("sym_name", a);
-    let a = p.ctx.attr(AttrKind::Type(fty));
+    let a = p.ctx().attr(AttrKind::Type(fty));
     st.add_attr("function_type", a);
     if let Some(v) = visibility.filter(|v| *v != "public") {
-        let a = p.ctx.attr(AttrKind::String(v.to_string()));
+        let a = p.ctx().attr(AttrKind::String(v.to_string()));
         st.add_attr("sym_visibility", a);
     }
     if p.consume_keyword("attributes") {
@@ -131,9 +134,9 @@ fn parse_func(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
         if dicts.iter().any(|d| !d.is_empty()) && !st.attrs.iter().any(|(n, _)| n == name) {
             let items = dicts
                 .into_iter()
-                .map(|d| p.ctx.attr(AttrKind::Dict(d)))
+                .map(|d| p.ctx().attr(AttrKind::Dict(d)))
                 .collect();
-            let a = p.ctx.attr(AttrKind::Array(items));
+            let a = p.ctx().attr(AttrKind::Array(items));
             st.add_attr(name, a);
         }
     }
@@ -147,11 +150,11 @@ fn parse_func(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     Ok(())
 }
 
-fn parse_return(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+fn parse_return(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     p.parse_operands_colon_types(st)
 }
 
-fn parse_call(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+fn parse_call(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     let callee = p.parse_symbol("callee symbol like @f")?;
     p.expect_punct("(")?;
     st.operands = p.parse_operands()?;
@@ -160,12 +163,12 @@ fn parse_call(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     p.expect_punct(":")?;
     let loc = p.loc();
     let fty = p.parse_function_type()?;
-    let TypeKind::Function { inputs, results } = p.ctx.types.kind(fty).clone() else {
+    let TypeKind::Function { inputs, results } = p.ctx().types.kind(fty).clone() else {
         return Err(p.error("expected a function type"));
     };
     p.check_operand_types(&st.operands, &inputs, loc)?;
     st.result_types = results;
-    let a = p.ctx.attr(AttrKind::SymbolRef(callee));
+    let a = p.ctx().attr(AttrKind::SymbolRef(callee));
     st.add_attr("callee", a);
     Ok(())
 }
@@ -293,8 +296,8 @@ fn verify_return(ctx: &Context, op: OpId) -> Result<()> {
                 op,
                 format!(
                     "type of return operand {i} ({}) doesn't match function result type ({}) in function @{}",
-                    crate::text::printer::type_to_string(ctx, *g),
-                    crate::text::printer::type_to_string(ctx, *r),
+                    crate::text::type_printer::type_to_string(ctx, *g),
+                    crate::text::type_printer::type_to_string(ctx, *r),
                     func_name(ctx, parent).unwrap_or("?")
                 ),
             ));

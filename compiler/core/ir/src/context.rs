@@ -1,15 +1,22 @@
 //! The [`Context`] owns every op, block, region and value (in `id-arena`
 //! arenas), the type and attribute interners, the source map and the op
 //! registry. Everything else holds small copyable ids.
+//!
+//! The registry lives here, with the hook signatures and the interface a
+//! pretty-syntax hook parses through ([`OpParser`]), because the context
+//! owns the registry and every hook receives the context: written in files
+//! of their own, the context and the registry would import each other.
+//! The text parser implements [`OpParser`], so this file never names it.
 
 use std::collections::{HashMap, HashSet};
 
 use id_arena::{Arena, Id};
-use strata_diag::{Diagnostic, Location, SourceMap};
+use strata_diag::{Diagnostic, Location, Result, SourceMap};
 
-use crate::attrs::{Attr, AttrKind};
-use crate::registry::{OpDef, Registry};
-use crate::types::{FloatKind, Signedness, Type, TypeKind};
+use crate::attrs::{Attr, AttrKind, Literal};
+use crate::intern::Interner;
+use crate::text::lexer::Tok;
+use crate::types::{Type, Types};
 
 pub type OpId = Id<Operation>;
 pub type BlockId = Id<Block>;
@@ -52,151 +59,6 @@ pub enum ValueDef {
 pub struct ValueData {
     pub ty: Type,
     pub def: ValueDef,
-}
-
-struct Interner<K: std::hash::Hash + Eq + Clone> {
-    items: Vec<K>,
-    index: HashMap<K, u32>,
-}
-
-impl<K: std::hash::Hash + Eq + Clone> Default for Interner<K> {
-    fn default() -> Self {
-        Interner {
-            items: Vec::new(),
-            index: HashMap::new(),
-        }
-    }
-}
-
-impl<K: std::hash::Hash + Eq + Clone> Interner<K> {
-    fn intern(&mut self, k: K) -> u32 {
-        if let Some(&i) = self.index.get(&k) {
-            return i;
-        }
-        let i = self.items.len() as u32;
-        self.items.push(k.clone());
-        self.index.insert(k, i);
-        i
-    }
-}
-
-/// Every type of a compilation, interned (equal types are one [`Type`]),
-/// and the queries on them. A field of the [`Context`] of its own, so that
-/// reading types never borrows the ops.
-#[derive(Default)]
-pub struct Types {
-    interner: Interner<TypeKind>,
-}
-
-impl Types {
-    pub fn ty(&mut self, kind: TypeKind) -> Type {
-        Type(self.interner.intern(kind))
-    }
-    pub fn kind(&self, t: Type) -> &TypeKind {
-        &self.interner.items[t.0 as usize]
-    }
-    pub fn int_ty(&mut self, width: u32) -> Type {
-        self.ty(TypeKind::Int {
-            width,
-            sign: Signedness::Signless,
-        })
-    }
-    pub fn uint_ty(&mut self, width: u32) -> Type {
-        self.ty(TypeKind::Int {
-            width,
-            sign: Signedness::Unsigned,
-        })
-    }
-    pub fn float_ty(&mut self, k: FloatKind) -> Type {
-        self.ty(TypeKind::Float(k))
-    }
-    pub fn index_ty(&mut self) -> Type {
-        self.ty(TypeKind::Index)
-    }
-    pub fn tensor_ty(&mut self, shape: &[i64], elem: Type) -> Type {
-        self.ty(TypeKind::Tensor {
-            shape: shape.to_vec(),
-            elem,
-        })
-    }
-    pub fn memref_ty(&mut self, shape: &[i64], elem: Type) -> Type {
-        self.ty(TypeKind::MemRef {
-            shape: shape.to_vec(),
-            elem,
-        })
-    }
-    pub fn function_ty(&mut self, inputs: Vec<Type>, results: Vec<Type>) -> Type {
-        self.ty(TypeKind::Function { inputs, results })
-    }
-
-    /// Shape of a tensor or memref type; `None` for anything else.
-    pub fn shape(&self, t: Type) -> Option<&[i64]> {
-        match self.kind(t) {
-            TypeKind::Tensor { shape, .. } | TypeKind::MemRef { shape, .. } => Some(shape),
-            _ => None,
-        }
-    }
-    /// Element type of a tensor or memref; the type itself for scalars.
-    pub fn elem(&self, t: Type) -> Type {
-        match self.kind(t) {
-            TypeKind::Tensor { elem, .. } | TypeKind::MemRef { elem, .. } => *elem,
-            _ => t,
-        }
-    }
-    pub fn is_tensor(&self, t: Type) -> bool {
-        matches!(self.kind(t), TypeKind::Tensor { .. })
-    }
-    pub fn num_elements(&self, t: Type) -> i64 {
-        self.shape(t).map(|s| s.iter().product()).unwrap_or(1)
-    }
-    pub fn is_float(&self, t: Type) -> bool {
-        matches!(self.kind(t), TypeKind::Float(_))
-    }
-    pub fn is_complex(&self, t: Type) -> bool {
-        matches!(self.kind(t), TypeKind::Complex(_))
-    }
-    pub fn is_int(&self, t: Type) -> bool {
-        matches!(self.kind(t), TypeKind::Int { .. })
-    }
-    pub fn is_bool(&self, t: Type) -> bool {
-        matches!(self.kind(t), TypeKind::Int { width: 1, .. })
-    }
-    pub fn is_unsigned(&self, t: Type) -> bool {
-        matches!(
-            self.kind(t),
-            TypeKind::Int {
-                sign: Signedness::Unsigned,
-                ..
-            }
-        )
-    }
-    /// Bit width of a scalar type (complex: the width of one part).
-    pub fn bit_width(&self, t: Type) -> u32 {
-        match self.kind(t) {
-            TypeKind::Int { width, .. } => *width,
-            TypeKind::Float(k) => k.width(),
-            TypeKind::Index => 64,
-            TypeKind::Complex(e) => self.bit_width(*e),
-            TypeKind::Quant(q) => self.bit_width(q.storage),
-            _ => 0,
-        }
-    }
-    /// Bytes of one scalar part of an element of type `elem` in a buffer: the
-    /// element itself, or one of a complex number's two parts. The rule is
-    /// `strata_abi::scalar_storage_bytes`, shared with the runtime.
-    pub fn part_storage_bytes(&self, elem: Type) -> u64 {
-        strata_abi::scalar_storage_bytes(self.bit_width(elem)) as u64
-    }
-    /// Bytes of one element of type `elem` in a buffer (complex: both parts).
-    pub fn storage_bytes(&self, elem: Type) -> u64 {
-        let parts = if self.is_complex(elem) { 2 } else { 1 };
-        parts * self.part_storage_bytes(elem)
-    }
-    /// Tensor of the same shape with another element type.
-    pub fn with_elem(&mut self, t: Type, elem: Type) -> Type {
-        let shape = self.shape(t).map(|s| s.to_vec()).unwrap_or_default();
-        self.tensor_ty(&shape, elem)
-    }
 }
 
 /// Everything one compilation owns.
@@ -478,8 +340,9 @@ impl Context {
     }
 
     /// Puts `new` where `old` stands: inserted right before it, the uses of
-    /// `old`'s results (pairwise) redirected to `new`'s within the enclosing
-    /// function — uses cannot escape it — and `old` detached.
+    /// `old`'s results (pairwise) redirected to `new`'s within the nearest
+    /// enclosing op isolated from above (the function) — uses cannot escape
+    /// it — and `old` detached.
     pub fn replace_op(&mut self, old: OpId, new: OpId) {
         let Some(block) = self.ops[old].parent else {
             return;
@@ -494,7 +357,7 @@ impl Context {
             .position(|&o| o == old)
             .unwrap_or(0);
         self.insert_op_at(block, pos, new);
-        if let Some(func) = crate::builtin::enclosing_func(self, old) {
+        if let Some(func) = self.enclosing_isolated(old) {
             let pairs: Vec<_> = self.ops[old]
                 .results
                 .iter()
@@ -506,6 +369,18 @@ impl Context {
             }
         }
         self.detach_op(old);
+    }
+
+    /// The nearest op above `op` whose regions are isolated from above.
+    fn enclosing_isolated(&self, op: OpId) -> Option<OpId> {
+        let mut at = self.ops[op].parent.and_then(|b| self.block_parent_op(b));
+        while let Some(o) = at {
+            if self.registry.traits(self.ops[o].name).has(Traits::ISOLATED) {
+                return Some(o);
+            }
+            at = self.ops[o].parent.and_then(|b| self.block_parent_op(b));
+        }
+        None
     }
 
     /// Replaces every use of `from` with `to` among ops nested in `scope`.
@@ -537,5 +412,223 @@ impl Context {
             ),
             None => d,
         }
+    }
+}
+
+// ---- the op registry ----
+
+/// Verifies one op beyond the structural checks.
+pub type VerifyFn = fn(&Context, OpId) -> Result<()>;
+/// Parses the custom (pretty) form of an op after its name.
+pub type ParseFn = fn(&mut dyn OpParser, &mut OpState) -> Result<()>;
+/// Parses the body of `#dialect.name<...>` (after `<`, up to and including
+/// `>`) for attributes with a syntax of their own.
+pub type AttrParseFn = fn(&mut dyn OpParser) -> Result<Attr>;
+/// Adjusts an op parsed under an alternative spelling (defaults that the
+/// spelling implies), in either syntax.
+pub type FixupFn = fn(&mut Context, &mut OpState);
+
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Traits(pub u32);
+
+impl Traits {
+    pub const NONE: Traits = Traits(0);
+    /// Ends a block.
+    pub const TERMINATOR: Traits = Traits(1);
+    /// Regions may not use values defined outside the op.
+    pub const ISOLATED: Traits = Traits(2);
+    /// No side effects: dead results mean a dead op.
+    pub const PURE: Traits = Traits(4);
+    /// Defines a symbol (`sym_name`) in the enclosing table.
+    pub const SYMBOL: Traits = Traits(8);
+
+    pub const fn with(self, other: Traits) -> Traits {
+        Traits(self.0 | other.0)
+    }
+    pub fn has(self, other: Traits) -> bool {
+        self.0 & other.0 == other.0
+    }
+}
+
+#[derive(Clone)]
+pub struct OpDef {
+    pub name: &'static str,
+    pub traits: Traits,
+    /// (operands, results) the op always has, checked by the IR verifier
+    /// before the op's own verifier runs (which may then index them).
+    pub counts: Option<(usize, usize)>,
+    pub verify: Option<VerifyFn>,
+    pub parse: Option<ParseFn>,
+}
+
+impl OpDef {
+    pub fn new(name: &'static str, traits: Traits) -> OpDef {
+        OpDef {
+            name,
+            traits,
+            counts: None,
+            verify: None,
+            parse: None,
+        }
+    }
+    /// The op has exactly `operands` operands and `results` results.
+    pub fn counts(mut self, operands: usize, results: usize) -> OpDef {
+        self.counts = Some((operands, results));
+        self
+    }
+    pub fn verifier(mut self, f: VerifyFn) -> OpDef {
+        self.verify = Some(f);
+        self
+    }
+    pub fn parser(mut self, f: ParseFn) -> OpDef {
+        self.parse = Some(f);
+        self
+    }
+}
+
+#[derive(Default)]
+pub struct Registry {
+    ops: HashMap<&'static str, OpDef>,
+    /// Alternative spellings (`stablehlo.add` → `xla.add`).
+    aliases: HashMap<String, &'static str>,
+    fixups: HashMap<String, FixupFn>,
+    attr_parsers: HashMap<String, AttrParseFn>,
+}
+
+impl Registry {
+    pub fn add(&mut self, def: OpDef) {
+        self.ops.insert(def.name, def);
+    }
+    pub fn alias(&mut self, spelling: impl Into<String>, canonical: &'static str) {
+        self.aliases.insert(spelling.into(), canonical);
+    }
+    pub fn alias_with_fixup(&mut self, spelling: &str, canonical: &'static str, fixup: FixupFn) {
+        self.aliases.insert(spelling.to_string(), canonical);
+        self.fixups.insert(spelling.to_string(), fixup);
+    }
+    pub fn add_attr_parser(&mut self, name: &str, f: AttrParseFn) {
+        self.attr_parsers.insert(name.to_string(), f);
+    }
+    pub fn attr_parser(&self, name: &str) -> Option<AttrParseFn> {
+        self.attr_parsers.get(name).copied()
+    }
+    pub fn fixup(&self, spelling: &str) -> Option<FixupFn> {
+        self.fixups.get(spelling).copied()
+    }
+    pub fn get(&self, name: &str) -> Option<&OpDef> {
+        self.ops.get(name)
+    }
+    /// Canonical registered name for a spelling, following aliases.
+    pub fn resolve(&self, spelling: &str) -> Option<&OpDef> {
+        if let Some(d) = self.ops.get(spelling) {
+            return Some(d);
+        }
+        self.aliases.get(spelling).and_then(|c| self.ops.get(c))
+    }
+    pub fn traits(&self, name: &str) -> Traits {
+        self.ops.get(name).map(|d| d.traits).unwrap_or_default()
+    }
+}
+
+/// An op being parsed: what a pretty-form hook fills in.
+pub struct OpState {
+    pub name: &'static str,
+    pub loc: Location,
+    pub operands: Vec<Value>,
+    pub result_types: Vec<Type>,
+    pub attrs: Vec<(String, Attr)>,
+    pub regions: Vec<RegionId>,
+    pub successors: Vec<BlockId>,
+}
+
+impl OpState {
+    pub fn add_attr(&mut self, name: &str, a: Attr) {
+        self.attrs.push((name.to_string(), a));
+    }
+}
+
+// ---- the interface of pretty-syntax hooks ----
+
+/// What a dialect's pretty-syntax hook reads an op with (MLIR's
+/// `OpAsmParser`): the text parser's token and grammar operations that
+/// hooks need, and the context to build types and attributes in. The
+/// parser implements it by forwarding to its own methods.
+pub trait OpParser {
+    fn ctx(&mut self) -> &mut Context;
+
+    // Tokens.
+    fn peek(&self) -> &Tok;
+    fn loc(&self) -> Location;
+    fn advance(&mut self) -> Tok;
+    fn is_punct(&self, p: &str) -> bool;
+    fn consume_punct(&mut self, p: &str) -> bool;
+    fn expect_punct(&mut self, p: &str) -> Result<()>;
+    fn is_keyword(&self, kw: &str) -> bool;
+    fn consume_keyword(&mut self, kw: &str) -> bool;
+    fn expect_keyword(&mut self, kw: &str) -> Result<()>;
+    fn parse_ident(&mut self) -> Result<String>;
+    /// `@name`, or an error saying what was expected (`what`).
+    fn parse_symbol(&mut self, what: &str) -> Result<String>;
+
+    // Values.
+    /// `%name` use.
+    fn parse_operand(&mut self) -> Result<Value>;
+    /// Comma-separated operands; empty if the next token is not a value.
+    fn parse_operands(&mut self) -> Result<Vec<Value>>;
+    /// `%a, %b {attrs} : T, U`: operands whose types follow a colon.
+    fn parse_operands_colon_types(&mut self, st: &mut OpState) -> Result<()>;
+    /// Checks that parsed operands have the types a signature spells.
+    fn check_operand_types(&self, operands: &[Value], types: &[Type], loc: Location) -> Result<()>;
+
+    // Types.
+    fn parse_type(&mut self) -> Result<Type>;
+    fn parse_type_list(&mut self) -> Result<Vec<Type>>;
+    fn parse_result_types(&mut self) -> Result<Vec<Type>>;
+    fn parse_function_type(&mut self) -> Result<Type>;
+    /// `(%a: t {attrs}, ...) -> (t {attrs})` of `func.func`.
+    fn parse_function_signature_with_attrs(&mut self) -> Result<FunctionSignature>;
+
+    // Attributes.
+    fn parse_attr(&mut self) -> Result<Attr>;
+    fn parse_attr_dict(&mut self, out: &mut Vec<(String, Attr)>) -> Result<()>;
+    /// An optional attribute dictionary, into the op state.
+    fn parse_optional_attr_dict(&mut self, st: &mut OpState) -> Result<()>;
+    /// The body of `#name<...>` for attributes with a syntax of their own.
+    fn parse_struct_body(&mut self, name: &str) -> Result<Attr>;
+    fn parse_scalar_literal(&mut self) -> Result<Literal>;
+    fn parse_i64(&mut self) -> Result<i64>;
+    /// `[1, 2, 3]` (possibly empty).
+    fn parse_i64_list(&mut self) -> Result<Vec<i64>>;
+
+    // Regions.
+    /// Declares the entry arguments `(%a: t, %b: t)` of a pretty region.
+    fn parse_region_args(&mut self) -> Result<Vec<(String, Type, Location)>>;
+    /// `{ ... }` with pre-declared entry arguments; `isolated` hides outer
+    /// values.
+    fn parse_region(
+        &mut self,
+        entry_args: &[(String, Type, Location)],
+        isolated: bool,
+    ) -> Result<RegionId>;
+}
+
+/// A function signature as `func.func` writes it: the named arguments
+/// (empty names for a declaration), the result types, and each argument's
+/// and result's attribute dictionary (`{tf.aliasing_output = 0 : i32}`).
+pub struct FunctionSignature {
+    pub args: Vec<(String, Type, Location)>,
+    pub results: Vec<Type>,
+    pub arg_attrs: Vec<Vec<(String, Attr)>>,
+    pub res_attrs: Vec<Vec<(String, Attr)>>,
+}
+
+impl dyn OpParser + '_ {
+    /// An error at the current token.
+    pub fn error(&self, msg: impl Into<String>) -> Diagnostic {
+        Diagnostic::error(self.loc(), msg)
+    }
+    pub fn i64_array_attr(&mut self, values: Vec<i64>) -> Attr {
+        let elem = self.ctx().types.int_ty(64);
+        self.ctx().attr(AttrKind::DenseArray { elem, values })
     }
 }

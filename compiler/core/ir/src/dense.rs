@@ -2,23 +2,10 @@
 //! and back, for every element type.
 
 use crate::attrs::DenseElements;
+pub use crate::attrs::Literal;
 use crate::context::Context;
 use crate::minifloat;
 use crate::types::{FloatKind, Signedness, Type, TypeKind};
-
-/// A literal as written inside `dense<...>` (or a scalar attribute).
-#[derive(Clone, Debug)]
-pub enum Literal {
-    Int(i128),
-    Float(f64),
-    /// `0x...` bare hex: the raw bits of one element.
-    Hex(u64),
-    Bool(bool),
-    Complex(Box<Literal>, Box<Literal>),
-    List(Vec<Literal>),
-    /// `"0x..."`: raw little-endian bytes of all elements (or one splat).
-    Bytes(Vec<u8>),
-}
 
 /// Checks that `v` fits integer type `ty` (signless accepts both signed and
 /// unsigned spellings, as MLIR does).
@@ -41,7 +28,7 @@ pub fn check_int_range(ctx: &Context, v: i128, ty: Type) -> Result<(), String> {
     if v < lo || v > hi {
         return Err(format!(
             "integer value {v} is out of range for type {}",
-            crate::text::printer::type_to_string(ctx, ty)
+            crate::text::type_printer::type_to_string(ctx, ty)
         ));
     }
     Ok(())
@@ -123,13 +110,13 @@ fn scalar_bits(ctx: &Context, lit: &Literal, ty: Type, out: &mut Vec<u64>) -> Re
         (_, Literal::Bool(_)) => {
             return Err(format!(
                 "boolean literal for element type {}",
-                crate::text::printer::type_to_string(ctx, ty)
+                crate::text::type_printer::type_to_string(ctx, ty)
             ));
         }
         _ => {
             return Err(format!(
                 "literal does not match element type {}",
-                crate::text::printer::type_to_string(ctx, ty)
+                crate::text::type_printer::type_to_string(ctx, ty)
             ));
         }
     }

@@ -8,18 +8,18 @@ pub mod call_graph;
 mod clone;
 pub mod context;
 pub mod dense;
+mod intern;
 pub mod minifloat;
-pub mod registry;
 pub mod text;
 pub mod types;
 pub mod verify;
 
 pub use attrs::{Attr, AttrKind, DenseElements};
 pub use context::{
-    Block, BlockId, Context, OpId, Operation, Region, RegionId, Types, Value, ValueDef,
+    AttrParseFn, Block, BlockId, Context, FixupFn, FunctionSignature, OpDef, OpId, OpParser,
+    OpState, Operation, ParseFn, Region, RegionId, Registry, Traits, Value, ValueDef, VerifyFn,
 };
-pub use registry::{OpDef, Traits};
-pub use types::{FloatKind, Signedness, Type, TypeKind, UniformQuant, row_major_strides};
+pub use types::{FloatKind, Signedness, Type, TypeKind, Types, UniformQuant, row_major_strides};
 
 /// Attribute accessors shared by every dialect.
 impl Context {

@@ -1,5 +1,7 @@
-//! Types: interned by content in the [`Context`](crate::Context), so equality
-//! of two [`Type`] handles is equality of the types.
+//! Types: interned by content in [`Types`] (which the context owns), so
+//! equality of two [`Type`] handles is equality of the types.
+
+use crate::intern::Interner;
 
 /// Handle to an interned type.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -159,8 +161,8 @@ pub enum TypeKind {
 
 /// The values an integer storage type holds: `[-2^(w-1), 2^(w-1))` signed,
 /// `[0, 2^w)` unsigned (capped to i64).
-pub fn storage_range(ctx: &crate::Context, t: Type) -> (i64, i64) {
-    match ctx.types.kind(t) {
+pub fn storage_range(types: &Types, t: Type) -> (i64, i64) {
+    match types.kind(t) {
         TypeKind::Int { width, sign } => {
             let w = (*width).min(63);
             if *sign == Signedness::Unsigned {
@@ -180,4 +182,123 @@ pub fn row_major_strides(shape: &[i64]) -> Vec<i64> {
         s[i] = s[i + 1] * shape[i + 1];
     }
     s
+}
+
+/// Every type of a compilation, interned (equal types are one [`Type`]),
+/// and the queries on them. A field of the [`Context`] of its own, so that
+/// reading types never borrows the ops.
+#[derive(Default)]
+pub struct Types {
+    interner: Interner<TypeKind>,
+}
+
+impl Types {
+    pub fn ty(&mut self, kind: TypeKind) -> Type {
+        Type(self.interner.intern(kind))
+    }
+    pub fn kind(&self, t: Type) -> &TypeKind {
+        &self.interner.items[t.0 as usize]
+    }
+    pub fn int_ty(&mut self, width: u32) -> Type {
+        self.ty(TypeKind::Int {
+            width,
+            sign: Signedness::Signless,
+        })
+    }
+    pub fn uint_ty(&mut self, width: u32) -> Type {
+        self.ty(TypeKind::Int {
+            width,
+            sign: Signedness::Unsigned,
+        })
+    }
+    pub fn float_ty(&mut self, k: FloatKind) -> Type {
+        self.ty(TypeKind::Float(k))
+    }
+    pub fn index_ty(&mut self) -> Type {
+        self.ty(TypeKind::Index)
+    }
+    pub fn tensor_ty(&mut self, shape: &[i64], elem: Type) -> Type {
+        self.ty(TypeKind::Tensor {
+            shape: shape.to_vec(),
+            elem,
+        })
+    }
+    pub fn memref_ty(&mut self, shape: &[i64], elem: Type) -> Type {
+        self.ty(TypeKind::MemRef {
+            shape: shape.to_vec(),
+            elem,
+        })
+    }
+    pub fn function_ty(&mut self, inputs: Vec<Type>, results: Vec<Type>) -> Type {
+        self.ty(TypeKind::Function { inputs, results })
+    }
+
+    /// Shape of a tensor or memref type; `None` for anything else.
+    pub fn shape(&self, t: Type) -> Option<&[i64]> {
+        match self.kind(t) {
+            TypeKind::Tensor { shape, .. } | TypeKind::MemRef { shape, .. } => Some(shape),
+            _ => None,
+        }
+    }
+    /// Element type of a tensor or memref; the type itself for scalars.
+    pub fn elem(&self, t: Type) -> Type {
+        match self.kind(t) {
+            TypeKind::Tensor { elem, .. } | TypeKind::MemRef { elem, .. } => *elem,
+            _ => t,
+        }
+    }
+    pub fn is_tensor(&self, t: Type) -> bool {
+        matches!(self.kind(t), TypeKind::Tensor { .. })
+    }
+    pub fn num_elements(&self, t: Type) -> i64 {
+        self.shape(t).map(|s| s.iter().product()).unwrap_or(1)
+    }
+    pub fn is_float(&self, t: Type) -> bool {
+        matches!(self.kind(t), TypeKind::Float(_))
+    }
+    pub fn is_complex(&self, t: Type) -> bool {
+        matches!(self.kind(t), TypeKind::Complex(_))
+    }
+    pub fn is_int(&self, t: Type) -> bool {
+        matches!(self.kind(t), TypeKind::Int { .. })
+    }
+    pub fn is_bool(&self, t: Type) -> bool {
+        matches!(self.kind(t), TypeKind::Int { width: 1, .. })
+    }
+    pub fn is_unsigned(&self, t: Type) -> bool {
+        matches!(
+            self.kind(t),
+            TypeKind::Int {
+                sign: Signedness::Unsigned,
+                ..
+            }
+        )
+    }
+    /// Bit width of a scalar type (complex: the width of one part).
+    pub fn bit_width(&self, t: Type) -> u32 {
+        match self.kind(t) {
+            TypeKind::Int { width, .. } => *width,
+            TypeKind::Float(k) => k.width(),
+            TypeKind::Index => 64,
+            TypeKind::Complex(e) => self.bit_width(*e),
+            TypeKind::Quant(q) => self.bit_width(q.storage),
+            _ => 0,
+        }
+    }
+    /// Bytes of one scalar part of an element of type `elem` in a buffer: the
+    /// element itself, or one of a complex number's two parts. The rule is
+    /// `strata_abi::scalar_storage_bytes`, shared with the runtime.
+    pub fn part_storage_bytes(&self, elem: Type) -> u64 {
+        strata_abi::scalar_storage_bytes(self.bit_width(elem)) as u64
+    }
+    /// Bytes of one element of type `elem` in a buffer (complex: both parts).
+    pub fn storage_bytes(&self, elem: Type) -> u64 {
+        let parts = if self.is_complex(elem) { 2 } else { 1 };
+        parts * self.part_storage_bytes(elem)
+    }
+    /// Tensor of the same shape with another element type.
+    pub fn with_elem(&mut self, t: Type, elem: Type) -> Type {
+        let shape = self.shape(t).map(|s| s.to_vec()).unwrap_or_default();
+        self.tensor_ty(&shape, elem)
+    }
 }

@@ -15,8 +15,8 @@ use std::collections::HashSet;
 
 use strata_diag::Diagnostic;
 
+use crate::context::Traits;
 use crate::context::{Context, OpId, Value};
-use crate::registry::Traits;
 
 pub fn verify(ctx: &Context, root: OpId) -> Result<(), Vec<Diagnostic>> {
     let mut errors = Vec::new();

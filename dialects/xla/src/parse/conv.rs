@@ -6,15 +6,15 @@
 use strata_diag::{Diagnostic, Result};
 use strata_ir::AttrKind;
 use strata_ir::text::lexer::Tok;
-use strata_ir::text::parser::{OpState, Parser};
+use strata_ir::{OpParser, OpState};
 
 use super::*;
 
 /// `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]` as a `#stablehlo.conv` struct
 /// of the nine dimension fields.
-fn parse_conv_dims(p: &mut Parser<'_>) -> Result<strata_ir::Attr> {
+fn parse_conv_dims(p: &mut dyn OpParser) -> Result<strata_ir::Attr> {
     // One bracketed layout; `letters` name the non-spatial dimensions.
-    fn layout(p: &mut Parser<'_>, letters: [&str; 2]) -> Result<(i64, i64, Vec<i64>)> {
+    fn layout(p: &mut dyn OpParser, letters: [&str; 2]) -> Result<(i64, i64, Vec<i64>)> {
         let start = p.loc();
         p.expect_punct("[")?;
         let (mut a, mut b, mut numbered) = (None, None, Vec::new());
@@ -69,14 +69,14 @@ fn parse_conv_dims(p: &mut Parser<'_>) -> Result<strata_ir::Attr> {
     let (ki, ko, ks) = layout(p, ["i", "o"])?;
     p.expect_punct("->")?;
     let (ob, of, os) = layout(p, ["b", "f"])?;
-    let i64t = p.ctx.types.int_ty(64);
-    let int = |p: &mut Parser<'_>, v: i64| {
-        p.ctx.attr(AttrKind::Int {
+    let i64t = p.ctx().types.int_ty(64);
+    let int = |p: &mut dyn OpParser, v: i64| {
+        p.ctx().attr(AttrKind::Int {
             value: v as i128,
             ty: i64t,
         })
     };
-    let arr = |p: &mut Parser<'_>, v: Vec<i64>| int_list_attr(p, v);
+    let arr = |p: &mut dyn OpParser, v: Vec<i64>| int_list_attr(p, v);
     let fields = vec![
         ("input_batch_dimension".to_string(), int(p, ib)),
         ("input_feature_dimension".to_string(), int(p, if_)),
@@ -88,7 +88,7 @@ fn parse_conv_dims(p: &mut Parser<'_>) -> Result<strata_ir::Attr> {
         ("output_feature_dimension".to_string(), int(p, of)),
         ("output_spatial_dimensions".to_string(), arr(p, os)),
     ];
-    Ok(p.ctx.attr(AttrKind::Struct {
+    Ok(p.ctx().attr(AttrKind::Struct {
         name: "stablehlo.conv".into(),
         fields,
     }))
@@ -97,7 +97,7 @@ fn parse_conv_dims(p: &mut Parser<'_>) -> Result<strata_ir::Attr> {
 /// `#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>` (after `<`),
 /// or its `raw key = value, ...` form, or the struct form Strata prints
 /// (`key = value, ...`, so printed IR parses again).
-pub fn parse_conv_dims_attr(p: &mut Parser<'_>) -> Result<strata_ir::Attr> {
+pub fn parse_conv_dims_attr(p: &mut dyn OpParser) -> Result<strata_ir::Attr> {
     if p.consume_keyword("raw") || matches!(p.peek(), Tok::Ident(_)) {
         return p.parse_struct_body("stablehlo.conv");
     }
@@ -109,7 +109,7 @@ pub fn parse_conv_dims_attr(p: &mut Parser<'_>) -> Result<strata_ir::Attr> {
 /// `convolution(%lhs, %rhs) dim_numbers = ..., window = {stride = [..],
 /// pad = [[..]], lhs_dilate = [..], rhs_dilate = [..], reverse = [..]}
 /// {attrs} : (..) -> R`.
-pub fn parse_convolution(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_convolution(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     p.expect_punct("(")?;
     st.operands = p.parse_operands()?;
     p.expect_punct(")")?;
@@ -151,11 +151,11 @@ pub fn parse_convolution(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
                 _ => return Err(p.error(format!("unknown window field '{key}'"))),
             };
             let a = if name == "padding" {
-                let i64t = p.ctx.types.int_ty(64);
+                let i64t = p.ctx().types.int_ty(64);
                 let n = value.len() as i64 / 2;
-                let ty = p.ctx.types.tensor_ty(&[n, 2], i64t);
+                let ty = p.ctx().types.tensor_ty(&[n, 2], i64t);
                 let bits = value.iter().map(|&v| v as u64).collect();
-                p.ctx.attr(AttrKind::Dense(strata_ir::DenseElements {
+                p.ctx().attr(AttrKind::Dense(strata_ir::DenseElements {
                     ty,
                     splat: false,
                     bits,
@@ -175,7 +175,7 @@ pub fn parse_convolution(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 }
 
 /// `[false, true]` (or `[0, 1]`) as 0/1 values.
-fn parse_bool_list(p: &mut Parser<'_>) -> Result<Vec<i64>> {
+fn parse_bool_list(p: &mut dyn OpParser) -> Result<Vec<i64>> {
     p.expect_punct("[")?;
     let mut v = Vec::new();
     if !p.is_punct("]") {

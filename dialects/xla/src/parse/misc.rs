@@ -3,18 +3,18 @@
 
 use strata_diag::Result;
 use strata_ir::AttrKind;
-use strata_ir::text::parser::{OpState, Parser};
+use strata_ir::{OpParser, OpState};
 
 use super::{enum_attr, i64_attr, parse_keyword_i64, parse_named_dims, parse_signature};
 
 /// `rng_bit_generator %state, algorithm = THREE_FRY : (S) -> (S, T)`.
-pub fn parse_rng_bit_generator(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_rng_bit_generator(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     st.operands.push(p.parse_operand()?);
     if p.consume_punct(",") {
         p.expect_keyword("algorithm")?;
         p.expect_punct("=")?;
         let alg = p.parse_ident()?;
-        let a = p.ctx.attr(AttrKind::String(alg));
+        let a = p.ctx().attr(AttrKind::String(alg));
         st.add_attr("rng_algorithm", a);
     }
     p.parse_optional_attr_dict(st)?;
@@ -22,7 +22,7 @@ pub fn parse_rng_bit_generator(p: &mut Parser<'_>, st: &mut OpState) -> Result<(
 }
 
 /// `rng %a, %b, %shape, distribution = UNIFORM : (A, B, S) -> T`.
-pub fn parse_rng(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_rng(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     st.operands.push(p.parse_operand()?);
     p.expect_punct(",")?;
     st.operands.push(p.parse_operand()?);
@@ -32,7 +32,7 @@ pub fn parse_rng(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
         p.expect_keyword("distribution")?;
         p.expect_punct("=")?;
         let value = p.parse_ident()?;
-        let a = p.ctx.attr(AttrKind::Enum {
+        let a = p.ctx().attr(AttrKind::Enum {
             dialect: "stablehlo".into(),
             name: "rng_distribution".into(),
             value,
@@ -44,7 +44,7 @@ pub fn parse_rng(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 }
 
 /// `dynamic_iota %shape, dim = 0 : (tensor<2xi64>) -> tensor<3x4xi64>`.
-pub fn parse_dynamic_iota(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_dynamic_iota(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     st.operands.push(p.parse_operand()?);
     if p.consume_punct(",") {
         parse_keyword_i64(p, st, "dim", "iota_dimension")?;
@@ -54,7 +54,7 @@ pub fn parse_dynamic_iota(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 }
 
 /// `reduce_precision %x, format = e5m10 : tensor<...>`.
-pub fn parse_reduce_precision(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_reduce_precision(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     st.operands.push(p.parse_operand()?);
     if p.consume_punct(",") {
         p.expect_keyword("format")?;
@@ -71,12 +71,12 @@ pub fn parse_reduce_precision(p: &mut Parser<'_>, st: &mut OpState) -> Result<()
                 format!("expected a format like e5m10, found '{format}'"),
             ));
         };
-        let i32t = p.ctx.types.int_ty(32);
-        let ea = p.ctx.attr(AttrKind::Int {
+        let i32t = p.ctx().types.int_ty(32);
+        let ea = p.ctx().attr(AttrKind::Int {
             value: e as i128,
             ty: i32t,
         });
-        let ma = p.ctx.attr(AttrKind::Int {
+        let ma = p.ctx().attr(AttrKind::Int {
             value: m as i128,
             ty: i32t,
         });
@@ -88,15 +88,15 @@ pub fn parse_reduce_precision(p: &mut Parser<'_>, st: &mut OpState) -> Result<()
 }
 
 /// `chlo.top_k(%x, k = 3) : tensor<AxNxT> -> (tensor<AxKxT>, tensor<AxKxi32>)`.
-pub fn parse_top_k(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_top_k(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     p.expect_punct("(")?;
     st.operands.push(p.parse_operand()?);
     p.expect_punct(",")?;
     p.expect_keyword("k")?;
     p.expect_punct("=")?;
     let k = p.parse_i64()?;
-    let i64t = p.ctx.types.int_ty(64);
-    let a = p.ctx.attr(AttrKind::Int {
+    let i64t = p.ctx().types.int_ty(64);
+    let a = p.ctx().attr(AttrKind::Int {
         value: k as i128,
         ty: i64t,
     });
@@ -114,14 +114,14 @@ pub fn parse_top_k(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 
 /// `stablehlo.cholesky %a[, lower = true|false] [attrs] : type`; without
 /// `lower` the op keeps StableHLO's default (false, the upper factor).
-pub fn parse_cholesky(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_cholesky(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     st.operands.push(p.parse_operand()?);
     if p.consume_punct(",") {
         p.expect_keyword("lower")?;
         p.expect_punct("=")?;
         let loc = p.loc();
         let lower = p.parse_attr()?;
-        if !matches!(p.ctx.attr_kind(lower), AttrKind::Bool(_)) {
+        if !matches!(p.ctx().attr_kind(lower), AttrKind::Bool(_)) {
             return Err(strata_diag::Diagnostic::error(
                 loc,
                 "expected 'true' or 'false' for 'lower'",
@@ -133,7 +133,7 @@ pub fn parse_cholesky(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     parse_signature(p, st)
 }
 
-pub fn parse_fft(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_fft(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     st.operands.push(p.parse_operand()?);
     p.expect_punct(",")?;
     p.expect_keyword("type")?;
@@ -149,7 +149,7 @@ pub fn parse_fft(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 
 /// `chlo.scan(%in, ...) inits(%init, ...) dimension=D [attributes {...}]
 /// {region} : (types) -> (types)`; the inputs are counted in `num_inputs`.
-pub fn parse_scan(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_scan(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     p.expect_punct("(")?;
     let inputs = p.parse_operands()?;
     p.expect_punct(")")?;

@@ -14,19 +14,19 @@ pub use sdy::{parse_ignored_attr, parse_manual_computation, parse_mesh, parse_sh
 
 use strata_diag::{Diagnostic, Result};
 use strata_ir::text::lexer::Tok;
-use strata_ir::text::parser::{OpState, Parser};
 use strata_ir::{AttrKind, Type, TypeKind};
+use strata_ir::{OpParser, OpState};
 
 use crate::names::*;
 
 /// `: (a, b) -> c` or `: t` (one type for every operand and the result).
 /// `xla.complex` reads the single type as its result type.
-pub(super) fn parse_signature(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub(super) fn parse_signature(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     p.expect_punct(":")?;
     let loc = p.loc();
     if p.is_punct("(") {
         let fty = p.parse_function_type()?;
-        let TypeKind::Function { inputs, results } = p.ctx.types.kind(fty).clone() else {
+        let TypeKind::Function { inputs, results } = p.ctx().types.kind(fty).clone() else {
             return Err(Diagnostic::error(loc, "expected a function type"));
         };
         p.check_operand_types(&st.operands, &inputs, loc)?;
@@ -54,8 +54,9 @@ pub(super) fn parse_signature(p: &mut Parser<'_>, st: &mut OpState) -> Result<()
         return Ok(());
     }
     let operand_ty = if st.name == COMPLEX {
-        match p.ctx.types.kind(p.ctx.types.elem(t)).clone() {
-            TypeKind::Complex(part) => p.ctx.types.with_elem(t, part),
+        let types = &mut p.ctx().types;
+        match types.kind(types.elem(t)).clone() {
+            TypeKind::Complex(part) => types.with_elem(t, part),
             _ => return Err(Diagnostic::error(loc, "expected a tensor of complex type")),
         }
     } else {
@@ -68,14 +69,14 @@ pub(super) fn parse_signature(p: &mut Parser<'_>, st: &mut OpState) -> Result<()
 }
 
 /// `op %a, %b {attrs} : type-or-signature`.
-pub fn parse_elementwise(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_elementwise(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     st.operands = p.parse_operands()?;
     p.parse_optional_attr_dict(st)?;
     parse_signature(p, st)
 }
 
 /// `select %p, %a, %b : (P, T, T) -> T` or `: P, T`.
-pub fn parse_select(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_select(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     st.operands = p.parse_operands()?;
     p.parse_optional_attr_dict(st)?;
     if st.operands.len() != 3 {
@@ -88,7 +89,7 @@ pub fn parse_select(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     let loc = p.loc();
     if p.is_punct("(") {
         let fty = p.parse_function_type()?;
-        let TypeKind::Function { inputs, results } = p.ctx.types.kind(fty).clone() else {
+        let TypeKind::Function { inputs, results } = p.ctx().types.kind(fty).clone() else {
             return Err(p.error("expected a function type"));
         };
         p.check_operand_types(&st.operands, &inputs, loc)?;
@@ -103,8 +104,8 @@ pub fn parse_select(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     Ok(())
 }
 
-pub(super) fn enum_attr(p: &mut Parser<'_>, kind: &str, value: String) -> strata_ir::Attr {
-    p.ctx.attr(AttrKind::Enum {
+pub(super) fn enum_attr(p: &mut dyn OpParser, kind: &str, value: String) -> strata_ir::Attr {
+    p.ctx().attr(AttrKind::Enum {
         dialect: "stablehlo".into(),
         name: kind.into(),
         value,
@@ -112,7 +113,7 @@ pub(super) fn enum_attr(p: &mut Parser<'_>, kind: &str, value: String) -> strata
 }
 
 /// `compare GT, %a, %b[, FLOAT] : (T, T) -> R`.
-pub fn parse_compare(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_compare(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     if matches!(p.peek(), Tok::Percent(_)) {
         // `chlo.broadcast_compare %a, %b {comparison_direction = ...} : ...`
         return parse_elementwise(p, st);
@@ -134,11 +135,11 @@ pub fn parse_compare(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 }
 
 /// `constant dense<...> : T` (optionally preceded by an attribute dict).
-pub fn parse_constant(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_constant(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     p.parse_optional_attr_dict(st)?;
     let loc = p.loc();
     let value = p.parse_attr()?;
-    let AttrKind::Dense(d) = p.ctx.attr_kind(value) else {
+    let AttrKind::Dense(d) = p.ctx().attr_kind(value) else {
         return Err(Diagnostic::error(
             loc,
             "expected a dense elements attribute like dense<[1, 2]> : tensor<2xi32>",
@@ -150,7 +151,7 @@ pub fn parse_constant(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 }
 
 /// `iota dim = 0 : T`.
-pub fn parse_iota(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_iota(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     parse_keyword_i64(p, st, "dim", "iota_dimension")?;
     p.parse_optional_attr_dict(st)?;
     p.expect_punct(":")?;
@@ -160,7 +161,7 @@ pub fn parse_iota(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 
 /// `keyword = N` as the i64 attribute `attr`.
 pub(super) fn parse_keyword_i64(
-    p: &mut Parser<'_>,
+    p: &mut dyn OpParser,
     st: &mut OpState,
     keyword: &str,
     attr: &str,
@@ -175,7 +176,7 @@ pub(super) fn parse_keyword_i64(
 
 /// `, name = [..]` as an `array<i64>` attribute.
 pub(super) fn parse_named_dims(
-    p: &mut Parser<'_>,
+    p: &mut dyn OpParser,
     st: &mut OpState,
     keyword: &str,
     attr: &str,
@@ -189,7 +190,7 @@ pub(super) fn parse_named_dims(
 }
 
 /// `broadcast_in_dim %a, dims = [..] : (T) -> R`.
-pub fn parse_broadcast_in_dim(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_broadcast_in_dim(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     st.operands.push(p.parse_operand()?);
     p.expect_punct(",")?;
     parse_named_dims(p, st, "dims", "broadcast_dimensions")?;
@@ -200,7 +201,7 @@ pub fn parse_broadcast_in_dim(p: &mut Parser<'_>, st: &mut OpState) -> Result<()
 /// `dynamic_broadcast_in_dim %a, %shape, dims = [..]` with optional
 /// `, known_expanding_dimensions = [..]` and
 /// `, known_nonexpanding_dimensions = [..]`, then `: (A, S) -> R`.
-pub fn parse_dynamic_broadcast_in_dim(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_dynamic_broadcast_in_dim(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     st.operands.push(p.parse_operand()?);
     p.expect_punct(",")?;
     st.operands.push(p.parse_operand()?);
@@ -228,7 +229,7 @@ pub fn parse_dynamic_broadcast_in_dim(p: &mut Parser<'_>, st: &mut OpState) -> R
 }
 
 /// `transpose %a, dims = [..] : (T) -> R`.
-pub fn parse_transpose(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_transpose(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     st.operands.push(p.parse_operand()?);
     p.expect_punct(",")?;
     parse_named_dims(p, st, "dims", "permutation")?;
@@ -237,7 +238,7 @@ pub fn parse_transpose(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 }
 
 /// `reverse %a, dims = [..] : T`.
-pub fn parse_reverse(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_reverse(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     st.operands.push(p.parse_operand()?);
     p.expect_punct(",")?;
     parse_named_dims(p, st, "dims", "dimensions")?;
@@ -246,7 +247,7 @@ pub fn parse_reverse(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 }
 
 /// `concatenate %a, %b, dim = 0 : (..) -> R`.
-pub fn parse_concatenate(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_concatenate(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     loop {
         st.operands.push(p.parse_operand()?);
         p.expect_punct(",")?;
@@ -260,7 +261,7 @@ pub fn parse_concatenate(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 }
 
 /// `pad %a, %v, low = [..], high = [..], interior = [..] : (T, P) -> R`.
-pub fn parse_pad(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_pad(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     st.operands.push(p.parse_operand()?);
     p.expect_punct(",")?;
     st.operands.push(p.parse_operand()?);
@@ -275,7 +276,7 @@ pub fn parse_pad(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 }
 
 /// `slice %a [0:2, 1:4:2] : (T) -> R`.
-pub fn parse_slice(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_slice(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     st.operands.push(p.parse_operand()?);
     p.expect_punct("[")?;
     let (mut start, mut limit, mut strides) = (Vec::new(), Vec::new(), Vec::new());
@@ -307,22 +308,22 @@ pub fn parse_slice(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     parse_signature(p, st)
 }
 
-pub(super) fn int_list_attr(p: &mut Parser<'_>, v: Vec<i64>) -> strata_ir::Attr {
-    let i64t = p.ctx.types.int_ty(64);
+pub(super) fn int_list_attr(p: &mut dyn OpParser, v: Vec<i64>) -> strata_ir::Attr {
+    let i64t = p.ctx().types.int_ty(64);
     let items = v
         .into_iter()
         .map(|x| {
-            p.ctx.attr(AttrKind::Int {
+            p.ctx().attr(AttrKind::Int {
                 value: x as i128,
                 ty: i64t,
             })
         })
         .collect();
-    p.ctx.attr(AttrKind::Array(items))
+    p.ctx().attr(AttrKind::Array(items))
 }
 
 /// `[a] x [b]`.
-fn parse_dim_pair(p: &mut Parser<'_>) -> Result<(Vec<i64>, Vec<i64>)> {
+fn parse_dim_pair(p: &mut dyn OpParser) -> Result<(Vec<i64>, Vec<i64>)> {
     let l = p.parse_i64_list()?;
     p.expect_keyword("x")?;
     let r = p.parse_i64_list()?;
@@ -331,7 +332,7 @@ fn parse_dim_pair(p: &mut Parser<'_>) -> Result<(Vec<i64>, Vec<i64>)> {
 
 /// `dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1],
 /// precision = [..] : (..) -> R`; also `dot %a, %b : (..) -> R`.
-pub fn parse_dot_general(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_dot_general(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     let start = p.loc();
     st.operands.push(p.parse_operand()?);
     p.expect_punct(",")?;
@@ -362,10 +363,10 @@ pub fn parse_dot_general(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     parse_signature(p, st)?;
     if !saw_contracting && st.attrs.iter().all(|(k, _)| k != "dot_dimension_numbers") {
         // `dot`: contract the last lhs dimension with the first rhs dimension.
-        let lrank = p
-            .ctx
+        let ctx = p.ctx();
+        let lrank = ctx
             .types
-            .shape(p.ctx.value_ty(st.operands[0]))
+            .shape(ctx.value_ty(st.operands[0]))
             .map(|s| s.len())
             .unwrap_or(0);
         if lrank == 0 {
@@ -390,7 +391,7 @@ pub fn parse_dot_general(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
                 int_list_attr(p, rc),
             ),
         ];
-        let a = p.ctx.attr(AttrKind::Struct {
+        let a = p.ctx().attr(AttrKind::Struct {
             name: "stablehlo.dot".into(),
             fields,
         });
@@ -400,7 +401,7 @@ pub fn parse_dot_general(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 }
 
 /// `[DEFAULT, HIGHEST]`.
-pub(super) fn parse_precision(p: &mut Parser<'_>) -> Result<strata_ir::Attr> {
+pub(super) fn parse_precision(p: &mut dyn OpParser) -> Result<strata_ir::Attr> {
     p.expect_punct("[")?;
     let mut items = Vec::new();
     if !p.is_punct("]") {
@@ -416,12 +417,12 @@ pub(super) fn parse_precision(p: &mut Parser<'_>) -> Result<strata_ir::Attr> {
         }
     }
     p.expect_punct("]")?;
-    Ok(p.ctx.attr(AttrKind::Array(items)))
+    Ok(p.ctx().attr(AttrKind::Array(items)))
 }
 
 /// `reduce(%a init: %i), ... applies stablehlo.add across dimensions = [1] : sig`
 /// or `... across dimensions = [1] : sig reducer(%x: t, %y: t) { body }`.
-pub fn parse_reduce(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_reduce(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     let (mut inputs, mut inits) = (Vec::new(), Vec::new());
     loop {
         p.expect_punct("(")?;
@@ -440,7 +441,7 @@ pub fn parse_reduce(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
         let loc = p.loc();
         let name = p.parse_ident()?;
         let def = p
-            .ctx
+            .ctx()
             .registry
             .resolve(&name)
             .ok_or_else(|| Diagnostic::error(loc, format!("unknown operation '{name}'")))?;
@@ -458,21 +459,21 @@ pub fn parse_reduce(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     parse_named_dims(p, st, "dimensions", "dimensions")?;
     p.parse_optional_attr_dict(st)?;
     parse_signature(p, st)?;
-    let elems: Vec<Type> = inits.iter().map(|&v| p.ctx.value_ty(v)).collect();
+    let elems: Vec<Type> = inits.iter().map(|&v| p.ctx().value_ty(v)).collect();
     match applies {
         Some((name, loc)) => {
             if elems.len() != 1 {
                 return Err(Diagnostic::error(loc, "'applies' needs exactly one input"));
             }
             let t = elems[0];
-            let region = p.ctx.regions.alloc(strata_ir::Region::default());
-            let block = p.ctx.add_block(region, &[t, t]);
-            let args = p.ctx.blocks[block].args.clone();
-            let body = p.ctx.create_op(name, args, &[t], vec![], loc);
-            p.ctx.append_op(block, body);
-            let r = p.ctx.op(body).results[0];
-            let ret = p.ctx.create_op(RETURN, vec![r], &[], vec![], loc);
-            p.ctx.append_op(block, ret);
+            let region = p.ctx().regions.alloc(strata_ir::Region::default());
+            let block = p.ctx().add_block(region, &[t, t]);
+            let args = p.ctx().blocks[block].args.clone();
+            let body = p.ctx().create_op(name, args, &[t], vec![], loc);
+            p.ctx().append_op(block, body);
+            let r = p.ctx().op(body).results[0];
+            let ret = p.ctx().create_op(RETURN, vec![r], &[], vec![], loc);
+            p.ctx().append_op(block, ret);
             st.regions.push(region);
         }
         None => {
@@ -497,13 +498,13 @@ pub fn parse_reduce(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 }
 
 /// `return %a, %b : T, U`.
-pub fn parse_return(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_return(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     p.parse_operands_colon_types(st)
 }
 
 /// `custom_call @target(%a, ...) {attrs} : (..) -> (..)`. The conformance
 /// checks spelled as custom calls become the `check` dialect's ops.
-pub fn parse_custom_call(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_custom_call(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     let loc = p.loc();
     let target = p.parse_symbol("a call target like @name")?;
     p.expect_punct("(")?;
@@ -520,7 +521,7 @@ pub fn parse_custom_call(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     match check {
         Some((name, extra)) => {
             let def = p
-                .ctx
+                .ctx()
                 .registry
                 .get(name)
                 .ok_or_else(|| Diagnostic::error(loc, format!("'{name}' is not registered")))?;
@@ -529,11 +530,11 @@ pub fn parse_custom_call(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
                 .retain(|(k, _)| k == "tolerance" || k.ends_with("ulp_difference"));
             if let Some((k, v)) = extra {
                 let a = if k == "tolerance" {
-                    let f64t = p.ctx.types.float_ty(strata_ir::FloatKind::F64);
-                    p.ctx.attr(AttrKind::float(v, f64t))
+                    let f64t = p.ctx().types.float_ty(strata_ir::FloatKind::F64);
+                    p.ctx().attr(AttrKind::float(v, f64t))
                 } else {
-                    let i64t = p.ctx.types.int_ty(64);
-                    p.ctx.attr(AttrKind::Int {
+                    let i64t = p.ctx().types.int_ty(64);
+                    p.ctx().attr(AttrKind::Int {
                         value: v as i128,
                         ty: i64t,
                     })
@@ -542,7 +543,7 @@ pub fn parse_custom_call(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
             }
         }
         None => {
-            let a = p.ctx.attr(AttrKind::String(target));
+            let a = p.ctx().attr(AttrKind::String(target));
             st.add_attr("call_target_name", a);
         }
     }
@@ -551,7 +552,7 @@ pub fn parse_custom_call(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 
 /// `algorithm = <lhs_precision_type = tf32, ...>`: kept as a
 /// `#stablehlo.dot_algorithm` struct. Strata computes in the result type.
-fn parse_algorithm(p: &mut Parser<'_>) -> Result<strata_ir::Attr> {
+fn parse_algorithm(p: &mut dyn OpParser) -> Result<strata_ir::Attr> {
     p.expect_punct("<")?;
     let mut fields = Vec::new();
     loop {
@@ -564,21 +565,21 @@ fn parse_algorithm(p: &mut Parser<'_>) -> Result<strata_ir::Attr> {
         }
     }
     p.expect_punct(">")?;
-    Ok(p.ctx.attr(AttrKind::Struct {
+    Ok(p.ctx().attr(AttrKind::Struct {
         name: "stablehlo.dot_algorithm".into(),
         fields,
     }))
 }
 
 /// `optimization_barrier %a, %b : T, U` (results have the operands' types).
-pub fn parse_optimization_barrier(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_optimization_barrier(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     st.operands = p.parse_operands()?;
     p.parse_optional_attr_dict(st)?;
     p.expect_punct(":")?;
     let loc = p.loc();
     let types = if p.is_punct("(") {
         let fty = p.parse_function_type()?;
-        let TypeKind::Function { inputs, .. } = p.ctx.types.kind(fty).clone() else {
+        let TypeKind::Function { inputs, .. } = p.ctx().types.kind(fty).clone() else {
             return Err(p.error("expected a function type"));
         };
         inputs
@@ -591,7 +592,7 @@ pub fn parse_optimization_barrier(p: &mut Parser<'_>, st: &mut OpState) -> Resul
 }
 
 /// `dynamic_slice %a, %i, %j, sizes = [2, 3] : (..) -> R`.
-pub fn parse_dynamic_slice(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_dynamic_slice(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     st.operands.push(p.parse_operand()?);
     while p.consume_punct(",") {
         if p.is_keyword("sizes") {
@@ -605,7 +606,7 @@ pub fn parse_dynamic_slice(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 }
 
 /// `while(%a = %init, ...) : T, ... cond { ... } do { ... }`.
-pub fn parse_while(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_while(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     p.expect_punct("(")?;
     let mut names = Vec::new();
     if !p.is_punct(")") {
@@ -646,16 +647,16 @@ pub fn parse_while(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
     Ok(())
 }
 
-pub(super) fn i64_attr(p: &mut Parser<'_>, v: i64) -> strata_ir::Attr {
-    let i64t = p.ctx.types.int_ty(64);
-    p.ctx.attr(AttrKind::Int {
+pub(super) fn i64_attr(p: &mut dyn OpParser, v: i64) -> strata_ir::Attr {
+    let i64t = p.ctx().types.int_ty(64);
+    p.ctx().attr(AttrKind::Int {
         value: v as i128,
         ty: i64t,
     })
 }
 
 /// `get_dimension_size %a, dim = 1 : (T) -> tensor<i32>`.
-pub fn parse_get_dimension_size(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_get_dimension_size(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     st.operands.push(p.parse_operand()?);
     p.expect_punct(",")?;
     parse_keyword_i64(p, st, "dim", "dimension")?;
@@ -664,7 +665,7 @@ pub fn parse_get_dimension_size(p: &mut Parser<'_>, st: &mut OpState) -> Result<
 }
 
 /// `composite "name" %a, ... {decomposition = @f, ...} : (..) -> ..`.
-pub fn parse_composite(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_composite(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     let name = match p.advance() {
         Tok::Str(s) => s,
         t => {
@@ -674,7 +675,7 @@ pub fn parse_composite(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
             )));
         }
     };
-    let a = p.ctx.attr(AttrKind::String(name));
+    let a = p.ctx().attr(AttrKind::String(name));
     st.add_attr("name", a);
     st.operands = p.parse_operands()?;
     p.parse_optional_attr_dict(st)?;
@@ -682,7 +683,7 @@ pub fn parse_composite(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 }
 
 /// `tuple %a, %b : tuple<T, U>`.
-pub fn parse_tuple(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_tuple(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     st.operands = p.parse_operands()?;
     p.parse_optional_attr_dict(st)?;
     p.expect_punct(":")?;
@@ -691,7 +692,7 @@ pub fn parse_tuple(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 }
 
 /// `get_tuple_element %t[1] : (tuple<..>) -> T`.
-pub fn parse_get_tuple_element(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_get_tuple_element(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     st.operands.push(p.parse_operand()?);
     p.expect_punct("[")?;
     let i = p.parse_i64()?;

@@ -8,13 +8,13 @@
 
 use strata_diag::Result;
 use strata_ir::text::lexer::Tok;
-use strata_ir::text::parser::{OpState, Parser};
 use strata_ir::{Attr, AttrKind, TypeKind};
+use strata_ir::{OpParser, OpState};
 
 /// Skips one balanced `<...>`, `[...]`, `(...)` or `{...}` group (the
 /// opening token already consumed), for parts whose meaning Strata does
 /// not use (device id lists, sub-axis splits).
-fn skip_group(p: &mut Parser<'_>, close: &'static str) -> Result<()> {
+fn skip_group(p: &mut dyn OpParser, close: &'static str) -> Result<()> {
     loop {
         match p.advance() {
             Tok::Punct(c) if c == close => return Ok(()),
@@ -31,7 +31,7 @@ fn skip_group(p: &mut Parser<'_>, close: &'static str) -> Result<()> {
 /// `"i", "j"}` (after `{`, through `}`): mesh axis names as an array of
 /// strings. A sharding's dimension may also be open (`?`, meaning nothing
 /// here) when `open_allowed`; sub-axis splits (`"x":(1)2`) are refused.
-fn parse_axis_set(p: &mut Parser<'_>, open_allowed: bool) -> Result<Attr> {
+fn parse_axis_set(p: &mut dyn OpParser, open_allowed: bool) -> Result<Attr> {
     let mut axes = Vec::new();
     while !p.consume_punct("}") {
         match p.advance() {
@@ -39,18 +39,18 @@ fn parse_axis_set(p: &mut Parser<'_>, open_allowed: bool) -> Result<Attr> {
                 if p.is_punct(":") {
                     return Err(p.error("sub-axis shardings ('\"x\":(1)2') are not supported"));
                 }
-                axes.push(p.ctx.attr(AttrKind::String(axis)));
+                axes.push(p.ctx().attr(AttrKind::String(axis)));
             }
             Tok::Punct(",") => {}
             Tok::Punct("?") if open_allowed => {}
             t => return Err(p.error(format!("expected a mesh axis name, found {}", t.describe()))),
         }
     }
-    Ok(p.ctx.attr(AttrKind::Array(axes)))
+    Ok(p.ctx().attr(AttrKind::Array(axes)))
 }
 
 /// `@mesh, [{"i"}, {}]` (after `<`, through `>`): a sharding.
-fn parse_sharding_body(p: &mut Parser<'_>) -> Result<Attr> {
+fn parse_sharding_body(p: &mut dyn OpParser) -> Result<Attr> {
     let mesh = match p.advance() {
         Tok::At(m) => m,
         t => return Err(p.error(format!("expected a mesh symbol, found {}", t.describe()))),
@@ -77,9 +77,9 @@ fn parse_sharding_body(p: &mut Parser<'_>) -> Result<Attr> {
         skip_group(p, "}")?;
     }
     p.expect_punct(">")?;
-    let mesh = p.ctx.attr(AttrKind::SymbolRef(mesh));
-    let dims = p.ctx.attr(AttrKind::Array(dims));
-    Ok(p.ctx.attr(AttrKind::Struct {
+    let mesh = p.ctx().attr(AttrKind::SymbolRef(mesh));
+    let dims = p.ctx().attr(AttrKind::Array(dims));
+    Ok(p.ctx().attr(AttrKind::Struct {
         name: "sdy.sharding".into(),
         fields: vec![("mesh".into(), mesh), ("dims".into(), dims)],
     }))
@@ -87,7 +87,7 @@ fn parse_sharding_body(p: &mut Parser<'_>) -> Result<Attr> {
 
 /// `#sdy.sharding<@mesh, [{"i"}, {}]>` (the `<` already consumed), or the
 /// struct form Strata prints (`#sdy.sharding<mesh = @mesh, dims = [...]>`).
-pub fn parse_sharding_attr(p: &mut Parser<'_>) -> Result<Attr> {
+pub fn parse_sharding_attr(p: &mut dyn OpParser) -> Result<Attr> {
     if matches!(p.peek(), Tok::Ident(_)) {
         return p.parse_struct_body("sdy.sharding");
     }
@@ -95,7 +95,7 @@ pub fn parse_sharding_attr(p: &mut Parser<'_>) -> Result<Attr> {
 }
 
 /// `[<@mesh, [...]>, ...]`: a list of shardings.
-fn parse_sharding_list(p: &mut Parser<'_>) -> Result<Attr> {
+fn parse_sharding_list(p: &mut dyn OpParser) -> Result<Attr> {
     p.expect_punct("[")?;
     let mut items = Vec::new();
     if !p.is_punct("]") {
@@ -108,13 +108,13 @@ fn parse_sharding_list(p: &mut Parser<'_>) -> Result<Attr> {
         }
     }
     p.expect_punct("]")?;
-    Ok(p.ctx.attr(AttrKind::Array(items)))
+    Ok(p.ctx().attr(AttrKind::Array(items)))
 }
 
 /// `sdy.mesh @mesh = <["i"=4, "j"=2]> {attrs}`.
-pub fn parse_mesh(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_mesh(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     let name = p.parse_symbol("mesh name")?;
-    let a = p.ctx.attr(AttrKind::String(name));
+    let a = p.ctx().attr(AttrKind::String(name));
     st.add_attr("sym_name", a);
     p.expect_punct("=")?;
     p.expect_punct("<")?;
@@ -132,7 +132,7 @@ pub fn parse_mesh(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
             };
             p.expect_punct("=")?;
             let size = p.parse_i64()?;
-            axes.push(p.ctx.attr(AttrKind::String(axis)));
+            axes.push(p.ctx().attr(AttrKind::String(axis)));
             sizes.push(size);
             if !p.consume_punct(",") {
                 break;
@@ -148,7 +148,7 @@ pub fn parse_mesh(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
         skip_group(p, "]")?;
     }
     p.expect_punct(">")?;
-    let axes = p.ctx.attr(AttrKind::Array(axes));
+    let axes = p.ctx().attr(AttrKind::Array(axes));
     st.add_attr("axes", axes);
     let sizes = p.i64_array_attr(sizes);
     st.add_attr("sizes", sizes);
@@ -157,7 +157,7 @@ pub fn parse_mesh(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
 
 /// `sdy.manual_computation(%x) in_shardings=[...] out_shardings=[...]
 /// manual_axes={"i"} (%arg: T) { ... sdy.return ... } : (A) -> (B, C)`.
-pub fn parse_manual_computation(p: &mut Parser<'_>, st: &mut OpState) -> Result<()> {
+pub fn parse_manual_computation(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
     p.expect_punct("(")?;
     if !p.is_punct(")") {
         loop {
@@ -184,7 +184,7 @@ pub fn parse_manual_computation(p: &mut Parser<'_>, st: &mut OpState) -> Result<
     p.expect_punct(":")?;
     let loc = p.loc();
     let fty = p.parse_function_type()?;
-    let TypeKind::Function { inputs, results } = p.ctx.types.kind(fty).clone() else {
+    let TypeKind::Function { inputs, results } = p.ctx().types.kind(fty).clone() else {
         return Err(p.error("expected a function type"));
     };
     p.check_operand_types(&st.operands, &inputs, loc)?;
@@ -195,7 +195,7 @@ pub fn parse_manual_computation(p: &mut Parser<'_>, st: &mut OpState) -> Result<
 /// `#sdy.op_sharding_rule<...>` and other Shardy attributes Strata does not
 /// use: the text up to the matching `>` is skipped (kept as a unit
 /// attribute), so exports that carry them still parse.
-pub fn parse_ignored_attr(p: &mut Parser<'_>) -> Result<Attr> {
+pub fn parse_ignored_attr(p: &mut dyn OpParser) -> Result<Attr> {
     skip_group(p, ">")?;
-    Ok(p.ctx.attr(AttrKind::Unit))
+    Ok(p.ctx().attr(AttrKind::Unit))
 }

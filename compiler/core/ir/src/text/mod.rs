@@ -4,6 +4,7 @@
 pub mod lexer;
 pub mod parser;
 pub mod printer;
+pub(crate) mod type_printer;
 
 /// Argument attribute holding the name location the text gave the argument
 /// (`%arg0: tensor<4xf32> loc("params['w']")`): JAX's pytree path, which

@@ -6,12 +6,12 @@ use std::collections::HashMap;
 use strata_diag::{Diagnostic, Location, Result};
 
 use crate::attrs::{Attr, AttrKind};
-use crate::context::{BlockId, Context, OpId, RegionId, Value};
+use crate::context::{BlockId, Context, FunctionSignature, OpId, OpState, ParseFn, Traits, Value};
 use crate::dense::Literal;
-use crate::registry::Traits;
 use crate::text::lexer::{Lexer, Tok};
 
 mod attrs;
+mod hooks;
 mod origin;
 mod regions;
 mod types;
@@ -30,23 +30,6 @@ pub const MAX_ELEMENTS: i64 = 1 << 48;
 /// array a JAX program exchanges with the host has more, and real models
 /// stay near 10. TensorFlow's limit is 254.
 pub const MAX_RANK: usize = 64;
-
-/// An op being parsed: what a pretty-form hook fills in.
-pub struct OpState {
-    pub name: &'static str,
-    pub loc: Location,
-    pub operands: Vec<Value>,
-    pub result_types: Vec<Type>,
-    pub attrs: Vec<(String, Attr)>,
-    pub regions: Vec<RegionId>,
-    pub successors: Vec<BlockId>,
-}
-
-impl OpState {
-    pub fn add_attr(&mut self, name: &str, a: Attr) {
-        self.attrs.push((name.to_string(), a));
-    }
-}
 
 pub struct Parser<'a> {
     pub ctx: &'a mut Context,
@@ -224,11 +207,7 @@ impl<'a> Parser<'a> {
 
     // ---- ops ----
 
-    fn new_state(
-        &self,
-        name: &str,
-        loc: Location,
-    ) -> Result<(OpState, Option<crate::registry::ParseFn>, Traits)> {
+    fn new_state(&self, name: &str, loc: Location) -> Result<(OpState, Option<ParseFn>, Traits)> {
         let def = self
             .ctx
             .registry
@@ -270,8 +249,8 @@ impl<'a> Parser<'a> {
                     loc,
                     format!(
                         "use of value as operand #{i} expects type {} but the value has type {}",
-                        crate::text::printer::type_to_string(self.ctx, t),
-                        crate::text::printer::type_to_string(self.ctx, actual)
+                        crate::text::type_printer::type_to_string(self.ctx, t),
+                        crate::text::type_printer::type_to_string(self.ctx, actual)
                     ),
                 ));
             }
@@ -329,11 +308,6 @@ impl<'a> Parser<'a> {
         Ok(v)
     }
 
-    pub fn i64_array_attr(&mut self, values: Vec<i64>) -> Attr {
-        let elem = self.ctx.types.int_ty(64);
-        self.ctx.attr(AttrKind::DenseArray { elem, values })
-    }
-
     /// Parses an optional attribute dictionary into the op state.
     pub fn parse_optional_attr_dict(&mut self, st: &mut OpState) -> Result<()> {
         if self.is_punct("{") {
@@ -367,20 +341,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Function signature of `func.func`: `(%a: t {attrs}, ...) -> (t {attrs})`.
-    /// Returns the named arguments (empty names for a declaration), the
-    /// result types, and each argument's and result's attribute dictionary
-    /// (`{tf.aliasing_output = 0 : i32}`) as (argument dicts, result dicts).
-    #[allow(clippy::type_complexity)]
-    pub fn parse_function_signature_with_attrs(
-        &mut self,
-    ) -> Result<(
-        Vec<(String, Type, Location)>,
-        Vec<Type>,
-        (
-            Vec<Vec<(String, crate::Attr)>>,
-            Vec<Vec<(String, crate::Attr)>>,
-        ),
-    )> {
+    pub fn parse_function_signature_with_attrs(&mut self) -> Result<FunctionSignature> {
         self.expect_punct("(")?;
         let mut args = Vec::new();
         let mut arg_attrs = Vec::new();
@@ -436,7 +397,12 @@ impl<'a> Parser<'a> {
                 res_attrs.push(Vec::new());
             }
         }
-        Ok((args, results, (arg_attrs, res_attrs)))
+        Ok(FunctionSignature {
+            args,
+            results,
+            arg_attrs,
+            res_attrs,
+        })
     }
 }
 

@@ -218,7 +218,7 @@ fn parse_uniform_quant(p: &mut Parser<'_>, loc: Location) -> Result<Type> {
             "quantized storage is 2 to 32 bits wide",
         ));
     }
-    let (mut storage_min, mut storage_max) = crate::types::storage_range(p.ctx, storage);
+    let (mut storage_min, mut storage_max) = crate::types::storage_range(&p.ctx.types, storage);
     if p.consume_punct("<") {
         let range_loc = p.loc();
         let (min, max) = (p.parse_i64()?, {
