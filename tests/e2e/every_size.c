@@ -4,7 +4,9 @@
  * XLA:CPU's results, through the direct and the packed entries (and a result
  * batched along its last axis for b = 1, 13, 100, and a model regrouping the
  * rows with reshapes for b = 1, 7, 13); b = 0 fails
- * with JAX's shape assertion, b filled in. */
+ * with JAX's shape assertion, b filled in. The MLP once more as a program with
+ * `?` dimensions and no variable names (every_size_unnamed.mlir): its size
+ * parameter is arg0_dim0, 0 rows are allowed and a negative size fails. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #include "tf.h"
 #include "cols.h"
 #include "flat.h"
+#include "unnamed.h"
 
 static int failures = 0;
 
@@ -80,6 +83,16 @@ static void expect_close(const char *what, long b, const float *got, const float
         free(y);                                                                            \
     } while (0)
 
+/* The MLP without dimension-variable names: arg0_dim0 rows. */
+#define RUN_UNNAMED(B)                                                                      \
+    do {                                                                                    \
+        float *out = malloc(sizeof(float) * UNNAMED_MAIN_RES0_COUNT(B));                    \
+        CHECK_STATUS(unnamed_main(B, mlp_x##B, mlp_p0, mlp_p1, mlp_p2, mlp_p3, out),        \
+                     unnamed);                                                              \
+        expect_close("unnamed", B, out, mlp_want##B, UNNAMED_MAIN_RES0_COUNT(B));           \
+        free(out);                                                                          \
+    } while (0)
+
 int main(void) {
     RUN_MLP(1);
     RUN_MLP(7);
@@ -97,7 +110,19 @@ int main(void) {
     RUN_FLAT(1);
     RUN_FLAT(7);
     RUN_FLAT(13);
+    RUN_UNNAMED(1);
+    RUN_UNNAMED(7);
+    RUN_UNNAMED(13);
+    RUN_UNNAMED(100);
     float none[10];
+    CHECK_STATUS(unnamed_main(0, mlp_x1, mlp_p0, mlp_p1, mlp_p2, mlp_p3, none), unnamed);
+    if (unnamed_main(-1, mlp_x1, mlp_p0, mlp_p1, mlp_p2, mlp_p3, none) == 0) {
+        printf("unnamed arg0_dim0=-1 succeeded\n");
+        failures++;
+    } else if (!strstr(unnamed_last_error(), "arg0_dim0 = -1 is out of range")) {
+        printf("unnamed arg0_dim0=-1: unexpected message: %s\n", unnamed_last_error());
+        failures++;
+    }
     if (mlp_main(0, mlp_x1, mlp_p0, mlp_p1, mlp_p2, mlp_p3, none) == 0) {
         printf("mlp b=0 succeeded\n");
         failures++;

@@ -335,10 +335,15 @@ fn write_prototype(h: &mut String, f: &CFunction) {
 fn write_batched_prototype(h: &mut String, f: &CFunction, batch: &BatchDim) {
     let var = &batch.var;
     let sizes: Vec<String> = batch.sizes.iter().map(i64::to_string).collect();
+    let smaller = if batch.min > 0 {
+        format!("A smaller {var} returns non-zero with the model's shape assertion.")
+    } else {
+        format!("A negative {var} returns non-zero.")
+    };
     let _ = writeln!(
         h,
         "/* {}: one call for any {var} >= {} (compiled for {var} = {}; other values run as\n \
-         * chunks of those). A smaller {var} returns non-zero with the model's shape assertion.",
+         * chunks of those). {smaller}",
         f.c_name,
         batch.min,
         sizes.join(", ")

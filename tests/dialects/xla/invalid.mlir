@@ -76,8 +76,19 @@ func.func @result_not_tensor(%a: tensor<f32>) -> f32 {
 
 // -----
 
-func.func @dynamic_operand(%a: tensor<?xf32>) -> tensor<?xf32> {
+// A private function is not specialised: its `?` reaches the verifier.
+func.func private @dynamic_operand(%a: tensor<?xf32>) -> tensor<?xf32> {
   // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.negate' op operand #0 has a dynamic shape, which is not supported
+  %0 = stablehlo.negate %a : tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+// A public one's `?` argument dimension is a dimension variable (one per `?`
+// dimension of each argument, unnamed: arg0_dim0) that needs a value here.
+// CHECK: [[@LINE+1]]:1: error: @dynamic_argument is shape-polymorphic (dimension variables arg0_dim0): give each a value with --dim arg0_dim0=N
+func.func @dynamic_argument(%a: tensor<?xf32>) -> tensor<?xf32> {
   %0 = stablehlo.negate %a : tensor<?xf32>
   return %0 : tensor<?xf32>
 }

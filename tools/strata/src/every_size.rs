@@ -185,7 +185,7 @@ fn least_size(
         Some(d) => assertion_at(ctx, plain, d.loc)
             .map(|op| template(ctx, op))
             .unwrap_or(d.message),
-        None => String::new(),
+        None => format!("dimension {var} = \u{1} is out of range: a size is at least {min}"),
     };
     Ok((min, message))
 }

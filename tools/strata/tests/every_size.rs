@@ -36,6 +36,12 @@ fn one_library_for_every_batch_size_matches_xla() {
         "libflat.so",
         "flat.h",
     );
+    compile(
+        &e2e.join("every_size_unnamed.mlir"),
+        dir,
+        "libunnamed.so",
+        "unnamed.h",
+    );
     let header = std::fs::read_to_string(dir.join("mlp.h")).unwrap();
     for needle in [
         "int32_t mlp_main(int64_t b, const float *arg0, const float *arg1, const float *arg2, \
@@ -56,10 +62,20 @@ fn one_library_for_every_batch_size_matches_xla() {
             .arg(format!("-I{}", dir.display()))
             .arg(format!("-I{}", e2e.display()))
             .arg(format!("-L{}", dir.display()))
-            .args(["-lmlp", "-ltf", "-lcols", "-lflat"])
+            .args(["-lmlp", "-ltf", "-lcols", "-lflat", "-lunnamed"])
             .arg(format!("-Wl,-rpath,{}", dir.display()))
             .arg("-lm"),
     );
+    // `?` dimensions without names: one parameter per `?` argument dimension.
+    let header = std::fs::read_to_string(dir.join("unnamed.h")).unwrap();
+    for needle in [
+        "int32_t unnamed_main(int64_t arg0_dim0, const float *arg0, const float *arg1, \
+         const float *arg2, const float *arg3, const float *arg4, float *res0);",
+        "#define UNNAMED_MAIN_RES0_COUNT(arg0_dim0) ((int64_t)(arg0_dim0) * 10)",
+        "A negative arg0_dim0 returns non-zero.",
+    ] {
+        assert!(header.contains(needle), "{needle} not in\n{header}");
+    }
     let stdout = run_ok(&mut Command::new(&exe));
     assert!(stdout.contains("every_size: all checks passed"), "{stdout}");
     // The C++ header takes b first and checks spans against its formulas.

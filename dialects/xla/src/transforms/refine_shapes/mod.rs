@@ -96,10 +96,11 @@ pub fn dimension_variables(ctx: &Context, module: OpId) -> Vec<String> {
     names
 }
 
-/// Whether `module` is a shape-polymorphic export to specialise: a public
-/// function with `?` dimensions that reads dimension variables, or any `?`
-/// when values are given. (Other `?` shapes are left to the verifiers,
-/// which reject them.)
+/// Whether `module` is a shape-polymorphic program to specialise: a
+/// public function with `?` dimensions and dimension variables (JAX's, or
+/// one per `?` argument dimension: see [`bindings`]), or any `?` when
+/// values are given. (Other `?` shapes, in results only, are left to the
+/// verifiers, which reject them.)
 pub fn is_shape_polymorphic(ctx: &Context, module: OpId) -> bool {
     let valued = ctx.attr_of(module, DIMENSION_VALUES_ATTR).is_some();
     builtin::defined_funcs(ctx, module).into_iter().any(|f| {
@@ -133,11 +134,44 @@ fn dimension_values(ctx: &Context, module: OpId) -> HashMap<String, i64> {
         .collect()
 }
 
-/// `(variable, argument, dimension)` for each dimension variable `f` passes
-/// to a callee's `jax.global_constant` parameter straight from an
-/// argument's `get_dimension_size`: where a caller finds each variable's
-/// value (`strata run` reads them from the shapes of its `.npy` inputs).
+/// `(variable, argument, dimension)` for each dimension variable of `f`:
+/// where a caller finds each variable's value (`strata run` reads them
+/// from the shapes of its `.npy` inputs). A JAX export names them: each
+/// variable `f` passes to a callee's `jax.global_constant` parameter
+/// straight from an argument's `get_dimension_size`. A function with `?`
+/// dimensions and no names gets one variable per `?` dimension of each
+/// tensor argument, [`unnamed_variable`] naming it.
 pub fn bindings(ctx: &Context, f: OpId) -> Vec<(String, usize, usize)> {
+    let named = named_bindings(ctx, f);
+    if !named.is_empty() {
+        return named;
+    }
+    let Some((inputs, _)) = builtin::func_signature(ctx, f) else {
+        return named;
+    };
+    let mut unnamed = Vec::new();
+    for (arg, &t) in inputs.iter().enumerate() {
+        if !ctx.types.is_tensor(t) {
+            continue;
+        }
+        for (dim, &size) in ctx.types.shape(t).unwrap_or(&[]).iter().enumerate() {
+            if size < 0 {
+                unnamed.push((unnamed_variable(arg, dim), arg, dim));
+            }
+        }
+    }
+    unnamed
+}
+
+/// The variable of dimension `dim` of argument `arg` in a function whose
+/// `?` dimensions have no names: `arg0_dim0` (a C identifier: it names the
+/// `int64_t` parameter of the library's function).
+pub fn unnamed_variable(arg: usize, dim: usize) -> String {
+    format!("arg{arg}_dim{dim}")
+}
+
+/// The variables a JAX export names (see [`bindings`]).
+fn named_bindings(ctx: &Context, f: OpId) -> Vec<(String, usize, usize)> {
     let Some(entry) = ctx.entry_block(f, 0) else {
         return vec![];
     };
