@@ -65,6 +65,7 @@ impl strata_pass::Pass for XlaRefineShapesPass {
             .filter(|&f| !builtin::is_private(ctx, f) && has_dynamic_signature(ctx, f))
             .collect();
         let values = dimension_values(ctx, module);
+        check_known(ctx, module, &values)?;
         let mut refiner = Refiner {
             known: HashMap::new(),
             refined: HashMap::new(),
@@ -108,6 +109,24 @@ pub fn is_shape_polymorphic(ctx: &Context, module: OpId) -> bool {
             && has_dynamic_signature(ctx, f)
             && (valued || !bindings(ctx, f).is_empty())
     })
+}
+
+/// Every value given names a dimension variable of `module`: a misspelt
+/// `--dim` would otherwise leave the variable it meant free.
+fn check_known(ctx: &Context, module: OpId, values: &HashMap<String, i64>) -> Result<()> {
+    let variables = dimension_variables(ctx, module);
+    let mut unknown: Vec<&String> = values.keys().filter(|k| !variables.contains(k)).collect();
+    unknown.sort();
+    match unknown.first() {
+        None => Ok(()),
+        Some(name) => Err(Diagnostic::error(
+            ctx.op(module).loc,
+            format!(
+                "--dim {name}: the module has no dimension variable {name} (its variables: {})",
+                variables.join(", ")
+            ),
+        )),
+    }
 }
 
 fn has_dynamic_signature(ctx: &Context, f: OpId) -> bool {
