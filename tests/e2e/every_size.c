@@ -6,7 +6,9 @@
  * rows with reshapes for b = 1, 7, 13); b = 0 fails
  * with JAX's shape assertion, b filled in. The MLP once more as a program with
  * `?` dimensions and no variable names (every_size_unnamed.mlir): its size
- * parameter is arg0_dim0, 0 rows are allowed and a negative size fails. */
+ * parameter is arg0_dim0, 0 rows are allowed and a negative size fails; and
+ * with two `?` arguments the program requires equal (every_size_tied.mlir:
+ * mlp((x + y) * 0.5), called with y = x): one size parameter. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,7 @@
 #include "cols.h"
 #include "flat.h"
 #include "unnamed.h"
+#include "tied.h"
 
 static int failures = 0;
 
@@ -93,6 +96,16 @@ static void expect_close(const char *what, long b, const float *got, const float
         free(out);                                                                          \
     } while (0)
 
+/* Two tied `?` arguments, one size: mlp((x + x) * 0.5) is mlp(x). */
+#define RUN_TIED(B)                                                                         \
+    do {                                                                                    \
+        float *out = malloc(sizeof(float) * TIED_MAIN_RES0_COUNT(B));                       \
+        CHECK_STATUS(tied_main(B, mlp_x##B, mlp_x##B, mlp_p0, mlp_p1, mlp_p2, mlp_p3, out), \
+                     tied);                                                                 \
+        expect_close("tied", B, out, mlp_want##B, TIED_MAIN_RES0_COUNT(B));                 \
+        free(out);                                                                          \
+    } while (0)
+
 int main(void) {
     RUN_MLP(1);
     RUN_MLP(7);
@@ -114,6 +127,9 @@ int main(void) {
     RUN_UNNAMED(7);
     RUN_UNNAMED(13);
     RUN_UNNAMED(100);
+    RUN_TIED(1);
+    RUN_TIED(13);
+    RUN_TIED(100);
     float none[10];
     CHECK_STATUS(unnamed_main(0, mlp_x1, mlp_p0, mlp_p1, mlp_p2, mlp_p3, none), unnamed);
     if (unnamed_main(-1, mlp_x1, mlp_p0, mlp_p1, mlp_p2, mlp_p3, none) == 0) {

@@ -348,6 +348,13 @@ fn write_batched_prototype(h: &mut String, f: &CFunction, batch: &BatchDim) {
         batch.min,
         sizes.join(", ")
     );
+    if !batch.tied.is_empty() {
+        let _ = writeln!(
+            h,
+            " * The program requires {} to equal {var}: one size, {var}.",
+            batch.tied.join(", ")
+        );
+    }
     let width = f.params.iter().map(|p| p.name.len()).max().unwrap_or(0);
     for p in &f.params {
         let dir = if p.is_output { "out" } else { "in " };

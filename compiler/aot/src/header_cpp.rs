@@ -336,6 +336,7 @@ mod tests {
                     axes: vec![Some(0), Some(0)],
                     min: 1,
                     sizes: vec![1, 2],
+                    tied: Vec::new(),
                 }),
             ),
         ];

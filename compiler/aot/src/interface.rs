@@ -63,6 +63,9 @@ pub struct BatchDim {
     pub min: i64,
     /// The sizes compiled ahead of time.
     pub sizes: Vec<i64>,
+    /// Unnamed dimensions the program requires equal to `var` (`arg1_dim0`
+    /// beside `arg0_dim0`): no parameters of their own.
+    pub tied: Vec<String>,
 }
 
 /// Bytes of one C value of `c_type` (`float`, `int32_t`, ...).

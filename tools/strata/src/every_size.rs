@@ -38,6 +38,8 @@ pub struct Plan {
     pub message: String,
     /// The sizes compiled (ascending, at least two).
     pub sizes: Vec<i64>,
+    /// Unnamed variables tied to `var` (one size with it).
+    pub tied: Vec<String>,
 }
 
 /// Parses and specialises `text`: for every size of its free dimension
@@ -50,23 +52,33 @@ pub fn parse(
     platforms: &[String],
 ) -> Result<(OpId, Option<Plan>)> {
     match free_variable(ctx, name, text, dims)? {
-        Some((var, plain)) => {
-            let (module, plan) = build(ctx, name, text, dims, &var, plain, platforms)?;
+        Some(free) => {
+            let (module, plan) = build(ctx, name, text, dims, &free, platforms)?;
             Ok((module, Some(plan)))
         }
         None => Ok((parse_specialize_and_verify(ctx, name, text, dims)?, None)),
     }
 }
 
-/// The dimension variable left free, with the module as parsed: the
-/// module is a shape-polymorphic JAX export and exactly one of its
-/// variables has no `--dim` value.
+/// The dimension variable left free.
+struct Free {
+    var: String,
+    /// Unnamed variables the program requires equal to `var`: one size with
+    /// it at run time (see [`tied_unnamed`]).
+    tied: Vec<String>,
+    /// The module as parsed, unrefined.
+    plain: OpId,
+}
+
+/// The dimension variable left free: the module is shape-polymorphic and
+/// exactly one of its variables has no `--dim` value, or all those without
+/// one are unnamed and tied to the first.
 fn free_variable(
     ctx: &mut Context,
     name: &str,
     text: &str,
     dims: &[(String, i64)],
-) -> Result<Option<(String, OpId)>> {
+) -> Result<Option<Free>> {
     if strata_hlo_import::looks_like_hlo(text) {
         return Ok(None);
     }
@@ -86,9 +98,24 @@ fn free_variable(
         .into_iter()
         .filter(|v| !dims.iter().any(|(d, _)| d == v) && !stated.contains(v))
         .collect();
+    let plain = module;
     match free.as_slice() {
         [] => Ok(None),
-        [one] => Ok(Some((one.clone(), module))),
+        [one] => Ok(Some(Free {
+            var: one.clone(),
+            tied: Vec::new(),
+            plain,
+        })),
+        [first, rest @ ..]
+            if !refine::names_its_variables(ctx, module)
+                && tied_unnamed(ctx, name, text, dims, first, rest) =>
+        {
+            Ok(Some(Free {
+                var: first.clone(),
+                tied: rest.to_vec(),
+                plain,
+            }))
+        }
         many => Err(vec![Diagnostic::error(
             ctx.op(module).loc,
             format!(
@@ -100,6 +127,35 @@ fn free_variable(
     }
 }
 
+/// Whether the program requires each of the unnamed variables `rest` to
+/// equal `first` (arguments with `?` rows combined row by row, as a
+/// converter writes a model's batch dimension): refined with all of them
+/// at one size it verifies, and with any one of `rest` a size apart it
+/// does not. Such variables are one size at run time, `first`'s.
+fn tied_unnamed(
+    ctx: &mut Context,
+    name: &str,
+    text: &str,
+    dims: &[(String, i64)],
+    first: &str,
+    rest: &[String],
+) -> bool {
+    const SIZE: i64 = 5;
+    let with = |apart: Option<&String>| {
+        let mut d = dims.to_vec();
+        d.push((first.to_string(), SIZE));
+        for v in rest {
+            let size = if Some(v) == apart { SIZE + 1 } else { SIZE };
+            d.push((v.clone(), size));
+        }
+        d
+    };
+    parse_specialize_and_verify(ctx, name, text, &with(None)).is_ok()
+        && rest
+            .iter()
+            .all(|v| parse_specialize_and_verify(ctx, name, text, &with(Some(v))).is_err())
+}
+
 /// Parses `text` once per size of `var` (with `dims` for the others),
 /// proves the rows along it independent, and merges the copies into one
 /// module: `@f__b{size}` for every public `@f`. `plain` is the module as
@@ -109,13 +165,14 @@ fn build(
     name: &str,
     text: &str,
     dims: &[(String, i64)],
-    var: &str,
-    plain: OpId,
+    free: &Free,
     platforms: &[String],
 ) -> Result<(OpId, Plan)> {
+    let (var, plain) = (free.var.as_str(), free.plain);
     let with = |b: i64| {
         let mut d = dims.to_vec();
         d.push((var.to_string(), b));
+        d.extend(free.tied.iter().map(|v| (v.clone(), b)));
         d
     };
     let (min, message) = least_size(ctx, name, text, &with, var, plain)?;
@@ -142,6 +199,7 @@ fn build(
         min,
         message,
         sizes,
+        tied: free.tied.clone(),
     };
     Ok((module, plan))
 }
@@ -463,6 +521,7 @@ fn one_function(
         axes,
         min: plan.min,
         sizes: plan.sizes.clone(),
+        tied: plan.tied.clone(),
     });
     let call = strata_abi::batched::BatchedCall {
         min_batch: plan.min,

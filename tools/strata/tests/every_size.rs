@@ -42,6 +42,12 @@ fn one_library_for_every_batch_size_matches_xla() {
         "libunnamed.so",
         "unnamed.h",
     );
+    compile(
+        &e2e.join("every_size_tied.mlir"),
+        dir,
+        "libtied.so",
+        "tied.h",
+    );
     let header = std::fs::read_to_string(dir.join("mlp.h")).unwrap();
     for needle in [
         "int32_t mlp_main(int64_t b, const float *arg0, const float *arg1, const float *arg2, \
@@ -62,7 +68,7 @@ fn one_library_for_every_batch_size_matches_xla() {
             .arg(format!("-I{}", dir.display()))
             .arg(format!("-I{}", e2e.display()))
             .arg(format!("-L{}", dir.display()))
-            .args(["-lmlp", "-ltf", "-lcols", "-lflat", "-lunnamed"])
+            .args(["-lmlp", "-ltf", "-lcols", "-lflat", "-lunnamed", "-ltied"])
             .arg(format!("-Wl,-rpath,{}", dir.display()))
             .arg("-lm"),
     );
@@ -73,6 +79,15 @@ fn one_library_for_every_batch_size_matches_xla() {
          const float *arg2, const float *arg3, const float *arg4, float *res0);",
         "#define UNNAMED_MAIN_RES0_COUNT(arg0_dim0) ((int64_t)(arg0_dim0) * 10)",
         "A negative arg0_dim0 returns non-zero.",
+    ] {
+        assert!(header.contains(needle), "{needle} not in\n{header}");
+    }
+    // Two `?` arguments the program requires equal: one size parameter.
+    let header = std::fs::read_to_string(dir.join("tied.h")).unwrap();
+    for needle in [
+        "int32_t tied_main(int64_t arg0_dim0, const float *arg0, const float *arg1, ",
+        "#define TIED_MAIN_ARG1_COUNT(arg0_dim0) ((int64_t)(arg0_dim0) * 24)",
+        "The program requires arg1_dim0 to equal arg0_dim0",
     ] {
         assert!(header.contains(needle), "{needle} not in\n{header}");
     }

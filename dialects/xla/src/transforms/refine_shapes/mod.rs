@@ -189,6 +189,14 @@ pub fn unnamed_variable(arg: usize, dim: usize) -> String {
     format!("arg{arg}_dim{dim}")
 }
 
+/// Whether `module`'s dimension variables are named by the program (a JAX
+/// export) rather than by [`unnamed_variable`]'s rule.
+pub fn names_its_variables(ctx: &Context, module: OpId) -> bool {
+    builtin::defined_funcs(ctx, module)
+        .into_iter()
+        .any(|f| !builtin::is_private(ctx, f) && !named_bindings(ctx, f).is_empty())
+}
+
 /// The variables a JAX export names (see [`bindings`]).
 fn named_bindings(ctx: &Context, f: OpId) -> Vec<(String, usize, usize)> {
     let Some(entry) = ctx.entry_block(f, 0) else {
