@@ -29,16 +29,25 @@ type Result<T> = std::result::Result<T, Vec<Diagnostic>>;
 /// of their own size), then powers of two.
 pub const SIZES: &[i64] = &[1, 2, 3, 4, 5, 6, 7, 8, 16, 32, 64];
 
+/// The most unnamed variables tried as tied to a first one: each try
+/// refines the program once, and a converter's batch dimension is on a
+/// handful of inputs (a model file with thousands of `?` dimensions would
+/// otherwise cost thousands of refinements).
+const MAX_TIED: usize = 16;
+
 /// What the compilation for every size found.
 pub struct Plan {
-    pub var: String,
+    /// The free variable's identifier in the generated C, C++ and Rust
+    /// (the model's name made an identifier by the rule of parameter names:
+    /// a model file is untrusted, so no other text reaches generated code).
+    pub c_var: String,
     /// The least `b` the shape assertions allow.
     pub min: i64,
     /// The assertion's message for a smaller `b`, byte 1 standing for it.
     pub message: String,
     /// The sizes compiled (ascending, at least two).
     pub sizes: Vec<i64>,
-    /// Unnamed variables tied to `var` (one size with it).
+    /// Unnamed variables tied to the free one (one size with it).
     pub tied: Vec<String>,
 }
 
@@ -131,7 +140,9 @@ fn free_variable(
 /// equal `first` (arguments with `?` rows combined row by row, as a
 /// converter writes a model's batch dimension): refined with all of them
 /// at one size it verifies, and with any one of `rest` a size apart it
-/// does not. Such variables are one size at run time, `first`'s.
+/// does not. Such variables are one size at run time, `first`'s. Each
+/// check refines the whole program, so only a few variables are tried
+/// ([`MAX_TIED`]): more is the error of several free variables.
 fn tied_unnamed(
     ctx: &mut Context,
     name: &str,
@@ -141,6 +152,9 @@ fn tied_unnamed(
     rest: &[String],
 ) -> bool {
     const SIZE: i64 = 5;
+    if rest.len() > MAX_TIED {
+        return false;
+    }
     let with = |apart: Option<&String>| {
         let mut d = dims.to_vec();
         d.push((first.to_string(), SIZE));
@@ -194,8 +208,17 @@ fn build(
         }
     }
     let module = base.ok_or_else(|| vec![Diagnostic::error(Location::unknown(), "no size")])?;
+    let c_var = strata_aot::names::path_identifier(var).ok_or_else(|| {
+        vec![Diagnostic::error(
+            ctx.op(plain).loc,
+            format!(
+                "dimension variable {} has no letter or digit to name its C parameter",
+                strata_aot::names::shown(var)
+            ),
+        )]
+    })?;
     let plan = Plan {
-        var: var.to_string(),
+        c_var,
         min,
         message,
         sizes,
@@ -516,8 +539,9 @@ fn one_function(
         axes.get(a).is_some_and(Option::is_some)
             && axes.get(n_args + r).is_some_and(Option::is_some)
     });
+    rename_clashing(&mut f.params, &plan.c_var);
     f.batch = Some(BatchDim {
-        var: plan.var.clone(),
+        var: plan.c_var.clone(),
         axes,
         min: plan.min,
         sizes: plan.sizes.clone(),
@@ -529,6 +553,20 @@ fn one_function(
         buffers,
     };
     Ok((f, call))
+}
+
+/// Renames a buffer parameter named like the size parameter `var` (a
+/// model may name an argument `b`): `b_buf`, with more `_buf` while that is
+/// taken too.
+fn rename_clashing(params: &mut [strata_aot::CParam], var: &str) {
+    let Some(i) = params.iter().position(|p| p.name == var) else {
+        return;
+    };
+    let mut name = format!("{var}_buf");
+    while params.iter().any(|p| p.name == name) {
+        name.push_str("_buf");
+    }
+    params[i].name = name;
 }
 
 /// The module attribute codegen reads, from [`interface`]'s entries.

@@ -158,3 +158,70 @@ fn rows_that_depend_on_each_other_are_refused() {
         );
     }
 }
+
+/// A dimension variable's name comes from the model file, which is
+/// untrusted: it reaches the generated C, C++ and Rust only as an
+/// identifier (the rule of parameter names), and a buffer the model names
+/// like it is renamed, so the header compiles.
+#[test]
+fn dimension_variable_names_reach_generated_code_as_identifiers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let mlp = std::fs::read_to_string(repo().join("tests/e2e/every_size_mlp.mlir")).unwrap();
+    let evil = mlp.replace(
+        "jax.global_constant = \"b\"",
+        "jax.global_constant = \"b);system(1 */\"",
+    );
+    assert_ne!(evil, mlp);
+    let input = dir.join("evil.mlir");
+    std::fs::write(&input, evil).unwrap();
+    let hpp = dir.join("evil.hpp");
+    let rs = dir.join("evil.rs");
+    compile_with(
+        &input,
+        dir,
+        "libevil.so",
+        "evil.h",
+        &[
+            "--header-cpp",
+            hpp.to_str().unwrap(),
+            "--rust-bindings",
+            rs.to_str().unwrap(),
+        ],
+    );
+    let header = std::fs::read_to_string(dir.join("evil.h")).unwrap();
+    assert!(
+        header.contains("int32_t evil_main(int64_t b_system_1, const float *arg0,"),
+        "{header}"
+    );
+    for file in ["evil.h", "evil.hpp", "evil.rs"] {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        assert!(!text.contains("system("), "{file}:\n{text}");
+    }
+    // The argument named like the size parameter (loc("arg0_dim0")).
+    let clash = dir.join("clash.mlir");
+    std::fs::write(
+        &clash,
+        "func.func @main(%arg0: tensor<?x4xf32> loc(\"arg0_dim0\")) -> tensor<?x4xf32> {\n  \
+         %0 = stablehlo.exponential %arg0 : tensor<?x4xf32>\n  return %0 : tensor<?x4xf32>\n}\n",
+    )
+    .unwrap();
+    compile(&clash, dir, "libclash.so", "clash.h");
+    let header = std::fs::read_to_string(dir.join("clash.h")).unwrap();
+    assert!(
+        header.contains("int32_t clash_main(int64_t arg0_dim0, const float *arg0_dim0_buf,"),
+        "{header}"
+    );
+    let c = dir.join("use.c");
+    std::fs::write(
+        &c,
+        "#include \"evil.h\"\n#include \"clash.h\"\nint main(void) { return 0; }\n",
+    )
+    .unwrap();
+    run_ok(
+        cc().args(["-Wall", "-Werror", "-c", "-o"])
+            .arg(dir.join("use.o"))
+            .arg(&c)
+            .arg(format!("-I{}", dir.display())),
+    );
+}
