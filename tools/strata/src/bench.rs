@@ -53,8 +53,9 @@ fn bench_in(input: &Path, name: Option<&str>, bench: &Bench<'_>) -> Result<Strin
             prefix,
         )
     } else {
+        let dims = dimensions(input, bench)?;
         (
-            compile_model(input, tmp.path(), bench)?,
+            compile_model(input, tmp.path(), bench, &dims)?,
             "bench".to_string(),
         )
     };
@@ -67,6 +68,17 @@ fn bench_in(input: &Path, name: Option<&str>, bench: &Bench<'_>) -> Result<Strin
         .and_then(|fs| fs.iter().find(|f| f["name"] == bench.function))
         .ok_or_else(|| format!("no function {} in the library", bench.function))?
         .clone();
+    if let Some(vars) = function["dimension_variables"]
+        .as_array()
+        .filter(|v| !v.is_empty())
+    {
+        let names: Vec<&str> = vars.iter().filter_map(|v| v["name"].as_str()).collect();
+        return Err(format!(
+            "{} takes any {}: benchmark one size (--dim NAME=N, or .npy inputs of a model)",
+            bench.function,
+            names.join(", ")
+        ));
+    }
     let mut buffers = buffers(&function, bench.inputs)?;
     let mut pointers: Vec<*mut u8> = buffers.iter_mut().map(|b| b.as_mut_ptr()).collect();
     if let Some(n) = bench.threads {
@@ -237,7 +249,34 @@ fn duration(seconds: f64) -> String {
 }
 
 /// The model compiled to a shared library in `dir`, prefix `bench`.
-fn compile_model(input: &Path, dir: &Path, bench: &Bench<'_>) -> Result<PathBuf, String> {
+/// The dimension values to compile a model for: `--dim`'s, and for a
+/// shape-polymorphic model benchmarked on `.npy` inputs the others from
+/// their shapes, as `strata run` takes them (code for those sizes).
+fn dimensions(input: &Path, bench: &Bench<'_>) -> Result<Vec<(String, i64)>, String> {
+    let mut dims = bench.dims.to_vec();
+    if bench.inputs.is_empty() {
+        return Ok(dims);
+    }
+    let Ok(source) = crate::input::read_source(input) else {
+        return Ok(dims); // the compilation reports it
+    };
+    let name = input.display().to_string();
+    for (var, value) in
+        crate::run::dimensions_from_inputs(&name, &source.text, bench.function, bench.inputs)?
+    {
+        if !dims.iter().any(|(v, _)| *v == var) {
+            dims.push((var, value));
+        }
+    }
+    Ok(dims)
+}
+
+fn compile_model(
+    input: &Path,
+    dir: &Path,
+    bench: &Bench<'_>,
+    dims: &[(String, i64)],
+) -> Result<PathBuf, String> {
     let out = dir.join("libbench.so");
     let mut spec = strata_codegen::TargetSpec::portable();
     spec.cpu = bench.target_cpu.map(str::to_string);
@@ -252,7 +291,7 @@ fn compile_model(input: &Path, dir: &Path, bench: &Bench<'_>) -> Result<PathBuf,
             collectives: crate::compile::Collectives::Threads,
             backend: crate::backend::Backend::Native,
             platforms: &[],
-            dims: bench.dims,
+            dims,
             dropped: &[],
             profile: bench.profile,
         },

@@ -260,7 +260,7 @@ fn narrow_float_literal(ctx: &Context, d: &DenseElements, k: strata_ir::FloatKin
 /// The dimension variables of a shape-polymorphic `function`, valued from
 /// the shapes of the `.npy` inputs it reads them from (none for a module
 /// with static shapes).
-fn dimensions_from_inputs(
+pub(crate) fn dimensions_from_inputs(
     name: &str,
     text: &str,
     function: &str,
