@@ -8,19 +8,24 @@
  * `?` dimensions and no variable names (every_size_unnamed.mlir): its size
  * parameter is arg0_dim0, 0 rows are allowed and a negative size fails; and
  * with two `?` arguments the program requires equal (every_size_tied.mlir:
- * mlp((x + y) * 0.5), called with y = x): one size parameter. */
+ * mlp((x + y) * 0.5), called with y = x): one size parameter. A CNN
+ * (convolutions, max and average pooling) and a signal model (|rfft|, top_k)
+ * from gen_every_size_cnn.py at b = 1, 7, 13. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "every_size_data.h"
+#include "every_size_cnn_data.h"
 #include "mlp.h"
 #include "tf.h"
 #include "cols.h"
 #include "flat.h"
 #include "unnamed.h"
 #include "tied.h"
+#include "cnn.h"
+#include "sig.h"
 
 static int failures = 0;
 
@@ -106,6 +111,22 @@ static void expect_close(const char *what, long b, const float *got, const float
         free(out);                                                                          \
     } while (0)
 
+#define RUN_CNN(B)                                                                          \
+    do {                                                                                    \
+        float *out = malloc(sizeof(float) * CNN_MAIN_RES0_COUNT(B));                        \
+        CHECK_STATUS(cnn_main(B, cnn_x##B, cnn_p0, cnn_p1, cnn_p2, out), cnn);              \
+        expect_close("cnn", B, out, cnn_want##B, CNN_MAIN_RES0_COUNT(B));                   \
+        free(out);                                                                          \
+    } while (0)
+
+#define RUN_SIG(B)                                                                          \
+    do {                                                                                    \
+        float *out = malloc(sizeof(float) * SIG_MAIN_RES0_COUNT(B));                        \
+        CHECK_STATUS(sig_main(B, sig_x##B, out), sig);                                      \
+        expect_close("sig", B, out, sig_want##B, SIG_MAIN_RES0_COUNT(B));                   \
+        free(out);                                                                          \
+    } while (0)
+
 int main(void) {
     RUN_MLP(1);
     RUN_MLP(7);
@@ -127,6 +148,12 @@ int main(void) {
     RUN_UNNAMED(7);
     RUN_UNNAMED(13);
     RUN_UNNAMED(100);
+    RUN_CNN(1);
+    RUN_CNN(7);
+    RUN_CNN(13);
+    RUN_SIG(1);
+    RUN_SIG(7);
+    RUN_SIG(13);
     RUN_TIED(1);
     RUN_TIED(13);
     RUN_TIED(100);

@@ -401,6 +401,14 @@ impl Axes<'_> {
                     && out.is_some_and(|k| ctx.int_attr(op, "dimension") != Some(k as i128)),
                 &format!("a sort along {}", self.var),
             ),
+            // The k largest of each row along the last dimension.
+            TOP_K => {
+                let rank = shape(o.operands[0]).len();
+                expect(
+                    outs.iter().all(|&a| a == ins[0]) && ins[0].is_some_and(|k| k + 1 < rank),
+                    &format!("a top_k along {}", self.var),
+                )
+            }
             REDUCE_WINDOW => self.reduce_window(ctx, op, &ins, &outs),
             DYNAMIC_SLICE | DYNAMIC_UPDATE_SLICE => self.dynamic_slice(ctx, op, &ins, out),
             GATHER => self.gather(ctx, op, &ins, out),

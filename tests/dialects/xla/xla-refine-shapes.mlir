@@ -33,3 +33,37 @@ module @poly attributes {jax.uses_shape_polymorphism = true, strata.dimension_va
     return %3 : tensor<?x4xf32>
   }
 }
+
+// -----
+
+// `?` dimensions without names: one variable per `?` dimension of each
+// argument (arg0_dim0, arg1_dim0), here given values. Ops whose results
+// are not their operands' shape refine from their attributes: a
+// convolution (SAME, 8 output features), a max pool (window 2, stride 2),
+// an rfft (16 -> 9), a top_k (k = 3); an optimization barrier's results
+// keep each its own operand's shape.
+
+// CHECK-LABEL: func.func @main(%arg0: tensor<2x6x6x3xf32>, %arg1: tensor<5x16xf32>, %arg2: tensor<3x3x3x8xf32>)
+// CHECK: "xla.convolution"({{.*}} : (tensor<2x6x6x3xf32>, tensor<3x3x3x8xf32>) -> tensor<2x6x6x8xf32>
+// CHECK: "xla.reduce_window"
+// CHECK: {window_dimensions = {{.*}} : (tensor<2x6x6x8xf32>, tensor<f32>) -> tensor<2x3x3x8xf32>
+// CHECK: "xla.fft"({{.*}} : (tensor<5x16xf32>) -> tensor<5x9xcomplex<f32>>
+// CHECK: "xla.top_k"({{.*}} : (tensor<5x9xf32>) -> (tensor<5x3xf32>, tensor<5x3xi32>)
+// CHECK: "xla.optimization_barrier"({{.*}}) : (tensor<2x3x3x8xf32>, tensor<5x3xf32>) -> (tensor<2x3x3x8xf32>, tensor<5x3xf32>)
+module attributes {strata.dimension_values = {arg0_dim0 = 2 : i64, arg1_dim0 = 5 : i64}} {
+  func.func @main(%x: tensor<?x6x6x3xf32>, %s: tensor<?x16xf32>, %k: tensor<3x3x3x8xf32>) -> (tensor<?x3x3x8xf32>, tensor<?x3xf32>) {
+    %c = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<?x6x6x3xf32>, tensor<3x3x3x8xf32>) -> tensor<?x6x6x8xf32>
+    %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %p = "stablehlo.reduce_window"(%c, %ninf) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %m = stablehlo.maximum %a, %b : tensor<f32>
+      stablehlo.return %m : tensor<f32>
+    }) {window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>} : (tensor<?x6x6x8xf32>, tensor<f32>) -> tensor<?x?x?x8xf32>
+    %f = stablehlo.fft %s, type = RFFT, length = [16] : (tensor<?x16xf32>) -> tensor<?x?xcomplex<f32>>
+    %mag = stablehlo.abs %f : (tensor<?x?xcomplex<f32>>) -> tensor<?x?xf32>
+    %v, %i = chlo.top_k(%mag, k = 3) : tensor<?x?xf32> -> (tensor<?x3xf32>, tensor<?x3xi32>)
+    %r:2 = stablehlo.optimization_barrier %p, %v : tensor<?x?x?x8xf32>, tensor<?x3xf32>
+    %out = stablehlo.convert %r#0 : (tensor<?x?x?x8xf32>) -> tensor<?x3x3x8xf32>
+    return %out, %r#1 : tensor<?x3x3x8xf32>, tensor<?x3xf32>
+  }
+}

@@ -1,5 +1,6 @@
 //! One library for every batch size: shape-polymorphic JAX exports
-//! (`tests/e2e/every_size_*.mlir`, from `gen_every_size.py`) compiled
+//! (`tests/e2e/every_size_*.mlir`, from `gen_every_size.py` and
+//! `gen_every_size_cnn.py`) compiled
 //! without `--dim`, called from C with b = 1, 7, 13, 64 and 100 against
 //! XLA:CPU's results (`every_size.c`), b = 0 refused with JAX's message;
 //! programs whose rows along b are not independent are refused at compile
@@ -48,6 +49,8 @@ fn one_library_for_every_batch_size_matches_xla() {
         "libtied.so",
         "tied.h",
     );
+    compile(&e2e.join("every_size_cnn.mlir"), dir, "libcnn.so", "cnn.h");
+    compile(&e2e.join("every_size_sig.mlir"), dir, "libsig.so", "sig.h");
     let header = std::fs::read_to_string(dir.join("mlp.h")).unwrap();
     for needle in [
         "int32_t mlp_main(int64_t b, const float *arg0, const float *arg1, const float *arg2, \
@@ -68,7 +71,16 @@ fn one_library_for_every_batch_size_matches_xla() {
             .arg(format!("-I{}", dir.display()))
             .arg(format!("-I{}", e2e.display()))
             .arg(format!("-L{}", dir.display()))
-            .args(["-lmlp", "-ltf", "-lcols", "-lflat", "-lunnamed", "-ltied"])
+            .args([
+                "-lmlp",
+                "-ltf",
+                "-lcols",
+                "-lflat",
+                "-lunnamed",
+                "-ltied",
+                "-lcnn",
+                "-lsig",
+            ])
             .arg(format!("-Wl,-rpath,{}", dir.display()))
             .arg("-lm"),
     );

@@ -86,6 +86,24 @@ impl Conv {
     }
 }
 
+/// The result shape of convolution `c` of an lhs of shape `ls` by a kernel
+/// of shape `rs` (dimension numbers, windows and groups already checked),
+/// or the spatial dimension that would exceed 2^48 elements.
+pub fn result_shape(c: &Conv, ls: &[i64], rs: &[i64]) -> std::result::Result<Vec<i64>, usize> {
+    let n = c.input_spatial.len();
+    let mut out = vec![0; n + 2];
+    out[c.output_batch] = ls[c.input_batch] / c.batch_groups.max(1);
+    out[c.output_feature] = rs[c.kernel_output_feature];
+    for d in 0..n {
+        let size = c
+            .spatial_size(d, ls[c.input_spatial[d]], rs[c.kernel_spatial[d]])
+            .filter(|&s| s <= MAX_ELEMENTS)
+            .ok_or(d)?;
+        out[c.output_spatial[d]] = size;
+    }
+    Ok(out)
+}
+
 pub fn verify_convolution(ctx: &Context, op: OpId) -> Result<()> {
     let (ls, le) = operand_tensor(ctx, op, 0)?;
     let (rs, re) = operand_tensor(ctx, op, 1)?;
@@ -162,21 +180,12 @@ pub fn verify_convolution(ctx: &Context, op: OpId) -> Result<()> {
             format!("feature sizes do not fit the groups: lhs features {feat}, kernel input features {kin}, output features {kout}, feature_group_count {g}, batch_group_count {bg}"),
         ));
     }
-    let mut out = vec![0; out_rank];
-    out[c.output_batch] = batch / bg;
-    out[c.output_feature] = kout;
-    for d in 0..n {
-        let size = c
-            .spatial_size(d, ls[c.input_spatial[d]], rs[c.kernel_spatial[d]])
-            .filter(|&s| s <= MAX_ELEMENTS)
-            .ok_or_else(|| {
-                ctx.error(
-                    op,
-                    format!("spatial dimension {d} of the result would exceed 2^48 elements"),
-                )
-            })?;
-        out[c.output_spatial[d]] = size;
-    }
+    let out = result_shape(&c, &ls, &rs).map_err(|d| {
+        ctx.error(
+            op,
+            format!("spatial dimension {d} of the result would exceed 2^48 elements"),
+        )
+    })?;
     let (rshape, relem) = result_tensor(ctx, op, 0)?;
     if rshape != out {
         return Err(ctx.error(

@@ -68,6 +68,79 @@ impl Refiner {
                 out.extend(free(&r, &d.rhs_batch, &d.rhs_contract));
                 one(out)
             }
+            CONVOLUTION => {
+                let c = crate::ops::conv::conv(ctx, op).ok_or_else(cannot)?;
+                let (l, r) = (operand(0)?, operand(1)?);
+                let fits = |s: &[i64], dims: &[usize]| dims.iter().all(|&d| d < s.len());
+                let lhs: Vec<usize> = [c.input_batch, c.input_feature]
+                    .into_iter()
+                    .chain(c.input_spatial.iter().copied())
+                    .collect();
+                let rhs: Vec<usize> = [c.kernel_output_feature]
+                    .into_iter()
+                    .chain(c.kernel_spatial.iter().copied())
+                    .collect();
+                let out = c.output_spatial.len() + 2;
+                let outs = [c.output_batch, c.output_feature];
+                if !fits(&l, &lhs)
+                    || !fits(&r, &rhs)
+                    || c.kernel_spatial.len() != c.input_spatial.len()
+                    || c.output_spatial.len() != c.input_spatial.len()
+                    || outs.iter().chain(&c.output_spatial).any(|&d| d >= out)
+                {
+                    return Err(cannot());
+                }
+                one(crate::ops::conv::result_shape(&c, &l, &r).map_err(|_| cannot())?)
+            }
+            REDUCE_WINDOW => {
+                // N inputs, N init values, N results of the window's shape.
+                let n = results.len();
+                (0..n)
+                    .map(|i| {
+                        let s = operand(i)?;
+                        let window = crate::ops::reduce::window(ctx, op, s.len())
+                            .filter(|w| {
+                                [&w.dims, &w.strides, &w.base_dilations, &w.window_dilations]
+                                    .iter()
+                                    .all(|v| v.len() == s.len())
+                                    && w.padding.len() == s.len()
+                            })
+                            .ok_or_else(cannot)?;
+                        Ok(window.result_shape(&s))
+                    })
+                    .collect()
+            }
+            FFT => {
+                use crate::attrs::FftType;
+                let s = operand(0)?;
+                let lengths = attr("fft_length")?;
+                let kind = ctx
+                    .str_attr(op, "fft_type")
+                    .and_then(FftType::parse)
+                    .ok_or_else(cannot)?;
+                let n = lengths.len();
+                if n == 0 || n > s.len() {
+                    return Err(cannot());
+                }
+                let mut out = s[..s.len() - n].to_vec();
+                out.extend(&lengths);
+                if kind == FftType::Rfft {
+                    let last = out.len() - 1;
+                    out[last] = lengths[n - 1] / 2 + 1;
+                }
+                one(out)
+            }
+            // The solution has the right-hand side's shape.
+            TRIANGULAR_SOLVE => one(operand(1)?),
+            TOP_K => {
+                let mut s = operand(0)?;
+                let k = ctx.int_attr(op, "k").and_then(|k| i64::try_from(k).ok());
+                match (s.last_mut(), k) {
+                    (Some(last), Some(k)) => *last = k,
+                    _ => return Err(cannot()),
+                }
+                Ok(vec![s; results.len()])
+            }
             REDUCE => {
                 let dims = attr("dimensions")?;
                 let s = operand(0)?;
@@ -219,8 +292,24 @@ impl Refiner {
                     .ok_or_else(cannot)?)
             }
             _ => {
-                let s = same_rank()?;
-                Ok(vec![s; results.len()])
+                // Shape-keeping ops: result i has operand i's shape when
+                // the ranks agree (sort, optimization_barrier, batch norm's
+                // statistics, while's carried values), else the shape of an
+                // operand of the first result's rank (element-wise ops
+                // with scalar operands, select, clamp).
+                let guess = same_rank()?;
+                Ok(results
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &r)| {
+                        let rank = ctx.types.shape(ctx.value_ty(r)).map_or(0, |s| s.len());
+                        operands
+                            .get(i)
+                            .map(|&v| shape(ctx, v))
+                            .filter(|s| s.len() == rank && s.iter().all(|&d| d >= 0))
+                            .unwrap_or_else(|| guess.clone())
+                    })
+                    .collect())
             }
         }
     }

@@ -223,8 +223,15 @@ fn named_bindings(ctx: &Context, f: OpId) -> Vec<(String, usize, usize)> {
     found
 }
 
+/// The function `call` calls: a `func.call`'s callee, a composite's
+/// decomposition.
 fn callee(ctx: &Context, call: OpId) -> Option<OpId> {
-    let AttrKind::SymbolRef(name) = ctx.attr_kind(ctx.attr_of(call, "callee")?) else {
+    let key = if ctx.op(call).name == COMPOSITE {
+        "decomposition"
+    } else {
+        "callee"
+    };
+    let AttrKind::SymbolRef(name) = ctx.attr_kind(ctx.attr_of(call, key)?) else {
         return None;
     };
     let module = builtin::enclosing_module(ctx, call)?;
@@ -405,7 +412,7 @@ impl Refiner {
     fn op(&mut self, ctx: &mut Context, op: OpId, depth: usize) -> Result<()> {
         let name = ctx.op(op).name;
         match name {
-            builtin::CALL => return self.call(ctx, op, depth),
+            builtin::CALL | COMPOSITE => return self.call(ctx, op, depth),
             WHILE => return self.while_loop(ctx, op, depth),
             IF | CASE => return self.branches(ctx, op, depth),
             CUSTOM_CALL => return self.custom_call(ctx, op),
