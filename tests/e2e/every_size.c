@@ -9,8 +9,9 @@
  * parameter is arg0_dim0, 0 rows are allowed and a negative size fails; and
  * with two `?` arguments the program requires equal (every_size_tied.mlir:
  * mlp((x + y) * 0.5), called with y = x): one size parameter. A CNN
- * (convolutions, max and average pooling) and a signal model (|rfft|, top_k)
- * from gen_every_size_cnn.py at b = 1, 7, 13. */
+ * (convolutions, max and average pooling), a signal model (|rfft|, top_k)
+ * and scatters keeping the rows apart (the same columns of each row, each
+ * row's own indices) from gen_every_size_cnn.py at b = 1, 7, 13. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@
 #include "tied.h"
 #include "cnn.h"
 #include "sig.h"
+#include "scat.h"
 
 static int failures = 0;
 
@@ -127,6 +129,14 @@ static void expect_close(const char *what, long b, const float *got, const float
         free(out);                                                                          \
     } while (0)
 
+#define RUN_SCAT(B)                                                                         \
+    do {                                                                                    \
+        float *out = malloc(sizeof(float) * SCAT_MAIN_RES0_COUNT(B));                       \
+        CHECK_STATUS(scat_main(B, scat_x##B, out), scat);                                   \
+        expect_close("scat", B, out, scat_want##B, SCAT_MAIN_RES0_COUNT(B));                \
+        free(out);                                                                          \
+    } while (0)
+
 int main(void) {
     RUN_MLP(1);
     RUN_MLP(7);
@@ -154,6 +164,9 @@ int main(void) {
     RUN_SIG(1);
     RUN_SIG(7);
     RUN_SIG(13);
+    RUN_SCAT(1);
+    RUN_SCAT(7);
+    RUN_SCAT(13);
     RUN_TIED(1);
     RUN_TIED(13);
     RUN_TIED(100);

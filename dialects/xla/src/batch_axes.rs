@@ -412,6 +412,7 @@ impl Axes<'_> {
             REDUCE_WINDOW => self.reduce_window(ctx, op, &ins, &outs),
             DYNAMIC_SLICE | DYNAMIC_UPDATE_SLICE => self.dynamic_slice(ctx, op, &ins, out),
             GATHER => self.gather(ctx, op, &ins, out),
+            SCATTER => self.scatter(ctx, op, &ins, &outs),
             WHILE | OPTIMIZATION_BARRIER => {
                 let args_alike = o.regions.iter().all(|&r| {
                     ctx.regions[r].blocks.iter().all(|&b| {
@@ -596,6 +597,81 @@ impl Axes<'_> {
             batch_dims.get(nth).copied() == out,
             "the gather's result is batched elsewhere",
         )
+    }
+
+    /// A scatter keeps rows apart when each row of its operands is updated
+    /// from the same row of its updates only: the batch dimension is a
+    /// whole update window dimension the indices do not address (the same
+    /// indices for every row), or an operand batching dimension paired with
+    /// the indices' (each row its own indices).
+    fn scatter(
+        &self,
+        ctx: &Context,
+        op: OpId,
+        ins: &[Option<usize>],
+        outs: &[Option<usize>],
+    ) -> std::result::Result<(), String> {
+        let s = crate::ops::gather::scatter_dims(ctx, op).ok_or("unreadable dimension numbers")?;
+        let o = ctx.op(op);
+        let n = o.results.len();
+        if o.operands.len() != 2 * n + 1 {
+            return Err("unexpected operands".into());
+        }
+        let shape = |v: Value| ctx.types.shape(ctx.value_ty(v)).unwrap_or(&[]).to_vec();
+        let (operands, indices, updates) = (&ins[..n], ins[n], &ins[n + 1..]);
+        let Some(k) = operands[0] else {
+            return Err("a scatter of batched updates into an unbatched operand".into());
+        };
+        let rows = shape(o.operands[0])[k];
+        let uses = |d: &[i64], k: usize| d.contains(&(k as i64));
+        if operands.iter().chain(outs).any(|&a| a != Some(k)) {
+            return Err("the scatter's operands and results are batched differently".into());
+        }
+        let update_axis = match indices {
+            None => {
+                if uses(&s.inserted_window_dims, k)
+                    || uses(&s.input_batching_dims, k)
+                    || uses(&s.scatter_dims_to_operand_dims, k)
+                {
+                    return Err("the batch dimension is indexed".into());
+                }
+                let rank = shape(o.operands[0]).len();
+                let window: Vec<usize> = (0..rank)
+                    .filter(|&d| {
+                        !uses(&s.inserted_window_dims, d) && !uses(&s.input_batching_dims, d)
+                    })
+                    .collect();
+                let j = window
+                    .iter()
+                    .position(|&d| d == k)
+                    .ok_or("no window dimension")?;
+                s.update_window_dims.get(j).map(|&d| d as usize)
+            }
+            Some(q) => {
+                let p = s
+                    .input_batching_dims
+                    .iter()
+                    .position(|&d| d == k as i64)
+                    .ok_or("batched indices address the batch dimension")?;
+                let ivd = s.index_vector_dim;
+                if s.scatter_indices_batching_dims.get(p) != Some(&(q as i64))
+                    || ivd == q as i64
+                    || shape(o.operands[n])[q] != rows
+                {
+                    return Err("the indices are batched otherwise than the operand".into());
+                }
+                let urank = shape(o.operands[n + 1]).len();
+                let scatter_dims: Vec<usize> = (0..urank)
+                    .filter(|&d| !uses(&s.update_window_dims, d))
+                    .collect();
+                let r = q - usize::from(ivd >= 0 && (ivd as usize) < q);
+                scatter_dims.get(r).copied()
+            }
+        };
+        let whole = o.operands[n + 1..].iter().zip(updates).all(|(&u, &a)| {
+            a.is_some() && a == update_axis && update_axis.is_some_and(|d| shape(u)[d] == rows)
+        });
+        expect(whole, "the updates are batched otherwise than the operand")
     }
 
     /// Each region's terminator returns values batched as `outs` (a while

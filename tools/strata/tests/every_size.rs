@@ -51,6 +51,12 @@ fn one_library_for_every_batch_size_matches_xla() {
     );
     compile(&e2e.join("every_size_cnn.mlir"), dir, "libcnn.so", "cnn.h");
     compile(&e2e.join("every_size_sig.mlir"), dir, "libsig.so", "sig.h");
+    compile(
+        &e2e.join("every_size_scat.mlir"),
+        dir,
+        "libscat.so",
+        "scat.h",
+    );
     let header = std::fs::read_to_string(dir.join("mlp.h")).unwrap();
     for needle in [
         "int32_t mlp_main(int64_t b, const float *arg0, const float *arg1, const float *arg2, \
@@ -80,6 +86,7 @@ fn one_library_for_every_batch_size_matches_xla() {
                 "-ltied",
                 "-lcnn",
                 "-lsig",
+                "-lscat",
             ])
             .arg(format!("-Wl,-rpath,{}", dir.display()))
             .arg("-lm"),
@@ -136,6 +143,11 @@ fn rows_that_depend_on_each_other_are_refused() {
             "every_size_refused_iota.mlir",
             "'xla.iota' op does not keep the rows along dimension variable b apart (an iota along b)",
         ),
+        (
+            "every_size_refused_scatter.mlir",
+            "'xla.scatter' op does not keep the rows along dimension variable b apart (the batch \
+             dimension is indexed)",
+        ),
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_strata"))
             .arg("compile")
@@ -156,8 +168,7 @@ fn rows_that_depend_on_each_other_are_refused() {
         );
         // The note names the Python line JAX recorded for the op.
         assert!(
-            stderr.contains("note: in the model's source: ")
-                && stderr.contains("gen_every_size.py:"),
+            stderr.contains("note: in the model's source: ") && stderr.contains("/gen_every_size"),
             "{stderr}"
         );
         // With a size it compiles.
