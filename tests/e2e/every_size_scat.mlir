@@ -1,13 +1,13 @@
 module @jit_scat attributes {jax.uses_shape_polymorphism = true, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
-  func.func public @main(%arg0: tensor<?x8xf32>) -> (tensor<?x8xf32> {jax.result_info = "result"}) {
+  func.func public @main(%arg0: tensor<?x8xf32>) -> (tensor<?x10xf32> {jax.result_info = "result"}) {
     %c = stablehlo.constant dense<1> : tensor<i32>
     %0 = stablehlo.get_dimension_size %arg0, dim = 0 : (tensor<?x8xf32>) -> tensor<i32>
     %1 = stablehlo.compare GE, %0, %c, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
     stablehlo.custom_call @shape_assertion(%1, %0) {api_version = 2 : i32, error_message = "Input shapes do not match the polymorphic shapes specification. Expected value >= 1 for dimension variable 'b'. Using the following polymorphic shapes specifications: args[0].shape = (b, 8). Obtained dimension variables: 'b' = {0} from specification 'b' for dimension args[0].shape[0] (= {0}), . Please see https://docs.jax.dev/en/latest/export/shape_poly.html#shape-assertion-errors for more details.", has_side_effect = true} : (tensor<i1>, tensor<i32>) -> ()
-    %2 = call @_wrapped_jax_export_main(%0, %arg0) : (tensor<i32>, tensor<?x8xf32>) -> tensor<?x8xf32>
-    return %2 : tensor<?x8xf32>
+    %2 = call @_wrapped_jax_export_main(%0, %arg0) : (tensor<i32>, tensor<?x8xf32>) -> tensor<?x10xf32>
+    return %2 : tensor<?x10xf32>
   }
-  func.func private @_wrapped_jax_export_main(%arg0: tensor<i32> {jax.global_constant = "b"}, %arg1: tensor<?x8xf32>) -> (tensor<?x8xf32> {jax.result_info = "result"}) {
+  func.func private @_wrapped_jax_export_main(%arg0: tensor<i32> {jax.global_constant = "b"}, %arg1: tensor<?x8xf32>) -> (tensor<?x10xf32> {jax.result_info = "result"}) {
     %c = stablehlo.constant dense<6> : tensor<1xi32>
     %c_0 = stablehlo.constant dense<4> : tensor<1xi32>
     %c_1 = stablehlo.constant dense<8> : tensor<i32>
@@ -15,9 +15,10 @@ module @jit_scat attributes {jax.uses_shape_polymorphism = true, mhlo.num_partit
     %c_2 = stablehlo.constant dense<1> : tensor<1xi32>
     %c_3 = stablehlo.constant dense<2> : tensor<1xi32>
     %c_4 = stablehlo.constant dense<[1, 3]> : tensor<2xi32>
-    %c_5 = stablehlo.constant dense<0> : tensor<i32>
-    %c_6 = stablehlo.constant dense<0> : tensor<1xi32>
-    %0 = stablehlo.concatenate %c_6, %c_6, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+    %c_5 = stablehlo.constant dense<[6, 2]> : tensor<2xi32>
+    %c_6 = stablehlo.constant dense<0> : tensor<i32>
+    %c_7 = stablehlo.constant dense<0> : tensor<1xi32>
+    %0 = stablehlo.concatenate %c_7, %c_7, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
     %1 = stablehlo.reshape %arg0 : (tensor<i32>) -> tensor<1xi32>
     %2 = stablehlo.concatenate %1, %c_3, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
     %3 = stablehlo.concatenate %c_2, %c_2, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
@@ -26,7 +27,7 @@ module @jit_scat attributes {jax.uses_shape_polymorphism = true, mhlo.num_partit
     %6 = stablehlo.concatenate %5, %c_3, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
     %7 = stablehlo.dynamic_broadcast_in_dim %cst, %6, dims = [] : (tensor<f32>, tensor<2xi32>) -> tensor<?x2xf32>
     %8 = stablehlo.multiply %4, %7 : tensor<?x2xf32>
-    %9 = stablehlo.broadcast_in_dim %c_5, dims = [] : (tensor<i32>) -> tensor<2xi32>
+    %9 = stablehlo.broadcast_in_dim %c_6, dims = [] : (tensor<i32>) -> tensor<2xi32>
     %10 = stablehlo.compare LT, %c_4, %9, SIGNED : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi1>
     %11 = stablehlo.broadcast_in_dim %c_1, dims = [] : (tensor<i32>) -> tensor<2xi32>
     %12 = stablehlo.add %c_4, %11 : tensor<2xi32>
@@ -37,19 +38,19 @@ module @jit_scat attributes {jax.uses_shape_polymorphism = true, mhlo.num_partit
       stablehlo.return %arg3 : tensor<f32>
     }) : (tensor<?x8xf32>, tensor<2x1xi32>, tensor<?x2xf32>) -> tensor<?x8xf32>
     %16 = call @argsort(%arg0, %arg1) : (tensor<i32>, tensor<?x8xf32>) -> tensor<?x8xi32>
-    %17 = stablehlo.concatenate %c_6, %c_6, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+    %17 = stablehlo.concatenate %c_7, %c_7, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
     %18 = stablehlo.reshape %arg0 : (tensor<i32>) -> tensor<1xi32>
     %19 = stablehlo.concatenate %18, %c_3, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
     %20 = stablehlo.concatenate %c_2, %c_2, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
     %21 = stablehlo.real_dynamic_slice %16, %17, %19, %20 : (tensor<?x8xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<?x2xi32>
-    %22 = stablehlo.concatenate %c_6, %c_0, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+    %22 = stablehlo.concatenate %c_7, %c_0, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
     %23 = stablehlo.reshape %arg0 : (tensor<i32>) -> tensor<1xi32>
     %24 = stablehlo.concatenate %23, %c, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
     %25 = stablehlo.concatenate %c_2, %c_2, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
     %26 = stablehlo.real_dynamic_slice %arg1, %22, %24, %25 : (tensor<?x8xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<?x2xf32>
     %27 = stablehlo.reshape %arg0 : (tensor<i32>) -> tensor<1xi32>
     %28 = stablehlo.concatenate %27, %c_3, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
-    %29 = stablehlo.dynamic_broadcast_in_dim %c_5, %28, dims = [] : (tensor<i32>, tensor<2xi32>) -> tensor<?x2xi32>
+    %29 = stablehlo.dynamic_broadcast_in_dim %c_6, %28, dims = [] : (tensor<i32>, tensor<2xi32>) -> tensor<?x2xi32>
     %30 = stablehlo.compare LT, %21, %29, SIGNED : (tensor<?x2xi32>, tensor<?x2xi32>) -> tensor<?x2xi1>
     %31 = stablehlo.reshape %arg0 : (tensor<i32>) -> tensor<1xi32>
     %32 = stablehlo.concatenate %31, %c_3, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
@@ -61,11 +62,35 @@ module @jit_scat attributes {jax.uses_shape_polymorphism = true, mhlo.num_partit
     %38 = stablehlo.dynamic_broadcast_in_dim %35, %37, dims = [0, 1] : (tensor<?x2xi32>, tensor<3xi32>) -> tensor<?x2x1xi32>
     %39 = "stablehlo.scatter"(%arg1, %38, %26) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [1], input_batching_dims = [0], scatter_indices_batching_dims = [0], scatter_dims_to_operand_dims = [1], index_vector_dim = 2>}> ({
     ^bb0(%arg2: tensor<f32>, %arg3: tensor<f32>):
-      %41 = stablehlo.add %arg2, %arg3 : tensor<f32>
-      stablehlo.return %41 : tensor<f32>
+      %65 = stablehlo.add %arg2, %arg3 : tensor<f32>
+      stablehlo.return %65 : tensor<f32>
     }) : (tensor<?x8xf32>, tensor<?x2x1xi32>, tensor<?x2xf32>) -> tensor<?x8xf32>
     %40 = stablehlo.add %15, %39 : tensor<?x8xf32>
-    return %40 : tensor<?x8xf32>
+    %41 = stablehlo.broadcast_in_dim %c_6, dims = [] : (tensor<i32>) -> tensor<2xi32>
+    %42 = stablehlo.compare LT, %c_5, %41, SIGNED : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi1>
+    %43 = stablehlo.broadcast_in_dim %c_1, dims = [] : (tensor<i32>) -> tensor<2xi32>
+    %44 = stablehlo.add %c_5, %43 : tensor<2xi32>
+    %45 = stablehlo.select %42, %44, %c_5 : tensor<2xi1>, tensor<2xi32>
+    %46 = stablehlo.broadcast_in_dim %45, dims = [0] : (tensor<2xi32>) -> tensor<2x1xi32>
+    %47 = stablehlo.reshape %arg0 : (tensor<i32>) -> tensor<1xi32>
+    %48 = stablehlo.concatenate %47, %c_2, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+    %49 = "stablehlo.dynamic_gather"(%arg1, %46, %48) <{dimension_numbers = #stablehlo.gather<offset_dims = [0], collapsed_slice_dims = [1], start_index_map = [1], index_vector_dim = 1>}> : (tensor<?x8xf32>, tensor<2x1xi32>, tensor<2xi32>) -> tensor<?x2xf32>
+    %50 = stablehlo.reshape %arg0 : (tensor<i32>) -> tensor<1xi32>
+    %51 = stablehlo.concatenate %50, %c_3, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+    %52 = stablehlo.dynamic_broadcast_in_dim %c_6, %51, dims = [] : (tensor<i32>, tensor<2xi32>) -> tensor<?x2xi32>
+    %53 = stablehlo.compare LT, %21, %52, SIGNED : (tensor<?x2xi32>, tensor<?x2xi32>) -> tensor<?x2xi1>
+    %54 = stablehlo.reshape %arg0 : (tensor<i32>) -> tensor<1xi32>
+    %55 = stablehlo.concatenate %54, %c_3, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+    %56 = stablehlo.dynamic_broadcast_in_dim %c_1, %55, dims = [] : (tensor<i32>, tensor<2xi32>) -> tensor<?x2xi32>
+    %57 = stablehlo.add %21, %56 : tensor<?x2xi32>
+    %58 = stablehlo.select %53, %57, %21 : tensor<?x2xi1>, tensor<?x2xi32>
+    %59 = stablehlo.reshape %arg0 : (tensor<i32>) -> tensor<1xi32>
+    %60 = stablehlo.concatenate %59, %c_3, %c_2, dim = 0 : (tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<3xi32>
+    %61 = stablehlo.dynamic_broadcast_in_dim %58, %60, dims = [0, 1] : (tensor<?x2xi32>, tensor<3xi32>) -> tensor<?x2x1xi32>
+    %62 = "stablehlo.gather"(%arg1, %61) <{dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [1], operand_batching_dims = [0], start_indices_batching_dims = [0], start_index_map = [1], index_vector_dim = 2>, slice_sizes = array<i64: 1, 1>}> : (tensor<?x8xf32>, tensor<?x2x1xi32>) -> tensor<?x2xf32>
+    %63 = stablehlo.multiply %49, %62 : tensor<?x2xf32>
+    %64 = stablehlo.concatenate %40, %63, dim = 1 : (tensor<?x8xf32>, tensor<?x2xf32>) -> tensor<?x10xf32>
+    return %64 : tensor<?x10xf32>
   }
   func.func private @argsort(%arg0: tensor<i32> {jax.global_constant = "b"}, %arg1: tensor<?x8xf32>) -> tensor<?x8xi32> {
     %cst = stablehlo.constant dense<0x7FC00000> : tensor<f32>

@@ -3,8 +3,9 @@
 # for b = 1, 7 and 13 and XLA:CPU's results, for every_size.c. A small NHWC CNN (convolutions,
 # SAME and strided, max and average pooling by reduce_window) and a signal model (|rfft|, then
 # top_k): ops whose result shapes are not their operands', refined for every size of b. And
-# scatters that keep the rows apart: the same columns of every row (x.at[:, cols].set) and each
-# row's own indices (a vmapped .at[i].add: the batch is a scatter batching dimension).
+# scatters and gathers that keep the rows apart: the same columns of every row (x.at[:, cols].set,
+# x[:, cols]) and each row's own indices (a vmapped .at[i].add and r[i]: the batch is a
+# batching dimension of the scatter or gather).
 import re
 
 import jax
@@ -37,7 +38,9 @@ def scat(x):
     cols = lambda a, lo, hi: lax.slice_in_dim(a, lo, hi, axis=1)
     same = x.at[:, jnp.array([1, 3])].set(cols(x, 0, 2) * 2.0)
     own = cols(jnp.argsort(x, axis=-1), 0, 2).astype(jnp.int32)
-    return same + jax.vmap(lambda r, i, u: r.at[i].add(u))(x, own, cols(x, 4, 6))
+    scattered = same + jax.vmap(lambda r, i, u: r.at[i].add(u))(x, own, cols(x, 4, 6))
+    gathered = x[:, jnp.array([6, 2])] * jax.vmap(lambda r, i: r[i])(x, own)
+    return jnp.concatenate([scattered, gathered], axis=1)
 
 
 models = {
@@ -70,7 +73,13 @@ for name, (f, x_shape, params) in models.items():
         data.append(c_array(f"{name}_want{b}", jax.jit(f)(x, *params)))
 open("every_size_cnn_data.h", "w").write("".join(data))
 
-# A scatter into rows chosen by the indices mixes rows: one library for every b is refused.
-poly = jax.ShapeDtypeStruct(jax.export.symbolic_shape("b, 4"), jnp.float32)
-text = jax.export.export(jax.jit(lambda x: x.at[jnp.array([0, 1])].add(1.0)))(poly).mlir_module()
-open("every_size_refused_scatter.mlir", "w").write(text)
+# A scatter into, or a gather of, rows chosen by the indices mixes rows: one library for every
+# b is refused.
+refused = {
+    "scatter": lambda x: x.at[jnp.array([0, 1])].add(1.0),
+    "gather": lambda x: x[jnp.array([1, 0])] * 2.0,
+}
+for name, f in refused.items():
+    poly = jax.ShapeDtypeStruct(jax.export.symbolic_shape("b, 4"), jnp.float32)
+    text = jax.export.export(jax.jit(f))(poly).mlir_module()
+    open(f"every_size_refused_{name}.mlir", "w").write(text)

@@ -144,6 +144,11 @@ fn rows_that_depend_on_each_other_are_refused() {
             "'xla.iota' op does not keep the rows along dimension variable b apart (an iota along b)",
         ),
         (
+            "every_size_refused_gather.mlir",
+            "'xla.gather' op does not keep the rows along dimension variable b apart (the gather \
+             does not take whole rows of a batched operand)",
+        ),
+        (
             "every_size_refused_scatter.mlir",
             "'xla.scatter' op does not keep the rows along dimension variable b apart (the batch \
              dimension is indexed)",

@@ -25,6 +25,8 @@ use strata_ir::{BlockId, Context, OpId, Value, builtin};
 
 use crate::names::*;
 
+mod indexing;
+
 /// The two sizes the program is refined for: primes unlikely to be any
 /// other dimension, large enough that thresholds (`min(b, 512)`) show.
 pub const SAMPLE_SIZES: (i64, i64) = (1031, 1033);
@@ -534,146 +536,6 @@ impl Axes<'_> {
         )
     }
 
-    /// `dynamic_slice` / `dynamic_update_slice` along other dimensions: the
-    /// batch dimension taken whole from index 0.
-    fn dynamic_slice(
-        &self,
-        ctx: &Context,
-        op: OpId,
-        ins: &[Option<usize>],
-        out: Option<usize>,
-    ) -> std::result::Result<(), String> {
-        let o = ctx.op(op);
-        let k = ins[0].ok_or("slicing an unbatched operand into a batched result")?;
-        let (data, indices) = if o.name == DYNAMIC_SLICE {
-            (1, &o.operands[1..])
-        } else {
-            (2, &o.operands[2..])
-        };
-        let full = |v: Value| {
-            ctx.types
-                .shape(ctx.value_ty(v))
-                .and_then(|s| s.get(k).copied())
-        };
-        let whole = if o.name == DYNAMIC_SLICE {
-            ctx.i64_array(op, "slice_sizes")
-                .and_then(|s| s.get(k).copied())
-                == full(o.operands[0])
-        } else {
-            ins[1] == Some(k) && full(o.operands[1]) == full(o.operands[0])
-        };
-        let from_zero = indices.get(k).is_some_and(|&i| is_zero_constant(ctx, i));
-        expect(
-            out == Some(k) && whole && from_zero && ins[data..].iter().all(Option::is_none),
-            &format!("a dynamic slice along {}", self.var),
-        )
-    }
-
-    /// A gather from an unbatched operand with batched indices: the rows
-    /// of the result are the rows of the indices.
-    fn gather(
-        &self,
-        ctx: &Context,
-        op: OpId,
-        ins: &[Option<usize>],
-        out: Option<usize>,
-    ) -> std::result::Result<(), String> {
-        let g = crate::ops::gather::gather_dims(ctx, op).ok_or("unreadable dimension numbers")?;
-        let (None, Some(k)) = (ins[0], ins[1]) else {
-            return Err("a gather from a batched operand".into());
-        };
-        if g.index_vector_dim == k as i64 || !g.start_indices_batching_dims.is_empty() {
-            return Err("the batch dimension indexes the operand".into());
-        }
-        let rank = ctx
-            .types
-            .shape(ctx.value_ty(ctx.op(op).results[0]))
-            .map_or(0, <[i64]>::len);
-        let batch_dims: Vec<usize> = (0..rank)
-            .filter(|&d| !g.offset_dims.contains(&(d as i64)))
-            .collect();
-        let nth = k - usize::from((g.index_vector_dim as usize) < k);
-        expect(
-            batch_dims.get(nth).copied() == out,
-            "the gather's result is batched elsewhere",
-        )
-    }
-
-    /// A scatter keeps rows apart when each row of its operands is updated
-    /// from the same row of its updates only: the batch dimension is a
-    /// whole update window dimension the indices do not address (the same
-    /// indices for every row), or an operand batching dimension paired with
-    /// the indices' (each row its own indices).
-    fn scatter(
-        &self,
-        ctx: &Context,
-        op: OpId,
-        ins: &[Option<usize>],
-        outs: &[Option<usize>],
-    ) -> std::result::Result<(), String> {
-        let s = crate::ops::gather::scatter_dims(ctx, op).ok_or("unreadable dimension numbers")?;
-        let o = ctx.op(op);
-        let n = o.results.len();
-        if o.operands.len() != 2 * n + 1 {
-            return Err("unexpected operands".into());
-        }
-        let shape = |v: Value| ctx.types.shape(ctx.value_ty(v)).unwrap_or(&[]).to_vec();
-        let (operands, indices, updates) = (&ins[..n], ins[n], &ins[n + 1..]);
-        let Some(k) = operands[0] else {
-            return Err("a scatter of batched updates into an unbatched operand".into());
-        };
-        let rows = shape(o.operands[0])[k];
-        let uses = |d: &[i64], k: usize| d.contains(&(k as i64));
-        if operands.iter().chain(outs).any(|&a| a != Some(k)) {
-            return Err("the scatter's operands and results are batched differently".into());
-        }
-        let update_axis = match indices {
-            None => {
-                if uses(&s.inserted_window_dims, k)
-                    || uses(&s.input_batching_dims, k)
-                    || uses(&s.scatter_dims_to_operand_dims, k)
-                {
-                    return Err("the batch dimension is indexed".into());
-                }
-                let rank = shape(o.operands[0]).len();
-                let window: Vec<usize> = (0..rank)
-                    .filter(|&d| {
-                        !uses(&s.inserted_window_dims, d) && !uses(&s.input_batching_dims, d)
-                    })
-                    .collect();
-                let j = window
-                    .iter()
-                    .position(|&d| d == k)
-                    .ok_or("no window dimension")?;
-                s.update_window_dims.get(j).map(|&d| d as usize)
-            }
-            Some(q) => {
-                let p = s
-                    .input_batching_dims
-                    .iter()
-                    .position(|&d| d == k as i64)
-                    .ok_or("batched indices address the batch dimension")?;
-                let ivd = s.index_vector_dim;
-                if s.scatter_indices_batching_dims.get(p) != Some(&(q as i64))
-                    || ivd == q as i64
-                    || shape(o.operands[n])[q] != rows
-                {
-                    return Err("the indices are batched otherwise than the operand".into());
-                }
-                let urank = shape(o.operands[n + 1]).len();
-                let scatter_dims: Vec<usize> = (0..urank)
-                    .filter(|&d| !uses(&s.update_window_dims, d))
-                    .collect();
-                let r = q - usize::from(ivd >= 0 && (ivd as usize) < q);
-                scatter_dims.get(r).copied()
-            }
-        };
-        let whole = o.operands[n + 1..].iter().zip(updates).all(|(&u, &a)| {
-            a.is_some() && a == update_axis && update_axis.is_some_and(|d| shape(u)[d] == rows)
-        });
-        expect(whole, "the updates are batched otherwise than the operand")
-    }
-
     /// Each region's terminator returns values batched as `outs` (a while
     /// loop's condition returns an unbatched predicate).
     fn regions_return(
@@ -712,11 +574,16 @@ fn expect(ok: bool, why: &str) -> std::result::Result<(), String> {
 }
 
 /// Shape attributes that legitimately differ between the two sizes: they
-/// are checked by the op's rule.
+/// are checked by the op's rule (a gather's slice along the batch must be
+/// whole; along other dimensions a size that changes changes the result's
+/// shape there, which the comparison refuses).
 fn tolerates_shape_attribute(op: &str, attr: &str) -> bool {
     matches!(
         (op, attr),
-        (SLICE, "limit_indices") | (DYNAMIC_SLICE, "slice_sizes") | (CONSTANT, "value")
+        (SLICE, "limit_indices")
+            | (DYNAMIC_SLICE, "slice_sizes")
+            | (GATHER, "slice_sizes")
+            | (CONSTANT, "value")
     )
 }
 
