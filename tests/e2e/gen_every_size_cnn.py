@@ -4,8 +4,8 @@
 # SAME and strided, max and average pooling by reduce_window) and a signal model (|rfft|, then
 # top_k): ops whose result shapes are not their operands', refined for every size of b. And
 # scatters and gathers that keep the rows apart: the same columns of every row (x.at[:, cols].set,
-# x[:, cols]) and each row's own indices (a vmapped .at[i].add and r[i]: the batch is a
-# batching dimension of the scatter or gather).
+# x[:, cols]) and each row's own indices (a vmapped .at[i].add and r[i], take_along_axis: the
+# batch is a batching dimension of the scatter or gather).
 import re
 
 import jax
@@ -40,6 +40,7 @@ def scat(x):
     own = cols(jnp.argsort(x, axis=-1), 0, 2).astype(jnp.int32)
     scattered = same + jax.vmap(lambda r, i, u: r.at[i].add(u))(x, own, cols(x, 4, 6))
     gathered = x[:, jnp.array([6, 2])] * jax.vmap(lambda r, i: r[i])(x, own)
+    gathered = gathered + jnp.take_along_axis(x, own[:, ::-1], axis=1)
     return jnp.concatenate([scattered, gathered], axis=1)
 
 

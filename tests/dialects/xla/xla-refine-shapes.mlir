@@ -67,3 +67,25 @@ module attributes {strata.dimension_values = {arg0_dim0 = 2 : i64, arg1_dim0 = 5
     return %out, %r#1 : tensor<?x3x3x8xf32>, tensor<?x3xf32>
   }
 }
+
+// -----
+
+// A size read out of a shape vector with a gather (as JAX's take_along_axis
+// does) is evaluated: the gathered element becomes a constant.
+
+// CHECK-LABEL: func.func @main(%arg0: tensor<3x8xf32>) -> tensor<1xi32>
+// CHECK: value = dense<{{\[\[}}1]]> : tensor<1x1xi32>
+// CHECK-NEXT: %[[SIZE:.*]] = "xla.constant"() {value = dense<[8]> : tensor<1xi32>} : () -> tensor<1xi32>
+// CHECK-NEXT: "xla.gather"
+// CHECK-NEXT: "func.return"(%[[SIZE]])
+module attributes {strata.dimension_values = {arg0_dim0 = 3 : i64}} {
+  func.func @main(%x: tensor<?x8xf32>) -> tensor<1xi32> {
+    %b = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x8xf32>) -> tensor<i32>
+    %b1 = stablehlo.reshape %b : (tensor<i32>) -> tensor<1xi32>
+    %c8 = stablehlo.constant dense<8> : tensor<1xi32>
+    %shape = stablehlo.concatenate %b1, %c8, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+    %i = stablehlo.constant dense<1> : tensor<1x1xi32>
+    %size = "stablehlo.gather"(%shape, %i) <{dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1>}> : (tensor<2xi32>, tensor<1x1xi32>) -> tensor<1xi32>
+    return %size : tensor<1xi32>
+  }
+}

@@ -380,6 +380,25 @@ impl Refiner {
                     .collect(),
                 _ => None,
             },
+            // An element of a known vector picked by known indices (JAX
+            // reads a dimension's size out of the shape vector this way).
+            GATHER => match (arg(0), arg(1), crate::ops::gather::gather_dims(ctx, op)) {
+                (Some(a), Some(idx), Some(g))
+                    if shape(ctx, operands[0]).len() == 1
+                        && g.collapsed_slice_dims == [0]
+                        && g.start_index_map == [0]
+                        && g.offset_dims.is_empty()
+                        && g.operand_batching_dims.is_empty()
+                        && ctx.i64_array(op, "slice_sizes").as_deref() == Some(&[1])
+                        && idx.len() == n
+                        && !a.is_empty() =>
+                {
+                    // Start indices are clamped into the operand.
+                    let last = a.len() as i64 - 1;
+                    Some(idx.iter().map(|&i| a[i.clamp(0, last) as usize]).collect())
+                }
+                _ => None,
+            },
             COMPARE => match (arg(0), arg(1), ctx.str_attr(op, "comparison_direction")) {
                 (Some(a), Some(b), Some(dir)) => compare(a, b, dir),
                 _ => None,
