@@ -10,8 +10,9 @@
  * with two `?` arguments the program requires equal (every_size_tied.mlir:
  * mlp((x + y) * 0.5), called with y = x): one size parameter. A CNN
  * (convolutions, max and average pooling), a signal model (|rfft|, top_k)
- * and scatters keeping the rows apart (the same columns of each row, each
- * row's own indices) from gen_every_size_cnn.py at b = 1, 7, 13. */
+ * gathers and scatters keeping the rows apart (the same columns of each row,
+ * each row's own indices) and an RNN (lax.scan over time) from
+ * gen_every_size_cnn.py at b = 1, 7, 13. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@
 #include "cnn.h"
 #include "sig.h"
 #include "scat.h"
+#include "rnn.h"
 
 static int failures = 0;
 
@@ -137,6 +139,14 @@ static void expect_close(const char *what, long b, const float *got, const float
         free(out);                                                                          \
     } while (0)
 
+#define RUN_RNN(B)                                                                          \
+    do {                                                                                    \
+        float *out = malloc(sizeof(float) * RNN_MAIN_RES0_COUNT(B));                        \
+        CHECK_STATUS(rnn_main(B, rnn_x##B, rnn_p0, out), rnn);                              \
+        expect_close("rnn", B, out, rnn_want##B, RNN_MAIN_RES0_COUNT(B));                   \
+        free(out);                                                                          \
+    } while (0)
+
 int main(void) {
     RUN_MLP(1);
     RUN_MLP(7);
@@ -167,6 +177,9 @@ int main(void) {
     RUN_SCAT(1);
     RUN_SCAT(7);
     RUN_SCAT(13);
+    RUN_RNN(1);
+    RUN_RNN(7);
+    RUN_RNN(13);
     RUN_TIED(1);
     RUN_TIED(13);
     RUN_TIED(100);

@@ -7,7 +7,9 @@
 //!
 //! Result types are static, so a constant shape operand must agree with the
 //! result type (a located error otherwise). Operands computed at run time
-//! are not supported: a located error says so.
+//! are not supported (a located error says so), except a
+//! `real_dynamic_slice` from a start computed at run time to `start +
+//! constant sizes`, which becomes a `dynamic_slice`.
 
 use strata_diag::{Diagnostic, Result};
 use strata_ir::{AttrKind, Context, OpId, Value};
@@ -124,6 +126,91 @@ fn replace(
     Ok(())
 }
 
+/// The value `v` when `limit` is `start + v` (either order): a slice of
+/// `v`'s sizes from `start`.
+pub fn sizes_past(ctx: &Context, start: Value, limit: Value) -> Option<Value> {
+    let add = ctx.defining_op(limit).filter(|&o| ctx.op(o).name == ADD)?;
+    match ctx.op(add).operands.as_slice() {
+        [a, b] if *a == start => Some(*b),
+        [a, b] if *b == start => Some(*a),
+        _ => None,
+    }
+}
+
+/// `real_dynamic_slice(x, start, start + sizes, 1...)` with `start`
+/// computed at run time and the sizes constant (JAX slicing a batched value
+/// at a loop's index, once the batch is known) → `dynamic_slice(x,
+/// start[0], start[1], ...)` of those sizes. JAX clamps the start itself;
+/// dynamic_slice's own clamping then changes nothing.
+fn dynamic_slice_at_start(ctx: &mut Context, op: OpId) -> Result<()> {
+    let operands = ctx.op(op).operands.clone();
+    let unsupported = || {
+        Diagnostic::unsupported(
+            ctx.op(op).loc,
+            format!(
+                "'{}' with an operand (start indices) computed at run time is not supported \
+                 (only with the limit start + constant sizes and unit strides)",
+                ctx.op(op).name
+            ),
+        )
+    };
+    let sizes = sizes_past(ctx, operands[1], operands[2])
+        .and_then(|v| constant_ints(ctx, v))
+        .ok_or_else(unsupported)?;
+    let strides = constant_ints(ctx, operands[3]).ok_or_else(unsupported)?;
+    if strides.iter().any(|&s| s != 1) || sizes.len() != strides.len() {
+        return Err(unsupported());
+    }
+    let index_ty = ctx.types.elem(ctx.value_ty(operands[1]));
+    let mut b = super::build::OpBuilder::before_op(ctx, op)?;
+    let one = b.tensor(&[1], index_ty);
+    let scalar = b.tensor(&[], index_ty);
+    let fixed: Vec<Option<i64>> = (0..sizes.len())
+        .map(|i| fixed_element(b.ctx, operands[1], i))
+        .collect();
+    let mut starts = vec![operands[0]];
+    for i in 0..sizes.len() as i64 {
+        if let Some(v) = fixed[i as usize] {
+            // Two's complement bits of the index type's width.
+            let bits =
+                (v as u64) & (u64::MAX >> (64 - b.ctx.types.bit_width(index_ty).clamp(1, 64)));
+            starts.push(b.splat_bits(bits, &[], index_ty));
+            continue;
+        }
+        let attrs = vec![
+            ("start_indices".to_string(), b.i64_array(vec![i])),
+            ("limit_indices".to_string(), b.i64_array(vec![i + 1])),
+            ("strides".to_string(), b.i64_array(vec![1])),
+        ];
+        let piece = b.op(SLICE, vec![operands[1]], one, attrs);
+        starts.push(b.op(RESHAPE, vec![piece], scalar, vec![]));
+    }
+    let attrs = vec![("slice_sizes".to_string(), array(ctx, sizes))];
+    replace(ctx, op, DYNAMIC_SLICE, starts, attrs, &[])
+}
+
+/// Element `i` of the start vector when it is known although the vector
+/// is not: a constant, or clamped between equal constant bounds (JAX clamps
+/// a start into `[0, dim - size]`, a single value along a dimension taken
+/// whole: the batch's).
+fn fixed_element(ctx: &Context, start: Value, i: usize) -> Option<i64> {
+    if let Some(v) = constant_ints(ctx, start) {
+        return v.get(i).copied();
+    }
+    let clamp = ctx
+        .defining_op(start)
+        .filter(|&o| ctx.op(o).name == CLAMP)?;
+    let [lo, _, hi] = ctx.op(clamp).operands.as_slice() else {
+        return None;
+    };
+    let at = |v: &[i64]| if v.len() == 1 { v.first() } else { v.get(i) }.copied();
+    let (lo, hi) = (
+        at(&constant_ints(ctx, *lo)?)?,
+        at(&constant_ints(ctx, *hi)?)?,
+    );
+    (lo == hi).then_some(lo)
+}
+
 fn array(ctx: &mut Context, values: Vec<i64>) -> strata_ir::Attr {
     let elem = ctx.types.int_ty(64);
     ctx.attr(AttrKind::DenseArray { elem, values })
@@ -196,6 +283,9 @@ fn rewrite(ctx: &mut Context, op: OpId) -> Result<()> {
                 ("interior_padding".to_string(), array(ctx, interior)),
             ];
             replace(ctx, op, PAD, vec![operands[0], operands[1]], attrs, &[])?;
+        }
+        REAL_DYNAMIC_SLICE if constant_ints(ctx, operands[1]).is_none() => {
+            dynamic_slice_at_start(ctx, op)?;
         }
         REAL_DYNAMIC_SLICE => {
             let start = ints_of(ctx, op, 1, "start indices")?;

@@ -226,7 +226,23 @@ impl Refiner {
                     .collect())
             }
             REAL_DYNAMIC_SLICE => {
-                let (start, limit, strides) = (ints(1)?, ints(2)?, ints(3)?);
+                let strides = ints(3)?;
+                // A start computed at run time with the limit `start +
+                // sizes` (how JAX slices a batched value at a loop's
+                // index): the sizes are the result's.
+                let (start, limit) = match (ints(1), ints(2)) {
+                    (Ok(start), Ok(limit)) => (start, limit),
+                    _ => {
+                        let sizes = crate::transforms::static_dynamic_ops::sizes_past(
+                            ctx,
+                            operands[1],
+                            operands[2],
+                        )
+                        .and_then(|v| self.known.get(&v).cloned())
+                        .ok_or_else(cannot)?;
+                        (vec![0; sizes.len()], sizes)
+                    }
+                };
                 one(start
                     .iter()
                     .zip(&limit)
