@@ -11,8 +11,9 @@
  * mlp((x + y) * 0.5), called with y = x): one size parameter. A CNN
  * (convolutions, max and average pooling), a signal model (|rfft|, top_k)
  * gathers and scatters keeping the rows apart (the same columns of each row,
- * each row's own indices) and an RNN (lax.scan over time) from
- * gen_every_size_cnn.py at b = 1, 7, 13. */
+ * each row's own indices), an RNN (lax.scan over time) and batched linear
+ * algebra (cholesky, solve, eigh) from gen_every_size_cnn.py at b = 1, 7,
+ * 13. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@
 #include "sig.h"
 #include "scat.h"
 #include "rnn.h"
+#include "lin.h"
 
 static int failures = 0;
 
@@ -147,6 +149,14 @@ static void expect_close(const char *what, long b, const float *got, const float
         free(out);                                                                          \
     } while (0)
 
+#define RUN_LIN(B)                                                                          \
+    do {                                                                                    \
+        float *out = malloc(sizeof(float) * LIN_MAIN_RES0_COUNT(B));                        \
+        CHECK_STATUS(lin_main(B, lin_x##B, out), lin);                                      \
+        expect_close("lin", B, out, lin_want##B, LIN_MAIN_RES0_COUNT(B));                   \
+        free(out);                                                                          \
+    } while (0)
+
 int main(void) {
     RUN_MLP(1);
     RUN_MLP(7);
@@ -180,6 +190,9 @@ int main(void) {
     RUN_RNN(1);
     RUN_RNN(7);
     RUN_RNN(13);
+    RUN_LIN(1);
+    RUN_LIN(7);
+    RUN_LIN(13);
     RUN_TIED(1);
     RUN_TIED(13);
     RUN_TIED(100);

@@ -89,3 +89,25 @@ module attributes {strata.dimension_values = {arg0_dim0 = 3 : i64}} {
     return %size : tensor<1xi32>
   }
 }
+
+// -----
+
+// A custom call whose result shapes are operands (`indices_of_shape_operands`,
+// as JAX exports LAPACK calls with symbolic shapes): the results take those
+// values, and the shape operands, their layouts and the attribute go.
+
+// CHECK-LABEL: func.func @main(%arg0: tensor<2x4x4xf32>)
+// CHECK: "xla.custom_call"(%arg0) {
+// CHECK-NOT: indices_of_shape_operands
+// CHECK-SAME: operand_layouts = [dense<[1, 2, 0]> : tensor<3xindex>]
+// CHECK-SAME: : (tensor<2x4x4xf32>) -> (tensor<2x4x4xf32>, tensor<2xi32>)
+module attributes {strata.dimension_values = {arg0_dim0 = 2 : i64}} {
+  func.func @main(%a: tensor<?x4x4xf32>) -> tensor<?x4x4xf32> {
+    %b = stablehlo.get_dimension_size %a, dim = 0 : (tensor<?x4x4xf32>) -> tensor<i32>
+    %b1 = stablehlo.reshape %b : (tensor<i32>) -> tensor<1xi32>
+    %c4 = stablehlo.constant dense<4> : tensor<1xi32>
+    %shape = stablehlo.concatenate %b1, %c4, %c4, dim = 0 : (tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<3xi32>
+    %l:2 = stablehlo.custom_call @lapack_spotrf_ffi(%a, %shape, %b1) {indices_of_shape_operands = dense<[1, 2]> : tensor<2xi64>, mhlo.backend_config = {uplo = 76 : ui8}, operand_layouts = [dense<[1, 2, 0]> : tensor<3xindex>, dense<0> : tensor<1xindex>, dense<0> : tensor<1xindex>], result_layouts = [dense<[1, 2, 0]> : tensor<3xindex>, dense<0> : tensor<1xindex>]} : (tensor<?x4x4xf32>, tensor<3xi32>, tensor<1xi32>) -> (tensor<?x4x4xf32>, tensor<?xi32>)
+    return %l#0 : tensor<?x4x4xf32>
+  }
+}

@@ -332,8 +332,9 @@ fn prove_rows_independent(
         let module = parse_specialize_and_verify(ctx, name, text, &with(s))?;
         note_platforms(ctx, module, platforms);
         strata_pipeline::entry_points(ctx, module)?;
-        let passes: [&dyn Pass; 5] = [
+        let passes: [&dyn Pass; 6] = [
             &t::composites::XlaRecognizeCompositesPass,
+            &t::lapack_custom_calls::XlaLapackCustomCallsPass,
             &t::inline::XlaInlinePass,
             &t::fold_branches::XlaFoldBranchesPass,
             &t::static_dynamic_ops::XlaStaticDynamicOpsPass,

@@ -438,7 +438,10 @@ impl Axes<'_> {
                 )?;
                 self.regions_return(ctx, op, &outs, false)
             }
-            CHOLESKY | TRIANGULAR_SOLVE => {
+            // Batched matrix operations: the batch a leading (batch)
+            // dimension of every operand and result.
+            CHOLESKY | TRIANGULAR_SOLVE | LU | HOUSEHOLDER_QR | HOUSEHOLDER_PRODUCT | EIGH | SVD
+            | EIG | HESSENBERG | TRIDIAGONAL | TRIDIAGONAL_SOLVE => {
                 let rank = shape(o.operands[0]).len();
                 expect(
                     ins.iter().chain(&outs).all(|&a| a == out) && out.is_some_and(|k| k + 2 < rank),

@@ -503,7 +503,7 @@ impl Refiner {
                 .iter()
                 .any(|&r| is_dynamic(ctx, ctx.value_ty(r)))
             {
-                return Err(ctx.error(op, "has a symbolic result shape, which cannot be refined"));
+                return self.shaped_custom_call(ctx, op);
             }
             return Ok(());
         }
@@ -529,6 +529,53 @@ impl Refiner {
 
     /// Replaces every evaluated shape value computed by an op (not already a
     /// constant) by a constant, so the dynamic ops reading it become static.
+    /// A custom call whose results' shapes are operands of it
+    /// (`indices_of_shape_operands`: JAX exports its LAPACK calls so with
+    /// symbolic shapes): each result takes the value of its shape operand,
+    /// and the shape operands (trailing, after the data operands), their
+    /// layouts and the attribute go, leaving the call a static export's.
+    fn shaped_custom_call(&mut self, ctx: &mut Context, op: OpId) -> Result<()> {
+        let cannot = || ctx.error(op, "has a symbolic result shape, which cannot be refined");
+        let indices = ctx
+            .i64_array(op, "indices_of_shape_operands")
+            .ok_or_else(cannot)?;
+        let (operands, results) = (ctx.op(op).operands.clone(), ctx.op(op).results.clone());
+        let data = operands
+            .len()
+            .checked_sub(indices.len())
+            .ok_or_else(cannot)?;
+        let trailing = indices
+            .iter()
+            .enumerate()
+            .all(|(i, &k)| usize::try_from(k) == Ok(data + i));
+        if !trailing || indices.len() != results.len() {
+            return Err(cannot());
+        }
+        let mut shapes = Vec::with_capacity(results.len());
+        for (&r, &v) in results.iter().zip(&operands[data..]) {
+            let rank = ctx.types.shape(ctx.value_ty(r)).map_or(0, <[i64]>::len);
+            let shape = self.known.get(&v).cloned().ok_or_else(cannot)?;
+            if shape.len() != rank || shape.iter().any(|&d| d < 0) {
+                return Err(cannot());
+            }
+            shapes.push(shape);
+        }
+        for (&r, shape) in results.iter().zip(&shapes) {
+            let elem = ctx.types.elem(ctx.value_ty(r));
+            ctx.values[r].ty = ctx.types.tensor_ty(shape, elem);
+        }
+        ctx.op_mut(op).operands.truncate(data);
+        ctx.remove_attr(op, "indices_of_shape_operands");
+        if let Some(AttrKind::Array(layouts)) = ctx
+            .attr_of(op, "operand_layouts")
+            .map(|a| ctx.attr_kind(a).clone())
+        {
+            let kept = ctx.attr(AttrKind::Array(layouts.into_iter().take(data).collect()));
+            ctx.set_attr(op, "operand_layouts", kept);
+        }
+        Ok(())
+    }
+
     fn materialize_constants(&self, ctx: &mut Context) {
         let mut ops = Vec::new();
         ctx.walk_nested(self.module, &mut |o| ops.push(o));
