@@ -13,7 +13,7 @@
  * gathers and scatters keeping the rows apart (the same columns of each row,
  * each row's own indices), an RNN (lax.scan over time) and batched linear
  * algebra (cholesky, solve, eigh) from gen_every_size_cnn.py at b = 1, 7,
- * 13. */
+ * 13; and two batched arguments of one variable b (every_size_shared.mlir). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +32,7 @@
 #include "scat.h"
 #include "rnn.h"
 #include "lin.h"
+#include "shared.h"
 
 static int failures = 0;
 
@@ -157,6 +158,14 @@ static void expect_close(const char *what, long b, const float *got, const float
         free(out);                                                                          \
     } while (0)
 
+#define RUN_SHARED(B)                                                                       \
+    do {                                                                                    \
+        float *out = malloc(sizeof(float) * SHARED_MAIN_RES0_COUNT(B));                     \
+        CHECK_STATUS(shared_main(B, shared_x##B, shared_y##B, out), shared);                \
+        expect_close("shared", B, out, shared_want##B, SHARED_MAIN_RES0_COUNT(B));          \
+        free(out);                                                                          \
+    } while (0)
+
 int main(void) {
     RUN_MLP(1);
     RUN_MLP(7);
@@ -193,6 +202,9 @@ int main(void) {
     RUN_LIN(1);
     RUN_LIN(7);
     RUN_LIN(13);
+    RUN_SHARED(1);
+    RUN_SHARED(7);
+    RUN_SHARED(13);
     RUN_TIED(1);
     RUN_TIED(13);
     RUN_TIED(100);

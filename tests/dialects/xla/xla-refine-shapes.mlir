@@ -111,3 +111,26 @@ module attributes {strata.dimension_values = {arg0_dim0 = 2 : i64}} {
     return %l#0 : tensor<?x4x4xf32>
   }
 }
+
+// -----
+
+// Two arguments of one dimension variable: JAX passes `b` read from the
+// first and asserts the second's dimension equal to it; both are `b`.
+
+// CHECK-LABEL: func.func @main(%arg0: tensor<3x4xf32>, %arg1: tensor<3x2xf32>) -> tensor<3x2xf32>
+// CHECK-NOT: shape_assertion
+// CHECK: func.func private @_wrapped_jax_export_main(%arg0: tensor<i32>, %arg1: tensor<3x4xf32>, %arg2: tensor<3x2xf32>) -> tensor<3x2xf32>
+module @two attributes {jax.uses_shape_polymorphism = true, strata.dimension_values = {b = 3 : i64}} {
+  func.func public @main(%arg0: tensor<?x4xf32>, %arg1: tensor<?x2xf32>) -> tensor<?x2xf32> {
+    %0 = stablehlo.get_dimension_size %arg0, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>
+    %1 = stablehlo.get_dimension_size %arg1, dim = 0 : (tensor<?x2xf32>) -> tensor<i32>
+    %2 = stablehlo.compare EQ, %1, %0, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.custom_call @shape_assertion(%2, %1, %0) {api_version = 2 : i32, error_message = "Found inconsistency between dimension size args[1].shape[0] (= {0}) and the specification 'b' (= {1})", has_side_effect = true} : (tensor<i1>, tensor<i32>, tensor<i32>) -> ()
+    %3 = call @_wrapped_jax_export_main(%0, %arg0, %arg1) : (tensor<i32>, tensor<?x4xf32>, tensor<?x2xf32>) -> tensor<?x2xf32>
+    return %3 : tensor<?x2xf32>
+  }
+  func.func private @_wrapped_jax_export_main(%arg0: tensor<i32> {jax.global_constant = "b"}, %arg1: tensor<?x4xf32>, %arg2: tensor<?x2xf32>) -> tensor<?x2xf32> {
+    %0 = stablehlo.negate %arg2 : tensor<?x2xf32>
+    return %0 : tensor<?x2xf32>
+  }
+}

@@ -59,6 +59,12 @@ fn one_library_for_every_batch_size_matches_xla() {
     );
     compile(&e2e.join("every_size_rnn.mlir"), dir, "librnn.so", "rnn.h");
     compile(&e2e.join("every_size_lin.mlir"), dir, "liblin.so", "lin.h");
+    compile(
+        &e2e.join("every_size_shared.mlir"),
+        dir,
+        "libshared.so",
+        "shared.h",
+    );
     let header = std::fs::read_to_string(dir.join("mlp.h")).unwrap();
     for needle in [
         "int32_t mlp_main(int64_t b, const float *arg0, const float *arg1, const float *arg2, \
@@ -91,6 +97,7 @@ fn one_library_for_every_batch_size_matches_xla() {
                 "-lscat",
                 "-lrnn",
                 "-llin",
+                "-lshared",
             ])
             .arg(format!("-Wl,-rpath,{}", dir.display()))
             .arg("-lm"),

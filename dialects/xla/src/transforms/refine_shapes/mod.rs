@@ -197,8 +197,45 @@ pub fn names_its_variables(ctx: &Context, module: OpId) -> bool {
         .any(|f| !builtin::is_private(ctx, f) && !named_bindings(ctx, f).is_empty())
 }
 
-/// The variables a JAX export names (see [`bindings`]).
+/// The variables a JAX export names (see [`bindings`]): those passed to the
+/// wrapped function, and the dimensions of other arguments that a shape
+/// assertion requires equal to one (JAX passes a variable once, read from
+/// its first argument, and asserts `args[1].shape[0] == b` for the rest).
 fn named_bindings(ctx: &Context, f: OpId) -> Vec<(String, usize, usize)> {
+    let mut found = passed_bindings(ctx, f);
+    let Some(entry) = ctx.entry_block(f, 0) else {
+        return found;
+    };
+    let args = &ctx.blocks[entry].args;
+    for &op in &ctx.blocks[entry].ops {
+        if ctx.op(op).name != COMPARE || ctx.str_attr(op, "comparison_direction") != Some("EQ") {
+            continue;
+        }
+        let [x, y] = ctx.op(op).operands.as_slice() else {
+            continue;
+        };
+        let (Some(a), Some(b)) = (dimension_read(ctx, *x, args), dimension_read(ctx, *y, args))
+        else {
+            continue;
+        };
+        let var_of = |(arg, dim): (usize, usize), found: &[(String, usize, usize)]| {
+            found
+                .iter()
+                .find(|(_, a, d)| (*a, *d) == (arg, dim))
+                .map(|(v, _, _)| v.clone())
+        };
+        match (var_of(a, &found), var_of(b, &found)) {
+            (Some(v), None) => found.push((v, b.0, b.1)),
+            (None, Some(v)) => found.push((v, a.0, a.1)),
+            _ => {}
+        }
+    }
+    found
+}
+
+/// The variables passed to the wrapped function's `jax.global_constant`
+/// parameters, each with the argument dimension it is read from.
+fn passed_bindings(ctx: &Context, f: OpId) -> Vec<(String, usize, usize)> {
     let Some(entry) = ctx.entry_block(f, 0) else {
         return vec![];
     };
