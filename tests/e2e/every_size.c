@@ -98,73 +98,28 @@ static void expect_close(const char *what, long b, const float *got, const float
         free(y);                                                                            \
     } while (0)
 
+/* One call of lib_main with B rows: the arguments after B, then the result,
+ * checked against want. */
+#define RUN_ONE(lib, LIB, B, want, ...)                                                     \
+    do {                                                                                    \
+        float *out = malloc(sizeof(float) * LIB##_MAIN_RES0_COUNT(B));                      \
+        CHECK_STATUS(lib##_main(B, __VA_ARGS__, out), lib);                                 \
+        expect_close(#lib, B, out, want, LIB##_MAIN_RES0_COUNT(B));                         \
+        free(out);                                                                          \
+    } while (0)
+
 /* The MLP without dimension-variable names: arg0_dim0 rows. */
-#define RUN_UNNAMED(B)                                                                      \
-    do {                                                                                    \
-        float *out = malloc(sizeof(float) * UNNAMED_MAIN_RES0_COUNT(B));                    \
-        CHECK_STATUS(unnamed_main(B, mlp_x##B, mlp_p0, mlp_p1, mlp_p2, mlp_p3, out),        \
-                     unnamed);                                                              \
-        expect_close("unnamed", B, out, mlp_want##B, UNNAMED_MAIN_RES0_COUNT(B));           \
-        free(out);                                                                          \
-    } while (0)
-
+#define RUN_UNNAMED(B) \
+    RUN_ONE(unnamed, UNNAMED, B, mlp_want##B, mlp_x##B, mlp_p0, mlp_p1, mlp_p2, mlp_p3)
 /* Two tied `?` arguments, one size: mlp((x + x) * 0.5) is mlp(x). */
-#define RUN_TIED(B)                                                                         \
-    do {                                                                                    \
-        float *out = malloc(sizeof(float) * TIED_MAIN_RES0_COUNT(B));                       \
-        CHECK_STATUS(tied_main(B, mlp_x##B, mlp_x##B, mlp_p0, mlp_p1, mlp_p2, mlp_p3, out), \
-                     tied);                                                                 \
-        expect_close("tied", B, out, mlp_want##B, TIED_MAIN_RES0_COUNT(B));                 \
-        free(out);                                                                          \
-    } while (0)
-
-#define RUN_CNN(B)                                                                          \
-    do {                                                                                    \
-        float *out = malloc(sizeof(float) * CNN_MAIN_RES0_COUNT(B));                        \
-        CHECK_STATUS(cnn_main(B, cnn_x##B, cnn_p0, cnn_p1, cnn_p2, out), cnn);              \
-        expect_close("cnn", B, out, cnn_want##B, CNN_MAIN_RES0_COUNT(B));                   \
-        free(out);                                                                          \
-    } while (0)
-
-#define RUN_SIG(B)                                                                          \
-    do {                                                                                    \
-        float *out = malloc(sizeof(float) * SIG_MAIN_RES0_COUNT(B));                        \
-        CHECK_STATUS(sig_main(B, sig_x##B, out), sig);                                      \
-        expect_close("sig", B, out, sig_want##B, SIG_MAIN_RES0_COUNT(B));                   \
-        free(out);                                                                          \
-    } while (0)
-
-#define RUN_SCAT(B)                                                                         \
-    do {                                                                                    \
-        float *out = malloc(sizeof(float) * SCAT_MAIN_RES0_COUNT(B));                       \
-        CHECK_STATUS(scat_main(B, scat_x##B, out), scat);                                   \
-        expect_close("scat", B, out, scat_want##B, SCAT_MAIN_RES0_COUNT(B));                \
-        free(out);                                                                          \
-    } while (0)
-
-#define RUN_RNN(B)                                                                          \
-    do {                                                                                    \
-        float *out = malloc(sizeof(float) * RNN_MAIN_RES0_COUNT(B));                        \
-        CHECK_STATUS(rnn_main(B, rnn_x##B, rnn_p0, out), rnn);                              \
-        expect_close("rnn", B, out, rnn_want##B, RNN_MAIN_RES0_COUNT(B));                   \
-        free(out);                                                                          \
-    } while (0)
-
-#define RUN_LIN(B)                                                                          \
-    do {                                                                                    \
-        float *out = malloc(sizeof(float) * LIN_MAIN_RES0_COUNT(B));                        \
-        CHECK_STATUS(lin_main(B, lin_x##B, out), lin);                                      \
-        expect_close("lin", B, out, lin_want##B, LIN_MAIN_RES0_COUNT(B));                   \
-        free(out);                                                                          \
-    } while (0)
-
-#define RUN_SHARED(B)                                                                       \
-    do {                                                                                    \
-        float *out = malloc(sizeof(float) * SHARED_MAIN_RES0_COUNT(B));                     \
-        CHECK_STATUS(shared_main(B, shared_x##B, shared_y##B, out), shared);                \
-        expect_close("shared", B, out, shared_want##B, SHARED_MAIN_RES0_COUNT(B));          \
-        free(out);                                                                          \
-    } while (0)
+#define RUN_TIED(B) \
+    RUN_ONE(tied, TIED, B, mlp_want##B, mlp_x##B, mlp_x##B, mlp_p0, mlp_p1, mlp_p2, mlp_p3)
+#define RUN_CNN(B) RUN_ONE(cnn, CNN, B, cnn_want##B, cnn_x##B, cnn_p0, cnn_p1, cnn_p2)
+#define RUN_SIG(B) RUN_ONE(sig, SIG, B, sig_want##B, sig_x##B)
+#define RUN_SCAT(B) RUN_ONE(scat, SCAT, B, scat_want##B, scat_x##B)
+#define RUN_RNN(B) RUN_ONE(rnn, RNN, B, rnn_want##B, rnn_x##B, rnn_p0)
+#define RUN_LIN(B) RUN_ONE(lin, LIN, B, lin_want##B, lin_x##B)
+#define RUN_SHARED(B) RUN_ONE(shared, SHARED, B, shared_want##B, shared_x##B, shared_y##B)
 
 int main(void) {
     RUN_MLP(1);

@@ -13,7 +13,7 @@ module @jit_sig attributes {jax.uses_shape_polymorphism = true, mhlo.num_partiti
     %2:2 = stablehlo.composite "chlo.top_k" %1 {composite_attributes = {k = 3 : i64}, decomposition = @chlo.top_k.impl, version = 1 : i32} : (tensor<?x9xf32>) -> (tensor<?x3xf32>, tensor<?x3xi32>)
     return %2#0 : tensor<?x3xf32>
   }
-  func.func private @chlo.top_k.impl(%arg0: tensor<?x9xf32> loc("jit(sig)/top_k"(#loc16))) -> (tensor<?x3xf32>, tensor<?x3xi32>) {
+  func.func private @chlo.top_k.impl(%arg0: tensor<?x9xf32> loc("jit(sig)/top_k"(#loc19))) -> (tensor<?x3xf32>, tensor<?x3xi32>) {
     %c = stablehlo.constant dense<1> : tensor<2xi64>
     %c_0 = stablehlo.constant dense<0> : tensor<2xi64>
     %c_1 = stablehlo.constant dense<3> : tensor<i64>
@@ -27,7 +27,7 @@ module @jit_sig attributes {jax.uses_shape_polymorphism = true, mhlo.num_partiti
     %6 = stablehlo.concatenate %2, %5, dim = 0 : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
     %7 = stablehlo.dynamic_iota %4, dim = 1 : (tensor<2xi64>) -> tensor<?x9xi32>
     %8:2 = "stablehlo.sort"(%arg0, %7) <{dimension = 1 : i64, is_stable = true}> ({
-    ^bb0(%arg1: tensor<f32> loc("jit(sig)/top_k"(#loc16)), %arg2: tensor<f32> loc("jit(sig)/top_k"(#loc16)), %arg3: tensor<i32> loc("jit(sig)/top_k"(#loc16)), %arg4: tensor<i32> loc("jit(sig)/top_k"(#loc16))):
+    ^bb0(%arg1: tensor<f32> loc("jit(sig)/top_k"(#loc19)), %arg2: tensor<f32> loc("jit(sig)/top_k"(#loc19)), %arg3: tensor<i32> loc("jit(sig)/top_k"(#loc19)), %arg4: tensor<i32> loc("jit(sig)/top_k"(#loc19))):
       %11 = stablehlo.compare GT, %arg1, %arg2, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
       stablehlo.return %11 : tensor<i1>
     }) : (tensor<?x9xf32>, tensor<?x9xi32>) -> (tensor<?x9xf32>, tensor<?x9xi32>)

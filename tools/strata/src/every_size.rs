@@ -107,13 +107,12 @@ fn free_variable(
         .into_iter()
         .filter(|v| !dims.iter().any(|(d, _)| d == v) && !stated.contains(v))
         .collect();
-    let plain = module;
     match free.as_slice() {
         [] => Ok(None),
         [one] => Ok(Some(Free {
             var: one.clone(),
             tied: Vec::new(),
-            plain,
+            plain: module,
         })),
         [first, rest @ ..]
             if !refine::names_its_variables(ctx, module)
@@ -122,7 +121,7 @@ fn free_variable(
             Ok(Some(Free {
                 var: first.clone(),
                 tied: rest.to_vec(),
-                plain,
+                plain: module,
             }))
         }
         many => Err(vec![Diagnostic::error(

@@ -24,47 +24,14 @@ fn one_library_for_every_batch_size_matches_xla() {
         "mlp.h",
         &["--header-cpp", hpp.to_str().unwrap()],
     );
-    compile(&e2e.join("every_size_tf.mlir"), dir, "libtf.so", "tf.h");
-    compile(
-        &e2e.join("every_size_cols.mlir"),
-        dir,
-        "libcols.so",
-        "cols.h",
-    );
-    compile(
-        &e2e.join("every_size_flat.mlir"),
-        dir,
-        "libflat.so",
-        "flat.h",
-    );
-    compile(
-        &e2e.join("every_size_unnamed.mlir"),
-        dir,
-        "libunnamed.so",
-        "unnamed.h",
-    );
-    compile(
-        &e2e.join("every_size_tied.mlir"),
-        dir,
-        "libtied.so",
-        "tied.h",
-    );
-    compile(&e2e.join("every_size_cnn.mlir"), dir, "libcnn.so", "cnn.h");
-    compile(&e2e.join("every_size_sig.mlir"), dir, "libsig.so", "sig.h");
-    compile(
-        &e2e.join("every_size_scat.mlir"),
-        dir,
-        "libscat.so",
-        "scat.h",
-    );
-    compile(&e2e.join("every_size_rnn.mlir"), dir, "librnn.so", "rnn.h");
-    compile(&e2e.join("every_size_lin.mlir"), dir, "liblin.so", "lin.h");
-    compile(
-        &e2e.join("every_size_shared.mlir"),
-        dir,
-        "libshared.so",
-        "shared.h",
-    );
+    // The other models, each `every_size_NAME.mlir` as libNAME.so with NAME.h.
+    let models = [
+        "tf", "cols", "flat", "unnamed", "tied", "cnn", "sig", "scat", "rnn", "lin", "shared",
+    ];
+    for name in models {
+        let input = e2e.join(format!("every_size_{name}.mlir"));
+        compile(&input, dir, &format!("lib{name}.so"), &format!("{name}.h"));
+    }
     let header = std::fs::read_to_string(dir.join("mlp.h")).unwrap();
     for needle in [
         "int32_t mlp_main(int64_t b, const float *arg0, const float *arg1, const float *arg2, \
@@ -85,20 +52,8 @@ fn one_library_for_every_batch_size_matches_xla() {
             .arg(format!("-I{}", dir.display()))
             .arg(format!("-I{}", e2e.display()))
             .arg(format!("-L{}", dir.display()))
-            .args([
-                "-lmlp",
-                "-ltf",
-                "-lcols",
-                "-lflat",
-                "-lunnamed",
-                "-ltied",
-                "-lcnn",
-                "-lsig",
-                "-lscat",
-                "-lrnn",
-                "-llin",
-                "-lshared",
-            ])
+            .arg("-lmlp")
+            .args(models.map(|name| format!("-l{name}")))
             .arg(format!("-Wl,-rpath,{}", dir.display()))
             .arg("-lm"),
     );

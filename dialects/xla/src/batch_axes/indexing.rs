@@ -3,7 +3,7 @@
 
 use strata_ir::{Context, OpId, Value};
 
-use super::{Axes, expect, is_zero_constant};
+use super::{Axes, expect, is_zero_constant, value_shape};
 use crate::names::DYNAMIC_SLICE;
 
 impl Axes<'_> {
@@ -57,51 +57,30 @@ impl Axes<'_> {
     ) -> std::result::Result<(), String> {
         let g = crate::ops::gather::gather_dims(ctx, op).ok_or("unreadable dimension numbers")?;
         let o = ctx.op(op);
-        let shape = |v: Value| ctx.types.shape(ctx.value_ty(v)).unwrap_or(&[]).to_vec();
-        let uses = |d: &[i64], k: usize| d.contains(&(k as i64));
-        let rank = shape(o.results[0]).len();
-        // The result's dimensions that follow the indices' (all but the
-        // index vector dimension), in order.
-        let batch_dims: Vec<usize> = (0..rank).filter(|&d| !uses(&g.offset_dims, d)).collect();
-        let of_index = |q: usize| {
-            let ivd = g.index_vector_dim;
-            if ivd == q as i64 {
-                return None;
-            }
-            batch_dims
-                .get(q - usize::from(ivd >= 0 && (ivd as usize) < q))
-                .copied()
-        };
+        let rank = value_shape(ctx, o.results[0]).len();
+        let follower = |q| index_follower(rank, &g.offset_dims, g.index_vector_dim, q);
         match (ins[0], ins[1]) {
             (None, Some(q)) => {
                 if !g.start_indices_batching_dims.is_empty() {
                     return Err("the batch dimension indexes the operand".into());
                 }
-                let Some(r) = of_index(q) else {
+                let Some(r) = follower(q) else {
                     return Err("the batch dimension indexes the operand".into());
                 };
                 expect(Some(r) == out, "the gather's result is batched elsewhere")
             }
             (Some(k), None) => {
                 let sizes = ctx.i64_array(op, "slice_sizes").unwrap_or_default();
-                let rows = shape(o.operands[0])[k];
+                let operand = value_shape(ctx, o.operands[0]);
                 if uses(&g.collapsed_slice_dims, k)
                     || uses(&g.operand_batching_dims, k)
                     || uses(&g.start_index_map, k)
-                    || sizes.get(k) != Some(&rows)
+                    || sizes.get(k) != Some(&operand[k])
                 {
                     return Err("the gather does not take whole rows of a batched operand".into());
                 }
-                let operand_rank = shape(o.operands[0]).len();
-                let window: Vec<usize> = (0..operand_rank)
-                    .filter(|&d| {
-                        !uses(&g.collapsed_slice_dims, d) && !uses(&g.operand_batching_dims, d)
-                    })
-                    .collect();
-                let j = window
-                    .iter()
-                    .position(|&d| d == k)
-                    .ok_or("no slice dimension")?;
+                let skipped = [&g.collapsed_slice_dims[..], &g.operand_batching_dims];
+                let j = window_position(operand.len(), k, &skipped).ok_or("no slice dimension")?;
                 expect(
                     g.offset_dims.get(j).map(|&d| d as usize) == out,
                     "the gather's result is batched elsewhere",
@@ -113,12 +92,12 @@ impl Axes<'_> {
                     .iter()
                     .position(|&d| d == k as i64)
                     .ok_or("batched indices address the batch dimension")?;
-                let rows = shape(o.operands[0])[k];
+                let rows = value_shape(ctx, o.operands[0])[k];
                 expect(
                     g.start_indices_batching_dims.get(p) == Some(&(q as i64))
-                        && shape(o.operands[1])[q] == rows
-                        && of_index(q).is_some()
-                        && of_index(q) == out,
+                        && value_shape(ctx, o.operands[1])[q] == rows
+                        && follower(q).is_some()
+                        && follower(q) == out,
                     "the indices are batched otherwise than the operand",
                 )
             }
@@ -144,13 +123,12 @@ impl Axes<'_> {
         if o.operands.len() != 2 * n + 1 {
             return Err("unexpected operands".into());
         }
-        let shape = |v: Value| ctx.types.shape(ctx.value_ty(v)).unwrap_or(&[]).to_vec();
         let (operands, indices, updates) = (&ins[..n], ins[n], &ins[n + 1..]);
         let Some(k) = operands[0] else {
             return Err("a scatter of batched updates into an unbatched operand".into());
         };
-        let rows = shape(o.operands[0])[k];
-        let uses = |d: &[i64], k: usize| d.contains(&(k as i64));
+        let operand = value_shape(ctx, o.operands[0]);
+        let rows = operand[k];
         if operands.iter().chain(outs).any(|&a| a != Some(k)) {
             return Err("the scatter's operands and results are batched differently".into());
         }
@@ -162,16 +140,8 @@ impl Axes<'_> {
                 {
                     return Err("the batch dimension is indexed".into());
                 }
-                let rank = shape(o.operands[0]).len();
-                let window: Vec<usize> = (0..rank)
-                    .filter(|&d| {
-                        !uses(&s.inserted_window_dims, d) && !uses(&s.input_batching_dims, d)
-                    })
-                    .collect();
-                let j = window
-                    .iter()
-                    .position(|&d| d == k)
-                    .ok_or("no window dimension")?;
+                let skipped = [&s.inserted_window_dims[..], &s.input_batching_dims];
+                let j = window_position(operand.len(), k, &skipped).ok_or("no window dimension")?;
                 s.update_window_dims.get(j).map(|&d| d as usize)
             }
             Some(q) => {
@@ -180,24 +150,45 @@ impl Axes<'_> {
                     .iter()
                     .position(|&d| d == k as i64)
                     .ok_or("batched indices address the batch dimension")?;
-                let ivd = s.index_vector_dim;
                 if s.scatter_indices_batching_dims.get(p) != Some(&(q as i64))
-                    || ivd == q as i64
-                    || shape(o.operands[n])[q] != rows
+                    || s.index_vector_dim == q as i64
+                    || value_shape(ctx, o.operands[n])[q] != rows
                 {
                     return Err("the indices are batched otherwise than the operand".into());
                 }
-                let urank = shape(o.operands[n + 1]).len();
-                let scatter_dims: Vec<usize> = (0..urank)
-                    .filter(|&d| !uses(&s.update_window_dims, d))
-                    .collect();
-                let r = q - usize::from(ivd >= 0 && (ivd as usize) < q);
-                scatter_dims.get(r).copied()
+                let urank = value_shape(ctx, o.operands[n + 1]).len();
+                index_follower(urank, &s.update_window_dims, s.index_vector_dim, q)
             }
         };
         let whole = o.operands[n + 1..].iter().zip(updates).all(|(&u, &a)| {
-            a.is_some() && a == update_axis && update_axis.is_some_and(|d| shape(u)[d] == rows)
+            a.is_some()
+                && a == update_axis
+                && update_axis.is_some_and(|d| value_shape(ctx, u)[d] == rows)
         });
         expect(whole, "the updates are batched otherwise than the operand")
     }
+}
+
+fn uses(dims: &[i64], d: usize) -> bool {
+    dims.contains(&(d as i64))
+}
+
+/// The place of operand dimension `k` among the window (slice) dimensions
+/// of a gather or scatter: the operand's dimensions in none of `skipped`.
+fn window_position(rank: usize, k: usize, skipped: &[&[i64]]) -> Option<usize> {
+    (0..rank)
+        .filter(|&d| !skipped.iter().any(|s| uses(s, d)))
+        .position(|d| d == k)
+}
+
+/// The dimension of a gather's result (or a scatter's updates) that
+/// follows dimension `q` of the indices: the dimensions not in
+/// `window_dims`, in order, follow the indices' dimensions other than the
+/// index vector dimension `ivd`; `None` for `ivd` itself.
+fn index_follower(rank: usize, window_dims: &[i64], ivd: i64, q: usize) -> Option<usize> {
+    if ivd == q as i64 {
+        return None;
+    }
+    let place = q - usize::from(ivd >= 0 && (ivd as usize) < q);
+    (0..rank).filter(|&d| !uses(window_dims, d)).nth(place)
 }

@@ -275,12 +275,7 @@ impl Axes<'_> {
                 ));
             }
         }
-        let shape = |v: Value| -> Vec<i64> {
-            ctx.types
-                .shape(ctx.value_ty(v))
-                .map(<[i64]>::to_vec)
-                .unwrap_or_default()
-        };
+        let shape = |v: Value| value_shape(ctx, v);
         let out = outs.first().copied().flatten();
         let ints = |name: &str| ctx.i64_array(op, name).unwrap_or_default();
         let same_as_result = || -> std::result::Result<(), String> {
@@ -570,6 +565,14 @@ impl Axes<'_> {
         }
         Ok(())
     }
+}
+
+/// The shape of `v` (empty for a scalar or a non-tensor).
+fn value_shape(ctx: &Context, v: Value) -> Vec<i64> {
+    ctx.types
+        .shape(ctx.value_ty(v))
+        .map(<[i64]>::to_vec)
+        .unwrap_or_default()
 }
 
 fn expect(ok: bool, why: &str) -> std::result::Result<(), String> {
