@@ -13,7 +13,10 @@
  * gathers and scatters keeping the rows apart (the same columns of each row,
  * each row's own indices), an RNN (lax.scan over time) and batched linear
  * algebra (cholesky, solve, eigh) from gen_every_size_cnn.py at b = 1, 7,
- * 13; and two batched arguments of one variable b (every_size_shared.mlir). */
+ * 13; two batched arguments of one variable b (every_size_shared.mlir); and
+ * batch dimensions that are multiples of b: a language model's logits
+ * flattened over its 6 positions (6*b rows, every_size_lm.mlir) and an
+ * argument JAX declares 2*b (every_size_pairs.mlir). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +36,8 @@
 #include "rnn.h"
 #include "lin.h"
 #include "shared.h"
+#include "lm.h"
+#include "pairs.h"
 
 static int failures = 0;
 
@@ -120,6 +125,8 @@ static void expect_close(const char *what, long b, const float *got, const float
 #define RUN_RNN(B) RUN_ONE(rnn, RNN, B, rnn_want##B, rnn_x##B, rnn_p0)
 #define RUN_LIN(B) RUN_ONE(lin, LIN, B, lin_want##B, lin_x##B)
 #define RUN_SHARED(B) RUN_ONE(shared, SHARED, B, shared_want##B, shared_x##B, shared_y##B)
+#define RUN_LM(B) RUN_ONE(lm, LM, B, lm_want##B, lm_x##B, lm_p0, lm_p1, lm_p2, lm_p3)
+#define RUN_PAIRS(B) RUN_ONE(pairs, PAIRS, B, pairs_want##B, pairs_x##B, pairs_y##B, pairs_w)
 
 int main(void) {
     RUN_MLP(1);
@@ -160,6 +167,12 @@ int main(void) {
     RUN_SHARED(1);
     RUN_SHARED(7);
     RUN_SHARED(13);
+    RUN_LM(1);
+    RUN_LM(7);
+    RUN_LM(13);
+    RUN_PAIRS(1);
+    RUN_PAIRS(7);
+    RUN_PAIRS(13);
     RUN_TIED(1);
     RUN_TIED(13);
     RUN_TIED(100);

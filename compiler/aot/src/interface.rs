@@ -56,8 +56,10 @@ pub struct CFunction {
 pub struct BatchDim {
     /// The variable's name, a C identifier (`b`).
     pub var: String,
-    /// Per buffer (ABI order), the axis whose size is the variable; its
-    /// entry in the buffer's `shape` is -1.
+    /// Per buffer (ABI order), the axis whose size is a multiple `m` of the
+    /// variable (`b`, or `2*b` for an argument JAX declares so, `T*b` for
+    /// a `(b, T, D)` value reshaped to `(b*T, D)`); its entry in the
+    /// buffer's `shape` is `-m`.
     pub axes: Vec<Option<usize>>,
     /// The least value the model's shape assertions allow.
     pub min: i64,
@@ -86,15 +88,13 @@ impl CParam {
     /// Number of elements of the tensor (1 for a scalar; per unit of the
     /// dimension variable for a batched buffer).
     pub fn elements(&self) -> i64 {
-        self.shape
-            .iter()
-            .map(|&d| if d < 0 { 1 } else { d })
-            .product()
+        self.shape.iter().map(|&d| d.abs()).product()
     }
 
-    /// Whether one dimension is a function's dimension variable (-1).
+    /// Whether one dimension is a multiple of the function's dimension
+    /// variable (negative).
     pub fn is_batched(&self) -> bool {
-        self.shape.contains(&-1)
+        self.shape.iter().any(|&d| d < 0)
     }
 
     /// Number of C values in the buffer (twice the elements for complex types).
@@ -112,8 +112,10 @@ impl CParam {
     pub fn ir_type_of(&self, var: &str) -> String {
         let mut s = String::from("tensor<");
         for &d in &self.shape {
-            if d < 0 {
+            if d == -1 {
                 let _ = write!(s, "{var}x");
+            } else if d < 0 {
+                let _ = write!(s, "({}*{var})x", d.unsigned_abs());
             } else {
                 let _ = write!(s, "{d}x");
             }

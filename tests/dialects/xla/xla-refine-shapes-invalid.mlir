@@ -32,3 +32,29 @@ module @missing {
     return %arg1 : tensor<?xf32>
   }
 }
+
+// -----
+
+// The argument dimension holding a variable is read from the program's
+// structure (here `2*b`: b is its size through `divmod` by 2); what the
+// program computes is checked: a `divmod` that divides otherwise passes
+// another b, an error rather than buffers of the wrong size.
+
+// CHECK: xla-refine-shapes-invalid.mlir:[[@LINE+6]]:10: error: 'func.call' op passes dimension variable b = 1 computed from the arguments' shapes, where they were given for b = 3
+module @not_divmod attributes {jax.uses_shape_polymorphism = true, strata.dimension_values = {b = 3 : i64}} {
+  func.func public @main(%arg0: tensor<?x4xf32>) -> tensor<?x4xf32> {
+    %c2 = stablehlo.constant dense<2> : tensor<i32>
+    %0 = stablehlo.get_dimension_size %arg0, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>
+    %1:2 = call @divmod(%0, %c2) : (tensor<i32>, tensor<i32>) -> (tensor<i32>, tensor<i32>)
+    %2 = call @_wrapped_jax_export_main(%1#0, %arg0) : (tensor<i32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+    return %2 : tensor<?x4xf32>
+  }
+  func.func private @divmod(%arg0: tensor<i32>, %arg1: tensor<i32>) -> (tensor<i32>, tensor<i32>) {
+    %0 = stablehlo.divide %arg0, %arg1 : tensor<i32>
+    %1 = stablehlo.divide %0, %arg1 : tensor<i32>
+    return %1, %0 : tensor<i32>, tensor<i32>
+  }
+  func.func private @_wrapped_jax_export_main(%arg0: tensor<i32> {jax.global_constant = "b"}, %arg1: tensor<?x4xf32>) -> tensor<?x4xf32> {
+    return %arg1 : tensor<?x4xf32>
+  }
+}

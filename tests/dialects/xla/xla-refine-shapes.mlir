@@ -134,3 +134,46 @@ module @two attributes {jax.uses_shape_polymorphism = true, strata.dimension_val
     return %0 : tensor<?x2xf32>
   }
 }
+
+// -----
+
+// Dimensions that are formulas of a variable: JAX declares the first
+// argument `2*b + 1` and reads b from it as (size - 1) divided by 2 (its
+// `divmod`, the remainder asserted 0); the second is asserted equal to
+// `3*b`. With b = 3 they are 7 and 9, and the program's own computation of
+// b (evaluated through its helper functions) passes 3.
+
+// CHECK-LABEL: func.func @main(%arg0: tensor<7x4xf32>, %arg1: tensor<9xf32>) -> tensor<9xf32>
+// CHECK: "xla.add"
+// CHECK-NEXT: %[[B:[0-9]+]] = "xla.constant"() {value = dense<3> : tensor<i32>}
+// CHECK-NEXT: "func.call"({{.*}}) {callee = @divmod}
+// CHECK: "func.call"(%[[B]], %arg0, %arg1) {callee = @_wrapped_jax_export_main}
+// CHECK: func.func private @_wrapped_jax_export_main(%arg0: tensor<i32>, %arg1: tensor<7x4xf32>, %arg2: tensor<9xf32>) -> tensor<9xf32>
+module @formulas attributes {jax.uses_shape_polymorphism = true, strata.dimension_values = {b = 3 : i64}} {
+  func.func public @main(%arg0: tensor<?x4xf32>, %arg1: tensor<?xf32>) -> tensor<?xf32> {
+    %c0 = stablehlo.constant dense<0> : tensor<i32>
+    %c2 = stablehlo.constant dense<2> : tensor<i32>
+    %c3 = stablehlo.constant dense<3> : tensor<i32>
+    %m1 = stablehlo.constant dense<-1> : tensor<i32>
+    %0 = stablehlo.get_dimension_size %arg0, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>
+    %1 = stablehlo.add %0, %m1 : tensor<i32>
+    %2:2 = call @divmod(%1, %c2) : (tensor<i32>, tensor<i32>) -> (tensor<i32>, tensor<i32>)
+    %3 = stablehlo.compare EQ, %2#1, %c0, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.custom_call @shape_assertion(%3, %2#1) {api_version = 2 : i32, error_message = "Division had remainder {0} when computing the value of 'b'", has_side_effect = true} : (tensor<i1>, tensor<i32>) -> ()
+    %4 = stablehlo.get_dimension_size %arg1, dim = 0 : (tensor<?xf32>) -> tensor<i32>
+    %5 = stablehlo.multiply %2#0, %c3 : tensor<i32>
+    %6 = stablehlo.compare EQ, %4, %5, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.custom_call @shape_assertion(%6, %4, %5) {api_version = 2 : i32, error_message = "Found inconsistency between dimension size args[1].shape[0] (= {0}) and the specification '3*b' (= {1})", has_side_effect = true} : (tensor<i1>, tensor<i32>, tensor<i32>) -> ()
+    %7 = call @_wrapped_jax_export_main(%2#0, %arg0, %arg1) : (tensor<i32>, tensor<?x4xf32>, tensor<?xf32>) -> tensor<?xf32>
+    return %7 : tensor<?xf32>
+  }
+  func.func private @divmod(%arg0: tensor<i32> {jax.global_constant = ""}, %arg1: tensor<i32> {jax.global_constant = ""}) -> (tensor<i32>, tensor<i32>) {
+    %0 = stablehlo.divide %arg0, %arg1 : tensor<i32>
+    %1 = stablehlo.remainder %arg0, %arg1 : tensor<i32>
+    return %0, %1 : tensor<i32>, tensor<i32>
+  }
+  func.func private @_wrapped_jax_export_main(%arg0: tensor<i32> {jax.global_constant = "b"}, %arg1: tensor<?x4xf32>, %arg2: tensor<?xf32>) -> tensor<?xf32> {
+    %0 = stablehlo.negate %arg2 : tensor<?xf32>
+    return %0 : tensor<?xf32>
+  }
+}

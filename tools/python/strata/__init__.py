@@ -37,6 +37,13 @@ _DTYPES = {
 }
 
 
+def _term(d):
+    """A dimension of the signature as (multiple, variable): "b" is (1, "b"),
+    "2*b" (a batch dimension holding 2 entries per row of b) is (2, "b")."""
+    times, _, name = d.rpartition("*")
+    return (int(times) if times else 1), name
+
+
 def _dtype(element_type):
     if element_type in _DTYPES:
         return np.dtype(_DTYPES[element_type])
@@ -103,7 +110,11 @@ class Function:
             shape = np.shape(v)
             for d, size in zip(a["shape"], shape):
                 if isinstance(d, str) and len(shape) == len(a["shape"]):
-                    found.setdefault(d, size)
+                    times, name = _term(d)
+                    if size % times:
+                        raise ValueError(f"{self.name}(): {a['name']} has {size} rows along "
+                                         f"{d}, which is no whole {name}")
+                    found.setdefault(name, size // times)
         missing = [d for d in self.dimension_variables if d not in found]
         if missing:
             raise ValueError(f"{self.name}(): no argument gives {', '.join(missing)}")
@@ -112,7 +123,12 @@ class Function:
     def __call__(self, *args, **kwargs):
         values = self._bind(args, kwargs)
         dims = self._dimensions(values) if self.dimension_variables else {}
-        shape_of = lambda b: tuple(dims[d] if isinstance(d, str) else d for d in b["shape"])
+        def size(d):
+            if not isinstance(d, str):
+                return d
+            times, name = _term(d)
+            return times * dims[name]
+        shape_of = lambda b: tuple(size(d) for d in b["shape"])
         keep = []
         for a, v in zip(self.arguments, values):
             want_dtype, want_shape = _dtype(a["element_type"]), shape_of(a)

@@ -83,4 +83,18 @@ try:
     sys.exit("b = 0 did not raise")
 except strata.Error as e:
     assert "dimension variable 'b'" in str(e), e
+# Batch dimensions that are multiples of b: an argument declared 2*b (pairs of rows) and a
+# result flattened over them.
+pairs_spec = jax.ShapeDtypeStruct(jax.export.symbolic_shape("2*b, 16"), jnp.float32)
+pairs = lambda x, w: (x @ w).reshape(-1, 2, 4).sum(axis=1).reshape(-1)
+by_pairs = strata.compile(pairs, pairs_spec, w)
+assert [a["shape"] for a in by_pairs.main.arguments] == [["2*b", 16], [16, 4]], by_pairs.main.signature
+for b in (1, 7, 64, 100):
+    xb = rs.randn(2 * b, D).astype(np.float32)
+    np.testing.assert_allclose(by_pairs.main(xb, w), jax.jit(pairs)(xb, w), rtol=1e-5, atol=1e-6)
+try:
+    by_pairs.main(np.zeros((3, D), np.float32), w)
+    sys.exit("an odd number of rows did not raise")
+except ValueError as e:
+    assert "2*b" in str(e), e
 print("python package: all checks passed")

@@ -495,6 +495,12 @@ fn one_function(
     let mut f = small.clone();
     f.c_name = c_name.to_string();
     f.scratch_bytes = None;
+    // A batch dimension of `m * b` rows (a `(b, T, D)` value reshaped to
+    // `(b*T, D)`, an argument JAX declares `2*b`) holds each row's `m`
+    // consecutively: the rows along `b` are still blocks of one size.
+    let factor = |a: i64, b: i64| {
+        (a % s0 == 0 && b % s1 == 0 && a / s0 == b / s1 && a > 0).then_some(a / s0)
+    };
     let mut axes = Vec::new();
     let mut buffers = Vec::new();
     for (p, q) in f.params.iter_mut().zip(&large.params) {
@@ -503,7 +509,7 @@ fn one_function(
             .collect();
         let axis = match differing.as_slice() {
             [] => None,
-            [k] if (p.shape[*k], q.shape[*k]) == (s0, s1) => Some(*k),
+            [k] if factor(p.shape[*k], q.shape[*k]).is_some() => Some(*k),
             _ => {
                 return Err(format!(
                     "{}: buffer {} has no single batch dimension",
@@ -515,7 +521,7 @@ fn one_function(
         let buffer = match axis {
             Some(k) => {
                 let outer: i64 = p.shape[..k].iter().product();
-                p.shape[k] = -1;
+                p.shape[k] = -factor(p.shape[k], q.shape[k]).unwrap_or(1);
                 strata_abi::batched::BatchedBuffer {
                     outer,
                     row_bytes: bytes / (outer * s0).max(1),

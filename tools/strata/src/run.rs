@@ -283,22 +283,30 @@ pub(crate) fn dimensions_from_inputs(
         return Ok(vec![]);
     };
     let mut dims: Vec<(String, i64)> = Vec::new();
-    for (var, arg, dim) in refine::bindings(&ctx, f) {
+    for binding in refine::bindings(&ctx, f) {
+        let (var, arg, dim) = (binding.var.clone(), binding.arg, binding.dim);
         let file = literals
             .get(arg)
             .and_then(|l| l.strip_prefix('@'))
             .filter(|p| p.ends_with(".npy"))
             .ok_or_else(|| {
                 format!(
-                    "dimension variable {var} is the size of dimension {dim} of argument {arg}: \
-                     give that argument as a .npy file (--input @x.npy)"
+                    "dimension variable {var} is found in dimension {dim} of argument {arg} ({}): \
+                     give that argument as a .npy file (--input @x.npy)",
+                    binding.formula()
                 )
             })?;
         let shape = crate::npy::shape_of(Path::new(file))?;
-        let value = *shape.get(dim).ok_or_else(|| {
+        let size = *shape.get(dim).ok_or_else(|| {
             format!(
                 "{file}: has {} dimensions; argument {arg} needs more",
                 shape.len()
+            )
+        })?;
+        let value = binding.value(size).ok_or_else(|| {
+            format!(
+                "{file}: dimension {dim} is {size}, which is {} for no whole {var}",
+                binding.formula()
             )
         })?;
         match dims.iter().find(|(v, _)| *v == var) {

@@ -55,6 +55,7 @@ fn param(p: &CParam, var: Option<&str>) -> Value {
         .iter()
         .map(|&d| match (d, var) {
             (-1, Some(v)) => json!(v),
+            (d, Some(v)) if d < 0 => json!(format!("{}*{v}", d.unsigned_abs())),
             _ => json!(d),
         })
         .collect();

@@ -27,6 +27,7 @@ fn one_library_for_every_batch_size_matches_xla() {
     // The other models, each `every_size_NAME.mlir` as libNAME.so with NAME.h.
     let models = [
         "tf", "cols", "flat", "unnamed", "tied", "cnn", "sig", "scat", "rnn", "lin", "shared",
+        "lm", "pairs",
     ];
     for name in models {
         let input = e2e.join(format!("every_size_{name}.mlir"));
@@ -73,6 +74,24 @@ fn one_library_for_every_batch_size_matches_xla() {
         "int32_t tied_main(int64_t arg0_dim0, const float *arg0, const float *arg1, ",
         "#define TIED_MAIN_ARG1_COUNT(arg0_dim0) ((int64_t)(arg0_dim0) * 24)",
         "The program requires arg1_dim0 to equal arg0_dim0",
+    ] {
+        assert!(header.contains(needle), "{needle} not in\n{header}");
+    }
+    // Batch dimensions that are multiples of b: counts and shapes say so.
+    let lm = std::fs::read_to_string(dir.join("lm.h")).unwrap();
+    let pairs = std::fs::read_to_string(dir.join("pairs.h")).unwrap();
+    for (header, needle) in [
+        (&lm, "#define LM_MAIN_RES0_COUNT(b) ((int64_t)(b) * 72)"),
+        (&lm, "tensor<(6*b)x12xf32>"),
+        (
+            &pairs,
+            "#define PAIRS_MAIN_ARG0_COUNT(b) ((int64_t)(b) * 16)",
+        ),
+        (&pairs, "tensor<(2*b)x8xf32>"),
+        (
+            &pairs,
+            "#define PAIRS_MAIN_ARG1_COUNT(b) ((int64_t)(b) * 5)",
+        ),
     ] {
         assert!(header.contains(needle), "{needle} not in\n{header}");
     }

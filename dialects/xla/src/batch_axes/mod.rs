@@ -7,8 +7,10 @@
 //! The program is refined for two sizes of `b` ([`SAMPLE_SIZES`]); the two
 //! results are the same ops with the same attributes, except that values
 //! have the first size where the second has the other. Comparing them
-//! value by value gives each value's batch axis (an axis whose size is not
-//! exactly `b`, such as `2*b` or `b+1`, is refused). Then every op that
+//! value by value gives each value's batch axis: an axis of size `m*b` for
+//! a whole `m` (`b`, a `2*b` argument, `(b, T, D)` reshaped to `(b*T, D)`),
+//! each row's `m` entries consecutive; any other function of `b` (`b+1`)
+//! is refused. Then every op that
 //! touches a batched value is checked against its semantics: row `i` of
 //! each result may depend only on row `i` of batched operands and on
 //! unbatched ones. Element-wise ops, broadcasts, reshapes and transposes

@@ -424,6 +424,9 @@ impl Refiner {
                 (Some(a), None) if a.len() == n && name == NEGATE => {
                     Some(a.iter().map(|x| x.wrapping_neg()).collect())
                 }
+                (Some(a), None) if a.len() == n && name == SIGN => {
+                    Some(a.iter().map(|x| x.signum()).collect())
+                }
                 _ => None,
             },
         };

@@ -31,7 +31,11 @@ use strata_ir::{AttrKind, BlockId, Context, DenseElements, OpId, Type, Value, bu
 
 use crate::names::*;
 
+mod bindings;
+mod evaluate_calls;
 mod infer;
+
+pub use bindings::{Binding, bindings, dimension_size_read, names_its_variables, unnamed_variable};
 
 pub const FLAG: &str = "xla-refine-shapes";
 
@@ -46,6 +50,10 @@ const MAX_EVALUATED: i64 = 64;
 /// Calls nested deeper than this are refused (the call graph is acyclic,
 /// this bounds the work on a deep one).
 const MAX_CALL_DEPTH: usize = 64;
+
+/// The most ops evaluated in calls of functions of static types (see
+/// `Refiner::evaluate_call`) in one refinement.
+const MAX_EVALUATED_CALL_OPS: usize = 100_000;
 
 pub struct XlaRefineShapesPass;
 
@@ -70,9 +78,12 @@ impl strata_pass::Pass for XlaRefineShapesPass {
             known: HashMap::new(),
             refined: HashMap::new(),
             module,
+            values,
+            evaluated: HashMap::new(),
+            budget: MAX_EVALUATED_CALL_OPS,
         };
         for f in publics {
-            let types = argument_types(ctx, f, &values)?;
+            let types = argument_types(ctx, f, &refiner.values)?;
             refiner.function(ctx, f, &types, 0)?;
         }
         refiner.materialize_constants(ctx);
@@ -88,9 +99,9 @@ pub fn dimension_variables(ctx: &Context, module: OpId) -> Vec<String> {
         if builtin::is_private(ctx, f) {
             continue;
         }
-        for (name, _, _) in bindings(ctx, f) {
-            if !names.contains(&name) {
-                names.push(name);
+        for b in bindings(ctx, f) {
+            if !names.contains(&b.var) {
+                names.push(b.var);
             }
         }
     }
@@ -153,113 +164,6 @@ fn dimension_values(ctx: &Context, module: OpId) -> HashMap<String, i64> {
         .collect()
 }
 
-/// `(variable, argument, dimension)` for each dimension variable of `f`:
-/// where a caller finds each variable's value (`strata run` reads them
-/// from the shapes of its `.npy` inputs). A JAX export names them: each
-/// variable `f` passes to a callee's `jax.global_constant` parameter
-/// straight from an argument's `get_dimension_size`. A function with `?`
-/// dimensions and no names gets one variable per `?` dimension of each
-/// tensor argument, [`unnamed_variable`] naming it.
-pub fn bindings(ctx: &Context, f: OpId) -> Vec<(String, usize, usize)> {
-    let named = named_bindings(ctx, f);
-    if !named.is_empty() {
-        return named;
-    }
-    let Some((inputs, _)) = builtin::func_signature(ctx, f) else {
-        return named;
-    };
-    let mut unnamed = Vec::new();
-    for (arg, &t) in inputs.iter().enumerate() {
-        if !ctx.types.is_tensor(t) {
-            continue;
-        }
-        for (dim, &size) in ctx.types.shape(t).unwrap_or(&[]).iter().enumerate() {
-            if size < 0 {
-                unnamed.push((unnamed_variable(arg, dim), arg, dim));
-            }
-        }
-    }
-    unnamed
-}
-
-/// The variable of dimension `dim` of argument `arg` in a function whose
-/// `?` dimensions have no names: `arg0_dim0` (a C identifier: it names the
-/// `int64_t` parameter of the library's function).
-pub fn unnamed_variable(arg: usize, dim: usize) -> String {
-    format!("arg{arg}_dim{dim}")
-}
-
-/// Whether `module`'s dimension variables are named by the program (a JAX
-/// export) rather than by [`unnamed_variable`]'s rule.
-pub fn names_its_variables(ctx: &Context, module: OpId) -> bool {
-    builtin::defined_funcs(ctx, module)
-        .into_iter()
-        .any(|f| !builtin::is_private(ctx, f) && !named_bindings(ctx, f).is_empty())
-}
-
-/// The variables a JAX export names (see [`bindings`]): those passed to the
-/// wrapped function, and the dimensions of other arguments that a shape
-/// assertion requires equal to one (JAX passes a variable once, read from
-/// its first argument, and asserts `args[1].shape[0] == b` for the rest).
-fn named_bindings(ctx: &Context, f: OpId) -> Vec<(String, usize, usize)> {
-    let mut found = passed_bindings(ctx, f);
-    let Some(entry) = ctx.entry_block(f, 0) else {
-        return found;
-    };
-    let args = &ctx.blocks[entry].args;
-    for &op in &ctx.blocks[entry].ops {
-        if ctx.op(op).name != COMPARE || ctx.str_attr(op, "comparison_direction") != Some("EQ") {
-            continue;
-        }
-        let [x, y] = ctx.op(op).operands.as_slice() else {
-            continue;
-        };
-        let (Some(a), Some(b)) = (dimension_read(ctx, *x, args), dimension_read(ctx, *y, args))
-        else {
-            continue;
-        };
-        let var_of = |(arg, dim): (usize, usize), found: &[(String, usize, usize)]| {
-            found
-                .iter()
-                .find(|(_, a, d)| (*a, *d) == (arg, dim))
-                .map(|(v, _, _)| v.clone())
-        };
-        match (var_of(a, &found), var_of(b, &found)) {
-            (Some(v), None) => found.push((v, b.0, b.1)),
-            (None, Some(v)) => found.push((v, a.0, a.1)),
-            _ => {}
-        }
-    }
-    found
-}
-
-/// The variables passed to the wrapped function's `jax.global_constant`
-/// parameters, each with the argument dimension it is read from.
-fn passed_bindings(ctx: &Context, f: OpId) -> Vec<(String, usize, usize)> {
-    let Some(entry) = ctx.entry_block(f, 0) else {
-        return vec![];
-    };
-    let args = &ctx.blocks[entry].args;
-    let mut found = Vec::new();
-    for &op in &ctx.blocks[entry].ops {
-        if ctx.op(op).name != builtin::CALL {
-            continue;
-        }
-        let Some(callee) = callee(ctx, op) else {
-            continue;
-        };
-        for (i, &operand) in ctx.op(op).operands.iter().enumerate() {
-            let Some(name) = global_constant(ctx, callee, i) else {
-                continue;
-            };
-            if let Some((arg, dim)) = dimension_read(ctx, operand, args) {
-                found.push((name, arg, dim));
-            }
-        }
-    }
-    found
-}
-
 /// The function `call` calls: a `func.call`'s callee, a composite's
 /// decomposition.
 fn callee(ctx: &Context, call: OpId) -> Option<OpId> {
@@ -273,41 +177,6 @@ fn callee(ctx: &Context, call: OpId) -> Option<OpId> {
     };
     let module = builtin::enclosing_module(ctx, call)?;
     builtin::lookup_func(ctx, module, name)
-}
-
-/// The `jax.global_constant` name of parameter `i` of `f` (dimension
-/// variables only: not the platform index).
-fn global_constant(ctx: &Context, f: OpId, i: usize) -> Option<String> {
-    let a = builtin::signature_attr(ctx, f, "arg_attrs", i, "jax.global_constant")?;
-    match ctx.attr_kind(a) {
-        AttrKind::String(s) if s != "_platform_index" => Some(s.clone()),
-        _ => None,
-    }
-}
-
-/// `(argument, dimension)` when `v` is `get_dimension_size` of one of
-/// `args` (through converts and reshapes of a scalar).
-fn dimension_read(ctx: &Context, v: Value, args: &[Value]) -> Option<(usize, usize)> {
-    let (of, dim) = dimension_size_read(ctx, v)?;
-    Some((args.iter().position(|&a| a == of)?, dim))
-}
-
-/// `(operand, dimension)` when `v` is `get_dimension_size` of `operand`
-/// (through converts and reshapes of a scalar): a dimension's size.
-pub fn dimension_size_read(ctx: &Context, mut v: Value) -> Option<(Value, usize)> {
-    for _ in 0..8 {
-        let def = ctx.defining_op(v)?;
-        match ctx.op(def).name {
-            CONVERT | RESHAPE => v = *ctx.op(def).operands.first()?,
-            GET_DIMENSION_SIZE => {
-                let of = *ctx.op(def).operands.first()?;
-                let dim = usize::try_from(ctx.int_attr(def, "dimension")?).ok()?;
-                return Some((of, dim));
-            }
-            _ => return None,
-        }
-    }
-    None
 }
 
 /// `f`'s argument types with each `?` set to its variable's value.
@@ -328,17 +197,18 @@ fn argument_types(ctx: &mut Context, f: OpId, values: &HashMap<String, i64>) -> 
             if *size >= 0 {
                 continue;
             }
-            let Some((var, _, _)) = bound.iter().find(|(_, a, dd)| *a == i && *dd == d) else {
+            let Some(binding) = bound.iter().find(|b| (b.arg, b.dim) == (i, d)) else {
                 return Err(Diagnostic::unsupported(
                     loc,
                     format!(
-                        "@{name}: dimension {d} of argument {i} is symbolic but not the value of a \
-                         dimension variable (only dimensions equal to a variable are supported)"
+                        "@{name}: dimension {d} of argument {i} is symbolic but not a formula of a \
+                         dimension variable (only k*b + c is supported)"
                     ),
                 ));
             };
+            let var = &binding.var;
             let Some(&value) = values.get(var) else {
-                let mut all: Vec<&str> = bound.iter().map(|(v, _, _)| v.as_str()).collect();
+                let mut all: Vec<&str> = bound.iter().map(|b| b.var.as_str()).collect();
                 all.dedup();
                 return Err(Diagnostic::error(
                     loc,
@@ -349,13 +219,18 @@ fn argument_types(ctx: &mut Context, f: OpId, values: &HashMap<String, i64>) -> 
                     ),
                 ));
             };
-            if !(0..=(1 << 40)).contains(&value) {
+            let sized = binding.size(value).filter(|s| (0..=(1 << 40)).contains(s));
+            let (true, Some(sized)) = ((0..=(1 << 40)).contains(&value), sized) else {
                 return Err(Diagnostic::error(
                     loc,
-                    format!("dimension variable {var} = {value} is out of range"),
+                    format!(
+                        "dimension variable {var} = {value} is out of range (dimension {d} of \
+                         argument {i} is {})",
+                        binding.formula()
+                    ),
                 ));
-            }
-            *size = value;
+            };
+            *size = sized;
         }
         let elem = ctx.types.elem(t);
         types.push(ctx.types.tensor_ty(&refined, elem));
@@ -370,6 +245,14 @@ struct Refiner {
     /// for (a second call with other types is not supported).
     refined: HashMap<OpId, Vec<Type>>,
     module: OpId,
+    /// The dimension variables' values.
+    values: HashMap<String, i64>,
+    /// Calls of functions of static types evaluated so far: their results
+    /// for their operands' values (see `evaluate_call`).
+    evaluated: HashMap<(OpId, Vec<Vec<i64>>), Vec<Option<Vec<i64>>>>,
+    /// Ops still to evaluate in such calls (a chain of functions each
+    /// calling the next twice must not cost 2^depth).
+    budget: usize,
 }
 
 fn is_dynamic(ctx: &Context, t: Type) -> bool {
@@ -470,14 +353,20 @@ impl Refiner {
     fn call(&mut self, ctx: &mut Context, op: OpId, depth: usize) -> Result<()> {
         let operands = ctx.op(op).operands.clone();
         let types: Vec<Type> = operands.iter().map(|&v| ctx.value_ty(v)).collect();
-        // A callee refined before (called again) or with `?` in its type.
-        let Some(g) = callee(ctx, op).filter(|&g| {
-            self.refined.contains_key(&g)
-                || builtin::func_signature(ctx, g)
-                    .is_some_and(|(ins, outs)| ins.iter().chain(&outs).any(|&t| is_dynamic(ctx, t)))
-        }) else {
+        let Some(g) = callee(ctx, op) else {
             return Ok(());
         };
+        self.check_passed_variables(ctx, op, g)?;
+        // A callee refined before (called again) or with `?` in its type
+        // is refined; another's results are evaluated when they are shape
+        // values.
+        let dynamic = self.refined.contains_key(&g)
+            || builtin::func_signature(ctx, g)
+                .is_some_and(|(ins, outs)| ins.iter().chain(&outs).any(|&t| is_dynamic(ctx, t)));
+        if !dynamic {
+            self.evaluate_call(ctx, op, g, depth);
+            return Ok(());
+        }
         // The callee's global-constant parameters are the values passed.
         if let Some(entry) = ctx.entry_block(g, 0) {
             let params = ctx.blocks[entry].args.clone();
