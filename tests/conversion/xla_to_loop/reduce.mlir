@@ -135,6 +135,28 @@ func.func @column_sum_in_blocks(%a: tensor<512x1024xf32>) -> tensor<1024xf32> {
 
 // -----
 
+// A tall column sum (at least 32 rows per block of 64, a row within 16 KiB:
+// here 4096 rows of 1024 f32) folds blocks of whole rows into partial
+// results instead: each block reads its rows contiguously, the partials
+// stay in L1, then each result folds the partials in block order.
+
+// CHECK-LABEL: func.func @tall_column_sum_in_row_blocks
+// CHECK-SAME: (%[[A:.*]]: memref<4096x1024xf32>, %[[OUT:.*]]: memref<1024xf32>)
+// CHECK: %[[P:.*]] = "mem.alloc"() : () -> memref<64x1024xf32>
+// CHECK: "mem.load"(%[[A]]
+// CHECK: "mem.store"(%{{.*}}, %[[P]]
+// CHECK: }) {parallel}
+// CHECK: "mem.load"(%[[P]]
+// CHECK: "mem.store"(%{{.*}}, %[[OUT]]
+// CHECK: "mem.dealloc"(%[[P]])
+func.func @tall_column_sum_in_row_blocks(%a: tensor<4096x1024xf32>) -> tensor<1024xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [0] : (tensor<4096x1024xf32>, tensor<f32>) -> tensor<1024xf32>
+  return %0 : tensor<1024xf32>
+}
+
+// -----
+
 // Kept innermost, reduced over the outermost two (32x64x256, keeping 256):
 // the results are not split across threads along dimension 1, which is
 // reduced (every block would fold into the same results). The rows fold in

@@ -139,7 +139,8 @@ fn reduce_in_blocks(
 /// Reduction over outer dimensions only: the results start at the init
 /// values and the input is read once in memory order, each element
 /// folded into its result. Every result still folds its inputs in
-/// increasing index order.
+/// increasing index order, except in blocks of rows (`reduce_blocks`:
+/// partial results per block, then folded in block order).
 pub(super) fn reduce_in_memory_order(
     cx: &mut FuncLowering<'_>,
     b: &mut Builder<'_>,
@@ -203,16 +204,22 @@ pub(super) fn reduce_in_memory_order(
         // Only a kept dimension splits the results: blocks of a reduced
         // one would fold into the same results from several threads.
         let first_rest_kept = kept.contains(&1);
+        let in_row_blocks = k == 1
+            && rows > 1
+            && elements >= PARALLEL_MIN_ELEMENTS
+            && splittable(b.ctx, body, inputs[0], inits[0]);
+        let elem_bits = b
+            .ctx
+            .types
+            .bit_width(b.ctx.types.elem(b.ctx.value_ty(inputs[0])));
+        let row_bytes = elements / rows * i64::from(elem_bits / 8);
         if rest_shape.is_empty()
             || !first_rest_kept
             || width >= columns
             || elements < PARALLEL_MIN_ELEMENTS
+            || (in_row_blocks && super::reduce_blocks::suits_tall_column_sum(rows, row_bytes))
         {
-            if k == 1
-                && rows > 1
-                && elements >= PARALLEL_MIN_ELEMENTS
-                && splittable(b.ctx, body, inputs[0], inits[0])
-            {
+            if in_row_blocks {
                 return super::reduce_blocks::reduce_in_row_blocks(
                     cx, b, inputs[0], inits[0], body, bufs[0], kept,
                 );

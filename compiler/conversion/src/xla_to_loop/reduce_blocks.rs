@@ -24,6 +24,19 @@ use crate::builder::Builder;
 /// Blocks of the outermost dimension (at most).
 const ROW_BLOCKS: i64 = 64;
 
+/// Whether a column sum (the outermost dimension reduced, the next kept)
+/// of `rows` rows of `row_bytes` runs faster in blocks of rows than in
+/// blocks of columns: blocks of at least 32 whole rows read memory
+/// contiguously into partial results that stay in L1, where a block of
+/// columns reads a short run of every row (4096x1024 f32 on 2 cores:
+/// 125 us against 170, XLA:CPU 179; 100000x300: 1.97 ms against 3.1).
+/// Wide rows (16384 f32) keep the columns, whose partial results would
+/// leave L1, and so do few rows (256x4096: 45 us against 81), whose
+/// partials would be a large part of the traffic.
+pub(super) fn suits_tall_column_sum(rows: i64, row_bytes: i64) -> bool {
+    rows / ROW_BLOCKS >= 32 && row_bytes <= 16 << 10
+}
+
 /// `out` (of the `kept` dimensions of `input`) = the reduction of `input`
 /// through `body` from `init`, in blocks of rows.
 pub(super) fn reduce_in_row_blocks(
