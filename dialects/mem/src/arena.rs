@@ -5,7 +5,7 @@ use strata_diag::Result;
 use strata_ir::text::printer::type_to_string;
 use strata_ir::{Context, OpId, Type, TypeKind};
 
-use crate::buffer::{expect_counts, expect_memref, storage_bytes};
+use crate::buffer::{expect_memref, storage_bytes};
 
 /// `memref<N x i8>`: an arena's type.
 fn is_byte_buffer(ctx: &Context, t: Type) -> bool {
@@ -31,12 +31,10 @@ fn expect_arena(ctx: &Context, op: OpId, t: Type, what: &str) -> Result<()> {
 }
 
 pub(crate) fn verify_arena(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 0, 1)?;
     expect_arena(ctx, op, ctx.value_ty(ctx.op(op).results[0]), "the result")
 }
 
 pub(crate) fn verify_release(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 1, 0)?;
     let arena = ctx.op(op).operands[0];
     expect_arena(ctx, op, ctx.value_ty(arena), "operand #0")?;
     if ctx
@@ -51,7 +49,6 @@ pub(crate) fn verify_release(ctx: &Context, op: OpId) -> Result<()> {
 /// A typed buffer at a constant byte `offset` of an arena, aligned to its
 /// element and inside the arena.
 pub(crate) fn verify_slice(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 1, 1)?;
     let src = ctx.value_ty(ctx.op(op).operands[0]);
     let dst = ctx.value_ty(ctx.op(op).results[0]);
     expect_arena(ctx, op, src, "operand #0")?;

@@ -7,28 +7,6 @@ use strata_ir::{AttrKind, Context, OpId, Type, TypeKind};
 
 use crate::GLOBAL;
 
-pub(crate) fn expect_counts(
-    ctx: &Context,
-    op: OpId,
-    operands: usize,
-    results: usize,
-) -> Result<()> {
-    let o = ctx.op(op);
-    if o.operands.len() != operands {
-        return Err(ctx.error(
-            op,
-            format!("expects {operands} operands, found {}", o.operands.len()),
-        ));
-    }
-    if o.results.len() != results {
-        return Err(ctx.error(
-            op,
-            format!("expects {results} results, found {}", o.results.len()),
-        ));
-    }
-    Ok(())
-}
-
 pub(crate) fn is_memref(ctx: &Context, t: Type) -> bool {
     matches!(ctx.types.kind(t), TypeKind::MemRef { .. })
 }
@@ -58,17 +36,14 @@ pub(crate) fn expect_memref(ctx: &Context, op: OpId, t: Type, what: &str) -> Res
 }
 
 pub(crate) fn verify_alloc(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 0, 1)?;
     expect_memref(ctx, op, ctx.value_ty(ctx.op(op).results[0]), "result")
 }
 
 pub(crate) fn verify_dealloc(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 1, 0)?;
     expect_memref(ctx, op, ctx.value_ty(ctx.op(op).operands[0]), "operand #0")
 }
 
 pub(crate) fn verify_global(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 0, 0)?;
     if ctx.str_attr(op, "sym_name").is_none() {
         return Err(ctx.error(op, "requires a 'sym_name' string attribute"));
     }
@@ -97,7 +72,6 @@ pub fn lookup_global(ctx: &Context, op: OpId, name: &str) -> Option<OpId> {
 }
 
 pub(crate) fn verify_get_global(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 0, 1)?;
     let ty = ctx.value_ty(ctx.op(op).results[0]);
     expect_memref(ctx, op, ty, "result")?;
     let name = match ctx.attr_of(op, "name").map(|a| ctx.attr_kind(a)) {
@@ -150,7 +124,6 @@ fn expect_compatible(ctx: &Context, op: OpId, a: Type, b: Type) -> Result<()> {
 }
 
 pub(crate) fn verify_copy(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 2, 0)?;
     let src = ctx.value_ty(ctx.op(op).operands[0]);
     let dst = ctx.value_ty(ctx.op(op).operands[1]);
     expect_memref(ctx, op, src, "operand #0")?;
@@ -162,7 +135,6 @@ pub(crate) fn verify_copy(ctx: &Context, op: OpId) -> Result<()> {
 /// the result's (no larger) type and the same element type. The offset is
 /// a run-time value; producers guarantee that the result stays inside.
 pub(crate) fn verify_offset(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 2, 1)?;
     let src = ctx.value_ty(ctx.op(op).operands[0]);
     let dst = ctx.value_ty(ctx.op(op).results[0]);
     expect_memref(ctx, op, src, "operand #0")?;
@@ -189,7 +161,6 @@ pub(crate) fn verify_offset(ctx: &Context, op: OpId) -> Result<()> {
 }
 
 pub(crate) fn verify_view(ctx: &Context, op: OpId) -> Result<()> {
-    expect_counts(ctx, op, 1, 1)?;
     let src = ctx.value_ty(ctx.op(op).operands[0]);
     let dst = ctx.value_ty(ctx.op(op).results[0]);
     expect_memref(ctx, op, src, "operand #0")?;

@@ -43,21 +43,65 @@ pub const SLICE: &str = "mem.slice";
 
 pub fn register(ctx: &mut Context) {
     let r = &mut ctx.registry;
-    r.add(OpDef::new(ALLOC, Traits::NONE).verifier(buffer::verify_alloc));
-    r.add(OpDef::new(ALLOCA, Traits::NONE).verifier(buffer::verify_alloc));
-    r.add(OpDef::new(DEALLOC, Traits::NONE).verifier(buffer::verify_dealloc));
-    r.add(OpDef::new(GLOBAL, Traits::SYMBOL).verifier(buffer::verify_global));
-    r.add(OpDef::new(GET_GLOBAL, Traits::PURE).verifier(buffer::verify_get_global));
-    r.add(OpDef::new(COPY, Traits::NONE).verifier(buffer::verify_copy));
-    r.add(OpDef::new(VIEW, Traits::PURE).verifier(buffer::verify_view));
-    r.add(OpDef::new(OFFSET, Traits::PURE).verifier(buffer::verify_offset));
+    r.add(
+        OpDef::new(ALLOC, Traits::NONE)
+            .counts(0, 1)
+            .verifier(buffer::verify_alloc),
+    );
+    r.add(
+        OpDef::new(ALLOCA, Traits::NONE)
+            .counts(0, 1)
+            .verifier(buffer::verify_alloc),
+    );
+    r.add(
+        OpDef::new(DEALLOC, Traits::NONE)
+            .counts(1, 0)
+            .verifier(buffer::verify_dealloc),
+    );
+    r.add(
+        OpDef::new(GLOBAL, Traits::SYMBOL)
+            .counts(0, 0)
+            .verifier(buffer::verify_global),
+    );
+    r.add(
+        OpDef::new(GET_GLOBAL, Traits::PURE)
+            .counts(0, 1)
+            .verifier(buffer::verify_get_global),
+    );
+    r.add(
+        OpDef::new(COPY, Traits::NONE)
+            .counts(2, 0)
+            .verifier(buffer::verify_copy),
+    );
+    r.add(
+        OpDef::new(VIEW, Traits::PURE)
+            .counts(1, 1)
+            .verifier(buffer::verify_view),
+    );
+    r.add(
+        OpDef::new(OFFSET, Traits::PURE)
+            .counts(2, 1)
+            .verifier(buffer::verify_offset),
+    );
     r.add(OpDef::new(LOAD, Traits::PURE).verifier(access::verify_load));
     r.add(OpDef::new(STORE, Traits::NONE).verifier(access::verify_store));
     r.add(OpDef::new(LOAD_PART, Traits::PURE).verifier(access::verify_load_part));
     r.add(OpDef::new(STORE_PART, Traits::NONE).verifier(access::verify_store_part));
-    r.add(OpDef::new(ARENA, Traits::NONE).verifier(arena::verify_arena));
-    r.add(OpDef::new(ARENA_RELEASE, Traits::NONE).verifier(arena::verify_release));
-    r.add(OpDef::new(SLICE, Traits::PURE).verifier(arena::verify_slice));
+    r.add(
+        OpDef::new(ARENA, Traits::NONE)
+            .counts(0, 1)
+            .verifier(arena::verify_arena),
+    );
+    r.add(
+        OpDef::new(ARENA_RELEASE, Traits::NONE)
+            .counts(1, 0)
+            .verifier(arena::verify_release),
+    );
+    r.add(
+        OpDef::new(SLICE, Traits::PURE)
+            .counts(1, 1)
+            .verifier(arena::verify_slice),
+    );
 }
 
 /// The `part` attribute of `mem.load_part` / `mem.store_part` (0 re, 1 im).

@@ -58,7 +58,7 @@ pub(crate) fn select(ctx: &mut Context, op: OpId, users: &HashMap<Value, Vec<OpI
         return Ok(());
     }
     let shape = ctx.types.shape(ctx.value_ty(x)).unwrap_or(&[]).to_vec();
-    let Some(perm) = ctx.i64_array(op, "permutation") else {
+    let Some(perm) = strata_dialect_xla::ops::shape::permutation(ctx, op) else {
         return Ok(());
     };
     let Some(desc) = describe(&shape, &perm) else {
@@ -89,12 +89,8 @@ fn reads_operands_fused(name: &str) -> bool {
 /// dimension `i` is operand dimension `perm[i]`), when it moves the
 /// innermost dimension, its blocks are at least [`MIN_EDGE`] on each side
 /// and at most [`TRANSPOSE_MAX_OUTER`] outer dimensions remain.
-pub(crate) fn describe(shape: &[i64], perm: &[i64]) -> Option<TransposeDesc> {
+pub(crate) fn describe(shape: &[i64], perm: &[usize]) -> Option<TransposeDesc> {
     let n = shape.len();
-    let perm: Vec<usize> = perm
-        .iter()
-        .map(|&p| usize::try_from(p).ok())
-        .collect::<Option<_>>()?;
     if perm.len() != n || n < 2 {
         return None;
     }
@@ -157,7 +153,7 @@ mod tests {
     /// after the two that swap.
     #[test]
     fn descriptors_map_every_element_as_the_transpose_does() {
-        let cases: [(&[i64], &[i64]); 5] = [
+        let cases: [(&[i64], &[usize]); 5] = [
             (&[32, 48], &[1, 0]),
             (&[3, 32, 16], &[0, 2, 1]),
             (&[16, 5, 32], &[2, 1, 0]),
@@ -188,13 +184,13 @@ mod tests {
             }
             // The definition: result index j (row-major over the permuted
             // shape) holds the operand element at the permuted index.
-            let out_shape: Vec<i64> = perm.iter().map(|&p| shape[p as usize]).collect();
+            let out_shape: Vec<i64> = perm.iter().map(|&p| shape[p]).collect();
             let in_strides = strides(shape);
             let want: Vec<i64> = (0..n)
                 .map(|j| {
                     let (mut rest, mut at) = (j, 0);
                     for pos in (0..out_shape.len()).rev() {
-                        at += (rest % out_shape[pos]) * in_strides[perm[pos] as usize];
+                        at += (rest % out_shape[pos]) * in_strides[perm[pos]];
                         rest /= out_shape[pos];
                     }
                     src[at as usize]

@@ -10,6 +10,7 @@
 //! swapped strides. Dimensions of size 1 may take any stride.
 
 use strata_dialect_xla::names::{RESHAPE, TRANSPOSE};
+use strata_dialect_xla::ops::shape::permutation;
 use strata_ir::{Context, OpId, Value};
 
 pub(crate) use strata_ir::row_major_strides as row_major;
@@ -99,9 +100,9 @@ pub(crate) fn operand_view(ctx: &Context, v: Value) -> (Value, Vec<i64>) {
     for &op in chain.iter().rev() {
         let result = ctx.op(op).results[0];
         let next = if ctx.op(op).name == TRANSPOSE {
-            ctx.i64_array(op, "permutation").and_then(|perm| {
+            permutation(ctx, op).and_then(|perm| {
                 perm.iter()
-                    .map(|&p| strides.get(usize::try_from(p).ok()?).copied())
+                    .map(|&p| strides.get(p).copied())
                     .collect::<Option<Vec<i64>>>()
             })
         } else {
@@ -157,10 +158,10 @@ pub(crate) fn result_view(
     for &op in chain.iter().rev() {
         let input = ctx.op(op).operands[0];
         strides = if ctx.op(op).name == TRANSPOSE {
-            let perm = ctx.i64_array(op, "permutation")?;
+            let perm = permutation(ctx, op)?;
             let mut s = vec![0i64; perm.len()];
             for (j, &p) in perm.iter().enumerate() {
-                *s.get_mut(usize::try_from(p).ok()?)? = strides[j];
+                *s.get_mut(p)? = strides[j];
             }
             s
         } else {

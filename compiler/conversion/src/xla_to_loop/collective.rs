@@ -330,7 +330,7 @@ fn all_gather(
 ) -> Result<()> {
     let operands = b.ctx.op(op).operands.clone();
     let in_shape = shape_of(b.ctx, operands[0]);
-    let dim = b.ctx.int_attr(op, "all_gather_dim").unwrap_or(0) as usize;
+    let dim = strata_dialect_xla::ops::collective::all_gather_dimension(b.ctx, op).unwrap_or(0);
     let out_shape = shape_of(b.ctx, bufs[0]);
     let groups = if in_shape[dim] == 0 {
         1
@@ -378,7 +378,7 @@ fn reduce_scatter(
         .ctx
         .entry_block(op, 0)
         .ok_or_else(|| Diagnostic::internal(b.loc, "reduce_scatter without a reducer"))?;
-    let dim = b.ctx.int_attr(op, "scatter_dimension").unwrap_or(0) as usize;
+    let dim = strata_dialect_xla::ops::collective::reduce_scatter_dimension(b.ctx, op).unwrap_or(0);
     let in_shape = shape_of(b.ctx, x);
     let out_shape = shape_of(b.ctx, out);
     let blocks = if out_shape[dim] == 0 {
@@ -436,9 +436,12 @@ fn all_to_all(
     bufs: &[Value],
 ) -> Result<()> {
     let operands = b.ctx.op(op).operands.clone();
-    let count = b.ctx.int_attr(op, "split_count").unwrap_or(1) as i64;
-    let split = b.ctx.int_attr(op, "split_dimension").unwrap_or(0) as usize;
-    let concat = b.ctx.int_attr(op, "concat_dimension").unwrap_or(0) as usize;
+    let strata_dialect_xla::ops::collective::AllToAll {
+        count,
+        split,
+        concat,
+    } = strata_dialect_xla::ops::collective::all_to_all(b.ctx, op)
+        .ok_or_else(|| Diagnostic::internal(b.loc, "all_to_all without its dimensions"))?;
     let desc = desc(b, op, strata_abi::CollectiveKind::Groups, count)?;
     let (pos, _) = meet(cx, b, &desc, &operands)?;
     for (k, (&x, &out)) in operands.iter().zip(bufs).enumerate() {

@@ -36,7 +36,7 @@ pub(super) fn unsupported_custom_call(ctx: &Context, op: OpId) -> Option<String>
     if ctx.op(op).name != strata_dialect_xla::CUSTOM_CALL {
         return None;
     }
-    let target = ctx.str_attr(op, "call_target_name").unwrap_or("?");
+    let target = strata_dialect_xla::ops::misc::call_target(ctx, op).unwrap_or("?");
     if strata_abi::is_host_custom_call(target) {
         return None;
     }

@@ -132,7 +132,8 @@ impl FuncLowering<'_> {
     ) -> Result<Vec<Value>> {
         let d = strata_dialect_xla::ops::gather::gather_dims(b.ctx, op)
             .ok_or_else(|| Diagnostic::internal(b.loc, "gather without dimension numbers"))?;
-        let sizes = b.ctx.i64_array(op, "slice_sizes").unwrap_or_default();
+        let sizes = strata_dialect_xla::ops::gather::gather_slice_sizes(b.ctx, op)
+            .ok_or_else(|| Diagnostic::internal(b.loc, "gather without slice_sizes"))?;
         let indices = b.ctx.op(op).operands[1];
         let batch: Vec<Value> = (0..idx.len())
             .filter(|r| !d.offset_dims.contains(&(*r as i64)))
@@ -224,13 +225,13 @@ impl FuncLowering<'_> {
                 Ok(constant_element(b, &d, stored))
             }
             IOTA => {
-                let d = b.ctx.int_attr(op, "iota_dimension").unwrap_or(0) as usize;
+                let d = strata_dialect_xla::ops::shape::iota_dimension(b.ctx, op).unwrap_or(0);
                 let i64t = b.ctx.types.int_ty(64);
                 let i = b.cast("arith.index_cast", idx[d], i64t);
                 scalar::convert(b, Scalar::Real(i), i64t, relem)
             }
             GET_DIMENSION_SIZE => {
-                let d = b.ctx.int_attr(op, "dimension").unwrap_or(0) as usize;
+                let d = strata_dialect_xla::ops::misc::size_dimension(b.ctx, op).unwrap_or(0);
                 let n = shape(b.ctx, operands[0]).get(d).copied().unwrap_or(0);
                 Ok(Scalar::Real(b.const_int(n as i128, stored)))
             }
@@ -293,31 +294,34 @@ impl FuncLowering<'_> {
         let name = b.ctx.op(op).name;
         let operand = b.ctx.op(op).operands[0];
         let oshape = shape(b.ctx, operand);
-        let attr = |b: &Builder<'_>, n: &str| b.ctx.i64_array(op, n).unwrap_or_default();
+        use strata_dialect_xla::ops::shape as views;
+        let missing = |what: &str| Diagnostic::internal(b.loc, format!("'{name}' without {what}"));
         Ok(match name {
             BROADCAST_IN_DIM => {
-                let dims = attr(b, "broadcast_dimensions");
+                let dims = views::broadcast_dimensions(b.ctx, op)
+                    .ok_or_else(|| missing("broadcast_dimensions"))?;
                 let mut out = Vec::new();
                 for (i, &d) in dims.iter().enumerate() {
-                    if oshape[i] == 1 && rshape[d as usize] != 1 {
+                    if oshape[i] == 1 && rshape[d] != 1 {
                         out.push(b.const_index(0));
                     } else {
-                        out.push(idx[d as usize]);
+                        out.push(idx[d]);
                     }
                 }
                 out
             }
             TRANSPOSE => {
-                let perm = attr(b, "permutation");
+                let perm = views::permutation(b.ctx, op).ok_or_else(|| missing("permutation"))?;
                 let mut out =
                     vec![idx.first().copied().unwrap_or_else(|| b.const_index(0)); oshape.len()];
                 for (i, &p) in perm.iter().enumerate() {
-                    out[p as usize] = idx[i];
+                    out[p] = idx[i];
                 }
                 out
             }
             SLICE => {
-                let (start, strides) = (attr(b, "start_indices"), attr(b, "strides"));
+                let views::SliceBounds { start, strides, .. } =
+                    views::slice_bounds(b.ctx, op).ok_or_else(|| missing("its bounds"))?;
                 let mut out = Vec::new();
                 for d in 0..oshape.len() {
                     let s = b.const_index(start[d]);
@@ -328,11 +332,12 @@ impl FuncLowering<'_> {
                 out
             }
             REVERSE => {
-                let dims = attr(b, "dimensions");
+                let dims =
+                    views::reverse_dimensions(b.ctx, op).ok_or_else(|| missing("dimensions"))?;
                 let mut out = idx.to_vec();
                 for d in dims {
-                    let last = b.const_index(oshape[d as usize] - 1);
-                    out[d as usize] = b.binary("arith.subi", last, idx[d as usize]);
+                    let last = b.const_index(oshape[d] - 1);
+                    out[d] = b.binary("arith.subi", last, idx[d]);
                 }
                 out
             }

@@ -37,7 +37,8 @@ pub(super) fn fft(
         Some(FftType::Irfft) => FftKind::Irfft,
         None => return Err(Diagnostic::internal(b.loc, "fft without a valid fft_type")),
     };
-    let lengths = b.ctx.i64_array(op, "fft_length").unwrap_or_default();
+    let lengths = strata_dialect_xla::ops::misc::fft_lengths(b.ctx, op)
+        .ok_or_else(|| Diagnostic::internal(b.loc, "fft without fft_length"))?;
     if shape.len() > strata_abi::FFT_MAX_RANK || lengths.len() > 3 {
         return Err(Diagnostic::unsupported(
             b.loc,

@@ -25,8 +25,8 @@ const MAX_BLOCK: i64 = 256;
 
 /// A transpose whose innermost result dimension is not the operand's.
 fn swaps_innermost(ctx: &Context, op: OpId) -> bool {
-    let perm = ctx.i64_array(op, "permutation").unwrap_or_default();
-    perm.last().is_some_and(|&p| p as usize + 1 != perm.len())
+    let perm = strata_dialect_xla::ops::shape::permutation(ctx, op).unwrap_or_default();
+    perm.last().is_some_and(|&p| p + 1 != perm.len())
 }
 
 /// The block edge for a transpose result of `shape`: the largest power of

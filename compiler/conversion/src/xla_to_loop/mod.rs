@@ -458,7 +458,7 @@ impl FuncLowering<'_> {
             }
             strata_dialect_xla::GET_TUPLE_ELEMENT => {
                 let (t, r) = (b.ctx.op(op).operands[0], b.ctx.op(op).results[0]);
-                let i = b.ctx.int_attr(op, "index").unwrap_or(0) as usize;
+                let i = strata_dialect_xla::ops::misc::tuple_index(b.ctx, op).unwrap_or(0);
                 let elem = self.tuples.get(&t).and_then(|e| e.get(i)).copied().ok_or_else(|| {
                     Diagnostic::unsupported(b.loc, "tuples are supported only when built by xla.tuple in the same function")
                 })?;
@@ -475,9 +475,7 @@ impl FuncLowering<'_> {
                 if let Some(message) = unsupported_custom_call(b.ctx, op) {
                     return Err(Diagnostic::unsupported(b.loc, message));
                 }
-                let target = b
-                    .ctx
-                    .str_attr(op, "call_target_name")
+                let target = strata_dialect_xla::ops::misc::call_target(b.ctx, op)
                     .unwrap_or("?")
                     .to_string();
                 return self.user_custom_call(b, op, target);

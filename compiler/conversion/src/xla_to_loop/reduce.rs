@@ -36,17 +36,16 @@ pub(super) fn reduce(
     let k = operands.len() / 2;
     let (inputs, inits) = (operands[..k].to_vec(), operands[k..].to_vec());
     let in_shape = shape_of(b.ctx, inputs[0]);
-    let dims = b.ctx.i64_array(op, "dimensions").unwrap_or_default();
-    let kept: Vec<usize> = (0..in_shape.len())
-        .filter(|d| !dims.contains(&(*d as i64)))
-        .collect();
+    let dims = strata_dialect_xla::ops::reduce::reduce_dimensions(b.ctx, op)
+        .ok_or_else(|| Diagnostic::internal(b.loc, "reduce without dimensions"))?;
+    let kept: Vec<usize> = (0..in_shape.len()).filter(|d| !dims.contains(d)).collect();
     let out_shape: Vec<i64> = kept.iter().map(|&d| in_shape[d]).collect();
-    let red_shape: Vec<i64> = dims.iter().map(|&d| in_shape[d as usize]).collect();
+    let red_shape: Vec<i64> = dims.iter().map(|&d| in_shape[d]).collect();
     let body = b
         .ctx
         .entry_block(op, 0)
         .ok_or_else(|| Diagnostic::internal(b.loc, "reduce without body"))?;
-    let innermost_kept = in_shape.last().is_some() && !dims.contains(&(in_shape.len() as i64 - 1));
+    let innermost_kept = in_shape.last().is_some() && !dims.contains(&(in_shape.len() - 1));
     if innermost_kept {
         return reduce_in_memory_order(cx, b, op, bufs, &kept, body);
     }

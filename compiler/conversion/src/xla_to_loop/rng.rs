@@ -34,9 +34,7 @@ pub(super) fn rng_bit_generator(
     op: OpId,
     bufs: &[Value],
 ) -> Result<()> {
-    let alg = b
-        .ctx
-        .str_attr(op, "rng_algorithm")
+    let alg = strata_dialect_xla::ops::misc::rng_algorithm(b.ctx, op)
         .unwrap_or("")
         .to_string();
     let sig = match alg.as_str() {
@@ -76,10 +74,7 @@ pub(super) fn rng_get_and_update_state(
     op: OpId,
     bufs: &[Value],
 ) -> Result<()> {
-    let delta = b
-        .ctx
-        .int_attr(op, "delta")
-        .and_then(|d| i64::try_from(d).ok())
+    let delta = strata_dialect_xla::ops::misc::state_delta(b.ctx, op)
         .ok_or_else(|| Diagnostic::internal(b.loc, "rng_get_and_update_state without 'delta'"))?;
     let desc = strata_abi::RngStateDesc { delta };
     let desc_buf = cx.descriptor_global(b, &desc)?;

@@ -282,8 +282,8 @@ pub fn emit(
         (LGAMMA, _) => chlo::lgamma(b, x, elem),
         (DIGAMMA, _) => chlo::digamma(b, x, elem),
         (REDUCE_PRECISION, _) => {
-            let e = b.ctx.int_attr(op, "exponent_bits").unwrap_or(8) as u32;
-            let m = b.ctx.int_attr(op, "mantissa_bits").unwrap_or(23) as u32;
+            let (e, m) =
+                strata_dialect_xla::ops::elementwise::precision_bits(b.ctx, op).unwrap_or((8, 23));
             reduce_precision(b, x, e, m)
         }
         (SINH, _) => chlo::sinh(b, x, elem),

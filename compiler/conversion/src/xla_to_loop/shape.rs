@@ -3,7 +3,7 @@
 //! Index-remapping ops (broadcast, reshape, transpose, slice, ...) are fused
 //! instead, see `elemental.rs`.
 
-use strata_diag::Result;
+use strata_diag::{Diagnostic, Result};
 use strata_ir::{OpId, Value};
 
 use super::FuncLowering;
@@ -91,7 +91,8 @@ pub(super) fn concatenate(
     op: OpId,
     out: Value,
 ) -> Result<()> {
-    let dim = b.ctx.int_attr(op, "dimension").unwrap_or(0) as usize;
+    let dim = strata_dialect_xla::ops::shape::concatenate_dimension(b.ctx, op)
+        .ok_or_else(|| Diagnostic::internal(b.loc, "concatenate without a dimension"))?;
     let mut offset = 0;
     for x in b.ctx.op(op).operands.clone() {
         let s = shape_of(b.ctx, x);
@@ -120,8 +121,10 @@ pub(super) fn pad(
     let (x, pv) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
     let xs = shape_of(b.ctx, x);
     let os = shape_of(b.ctx, b.ctx.op(op).results[0]);
-    let lo = b.ctx.i64_array(op, "edge_padding_low").unwrap_or_default();
-    let interior = b.ctx.i64_array(op, "interior_padding").unwrap_or_default();
+    let strata_dialect_xla::ops::shape::Padding {
+        low: lo, interior, ..
+    } = strata_dialect_xla::ops::shape::padding(b.ctx, op)
+        .ok_or_else(|| Diagnostic::internal(b.loc, "pad without its padding"))?;
     b.loop_nest(&os, &mut |b, idx| {
         let v = cx.element(b, pv, &[])?;
         store_scalar(b, v, out, idx);

@@ -36,9 +36,8 @@ pub(super) fn sort(
 ) -> Result<()> {
     let operands = b.ctx.op(op).operands.clone();
     let shape = shape_of(b.ctx, operands[0]);
-    let rank = shape.len() as i64;
-    let dim = b.ctx.int_attr(op, "dimension").unwrap_or(-1) as i64;
-    let dim = if dim < 0 { dim + rank } else { dim } as usize;
+    let dim = strata_dialect_xla::ops::misc::sort_dimension(b.ctx, op)
+        .ok_or_else(|| Diagnostic::internal(b.loc, "sort without a dimension"))?;
     let body = b
         .ctx
         .entry_block(op, 0)

@@ -55,7 +55,7 @@ pub(super) fn top_k(
     let x = b.ctx.op(op).operands[0];
     let shape = shape_of(b.ctx, x);
     let n = *shape.last().unwrap_or(&0);
-    let k = b.ctx.int_attr(op, "k").unwrap_or(0) as i64;
+    let k = strata_dialect_xla::ops::misc::top_k_count(b.ctx, op).unwrap_or(0);
     if k == 0 || n == 0 {
         return Ok(());
     }

@@ -525,3 +525,37 @@ pub fn verify_transfer(ctx: &Context, op: OpId) -> Result<()> {
     }
     Ok(())
 }
+
+// Typed accessors of verified collectives (the lowerings read attributes
+// through these).
+
+fn index_attr(ctx: &Context, op: OpId, name: &str) -> Option<usize> {
+    usize::try_from(ctx.int_attr(op, name)?).ok()
+}
+
+/// `xla.all_gather`: the dimension the devices' operands are joined along.
+pub fn all_gather_dimension(ctx: &Context, op: OpId) -> Option<usize> {
+    index_attr(ctx, op, "all_gather_dim")
+}
+
+/// `xla.reduce_scatter`: the dimension the reduced value is split along.
+pub fn reduce_scatter_dimension(ctx: &Context, op: OpId) -> Option<usize> {
+    index_attr(ctx, op, "scatter_dimension")
+}
+
+/// `xla.all_to_all`: `count` blocks along `split` go one to each device
+/// and come back joined along `concat`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AllToAll {
+    pub count: i64,
+    pub split: usize,
+    pub concat: usize,
+}
+
+pub fn all_to_all(ctx: &Context, op: OpId) -> Option<AllToAll> {
+    Some(AllToAll {
+        count: i64::try_from(ctx.int_attr(op, "split_count")?).ok()?,
+        split: index_attr(ctx, op, "split_dimension")?,
+        concat: index_attr(ctx, op, "concat_dimension")?,
+    })
+}

@@ -366,3 +366,11 @@ pub fn verify_reduce_precision(ctx: &Context, op: OpId) -> Result<()> {
         )),
     }
 }
+
+/// `xla.reduce_precision`: the (exponent, mantissa) bits kept.
+pub fn precision_bits(ctx: &Context, op: OpId) -> Option<(u32, u32)> {
+    Some((
+        u32::try_from(ctx.int_attr(op, "exponent_bits")?).ok()?,
+        u32::try_from(ctx.int_attr(op, "mantissa_bits")?).ok()?,
+    ))
+}

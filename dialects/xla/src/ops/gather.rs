@@ -525,3 +525,9 @@ pub fn verify_scatter(ctx: &Context, op: OpId) -> Result<()> {
     }
     crate::ops::reduce::check_reducer(ctx, op, 0, &elems)
 }
+
+/// `xla.gather` (and `xla.dynamic_slice`'s attribute of the same name):
+/// the size of the slice taken from each operand dimension.
+pub fn gather_slice_sizes(ctx: &Context, op: OpId) -> Option<Vec<i64>> {
+    ctx.i64_array(op, "slice_sizes")
+}

@@ -426,3 +426,53 @@ pub fn verify_rng_get_and_update_state(ctx: &Context, op: OpId) -> Result<()> {
         _ => Err(ctx.error(op, "'delta' must be a non-negative 64-bit integer")),
     }
 }
+
+// Typed accessors of verified ops (the lowerings read attributes through
+// these).
+
+/// `xla.sort`: the dimension sorted along (a negative attribute counts
+/// from the end, -1 when absent).
+pub fn sort_dimension(ctx: &Context, op: OpId) -> Option<usize> {
+    let rank = ctx
+        .types
+        .shape(ctx.value_ty(*ctx.op(op).operands.first()?))?
+        .len() as i128;
+    let d = ctx.int_attr(op, "dimension").unwrap_or(-1);
+    usize::try_from(if d < 0 { d + rank } else { d }).ok()
+}
+
+/// `xla.fft`: the lengths of the transformed (innermost) dimensions.
+pub fn fft_lengths(ctx: &Context, op: OpId) -> Option<Vec<i64>> {
+    ctx.i64_array(op, "fft_length")
+}
+
+/// `xla.top_k`: how many of the largest values it keeps.
+pub fn top_k_count(ctx: &Context, op: OpId) -> Option<i64> {
+    i64::try_from(ctx.int_attr(op, "k")?).ok()
+}
+
+/// `xla.get_dimension_size`: the dimension whose size it reads.
+pub fn size_dimension(ctx: &Context, op: OpId) -> Option<usize> {
+    usize::try_from(ctx.int_attr(op, "dimension")?).ok()
+}
+
+/// `xla.get_tuple_element`: which element.
+pub fn tuple_index(ctx: &Context, op: OpId) -> Option<usize> {
+    usize::try_from(ctx.int_attr(op, "index")?).ok()
+}
+
+/// `xla.custom_call`: the target it calls.
+pub fn call_target(ctx: &Context, op: OpId) -> Option<&str> {
+    ctx.str_attr(op, "call_target_name")
+}
+
+/// `xla.rng_bit_generator`: the algorithm's name (`THREE_FRY`, `PHILOX`,
+/// `DEFAULT`).
+pub fn rng_algorithm(ctx: &Context, op: OpId) -> Option<&str> {
+    ctx.str_attr(op, "rng_algorithm")
+}
+
+/// `xla.rng_get_and_update_state`: how far the state advances.
+pub fn state_delta(ctx: &Context, op: OpId) -> Option<i64> {
+    i64::try_from(ctx.int_attr(op, "delta")?).ok()
+}

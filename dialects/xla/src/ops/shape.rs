@@ -367,3 +367,82 @@ pub fn verify_dynamic_update_slice(ctx: &Context, op: OpId) -> Result<()> {
     check_start_indices(ctx, op, 2, shape.len())?;
     expect_result_type(ctx, op, 0, &shape, elem)
 }
+
+// Typed accessors: what a verified op's attributes say, read in one place
+// (the lowerings call these instead of naming attributes).
+
+/// A dimension attribute of a verified op, as an index.
+fn index_attr(ctx: &Context, op: OpId, name: &str) -> Option<usize> {
+    usize::try_from(ctx.int_attr(op, name)?).ok()
+}
+
+/// `xla.transpose`: result dimension `i` is operand dimension `perm[i]`.
+pub fn permutation(ctx: &Context, op: OpId) -> Option<Vec<usize>> {
+    ctx.i64_array(op, "permutation")?
+        .into_iter()
+        .map(|p| usize::try_from(p).ok())
+        .collect()
+}
+
+/// `xla.iota`: the dimension the values count along.
+pub fn iota_dimension(ctx: &Context, op: OpId) -> Option<usize> {
+    index_attr(ctx, op, "iota_dimension")
+}
+
+/// `xla.concatenate`: the dimension the operands are joined along.
+pub fn concatenate_dimension(ctx: &Context, op: OpId) -> Option<usize> {
+    index_attr(ctx, op, "dimension")
+}
+
+/// `xla.pad`'s padding per dimension: before, after (either may be
+/// negative: a cut) and between elements.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Padding {
+    pub low: Vec<i64>,
+    pub high: Vec<i64>,
+    pub interior: Vec<i64>,
+}
+
+pub fn padding(ctx: &Context, op: OpId) -> Option<Padding> {
+    Some(Padding {
+        low: ctx.i64_array(op, "edge_padding_low")?,
+        high: ctx.i64_array(op, "edge_padding_high")?,
+        interior: ctx.i64_array(op, "interior_padding")?,
+    })
+}
+
+/// A list of dimension indices of a verified op.
+fn indices_attr(ctx: &Context, op: OpId, name: &str) -> Option<Vec<usize>> {
+    ctx.i64_array(op, name)?
+        .into_iter()
+        .map(|d| usize::try_from(d).ok())
+        .collect()
+}
+
+/// `xla.broadcast_in_dim`: operand dimension `i` is result dimension
+/// `dims[i]`.
+pub fn broadcast_dimensions(ctx: &Context, op: OpId) -> Option<Vec<usize>> {
+    indices_attr(ctx, op, "broadcast_dimensions")
+}
+
+/// `xla.reverse`: the dimensions reversed.
+pub fn reverse_dimensions(ctx: &Context, op: OpId) -> Option<Vec<usize>> {
+    indices_attr(ctx, op, "dimensions")
+}
+
+/// `xla.slice`: per dimension, from `start` (inclusive) to `limit`
+/// (exclusive) by `strides`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SliceBounds {
+    pub start: Vec<i64>,
+    pub limit: Vec<i64>,
+    pub strides: Vec<i64>,
+}
+
+pub fn slice_bounds(ctx: &Context, op: OpId) -> Option<SliceBounds> {
+    Some(SliceBounds {
+        start: ctx.i64_array(op, "start_indices")?,
+        limit: ctx.i64_array(op, "limit_indices")?,
+        strides: ctx.i64_array(op, "strides")?,
+    })
+}
