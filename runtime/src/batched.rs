@@ -99,7 +99,7 @@ unsafe fn batched_call(
     }
     let layouts: Vec<BatchedBuffer> = call.buffers().collect();
     let mut start = 0;
-    while let Some((rows, size)) = next_chunk(b, start, call.sizes) {
+    while let Some((rows, size)) = next_chunk(b, start, call.sizes, call.call_rows) {
         let status = run_chunk(variant(size)?, &layouts, &user, b, start, rows, size)?;
         if status != 0 {
             return Ok(status);
@@ -117,9 +117,9 @@ unsafe fn read_layout<'a>(layout: *const i64) -> Option<Layout<'a>> {
     if layout.is_null() {
         return None;
     }
-    // SAFETY: at least the 3 header words (contract).
-    let head = unsafe { std::slice::from_raw_parts(layout, 3) };
-    let len = Layout::announced_len([head[0], head[1], head[2]])?;
+    // SAFETY: at least the header's words (contract).
+    let head = unsafe { std::slice::from_raw_parts(layout, strata_abi::batched::HEAD) };
+    let len = Layout::announced_len(head.try_into().ok()?)?;
     // SAFETY: as many words as the header announces (contract); generated
     // code's layouts are constants, alive as long as the library.
     Layout::parse(unsafe { std::slice::from_raw_parts(layout, len) })

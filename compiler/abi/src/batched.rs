@@ -17,52 +17,74 @@ pub struct BatchedBuffer {
 }
 
 /// A function compiled for `sizes` (ascending) of `b`, each no less than
-/// `min_batch`, the least `b` its shape assertions allow.
+/// `min_batch`, the least `b` its shape assertions allow. `call_rows` is
+/// what one call costs beyond its rows, in rows: reading the weights
+/// (unbatched arguments and constants) and the call's overhead, over a
+/// row's work, as the compiler estimated it. It decides whether a
+/// remainder of rows runs padded in one larger chunk or as several
+/// smaller ones ([`chunks`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BatchedCall {
     pub min_batch: i64,
+    pub call_rows: i64,
     pub sizes: Vec<i64>,
     pub buffers: Vec<BatchedBuffer>,
 }
 
 /// More is refused by [`BatchedCall::from_words`].
 pub const MAX_BATCHED_BUFFERS: usize = 1 << 20;
+/// The most sizes a layout holds.
+pub const MAX_SIZES: usize = 64;
+/// The largest `call_rows` a layout holds (beyond it every remainder is
+/// padded anyway).
+pub const MAX_CALL_ROWS: i64 = 1 << 20;
+/// Words before the sizes: `min_batch`, `call_rows`, the counts of sizes
+/// and of buffers.
+pub const HEAD: usize = 4;
 
 /// A [`BatchedCall`] read in place from its words (no allocation: the
 /// runtime reads one per call).
 #[derive(Clone, Copy, Debug)]
 pub struct Layout<'a> {
     pub min_batch: i64,
+    pub call_rows: i64,
     pub sizes: &'a [i64],
     buffers: &'a [i64],
 }
 
 impl<'a> Layout<'a> {
-    /// The words' length a layout announces in its first three words.
-    pub fn announced_len(head: [i64; 3]) -> Option<usize> {
-        let sizes = usize::try_from(head[1])
+    /// The words' length a layout announces in its first [`HEAD`] words.
+    pub fn announced_len(head: [i64; HEAD]) -> Option<usize> {
+        let sizes = usize::try_from(head[2])
             .ok()
-            .filter(|&n| (1..=64).contains(&n))?;
-        let buffers = usize::try_from(head[2])
+            .filter(|&n| (1..=MAX_SIZES).contains(&n))?;
+        let buffers = usize::try_from(head[3])
             .ok()
             .filter(|&n| n <= MAX_BATCHED_BUFFERS)?;
-        Some(3 + sizes + 4 * buffers)
+        Some(HEAD + sizes + 4 * buffers)
     }
 
     /// The layout `w` holds, or None for words [`BatchedCall::words`]
     /// cannot have written (counts out of range, sizes not ascending or
     /// below `min_batch`, negative extents).
     pub fn parse(w: &'a [i64]) -> Option<Layout<'a>> {
-        let head = [*w.first()?, *w.get(1)?, *w.get(2)?];
+        let head: [i64; HEAD] = w.get(..HEAD)?.try_into().ok()?;
         if w.len() != Self::announced_len(head)? {
             return None;
         }
-        let n_sizes = head[1] as usize;
-        let (min_batch, sizes, buffers) = (head[0], &w[3..3 + n_sizes], &w[3 + n_sizes..]);
+        let n_sizes = head[2] as usize;
+        let (min_batch, call_rows) = (head[0], head[1]);
+        let (sizes, buffers) = (&w[HEAD..HEAD + n_sizes], &w[HEAD + n_sizes..]);
         let ascending = sizes.windows(2).all(|p| p[0] < p[1]);
         let extents = buffers.chunks_exact(4).all(|c| c[0] >= 0 && c[1] >= 0);
-        (min_batch >= 0 && ascending && sizes[0] >= min_batch.max(1) && extents).then_some(Layout {
+        let valid = min_batch >= 0
+            && (0..=MAX_CALL_ROWS).contains(&call_rows)
+            && ascending
+            && sizes[0] >= min_batch.max(1)
+            && extents;
+        valid.then_some(Layout {
             min_batch,
+            call_rows,
             sizes,
             buffers,
         })
@@ -93,11 +115,12 @@ impl<'a> Layout<'a> {
 }
 
 impl BatchedCall {
-    /// `[min_batch, sizes, buffers, sizes..., (outer, row_bytes, batched,
-    /// is_result)...]`.
+    /// `[min_batch, call_rows, sizes, buffers, sizes..., (outer,
+    /// row_bytes, batched, is_result)...]`.
     pub fn words(&self) -> Vec<i64> {
         let mut w = vec![
             self.min_batch,
+            self.call_rows,
             self.sizes.len() as i64,
             self.buffers.len() as i64,
         ];
@@ -120,6 +143,7 @@ impl BatchedCall {
         let l = Layout::parse(w)?;
         Some(BatchedCall {
             min_batch: l.min_batch,
+            call_rows: l.call_rows,
             sizes: l.sizes.to_vec(),
             buffers: l.buffers().collect(),
         })
@@ -128,14 +152,17 @@ impl BatchedCall {
 
 /// The chunks a call of size `b` runs as: `(first row, rows, size)`, the
 /// size one of `sizes` (ascending) and `rows <= size` (the rest of the
-/// chunk is padding). The largest size runs whole; a remainder runs as the
-/// next size up when that wastes at most an eighth of it, else as the
-/// largest size that fits. `b = 0` runs the least size on padding alone
-/// (for the results that do not depend on `b`).
-pub fn chunks(b: i64, sizes: &[i64]) -> Vec<(i64, i64, i64)> {
+/// chunk is padding). A chunk of size `s` costs `call_rows + s` rows of
+/// work; the plan costs least: runs of the largest size while more than
+/// twice it remain, then the cheapest way to cover the rest (a weight-bound
+/// model pads 13 rows to 16 in one call, a compute-bound one runs 8 + 5;
+/// of plans costing the same, the one with fewer calls). `b = 0` runs the
+/// least size on padding alone (for the results that do not depend on
+/// `b`).
+pub fn chunks(b: i64, sizes: &[i64], call_rows: i64) -> Vec<(i64, i64, i64)> {
     let mut out = Vec::new();
     let mut start = 0;
-    while let Some((rows, size)) = next_chunk(b, start, sizes) {
+    while let Some((rows, size)) = next_chunk(b, start, sizes, call_rows) {
         out.push((start, rows, size));
         start += rows;
         if rows == 0 {
@@ -147,7 +174,7 @@ pub fn chunks(b: i64, sizes: &[i64]) -> Vec<(i64, i64, i64)> {
 
 /// The chunk of [`chunks`] that starts at row `start`: `(rows, size)`, or
 /// None past the end.
-pub fn next_chunk(b: i64, start: i64, sizes: &[i64]) -> Option<(i64, i64)> {
+pub fn next_chunk(b: i64, start: i64, sizes: &[i64], call_rows: i64) -> Option<(i64, i64)> {
     let (&least, &largest) = sizes.first().zip(sizes.last())?;
     if b <= 0 {
         return (start == 0).then_some((0, least));
@@ -156,17 +183,36 @@ pub fn next_chunk(b: i64, start: i64, sizes: &[i64]) -> Option<(i64, i64)> {
     if rest <= 0 {
         return None;
     }
-    let up = sizes
-        .iter()
-        .copied()
-        .find(|&s| s >= rest)
-        .unwrap_or(largest);
-    let down = sizes.iter().copied().rev().find(|&s| s <= rest);
-    Some(match down {
-        _ if up <= rest => (up, up),
-        Some(d) if (up - rest) * 8 > up => (d, d),
-        _ => (rest, up),
-    })
+    if rest > 2 * largest || sizes.len() > MAX_SIZES || largest > MAX_PLANNED {
+        return Some((rest.min(largest), largest));
+    }
+    let size = first_of_cheapest_plan(rest as usize, sizes, call_rows.clamp(0, MAX_CALL_ROWS));
+    Some((rest.min(size), size))
+}
+
+/// Remainders up to twice the largest size are planned exactly when the
+/// largest is at most this (a table of that many entries per chunk).
+const MAX_PLANNED: i64 = 256;
+
+/// The first chunk's size of the cheapest cover of `n` rows by chunks of
+/// `sizes`, a chunk of size `s` costing `call_rows + s` (and a little more
+/// per call, so that equal plans prefer fewer calls).
+fn first_of_cheapest_plan(n: usize, sizes: &[i64], call_rows: i64) -> i64 {
+    let mut cost = [0i64; 2 * MAX_PLANNED as usize + 1];
+    let mut first = [0i64; 2 * MAX_PLANNED as usize + 1];
+    for m in 1..=n {
+        let mut best = i64::MAX;
+        // Larger sizes first: of equal plans, the larger chunk leads.
+        for &s in sizes.iter().rev() {
+            let covered = (s as usize).min(m);
+            let c = (call_rows + s) * 1024 + 1 + cost[m - covered];
+            if c < best {
+                (best, first[m]) = (c, s);
+            }
+        }
+        cost[m] = best;
+    }
+    first[n]
 }
 
 #[cfg(test)]
@@ -179,6 +225,7 @@ mod tests {
     fn words_round_trip() {
         let call = BatchedCall {
             min_batch: 1,
+            call_rows: 3,
             sizes: SIZES.to_vec(),
             buffers: vec![
                 BatchedBuffer {
@@ -195,32 +242,43 @@ mod tests {
                 },
             ],
         };
-        assert_eq!(BatchedCall::from_words(&call.words()), Some(call));
+        assert_eq!(BatchedCall::from_words(&call.words()), Some(call.clone()));
         assert_eq!(BatchedCall::from_words(&[1, 2]), None);
-        assert_eq!(BatchedCall::from_words(&[1, 2, 0, 4, 2]), None);
+        assert_eq!(BatchedCall::from_words(&[1, 0, 2, 0, 4, 2]), None);
+        let mut negative = call.words();
+        negative[1] = -1;
+        assert_eq!(BatchedCall::from_words(&negative), None);
     }
 
     #[test]
     fn chunks_cover_every_row_once() {
-        for b in 1..300 {
-            let c = chunks(b, SIZES);
-            let mut next = 0;
-            for &(start, rows, size) in &c {
-                assert_eq!(start, next);
-                assert!(rows >= 1 && rows <= size && SIZES.contains(&size));
-                next += rows;
+        for call_rows in [0, 2, 20, 1000] {
+            for b in 1..300 {
+                let c = chunks(b, SIZES, call_rows);
+                let mut next = 0;
+                for &(start, rows, size) in &c {
+                    assert_eq!(start, next);
+                    assert!(rows >= 1 && rows <= size && SIZES.contains(&size));
+                    next += rows;
+                }
+                assert_eq!(next, b);
             }
-            assert_eq!(next, b);
         }
-        assert_eq!(chunks(7, SIZES), vec![(0, 7, 7)]);
-        assert_eq!(chunks(64, SIZES), vec![(0, 64, 64)]);
-        assert_eq!(chunks(15, SIZES), vec![(0, 15, 16)]);
-        assert_eq!(chunks(12, SIZES), vec![(0, 8, 8), (8, 4, 4)]);
+        // Compute-bound (a call costs two rows more than its rows).
+        assert_eq!(chunks(7, SIZES, 2), vec![(0, 7, 7)]);
+        assert_eq!(chunks(64, SIZES, 2), vec![(0, 64, 64)]);
+        assert_eq!(chunks(15, SIZES, 2), vec![(0, 15, 16)]);
+        assert_eq!(chunks(12, SIZES, 2), vec![(0, 8, 8), (8, 4, 4)]);
+        assert_eq!(chunks(13, SIZES, 0), vec![(0, 8, 8), (8, 5, 5)]);
         assert_eq!(
-            chunks(130, SIZES),
+            chunks(130, SIZES, 2),
             vec![(0, 64, 64), (64, 64, 64), (128, 2, 2)]
         );
-        assert_eq!(chunks(0, SIZES), vec![(0, 0, 1)]);
-        assert_eq!(chunks(3, &[16, 32]), vec![(0, 3, 16)]);
+        // Weight-bound (a call costs 20 rows): one padded call.
+        assert_eq!(chunks(13, SIZES, 20), vec![(0, 13, 16)]);
+        assert_eq!(chunks(40, SIZES, 20), vec![(0, 32, 32), (32, 8, 8)]);
+        assert_eq!(chunks(60, SIZES, 20), vec![(0, 60, 64)]);
+        assert_eq!(chunks(0, SIZES, 2), vec![(0, 0, 1)]);
+        assert_eq!(chunks(3, &[16, 32], 2), vec![(0, 3, 16)]);
     }
 }

@@ -7,8 +7,9 @@
 //! along `b` apart; `P_main(int64_t b, ...)` runs a call of any `b` as
 //! chunks of those sizes (`strata_rt_batched_call`). Every chunk runs code
 //! compiled for its exact shapes, so a call of a compiled size is as fast
-//! as a library built with `--dim`, and others pay at most a copy of the
-//! rows of a padded chunk (an eighth of it at most is padding).
+//! as a library built with `--dim`; others run as the cheapest plan of
+//! chunks by the estimate of what a call costs beyond its rows
+//! (`batch_axes::cost`), paying copies of the rows of a padded chunk.
 //!
 //! The least `b` the export's shape assertions allow is found by refining
 //! for `b = 0, 1, ...`; a smaller `b` at run time fails with the
@@ -49,6 +50,9 @@ pub struct Plan {
     pub sizes: Vec<i64>,
     /// Unnamed variables tied to the free one (one size with it).
     pub tied: Vec<String>,
+    /// The program's work at the two least sizes compiled (for the cost
+    /// of a call beyond its rows: `batch_axes::cost`).
+    pub work: [(i64, batch_axes::cost::Work); 2],
 }
 
 /// Parses and specialises `text`: for every size of its free dimension
@@ -195,9 +199,13 @@ fn build(
         sizes = vec![min, 2 * min];
     }
     let mut base: Option<OpId> = None;
+    let mut work = Vec::new();
     for &size in &sizes {
         let module = parse_specialize_and_verify(ctx, name, text, &with(size))
             .map_err(|d| not_a_lower_bound(d, var, size, min))?;
+        if work.len() < 2 {
+            work.push((size, batch_axes::cost::work(ctx, module)));
+        }
         note_platforms(ctx, module, platforms);
         strata_pipeline::entry_points(ctx, module)?;
         rename_symbols(ctx, module, &format!("__b{size}"));
@@ -216,12 +224,14 @@ fn build(
             ),
         )]
     })?;
+    let work = [work[0], work[1]]; // at least two sizes (above)
     let plan = Plan {
         c_var,
         min,
         message,
         sizes,
         tied: free.tied.clone(),
+        work,
     };
     Ok((module, plan))
 }
@@ -554,8 +564,20 @@ fn one_function(
         sizes: plan.sizes.clone(),
         tied: plan.tied.clone(),
     });
+    let weight_bytes: i64 = buffers
+        .iter()
+        .filter(|b| !b.batched)
+        .map(|b| b.row_bytes)
+        .sum();
+    let row_bytes: i64 = buffers
+        .iter()
+        .filter(|b| b.batched)
+        .map(|b| b.outer * b.row_bytes)
+        .sum();
+    let rows = batch_axes::cost::call_rows(plan.work, weight_bytes as f64, row_bytes as f64);
     let call = strata_abi::batched::BatchedCall {
         min_batch: plan.min,
+        call_rows: rows.clamp(0.0, strata_abi::batched::MAX_CALL_ROWS as f64) as i64,
         sizes: plan.sizes.clone(),
         buffers,
     };

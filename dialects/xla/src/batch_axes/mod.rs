@@ -27,6 +27,7 @@ use strata_ir::{BlockId, Context, OpId, Value, builtin};
 
 use crate::names::*;
 
+pub mod cost;
 mod indexing;
 
 /// The two sizes the program is refined for: primes unlikely to be any
