@@ -153,7 +153,7 @@ fn passed_bindings(ctx: &Context, f: OpId) -> Vec<Binding> {
         if ctx.op(op).name != builtin::CALL {
             continue;
         }
-        let Some(callee) = super::callee(ctx, op) else {
+        let Some(callee) = callee(ctx, op) else {
             continue;
         };
         for (i, &operand) in ctx.op(op).operands.iter().enumerate() {
@@ -166,6 +166,21 @@ fn passed_bindings(ctx: &Context, f: OpId) -> Vec<Binding> {
         }
     }
     found
+}
+
+/// The function `call` calls: a `func.call`'s callee, a composite's
+/// decomposition.
+pub(super) fn callee(ctx: &Context, call: OpId) -> Option<OpId> {
+    let key = if ctx.op(call).name == COMPOSITE {
+        "decomposition"
+    } else {
+        "callee"
+    };
+    let AttrKind::SymbolRef(name) = ctx.attr_kind(ctx.attr_of(call, key)?) else {
+        return None;
+    };
+    let module = builtin::enclosing_module(ctx, call)?;
+    builtin::lookup_func(ctx, module, name)
 }
 
 /// The `jax.global_constant` name of parameter `i` of `f` (dimension
@@ -304,7 +319,7 @@ fn is_divmod_quotient(ctx: &Context, call: OpId, v: Value) -> bool {
     let o = ctx.op(call);
     o.results.first() == Some(&v)
         && o.operands.len() == 2
-        && super::callee(ctx, call)
+        && callee(ctx, call)
             .and_then(|g| builtin::func_name(ctx, g))
             .is_some_and(|n| n == "divmod")
 }

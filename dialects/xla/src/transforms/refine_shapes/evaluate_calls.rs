@@ -5,7 +5,8 @@
 use strata_diag::Result;
 use strata_ir::{Context, OpId, builtin};
 
-use super::{MAX_CALL_DEPTH, Refiner, bindings::global_constant};
+use super::bindings::{callee, global_constant};
+use super::{MAX_CALL_DEPTH, Refiner};
 use crate::names::*;
 
 impl Refiner {
@@ -104,7 +105,7 @@ impl Refiner {
                     .collect();
                 break;
             }
-            match super::callee(ctx, o) {
+            match callee(ctx, o) {
                 Some(h) if name == builtin::CALL => self.evaluate_call(ctx, o, h, depth + 1),
                 _ => self.evaluate(ctx, o),
             }

@@ -35,6 +35,7 @@ mod bindings;
 mod evaluate_calls;
 mod infer;
 
+use bindings::callee;
 pub use bindings::{Binding, bindings, dimension_size_read, names_its_variables, unnamed_variable};
 
 pub const FLAG: &str = "xla-refine-shapes";
@@ -162,21 +163,6 @@ fn dimension_values(ctx: &Context, module: OpId) -> HashMap<String, i64> {
             _ => None,
         })
         .collect()
-}
-
-/// The function `call` calls: a `func.call`'s callee, a composite's
-/// decomposition.
-fn callee(ctx: &Context, call: OpId) -> Option<OpId> {
-    let key = if ctx.op(call).name == COMPOSITE {
-        "decomposition"
-    } else {
-        "callee"
-    };
-    let AttrKind::SymbolRef(name) = ctx.attr_kind(ctx.attr_of(call, key)?) else {
-        return None;
-    };
-    let module = builtin::enclosing_module(ctx, call)?;
-    builtin::lookup_func(ctx, module, name)
 }
 
 /// `f`'s argument types with each `?` set to its variable's value.
