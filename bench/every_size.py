@@ -3,7 +3,9 @@
 shape-polymorphic export once (`jax.export.symbolic_shape("b, ...")` without `--dim`).
 
 For each model (an MLP at MNIST sizes; a 2-layer pre-LN transformer with causal attention and tied
-embeddings whose logits are flattened over the sequence, `reshape(-1, V)`), the symbolic export is
+embeddings whose logits are flattened over the sequence, `reshape(-1, V)`; one decode step of that
+transformer for a batch of sequences, KV caches of 256 positions updated at a position), the
+symbolic export is
 compiled once, and for each b the same function exported with that concrete batch is compiled on its
 own. Both libraries are timed in this process on the same inputs, interleaved, through their packed
 entries with result buffers allocated once (XLA:CPU's jitted call beside them for scale). b = 1, 7
@@ -12,7 +14,7 @@ compiler's estimate of a call's cost beyond its rows decides (the weight-bound M
 to 16 in one call, the compute-bound transformer runs 8 + 5). The results are checked against XLA's.
 
 Usage (a venv with jax, e.g. bench/setup.sh's):
-  PYTHONPATH=tools/python python bench/every_size.py [--no-write]
+  PYTHONPATH=tools/python python bench/every_size.py [NAME ...] [--no-write]
 """
 
 import ctypes
@@ -80,9 +82,38 @@ def transformer_params():
     return {"layers": [layer(), layer()], "gf": 1 + normal(D), "emb": normal(V, D)}
 
 
+CACHE = 256
+
+
+def decode(params, cache, x, pos):
+    """One decode step of the transformer above for a batch of sequences: x (b, D) the new
+    tokens' embeddings, cache (b, layers, 2, CACHE, D) the keys and values so far, pos the
+    position written. Returns the next-token logits and the updated cache."""
+    b = x.shape[0]
+    visible = jnp.arange(CACHE) <= pos
+    new_cache = []
+    for i, p in enumerate(params["layers"]):
+        h = layer_norm(x, p["g1"])
+        q, k, v = (h @ p[w] for w in ("wq", "wk", "wv"))
+        ks = jax.lax.dynamic_update_slice(cache[:, i, 0], k[:, None], (0, pos, 0))
+        vs = jax.lax.dynamic_update_slice(cache[:, i, 1], v[:, None], (0, pos, 0))
+        new_cache.append(jnp.stack([ks, vs], axis=1))
+        heads = lambda a: a.reshape(b, -1, HEADS, D // HEADS)
+        s = jnp.einsum("bhd,bthd->bht", q.reshape(b, HEADS, D // HEADS), heads(ks)) / np.sqrt(D // HEADS)
+        a = jnp.einsum("bht,bthd->bhd", jax.nn.softmax(jnp.where(visible, s, -1e9), axis=-1), heads(vs))
+        x = x + a.reshape(b, D) @ p["wo"]
+        x = x + jax.nn.gelu(layer_norm(x, p["g2"]) @ p["w1"]) @ p["w2"]
+    return layer_norm(x, params["gf"]) @ params["emb"].T, jnp.stack(new_cache, axis=1)
+
+
+def decode_inputs(b):
+    return [normal(b, 2, 2, CACHE, D, scale=1.0), normal(b, D, scale=1.0), np.int32(CACHE // 2)]
+
+
 MODELS = {
     "mlp": (mlp, mlp_params, (784,)),
     "transformer": (transformer, transformer_params, (T, D)),
+    "decode": (decode, transformer_params, None),
 }
 
 
@@ -95,7 +126,7 @@ def packed(function, leaves, b=None):
     once."""
     args = [np.ascontiguousarray(a) for a in leaves]
     shape = lambda r: tuple(b * int(d.split("*")[0]) if isinstance(d, str) and "*" in d
-                            else b if isinstance(d, str) else d for d in r["shape"])
+                            else b if isinstance(d, str) else d for d in r["shape"]) if b else tuple(r["shape"])
     outs = [np.zeros(shape(r), strata._dtype(r["element_type"])) for r in function.results]
     buffers = (ctypes.c_void_p * (len(args) + len(outs)))(*[a.ctypes.data for a in args + outs])
     dims = (ctypes.c_int64 * 1)(b) if b is not None else None
@@ -105,33 +136,39 @@ def packed(function, leaves, b=None):
         if status != 0:
             raise strata.Error(function._library.last_error())
     call.outs = outs
+    call.keep = (args, dims, buffers)  # the buffers' memory lives as long as the call
     return call
 
 
 def main():
     write = "--no-write" not in sys.argv
     rows = []
-    for name, (fn, make_params, row_shape) in MODELS.items():
+    names = [a for a in sys.argv[1:] if not a.startswith("--")] or list(MODELS)
+    for name in names:
+        fn, make_params, row_shape = MODELS[name]
         params = make_params()
         leaves = jax.tree_util.tree_leaves(params)
-        poly = jax.ShapeDtypeStruct(jax.export.symbolic_shape("b, " + ", ".join(map(str, row_shape))),
-                                    jnp.float32)
+        (bv,) = jax.export.symbolic_shape("b")
+        inputs = (lambda b: [normal(b, *row_shape, scale=1.0)]) if row_shape else decode_inputs
+        batched = lambda a, b: jax.ShapeDtypeStruct((b, *np.shape(a)[1:]), np.asarray(a).dtype) \
+            if np.ndim(a) else spec(a)
         t0 = time.perf_counter()
-        every = strata.compile(fn, jax.tree_util.tree_map(spec, params), poly, options=OPTIONS)
+        every = strata.compile(fn, jax.tree_util.tree_map(spec, params),
+                               *[batched(a, bv) for a in inputs(1)], options=OPTIONS)
         every_s = time.perf_counter() - t0
         jf = jax.jit(fn)
         for b in SIZES:
-            x = normal(b, *row_shape, scale=1.0)
+            xs = inputs(b)
             t0 = time.perf_counter()
-            static = strata.compile(fn, jax.tree_util.tree_map(spec, params), spec(x), options=OPTIONS)
+            static = strata.compile(fn, jax.tree_util.tree_map(spec, params), *map(spec, xs), options=OPTIONS)
             static_s = time.perf_counter() - t0
-            want = np.asarray(jf(params, x))
-            call_every, call_static = packed(every.main, leaves + [x], b), packed(static.main, leaves + [x])
+            want = np.asarray(jax.tree_util.tree_leaves(jf(params, *xs))[0])
+            call_every, call_static = packed(every.main, leaves + xs, b), packed(static.main, leaves + xs)
             call_every()
             call_static()
             err = max(float(np.abs(c.outs[0] - want).max() / np.abs(want).max())
                       for c in (call_every, call_static))
-            dev = jax.device_put((params, x))
+            dev = jax.device_put((params, *xs))
             times = {"every": [], "static": [], "xla": []}
             for _ in range(3):  # interleaved rounds
                 times["every"].append(timeit(call_every, seconds=0.5))

@@ -99,7 +99,7 @@ unsafe fn batched_call(
     }
     let layouts: Vec<BatchedBuffer> = call.buffers().collect();
     let mut start = 0;
-    while let Some((rows, size)) = next_chunk(b, start, call.sizes, call.call_rows) {
+    while let Some((rows, size)) = next_chunk(b, start, call.sizes, call.costs) {
         let status = run_chunk(variant(size)?, &layouts, &user, b, start, rows, size)?;
         if status != 0 {
             return Ok(status);

@@ -17,37 +17,44 @@ pub struct BatchedBuffer {
 }
 
 /// A function compiled for `sizes` (ascending) of `b`, each no less than
-/// `min_batch`, the least `b` its shape assertions allow. `call_rows` is
-/// what one call costs beyond its rows, in rows: reading the weights
-/// (unbatched arguments and constants) and the call's overhead, over a
-/// row's work, as the compiler estimated it. It decides whether a
+/// `min_batch`, the least `b` its shape assertions allow, and what its
+/// chunks cost (the compiler's estimate), which decides whether a
 /// remainder of rows runs padded in one larger chunk or as several
 /// smaller ones ([`chunks`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BatchedCall {
     pub min_batch: i64,
-    pub call_rows: i64,
+    pub costs: ChunkCosts,
     pub sizes: Vec<i64>,
     pub buffers: Vec<BatchedBuffer>,
+}
+
+/// What a chunk costs besides its rows' own work, in 1024ths of a row's
+/// work: `call` once per call (reading the weights, the call's overhead),
+/// `copy` per row copied into and out of a padded chunk.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ChunkCosts {
+    pub call: i64,
+    pub copy: i64,
 }
 
 /// More is refused by [`BatchedCall::from_words`].
 pub const MAX_BATCHED_BUFFERS: usize = 1 << 20;
 /// The most sizes a layout holds.
 pub const MAX_SIZES: usize = 64;
-/// The largest `call_rows` a layout holds (beyond it every remainder is
-/// padded anyway).
-pub const MAX_CALL_ROWS: i64 = 1 << 20;
-/// Words before the sizes: `min_batch`, `call_rows`, the counts of sizes
-/// and of buffers.
-pub const HEAD: usize = 4;
+/// The largest cost a layout holds, in 1024ths of a row (beyond it every
+/// plan is decided alike).
+pub const MAX_COST: i64 = 1 << 40;
+/// Words before the sizes: `min_batch`, the two costs, the counts of
+/// sizes and of buffers.
+pub const HEAD: usize = 5;
 
 /// A [`BatchedCall`] read in place from its words (no allocation: the
 /// runtime reads one per call).
 #[derive(Clone, Copy, Debug)]
 pub struct Layout<'a> {
     pub min_batch: i64,
-    pub call_rows: i64,
+    pub costs: ChunkCosts,
     pub sizes: &'a [i64],
     buffers: &'a [i64],
 }
@@ -55,10 +62,10 @@ pub struct Layout<'a> {
 impl<'a> Layout<'a> {
     /// The words' length a layout announces in its first [`HEAD`] words.
     pub fn announced_len(head: [i64; HEAD]) -> Option<usize> {
-        let sizes = usize::try_from(head[2])
+        let sizes = usize::try_from(head[3])
             .ok()
             .filter(|&n| (1..=MAX_SIZES).contains(&n))?;
-        let buffers = usize::try_from(head[3])
+        let buffers = usize::try_from(head[4])
             .ok()
             .filter(|&n| n <= MAX_BATCHED_BUFFERS)?;
         Some(HEAD + sizes + 4 * buffers)
@@ -72,19 +79,24 @@ impl<'a> Layout<'a> {
         if w.len() != Self::announced_len(head)? {
             return None;
         }
-        let n_sizes = head[2] as usize;
-        let (min_batch, call_rows) = (head[0], head[1]);
+        let n_sizes = head[3] as usize;
+        let min_batch = head[0];
+        let costs = ChunkCosts {
+            call: head[1],
+            copy: head[2],
+        };
         let (sizes, buffers) = (&w[HEAD..HEAD + n_sizes], &w[HEAD + n_sizes..]);
         let ascending = sizes.windows(2).all(|p| p[0] < p[1]);
         let extents = buffers.chunks_exact(4).all(|c| c[0] >= 0 && c[1] >= 0);
         let valid = min_batch >= 0
-            && (0..=MAX_CALL_ROWS).contains(&call_rows)
+            && (0..=MAX_COST).contains(&costs.call)
+            && (0..=MAX_COST).contains(&costs.copy)
             && ascending
             && sizes[0] >= min_batch.max(1)
             && extents;
         valid.then_some(Layout {
             min_batch,
-            call_rows,
+            costs,
             sizes,
             buffers,
         })
@@ -115,12 +127,13 @@ impl<'a> Layout<'a> {
 }
 
 impl BatchedCall {
-    /// `[min_batch, call_rows, sizes, buffers, sizes..., (outer,
-    /// row_bytes, batched, is_result)...]`.
+    /// `[min_batch, call cost, copy cost, sizes, buffers, sizes...,
+    /// (outer, row_bytes, batched, is_result)...]`.
     pub fn words(&self) -> Vec<i64> {
         let mut w = vec![
             self.min_batch,
-            self.call_rows,
+            self.costs.call,
+            self.costs.copy,
             self.sizes.len() as i64,
             self.buffers.len() as i64,
         ];
@@ -143,7 +156,7 @@ impl BatchedCall {
         let l = Layout::parse(w)?;
         Some(BatchedCall {
             min_batch: l.min_batch,
-            call_rows: l.call_rows,
+            costs: l.costs,
             sizes: l.sizes.to_vec(),
             buffers: l.buffers().collect(),
         })
@@ -152,17 +165,17 @@ impl BatchedCall {
 
 /// The chunks a call of size `b` runs as: `(first row, rows, size)`, the
 /// size one of `sizes` (ascending) and `rows <= size` (the rest of the
-/// chunk is padding). A chunk of size `s` costs `call_rows + s` rows of
-/// work; the plan costs least: runs of the largest size while more than
-/// twice it remain, then the cheapest way to cover the rest (a weight-bound
-/// model pads 13 rows to 16 in one call, a compute-bound one runs 8 + 5;
-/// of plans costing the same, the one with fewer calls). `b = 0` runs the
-/// least size on padding alone (for the results that do not depend on
-/// `b`).
-pub fn chunks(b: i64, sizes: &[i64], call_rows: i64) -> Vec<(i64, i64, i64)> {
+/// chunk is padding). A chunk of size `s` costs `s` rows of work plus
+/// `costs` (per call, and per row copied when it is padded); the plan
+/// costs least: runs of the largest size while more than twice it remain,
+/// then the cheapest way to cover the rest (a weight-bound model pads 13
+/// rows to 16 in one call, a compute-bound one runs 8 + 5; of plans
+/// costing the same, the one with fewer calls). `b = 0` runs the least
+/// size on padding alone (for the results that do not depend on `b`).
+pub fn chunks(b: i64, sizes: &[i64], costs: ChunkCosts) -> Vec<(i64, i64, i64)> {
     let mut out = Vec::new();
     let mut start = 0;
-    while let Some((rows, size)) = next_chunk(b, start, sizes, call_rows) {
+    while let Some((rows, size)) = next_chunk(b, start, sizes, costs) {
         out.push((start, rows, size));
         start += rows;
         if rows == 0 {
@@ -174,7 +187,7 @@ pub fn chunks(b: i64, sizes: &[i64], call_rows: i64) -> Vec<(i64, i64, i64)> {
 
 /// The chunk of [`chunks`] that starts at row `start`: `(rows, size)`, or
 /// None past the end.
-pub fn next_chunk(b: i64, start: i64, sizes: &[i64], call_rows: i64) -> Option<(i64, i64)> {
+pub fn next_chunk(b: i64, start: i64, sizes: &[i64], costs: ChunkCosts) -> Option<(i64, i64)> {
     let (&least, &largest) = sizes.first().zip(sizes.last())?;
     if b <= 0 {
         return (start == 0).then_some((0, least));
@@ -186,7 +199,7 @@ pub fn next_chunk(b: i64, start: i64, sizes: &[i64], call_rows: i64) -> Option<(
     if rest > 2 * largest || sizes.len() > MAX_SIZES || largest > MAX_PLANNED {
         return Some((rest.min(largest), largest));
     }
-    let size = first_of_cheapest_plan(rest as usize, sizes, call_rows.clamp(0, MAX_CALL_ROWS));
+    let size = first_of_cheapest_plan(rest as usize, sizes, costs);
     Some((rest.min(size), size))
 }
 
@@ -195,9 +208,10 @@ pub fn next_chunk(b: i64, start: i64, sizes: &[i64], call_rows: i64) -> Option<(
 const MAX_PLANNED: i64 = 256;
 
 /// The first chunk's size of the cheapest cover of `n` rows by chunks of
-/// `sizes`, a chunk of size `s` costing `call_rows + s` (and a little more
-/// per call, so that equal plans prefer fewer calls).
-fn first_of_cheapest_plan(n: usize, sizes: &[i64], call_rows: i64) -> i64 {
+/// `sizes` (and a little more per call, so that equal plans prefer fewer
+/// calls).
+fn first_of_cheapest_plan(n: usize, sizes: &[i64], costs: ChunkCosts) -> i64 {
+    let (call, copy) = (costs.call.clamp(0, MAX_COST), costs.copy.clamp(0, MAX_COST));
     let mut cost = [0i64; 2 * MAX_PLANNED as usize + 1];
     let mut first = [0i64; 2 * MAX_PLANNED as usize + 1];
     for m in 1..=n {
@@ -205,7 +219,8 @@ fn first_of_cheapest_plan(n: usize, sizes: &[i64], call_rows: i64) -> i64 {
         // Larger sizes first: of equal plans, the larger chunk leads.
         for &s in sizes.iter().rev() {
             let covered = (s as usize).min(m);
-            let c = (call_rows + s) * 1024 + 1 + cost[m - covered];
+            let padded = if s as usize > m { m as i64 * copy } else { 0 };
+            let c = call + s * 1024 + padded + 1 + cost[m - covered];
             if c < best {
                 (best, first[m]) = (c, s);
             }
@@ -225,7 +240,10 @@ mod tests {
     fn words_round_trip() {
         let call = BatchedCall {
             min_batch: 1,
-            call_rows: 3,
+            costs: ChunkCosts {
+                call: 3 << 10,
+                copy: 1 << 9,
+            },
             sizes: SIZES.to_vec(),
             buffers: vec![
                 BatchedBuffer {
@@ -244,17 +262,27 @@ mod tests {
         };
         assert_eq!(BatchedCall::from_words(&call.words()), Some(call.clone()));
         assert_eq!(BatchedCall::from_words(&[1, 2]), None);
-        assert_eq!(BatchedCall::from_words(&[1, 0, 2, 0, 4, 2]), None);
-        let mut negative = call.words();
-        negative[1] = -1;
-        assert_eq!(BatchedCall::from_words(&negative), None);
+        assert_eq!(BatchedCall::from_words(&[1, 0, 0, 2, 0, 4, 2]), None);
+        for costly in [1, 2] {
+            let mut negative = call.words();
+            negative[costly] = -1;
+            assert_eq!(BatchedCall::from_words(&negative), None);
+        }
+    }
+
+    /// Costs of `call` rows per call and `copy` rows per copied row.
+    fn costs(call: i64, copy: f64) -> ChunkCosts {
+        ChunkCosts {
+            call: call << 10,
+            copy: (copy * 1024.0) as i64,
+        }
     }
 
     #[test]
     fn chunks_cover_every_row_once() {
-        for call_rows in [0, 2, 20, 1000] {
+        for (call, copy) in [(0, 0.0), (2, 0.0), (20, 0.05), (1000, 2.0), (3, 2.0)] {
             for b in 1..300 {
-                let c = chunks(b, SIZES, call_rows);
+                let c = chunks(b, SIZES, costs(call, copy));
                 let mut next = 0;
                 for &(start, rows, size) in &c {
                     assert_eq!(start, next);
@@ -265,20 +293,25 @@ mod tests {
             }
         }
         // Compute-bound (a call costs two rows more than its rows).
-        assert_eq!(chunks(7, SIZES, 2), vec![(0, 7, 7)]);
-        assert_eq!(chunks(64, SIZES, 2), vec![(0, 64, 64)]);
-        assert_eq!(chunks(15, SIZES, 2), vec![(0, 15, 16)]);
-        assert_eq!(chunks(12, SIZES, 2), vec![(0, 8, 8), (8, 4, 4)]);
-        assert_eq!(chunks(13, SIZES, 0), vec![(0, 8, 8), (8, 5, 5)]);
+        let compute = costs(2, 0.0);
+        assert_eq!(chunks(7, SIZES, compute), vec![(0, 7, 7)]);
+        assert_eq!(chunks(64, SIZES, compute), vec![(0, 64, 64)]);
+        assert_eq!(chunks(15, SIZES, compute), vec![(0, 15, 16)]);
+        assert_eq!(chunks(12, SIZES, compute), vec![(0, 8, 8), (8, 4, 4)]);
+        assert_eq!(chunks(13, SIZES, costs(0, 0.0)), vec![(0, 8, 8), (8, 5, 5)]);
         assert_eq!(
-            chunks(130, SIZES, 2),
+            chunks(130, SIZES, compute),
             vec![(0, 64, 64), (64, 64, 64), (128, 2, 2)]
         );
         // Weight-bound (a call costs 20 rows): one padded call.
-        assert_eq!(chunks(13, SIZES, 20), vec![(0, 13, 16)]);
-        assert_eq!(chunks(40, SIZES, 20), vec![(0, 32, 32), (32, 8, 8)]);
-        assert_eq!(chunks(60, SIZES, 20), vec![(0, 60, 64)]);
-        assert_eq!(chunks(0, SIZES, 2), vec![(0, 0, 1)]);
-        assert_eq!(chunks(3, &[16, 32], 2), vec![(0, 3, 16)]);
+        let weights = costs(20, 0.05);
+        assert_eq!(chunks(13, SIZES, weights), vec![(0, 13, 16)]);
+        assert_eq!(chunks(40, SIZES, weights), vec![(0, 32, 32), (32, 8, 8)]);
+        assert_eq!(chunks(60, SIZES, weights), vec![(0, 60, 64)]);
+        // Rows that cost more to copy than to compute (a decode step's
+        // caches) are not padded for a few calls' sake.
+        assert_eq!(chunks(13, SIZES, costs(3, 2.0)), vec![(0, 8, 8), (8, 5, 5)]);
+        assert_eq!(chunks(0, SIZES, compute), vec![(0, 0, 1)]);
+        assert_eq!(chunks(3, &[16, 32], compute), vec![(0, 3, 16)]);
     }
 }

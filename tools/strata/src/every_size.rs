@@ -574,10 +574,18 @@ fn one_function(
         .filter(|b| b.batched)
         .map(|b| b.outer * b.row_bytes)
         .sum();
-    let rows = batch_axes::cost::call_rows(plan.work, weight_bytes as f64, row_bytes as f64);
+    let cost = batch_axes::cost::chunk_cost(plan.work, weight_bytes as f64, row_bytes as f64);
+    // Buffers whose rows are not contiguous are copied for every chunk:
+    // padding then adds no copies.
+    let in_place = buffers.iter().all(|b| !b.batched || b.outer == 1);
+    let in_1024ths =
+        |rows: f64| (rows * 1024.0).clamp(0.0, strata_abi::batched::MAX_COST as f64) as i64;
     let call = strata_abi::batched::BatchedCall {
         min_batch: plan.min,
-        call_rows: rows.clamp(0.0, strata_abi::batched::MAX_CALL_ROWS as f64) as i64,
+        costs: strata_abi::batched::ChunkCosts {
+            call: in_1024ths(cost.call),
+            copy: if in_place { in_1024ths(cost.copy) } else { 0 },
+        },
         sizes: plan.sizes.clone(),
         buffers,
     };

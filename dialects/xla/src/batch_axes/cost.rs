@@ -1,10 +1,12 @@
-//! What one call of a function compiled for every size of `b` costs beyond
-//! its rows, in rows: the runtime weighs it against padding when it splits
-//! a call into chunks of the compiled sizes (`strata_abi::batched::chunks`).
+//! What a chunk of a function compiled for every size of `b` costs beyond
+//! its rows, in rows (per call, and per row copied into a padded chunk):
+//! the runtime weighs it when it splits a call into chunks of the compiled
+//! sizes (`strata_abi::batched::chunks`).
 //! A weight-bound model (an MLP at small batches, a decode step) reads its
 //! weights once per call, so 13 rows run faster padded to 16 in one call
 //! than as 8 + 5; a compute-bound one (a transformer over a sequence) pays
-//! for every padded row. An estimate from the program: multiply-adds of
+//! for every padded row, and a decode step's rows (its KV caches) cost
+//! more to copy into a padded chunk than a call does. An estimate from the program: multiply-adds of
 //! dots and convolutions and one operation per result element of anything
 //! else, bytes of constants, and the machine balance below.
 
@@ -89,18 +91,29 @@ fn per_output(ctx: &Context, op: OpId) -> f64 {
     all / outputs as f64
 }
 
-/// A call's cost beyond its rows, in rows, from the work at two sizes
-/// `(s0, w0)` and `(s1, w1)` of `b` (the part growing with `b` is the
-/// rows'), the bytes of the unbatched buffers (weights read once per call)
-/// and of one row of the batched ones.
-pub fn call_rows(at: [(i64, Work); 2], weight_bytes: f64, row_bytes: f64) -> f64 {
+/// What a chunk costs beyond its rows' work, in rows: `call` per call,
+/// `copy` per row copied into and out of a padded chunk.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChunkCost {
+    pub call: f64,
+    pub copy: f64,
+}
+
+/// The costs from the work at two sizes `(s0, w0)` and `(s1, w1)` of `b`
+/// (the part growing with `b` is the rows'), the bytes of the unbatched
+/// buffers (weights, read once per call) and of one row of the batched
+/// ones (copied in and out of a padded chunk: read and written).
+pub fn chunk_cost(at: [(i64, Work); 2], weight_bytes: f64, row_bytes: f64) -> ChunkCost {
     let [(s0, w0), (s1, w1)] = at;
     let span = (s1 - s0).max(1) as f64;
     let row_flops = ((w1.flops - w0.flops) / span).max(0.0);
     let fixed_flops = (w0.flops - s0 as f64 * row_flops).max(0.0);
     let per_call = weight_bytes + w0.constant_bytes + CALL_OVERHEAD_BYTES + fixed_flops / BALANCE;
     let per_row = row_bytes.max(row_flops / BALANCE).max(1.0);
-    (per_call / per_row).ceil()
+    ChunkCost {
+        call: per_call / per_row,
+        copy: 2.0 * row_bytes / per_row,
+    }
 }
 
 #[cfg(test)]
@@ -115,15 +128,20 @@ mod tests {
     }
 
     #[test]
-    fn weight_bound_calls_cost_many_rows_compute_bound_few() {
+    fn weight_bound_calls_cost_many_rows_compute_bound_few_copies_of_cached_rows_more() {
         // An MLP 784-512-512-10: 1.3 MFLOP and 3.2 KB per row, 2.6 MB of
         // weights.
         let flops = |b: i64| b as f64 * 1.3e6;
-        let mlp = call_rows([(1, at(flops(1))), (2, at(flops(2)))], 2.6e6, 3.2e3);
-        assert!((10.0..40.0).contains(&mlp), "{mlp}");
+        let mlp = chunk_cost([(1, at(flops(1))), (2, at(flops(2)))], 2.6e6, 3.2e3);
+        assert!((10.0..40.0).contains(&mlp.call), "{mlp:?}");
+        assert!(mlp.copy < 0.1, "{mlp:?}");
         // A transformer over 64 positions: 200 MFLOP per row, 7 MB.
         let flops = |b: i64| b as f64 * 2e8;
-        let tf = call_rows([(1, at(flops(1))), (2, at(flops(2)))], 7e6, 6.6e4);
-        assert!(tf <= 1.0, "{tf}");
+        let tf = chunk_cost([(1, at(flops(1))), (2, at(flops(2)))], 7e6, 6.6e4);
+        assert!(tf.call <= 1.0, "{tf:?}");
+        // A decode step: 1 MB of caches in and out per row, 4 MFLOP.
+        let flops = |b: i64| b as f64 * 4e6;
+        let decode = chunk_cost([(1, at(flops(1))), (2, at(flops(2)))], 4e6, 2e6);
+        assert!(decode.copy >= 2.0 && decode.call < 3.0, "{decode:?}");
     }
 }
