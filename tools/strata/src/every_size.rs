@@ -224,7 +224,12 @@ fn build(
             ),
         )]
     })?;
-    let work = [work[0], work[1]]; // at least two sizes (above)
+    let work: [(i64, batch_axes::cost::Work); 2] = work.try_into().map_err(|_| {
+        vec![Diagnostic::internal(
+            ctx.op(plain).loc,
+            "fewer than two sizes compiled",
+        )]
+    })?;
     let plan = Plan {
         c_var,
         min,
