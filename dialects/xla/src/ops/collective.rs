@@ -11,7 +11,9 @@ use strata_diag::Result;
 use strata_ir::{AttrKind, Context, OpId, TypeKind};
 
 use crate::names::*;
+use crate::parse;
 use crate::util::*;
+use strata_ir::{OpDef, Registry, Traits};
 
 /// StableHLO's process-grouping strategies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -558,4 +560,40 @@ pub fn all_to_all(ctx: &Context, op: OpId) -> Option<AllToAll> {
         split: index_attr(ctx, op, "split_dimension")?,
         concat: index_attr(ctx, op, "concat_dimension")?,
     })
+}
+
+/// Registers this family's ops: name, traits, counts, verifier, pretty syntax.
+pub(crate) fn register(r: &mut Registry) {
+    r.add(OpDef::new(ALL_REDUCE, Traits::NONE).verifier(verify_all_reduce));
+    r.add(OpDef::new(COLLECTIVE_REDUCE, Traits::NONE).verifier(verify_all_reduce));
+    r.add(OpDef::new(ALL_GATHER, Traits::NONE).verifier(verify_all_gather));
+    r.add(
+        OpDef::new(REDUCE_SCATTER, Traits::NONE)
+            .counts(1, 1)
+            .verifier(verify_reduce_scatter),
+    );
+    r.add(OpDef::new(ALL_TO_ALL, Traits::NONE).verifier(verify_all_to_all));
+    r.add(
+        OpDef::new(COLLECTIVE_PERMUTE, Traits::NONE)
+            .counts(1, 1)
+            .verifier(verify_collective_permute),
+    );
+    r.add(OpDef::new(COLLECTIVE_BROADCAST, Traits::NONE).verifier(verify_collective_broadcast));
+    for name in [REPLICA_ID, PARTITION_ID] {
+        r.add(
+            OpDef::new(name, Traits::NONE)
+                .counts(0, 1)
+                .verifier(verify_device_id)
+                .parser(parse::parse_elementwise),
+        );
+    }
+    r.add(OpDef::new(RUN_PARALLEL, Traits::NONE).verifier(verify_run_parallel));
+    r.add(
+        OpDef::new(AFTER_ALL, Traits::NONE)
+            .verifier(verify_after_all)
+            .parser(parse::parse_elementwise),
+    );
+    for name in [SEND, RECV, INFEED, OUTFEED] {
+        r.add(OpDef::new(name, Traits::NONE).verifier(verify_transfer));
+    }
 }

@@ -3,7 +3,10 @@
 use strata_diag::Result;
 use strata_ir::{BlockId, Context, OpId, Type};
 
+use crate::names::*;
+use crate::parse;
 use crate::util::*;
+use strata_ir::{OpDef, Registry, Traits};
 
 /// Types the terminator of `block` returns.
 fn returned(ctx: &Context, block: BlockId) -> Vec<Type> {
@@ -127,4 +130,15 @@ fn tensor_of_type(ctx: &Context, t: Type) -> Option<(Vec<i64>, Type)> {
         strata_ir::TypeKind::Tensor { shape, elem } => Some((shape.clone(), *elem)),
         _ => None,
     }
+}
+
+/// Registers this family's ops: name, traits, counts, verifier, pretty syntax.
+pub(crate) fn register(r: &mut Registry) {
+    r.add(
+        OpDef::new(WHILE, Traits::NONE)
+            .verifier(verify_while)
+            .parser(parse::parse_while),
+    );
+    r.add(OpDef::new(IF, Traits::NONE).verifier(verify_branches));
+    r.add(OpDef::new(CASE, Traits::NONE).verifier(verify_branches));
 }

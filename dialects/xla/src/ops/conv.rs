@@ -3,8 +3,11 @@
 use strata_diag::Result;
 use strata_ir::{Context, OpId};
 
+use crate::names::*;
+use crate::parse;
 use crate::util::*;
 use strata_ir::text::parser::MAX_ELEMENTS;
+use strata_ir::{OpDef, Registry, Traits};
 
 /// Dimension numbers and window of a convolution, with StableHLO's defaults.
 #[derive(Clone, Debug)]
@@ -199,4 +202,16 @@ pub fn verify_convolution(ctx: &Context, op: OpId) -> Result<()> {
     }
     let _ = relem;
     Ok(())
+}
+
+/// Registers this family's ops: name, traits, counts, verifier, pretty syntax.
+pub(crate) fn register(r: &mut Registry) {
+    let pure = Traits::PURE;
+    r.add(
+        OpDef::new(CONVOLUTION, pure)
+            .counts(2, 1)
+            .verifier(verify_convolution)
+            .parser(parse::parse_convolution),
+    );
+    r.add_attr_parser("stablehlo.conv", parse::parse_conv_dims_attr);
 }

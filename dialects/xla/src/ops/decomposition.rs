@@ -10,7 +10,9 @@ use strata_diag::Result;
 use strata_ir::{Context, FloatKind, OpId, Type, TypeKind};
 
 use crate::attrs;
+use crate::names::*;
 use crate::util::*;
+use strata_ir::{OpDef, Registry, Traits};
 
 /// The matrices' shape (batch, m, n) and element type of operand `i`: a
 /// rank >= 2 tensor of f32, f64 or their complex numbers.
@@ -236,4 +238,37 @@ pub fn verify_tridiagonal_solve(ctx: &Context, op: OpId) -> Result<()> {
         .to_vec();
     expect_result_type(ctx, op, 3, &b, elem)?;
     expect_info(ctx, op, 4, &batch)
+}
+
+/// Registers this family's ops: name, traits, counts, verifier, pretty syntax.
+pub(crate) fn register(r: &mut Registry) {
+    let pure = Traits::PURE;
+    r.add(
+        OpDef::new(HOUSEHOLDER_QR, pure)
+            .counts(1, 2)
+            .verifier(verify_householder_qr),
+    );
+    r.add(
+        OpDef::new(HOUSEHOLDER_PRODUCT, pure)
+            .counts(2, 1)
+            .verifier(verify_householder_product),
+    );
+    r.add(OpDef::new(EIGH, pure).counts(1, 3).verifier(verify_eigh));
+    r.add(OpDef::new(SVD, pure).counts(1, 4).verifier(verify_svd));
+    r.add(OpDef::new(EIG, pure).counts(1, 4).verifier(verify_eig));
+    r.add(
+        OpDef::new(HESSENBERG, pure)
+            .counts(1, 2)
+            .verifier(verify_hessenberg),
+    );
+    r.add(
+        OpDef::new(TRIDIAGONAL, pure)
+            .counts(1, 4)
+            .verifier(verify_tridiagonal),
+    );
+    r.add(
+        OpDef::new(TRIDIAGONAL_SOLVE, pure)
+            .counts(4, 5)
+            .verifier(verify_tridiagonal_solve),
+    );
 }

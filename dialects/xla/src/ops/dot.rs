@@ -3,7 +3,10 @@
 use strata_diag::Result;
 use strata_ir::{Context, OpId};
 
+use crate::names::*;
+use crate::parse;
 use crate::util::*;
+use strata_ir::{OpDef, Registry, Traits};
 
 /// Dimension numbers of a dot_general.
 #[derive(Clone, Debug, Default)]
@@ -252,4 +255,15 @@ pub fn verify_dot_general(ctx: &Context, op: OpId) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// Registers this family's ops: name, traits, counts, verifier, pretty syntax.
+pub(crate) fn register(r: &mut Registry) {
+    let pure = Traits::PURE;
+    r.add(
+        OpDef::new(DOT_GENERAL, pure)
+            .counts(2, 1)
+            .verifier(verify_dot_general)
+            .parser(parse::parse_dot_general),
+    );
 }

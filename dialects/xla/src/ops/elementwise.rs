@@ -8,7 +8,9 @@ use strata_ir::{Context, OpId, Type, TypeKind};
 
 use crate::broadcast::{self, Broadcast};
 use crate::names::*;
+use crate::parse;
 use crate::util::*;
+use strata_ir::{OpDef, Registry, Traits};
 
 /// Which element types an element-wise op accepts.
 fn accepts(ctx: &Context, name: &str, elem: Type) -> bool {
@@ -373,4 +375,92 @@ pub fn precision_bits(ctx: &Context, op: OpId) -> Option<(u32, u32)> {
         u32::try_from(ctx.int_attr(op, "exponent_bits")?).ok()?,
         u32::try_from(ctx.int_attr(op, "mantissa_bits")?).ok()?,
     ))
+}
+
+/// Registers this family's ops: name, traits, counts, verifier, pretty syntax.
+pub(crate) fn register(r: &mut Registry) {
+    let pure = Traits::PURE;
+    for &name in crate::names::UNARY_ELEMENTWISE {
+        r.add(
+            OpDef::new(name, pure)
+                .counts(1, 1)
+                .verifier(verify_unary)
+                .parser(parse::parse_elementwise),
+        );
+    }
+    for &name in crate::names::BINARY_ELEMENTWISE {
+        r.add(
+            OpDef::new(name, pure)
+                .counts(2, 1)
+                .verifier(verify_binary)
+                .parser(parse::parse_elementwise),
+        );
+    }
+    r.add(
+        OpDef::new(CONVERT, pure)
+            .counts(1, 1)
+            .verifier(verify_convert)
+            .parser(parse::parse_elementwise),
+    );
+    r.add(
+        OpDef::new(BITCAST_CONVERT, pure)
+            .counts(1, 1)
+            .verifier(verify_bitcast_convert)
+            .parser(parse::parse_elementwise),
+    );
+    r.add(
+        OpDef::new(IS_FINITE, pure)
+            .counts(1, 1)
+            .verifier(verify_is_finite)
+            .parser(parse::parse_elementwise),
+    );
+    for &name in crate::names::FLOAT_PREDICATES {
+        r.add(
+            OpDef::new(name, pure)
+                .counts(1, 1)
+                .verifier(verify_is_finite)
+                .parser(parse::parse_elementwise),
+        );
+    }
+    r.add(
+        OpDef::new(REAL, pure)
+            .counts(1, 1)
+            .verifier(verify_real_imag)
+            .parser(parse::parse_elementwise),
+    );
+    r.add(
+        OpDef::new(IMAG, pure)
+            .counts(1, 1)
+            .verifier(verify_real_imag)
+            .parser(parse::parse_elementwise),
+    );
+    r.add(
+        OpDef::new(COMPLEX, pure)
+            .counts(2, 1)
+            .verifier(verify_complex)
+            .parser(parse::parse_elementwise),
+    );
+    r.add(
+        OpDef::new(SELECT, pure)
+            .counts(3, 1)
+            .verifier(verify_select)
+            .parser(parse::parse_select),
+    );
+    r.add(
+        OpDef::new(CLAMP, pure)
+            .counts(3, 1)
+            .verifier(verify_clamp)
+            .parser(parse::parse_elementwise),
+    );
+    r.add(
+        OpDef::new(COMPARE, pure)
+            .verifier(verify_compare)
+            .parser(parse::parse_compare),
+    );
+    r.add(
+        OpDef::new(REDUCE_PRECISION, pure)
+            .counts(1, 1)
+            .verifier(verify_reduce_precision)
+            .parser(parse::parse_reduce_precision),
+    );
 }

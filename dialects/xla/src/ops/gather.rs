@@ -4,7 +4,9 @@
 use strata_diag::Result;
 use strata_ir::{Context, OpId};
 
+use crate::names::*;
 use crate::util::*;
+use strata_ir::{OpDef, Registry, Traits};
 
 /// Gather's dimension numbers.
 #[derive(Clone, Debug, Default)]
@@ -530,4 +532,15 @@ pub fn verify_scatter(ctx: &Context, op: OpId) -> Result<()> {
 /// the size of the slice taken from each operand dimension.
 pub fn gather_slice_sizes(ctx: &Context, op: OpId) -> Option<Vec<i64>> {
     ctx.i64_array(op, "slice_sizes")
+}
+
+/// Registers this family's ops: name, traits, counts, verifier, pretty syntax.
+pub(crate) fn register(r: &mut Registry) {
+    let pure = Traits::PURE;
+    r.add(
+        OpDef::new(GATHER, pure)
+            .counts(2, 1)
+            .verifier(verify_gather),
+    );
+    r.add(OpDef::new(SCATTER, pure).verifier(verify_scatter));
 }

@@ -4,7 +4,10 @@ use strata_diag::Result;
 use strata_ir::{Context, OpId};
 
 use crate::attrs;
+use crate::names::*;
+use crate::parse;
 use crate::util::*;
+use strata_ir::{OpDef, Registry, Traits};
 
 /// `triangular_solve(a, b)`: a is (..., k, k), b (..., m, n) with k = m when
 /// `left_side` and k = n otherwise, the same batch dimensions; the result has
@@ -118,4 +121,20 @@ pub fn verify_lu(ctx: &Context, op: OpId) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// Registers this family's ops: name, traits, counts, verifier, pretty syntax.
+pub(crate) fn register(r: &mut Registry) {
+    let pure = Traits::PURE;
+    r.add(OpDef::new(LU, pure).counts(1, 3).verifier(verify_lu));
+    r.add(
+        OpDef::new(CHOLESKY, pure)
+            .verifier(verify_cholesky)
+            .parser(parse::parse_cholesky),
+    );
+    r.add(
+        OpDef::new(TRIANGULAR_SOLVE, pure)
+            .counts(2, 1)
+            .verifier(verify_triangular_solve),
+    );
 }

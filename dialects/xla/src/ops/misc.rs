@@ -3,7 +3,10 @@
 use strata_diag::Result;
 use strata_ir::{AttrKind, Context, OpId, TypeKind};
 
+use crate::names::*;
+use crate::parse;
 use crate::util::*;
+use strata_ir::{OpDef, Registry, Traits};
 
 pub fn verify_constant(ctx: &Context, op: OpId) -> Result<()> {
     let d = ctx
@@ -475,4 +478,74 @@ pub fn rng_algorithm(ctx: &Context, op: OpId) -> Option<&str> {
 /// `xla.rng_get_and_update_state`: how far the state advances.
 pub fn state_delta(ctx: &Context, op: OpId) -> Option<i64> {
     i64::try_from(ctx.int_attr(op, "delta")?).ok()
+}
+
+/// Registers this family's ops: name, traits, counts, verifier, pretty syntax.
+pub(crate) fn register(r: &mut Registry) {
+    let pure = Traits::PURE;
+    r.add(
+        OpDef::new(CONSTANT, pure)
+            .counts(0, 1)
+            .verifier(verify_constant)
+            .parser(parse::parse_constant),
+    );
+    r.add(
+        OpDef::new(FFT, pure)
+            .counts(1, 1)
+            .verifier(verify_fft)
+            .parser(parse::parse_fft),
+    );
+    r.add(OpDef::new(SORT, pure).verifier(verify_sort));
+    r.add(
+        OpDef::new(TOP_K, pure)
+            .counts(1, 2)
+            .verifier(verify_top_k)
+            .parser(parse::parse_top_k),
+    );
+    r.add(OpDef::new(MAP, pure).verifier(verify_map));
+    r.add(
+        OpDef::new(GET_DIMENSION_SIZE, pure)
+            .counts(1, 1)
+            .verifier(verify_get_dimension_size)
+            .parser(parse::parse_get_dimension_size),
+    );
+    r.add(
+        OpDef::new(COMPOSITE, Traits::NONE)
+            .verifier(verify_composite)
+            .parser(parse::parse_composite),
+    );
+    r.add(
+        OpDef::new(TUPLE, pure)
+            .verifier(verify_tuple)
+            .parser(parse::parse_tuple),
+    );
+    r.add(
+        OpDef::new(GET_TUPLE_ELEMENT, pure)
+            .counts(1, 1)
+            .verifier(verify_get_tuple_element)
+            .parser(parse::parse_get_tuple_element),
+    );
+    r.add(
+        OpDef::new(OPTIMIZATION_BARRIER, Traits::NONE)
+            .verifier(verify_optimization_barrier)
+            .parser(parse::parse_optimization_barrier),
+    );
+    r.add(
+        OpDef::new(RNG_BIT_GENERATOR, pure)
+            .counts(1, 2)
+            .verifier(verify_rng_bit_generator)
+            .parser(parse::parse_rng_bit_generator),
+    );
+    // Not pure: every call draws new numbers.
+    r.add(
+        OpDef::new(RNG, Traits::NONE)
+            .counts(3, 1)
+            .verifier(verify_rng)
+            .parser(parse::parse_rng),
+    );
+    r.add(
+        OpDef::new(RNG_GET_AND_UPDATE_STATE, Traits::NONE)
+            .counts(0, 1)
+            .verifier(verify_rng_get_and_update_state),
+    );
 }

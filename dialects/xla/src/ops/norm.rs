@@ -15,6 +15,7 @@ use strata_ir::{Context, OpId};
 
 use crate::names::*;
 use crate::util::*;
+use strata_ir::{OpDef, Registry, Traits};
 
 /// For each op: the operands that have x's type (the rest are per-feature)
 /// and the result count.
@@ -72,4 +73,12 @@ pub fn verify_batch_norm(ctx: &Context, op: OpId) -> Result<()> {
         expect_result_type(ctx, op, i, &[features], xe)?;
     }
     Ok(())
+}
+
+/// Registers this family's ops: name, traits, counts, verifier, pretty syntax.
+pub(crate) fn register(r: &mut Registry) {
+    let pure = Traits::PURE;
+    for name in [BATCH_NORM_INFERENCE, BATCH_NORM_TRAINING, BATCH_NORM_GRAD] {
+        r.add(OpDef::new(name, pure).verifier(verify_batch_norm));
+    }
 }

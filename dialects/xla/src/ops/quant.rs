@@ -5,7 +5,10 @@
 use strata_diag::Result;
 use strata_ir::{Context, OpId, TypeKind, UniformQuant};
 
+use crate::names::*;
+use crate::parse;
 use crate::util::*;
+use strata_ir::{OpDef, Registry, Traits};
 
 fn quant(ctx: &Context, t: strata_ir::Type) -> Option<&UniformQuant> {
     match ctx.types.kind(t) {
@@ -67,4 +70,21 @@ pub fn verify_uniform_dequantize(ctx: &Context, op: OpId) -> Result<()> {
         return Err(ctx.error(op, "produces the expressed floats, of the operand's shape"));
     }
     check_axis(ctx, op, q, &shape)
+}
+
+/// Registers this family's ops: name, traits, counts, verifier, pretty syntax.
+pub(crate) fn register(r: &mut Registry) {
+    let pure = Traits::PURE;
+    r.add(
+        OpDef::new(UNIFORM_QUANTIZE, pure)
+            .counts(1, 1)
+            .verifier(verify_uniform_quantize)
+            .parser(parse::parse_elementwise),
+    );
+    r.add(
+        OpDef::new(UNIFORM_DEQUANTIZE, pure)
+            .counts(1, 1)
+            .verifier(verify_uniform_dequantize)
+            .parser(parse::parse_elementwise),
+    );
 }

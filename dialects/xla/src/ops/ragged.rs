@@ -13,7 +13,9 @@ use strata_diag::Result;
 use strata_ir::{Context, OpId};
 
 use super::dot::{DotDims, check_dot_dims, free_dims, result_shape};
+use crate::names::*;
 use crate::util::*;
+use strata_ir::{OpDef, Registry, Traits};
 
 /// The dimension numbers, with the ragged lhs dimension and the rhs group one.
 pub struct RaggedDims {
@@ -88,4 +90,14 @@ pub fn verify_ragged_dot(ctx: &Context, op: OpId) -> Result<()> {
     out.remove(group_at);
     let (_, result_elem) = result_tensor(ctx, op, 0)?;
     expect_result_type(ctx, op, 0, &out, result_elem)
+}
+
+/// Registers this family's ops: name, traits, counts, verifier, pretty syntax.
+pub(crate) fn register(r: &mut Registry) {
+    let pure = Traits::PURE;
+    r.add(
+        OpDef::new(RAGGED_DOT, pure)
+            .counts(3, 1)
+            .verifier(verify_ragged_dot),
+    );
 }

@@ -3,9 +3,14 @@
 use strata_diag::Result;
 use strata_ir::{BlockId, Context, OpId, Type, TypeKind, Value};
 
-use crate::names::{ADD, AND, BROADCAST_IN_DIM, CONSTANT, MAXIMUM, MINIMUM, MULTIPLY, OR, RETURN};
+use crate::names::{
+    ADD, AND, BROADCAST_IN_DIM, CONSTANT, MAXIMUM, MINIMUM, MULTIPLY, OR, REDUCE, REDUCE_WINDOW,
+    RETURN, SELECT_AND_SCATTER,
+};
 
+use crate::parse;
 use crate::util::*;
+use strata_ir::{OpDef, Registry, Traits};
 
 /// `k` inputs of `shape`, then `k` 0-d init values of their element types,
 /// and results of `out` shape; returns the element types.
@@ -356,4 +361,20 @@ pub fn reduce_dimensions(ctx: &Context, op: OpId) -> Option<Vec<usize>> {
         .into_iter()
         .map(|d| usize::try_from(d).ok())
         .collect()
+}
+
+/// Registers this family's ops: name, traits, counts, verifier, pretty syntax.
+pub(crate) fn register(r: &mut Registry) {
+    let pure = Traits::PURE;
+    r.add(
+        OpDef::new(REDUCE, pure)
+            .verifier(verify_reduce)
+            .parser(parse::parse_reduce),
+    );
+    r.add(
+        OpDef::new(SELECT_AND_SCATTER, pure)
+            .counts(3, 1)
+            .verifier(verify_select_and_scatter),
+    );
+    r.add(OpDef::new(REDUCE_WINDOW, pure).verifier(verify_reduce_window));
 }

@@ -8,7 +8,10 @@
 use strata_diag::Result;
 use strata_ir::{Context, OpId};
 
+use crate::names::*;
+use crate::parse;
 use crate::util::*;
+use strata_ir::{OpDef, Registry, Traits};
 
 /// (inputs, carries, outputs) counts and the scanned dimension's position
 /// and length.
@@ -134,4 +137,14 @@ pub fn verify_scan(ctx: &Context, op: OpId) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Registers this family's ops: name, traits, counts, verifier, pretty syntax.
+pub(crate) fn register(r: &mut Registry) {
+    let pure = Traits::PURE;
+    r.add(
+        OpDef::new(SCAN, pure)
+            .verifier(verify_scan)
+            .parser(parse::parse_scan),
+    );
 }

@@ -4,7 +4,10 @@
 use strata_diag::Result;
 use strata_ir::{Context, OpId};
 
+use crate::names::*;
+use crate::parse;
 use crate::util::*;
+use strata_ir::{OpDef, Registry, Traits};
 
 pub fn verify_iota(ctx: &Context, op: OpId) -> Result<()> {
     let (shape, elem) = result_tensor(ctx, op, 0)?;
@@ -445,4 +448,72 @@ pub fn slice_bounds(ctx: &Context, op: OpId) -> Option<SliceBounds> {
         limit: ctx.i64_array(op, "limit_indices")?,
         strides: ctx.i64_array(op, "strides")?,
     })
+}
+
+/// Registers this family's ops: name, traits, counts, verifier, pretty syntax.
+pub(crate) fn register(r: &mut Registry) {
+    let pure = Traits::PURE;
+    r.add(
+        OpDef::new(IOTA, pure)
+            .counts(0, 1)
+            .verifier(verify_iota)
+            .parser(parse::parse_iota),
+    );
+    r.add(
+        OpDef::new(BROADCAST_IN_DIM, pure)
+            .counts(1, 1)
+            .verifier(verify_broadcast_in_dim)
+            .parser(parse::parse_broadcast_in_dim),
+    );
+    r.add(
+        OpDef::new(BROADCAST_TO, pure)
+            .counts(1, 1)
+            .verifier(verify_broadcast_to)
+            .parser(parse::parse_elementwise),
+    );
+    r.add(
+        OpDef::new(DYNAMIC_SLICE, pure)
+            .verifier(verify_dynamic_slice)
+            .parser(parse::parse_dynamic_slice),
+    );
+    r.add(
+        OpDef::new(DYNAMIC_UPDATE_SLICE, pure)
+            .verifier(verify_dynamic_update_slice)
+            .parser(parse::parse_elementwise),
+    );
+    r.add(
+        OpDef::new(RESHAPE, pure)
+            .counts(1, 1)
+            .verifier(verify_reshape)
+            .parser(parse::parse_elementwise),
+    );
+    r.add(
+        OpDef::new(TRANSPOSE, pure)
+            .counts(1, 1)
+            .verifier(verify_transpose)
+            .parser(parse::parse_transpose),
+    );
+    r.add(
+        OpDef::new(SLICE, pure)
+            .counts(1, 1)
+            .verifier(verify_slice)
+            .parser(parse::parse_slice),
+    );
+    r.add(
+        OpDef::new(CONCATENATE, pure)
+            .verifier(verify_concatenate)
+            .parser(parse::parse_concatenate),
+    );
+    r.add(
+        OpDef::new(REVERSE, pure)
+            .counts(1, 1)
+            .verifier(verify_reverse)
+            .parser(parse::parse_reverse),
+    );
+    r.add(
+        OpDef::new(PAD, pure)
+            .counts(2, 1)
+            .verifier(verify_pad)
+            .parser(parse::parse_pad),
+    );
 }
