@@ -17,7 +17,6 @@ Usage (a venv with jax, e.g. bench/setup.sh's):
   PYTHONPATH=tools/python python bench/every_size.py [NAME ...] [--no-write]
 """
 
-import ctypes
 import os
 import sys
 import time
@@ -31,7 +30,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "tools", "python"))
 os.environ.setdefault("STRATA", os.path.join(HERE, "..", "target", "release", "strata"))
 
 import strata  # noqa: E402
-from patterns import cpu_name, timeit  # noqa: E402
+from patterns import cpu_name, packed_call, timeit  # noqa: E402
 
 rs = np.random.RandomState(0)
 SIZES = (1, 7, 13, 40, 64, 100)
@@ -121,25 +120,6 @@ def spec(a):
     return jax.ShapeDtypeStruct(np.shape(a), np.asarray(a).dtype)
 
 
-def packed(function, leaves, b=None):
-    """The packed entry on `leaves` (with `b` first for the every-size library), results allocated
-    once."""
-    args = [np.ascontiguousarray(a) for a in leaves]
-    shape = lambda r: tuple(b * int(d.split("*")[0]) if isinstance(d, str) and "*" in d
-                            else b if isinstance(d, str) else d for d in r["shape"]) if b else tuple(r["shape"])
-    outs = [np.zeros(shape(r), strata._dtype(r["element_type"])) for r in function.results]
-    buffers = (ctypes.c_void_p * (len(args) + len(outs)))(*[a.ctypes.data for a in args + outs])
-    dims = (ctypes.c_int64 * 1)(b) if b is not None else None
-
-    def call():
-        status = function._packed(dims, buffers) if dims is not None else function._packed(buffers)
-        if status != 0:
-            raise strata.Error(function._library.last_error())
-    call.outs = outs
-    call.keep = (args, dims, buffers)  # the buffers' memory lives as long as the call
-    return call
-
-
 def main():
     write = "--no-write" not in sys.argv
     rows = []
@@ -163,7 +143,8 @@ def main():
             static = strata.compile(fn, jax.tree_util.tree_map(spec, params), *map(spec, xs), options=OPTIONS)
             static_s = time.perf_counter() - t0
             want = np.asarray(jax.tree_util.tree_leaves(jf(params, *xs))[0])
-            call_every, call_static = packed(every.main, leaves + xs, b), packed(static.main, leaves + xs)
+            call_every = packed_call(every.main, leaves + xs, b)
+            call_static = packed_call(static.main, leaves + xs)
             call_every()
             call_static()
             err = max(float(np.abs(c.outs[0] - want).max() / np.abs(want).max())

@@ -444,17 +444,28 @@ def timeit(f, n_min=5, seconds=1.5):
     return float(np.median(ts))
 
 
-def packed_call(function, leaves):
-    """The library's packed entry on `leaves` with result buffers allocated once."""
+def packed_call(function, leaves, b=None):
+    """The library's packed entry on `leaves` with result buffers allocated once; `b` first for a
+    function of a dimension variable (its results shaped for that b: "b", "2*b")."""
     import ctypes
     args = [np.ascontiguousarray(a) for a in leaves]
-    outs = [np.zeros(tuple(r["shape"]), strata._dtype(r["element_type"])) for r in function.results]
+
+    def size(d):
+        if not isinstance(d, str):
+            return d
+        times, _ = strata._term(d)
+        return times * b
+    outs = [np.zeros(tuple(size(d) for d in r["shape"]), strata._dtype(r["element_type"]))
+            for r in function.results]
     buffers = (ctypes.c_void_p * (len(args) + len(outs)))(*[a.ctypes.data for a in args + outs])
+    dims = (ctypes.c_int64 * 1)(b) if b is not None else None
 
     def call():
-        if function._packed(buffers) != 0:
+        status = function._packed(buffers) if dims is None else function._packed(dims, buffers)
+        if status != 0:
             raise strata.Error(function._library.last_error())
-    call.keep = (args, outs)
+    call.outs = outs
+    call.keep = (args, dims, buffers)  # the buffers' memory lives as long as the call
     return call
 
 

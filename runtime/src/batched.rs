@@ -14,7 +14,7 @@
 
 use std::ffi::{CStr, c_char, c_void};
 
-use strata_abi::batched::{BatchedBuffer, Layout, next_chunk};
+use strata_abi::batched::{BatchedBuffer, Layout, chunks};
 
 use crate::error::set_error;
 use crate::ffi_guard;
@@ -98,15 +98,10 @@ unsafe fn batched_call(
         }
     }
     let layouts: Vec<BatchedBuffer> = call.buffers().collect();
-    let mut start = 0;
-    while let Some((rows, size)) = next_chunk(b, start, call.sizes, call.costs) {
+    for (start, rows, size) in chunks(b, call.sizes, call.costs) {
         let status = run_chunk(variant(size)?, &layouts, &user, b, start, rows, size)?;
         if status != 0 {
             return Ok(status);
-        }
-        start += rows;
-        if rows == 0 {
-            break;
         }
     }
     Ok(0)

@@ -172,49 +172,75 @@ impl BatchedCall {
 /// rows to 16 in one call, a compute-bound one runs 8 + 5; of plans
 /// costing the same, the one with fewer calls). `b = 0` runs the least
 /// size on padding alone (for the results that do not depend on `b`).
-pub fn chunks(b: i64, sizes: &[i64], costs: ChunkCosts) -> Vec<(i64, i64, i64)> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    while let Some((rows, size)) = next_chunk(b, start, sizes, costs) {
-        out.push((start, rows, size));
-        start += rows;
-        if rows == 0 {
-            break;
-        }
+pub fn chunks(b: i64, sizes: &[i64], costs: ChunkCosts) -> Chunks<'_> {
+    Chunks {
+        b,
+        start: 0,
+        sizes,
+        costs,
+        firsts: None,
+        done: false,
     }
-    out
 }
 
-/// The chunk of [`chunks`] that starts at row `start`: `(rows, size)`, or
-/// None past the end.
-pub fn next_chunk(b: i64, start: i64, sizes: &[i64], costs: ChunkCosts) -> Option<(i64, i64)> {
-    let (&least, &largest) = sizes.first().zip(sizes.last())?;
-    if b <= 0 {
-        return (start == 0).then_some((0, least));
+/// The iterator of [`chunks`]: the cheapest plan's table is computed once,
+/// when the remainder first fits it, and read for every chunk after.
+pub struct Chunks<'a> {
+    b: i64,
+    start: i64,
+    sizes: &'a [i64],
+    costs: ChunkCosts,
+    firsts: Option<[i64; PLAN_TABLE]>,
+    done: bool,
+}
+
+impl Iterator for Chunks<'_> {
+    type Item = (i64, i64, i64);
+
+    fn next(&mut self) -> Option<(i64, i64, i64)> {
+        let (&least, &largest) = self.sizes.first().zip(self.sizes.last())?;
+        if self.done {
+            return None;
+        }
+        if self.b <= 0 {
+            self.done = true;
+            return Some((0, 0, least));
+        }
+        let rest = self.b - self.start;
+        if rest <= 0 {
+            return None;
+        }
+        let planned =
+            rest <= 2 * largest && self.sizes.len() <= MAX_SIZES && largest <= MAX_PLANNED;
+        let size = if planned {
+            let (sizes, costs) = (self.sizes, self.costs);
+            let firsts = self
+                .firsts
+                .get_or_insert_with(|| cheapest_plan(rest as usize, sizes, costs));
+            firsts[rest as usize]
+        } else {
+            largest
+        };
+        let chunk = (self.start, rest.min(size), size);
+        self.start += chunk.1;
+        Some(chunk)
     }
-    let rest = b - start;
-    if rest <= 0 {
-        return None;
-    }
-    if rest > 2 * largest || sizes.len() > MAX_SIZES || largest > MAX_PLANNED {
-        return Some((rest.min(largest), largest));
-    }
-    let size = first_of_cheapest_plan(rest as usize, sizes, costs);
-    Some((rest.min(size), size))
 }
 
 /// Remainders up to twice the largest size are planned exactly when the
-/// largest is at most this (a table of that many entries per chunk).
+/// largest is at most this.
 const MAX_PLANNED: i64 = 256;
+const PLAN_TABLE: usize = 2 * MAX_PLANNED as usize + 1;
 
-/// The first chunk's size of the cheapest cover of `n` rows by chunks of
-/// `sizes` (and a little more per call, so that equal plans prefer fewer
-/// calls).
-fn first_of_cheapest_plan(n: usize, sizes: &[i64], costs: ChunkCosts) -> i64 {
+/// For every remainder `m <= n`, the first chunk's size of the cheapest
+/// cover of `m` rows by chunks of `sizes` (and a little more per call, so
+/// that equal plans prefer fewer calls): the rest of that plan is the
+/// cheapest cover of what remains, read from the same table.
+fn cheapest_plan(n: usize, sizes: &[i64], costs: ChunkCosts) -> [i64; PLAN_TABLE] {
     let (call, copy) = (costs.call.clamp(0, MAX_COST), costs.copy.clamp(0, MAX_COST));
-    let mut cost = [0i64; 2 * MAX_PLANNED as usize + 1];
-    let mut first = [0i64; 2 * MAX_PLANNED as usize + 1];
-    for m in 1..=n {
+    let mut cost = [0i64; PLAN_TABLE];
+    let mut first = [0i64; PLAN_TABLE];
+    for m in 1..=n.min(PLAN_TABLE - 1) {
         let mut best = i64::MAX;
         // Larger sizes first: of equal plans, the larger chunk leads.
         for &s in sizes.iter().rev() {
@@ -227,7 +253,7 @@ fn first_of_cheapest_plan(n: usize, sizes: &[i64], costs: ChunkCosts) -> i64 {
         }
         cost[m] = best;
     }
-    first[n]
+    first
 }
 
 #[cfg(test)]
@@ -270,6 +296,10 @@ mod tests {
         }
     }
 
+    fn plan(b: i64, sizes: &[i64], costs: ChunkCosts) -> Vec<(i64, i64, i64)> {
+        chunks(b, sizes, costs).collect()
+    }
+
     /// Costs of `call` rows per call and `copy` rows per copied row.
     fn costs(call: i64, copy: f64) -> ChunkCosts {
         ChunkCosts {
@@ -282,7 +312,7 @@ mod tests {
     fn chunks_cover_every_row_once() {
         for (call, copy) in [(0, 0.0), (2, 0.0), (20, 0.05), (1000, 2.0), (3, 2.0)] {
             for b in 1..300 {
-                let c = chunks(b, SIZES, costs(call, copy));
+                let c = plan(b, SIZES, costs(call, copy));
                 let mut next = 0;
                 for &(start, rows, size) in &c {
                     assert_eq!(start, next);
@@ -294,24 +324,24 @@ mod tests {
         }
         // Compute-bound (a call costs two rows more than its rows).
         let compute = costs(2, 0.0);
-        assert_eq!(chunks(7, SIZES, compute), vec![(0, 7, 7)]);
-        assert_eq!(chunks(64, SIZES, compute), vec![(0, 64, 64)]);
-        assert_eq!(chunks(15, SIZES, compute), vec![(0, 15, 16)]);
-        assert_eq!(chunks(12, SIZES, compute), vec![(0, 8, 8), (8, 4, 4)]);
-        assert_eq!(chunks(13, SIZES, costs(0, 0.0)), vec![(0, 8, 8), (8, 5, 5)]);
+        assert_eq!(plan(7, SIZES, compute), vec![(0, 7, 7)]);
+        assert_eq!(plan(64, SIZES, compute), vec![(0, 64, 64)]);
+        assert_eq!(plan(15, SIZES, compute), vec![(0, 15, 16)]);
+        assert_eq!(plan(12, SIZES, compute), vec![(0, 8, 8), (8, 4, 4)]);
+        assert_eq!(plan(13, SIZES, costs(0, 0.0)), vec![(0, 8, 8), (8, 5, 5)]);
         assert_eq!(
-            chunks(130, SIZES, compute),
+            plan(130, SIZES, compute),
             vec![(0, 64, 64), (64, 64, 64), (128, 2, 2)]
         );
         // Weight-bound (a call costs 20 rows): one padded call.
         let weights = costs(20, 0.05);
-        assert_eq!(chunks(13, SIZES, weights), vec![(0, 13, 16)]);
-        assert_eq!(chunks(40, SIZES, weights), vec![(0, 32, 32), (32, 8, 8)]);
-        assert_eq!(chunks(60, SIZES, weights), vec![(0, 60, 64)]);
+        assert_eq!(plan(13, SIZES, weights), vec![(0, 13, 16)]);
+        assert_eq!(plan(40, SIZES, weights), vec![(0, 32, 32), (32, 8, 8)]);
+        assert_eq!(plan(60, SIZES, weights), vec![(0, 60, 64)]);
         // Rows that cost more to copy than to compute (a decode step's
         // caches) are not padded for a few calls' sake.
-        assert_eq!(chunks(13, SIZES, costs(3, 2.0)), vec![(0, 8, 8), (8, 5, 5)]);
-        assert_eq!(chunks(0, SIZES, compute), vec![(0, 0, 1)]);
-        assert_eq!(chunks(3, &[16, 32], compute), vec![(0, 3, 16)]);
+        assert_eq!(plan(13, SIZES, costs(3, 2.0)), vec![(0, 8, 8), (8, 5, 5)]);
+        assert_eq!(plan(0, SIZES, compute), vec![(0, 0, 1)]);
+        assert_eq!(plan(3, &[16, 32], compute), vec![(0, 3, 16)]);
     }
 }

@@ -112,17 +112,30 @@ impl CParam {
     pub fn ir_type_of(&self, var: &str) -> String {
         let mut s = String::from("tensor<");
         for &d in &self.shape {
-            if d == -1 {
-                let _ = write!(s, "{var}x");
-            } else if d < 0 {
-                let _ = write!(s, "({}*{var})x", d.unsigned_abs());
-            } else {
-                let _ = write!(s, "{d}x");
+            match d {
+                -1 => {
+                    let _ = write!(s, "{var}x");
+                }
+                _ if d < 0 => {
+                    let _ = write!(s, "({})x", batch_formula(d, var));
+                }
+                _ => {
+                    let _ = write!(s, "{d}x");
+                }
             }
         }
         s.push_str(&self.elem_doc);
         s.push('>');
         s
+    }
+}
+
+/// A batched dimension of a shape (`-m`: `m` entries per unit of the
+/// variable `var`) as a formula: `b`, `2*b`.
+pub fn batch_formula(d: i64, var: &str) -> String {
+    match d.unsigned_abs() {
+        1 => var.to_string(),
+        m => format!("{m}*{var}"),
     }
 }
 

@@ -21,7 +21,9 @@ mod toolchain;
 
 pub use header::{comment_text, header};
 pub use header_cpp::cpp_header;
-pub use interface::{BatchDim, CFunction, CParam, DeviceOps, Devices, Interface, c_type_bytes};
+pub use interface::{
+    BatchDim, CFunction, CParam, DeviceOps, Devices, Interface, batch_formula, c_type_bytes,
+};
 pub use link::{
     Exports, RUNTIME_LIB_ENV, archive, archive_for, find_runtime, find_runtime_for, link_shared,
     link_shared_for, write_object,

@@ -123,6 +123,20 @@ pub fn i64s(ctx: &Context, op: OpId, name: &str) -> Result<Vec<i64>> {
         .ok_or_else(|| ctx.error(op, format!("requires attribute '{name}' (array<i64: ...>)")))
 }
 
+/// A dimension attribute of a verified op, as an index (the typed
+/// accessors beside each family's verifier read through this).
+pub fn index_attr(ctx: &Context, op: OpId, name: &str) -> Option<usize> {
+    usize::try_from(ctx.int_attr(op, name)?).ok()
+}
+
+/// A list of dimension indices of a verified op.
+pub fn indices_attr(ctx: &Context, op: OpId, name: &str) -> Option<Vec<usize>> {
+    ctx.i64_array(op, name)?
+        .into_iter()
+        .map(|d| usize::try_from(d).ok())
+        .collect()
+}
+
 /// Element type classes used in verifiers.
 pub fn is_int(ctx: &Context, t: Type) -> bool {
     matches!(ctx.types.kind(t), TypeKind::Int { width, .. } if *width > 1)

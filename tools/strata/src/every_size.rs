@@ -522,9 +522,10 @@ fn one_function(
         let differing: Vec<usize> = (0..p.shape.len())
             .filter(|&i| p.shape[i] != q.shape[i])
             .collect();
-        let axis = match differing.as_slice() {
+        // The batch axis and its multiple of b.
+        let batched = match differing.as_slice() {
             [] => None,
-            [k] if factor(p.shape[*k], q.shape[*k]).is_some() => Some(*k),
+            [k] if let Some(m) = factor(p.shape[*k], q.shape[*k]) => Some((*k, m)),
             _ => {
                 return Err(format!(
                     "{}: buffer {} has no single batch dimension",
@@ -533,10 +534,10 @@ fn one_function(
             }
         };
         let bytes = p.c_count() * strata_aot::c_type_bytes(&p.c_type);
-        let buffer = match axis {
-            Some(k) => {
+        let buffer = match batched {
+            Some((k, m)) => {
                 let outer: i64 = p.shape[..k].iter().product();
-                p.shape[k] = -factor(p.shape[k], q.shape[k]).unwrap_or(1);
+                p.shape[k] = -m;
                 strata_abi::batched::BatchedBuffer {
                     outer,
                     row_bytes: bytes / (outer * s0).max(1),
@@ -551,7 +552,7 @@ fn one_function(
                 is_result: p.is_output,
             },
         };
-        axes.push(axis);
+        axes.push(batched.map(|(k, _)| k));
         buffers.push(buffer);
     }
     // A donated pair stays one only along the rows: an unbatched buffer

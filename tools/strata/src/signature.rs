@@ -53,9 +53,8 @@ fn param(p: &CParam, var: Option<&str>) -> Value {
     let shape: Vec<Value> = p
         .shape
         .iter()
-        .map(|&d| match (d, var) {
-            (-1, Some(v)) => json!(v),
-            (d, Some(v)) if d < 0 => json!(format!("{}*{v}", d.unsigned_abs())),
+        .map(|&d| match var {
+            Some(v) if d < 0 => json!(strata_aot::batch_formula(d, v)),
             _ => json!(d),
         })
         .collect();

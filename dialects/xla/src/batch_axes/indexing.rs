@@ -23,14 +23,9 @@ impl Axes<'_> {
         } else {
             (2, &o.operands[2..])
         };
-        let full = |v: Value| {
-            ctx.types
-                .shape(ctx.value_ty(v))
-                .and_then(|s| s.get(k).copied())
-        };
+        let full = |v: Value| value_shape(ctx, v).get(k).copied();
         let whole = if o.name == DYNAMIC_SLICE {
-            ctx.i64_array(op, "slice_sizes")
-                .and_then(|s| s.get(k).copied())
+            crate::ops::gather::gather_slice_sizes(ctx, op).and_then(|s| s.get(k).copied())
                 == full(o.operands[0])
         } else {
             ins[1] == Some(k) && full(o.operands[1]) == full(o.operands[0])
@@ -70,7 +65,7 @@ impl Axes<'_> {
                 expect(Some(r) == out, "the gather's result is batched elsewhere")
             }
             (Some(k), None) => {
-                let sizes = ctx.i64_array(op, "slice_sizes").unwrap_or_default();
+                let sizes = crate::ops::gather::gather_slice_sizes(ctx, op).unwrap_or_default();
                 let operand = value_shape(ctx, o.operands[0]);
                 if uses(&g.collapsed_slice_dims, k)
                     || uses(&g.operand_batching_dims, k)

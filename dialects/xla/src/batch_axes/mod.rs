@@ -280,7 +280,7 @@ impl Axes<'_> {
         }
         let shape = |v: Value| value_shape(ctx, v);
         let out = outs.first().copied().flatten();
-        let ints = |name: &str| ctx.i64_array(op, name).unwrap_or_default();
+        use crate::ops::{misc, reduce, shape as views};
         let same_as_result = || -> std::result::Result<(), String> {
             let rank = o.results.first().map(|&r| shape(r).len()).unwrap_or(0);
             for (i, &v) in o.operands.iter().enumerate() {
@@ -304,7 +304,7 @@ impl Axes<'_> {
             BROADCAST_IN_DIM => match ins[0] {
                 None => Ok(()),
                 Some(k) => expect(
-                    ints("broadcast_dimensions").get(k).map(|&d| d as usize) == out,
+                    views::broadcast_dimensions(ctx, op).and_then(|d| d.get(k).copied()) == out,
                     "the batch dimension is broadcast to another",
                 ),
             },
@@ -320,28 +320,27 @@ impl Axes<'_> {
                 _ => Err("the reshape merges the batch dimension into, or splits it from, an unbatched value".into()),
             },
             TRANSPOSE => {
-                let perm = ints("permutation");
+                let perm = views::permutation(ctx, op).unwrap_or_default();
                 expect(
-                    ins[0].is_some()
-                        && out.and_then(|j| perm.get(j)).map(|&p| p as usize) == ins[0],
+                    ins[0].is_some() && out.and_then(|j| perm.get(j)).copied() == ins[0],
                     "the batch dimension moves inconsistently",
                 )
             }
             IOTA => expect(
-                ctx.int_attr(op, "iota_dimension").map(|d| d as usize) != out,
+                views::iota_dimension(ctx, op) != out,
                 &format!("an iota along {}", self.var),
             ),
             REDUCE => {
                 let n = o.operands.len() / 2;
-                let dims = ints("dimensions");
+                let dims = reduce::reduce_dimensions(ctx, op).unwrap_or_default();
                 let k = ins[0];
                 let ok = ins[..n].iter().all(|&a| a == k)
                     && ins[n..].iter().all(Option::is_none)
                     && match k {
                         Some(k) => {
-                            !dims.contains(&(k as i64))
+                            !dims.contains(&k)
                                 && outs.iter().all(|&r| {
-                                    r == Some(k - dims.iter().filter(|&&d| d < k as i64).count())
+                                    r == Some(k - dims.iter().filter(|&&d| d < k).count())
                                 })
                         }
                         None => outs.iter().all(Option::is_none),
@@ -362,43 +361,43 @@ impl Axes<'_> {
             SLICE => {
                 let k = ins[0].ok_or("an unbatched slice with a batched result")?;
                 let full = shape(o.operands[0])[k];
-                let (start, limit, strides) = (
-                    ints("start_indices"),
-                    ints("limit_indices"),
-                    ints("strides"),
-                );
+                let b = views::slice_bounds(ctx, op).ok_or("unreadable bounds")?;
                 expect(
                     out == Some(k)
-                        && start.get(k) == Some(&0)
-                        && limit.get(k) == Some(&full)
-                        && strides.get(k).is_none_or(|&s| s == 1),
+                        && b.start.get(k) == Some(&0)
+                        && b.limit.get(k) == Some(&full)
+                        && b.strides.get(k).is_none_or(|&s| s == 1),
                     &format!("a slice along {}", self.var),
                 )
             }
             PAD => {
                 let k = ins[0].ok_or("padding an unbatched operand to a batched result")?;
-                let zero = |n: &str| ints(n).get(k).is_none_or(|&p| p == 0);
+                let p = views::padding(ctx, op).ok_or("unreadable padding")?;
+                let zero = |n: &[i64]| n.get(k).is_none_or(|&p| p == 0);
                 expect(
                     out == Some(k)
                         && ins[1].is_none()
-                        && zero("edge_padding_low")
-                        && zero("edge_padding_high")
-                        && zero("interior_padding"),
+                        && zero(&p.low)
+                        && zero(&p.high)
+                        && zero(&p.interior),
                     &format!("padding along {}", self.var),
                 )
             }
             REVERSE => expect(
-                ins[0] == out && out.is_none_or(|k| !ints("dimensions").contains(&(k as i64))),
+                ins[0] == out
+                    && out.is_none_or(|k| {
+                        !views::reverse_dimensions(ctx, op).unwrap_or_default().contains(&k)
+                    }),
                 &format!("a reverse along {}", self.var),
             ),
             CONCATENATE => expect(
                 ins.iter().all(|&a| a == out)
-                    && out.is_some_and(|k| ctx.int_attr(op, "dimension") != Some(k as i128)),
+                    && out.is_some_and(|k| views::concatenate_dimension(ctx, op) != Some(k)),
                 &format!("a concatenation along {}", self.var),
             ),
             SORT => expect(
                 ins.iter().chain(&outs).all(|&a| a == out)
-                    && out.is_some_and(|k| ctx.int_attr(op, "dimension") != Some(k as i128)),
+                    && out.is_some_and(|k| misc::sort_dimension(ctx, op) != Some(k)),
                 &format!("a sort along {}", self.var),
             ),
             // The k largest of each row along the last dimension.
@@ -448,7 +447,7 @@ impl Axes<'_> {
             }
             FFT => {
                 let rank = shape(o.operands[0]).len();
-                let n = ints("fft_length").len();
+                let n = misc::fft_lengths(ctx, op).unwrap_or_default().len();
                 expect(
                     ins[0] == out && out.is_some_and(|k| k + n < rank),
                     &format!("a Fourier transform along {}", self.var),
@@ -468,11 +467,7 @@ impl Axes<'_> {
         out: Option<usize>,
     ) -> std::result::Result<(), String> {
         let d = crate::ops::dot::dot_dims(ctx, op).ok_or("unreadable dimension numbers")?;
-        let rank = |i: usize| {
-            ctx.types
-                .shape(ctx.value_ty(ctx.op(op).operands[i]))
-                .map_or(0, <[i64]>::len)
-        };
+        let rank = |i: usize| value_shape(ctx, ctx.op(op).operands[i]).len();
         let free_l = crate::ops::dot::free_dims(rank(0), &d.lhs_batch, &d.lhs_contract);
         let free_r = crate::ops::dot::free_dims(rank(1), &d.rhs_batch, &d.rhs_contract);
         let pos = |list: &[i64], k: usize| list.iter().position(|&x| x == k as i64);
@@ -515,24 +510,17 @@ impl Axes<'_> {
     ) -> std::result::Result<(), String> {
         let n = ins.len() / 2;
         let k = ins[0].ok_or("a window over unbatched operands with batched results")?;
-        let one = |name: &str| {
-            ctx.i64_array(op, name)
-                .is_none_or(|v| v.get(k).is_none_or(|&x| x == 1))
-        };
-        let rank = ctx
-            .types
-            .shape(ctx.value_ty(ctx.op(op).operands[0]))
-            .map_or(0, <[i64]>::len);
-        let padding =
-            crate::util::padding_pairs(ctx, op, rank).is_some_and(|p| p.get(k) == Some(&(0, 0)));
+        let rank = value_shape(ctx, ctx.op(op).operands[0]).len();
+        let w = crate::ops::reduce::window(ctx, op, rank).ok_or("unreadable window")?;
+        let one = |v: &[i64]| v.get(k).is_none_or(|&x| x == 1);
         expect(
             ins[..n].iter().chain(outs).all(|&a| a == Some(k))
                 && ins[n..].iter().all(Option::is_none)
-                && one("window_dimensions")
-                && one("window_strides")
-                && one("base_dilations")
-                && one("window_dilations")
-                && padding,
+                && one(&w.dims)
+                && one(&w.strides)
+                && one(&w.base_dilations)
+                && one(&w.window_dilations)
+                && w.padding.get(k) == Some(&(0, 0)),
             &format!("a window along {}", self.var),
         )
     }

@@ -531,10 +531,6 @@ pub fn verify_transfer(ctx: &Context, op: OpId) -> Result<()> {
 // Typed accessors of verified collectives (the lowerings read attributes
 // through these).
 
-fn index_attr(ctx: &Context, op: OpId, name: &str) -> Option<usize> {
-    usize::try_from(ctx.int_attr(op, name)?).ok()
-}
-
 /// `xla.all_gather`: the dimension the devices' operands are joined along.
 pub fn all_gather_dimension(ctx: &Context, op: OpId) -> Option<usize> {
     index_attr(ctx, op, "all_gather_dim")

@@ -456,12 +456,12 @@ pub fn top_k_count(ctx: &Context, op: OpId) -> Option<i64> {
 
 /// `xla.get_dimension_size`: the dimension whose size it reads.
 pub fn size_dimension(ctx: &Context, op: OpId) -> Option<usize> {
-    usize::try_from(ctx.int_attr(op, "dimension")?).ok()
+    index_attr(ctx, op, "dimension")
 }
 
 /// `xla.get_tuple_element`: which element.
 pub fn tuple_index(ctx: &Context, op: OpId) -> Option<usize> {
-    usize::try_from(ctx.int_attr(op, "index")?).ok()
+    index_attr(ctx, op, "index")
 }
 
 /// `xla.custom_call`: the target it calls.

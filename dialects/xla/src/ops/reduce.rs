@@ -357,10 +357,7 @@ pub fn init_folds_away(ctx: &Context, body: BlockId, init: Value) -> bool {
 
 /// `xla.reduce`: the dimensions folded away (the others are the result's).
 pub fn reduce_dimensions(ctx: &Context, op: OpId) -> Option<Vec<usize>> {
-    ctx.i64_array(op, "dimensions")?
-        .into_iter()
-        .map(|d| usize::try_from(d).ok())
-        .collect()
+    indices_attr(ctx, op, "dimensions")
 }
 
 /// Registers this family's ops: name, traits, counts, verifier, pretty syntax.

@@ -374,17 +374,9 @@ pub fn verify_dynamic_update_slice(ctx: &Context, op: OpId) -> Result<()> {
 // Typed accessors: what a verified op's attributes say, read in one place
 // (the lowerings call these instead of naming attributes).
 
-/// A dimension attribute of a verified op, as an index.
-fn index_attr(ctx: &Context, op: OpId, name: &str) -> Option<usize> {
-    usize::try_from(ctx.int_attr(op, name)?).ok()
-}
-
 /// `xla.transpose`: result dimension `i` is operand dimension `perm[i]`.
 pub fn permutation(ctx: &Context, op: OpId) -> Option<Vec<usize>> {
-    ctx.i64_array(op, "permutation")?
-        .into_iter()
-        .map(|p| usize::try_from(p).ok())
-        .collect()
+    indices_attr(ctx, op, "permutation")
 }
 
 /// `xla.iota`: the dimension the values count along.
@@ -412,14 +404,6 @@ pub fn padding(ctx: &Context, op: OpId) -> Option<Padding> {
         high: ctx.i64_array(op, "edge_padding_high")?,
         interior: ctx.i64_array(op, "interior_padding")?,
     })
-}
-
-/// A list of dimension indices of a verified op.
-fn indices_attr(ctx: &Context, op: OpId, name: &str) -> Option<Vec<usize>> {
-    ctx.i64_array(op, name)?
-        .into_iter()
-        .map(|d| usize::try_from(d).ok())
-        .collect()
 }
 
 /// `xla.broadcast_in_dim`: operand dimension `i` is result dimension

@@ -222,8 +222,7 @@ fn read(ctx: &Context, mut v: Value, args: &[Value]) -> Option<Read> {
         match o.name {
             CONVERT | RESHAPE => v = *o.operands.first()?,
             GET_DIMENSION_SIZE => {
-                let of = *o.operands.first()?;
-                let dim = usize::try_from(ctx.int_attr(def, "dimension")?).ok()?;
+                let (of, dim) = dimension_size_read(ctx, v)?;
                 let arg = args.iter().position(|&a| a == of)?;
                 let mut r = Read {
                     arg,
@@ -348,8 +347,7 @@ pub fn dimension_size_read(ctx: &Context, mut v: Value) -> Option<(Value, usize)
             CONVERT | RESHAPE => v = *ctx.op(def).operands.first()?,
             GET_DIMENSION_SIZE => {
                 let of = *ctx.op(def).operands.first()?;
-                let dim = usize::try_from(ctx.int_attr(def, "dimension")?).ok()?;
-                return Some((of, dim));
+                return Some((of, crate::ops::misc::size_dimension(ctx, def)?));
             }
             _ => return None,
         }

@@ -366,8 +366,8 @@ impl Refiner {
                 }),
             GET_DIMENSION_SIZE => {
                 let of = operands.first().map(|&v| shape(ctx, v)).unwrap_or_default();
-                ctx.int_attr(op, "dimension")
-                    .and_then(|d| of.get(usize::try_from(d).ok()?).copied())
+                crate::ops::misc::size_dimension(ctx, op)
+                    .and_then(|d| of.get(d).copied())
                     .filter(|&d| d >= 0)
                     .map(|d| vec![d])
             }

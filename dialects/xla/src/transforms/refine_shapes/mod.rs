@@ -48,6 +48,10 @@ pub const DIMENSION_VALUES_ATTR: &str = "strata.dimension_values";
 /// elements (a shape has one per dimension).
 const MAX_EVALUATED: i64 = 64;
 
+/// The largest value of a dimension variable, or of an argument dimension
+/// computed from one.
+const MAX_DIMENSION: i64 = 1 << 40;
+
 /// Calls nested deeper than this are refused (the call graph is acyclic,
 /// this bounds the work on a deep one).
 const MAX_CALL_DEPTH: usize = 64;
@@ -205,8 +209,12 @@ fn argument_types(ctx: &mut Context, f: OpId, values: &HashMap<String, i64>) -> 
                     ),
                 ));
             };
-            let sized = binding.size(value).filter(|s| (0..=(1 << 40)).contains(s));
-            let (true, Some(sized)) = ((0..=(1 << 40)).contains(&value), sized) else {
+            let in_range = |n: &i64| (0..=MAX_DIMENSION).contains(n);
+            let Some(sized) = Some(value)
+                .filter(in_range)
+                .and_then(|v| binding.size(v))
+                .filter(in_range)
+            else {
                 return Err(Diagnostic::error(
                     loc,
                     format!(
