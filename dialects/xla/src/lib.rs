@@ -11,17 +11,21 @@ pub mod parse;
 pub mod transforms;
 pub mod util;
 
-use strata_ir::{Context, OpDef, Traits};
+use strata_ir::Context;
 
 pub use names::*;
 
+/// Ops of the dialect that no StableHLO, MHLO or CHLO op is spelled as:
+/// made by Strata's passes (`xla.lu` from LAPACK custom calls,
+/// `xla.run_parallel` from Shardy's) or other dialects' ops spelled in
+/// their own names (`sdy.mesh`, `interpreter.run_parallel`).
+const NO_STABLEHLO_SPELLING: &[&str] = &[LU, RUN_PARALLEL, MESH, MANUAL_COMPUTATION];
+
 /// Adds every `xla` op, its verifier and pretty syntax, and the
-/// `stablehlo.*` / `chlo.*` aliases. Each op family registers its ops in
-/// its file, beside their verifiers; here are the ops with no verifier of
-/// their own (the terminator, custom calls, the dynamic ops that
-/// `xla-refine-shapes` makes static, Shardy's) and the aliases.
+/// `stablehlo.*` / `mhlo.*` / `chlo.*` aliases. Each op family names and
+/// registers its ops in its file (`ops::<family>`), beside their verifiers;
+/// here are the families and the spellings shared by all.
 pub fn register(ctx: &mut Context) {
-    let pure = Traits::PURE;
     let r = &mut ctx.registry;
     ops::elementwise::register(r);
     ops::misc::register(r);
@@ -38,30 +42,15 @@ pub fn register(ctx: &mut Context) {
     ops::scan::register(r);
     ops::norm::register(r);
     ops::decomposition::register(r);
-    r.add(OpDef::new(RETURN, Traits::TERMINATOR).parser(parse::parse_return));
-    r.add(OpDef::new(CUSTOM_CALL, Traits::NONE).parser(parse::parse_custom_call));
-    r.add(OpDef::new(DYNAMIC_BROADCAST_IN_DIM, pure).parser(parse::parse_dynamic_broadcast_in_dim));
-    for name in [
-        DYNAMIC_RESHAPE,
-        DYNAMIC_PAD,
-        DYNAMIC_GATHER,
-        DYNAMIC_CONV,
-        REAL_DYNAMIC_SLICE,
-    ] {
-        r.add(OpDef::new(name, pure).parser(parse::parse_elementwise));
-    }
-    r.add(OpDef::new(DYNAMIC_IOTA, pure).parser(parse::parse_dynamic_iota));
-    r.alias("interpreter.run_parallel", RUN_PARALLEL);
-    r.add(OpDef::new(MESH, Traits::SYMBOL).parser(parse::parse_mesh));
-    r.alias("sdy.mesh", MESH);
-    r.add(OpDef::new(MANUAL_COMPUTATION, Traits::NONE).parser(parse::parse_manual_computation));
-    r.alias("sdy.manual_computation", MANUAL_COMPUTATION);
-    r.alias("sdy.return", RETURN);
-    r.add_attr_parser("sdy.sharding", parse::parse_sharding_attr);
-    r.add_attr_parser("sdy.op_sharding_rule", parse::parse_ignored_attr);
-    r.add_attr_parser("sdy.sharding_per_value", parse::parse_ignored_attr);
+    ops::dynamic::register(r);
 
-    for &name in names::ALL {
+    // Every op of the dialect has its StableHLO, MHLO and CHLO spellings,
+    // but those made by Strata's own passes or by other dialects' ops.
+    let spelled: Vec<&'static str> = r
+        .op_names()
+        .filter(|n| n.starts_with("xla.") && !NO_STABLEHLO_SPELLING.contains(n))
+        .collect();
+    for name in spelled {
         let suffix = &name["xla.".len()..];
         r.alias(format!("stablehlo.{suffix}"), name);
         r.alias(format!("mhlo.{suffix}"), name);
@@ -85,5 +74,35 @@ fn chlo_default_numpy(ctx: &mut Context, st: &mut strata_ir::OpState) {
     {
         let a = ctx.attr(strata_ir::AttrKind::String("numpy".into()));
         st.add_attr("auto_broadcast", a);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every op a family registers is read in its StableHLO, MHLO and CHLO
+    /// spellings, but the ones no such op is spelled as.
+    #[test]
+    fn every_registered_op_has_its_stablehlo_spellings() {
+        let mut ctx = Context::new();
+        register(&mut ctx);
+        let r = &ctx.registry;
+        let names: Vec<&str> = r.op_names().filter(|n| n.starts_with("xla.")).collect();
+        assert!(names.len() > 140, "{} ops", names.len());
+        for name in names {
+            let suffix = &name["xla.".len()..];
+            for dialect in ["stablehlo", "mhlo", "chlo"] {
+                let spelled = r.resolve(&format!("{dialect}.{suffix}")).map(|d| d.name);
+                let expected = (!NO_STABLEHLO_SPELLING.contains(&name)).then_some(name);
+                assert_eq!(spelled, expected, "{dialect}.{suffix}");
+            }
+        }
+        assert_eq!(r.resolve("sdy.mesh").map(|d| d.name), Some(MESH));
+        assert_eq!(r.resolve("chlo.broadcast_add").map(|d| d.name), Some(ADD));
+        assert_eq!(
+            r.resolve("stablehlo.dot").map(|d| d.name),
+            Some(DOT_GENERAL)
+        );
     }
 }

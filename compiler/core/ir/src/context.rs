@@ -515,6 +515,10 @@ impl Registry {
     pub fn fixup(&self, spelling: &str) -> Option<FixupFn> {
         self.fixups.get(spelling).copied()
     }
+    /// The names of the registered ops (in no particular order).
+    pub fn op_names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.ops.keys().copied()
+    }
     pub fn get(&self, name: &str) -> Option<&OpDef> {
         self.ops.get(name)
     }

@@ -10,10 +10,39 @@
 use strata_diag::Result;
 use strata_ir::{AttrKind, Context, OpId, TypeKind};
 
-use crate::names::*;
 use crate::parse;
 use crate::util::*;
+use names::*;
 use strata_ir::{OpDef, Registry, Traits};
+
+/// The op names of this family (`names.rs` gathers every family's).
+pub mod names {
+    // Collectives (see ops/collective.rs).
+    pub const ALL_REDUCE: &str = "xla.all_reduce";
+    pub const ALL_GATHER: &str = "xla.all_gather";
+    pub const ALL_TO_ALL: &str = "xla.all_to_all";
+    pub const REDUCE_SCATTER: &str = "xla.reduce_scatter";
+    pub const COLLECTIVE_PERMUTE: &str = "xla.collective_permute";
+    pub const COLLECTIVE_BROADCAST: &str = "xla.collective_broadcast";
+    pub const COLLECTIVE_REDUCE: &str = "xla.collective_reduce";
+    pub const REPLICA_ID: &str = "xla.replica_id";
+    // Tokens and point-to-point transfers.
+    pub const AFTER_ALL: &str = "xla.after_all";
+    pub const SEND: &str = "xla.send";
+    pub const RECV: &str = "xla.recv";
+    pub const INFEED: &str = "xla.infeed";
+    pub const OUTFEED: &str = "xla.outfeed";
+    pub const PARTITION_ID: &str = "xla.partition_id";
+    /// The StableHLO interpreter's `interpreter.run_parallel`: runs one program
+    /// per device (replica x partition) at once.
+    pub const RUN_PARALLEL: &str = "xla.run_parallel";
+    /// Shardy's `sdy.mesh` (a named device mesh) and `sdy.manual_computation`
+    /// (a per-device program on shards), as JAX's pmap/shard_map exports write
+    /// them; `xla-expand-manual-computation` turns them into a device function
+    /// and a `run_parallel`.
+    pub const MESH: &str = "xla.mesh";
+    pub const MANUAL_COMPUTATION: &str = "xla.manual_computation";
+}
 
 /// StableHLO's process-grouping strategies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -592,4 +621,14 @@ pub(crate) fn register(r: &mut Registry) {
     for name in [SEND, RECV, INFEED, OUTFEED] {
         r.add(OpDef::new(name, Traits::NONE).verifier(verify_transfer));
     }
+    r.alias("interpreter.run_parallel", RUN_PARALLEL);
+    // Shardy's mesh and manual computations, as JAX's shard_map exports.
+    r.add(OpDef::new(MESH, Traits::SYMBOL).parser(parse::parse_mesh));
+    r.alias("sdy.mesh", MESH);
+    r.add(OpDef::new(MANUAL_COMPUTATION, Traits::NONE).parser(parse::parse_manual_computation));
+    r.alias("sdy.manual_computation", MANUAL_COMPUTATION);
+    r.alias("sdy.return", crate::ops::control::names::RETURN);
+    r.add_attr_parser("sdy.sharding", parse::parse_sharding_attr);
+    r.add_attr_parser("sdy.op_sharding_rule", parse::parse_ignored_attr);
+    r.add_attr_parser("sdy.sharding_per_value", parse::parse_ignored_attr);
 }

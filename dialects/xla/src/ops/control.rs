@@ -3,10 +3,18 @@
 use strata_diag::Result;
 use strata_ir::{BlockId, Context, OpId, Type};
 
-use crate::names::*;
 use crate::parse;
 use crate::util::*;
+use names::*;
 use strata_ir::{OpDef, Registry, Traits};
+
+/// The op names of this family (`names.rs` gathers every family's).
+pub mod names {
+    pub const RETURN: &str = "xla.return";
+    pub const WHILE: &str = "xla.while";
+    pub const IF: &str = "xla.if";
+    pub const CASE: &str = "xla.case";
+}
 
 /// Types the terminator of `block` returns.
 fn returned(ctx: &Context, block: BlockId) -> Vec<Type> {
@@ -75,7 +83,7 @@ pub fn verify_branches(ctx: &Context, op: OpId) -> Result<()> {
         return Err(ctx.error(op, "expects one operand (the predicate or index)"));
     }
     let (s, e) = operand_tensor(ctx, op, 0)?;
-    let is_if = o.name == crate::names::IF;
+    let is_if = o.name == IF;
     let ok = s.is_empty()
         && if is_if {
             is_bool(ctx, e)
@@ -141,4 +149,5 @@ pub(crate) fn register(r: &mut Registry) {
     );
     r.add(OpDef::new(IF, Traits::NONE).verifier(verify_branches));
     r.add(OpDef::new(CASE, Traits::NONE).verifier(verify_branches));
+    r.add(OpDef::new(RETURN, Traits::TERMINATOR).parser(parse::parse_return));
 }

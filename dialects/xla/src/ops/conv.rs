@@ -3,11 +3,16 @@
 use strata_diag::Result;
 use strata_ir::{Context, OpId};
 
-use crate::names::*;
 use crate::parse;
 use crate::util::*;
+use names::*;
 use strata_ir::text::parser::MAX_ELEMENTS;
 use strata_ir::{OpDef, Registry, Traits};
+
+/// The op names of this family (`names.rs` gathers every family's).
+pub mod names {
+    pub const CONVOLUTION: &str = "xla.convolution";
+}
 
 /// Dimension numbers and window of a convolution, with StableHLO's defaults.
 #[derive(Clone, Debug)]

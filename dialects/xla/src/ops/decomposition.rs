@@ -10,9 +10,29 @@ use strata_diag::Result;
 use strata_ir::{Context, FloatKind, OpId, Type, TypeKind};
 
 use crate::attrs;
-use crate::names::*;
 use crate::util::*;
+use names::*;
 use strata_ir::{OpDef, Registry, Traits};
+
+/// The op names of this family (`names.rs` gathers every family's).
+pub mod names {
+    /// LAPACK's geqrf: (a) -> (R above the diagonal with the Householder
+    /// vectors below it, tau). Made from `lapack_?geqrf_ffi`.
+    pub const HOUSEHOLDER_QR: &str = "xla.householder_qr";
+    /// LAPACK's orgqr / ungqr: (reflectors, tau) -> the first columns of Q.
+    /// Made from `lapack_?orgqr_ffi` / `lapack_?ungqr_ffi`.
+    pub const HOUSEHOLDER_PRODUCT: &str = "xla.householder_product";
+    /// Self-adjoint eigendecomposition, as syevd / heevd: (a) -> (vectors,
+    /// ascending eigenvalues, info). Made from `lapack_?syevd_ffi` / `?heevd`.
+    pub const EIGH: &str = "xla.eigh";
+    /// Singular value decomposition, as gesdd: (a) -> (descending singular
+    /// values, u, vᴴ, info). Made from `lapack_?gesdd_ffi`.
+    pub const SVD: &str = "xla.svd";
+    pub const EIG: &str = "xla.eig";
+    pub const HESSENBERG: &str = "xla.hessenberg";
+    pub const TRIDIAGONAL: &str = "xla.tridiagonal";
+    pub const TRIDIAGONAL_SOLVE: &str = "xla.tridiagonal_solve";
+}
 
 /// The matrices' shape (batch, m, n) and element type of operand `i`: a
 /// rank >= 2 tensor of f32, f64 or their complex numbers.

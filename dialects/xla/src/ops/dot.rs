@@ -3,10 +3,15 @@
 use strata_diag::Result;
 use strata_ir::{Context, OpId};
 
-use crate::names::*;
 use crate::parse;
 use crate::util::*;
+use names::*;
 use strata_ir::{OpDef, Registry, Traits};
+
+/// The op names of this family (`names.rs` gathers every family's).
+pub mod names {
+    pub const DOT_GENERAL: &str = "xla.dot_general";
+}
 
 /// Dimension numbers of a dot_general.
 #[derive(Clone, Debug, Default)]

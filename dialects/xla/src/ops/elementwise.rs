@@ -7,10 +7,136 @@ use strata_diag::Result;
 use strata_ir::{Context, OpId, Type, TypeKind};
 
 use crate::broadcast::{self, Broadcast};
-use crate::names::*;
 use crate::parse;
 use crate::util::*;
+use names::*;
 use strata_ir::{OpDef, Registry, Traits};
+
+/// The op names of this family (`names.rs` gathers every family's).
+pub mod names {
+    pub const ABS: &str = "xla.abs";
+    pub const NEGATE: &str = "xla.negate";
+    pub const SQRT: &str = "xla.sqrt";
+    pub const RSQRT: &str = "xla.rsqrt";
+    pub const CBRT: &str = "xla.cbrt";
+    pub const EXP: &str = "xla.exponential";
+    pub const EXPM1: &str = "xla.exponential_minus_one";
+    pub const LOG: &str = "xla.log";
+    pub const LOG1P: &str = "xla.log_plus_one";
+    pub const LOGISTIC: &str = "xla.logistic";
+    pub const SINE: &str = "xla.sine";
+    pub const COSINE: &str = "xla.cosine";
+    pub const TAN: &str = "xla.tan";
+    pub const TANH: &str = "xla.tanh";
+    pub const FLOOR: &str = "xla.floor";
+    pub const CEIL: &str = "xla.ceil";
+    pub const ROUND_AFZ: &str = "xla.round_nearest_afz";
+    pub const ROUND_EVEN: &str = "xla.round_nearest_even";
+    pub const SIGN: &str = "xla.sign";
+    pub const NOT: &str = "xla.not";
+    pub const POPCNT: &str = "xla.popcnt";
+    pub const CLZ: &str = "xla.count_leading_zeros";
+    // CHLO's element-wise ops (client-level in XLA), parsed from `chlo.*`.
+    pub const SQUARE: &str = "xla.square";
+    pub const ERF: &str = "xla.erf";
+    pub const ERFC: &str = "xla.erfc";
+    pub const ERF_INV: &str = "xla.erf_inv";
+    /// exp(-|x|) I1(x), CHLO's `bessel_i1e` (`jax.scipy.special.i1e`).
+    pub const BESSEL_I1E: &str = "xla.bessel_i1e";
+    pub const LGAMMA: &str = "xla.lgamma";
+    pub const NEXT_AFTER: &str = "xla.next_after";
+    pub const ZETA: &str = "xla.zeta";
+    pub const POLYGAMMA: &str = "xla.polygamma";
+    pub const DIGAMMA: &str = "xla.digamma";
+    pub const REDUCE_PRECISION: &str = "xla.reduce_precision";
+    pub const ASIN: &str = "xla.asin";
+    pub const ACOS: &str = "xla.acos";
+    pub const ATAN: &str = "xla.atan";
+    pub const SINH: &str = "xla.sinh";
+    pub const COSH: &str = "xla.cosh";
+    pub const ASINH: &str = "xla.asinh";
+    pub const ACOSH: &str = "xla.acosh";
+    pub const ATANH: &str = "xla.atanh";
+    pub const IS_INF: &str = "xla.is_inf";
+    pub const IS_POS_INF: &str = "xla.is_pos_inf";
+    pub const IS_NEG_INF: &str = "xla.is_neg_inf";
+    pub const ADD: &str = "xla.add";
+    pub const SUBTRACT: &str = "xla.subtract";
+    pub const MULTIPLY: &str = "xla.multiply";
+    pub const DIVIDE: &str = "xla.divide";
+    pub const REMAINDER: &str = "xla.remainder";
+    pub const POWER: &str = "xla.power";
+    pub const MAXIMUM: &str = "xla.maximum";
+    pub const MINIMUM: &str = "xla.minimum";
+    pub const AND: &str = "xla.and";
+    pub const OR: &str = "xla.or";
+    pub const XOR: &str = "xla.xor";
+    pub const SHIFT_LEFT: &str = "xla.shift_left";
+    pub const SHIFT_RIGHT_ARITHMETIC: &str = "xla.shift_right_arithmetic";
+    pub const SHIFT_RIGHT_LOGICAL: &str = "xla.shift_right_logical";
+    pub const ATAN2: &str = "xla.atan2";
+    pub const CONVERT: &str = "xla.convert";
+    pub const BITCAST_CONVERT: &str = "xla.bitcast_convert";
+    pub const IS_FINITE: &str = "xla.is_finite";
+    pub const REAL: &str = "xla.real";
+    pub const IMAG: &str = "xla.imag";
+    pub const COMPLEX: &str = "xla.complex";
+    pub const SELECT: &str = "xla.select";
+    pub const CLAMP: &str = "xla.clamp";
+    pub const COMPARE: &str = "xla.compare";
+    pub const MULHI: &str = "xla.mulhi";
+    /// `chlo.broadcast_*` spellings of the binary ops.
+    pub const CHLO_BROADCASTING: &[(&str, &str)] = &[
+        ("chlo.broadcast_add", ADD),
+        ("chlo.broadcast_subtract", SUBTRACT),
+        ("chlo.broadcast_multiply", MULTIPLY),
+        ("chlo.broadcast_divide", DIVIDE),
+        ("chlo.broadcast_remainder", REMAINDER),
+        ("chlo.broadcast_power", POWER),
+        ("chlo.broadcast_maximum", MAXIMUM),
+        ("chlo.broadcast_minimum", MINIMUM),
+        ("chlo.broadcast_and", AND),
+        ("chlo.broadcast_or", OR),
+        ("chlo.broadcast_xor", XOR),
+        ("chlo.broadcast_shift_left", SHIFT_LEFT),
+        (
+            "chlo.broadcast_shift_right_arithmetic",
+            SHIFT_RIGHT_ARITHMETIC,
+        ),
+        ("chlo.broadcast_shift_right_logical", SHIFT_RIGHT_LOGICAL),
+        ("chlo.broadcast_atan2", ATAN2),
+        ("chlo.broadcast_compare", COMPARE),
+        ("chlo.broadcast_complex", COMPLEX),
+    ];
+    pub const UNARY_ELEMENTWISE: &[&str] = &[
+        ABS, NEGATE, SQRT, RSQRT, CBRT, EXP, EXPM1, LOG, LOG1P, LOGISTIC, SINE, COSINE, TAN, TANH,
+        FLOOR, CEIL, ROUND_AFZ, ROUND_EVEN, SIGN, NOT, POPCNT, CLZ, SQUARE, ERF, ERFC, ERF_INV,
+        LGAMMA, DIGAMMA, BESSEL_I1E, ASIN, ACOS, ATAN, SINH, COSH, ASINH, ACOSH, ATANH,
+    ];
+    /// Float predicates with an i1 result (like `xla.is_finite`).
+    pub const FLOAT_PREDICATES: &[&str] = &[IS_INF, IS_POS_INF, IS_NEG_INF];
+    pub const BINARY_ELEMENTWISE: &[&str] = &[
+        NEXT_AFTER,
+        ZETA,
+        POLYGAMMA,
+        ADD,
+        SUBTRACT,
+        MULTIPLY,
+        DIVIDE,
+        REMAINDER,
+        POWER,
+        MAXIMUM,
+        MINIMUM,
+        AND,
+        OR,
+        XOR,
+        SHIFT_LEFT,
+        SHIFT_RIGHT_ARITHMETIC,
+        SHIFT_RIGHT_LOGICAL,
+        ATAN2,
+        MULHI,
+    ];
+}
 
 /// Which element types an element-wise op accepts.
 fn accepts(ctx: &Context, name: &str, elem: Type) -> bool {
@@ -380,7 +506,7 @@ pub fn precision_bits(ctx: &Context, op: OpId) -> Option<(u32, u32)> {
 /// Registers this family's ops: name, traits, counts, verifier, pretty syntax.
 pub(crate) fn register(r: &mut Registry) {
     let pure = Traits::PURE;
-    for &name in crate::names::UNARY_ELEMENTWISE {
+    for &name in UNARY_ELEMENTWISE {
         r.add(
             OpDef::new(name, pure)
                 .counts(1, 1)
@@ -388,7 +514,7 @@ pub(crate) fn register(r: &mut Registry) {
                 .parser(parse::parse_elementwise),
         );
     }
-    for &name in crate::names::BINARY_ELEMENTWISE {
+    for &name in BINARY_ELEMENTWISE {
         r.add(
             OpDef::new(name, pure)
                 .counts(2, 1)
@@ -414,7 +540,7 @@ pub(crate) fn register(r: &mut Registry) {
             .verifier(verify_is_finite)
             .parser(parse::parse_elementwise),
     );
-    for &name in crate::names::FLOAT_PREDICATES {
+    for &name in FLOAT_PREDICATES {
         r.add(
             OpDef::new(name, pure)
                 .counts(1, 1)
@@ -438,7 +564,7 @@ pub(crate) fn register(r: &mut Registry) {
         OpDef::new(COMPLEX, pure)
             .counts(2, 1)
             .verifier(verify_complex)
-            .parser(parse::parse_elementwise),
+            .parser(parse::parse_complex),
     );
     r.add(
         OpDef::new(SELECT, pure)

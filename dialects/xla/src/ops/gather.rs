@@ -4,9 +4,15 @@
 use strata_diag::Result;
 use strata_ir::{Context, OpId};
 
-use crate::names::*;
 use crate::util::*;
+use names::*;
 use strata_ir::{OpDef, Registry, Traits};
+
+/// The op names of this family (`names.rs` gathers every family's).
+pub mod names {
+    pub const GATHER: &str = "xla.gather";
+    pub const SCATTER: &str = "xla.scatter";
+}
 
 /// Gather's dimension numbers.
 #[derive(Clone, Debug, Default)]

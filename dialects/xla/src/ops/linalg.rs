@@ -4,10 +4,19 @@ use strata_diag::Result;
 use strata_ir::{Context, OpId};
 
 use crate::attrs;
-use crate::names::*;
 use crate::parse;
 use crate::util::*;
+use names::*;
 use strata_ir::{OpDef, Registry, Traits};
+
+/// The op names of this family (`names.rs` gathers every family's).
+pub mod names {
+    pub const TRIANGULAR_SOLVE: &str = "xla.triangular_solve";
+    pub const CHOLESKY: &str = "xla.cholesky";
+    /// LU factorization with partial pivoting, as LAPACK's getrf: (lu, 1-based
+    /// row swaps, info). Made from JAX's `lapack_?getrf_ffi` custom calls.
+    pub const LU: &str = "xla.lu";
+}
 
 /// `triangular_solve(a, b)`: a is (..., k, k), b (..., m, n) with k = m when
 /// `left_side` and k = n otherwise, the same batch dimensions; the result has

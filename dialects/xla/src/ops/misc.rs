@@ -3,10 +3,34 @@
 use strata_diag::Result;
 use strata_ir::{AttrKind, Context, OpId, TypeKind};
 
-use crate::names::*;
 use crate::parse;
 use crate::util::*;
+use names::*;
 use strata_ir::{OpDef, Registry, Traits};
+
+/// The op names of this family (`names.rs` gathers every family's).
+pub mod names {
+    pub const RNG_BIT_GENERATOR: &str = "xla.rng_bit_generator";
+    /// `rng(a, b, shape)`: uniform in [a, b) or normal (mean a, deviation b)
+    /// numbers; `xla-expand-rng` writes it with the process's Philox state.
+    pub const RNG: &str = "xla.rng";
+    /// XLA's `rng-get-and-update-state`: the process's generator state
+    /// (`tensor<2xui64>`: key, counter), advanced by `delta` blocks.
+    pub const RNG_GET_AND_UPDATE_STATE: &str = "xla.rng_get_and_update_state";
+    pub const CONSTANT: &str = "xla.constant";
+    pub const OPTIMIZATION_BARRIER: &str = "xla.optimization_barrier";
+    pub const CUSTOM_CALL: &str = "xla.custom_call";
+    pub const SORT: &str = "xla.sort";
+    /// CHLO's top_k: the k largest elements of each row (last dimension), in
+    /// descending total order, and their indices.
+    pub const TOP_K: &str = "xla.top_k";
+    pub const FFT: &str = "xla.fft";
+    pub const MAP: &str = "xla.map";
+    pub const GET_DIMENSION_SIZE: &str = "xla.get_dimension_size";
+    pub const COMPOSITE: &str = "xla.composite";
+    pub const TUPLE: &str = "xla.tuple";
+    pub const GET_TUPLE_ELEMENT: &str = "xla.get_tuple_element";
+}
 
 pub fn verify_constant(ctx: &Context, op: OpId) -> Result<()> {
     let d = ctx
@@ -548,4 +572,5 @@ pub(crate) fn register(r: &mut Registry) {
             .counts(0, 1)
             .verifier(verify_rng_get_and_update_state),
     );
+    r.add(OpDef::new(CUSTOM_CALL, Traits::NONE).parser(parse::parse_custom_call));
 }

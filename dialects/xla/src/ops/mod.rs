@@ -5,6 +5,7 @@ pub mod control;
 pub mod conv;
 pub mod decomposition;
 pub mod dot;
+pub mod dynamic;
 pub mod elementwise;
 pub mod gather;
 pub mod linalg;

@@ -13,9 +13,18 @@
 use strata_diag::Result;
 use strata_ir::{Context, OpId};
 
-use crate::names::*;
 use crate::util::*;
+use names::*;
 use strata_ir::{OpDef, Registry, Traits};
+
+/// The op names of this family (`names.rs` gathers every family's).
+pub mod names {
+    // Batch normalization; `xla-expand-batch-norm` writes them as element-wise
+    // ops and reductions.
+    pub const BATCH_NORM_INFERENCE: &str = "xla.batch_norm_inference";
+    pub const BATCH_NORM_TRAINING: &str = "xla.batch_norm_training";
+    pub const BATCH_NORM_GRAD: &str = "xla.batch_norm_grad";
+}
 
 /// For each op: the operands that have x's type (the rest are per-feature)
 /// and the result count.

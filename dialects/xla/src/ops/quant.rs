@@ -5,10 +5,18 @@
 use strata_diag::Result;
 use strata_ir::{Context, OpId, TypeKind, UniformQuant};
 
-use crate::names::*;
 use crate::parse;
 use crate::util::*;
+use names::*;
 use strata_ir::{OpDef, Registry, Traits};
+
+/// The op names of this family (`names.rs` gathers every family's).
+pub mod names {
+    /// Floats (or another quantization) to a quantized type.
+    pub const UNIFORM_QUANTIZE: &str = "xla.uniform_quantize";
+    /// A quantized type to its expressed floats.
+    pub const UNIFORM_DEQUANTIZE: &str = "xla.uniform_dequantize";
+}
 
 fn quant(ctx: &Context, t: strata_ir::Type) -> Option<&UniformQuant> {
     match ctx.types.kind(t) {

@@ -13,9 +13,16 @@ use strata_diag::Result;
 use strata_ir::{Context, OpId};
 
 use super::dot::{DotDims, check_dot_dims, free_dims, result_shape};
-use crate::names::*;
 use crate::util::*;
+use names::*;
 use strata_ir::{OpDef, Registry, Traits};
+
+/// The op names of this family (`names.rs` gathers every family's).
+pub mod names {
+    /// CHLO's `ragged_dot`; `xla-expand-ragged-dot` writes it as a dot_general
+    /// per group, masked.
+    pub const RAGGED_DOT: &str = "xla.ragged_dot";
+}
 
 /// The dimension numbers, with the ragged lhs dimension and the rhs group one.
 pub struct RaggedDims {

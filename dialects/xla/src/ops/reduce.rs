@@ -1,16 +1,26 @@
 //! `xla.reduce` and its region terminator `xla.return`.
 
-use strata_diag::Result;
+use strata_diag::{Diagnostic, Result};
 use strata_ir::{BlockId, Context, OpId, Type, TypeKind, Value};
 
-use crate::names::{
-    ADD, AND, BROADCAST_IN_DIM, CONSTANT, MAXIMUM, MINIMUM, MULTIPLY, OR, REDUCE, REDUCE_WINDOW,
-    RETURN, SELECT_AND_SCATTER,
+use crate::ops::control::names::RETURN;
+use crate::ops::elementwise::names::{
+    ADD, AND, BINARY_ELEMENTWISE, MAXIMUM, MINIMUM, MULTIPLY, OR,
 };
+use crate::ops::misc::names::CONSTANT;
+use crate::ops::shape::names::BROADCAST_IN_DIM;
+use names::{REDUCE, REDUCE_WINDOW, SELECT_AND_SCATTER};
 
 use crate::parse;
 use crate::util::*;
-use strata_ir::{OpDef, Registry, Traits};
+use strata_ir::{OpDef, OpParser, OpState, Registry, Traits};
+
+/// The op names of this family (`names.rs` gathers every family's).
+pub mod names {
+    pub const REDUCE: &str = "xla.reduce";
+    pub const REDUCE_WINDOW: &str = "xla.reduce_window";
+    pub const SELECT_AND_SCATTER: &str = "xla.select_and_scatter";
+}
 
 /// `k` inputs of `shape`, then `k` 0-d init values of their element types,
 /// and results of `out` shape; returns the element types.
@@ -361,12 +371,89 @@ pub fn reduce_dimensions(ctx: &Context, op: OpId) -> Option<Vec<usize>> {
 }
 
 /// Registers this family's ops: name, traits, counts, verifier, pretty syntax.
+/// `reduce(%a init: %i), ... applies stablehlo.add across dimensions = [1] : sig`
+/// or `... across dimensions = [1] : sig reducer(%x: t, %y: t) { body }`.
+fn parse_reduce(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
+    let (mut inputs, mut inits) = (Vec::new(), Vec::new());
+    loop {
+        p.expect_punct("(")?;
+        inputs.push(p.parse_operand()?);
+        p.expect_keyword("init")?;
+        p.expect_punct(":")?;
+        inits.push(p.parse_operand()?);
+        p.expect_punct(")")?;
+        if !p.consume_punct(",") {
+            break;
+        }
+    }
+    st.operands = inputs.iter().chain(inits.iter()).copied().collect();
+    let mut applies = None;
+    if p.consume_keyword("applies") {
+        let loc = p.loc();
+        let name = p.parse_ident()?;
+        let def = p
+            .ctx()
+            .registry
+            .resolve(&name)
+            .ok_or_else(|| Diagnostic::error(loc, format!("unknown operation '{name}'")))?;
+        if !BINARY_ELEMENTWISE.contains(&def.name) {
+            return Err(Diagnostic::error(
+                loc,
+                format!(
+                    "'{name}' cannot be applied as a reducer; expected a binary element-wise op"
+                ),
+            ));
+        }
+        applies = Some((def.name, loc));
+    }
+    p.expect_keyword("across")?;
+    parse::parse_named_dims(p, st, "dimensions", "dimensions")?;
+    p.parse_optional_attr_dict(st)?;
+    parse::parse_signature(p, st)?;
+    let elems: Vec<Type> = inits.iter().map(|&v| p.ctx().value_ty(v)).collect();
+    match applies {
+        Some((name, loc)) => {
+            if elems.len() != 1 {
+                return Err(Diagnostic::error(loc, "'applies' needs exactly one input"));
+            }
+            let t = elems[0];
+            let region = p.ctx().regions.alloc(strata_ir::Region::default());
+            let block = p.ctx().add_block(region, &[t, t]);
+            let args = p.ctx().blocks[block].args.clone();
+            let body = p.ctx().create_op(name, args, &[t], vec![], loc);
+            p.ctx().append_op(block, body);
+            let r = p.ctx().op(body).results[0];
+            let ret = p.ctx().create_op(RETURN, vec![r], &[], vec![], loc);
+            p.ctx().append_op(block, ret);
+            st.regions.push(region);
+        }
+        None => {
+            p.expect_keyword("reducer")?;
+            let mut lhs = Vec::new();
+            let mut rhs = Vec::new();
+            while p.is_punct("(") {
+                let pair = p.parse_region_args()?;
+                if pair.len() != 2 {
+                    return Err(p.error("each reducer argument group has two arguments"));
+                }
+                let mut it = pair.into_iter();
+                lhs.extend(it.next());
+                rhs.extend(it.next());
+            }
+            let args: Vec<_> = lhs.into_iter().chain(rhs).collect();
+            let region = p.parse_region(&args, false)?;
+            st.regions.push(region);
+        }
+    }
+    Ok(())
+}
+
 pub(crate) fn register(r: &mut Registry) {
     let pure = Traits::PURE;
     r.add(
         OpDef::new(REDUCE, pure)
             .verifier(verify_reduce)
-            .parser(parse::parse_reduce),
+            .parser(parse_reduce),
     );
     r.add(
         OpDef::new(SELECT_AND_SCATTER, pure)

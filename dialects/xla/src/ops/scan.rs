@@ -8,10 +8,16 @@
 use strata_diag::Result;
 use strata_ir::{Context, OpId};
 
-use crate::names::*;
 use crate::parse;
 use crate::util::*;
+use names::*;
 use strata_ir::{OpDef, Registry, Traits};
+
+/// The op names of this family (`names.rs` gathers every family's).
+pub mod names {
+    /// CHLO's `scan`; `xla-expand-scan` writes it as a `while`.
+    pub const SCAN: &str = "xla.scan";
+}
 
 /// (inputs, carries, outputs) counts and the scanned dimension's position
 /// and length.

@@ -4,10 +4,25 @@
 use strata_diag::Result;
 use strata_ir::{Context, OpId};
 
-use crate::names::*;
 use crate::parse;
 use crate::util::*;
+use names::*;
 use strata_ir::{OpDef, Registry, Traits};
+
+/// The op names of this family (`names.rs` gathers every family's).
+pub mod names {
+    pub const IOTA: &str = "xla.iota";
+    pub const BROADCAST_IN_DIM: &str = "xla.broadcast_in_dim";
+    pub const RESHAPE: &str = "xla.reshape";
+    pub const TRANSPOSE: &str = "xla.transpose";
+    pub const SLICE: &str = "xla.slice";
+    pub const CONCATENATE: &str = "xla.concatenate";
+    pub const REVERSE: &str = "xla.reverse";
+    pub const PAD: &str = "xla.pad";
+    pub const BROADCAST_TO: &str = "xla.broadcast_to";
+    pub const DYNAMIC_SLICE: &str = "xla.dynamic_slice";
+    pub const DYNAMIC_UPDATE_SLICE: &str = "xla.dynamic_update_slice";
+}
 
 pub fn verify_iota(ctx: &Context, op: OpId) -> Result<()> {
     let (shape, elem) = result_tensor(ctx, op, 0)?;

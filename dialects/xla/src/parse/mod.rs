@@ -14,14 +14,18 @@ pub use sdy::{parse_ignored_attr, parse_manual_computation, parse_mesh, parse_sh
 
 use strata_diag::{Diagnostic, Result};
 use strata_ir::text::lexer::Tok;
-use strata_ir::{AttrKind, Type, TypeKind};
+use strata_ir::{AttrKind, TypeKind};
 use strata_ir::{OpParser, OpState};
 
-use crate::names::*;
-
 /// `: (a, b) -> c` or `: t` (one type for every operand and the result).
-/// `xla.complex` reads the single type as its result type.
-pub(super) fn parse_signature(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
+pub(crate) fn parse_signature(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
+    signature(p, st, false)
+}
+
+/// [`parse_signature`]; with `complex_parts`, the single type `t` is the
+/// result's and the operands are its real and imaginary parts
+/// (`xla.complex`).
+fn signature(p: &mut dyn OpParser, st: &mut OpState, complex_parts: bool) -> Result<()> {
     p.expect_punct(":")?;
     let loc = p.loc();
     if p.is_punct("(") {
@@ -53,7 +57,7 @@ pub(super) fn parse_signature(p: &mut dyn OpParser, st: &mut OpState) -> Result<
         st.result_types = vec![r];
         return Ok(());
     }
-    let operand_ty = if st.name == COMPLEX {
+    let operand_ty = if complex_parts {
         let types = &mut p.ctx().types;
         match types.kind(types.elem(t)).clone() {
             TypeKind::Complex(part) => types.with_elem(t, part),
@@ -66,6 +70,13 @@ pub(super) fn parse_signature(p: &mut dyn OpParser, st: &mut OpState) -> Result<
     p.check_operand_types(&st.operands, &inputs, loc)?;
     st.result_types = vec![t];
     Ok(())
+}
+
+/// `complex %re, %im {attrs} : tensor<..xcomplex<T>>` (or a signature).
+pub fn parse_complex(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
+    st.operands = p.parse_operands()?;
+    p.parse_optional_attr_dict(st)?;
+    signature(p, st, true)
 }
 
 /// `op %a, %b {attrs} : type-or-signature`.
@@ -175,7 +186,7 @@ pub(super) fn parse_keyword_i64(
 }
 
 /// `, name = [..]` as an `array<i64>` attribute.
-pub(super) fn parse_named_dims(
+pub(crate) fn parse_named_dims(
     p: &mut dyn OpParser,
     st: &mut OpState,
     keyword: &str,
@@ -418,83 +429,6 @@ pub(super) fn parse_precision(p: &mut dyn OpParser) -> Result<strata_ir::Attr> {
     }
     p.expect_punct("]")?;
     Ok(p.ctx().attr(AttrKind::Array(items)))
-}
-
-/// `reduce(%a init: %i), ... applies stablehlo.add across dimensions = [1] : sig`
-/// or `... across dimensions = [1] : sig reducer(%x: t, %y: t) { body }`.
-pub fn parse_reduce(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
-    let (mut inputs, mut inits) = (Vec::new(), Vec::new());
-    loop {
-        p.expect_punct("(")?;
-        inputs.push(p.parse_operand()?);
-        p.expect_keyword("init")?;
-        p.expect_punct(":")?;
-        inits.push(p.parse_operand()?);
-        p.expect_punct(")")?;
-        if !p.consume_punct(",") {
-            break;
-        }
-    }
-    st.operands = inputs.iter().chain(inits.iter()).copied().collect();
-    let mut applies = None;
-    if p.consume_keyword("applies") {
-        let loc = p.loc();
-        let name = p.parse_ident()?;
-        let def = p
-            .ctx()
-            .registry
-            .resolve(&name)
-            .ok_or_else(|| Diagnostic::error(loc, format!("unknown operation '{name}'")))?;
-        if !BINARY_ELEMENTWISE.contains(&def.name) {
-            return Err(Diagnostic::error(
-                loc,
-                format!(
-                    "'{name}' cannot be applied as a reducer; expected a binary element-wise op"
-                ),
-            ));
-        }
-        applies = Some((def.name, loc));
-    }
-    p.expect_keyword("across")?;
-    parse_named_dims(p, st, "dimensions", "dimensions")?;
-    p.parse_optional_attr_dict(st)?;
-    parse_signature(p, st)?;
-    let elems: Vec<Type> = inits.iter().map(|&v| p.ctx().value_ty(v)).collect();
-    match applies {
-        Some((name, loc)) => {
-            if elems.len() != 1 {
-                return Err(Diagnostic::error(loc, "'applies' needs exactly one input"));
-            }
-            let t = elems[0];
-            let region = p.ctx().regions.alloc(strata_ir::Region::default());
-            let block = p.ctx().add_block(region, &[t, t]);
-            let args = p.ctx().blocks[block].args.clone();
-            let body = p.ctx().create_op(name, args, &[t], vec![], loc);
-            p.ctx().append_op(block, body);
-            let r = p.ctx().op(body).results[0];
-            let ret = p.ctx().create_op(RETURN, vec![r], &[], vec![], loc);
-            p.ctx().append_op(block, ret);
-            st.regions.push(region);
-        }
-        None => {
-            p.expect_keyword("reducer")?;
-            let mut lhs = Vec::new();
-            let mut rhs = Vec::new();
-            while p.is_punct("(") {
-                let pair = p.parse_region_args()?;
-                if pair.len() != 2 {
-                    return Err(p.error("each reducer argument group has two arguments"));
-                }
-                let mut it = pair.into_iter();
-                lhs.extend(it.next());
-                rhs.extend(it.next());
-            }
-            let args: Vec<_> = lhs.into_iter().chain(rhs).collect();
-            let region = p.parse_region(&args, false)?;
-            st.regions.push(region);
-        }
-    }
-    Ok(())
 }
 
 /// `return %a, %b : T, U`.
