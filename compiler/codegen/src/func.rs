@@ -674,7 +674,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
 
     /// `func.call` and `func.return` inside a function body.
     pub(crate) fn lower_func_op(&mut self, op: OpId) -> Result<()> {
-        let n = self.ir.op(op).operands.len();
+        let n = self.ir.op(op).operands().len();
         let args = (0..n)
             .map(|i| self.val(op, i))
             .collect::<Result<Vec<_>>>()?;

@@ -190,7 +190,7 @@ pub(crate) fn define_launch_stub<'ctx>(lw: &mut Lowerer<'ctx, '_>, op: OpId) -> 
     if lw.ll.module.get_function(&name).is_some() {
         return Ok(());
     }
-    let operands = lw.ir.op(op).operands.clone();
+    let operands = lw.ir.op(op).operands().to_vec();
     let params = operands
         .iter()
         .map(|&v| {
@@ -284,7 +284,7 @@ fn task_and_frame<'ctx>(
         .funcs
         .get(&callee)
         .ok_or_else(|| lw.internal(op, format!("runs unknown '@{callee}'")))?;
-    let n = lw.ir.op(op).operands.len();
+    let n = lw.ir.op(op).operands().len();
     let captures = (first..n)
         .map(|i| lw.val(op, i))
         .collect::<Result<Vec<_>>>()?;

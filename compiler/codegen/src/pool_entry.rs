@@ -108,7 +108,7 @@ fn callee(ir: &Context, op: OpId) -> Option<&str> {
 fn gemm_is_split(ir: &Context, call: OpId) -> bool {
     let elements = |i: usize| -> f64 {
         ir.op(call)
-            .operands
+            .operands()
             .get(i)
             .and_then(|&v| ir.types.shape(ir.value_ty(v)))
             .map_or(0.0, |s| s.iter().map(|&d| d.max(0) as f64).product())

@@ -115,7 +115,7 @@ impl<'ctx, 'a> Lowerer<'ctx, 'a> {
     pub fn operand(&self, op: OpId, i: usize) -> Result<Value> {
         self.ir
             .op(op)
-            .operands
+            .operands()
             .get(i)
             .copied()
             .ok_or_else(|| self.internal(op, format!("has no operand #{i}")))

@@ -10,16 +10,16 @@ use crate::{CMPF_PREDICATES, CMPI_PREDICATES};
 /// Checks operand and result counts; returns the operand and result types.
 pub(crate) fn signature(ctx: &Context, op: OpId, operands: usize) -> Result<(Vec<Type>, Type)> {
     let o = ctx.op(op);
-    if o.operands.len() != operands {
+    if o.operands().len() != operands {
         return Err(ctx.error(
             op,
-            format!("expects {operands} operands, found {}", o.operands.len()),
+            format!("expects {operands} operands, found {}", o.operands().len()),
         ));
     }
     if o.results.len() != 1 {
         return Err(ctx.error(op, format!("expects 1 result, found {}", o.results.len())));
     }
-    let ins = o.operands.iter().map(|&v| ctx.value_ty(v)).collect();
+    let ins = o.operands().iter().map(|&v| ctx.value_ty(v)).collect();
     Ok((ins, ctx.value_ty(o.results[0])))
 }
 

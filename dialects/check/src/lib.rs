@@ -128,10 +128,10 @@ fn verify_options(ctx: &Context, op: OpId) -> Result<()> {
 
 fn verify_pair(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
-    if o.operands.len() != 2 || !o.results.is_empty() {
+    if o.operands().len() != 2 || !o.results.is_empty() {
         return Err(ctx.error(op, "expects two operands and no results"));
     }
-    let (a, b) = (ctx.value_ty(o.operands[0]), ctx.value_ty(o.operands[1]));
+    let (a, b) = (ctx.value_ty(o.operands()[0]), ctx.value_ty(o.operands()[1]));
     if a != b || !ctx.types.is_tensor(a) {
         return Err(ctx.error(op, "expects two tensors of the same type"));
     }
@@ -140,13 +140,13 @@ fn verify_pair(ctx: &Context, op: OpId) -> Result<()> {
 
 fn verify_const(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
-    if o.operands.len() != 1 || !o.results.is_empty() {
+    if o.operands().len() != 1 || !o.results.is_empty() {
         return Err(ctx.error(op, "expects one operand and no results"));
     }
     let d = ctx
         .dense_attr(op, "value")
         .ok_or_else(|| ctx.error(op, "requires a dense 'value' attribute"))?;
-    if d.ty != ctx.value_ty(o.operands[0]) {
+    if d.ty != ctx.value_ty(o.operands()[0]) {
         return Err(ctx.error(op, "expected value must have the operand's type"));
     }
     verify_options(ctx, op)

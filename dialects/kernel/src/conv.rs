@@ -70,7 +70,10 @@ fn shape_of(ctx: &Context, v: strata_ir::Value) -> Vec<i64> {
 /// that are not one run of memory, tiny products (the loop nest is
 /// cheaper), patch matrices over 2^28 elements.
 pub fn gemm_plan(ctx: &Context, op: OpId) -> Option<GemmPlan> {
-    let (lhs, rhs) = (*ctx.op(op).operands.first()?, *ctx.op(op).operands.get(1)?);
+    let (lhs, rhs) = (
+        *ctx.op(op).operands().first()?,
+        *ctx.op(op).operands().get(1)?,
+    );
     let result = *ctx.op(op).results.first()?;
     let kind = match ctx.types.kind(ctx.types.elem(ctx.value_ty(result))) {
         TypeKind::Float(k @ (FloatKind::F32 | FloatKind::F64)) => *k,
@@ -212,7 +215,7 @@ pub fn plan(ctx: &Context, op: OpId) -> Option<GemmPlan> {
     if seen.len() != n + 1 || columns.len() != n + 1 {
         return None;
     }
-    let rs = shape_of(ctx, ctx.op(op).operands[1]);
+    let rs = shape_of(ctx, ctx.op(op).operands()[1]);
     plan.kernel_in_place = match ctx.i64_array(op, "kernel_in_place") {
         None => None,
         Some(given) => {

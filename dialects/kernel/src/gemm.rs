@@ -119,7 +119,7 @@ impl Elements {
 /// The elements of `op`'s operands and result, if a kernel takes them.
 pub fn elements(ctx: &Context, op: OpId) -> Option<Elements> {
     let o = ctx.op(op);
-    let [lhs, rhs] = o.operands[..] else {
+    let [lhs, rhs] = o.operands()[..] else {
         return None;
     };
     let [out] = o.results[..] else {
@@ -147,10 +147,10 @@ pub fn elements(ctx: &Context, op: OpId) -> Option<Elements> {
 /// bounds.
 pub fn verify(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
-    if o.operands.len() != 2 || o.results.len() != 1 {
+    if o.operands().len() != 2 || o.results.len() != 1 {
         return Err(ctx.error(op, "takes two operands and has one result"));
     }
-    let types = [o.operands[0], o.operands[1], o.results[0]].map(|v| ctx.value_ty(v));
+    let types = [o.operands()[0], o.operands()[1], o.results[0]].map(|v| ctx.value_ty(v));
     if elements(ctx, op).is_none() {
         return Err(ctx.error(
             op,

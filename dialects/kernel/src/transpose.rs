@@ -40,7 +40,9 @@ pub fn desc(ctx: &Context, op: OpId) -> Option<TransposeDesc> {
     if n > TRANSPOSE_MAX_OUTER {
         return None;
     }
-    let elem = ctx.types.elem(ctx.value_ty(*ctx.op(op).operands.first()?));
+    let elem = ctx
+        .types
+        .elem(ctx.value_ty(*ctx.op(op).operands().first()?));
     let mut d = TransposeDesc {
         elem_bytes: ctx.types.storage_bytes(elem) as i64,
         outer_rank: n as i64,
@@ -70,10 +72,10 @@ pub fn desc(ctx: &Context, op: OpId) -> Option<TransposeDesc> {
 /// runtime read or write out of bounds.
 pub fn verify(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
-    if o.operands.len() != 1 || o.results.len() != 1 {
+    if o.operands().len() != 1 || o.results.len() != 1 {
         return Err(ctx.error(op, "takes one operand and has one result"));
     }
-    let (src, dst) = (ctx.value_ty(o.operands[0]), ctx.value_ty(o.results[0]));
+    let (src, dst) = (ctx.value_ty(o.operands()[0]), ctx.value_ty(o.results[0]));
     let elem = ctx.types.elem(src);
     if !ctx.types.is_tensor(src)
         || !ctx.types.is_tensor(dst)

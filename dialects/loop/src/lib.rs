@@ -110,16 +110,16 @@ fn check_region(
 
 fn verify_for(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
-    if o.operands.len() != 3 {
+    if o.operands().len() != 3 {
         return Err(ctx.error(
             op,
             format!(
                 "expects 3 operands (lower bound, upper bound, step), found {}",
-                o.operands.len()
+                o.operands().len()
             ),
         ));
     }
-    for (i, &v) in o.operands.iter().enumerate() {
+    for (i, &v) in o.operands().iter().enumerate() {
         let t = ctx.value_ty(v);
         if !matches!(ctx.types.kind(t), TypeKind::Index) {
             return Err(ctx.error(
@@ -160,16 +160,16 @@ fn verify_for(ctx: &Context, op: OpId) -> Result<()> {
 
 fn verify_dispatch(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
-    if o.operands.len() < 3 {
+    if o.operands().len() < 3 {
         return Err(ctx.error(
             op,
             format!(
                 "expects at least 3 operands (lower bound, upper bound, step), found {}",
-                o.operands.len()
+                o.operands().len()
             ),
         ));
     }
-    for (i, &v) in o.operands[..3].iter().enumerate() {
+    for (i, &v) in o.operands()[..3].iter().enumerate() {
         let t = ctx.value_ty(v);
         if !matches!(ctx.types.kind(t), TypeKind::Index) {
             return Err(ctx.error(
@@ -221,16 +221,16 @@ fn verify_run_devices(ctx: &Context, op: OpId) -> Result<()> {
 
 fn verify_if(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
-    if o.operands.len() != 1 {
+    if o.operands().len() != 1 {
         return Err(ctx.error(
             op,
             format!(
                 "expects 1 operand (the condition), found {}",
-                o.operands.len()
+                o.operands().len()
             ),
         ));
     }
-    let t = ctx.value_ty(o.operands[0]);
+    let t = ctx.value_ty(o.operands()[0]);
     if !matches!(ctx.types.kind(t), TypeKind::Int { width: 1, .. }) {
         return Err(ctx.error(
             op,
@@ -271,10 +271,10 @@ fn verify_if(ctx: &Context, op: OpId) -> Result<()> {
 /// region, repeated while `%c` holds. State lives in buffers.
 fn verify_while(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
-    if !o.operands.is_empty() {
+    if !o.operands().is_empty() {
         return Err(ctx.error(
             op,
-            format!("expects no operands, found {}", o.operands.len()),
+            format!("expects no operands, found {}", o.operands().len()),
         ));
     }
     expect_no_results(ctx, op)?;
@@ -304,9 +304,9 @@ fn verify_while(ctx: &Context, op: OpId) -> Result<()> {
 
 fn verify_condition(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
-    let ok = o.operands.len() == 1
+    let ok = o.operands().len() == 1
         && matches!(
-            ctx.types.kind(ctx.value_ty(o.operands[0])),
+            ctx.types.kind(ctx.value_ty(o.operands()[0])),
             TypeKind::Int { width: 1, .. }
         );
     if !ok || !o.results.is_empty() {
@@ -324,7 +324,7 @@ fn verify_condition(ctx: &Context, op: OpId) -> Result<()> {
 
 fn verify_yield(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
-    if !o.operands.is_empty() || !o.results.is_empty() {
+    if !o.operands().is_empty() || !o.results.is_empty() {
         return Err(ctx.error(op, "expects no operands and no results"));
     }
     let parent = o

@@ -10,7 +10,7 @@ use crate::buffer::expect_memref;
 /// Checks the memref operand at `pos` and the index operands after it;
 /// returns the memref's element type.
 fn check_indices(ctx: &Context, op: OpId, pos: usize) -> Result<Type> {
-    let operands = &ctx.op(op).operands;
+    let operands = &ctx.op(op).operands();
     let Some(&m) = operands.get(pos) else {
         return Err(ctx.error(
             op,
@@ -107,7 +107,7 @@ pub(crate) fn verify_store(ctx: &Context, op: OpId) -> Result<()> {
         op,
         "a stored value",
         elem,
-        ctx.value_ty(ctx.op(op).operands[0]),
+        ctx.value_ty(ctx.op(op).operands()[0]),
     )
 }
 
@@ -147,6 +147,6 @@ pub(crate) fn verify_store_part(ctx: &Context, op: OpId) -> Result<()> {
         op,
         "a stored value",
         p,
-        ctx.value_ty(ctx.op(op).operands[0]),
+        ctx.value_ty(ctx.op(op).operands()[0]),
     )
 }

@@ -35,7 +35,7 @@ pub(crate) fn verify_arena(ctx: &Context, op: OpId) -> Result<()> {
 }
 
 pub(crate) fn verify_release(ctx: &Context, op: OpId) -> Result<()> {
-    let arena = ctx.op(op).operands[0];
+    let arena = ctx.op(op).operands()[0];
     expect_arena(ctx, op, ctx.value_ty(arena), "operand #0")?;
     if ctx
         .defining_op(arena)
@@ -49,7 +49,7 @@ pub(crate) fn verify_release(ctx: &Context, op: OpId) -> Result<()> {
 /// A typed buffer at a constant byte `offset` of an arena, aligned to its
 /// element and inside the arena.
 pub(crate) fn verify_slice(ctx: &Context, op: OpId) -> Result<()> {
-    let src = ctx.value_ty(ctx.op(op).operands[0]);
+    let src = ctx.value_ty(ctx.op(op).operands()[0]);
     let dst = ctx.value_ty(ctx.op(op).results[0]);
     expect_arena(ctx, op, src, "operand #0")?;
     expect_memref(ctx, op, dst, "result")?;

@@ -40,7 +40,12 @@ pub(crate) fn verify_alloc(ctx: &Context, op: OpId) -> Result<()> {
 }
 
 pub(crate) fn verify_dealloc(ctx: &Context, op: OpId) -> Result<()> {
-    expect_memref(ctx, op, ctx.value_ty(ctx.op(op).operands[0]), "operand #0")
+    expect_memref(
+        ctx,
+        op,
+        ctx.value_ty(ctx.op(op).operands()[0]),
+        "operand #0",
+    )
 }
 
 pub(crate) fn verify_global(ctx: &Context, op: OpId) -> Result<()> {
@@ -124,8 +129,8 @@ fn expect_compatible(ctx: &Context, op: OpId, a: Type, b: Type) -> Result<()> {
 }
 
 pub(crate) fn verify_copy(ctx: &Context, op: OpId) -> Result<()> {
-    let src = ctx.value_ty(ctx.op(op).operands[0]);
-    let dst = ctx.value_ty(ctx.op(op).operands[1]);
+    let src = ctx.value_ty(ctx.op(op).operands()[0]);
+    let dst = ctx.value_ty(ctx.op(op).operands()[1]);
     expect_memref(ctx, op, src, "operand #0")?;
     expect_memref(ctx, op, dst, "operand #1")?;
     expect_compatible(ctx, op, src, dst)
@@ -135,12 +140,12 @@ pub(crate) fn verify_copy(ctx: &Context, op: OpId) -> Result<()> {
 /// the result's (no larger) type and the same element type. The offset is
 /// a run-time value; producers guarantee that the result stays inside.
 pub(crate) fn verify_offset(ctx: &Context, op: OpId) -> Result<()> {
-    let src = ctx.value_ty(ctx.op(op).operands[0]);
+    let src = ctx.value_ty(ctx.op(op).operands()[0]);
     let dst = ctx.value_ty(ctx.op(op).results[0]);
     expect_memref(ctx, op, src, "operand #0")?;
     expect_memref(ctx, op, dst, "result")?;
     if !matches!(
-        ctx.types.kind(ctx.value_ty(ctx.op(op).operands[1])),
+        ctx.types.kind(ctx.value_ty(ctx.op(op).operands()[1])),
         strata_ir::TypeKind::Index
     ) {
         return Err(ctx.error(op, "expects an index offset as operand #1"));
@@ -161,7 +166,7 @@ pub(crate) fn verify_offset(ctx: &Context, op: OpId) -> Result<()> {
 }
 
 pub(crate) fn verify_view(ctx: &Context, op: OpId) -> Result<()> {
-    let src = ctx.value_ty(ctx.op(op).operands[0]);
+    let src = ctx.value_ty(ctx.op(op).operands()[0]);
     let dst = ctx.value_ty(ctx.op(op).results[0]);
     expect_memref(ctx, op, src, "operand #0")?;
     expect_memref(ctx, op, dst, "result")?;

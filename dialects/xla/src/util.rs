@@ -19,10 +19,10 @@ pub fn ty_str(ctx: &Context, t: Type) -> String {
 /// Checks operand and result counts.
 pub fn expect_counts(ctx: &Context, op: OpId, operands: usize, results: usize) -> Result<()> {
     let o = ctx.op(op);
-    if o.operands.len() != operands {
+    if o.operands().len() != operands {
         return Err(ctx.error(
             op,
-            format!("expects {operands} operands, found {}", o.operands.len()),
+            format!("expects {operands} operands, found {}", o.operands().len()),
         ));
     }
     if o.results.len() != results {
@@ -36,7 +36,7 @@ pub fn expect_counts(ctx: &Context, op: OpId, operands: usize, results: usize) -
 
 /// Shape and element type of operand `i`, which must be a static tensor.
 pub fn operand_tensor(ctx: &Context, op: OpId, i: usize) -> Result<(Vec<i64>, Type)> {
-    let v = ctx.op(op).operands[i];
+    let v = ctx.op(op).operands()[i];
     let t = tensor_of(ctx, v).ok_or_else(|| {
         ctx.error(
             op,

@@ -142,7 +142,7 @@ fn function_graph(ctx: &Context, func: OpId, k: usize, s: &mut String) {
         }
     }
     for &op in &body {
-        for &v in &ctx.op(op).operands {
+        for &v in ctx.op(op).operands() {
             let from = source
                 .get(&v)
                 .cloned()
@@ -173,7 +173,7 @@ fn write_node(ctx: &Context, op: OpId, id: &str, s: &mut String, indent: &str) {
         // The model's paths for the results (`jax.result_info`), if any.
         let paths: Vec<String> = builtin::enclosing_func(ctx, op)
             .map(|f| {
-                (0..o.operands.len())
+                (0..o.operands().len())
                     .filter_map(|i| {
                         crate::abi::dict_string(ctx, f, "res_attrs", i, "jax.result_info")
                     })

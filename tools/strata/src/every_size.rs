@@ -320,7 +320,7 @@ fn template(ctx: &Context, op: OpId) -> String {
         .str_attr(op, "error_message")
         .unwrap_or("shape assertion failed")
         .to_string();
-    for (i, &v) in ctx.op(op).operands.iter().enumerate().skip(1) {
+    for (i, &v) in ctx.op(op).operands().iter().enumerate().skip(1) {
         if refine::dimension_size_read(ctx, v).is_some() {
             message = message.replace(&format!("{{{}}}", i - 1), "\u{1}");
         }

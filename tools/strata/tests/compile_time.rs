@@ -439,3 +439,34 @@ fn long_private_names_are_linear() {
         "so",
     );
 }
+
+/// `n` dynamic broadcasts with constant shapes, each feeding the next add:
+/// `xla-static-dynamic-ops` makes each static. It put a new op in each
+/// one's place and redirected its uses with a walk of the whole function
+/// (20,000 of them: 5.9 s, 40x the time of 2,000); each op is now
+/// rewritten in place.
+fn constant_shaped_dynamic_ops(n: usize) -> String {
+    let ty = "tensor<4xf32>";
+    let mut s = format!("func.func @main(%x: {ty}) -> {ty} {{\n");
+    s.push_str("  %s = stablehlo.constant dense<4> : tensor<1xi32>\n");
+    s.push_str(&format!("  %a0 = stablehlo.add %x, %x : {ty}\n"));
+    for i in 0..n {
+        s.push_str(&format!(
+            "  %b{i} = stablehlo.dynamic_broadcast_in_dim %a{i}, %s, dims = [0] : \
+             ({ty}, tensor<1xi32>) -> {ty}\n  %a{} = stablehlo.add %b{i}, %x : {ty}\n",
+            i + 1
+        ));
+    }
+    s.push_str(&format!("  return %a{n} : {ty}\n}}\n"));
+    s
+}
+
+#[test]
+fn dynamic_ops_with_constant_shapes_are_linear() {
+    assert_linear(
+        "dynamic broadcasts made static",
+        2_000,
+        constant_shaped_dynamic_ops,
+        "mlir",
+    );
+}

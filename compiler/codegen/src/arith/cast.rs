@@ -69,7 +69,7 @@ pub(crate) fn cast<'ctx>(
 
 /// The small-float format code when `op` converts from or to one.
 fn small_float_cast<'ctx>(lw: &Lowerer<'ctx, '_>, op: OpId) -> Option<i32> {
-    let from = lw.ir.value_ty(lw.ir.op(op).operands[0]);
+    let from = lw.ir.value_ty(lw.ir.op(op).operands()[0]);
     let to = lw.ir.value_ty(*lw.ir.op(op).results.first()?);
     [from, to]
         .into_iter()

@@ -26,7 +26,7 @@ use super::gemm::{
 
 /// Rewrites `op` (a `convolution`) into a `kernel.gemm` when it is 1x1.
 pub(crate) fn select(ctx: &mut Context, op: OpId) -> Result<()> {
-    let [x, w] = ctx.op(op).operands[..] else {
+    let [x, w] = ctx.op(op).operands()[..] else {
         return Ok(());
     };
     let result = ctx.op(op).results[0];
@@ -130,11 +130,11 @@ fn keep_bf16_operands(ctx: &mut Context, conv: OpId, kinds: &[strata_ir::FloatKi
     {
         return;
     }
-    let converts: Vec<OpId> = ctx.op(conv).operands[..2]
+    let converts: Vec<OpId> = ctx.op(conv).operands()[..2]
         .iter()
         .filter_map(|&v| ctx.defining_op(v))
         .collect();
-    let narrow: Vec<strata_ir::Value> = converts.iter().map(|&c| ctx.op(c).operands[0]).collect();
+    let narrow: Vec<strata_ir::Value> = converts.iter().map(|&c| ctx.op(c).operands()[0]).collect();
     if converts.len() != 2
         || narrow
             .iter()
@@ -142,15 +142,14 @@ fn keep_bf16_operands(ctx: &mut Context, conv: OpId, kinds: &[strata_ir::FloatKi
     {
         return;
     }
-    ctx.op_mut(conv).operands[..2].copy_from_slice(&narrow);
+    ctx.set_operand(conv, 0, narrow[0]);
+    ctx.set_operand(conv, 1, narrow[1]);
     let Some(func) = strata_ir::builtin::enclosing_func(ctx, conv) else {
         return;
     };
     for c in converts {
         let v = ctx.op(c).results[0];
-        let mut used = false;
-        ctx.walk_nested(func, &mut |o| used |= ctx.op(o).operands.contains(&v));
-        if !used {
+        if ctx.users_in_scope(func, v).is_empty() {
             ctx.detach_op(c);
         }
     }
@@ -172,7 +171,7 @@ fn widen_narrow(
     }
     let f32t = ctx.types.float_ty(FloatKind::F32);
     let attrs = ctx.op(op).attrs.clone();
-    let operands = ctx.op(op).operands.clone();
+    let operands = ctx.op(op).operands().to_vec();
     let result = ctx.op(op).results[0];
     let mut b = strata_dialect_xla::transforms::build::OpBuilder::before_op(ctx, op)?;
     let mut wide = Vec::new();

@@ -204,9 +204,11 @@ fn exact_in_f64(ctx: &Context, op: OpId) -> bool {
         TypeKind::Int { width, .. } => Some(*width),
         _ => None,
     };
-    let (Some(a), Some(b), Some(r)) =
-        (bits(o.operands[0]), bits(o.operands[1]), bits(o.results[0]))
-    else {
+    let (Some(a), Some(b), Some(r)) = (
+        bits(o.operands()[0]),
+        bits(o.operands()[1]),
+        bits(o.results[0]),
+    ) else {
         return false;
     };
     if a > 16 || b > 16 || !(32..=64).contains(&r) {
@@ -215,7 +217,10 @@ fn exact_in_f64(ctx: &Context, op: OpId) -> bool {
     let Some(d) = dot_dims(ctx, op) else {
         return false;
     };
-    let ls = ctx.types.shape(ctx.value_ty(o.operands[0])).unwrap_or(&[]);
+    let ls = ctx
+        .types
+        .shape(ctx.value_ty(o.operands()[0]))
+        .unwrap_or(&[]);
     let k: i64 = d.lhs_contract.iter().map(|&i| ls[i as usize]).product();
     // |x| < 2^a for a-bit operands (signed or not); the sum of k products
     // stays below 2^(a + b + log2 k), which must fit the result (signed).
@@ -313,7 +318,7 @@ fn compute_of(ctx: &Context, op: OpId, types: [Type; 3]) -> Option<Compute> {
 /// Rewrites `op` (a `dot_general`) into a `kernel.gemm` when one computes it.
 pub(crate) fn select(ctx: &mut Context, op: OpId) -> Result<()> {
     let loc = ctx.op(op).loc;
-    let [lhs, rhs] = ctx.op(op).operands[..] else {
+    let [lhs, rhs] = ctx.op(op).operands()[..] else {
         return Err(Diagnostic::internal(loc, "dot_general takes two operands"));
     };
     let result = ctx.op(op).results[0];
@@ -377,7 +382,7 @@ pub(crate) fn replace_with_gemm(
     let result = ctx.op(op).results[0];
     let (lhs, rhs) = match (lhs, rhs) {
         (Some(l), Some(r)) => (l, r),
-        _ => (ctx.op(op).operands[0], ctx.op(op).operands[1]),
+        _ => (ctx.op(op).operands()[0], ctx.op(op).operands()[1]),
     };
     let (operand, acc) = compute.types(ctx);
     let attrs = strata_dialect_kernel::gemm::attrs(ctx, desc);

@@ -50,9 +50,8 @@ impl strata_pass::Pass for ConvertXlaToKernelPass {
         if transposes.is_empty() {
             return Ok(());
         }
-        let users = ctx.users_in(module);
         for op in transposes {
-            transpose::select(ctx, op, &users)?;
+            transpose::select(ctx, op, module)?;
         }
         Ok(())
     }

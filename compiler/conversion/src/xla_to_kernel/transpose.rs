@@ -19,12 +19,10 @@
 //! innermost; every other dimension is an outer one (size-1 dimensions
 //! dropped, neighbours contiguous in both operand and result merged).
 
-use std::collections::HashMap;
-
 use strata_abi::{TRANSPOSE_KERNEL_MIN_BYTES, TRANSPOSE_MAX_OUTER, TransposeDesc};
 use strata_diag::Result;
 use strata_dialect_xla::names::{CONCATENATE, DYNAMIC_UPDATE_SLICE, PAD};
-use strata_ir::{Context, OpId, Value};
+use strata_ir::{Context, OpId};
 
 use super::view::row_major as strides;
 use crate::xla_to_loop::pattern::{is_elementwise, is_index_only};
@@ -33,9 +31,9 @@ use crate::xla_to_loop::pattern::{is_elementwise, is_index_only};
 const MIN_EDGE: i64 = 16;
 
 /// Rewrites `op` (an `xla.transpose`) into a `kernel.transpose` when that
-/// saves work; `users` lists the readers of each value of the module.
-pub(crate) fn select(ctx: &mut Context, op: OpId, users: &HashMap<Value, Vec<OpId>>) -> Result<()> {
-    let [x] = ctx.op(op).operands[..] else {
+/// saves work (`module` holds it).
+pub(crate) fn select(ctx: &mut Context, op: OpId, module: OpId) -> Result<()> {
+    let [x] = ctx.op(op).operands()[..] else {
         return Ok(());
     };
     let result = ctx.op(op).results[0];
@@ -51,9 +49,10 @@ pub(crate) fn select(ctx: &mut Context, op: OpId, users: &HashMap<Value, Vec<OpI
     let operand_in_buffer = ctx
         .defining_op(x)
         .is_none_or(|d| !fused_into_readers(ctx.op(d).name));
-    let read_fused = users
-        .get(&result)
-        .is_some_and(|us| us.iter().any(|&u| reads_operands_fused(ctx.op(u).name)));
+    let read_fused = ctx
+        .users_in_scope(module, result)
+        .iter()
+        .any(|&u| reads_operands_fused(ctx.op(u).name));
     if !operand_in_buffer || read_fused {
         return Ok(());
     }

@@ -90,7 +90,7 @@ pub(crate) fn operand_view(ctx: &Context, v: Value) -> (Value, Vec<i64>) {
             break;
         }
         chain.push(op);
-        source = ctx.op(op).operands[0];
+        source = ctx.op(op).operands()[0];
     }
     // Replay it bottom-up, from the source's own layout. A step no stride
     // can say (a reshape merging dimensions a transpose separated) makes
@@ -129,14 +129,14 @@ pub(crate) fn result_view(
     func: OpId,
     v: Value,
 ) -> Option<(Value, Vec<i64>, Vec<OpId>)> {
+    // Once per use: an op reading `x` twice is not a single reader.
     let users = |x: Value| {
-        let mut found = Vec::new();
-        ctx.walk_nested(func, &mut |op| {
-            for _ in ctx.op(op).operands.iter().filter(|&&o| o == x) {
-                found.push(op);
-            }
-        });
-        found
+        let mut uses = Vec::new();
+        for o in ctx.users_in_scope(func, x) {
+            let n = ctx.op(o).operands().iter().filter(|&&u| u == x).count();
+            uses.extend(std::iter::repeat_n(o, n));
+        }
+        uses
     };
     let mut chain = Vec::new();
     let mut last = v;
@@ -156,7 +156,7 @@ pub(crate) fn result_view(
     // Back from the last value's row-major layout to `v`'s dimensions.
     let mut strides = row_major(&shape(ctx, last));
     for &op in chain.iter().rev() {
-        let input = ctx.op(op).operands[0];
+        let input = ctx.op(op).operands()[0];
         strides = if ctx.op(op).name == TRANSPOSE {
             let perm = permutation(ctx, op)?;
             let mut s = vec![0i64; perm.len()];
@@ -191,10 +191,8 @@ pub(crate) fn remove_dead(
         if ctx.op(op).parent.is_none() || !matches!(ctx.op(op).name, TRANSPOSE | RESHAPE) {
             continue;
         }
-        let mut used = false;
-        ctx.walk_nested(func, &mut |o| used |= ctx.op(o).operands.contains(&v));
-        if !used {
-            pending.push(ctx.op(op).operands[0]);
+        if ctx.users_in_scope(func, v).is_empty() {
+            pending.push(ctx.op(op).operands()[0]);
             ctx.detach_op(op);
         }
     }

@@ -12,7 +12,7 @@ impl FuncLowering<'_> {
     pub(super) fn lower_check(&mut self, b: &mut Builder<'_>, op: OpId) -> Result<()> {
         use strata_dialect_check as check;
         let name = b.ctx.op(op).name;
-        let operands = b.ctx.op(op).operands.clone();
+        let operands = b.ctx.op(op).operands().to_vec();
         let t = b.ctx.value_ty(operands[0]);
         let actual = self.buffer_of(b, operands[0])?;
         let expected = match name {

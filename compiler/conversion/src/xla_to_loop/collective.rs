@@ -88,12 +88,12 @@ pub(super) fn builtin_reduction(
         MINIMUM => ReduceOp::Min,
         _ => return None,
     };
-    let operands = &ctx.op(*first).operands;
+    let operands = &ctx.op(*first).operands();
     let on_args = args.len() == 2
         && operands.len() == 2
         && operands.iter().all(|v| args.contains(v))
         && operands[0] != operands[1];
-    let returns_it = ctx.op(*last).operands.as_slice() == ctx.op(*first).results.as_slice();
+    let returns_it = ctx.op(*last).operands() == ctx.op(*first).results.as_slice();
     (on_args && returns_it).then_some((reduce, code))
 }
 
@@ -213,7 +213,7 @@ fn all_reduce(
     op: OpId,
     bufs: &[Value],
 ) -> Result<()> {
-    let operands = b.ctx.op(op).operands.clone();
+    let operands = b.ctx.op(op).operands().to_vec();
     let body = b
         .ctx
         .entry_block(op, 0)
@@ -328,7 +328,7 @@ fn all_gather(
     op: OpId,
     bufs: &[Value],
 ) -> Result<()> {
-    let operands = b.ctx.op(op).operands.clone();
+    let operands = b.ctx.op(op).operands().to_vec();
     let in_shape = shape_of(b.ctx, operands[0]);
     let dim = strata_dialect_xla::ops::collective::all_gather_dimension(b.ctx, op).unwrap_or(0);
     let out_shape = shape_of(b.ctx, bufs[0]);
@@ -373,7 +373,7 @@ fn reduce_scatter(
     op: OpId,
     out: Value,
 ) -> Result<()> {
-    let x = b.ctx.op(op).operands[0];
+    let x = b.ctx.op(op).operands()[0];
     let body = b
         .ctx
         .entry_block(op, 0)
@@ -435,7 +435,7 @@ fn all_to_all(
     op: OpId,
     bufs: &[Value],
 ) -> Result<()> {
-    let operands = b.ctx.op(op).operands.clone();
+    let operands = b.ctx.op(op).operands().to_vec();
     let strata_dialect_xla::ops::collective::AllToAll {
         count,
         split,
@@ -487,7 +487,7 @@ fn receive_one(
     op: OpId,
     outs: &[Value],
 ) -> Result<()> {
-    let operands = b.ctx.op(op).operands.clone();
+    let operands = b.ctx.op(op).operands().to_vec();
     let permute = b.ctx.op(op).name == COLLECTIVE_PERMUTE;
     let dynamic = b.ctx.attr_of(op, "has_dynamic_root").is_some();
     let data = &operands[..outs.len()];
@@ -538,7 +538,7 @@ fn transfer(
     bufs: &[Value],
 ) -> Result<()> {
     let name = b.ctx.op(op).name;
-    let operands = b.ctx.op(op).operands.clone();
+    let operands = b.ctx.op(op).operands().to_vec();
     let i64t = b.ctx.types.int_ty(64);
     let channel = coll::channel_id(b.ctx, op);
     let (data, token): (Vec<Value>, Value) = match name {
@@ -630,7 +630,7 @@ fn queue_infeed(cx: &mut FuncLowering<'_>, b: &mut Builder<'_>, op: OpId) -> Res
 pub(super) fn run_parallel(cx: &mut FuncLowering<'_>, b: &mut Builder<'_>, op: OpId) -> Result<()> {
     let programs = coll::programs(b.ctx, op)?;
     let (replicas, partitions) = (programs.len(), programs[0].len());
-    let operands = b.ctx.op(op).operands.clone();
+    let operands = b.ctx.op(op).operands().to_vec();
     let results = b.ctx.op(op).results.clone();
     let mut captures = Vec::new();
     for &x in &operands {

@@ -31,7 +31,7 @@ impl FuncLowering<'_> {
         // The region frees only its own buffers, all of them by its end.
         let mark = self.allocs.len();
         let saved_mark = std::mem::replace(&mut self.region_mark, mark);
-        let returned = b.ctx.op(*term).operands.clone();
+        let returned = b.ctx.op(*term).operands().to_vec();
         self.lower_ops(b, body, &HashMap::new(), &returned)?;
         finish(self, b, &returned)?;
         self.free_allocs_since(b, mark);
@@ -80,7 +80,7 @@ impl FuncLowering<'_> {
 
     pub(super) fn lower_while(&mut self, b: &mut Builder<'_>, op: OpId) -> Result<()> {
         let carried = self.result_buffers(b, op)?;
-        let inits = b.ctx.op(op).operands.clone();
+        let inits = b.ctx.op(op).operands().to_vec();
         self.copy_into(b, &inits, &carried)?;
         let (cond, body) = match (b.ctx.entry_block(op, 0), b.ctx.entry_block(op, 1)) {
             (Some(c), Some(d)) => (c, d),
@@ -118,7 +118,7 @@ impl FuncLowering<'_> {
     /// into the result buffers.
     pub(super) fn lower_branches(&mut self, b: &mut Builder<'_>, op: OpId) -> Result<()> {
         let results = self.result_buffers(b, op)?;
-        let selector = b.ctx.op(op).operands[0];
+        let selector = b.ctx.op(op).operands()[0];
         let blocks: Vec<BlockId> = (0..b.ctx.op(op).regions.len())
             .filter_map(|i| b.ctx.entry_block(op, i))
             .collect();

@@ -58,7 +58,7 @@ pub(super) fn convolution(
     op: OpId,
     out: Value,
 ) -> Result<()> {
-    let (lhs, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
+    let (lhs, rhs) = (b.ctx.op(op).operands()[0], b.ctx.op(op).operands()[1]);
     let (ls, rs) = (shape_of(b.ctx, lhs), shape_of(b.ctx, rhs));
     let c = strata_dialect_xla::ops::conv::conv(b.ctx, op)
         .ok_or_else(|| Diagnostic::internal(b.loc, "convolution without dimension numbers"))?;
@@ -176,7 +176,7 @@ pub(super) fn convolution_via_gemm(
 ) -> Result<()> {
     let plan = strata_dialect_kernel::conv::plan(b.ctx, op)
         .ok_or_else(|| Diagnostic::internal(b.loc, "kernel.conv without a GEMM plan"))?;
-    let (lhs, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
+    let (lhs, rhs) = (b.ctx.op(op).operands()[0], b.ctx.op(op).operands()[1]);
     let (ls, rs) = (shape_of(b.ctx, lhs), shape_of(b.ctx, rhs));
     let result = b.ctx.op(op).results[0];
     let os = shape_of(b.ctx, result);
@@ -352,7 +352,7 @@ fn pack_kernel(
     columns: &[i64],
     features: i64,
 ) -> Result<()> {
-    let rhs = b.ctx.op(op).operands[1];
+    let rhs = b.ctx.op(op).operands()[1];
     let rs = shape_of(b.ctx, rhs);
     let c = strata_dialect_xla::ops::conv::conv(b.ctx, op)
         .ok_or_else(|| Diagnostic::internal(b.loc, "convolution without dimension numbers"))?;

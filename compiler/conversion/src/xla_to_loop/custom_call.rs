@@ -107,7 +107,7 @@ impl FuncLowering<'_> {
         target: String,
     ) -> Result<()> {
         let mut args = Vec::new();
-        for v in b.ctx.op(op).operands.clone() {
+        for v in b.ctx.op(op).operands().to_vec() {
             if !matches!(b.ctx.types.kind(b.ctx.value_ty(v)), TypeKind::Tensor { .. }) {
                 return Err(Diagnostic::unsupported(
                     b.loc,

@@ -48,12 +48,12 @@ pub(super) fn decomposition(
     // The matrices are operand 0's, but for a tridiagonal solve, b's
     // (its systems' right-hand sides).
     let described = if name == TRIDIAGONAL_SOLVE { 3 } else { 0 };
-    let a = b.ctx.op(op).operands[described];
+    let a = b.ctx.op(op).operands()[described];
     let mut desc = matrices_desc(b, a)?;
     let sig = match name {
         HOUSEHOLDER_QR => &runtime::HOUSEHOLDER_QR,
         HOUSEHOLDER_PRODUCT => {
-            let tau = b.ctx.op(op).operands[1];
+            let tau = b.ctx.op(op).operands()[1];
             desc.reflectors = shape_of(b.ctx, tau).last().copied().unwrap_or(0);
             &runtime::HOUSEHOLDER_PRODUCT
         }
@@ -90,7 +90,7 @@ pub(super) fn decomposition(
     };
     let desc_buf = cx.descriptor_global(b, &desc)?;
     let mut args = vec![desc_buf];
-    for v in b.ctx.op(op).operands.clone() {
+    for v in b.ctx.op(op).operands().to_vec() {
         args.push(cx.buffer_of(b, v)?);
     }
     args.extend_from_slice(bufs);

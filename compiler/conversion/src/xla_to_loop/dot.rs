@@ -36,7 +36,7 @@ pub(super) fn dot_general(
     op: OpId,
     out: Value,
 ) -> Result<()> {
-    let (lhs, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
+    let (lhs, rhs) = (b.ctx.op(op).operands()[0], b.ctx.op(op).operands()[1]);
     let (ls, rs) = (shape_of(b.ctx, lhs), shape_of(b.ctx, rhs));
     let d = dot::dot_dims(b.ctx, op)
         .ok_or_else(|| Diagnostic::internal(b.loc, "dot_general without dimension numbers"))?;
@@ -215,7 +215,7 @@ pub(super) fn dot_with_runtime_gemm(
     lfree: &[usize],
     rfree: &[usize],
 ) -> Result<()> {
-    let (lhs, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
+    let (lhs, rhs) = (b.ctx.op(op).operands()[0], b.ctx.op(op).operands()[1]);
     let (ls, rs) = (shape_of(b.ctx, lhs), shape_of(b.ctx, rhs));
     let os = shape_of(b.ctx, b.ctx.op(op).results[0]);
     let d = dot::dot_dims(b.ctx, op)

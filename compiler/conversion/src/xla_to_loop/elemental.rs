@@ -134,7 +134,7 @@ impl FuncLowering<'_> {
             .ok_or_else(|| Diagnostic::internal(b.loc, "gather without dimension numbers"))?;
         let sizes = strata_dialect_xla::ops::gather::gather_slice_sizes(b.ctx, op)
             .ok_or_else(|| Diagnostic::internal(b.loc, "gather without slice_sizes"))?;
-        let indices = b.ctx.op(op).operands[1];
+        let indices = b.ctx.op(op).operands()[1];
         let batch: Vec<Value> = (0..idx.len())
             .filter(|r| !d.offset_dims.contains(&(*r as i64)))
             .map(|r| idx[r])
@@ -210,7 +210,7 @@ impl FuncLowering<'_> {
     /// Element `idx` of `op`'s (single) result, computed from its operands.
     pub fn compute(&mut self, b: &mut Builder<'_>, op: OpId, idx: &[Value]) -> Result<Scalar> {
         let name = b.ctx.op(op).name;
-        let operands = b.ctx.op(op).operands.clone();
+        let operands = b.ctx.op(op).operands().to_vec();
         let result = b.ctx.op(op).results[0];
         let rshape = shape(b.ctx, result);
         let stored = b.ctx.types.elem(b.ctx.value_ty(result));
@@ -292,7 +292,7 @@ impl FuncLowering<'_> {
         rshape: &[i64],
     ) -> Result<Vec<Value>> {
         let name = b.ctx.op(op).name;
-        let operand = b.ctx.op(op).operands[0];
+        let operand = b.ctx.op(op).operands()[0];
         let oshape = shape(b.ctx, operand);
         use strata_dialect_xla::ops::shape as views;
         let missing = |what: &str| Diagnostic::internal(b.loc, format!("'{name}' without {what}"));
@@ -344,7 +344,7 @@ impl FuncLowering<'_> {
             RESHAPE => reshape_index(b, idx, rshape, &oshape),
             GATHER => self.gather_index(b, op, idx, &oshape)?,
             DYNAMIC_SLICE => {
-                let starts = b.ctx.op(op).operands[1..].to_vec();
+                let starts = b.ctx.op(op).operands()[1..].to_vec();
                 let starts = self.clamped_starts(b, &starts, &oshape, rshape)?;
                 idx.iter()
                     .zip(starts)

@@ -24,7 +24,7 @@ pub(super) fn fft(
     op: OpId,
     out: Value,
 ) -> Result<()> {
-    let x = b.ctx.op(op).operands[0];
+    let x = b.ctx.op(op).operands()[0];
     let shape = shape_of(b.ctx, x);
     let elem = b.ctx.types.elem(b.ctx.value_ty(x));
     let bits = b.ctx.types.bit_width(elem) as i64;

@@ -31,7 +31,7 @@ pub(super) fn scatter(
     op: OpId,
     bufs: &[Value],
 ) -> Result<()> {
-    let operands = b.ctx.op(op).operands.clone();
+    let operands = b.ctx.op(op).operands().to_vec();
     let k = (operands.len() - 1) / 2;
     let (inputs, indices, updates) = (
         operands[..k].to_vec(),

@@ -34,7 +34,7 @@ pub(super) fn gemm(
 ) -> Result<()> {
     let desc = strata_dialect_kernel::gemm::desc(b.ctx, op)
         .ok_or_else(|| Diagnostic::internal(b.loc, "kernel.gemm with a malformed descriptor"))?;
-    let (lhs, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
+    let (lhs, rhs) = (b.ctx.op(op).operands()[0], b.ctx.op(op).operands()[1]);
     let elements = strata_dialect_kernel::gemm::elements(b.ctx, op).ok_or_else(|| {
         Diagnostic::internal(b.loc, "kernel.gemm on element types no kernel takes")
     })?;
@@ -51,7 +51,7 @@ pub(super) fn transpose_kernel(
     let desc = strata_dialect_kernel::transpose::desc(b.ctx, op).ok_or_else(|| {
         Diagnostic::internal(b.loc, "kernel.transpose with a malformed descriptor")
     })?;
-    let x = cx.buffer_of(b, b.ctx.op(op).operands[0])?;
+    let x = cx.buffer_of(b, b.ctx.op(op).operands()[0])?;
     let desc_buf = cx.descriptor_global(b, &desc)?;
     cx.call_runtime(b, &strata_abi::runtime::TRANSPOSE, vec![desc_buf, x, out]);
     Ok(())

@@ -57,7 +57,7 @@ pub(super) fn triangular_solve(
     op: OpId,
     x: Value,
 ) -> Result<()> {
-    let (a, rhs) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
+    let (a, rhs) = (b.ctx.op(op).operands()[0], b.ctx.op(op).operands()[1]);
     let shape = shape_of(b.ctx, rhs);
     let r = shape.len();
     let (m, n) = (shape[r - 2], shape[r - 1]);
@@ -214,7 +214,7 @@ pub(super) fn cholesky(
     op: OpId,
     bufs: &[Value],
 ) -> Result<()> {
-    let a = b.ctx.op(op).operands[0];
+    let a = b.ctx.op(op).operands()[0];
     let triangle = Triangle {
         lower: attrs::flag(b.ctx, op, "lower") == Some(true),
     };
@@ -377,7 +377,7 @@ pub(super) fn lu(
     op: OpId,
     bufs: &[Value],
 ) -> Result<()> {
-    let a = b.ctx.op(op).operands[0];
+    let a = b.ctx.op(op).operands()[0];
     let (out, pivots, info) = (bufs[0], bufs[1], bufs[2]);
     let shape = shape_of(b.ctx, a);
     let r = shape.len();

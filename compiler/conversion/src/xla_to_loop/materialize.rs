@@ -73,7 +73,7 @@ fn reads_transposed(cx: &FuncLowering<'_>, ctx: &Context, roots: &[OpId]) -> boo
         if fusion_of(name) != Some(Fusion::Elementwise) {
             continue;
         }
-        for v in &ctx.op(op).operands {
+        for v in ctx.op(op).operands() {
             if let Some(super::Repr::Fused(p)) = cx.repr.get(v) {
                 stack.push(*p);
             }

@@ -265,7 +265,7 @@ fn lower_func(ctx: &mut Context, state: &mut ModuleState, f: OpId) -> Result<OpI
         .filter(|&o| b.ctx.op(o).name == builtin::RETURN);
     let mut direct_out: HashMap<Value, usize> = HashMap::new();
     if let Some(r) = ret {
-        let rets = b.ctx.op(r).operands.clone();
+        let rets = b.ctx.op(r).operands().to_vec();
         for (i, v) in rets.iter().enumerate() {
             let once = rets.iter().filter(|&&x| x == *v).count() == 1;
             let produced_here = b
@@ -355,7 +355,7 @@ impl FuncLowering<'_> {
             let mut read = Vec::new();
             for &v in ctx
                 .op(op)
-                .operands
+                .operands()
                 .iter()
                 .chain(plan::captures(ctx, op).iter())
             {
@@ -442,7 +442,10 @@ impl FuncLowering<'_> {
             | strata_dialect_check::EXPECT_ALMOST_EQ_CONST
             | strata_dialect_check::EXPECT_CLOSE => return self.lower_check(b, op),
             strata_dialect_xla::OPTIMIZATION_BARRIER => {
-                let (ins, outs) = (b.ctx.op(op).operands.clone(), b.ctx.op(op).results.clone());
+                let (ins, outs) = (
+                    b.ctx.op(op).operands().to_vec(),
+                    b.ctx.op(op).results.clone(),
+                );
                 for (i, o) in ins.into_iter().zip(outs) {
                     let buf = self.buffer_of(b, i)?;
                     self.repr.insert(o, Repr::Buffer(buf));
@@ -452,12 +455,12 @@ impl FuncLowering<'_> {
             strata_dialect_xla::COMPOSITE => return self.lower_call(b, op),
             strata_dialect_xla::RUN_PARALLEL => return collective::run_parallel(self, b, op),
             strata_dialect_xla::TUPLE => {
-                let (r, elems) = (b.ctx.op(op).results[0], b.ctx.op(op).operands.clone());
+                let (r, elems) = (b.ctx.op(op).results[0], b.ctx.op(op).operands().to_vec());
                 self.tuples.insert(r, elems);
                 return Ok(());
             }
             strata_dialect_xla::GET_TUPLE_ELEMENT => {
-                let (t, r) = (b.ctx.op(op).operands[0], b.ctx.op(op).results[0]);
+                let (t, r) = (b.ctx.op(op).operands()[0], b.ctx.op(op).results[0]);
                 let i = strata_dialect_xla::ops::misc::tuple_index(b.ctx, op).unwrap_or(0);
                 let elem = self.tuples.get(&t).and_then(|e| e.get(i)).copied().ok_or_else(|| {
                     Diagnostic::unsupported(b.loc, "tuples are supported only when built by xla.tuple in the same function")
@@ -576,7 +579,7 @@ impl FuncLowering<'_> {
             ctx.op(op).name,
             strata_dialect_xla::SELECT | strata_dialect_xla::CLAMP
         );
-        ctx.op(op).operands.iter().all(|&v| {
+        ctx.op(op).operands().iter().all(|&v| {
             let s = ctx.types.shape(ctx.value_ty(v)).unwrap_or(&[]);
             s == rshape || (scalar_ok && s.is_empty())
         }) && !strata_dialect_xla::ops::elementwise::has_broadcast_attrs(ctx, op)
@@ -647,7 +650,7 @@ impl FuncLowering<'_> {
     }
 
     fn lower_return(&mut self, b: &mut Builder<'_>, op: OpId) -> Result<()> {
-        let rets = b.ctx.op(op).operands.clone();
+        let rets = b.ctx.op(op).operands().to_vec();
         for (i, v) in rets.into_iter().enumerate() {
             let out = self.outputs[i];
             let src = self.buffer_of(b, v)?;
@@ -662,7 +665,7 @@ impl FuncLowering<'_> {
 
     fn lower_call(&mut self, b: &mut Builder<'_>, op: OpId) -> Result<()> {
         let mut args = Vec::new();
-        for v in b.ctx.op(op).operands.clone() {
+        for v in b.ctx.op(op).operands().to_vec() {
             args.push(self.buffer_of(b, v)?);
         }
         let mut outs = Vec::new();

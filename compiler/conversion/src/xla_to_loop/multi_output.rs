@@ -277,7 +277,7 @@ fn bound_depth(
     for &op in body {
         let node = ctx.op(op);
         let d = 1 + node
-            .operands
+            .operands()
             .iter()
             .filter_map(|v| depth.get(v))
             .max()

@@ -61,7 +61,7 @@ pub fn captures(ctx: &Context, op: OpId) -> Vec<Value> {
     let mut out = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for &o in &nested {
-        for &v in &ctx.op(o).operands {
+        for &v in ctx.op(o).operands() {
             if !defined.contains(&v) && seen.insert(v) {
                 out.push(v);
             }
@@ -75,7 +75,7 @@ pub fn captures(ctx: &Context, op: OpId) -> Vec<Value> {
 pub fn uses(ctx: &Context, body: &[OpId]) -> HashMap<Value, Vec<OpId>> {
     let mut m: HashMap<Value, Vec<OpId>> = HashMap::new();
     for &op in body {
-        for &v in ctx.op(op).operands.iter().chain(captures(ctx, op).iter()) {
+        for &v in ctx.op(op).operands().iter().chain(captures(ctx, op).iter()) {
             m.entry(v).or_default().push(op);
         }
     }
@@ -131,7 +131,7 @@ pub fn modes(
     let mut fused_size: HashMap<Value, usize> = HashMap::new();
     for &op in body {
         let name = ctx.op(op).name;
-        let size = ctx.op(op).operands.iter().fold(1usize, |n, v| {
+        let size = ctx.op(op).operands().iter().fold(1usize, |n, v| {
             n.saturating_add(fused_size.get(v).copied().unwrap_or(0))
         });
         for &r in &ctx.op(op).results {

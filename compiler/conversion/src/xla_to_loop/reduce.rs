@@ -32,7 +32,7 @@ pub(super) fn reduce(
     op: OpId,
     bufs: &[Value],
 ) -> Result<()> {
-    let operands = b.ctx.op(op).operands.clone();
+    let operands = b.ctx.op(op).operands().to_vec();
     let k = operands.len() / 2;
     let (inputs, inits) = (operands[..k].to_vec(), operands[k..].to_vec());
     let in_shape = shape_of(b.ctx, inputs[0]);
@@ -148,7 +148,7 @@ pub(super) fn reduce_in_memory_order(
     kept: &[usize],
     body: BlockId,
 ) -> Result<()> {
-    let operands = b.ctx.op(op).operands.clone();
+    let operands = b.ctx.op(op).operands().to_vec();
     let k = operands.len() / 2;
     let (inputs, inits) = (operands[..k].to_vec(), operands[k..].to_vec());
     let in_shape = shape_of(b.ctx, inputs[0]);

@@ -189,7 +189,7 @@ fn emit_block_ops(
     }
     for op in b.ctx.blocks[block].ops.clone() {
         let name = b.ctx.op(op).name;
-        let operands = b.ctx.op(op).operands.clone();
+        let operands = b.ctx.op(op).operands().to_vec();
         let get = |env: &HashMap<Value, Scalar>, v: &Value, b: &mut Builder<'_>| match env.get(v) {
             Some(&s) => Ok(s),
             None => outer_constant(b, *v),

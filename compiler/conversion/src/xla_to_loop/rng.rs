@@ -63,7 +63,7 @@ pub(super) fn rng_bit_generator(
     };
     desc.dims[..shape.len()].copy_from_slice(&shape);
     let desc_buf = cx.descriptor_global(b, &desc)?;
-    let state = cx.buffer_of(b, b.ctx.op(op).operands[0])?;
+    let state = cx.buffer_of(b, b.ctx.op(op).operands()[0])?;
     cx.call_runtime(b, sig, vec![desc_buf, state, bufs[0], bufs[1]]);
     Ok(())
 }

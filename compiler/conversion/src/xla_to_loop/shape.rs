@@ -43,7 +43,7 @@ pub(super) fn dynamic_update_slice(
     op: OpId,
     out: Value,
 ) -> Result<()> {
-    let operands = b.ctx.op(op).operands.clone();
+    let operands = b.ctx.op(op).operands().to_vec();
     let (x, u) = (operands[0], operands[1]);
     let (xs, us) = (shape_of(b.ctx, x), shape_of(b.ctx, u));
     copy_operand_into(cx, b, x, out)?;
@@ -94,7 +94,7 @@ pub(super) fn concatenate(
     let dim = strata_dialect_xla::ops::shape::concatenate_dimension(b.ctx, op)
         .ok_or_else(|| Diagnostic::internal(b.loc, "concatenate without a dimension"))?;
     let mut offset = 0;
-    for x in b.ctx.op(op).operands.clone() {
+    for x in b.ctx.op(op).operands().to_vec() {
         let s = shape_of(b.ctx, x);
         let off = offset;
         b.loop_nest(&s, &mut |b, idx| {
@@ -118,7 +118,7 @@ pub(super) fn pad(
     op: OpId,
     out: Value,
 ) -> Result<()> {
-    let (x, pv) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
+    let (x, pv) = (b.ctx.op(op).operands()[0], b.ctx.op(op).operands()[1]);
     let xs = shape_of(b.ctx, x);
     let os = shape_of(b.ctx, b.ctx.op(op).results[0]);
     let strata_dialect_xla::ops::shape::Padding {

@@ -34,7 +34,7 @@ pub(super) fn sort(
     op: OpId,
     bufs: &[Value],
 ) -> Result<()> {
-    let operands = b.ctx.op(op).operands.clone();
+    let operands = b.ctx.op(op).operands().to_vec();
     let shape = shape_of(b.ctx, operands[0]);
     let dim = strata_dialect_xla::ops::misc::sort_dimension(b.ctx, op)
         .ok_or_else(|| Diagnostic::internal(b.loc, "sort without a dimension"))?;

@@ -52,7 +52,7 @@ pub(super) fn top_k(
     op: OpId,
     bufs: &[Value],
 ) -> Result<()> {
-    let x = b.ctx.op(op).operands[0];
+    let x = b.ctx.op(op).operands()[0];
     let shape = shape_of(b.ctx, x);
     let n = *shape.last().unwrap_or(&0);
     let k = strata_dialect_xla::ops::misc::top_k_count(b.ctx, op).unwrap_or(0);

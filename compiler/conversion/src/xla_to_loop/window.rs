@@ -42,7 +42,7 @@ pub(super) fn reduce_window(
     op: OpId,
     bufs: &[Value],
 ) -> Result<()> {
-    let operands = b.ctx.op(op).operands.clone();
+    let operands = b.ctx.op(op).operands().to_vec();
     let k = operands.len() / 2;
     let (inputs, inits) = (operands[..k].to_vec(), operands[k..].to_vec());
     let shape = shape_of(b.ctx, inputs[0]);
@@ -118,7 +118,7 @@ pub(super) fn select_and_scatter(
     op: OpId,
     out: Value,
 ) -> Result<()> {
-    let operands = b.ctx.op(op).operands.clone();
+    let operands = b.ctx.op(op).operands().to_vec();
     let (x, src, init) = (operands[0], operands[1], operands[2]);
     let shape = shape_of(b.ctx, x);
     let sshape = shape_of(b.ctx, src);

@@ -42,7 +42,7 @@ pub(super) fn scan_of(
     body: BlockId,
 ) -> Option<Scan> {
     let o = ctx.op(op);
-    if o.operands.len() != 2 || ctx.types.shape(ctx.value_ty(o.results[0])) != Some(shape) {
+    if o.operands().len() != 2 || ctx.types.shape(ctx.value_ty(o.results[0])) != Some(shape) {
         return None;
     }
     let unit = |v: &[i64]| v.iter().all(|&x| x == 1);
@@ -69,7 +69,7 @@ pub(super) fn scan_of(
         }
     }
     let scan = scan?;
-    strata_dialect_xla::ops::reduce::init_folds_away(ctx, body, o.operands[1]).then_some(scan)
+    strata_dialect_xla::ops::reduce::init_folds_away(ctx, body, o.operands()[1]).then_some(scan)
 }
 
 /// Result i = result i-1 (i+1 reversed) folded with element i of the input
@@ -85,7 +85,7 @@ pub(super) fn lower_scan(
     body: BlockId,
     out: Value,
 ) -> Result<()> {
-    let (input, init) = (b.ctx.op(op).operands[0], b.ctx.op(op).operands[1]);
+    let (input, init) = (b.ctx.op(op).operands()[0], b.ctx.op(op).operands()[1]);
     let (axis, n) = (scan.axis, shape[scan.axis]);
     let (outer, inner) = (shape[..axis].to_vec(), shape[axis + 1..].to_vec());
     b.parallel_nest(&outer, &mut |b, o| {

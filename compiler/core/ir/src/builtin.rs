@@ -275,7 +275,7 @@ fn verify_return(ctx: &Context, op: OpId) -> Result<()> {
     };
     let got: Vec<_> = ctx
         .op(op)
-        .operands
+        .operands()
         .iter()
         .map(|&v| ctx.value_ty(v))
         .collect();
@@ -339,7 +339,7 @@ pub fn verify_callee(ctx: &Context, op: OpId, callee: &str) -> Result<()> {
     };
     let got_in: Vec<_> = ctx
         .op(op)
-        .operands
+        .operands()
         .iter()
         .map(|&v| ctx.value_ty(v))
         .collect();

@@ -27,13 +27,21 @@ pub type Value = Id<ValueData>;
 #[derive(Debug, Clone)]
 pub struct Operation {
     pub name: &'static str,
-    pub operands: Vec<Value>,
+    /// Read with [`Operation::operands`]; written only through the context
+    /// ([`Context::set_operand`], ...), which keeps each value's users.
+    operands: Vec<Value>,
     pub results: Vec<Value>,
     pub attrs: Vec<(String, Attr)>,
     pub regions: Vec<RegionId>,
     pub successors: Vec<BlockId>,
     pub loc: Location,
     pub parent: Option<BlockId>,
+}
+
+impl Operation {
+    pub fn operands(&self) -> &[Value] {
+        &self.operands
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -59,6 +67,10 @@ pub enum ValueDef {
 pub struct ValueData {
     pub ty: Type,
     pub def: ValueDef,
+    /// The ops that use the value: every op whose operands hold it is here
+    /// (once per write of it), and entries whose op no longer uses it are
+    /// dropped lazily ([`Context::users`] checks each against the op).
+    users: Vec<OpId>,
 }
 
 /// Everything one compilation owns.
@@ -123,7 +135,7 @@ impl Context {
         let symbol = attrs.iter().find(|(n, _)| n == "sym_name").map(|&(_, a)| a);
         let op = self.ops.alloc(Operation {
             name,
-            operands,
+            operands: Vec::new(),
             results: Vec::new(),
             attrs,
             regions: Vec::new(),
@@ -132,7 +144,7 @@ impl Context {
             parent: None,
         });
         if let Some(a) = symbol {
-            self.index_symbol(op, a);
+            index_symbol(self, op, a);
         }
         let results = result_types
             .iter()
@@ -141,11 +153,60 @@ impl Context {
                 self.values.alloc(ValueData {
                     ty,
                     def: ValueDef::OpResult(op, i as u32),
+                    users: Vec::new(),
                 })
             })
             .collect();
         self.ops[op].results = results;
+        self.set_operands(op, operands);
         op
+    }
+
+    // ---- uses ----
+
+    /// Makes `v` operand `i` of `op`.
+    pub fn set_operand(&mut self, op: OpId, i: usize, v: Value) {
+        self.ops[op].operands[i] = v;
+        self.values[v].users.push(op);
+    }
+
+    /// Makes `operands` the operands of `op`.
+    pub fn set_operands(&mut self, op: OpId, operands: Vec<Value>) {
+        for &v in &operands {
+            self.values[v].users.push(op);
+        }
+        self.ops[op].operands = operands;
+    }
+
+    /// Replaces each operand `v` of `op` by `f(v)`.
+    pub fn map_operands(&mut self, op: OpId, f: &mut dyn FnMut(Value) -> Value) {
+        for i in 0..self.ops[op].operands.len() {
+            let (old, new) = (self.ops[op].operands[i], f(self.ops[op].operands[i]));
+            if new != old {
+                self.set_operand(op, i, new);
+            }
+        }
+    }
+
+    /// The ops that use `v` (each once), detached ones too: the ops nested
+    /// in a scope are [`Context::users_in_scope`].
+    pub fn users(&self, v: Value) -> Vec<OpId> {
+        let mut users: Vec<OpId> = self.values[v]
+            .users
+            .iter()
+            .copied()
+            .filter(|&o| self.ops[o].operands.contains(&v))
+            .collect();
+        users.sort_unstable_by_key(|o| o.index());
+        users.dedup();
+        users
+    }
+
+    /// The ops nested in `scope` that use `v` (each once).
+    pub fn users_in_scope(&self, scope: OpId, v: Value) -> Vec<OpId> {
+        let mut users = self.users(v);
+        users.retain(|&o| is_nested_in(self, o, scope));
+        users
     }
 
     /// Adds an empty region to `op` and returns it.
@@ -172,6 +233,7 @@ impl Context {
                 self.values.alloc(ValueData {
                     ty,
                     def: ValueDef::BlockArg(b, i as u32),
+                    users: Vec::new(),
                 })
             })
             .collect();
@@ -185,6 +247,7 @@ impl Context {
         let v = self.values.alloc(ValueData {
             ty,
             def: ValueDef::BlockArg(block, i),
+            users: Vec::new(),
         });
         self.blocks[block].args.push(v);
         v
@@ -256,16 +319,7 @@ impl Context {
             None => attrs.push((name.to_string(), a)),
         }
         if name == "sym_name" {
-            self.index_symbol(op, a);
-        }
-    }
-
-    fn index_symbol(&mut self, op: OpId, a: Attr) {
-        if let AttrKind::String(s) = &self.attrs.items[a.0 as usize] {
-            let entry = self.symbols.entry(s.clone()).or_default();
-            if entry.last() != Some(&op) {
-                entry.push(op);
-            }
+            index_symbol(self, op, a);
         }
     }
 
@@ -300,17 +354,6 @@ impl Context {
             .regions
             .get(i)
             .and_then(|&r| self.regions[r].blocks.first().copied())
-    }
-
-    /// Every op nested in `scope` that uses each value, once per use.
-    pub fn users_in(&self, scope: OpId) -> HashMap<Value, Vec<OpId>> {
-        let mut users: HashMap<Value, Vec<OpId>> = HashMap::new();
-        self.walk_nested(scope, &mut |o| {
-            for &v in &self.ops[o].operands {
-                users.entry(v).or_default().push(o);
-            }
-        });
-        users
     }
 
     /// The blocks of `op`'s regions and of every op nested in them, each
@@ -357,7 +400,7 @@ impl Context {
             .position(|&o| o == old)
             .unwrap_or(0);
         self.insert_op_at(block, pos, new);
-        if let Some(func) = self.enclosing_isolated(old) {
+        if let Some(func) = enclosing_isolated(self, old) {
             let pairs: Vec<_> = self.ops[old]
                 .results
                 .iter()
@@ -371,29 +414,22 @@ impl Context {
         self.detach_op(old);
     }
 
-    /// The nearest op above `op` whose regions are isolated from above.
-    fn enclosing_isolated(&self, op: OpId) -> Option<OpId> {
-        let mut at = self.ops[op].parent.and_then(|b| self.block_parent_op(b));
-        while let Some(o) = at {
-            if self.registry.traits(self.ops[o].name).has(Traits::ISOLATED) {
-                return Some(o);
-            }
-            at = self.ops[o].parent.and_then(|b| self.block_parent_op(b));
-        }
-        None
-    }
-
-    /// Replaces every use of `from` with `to` among ops nested in `scope`.
+    /// Replaces every use of `from` with `to` among ops nested in `scope`:
+    /// costs `from`'s users, not the scope's size.
     pub fn replace_uses_in(&mut self, scope: OpId, from: Value, to: Value) {
-        let mut all = Vec::new();
-        self.walk_nested(scope, &mut |o| all.push(o));
-        for o in all {
-            for v in self.ops[o].operands.iter_mut() {
-                if *v == from {
-                    *v = to;
-                }
-            }
+        if from == to {
+            return;
         }
+        for o in self.users_in_scope(scope, from) {
+            self.map_operands(o, &mut |v| if v == from { to } else { v });
+        }
+        // Entries of ops that no longer use `from` go.
+        let stale: Vec<OpId> = std::mem::take(&mut self.values[from].users);
+        let kept = stale
+            .into_iter()
+            .filter(|&o| self.ops[o].operands.contains(&from))
+            .collect();
+        self.values[from].users = kept;
     }
 
     pub fn op_def(&self, name: &str) -> Option<&OpDef> {
@@ -413,6 +449,40 @@ impl Context {
             None => d,
         }
     }
+}
+
+/// Records that `op` was given the symbol name `a` (see `Context::symbols`).
+fn index_symbol(ctx: &mut Context, op: OpId, a: Attr) {
+    if let AttrKind::String(s) = &ctx.attrs.items[a.0 as usize] {
+        let entry = ctx.symbols.entry(s.clone()).or_default();
+        if entry.last() != Some(&op) {
+            entry.push(op);
+        }
+    }
+}
+
+/// Whether `op` is nested (at any depth) in `scope`'s regions.
+fn is_nested_in(ctx: &Context, op: OpId, scope: OpId) -> bool {
+    let mut at = ctx.ops[op].parent.and_then(|b| ctx.block_parent_op(b));
+    while let Some(o) = at {
+        if o == scope {
+            return true;
+        }
+        at = ctx.ops[o].parent.and_then(|b| ctx.block_parent_op(b));
+    }
+    false
+}
+
+/// The nearest op above `op` whose regions are isolated from above.
+fn enclosing_isolated(ctx: &Context, op: OpId) -> Option<OpId> {
+    let mut at = ctx.ops[op].parent.and_then(|b| ctx.block_parent_op(b));
+    while let Some(o) = at {
+        if ctx.registry.traits(ctx.ops[o].name).has(Traits::ISOLATED) {
+            return Some(o);
+        }
+        at = ctx.ops[o].parent.and_then(|b| ctx.block_parent_op(b));
+    }
+    None
 }
 
 // ---- the op registry ----

@@ -48,7 +48,7 @@ fn verify_op(
         ));
         return;
     };
-    for (i, &v) in o.operands.iter().enumerate() {
+    for (i, &v) in o.operands().iter().enumerate() {
         if !visible.iter().any(|s| s.contains(&v)) {
             errors.push(ctx.error(op, format!("operand #{i} does not dominate this use")));
         }
@@ -116,10 +116,10 @@ pub fn verify_definition(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     };
     if let Some((operands, results)) = def.counts {
         let o = ctx.op(op);
-        if o.operands.len() != operands {
+        if o.operands().len() != operands {
             return Err(ctx.error(
                 op,
-                format!("expects {operands} operands, found {}", o.operands.len()),
+                format!("expects {operands} operands, found {}", o.operands().len()),
             ));
         }
         if o.results.len() != results {

@@ -30,13 +30,13 @@ fn launch(ex: &mut Exporter<'_>, op: OpId) -> Result<Option<String>> {
     let callee = lp::dispatch_callee(ex.ir, op)
         .ok_or_else(|| ex.internal(op, "has no 'callee'"))?
         .to_string();
-    let n = ex.ir.op(op).operands.len();
+    let n = ex.ir.op(op).operands().len();
     let (mut args, mut types) = (Vec::new(), Vec::new());
     for i in 0..n {
         if ex
             .ir
             .op(op)
-            .operands
+            .operands()
             .get(i)
             .is_some_and(|v| ex.pointers.contains_key(v))
         {
@@ -181,7 +181,7 @@ fn condition_value(ex: &Exporter<'_>, op: OpId) -> Result<strata_ir::Value> {
     }
     ex.ir
         .op(term)
-        .operands
+        .operands()
         .first()
         .copied()
         .ok_or_else(|| ex.internal(term, "has no operand"))
@@ -269,7 +269,7 @@ pub(crate) fn call(ex: &mut Exporter<'_>, op: OpId) -> Result<Option<String>> {
             format!("custom_call @{target} (host custom calls run with --backend native)"),
         ));
     }
-    let n = ex.ir.op(op).operands.len();
+    let n = ex.ir.op(op).operands().len();
     let results = ex.ir.op(op).results.clone();
     if let Some(returns_status) = ex.external_returns_status(&callee) {
         return call_external(ex, op, &callee, returns_status);
@@ -281,7 +281,7 @@ pub(crate) fn call(ex: &mut Exporter<'_>, op: OpId) -> Result<Option<String>> {
         if ex
             .ir
             .op(op)
-            .operands
+            .operands()
             .get(i)
             .is_some_and(|v| ex.pointers.contains_key(v))
         {
@@ -333,10 +333,10 @@ fn call_external(
         .external(callee)
         .map(|e| (e.inputs.clone(), e.results.clone()))
         .ok_or_else(|| ex.internal(op, format!("calls unknown '@{callee}'")))?;
-    let n = ex.ir.op(op).operands.len();
+    let n = ex.ir.op(op).operands().len();
     let (mut args, mut params, mut types) = (Vec::new(), Vec::new(), Vec::new());
     for i in 0..n {
-        let v = ex.ir.op(op).operands[i];
+        let v = ex.ir.op(op).operands()[i];
         let declared = *inputs
             .get(i)
             .ok_or_else(|| ex.internal(op, "passes more arguments than declared"))?;
@@ -408,7 +408,7 @@ pub(crate) fn func_return(ex: &mut Exporter<'_>, op: OpId, status: Option<String
     if ex.ir.op(op).name != RETURN {
         return Err(ex.internal(op, "is not 'func.return'"));
     }
-    match ex.ir.op(op).operands.len() {
+    match ex.ir.op(op).operands().len() {
         0 if ex.returns_status => {
             let s = match status {
                 Some(s) => s,

@@ -68,7 +68,7 @@ fn part(ex: &Exporter<'_>, op: OpId) -> Result<u32> {
 
 /// Operand `i` (a buffer) and its memref type.
 fn buffer(ex: &Exporter<'_>, op: OpId, i: usize) -> Result<(String, String)> {
-    if let Some(&v) = ex.ir.op(op).operands.get(i)
+    if let Some(&v) = ex.ir.op(op).operands().get(i)
         && ex.pointers.contains_key(&v)
     {
         return Err(unsupported(
@@ -226,7 +226,7 @@ fn indices(
     first: usize,
     part: Option<u32>,
 ) -> Result<Vec<String>> {
-    let n = ex.ir.op(op).operands.len();
+    let n = ex.ir.op(op).operands().len();
     let mut idx = (first..n)
         .map(|i| ex.operand(op, i))
         .collect::<Result<Vec<_>>>()?;

@@ -295,7 +295,7 @@ impl<'a> Exporter<'a> {
         let v = *self
             .ir
             .op(op)
-            .operands
+            .operands()
             .get(i)
             .ok_or_else(|| self.internal(op, format!("has no operand #{i}")))?;
         self.name(op, v)
@@ -304,7 +304,7 @@ impl<'a> Exporter<'a> {
     pub(crate) fn operand_ty(&self, op: OpId, i: usize) -> Result<Type> {
         self.ir
             .op(op)
-            .operands
+            .operands()
             .get(i)
             .map(|&v| self.ir.value_ty(v))
             .ok_or_else(|| self.internal(op, format!("has no operand #{i}")))

@@ -73,11 +73,7 @@ fn expand_block(ctx: &mut Context, block: BlockId, renamed: &mut HashMap<Value, 
     let old = std::mem::take(&mut ctx.blocks[block].ops);
     let mut out = Vec::with_capacity(old.len());
     for op in old {
-        for v in ctx.op_mut(op).operands.iter_mut() {
-            if let Some(&r) = renamed.get(v) {
-                *v = r;
-            }
-        }
+        ctx.map_operands(op, &mut |v| *renamed.get(&v).unwrap_or(&v));
         let loc = ctx.op(op).loc;
         let mut e = Emit {
             ctx: &mut *ctx,
@@ -169,7 +165,7 @@ fn is_small(k: FloatKind) -> bool {
 /// The value replacing `op`'s result when `op` is one this pass expands.
 fn expand(e: &mut Emit<'_>, op: OpId) -> Option<Value> {
     let o = e.ctx.op(op);
-    let (name, operands) = (o.name, o.operands.clone());
+    let (name, operands) = (o.name, o.operands().to_vec());
     let result_ty = e.ctx.value_ty(*o.results.first()?);
     let first = e.kind(*operands.first()?);
     let to = float_kind(e.ctx, result_ty);
@@ -202,7 +198,7 @@ fn expand(e: &mut Emit<'_>, op: OpId) -> Option<Value> {
 /// an add is part of the result.
 fn in_f32(e: &mut Emit<'_>, op: OpId) -> Value {
     let o = e.ctx.op(op);
-    let (name, operands, result_ty) = (o.name, o.operands.clone(), e.ctx.value_ty(o.results[0]));
+    let (name, operands, result_ty) = (o.name, o.operands().to_vec(), e.ctx.value_ty(o.results[0]));
     let attrs = o
         .attrs
         .iter()

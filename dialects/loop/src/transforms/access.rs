@@ -24,7 +24,7 @@ pub(crate) fn constant(ctx: &Context, v: Value) -> Option<i64> {
 pub(crate) fn buffer_root(ctx: &Context, mut v: Value) -> Value {
     while let Some(d) = ctx.defining_op(v) {
         match ctx.op(d).name {
-            mem::VIEW | mem::OFFSET => v = ctx.op(d).operands[0],
+            mem::VIEW | mem::OFFSET => v = ctx.op(d).operands()[0],
             _ => break,
         }
     }
@@ -34,7 +34,7 @@ pub(crate) fn buffer_root(ctx: &Context, mut v: Value) -> Value {
 /// The memref operand and the indices of an element access (`mem.load`,
 /// `mem.store`, `mem.load_part`, `mem.store_part`), and whether it writes.
 pub(crate) fn element_access(ctx: &Context, op: OpId) -> Option<(Value, &[Value], bool)> {
-    let operands = &ctx.op(op).operands;
+    let operands = &ctx.op(op).operands();
     match ctx.op(op).name {
         mem::LOAD | mem::LOAD_PART => Some((operands[0], &operands[1..], false)),
         mem::STORE | mem::STORE_PART => Some((operands[1], &operands[2..], true)),
@@ -77,7 +77,7 @@ pub(crate) fn buffer_uses(ctx: &Context, lp: OpId) -> HashMap<Value, BufferUse> 
     let mut uses: HashMap<Value, BufferUse> = HashMap::new();
     for &o in &ops {
         let access = element_access(ctx, o);
-        for &v in &ctx.op(o).operands {
+        for &v in ctx.op(o).operands() {
             let is_memref = matches!(
                 ctx.types.kind(ctx.value_ty(v)),
                 strata_ir::TypeKind::MemRef { .. }

@@ -176,16 +176,16 @@ fn movable(
         uses.get(&buffer_root(ctx, buffer)).copied()
     };
     match o.name {
-        strata_dialect_arith::CONSTANT | mem::ALLOC => o.operands.is_empty(),
+        strata_dialect_arith::CONSTANT | mem::ALLOC => o.operands().is_empty(),
         mem::DEALLOC => true,
-        mem::LOAD => !uses_of(o.operands[0]).is_some_and(|u| u.written),
-        mem::STORE => uses_of(o.operands[1]).is_none(),
+        mem::LOAD => !uses_of(o.operands()[0]).is_some_and(|u| u.written),
+        mem::STORE => uses_of(o.operands()[1]).is_none(),
         name => name.starts_with("arith.") && ctx.registry.traits(name).has(Traits::PURE),
     }
 }
 
 fn same_bounds(ctx: &Context, a: OpId, b: OpId) -> bool {
-    let (oa, ob) = (&ctx.op(a).operands, &ctx.op(b).operands);
+    let (oa, ob) = (&ctx.op(a).operands(), &ctx.op(b).operands());
     oa.iter().zip(ob.iter()).all(|(&x, &y)| {
         x == y || matches!((constant(ctx, x), constant(ctx, y)), (Some(p), Some(q)) if p == q)
     })
@@ -215,7 +215,7 @@ fn can_fuse(ctx: &Context, first: OpId, between: &[OpId], second: OpId) -> bool 
     // (it cannot be in valid input; checked so moving the free is safe).
     let frees_ok = between.iter().all(|&op| {
         ctx.op(op).name != strata_dialect_mem::DEALLOC
-            || !b.contains_key(&super::access::buffer_root(ctx, ctx.op(op).operands[0]))
+            || !b.contains_key(&super::access::buffer_root(ctx, ctx.op(op).operands()[0]))
     });
     shared_ok && frees_ok
 }

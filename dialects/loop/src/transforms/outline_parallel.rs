@@ -151,9 +151,9 @@ fn collect_outermost(ctx: &Context, op: OpId, out: &mut Vec<OpId>) {
 fn trip_count(ctx: &Context, lp: OpId) -> Option<i64> {
     let o = ctx.op(lp);
     let (lb, ub, step) = (
-        constant(ctx, o.operands[0])?,
-        constant(ctx, o.operands[1])?,
-        constant(ctx, o.operands[2])?,
+        constant(ctx, o.operands()[0])?,
+        constant(ctx, o.operands()[1])?,
+        constant(ctx, o.operands()[2])?,
     );
     if step <= 0 {
         return None;
@@ -283,7 +283,7 @@ fn check_independent(ctx: &Context, lp: OpId) -> std::result::Result<(), &'stati
     // Ops are in pre-order, so operands are seen before their users. A
     // nested loop whose bounds vary has a varying induction variable.
     for &o in &ops {
-        if ctx.op(o).operands.iter().any(|v| varies.contains(v)) {
+        if ctx.op(o).operands().iter().any(|v| varies.contains(v)) {
             varies.extend(ctx.op(o).results.iter().copied());
             if ctx.op(o).name == FOR {
                 if let Some(b) = ctx.entry_block(o, 0) {
@@ -298,10 +298,10 @@ fn check_independent(ctx: &Context, lp: OpId) -> std::result::Result<(), &'stati
         let mut offset_varies = false;
         while let Some(d) = ctx.defining_op(v).filter(|_| defined.contains(&v)) {
             match ctx.op(d).name {
-                mem::VIEW => v = ctx.op(d).operands[0],
+                mem::VIEW => v = ctx.op(d).operands()[0],
                 mem::OFFSET => {
-                    offset_varies |= varies.contains(&ctx.op(d).operands[1]);
-                    v = ctx.op(d).operands[0];
+                    offset_varies |= varies.contains(&ctx.op(d).operands()[1]);
+                    v = ctx.op(d).operands()[0];
                 }
                 _ => break,
             }
@@ -314,9 +314,9 @@ fn check_independent(ctx: &Context, lp: OpId) -> std::result::Result<(), &'stati
     for &o in &ops {
         let operation = ctx.op(o);
         let (target, indices): (Value, &[Value]) = match operation.name {
-            mem::STORE | mem::STORE_PART => (operation.operands[1], &operation.operands[2..]),
-            mem::COPY => (operation.operands[1], &[]),
-            mem::DEALLOC => (operation.operands[0], &[]),
+            mem::STORE | mem::STORE_PART => (operation.operands()[1], &operation.operands()[2..]),
+            mem::COPY => (operation.operands()[1], &[]),
+            mem::DEALLOC => (operation.operands()[0], &[]),
             _ => continue,
         };
         let (buffer, offset_varies) = root(target);
@@ -356,13 +356,13 @@ fn outline(
     k: usize,
 ) -> (OpId, OpId) {
     let (ops, defined) = nested_defs(ctx, lp);
-    let step = ctx.op(lp).operands[2];
+    let step = ctx.op(lp).operands()[2];
     // Values from outside, in order of first use; the step is one of them.
     let mut captures: Vec<Value> = Vec::new();
     let mut seen: HashSet<Value> = HashSet::new();
     let uses = std::iter::once(step).chain(
         ops.iter()
-            .flat_map(|&o| ctx.op(o).operands.clone())
+            .flat_map(|&o| ctx.op(o).operands().to_vec())
             .collect::<Vec<_>>(),
     );
     for v in uses {
@@ -419,7 +419,7 @@ fn outline(
     }
 
     // The dispatch, for where the loop was.
-    let mut operands = ctx.op(lp).operands.clone();
+    let mut operands = ctx.op(lp).operands().to_vec();
     operands.extend(captures.iter().copied());
     let i64t = ctx.types.int_ty(64);
     let dispatch_attrs = vec![
@@ -436,17 +436,13 @@ fn outline(
 
     // The loop, now over (begin, end) inside the new function.
     let new_step = map[&step];
-    ctx.op_mut(lp).operands = vec![args[0], args[1], new_step];
+    ctx.set_operands(lp, vec![args[0], args[1], new_step]);
     // Split once: the loop is an ordinary serial loop in each chunk.
     ctx.remove_attr(lp, "parallel");
     // Captures and constants to their copies, in one walk over the loop
     // (not one per capture).
     for &o in &ops {
-        for v in ctx.op_mut(o).operands.iter_mut() {
-            if let Some(&to) = map.get(v) {
-                *v = to;
-            }
-        }
+        ctx.map_operands(o, &mut |v| *map.get(&v).unwrap_or(&v));
     }
     ctx.append_op(block, lp);
     let ret = ctx.create_op(RETURN, vec![], &[], vec![], loc);

@@ -199,13 +199,13 @@ fn collect(ctx: &Context, entry: BlockId) -> Vec<Buffer> {
             if o.name == mem::DEALLOC {
                 return;
             }
-            for v in &o.operands {
+            for v in o.operands() {
                 if let Some(&b) = owner.get(v) {
                     buffers[b].end = i;
                 }
             }
             if matches!(o.name, mem::VIEW | mem::OFFSET)
-                && let Some(&b) = o.operands.first().and_then(|v| owner.get(v))
+                && let Some(&b) = o.operands().first().and_then(|v| owner.get(v))
             {
                 owner.insert(o.results[0], b);
             }
@@ -345,7 +345,7 @@ fn rewrite(
     ctx.walk_nested(f, &mut |op| {
         let o = ctx.op(op);
         if matches!(o.name, mem::VIEW | mem::OFFSET)
-            && o.operands.first().is_some_and(|v| owned.contains(v))
+            && o.operands().first().is_some_and(|v| owned.contains(v))
         {
             owned.insert(o.results[0]);
         }
@@ -376,7 +376,7 @@ fn rewrite(
             if name == mem::DEALLOC
                 && ctx
                     .op(op)
-                    .operands
+                    .operands()
                     .first()
                     .is_some_and(|v| owned.contains(v))
             {
@@ -398,10 +398,6 @@ fn rewrite(
     let mut uses: Vec<OpId> = Vec::new();
     ctx.walk_nested(f, &mut |op| uses.push(op));
     for op in uses {
-        for v in ctx.op_mut(op).operands.iter_mut() {
-            if let Some(&s) = placed.get(v) {
-                *v = s;
-            }
-        }
+        ctx.map_operands(op, &mut |v| *placed.get(&v).unwrap_or(&v));
     }
 }

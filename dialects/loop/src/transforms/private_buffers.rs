@@ -55,7 +55,6 @@ fn privatize_in_function(ctx: &mut Context, func: OpId) {
     let Some(block) = ctx.entry_block(func, 0) else {
         return;
     };
-    let users = ctx.users_in(func);
     let allocs: Vec<OpId> = ctx.blocks[block]
         .ops
         .iter()
@@ -70,11 +69,9 @@ fn privatize_in_function(ctx: &mut Context, func: OpId) {
     let mut rows: HashMap<BlockId, Vec<OpId>> = HashMap::new();
     for alloc in allocs {
         let buf = ctx.op(alloc).results[0];
-        let Some(uses) = users.get(&buf) else {
-            continue;
-        };
-        if let Some((loops, free)) = private_to_loops(ctx, block, buf, uses)
-            && let Some((body, row)) = privatize(ctx, alloc, &loops, free, uses)
+        let uses = ctx.users_in_scope(func, buf);
+        if let Some((loops, free)) = private_to_loops(ctx, block, buf, &uses)
+            && let Some((body, row)) = privatize(ctx, alloc, &loops, free, &uses)
         {
             rows.entry(body).or_default().push(row);
             gone.extend([free, alloc]);
@@ -205,13 +202,13 @@ fn privatize(
         if user == free {
             continue;
         }
-        let operands = &mut ctx.op_mut(user).operands;
-        let Some(pos) = operands.iter().position(|&v| v == buf) else {
-            continue;
-        };
-        operands[pos] = row_buf;
-        // The loops' indices follow the buffer operand.
-        operands.drain(pos + 1..pos + 1 + m);
+        let mut operands = ctx.op(user).operands().to_vec();
+        while let Some(pos) = operands.iter().position(|&v| v == buf) {
+            operands[pos] = row_buf;
+            // The loops' indices follow the buffer operand.
+            operands.drain(pos + 1..pos + 1 + m);
+        }
+        ctx.set_operands(user, operands);
     }
     Some((body, row))
 }

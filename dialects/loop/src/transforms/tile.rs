@@ -92,7 +92,7 @@ fn plan(ctx: &Context, rows: OpId) -> Option<Plan> {
     if loops.next().is_some() || !only_constants || ctx.op(last).name != YIELD {
         return None;
     }
-    let extent = |lp: OpId| match ctx.op(lp).operands[..] {
+    let extent = |lp: OpId| match ctx.op(lp).operands()[..] {
         [lb, ub, step] => match (constant(ctx, lb), constant(ctx, ub), constant(ctx, step)) {
             (Some(0), Some(n), Some(1)) if n > 0 && n % block == 0 => Some(n),
             _ => None,

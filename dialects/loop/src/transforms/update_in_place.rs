@@ -64,7 +64,6 @@ struct InPlace {
 }
 
 fn update_in_function(ctx: &mut Context, func: OpId) {
-    let users = ctx.users_in(func);
     let mut copies = Vec::new();
     ctx.walk_nested(func, &mut |op| {
         if ctx.op(op).name == mem::COPY {
@@ -77,7 +76,7 @@ fn update_in_function(ctx: &mut Context, func: OpId) {
         .into_iter()
         .flat_map(|b| ctx.blocks[b].ops.iter().enumerate().map(|(i, &o)| (o, i)))
         .collect();
-    let cx = Analysis { users, index };
+    let cx = Analysis { func, index };
     let mut rewrites = Vec::new();
     let mut taken: HashSet<OpId> = HashSet::new();
     for copy in copies {
@@ -90,30 +89,22 @@ fn update_in_function(ctx: &mut Context, func: OpId) {
     }
     let mut gone = Vec::new();
     for r in rewrites {
-        let mut nested = Vec::new();
-        ctx.walk_nested(r.lp, &mut |o| nested.push(o));
-        for o in nested {
-            for v in ctx.ops[o].operands.iter_mut() {
-                if *v == r.fresh {
-                    *v = r.target;
-                }
-            }
-        }
+        ctx.replace_uses_in(r.lp, r.fresh, r.target);
         gone.extend([r.copy, r.alloc, r.dealloc]);
     }
     ctx.detach_ops(&gone);
 }
 
-/// The function's use lists and op positions.
+/// The function and its ops' positions.
 struct Analysis {
-    users: HashMap<Value, Vec<OpId>>,
+    func: OpId,
     index: HashMap<OpId, usize>,
 }
 
 /// The rewrite of `copy`, when every condition of the module docs holds.
 fn plan(ctx: &Context, cx: &Analysis, copy: OpId) -> Option<InPlace> {
-    let users = &cx.users;
-    let [fresh, target] = ctx.op(copy).operands[..] else {
+    let users = |v: Value| ctx.users_in_scope(cx.func, v);
+    let [fresh, target] = ctx.op(copy).operands()[..] else {
         return None;
     };
     let block = ctx.op(copy).parent?;
@@ -129,7 +120,8 @@ fn plan(ctx: &Context, cx: &Analysis, copy: OpId) -> Option<InPlace> {
     // Users of the fresh buffer, as ops of this block.
     let mut lp = None;
     let mut dealloc = None;
-    for &u in users.get(&fresh)? {
+    let fresh_users = users(fresh);
+    for &u in &fresh_users {
         let top = ancestor_in(ctx, u, block)?;
         if top == copy {
             continue;
@@ -155,7 +147,7 @@ fn plan(ctx: &Context, cx: &Analysis, copy: OpId) -> Option<InPlace> {
         }
     }
     let mut in_loop = Vec::new();
-    for &u in users.get(&target).map(|u| u.as_slice()).unwrap_or(&[]) {
+    for &u in &users(target) {
         if matches!(ctx.op(u).name, mem::VIEW | mem::OFFSET | mem::SLICE) {
             return None;
         }
@@ -171,7 +163,7 @@ fn plan(ctx: &Context, cx: &Analysis, copy: OpId) -> Option<InPlace> {
             return None;
         }
     }
-    let fresh_uses: Vec<OpId> = users[&fresh]
+    let fresh_uses: Vec<OpId> = fresh_users
         .iter()
         .copied()
         .filter(|&u| ancestor_in(ctx, u, block) == Some(lp))

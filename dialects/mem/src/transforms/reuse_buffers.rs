@@ -98,7 +98,7 @@ fn reuse_in_block(ctx: &mut Context, block: BlockId) {
                 }
             }
             DEALLOC => {
-                let freed = ctx.op(op).operands[0];
+                let freed = ctx.op(op).operands()[0];
                 if let Some(&alloc) = owner.get(&freed) {
                     let size = storage_bytes(ctx, ctx.value_ty(alloc));
                     free.entry(size).or_default().push_back(alloc);
@@ -145,11 +145,7 @@ fn replace_uses(ctx: &mut Context, scope: OpId, map: &HashMap<Value, Value>) {
     let mut all = Vec::new();
     ctx.walk_nested(scope, &mut |o| all.push(o));
     for o in all {
-        for v in ctx.op_mut(o).operands.iter_mut() {
-            if let Some(&to) = map.get(v) {
-                *v = to;
-            }
-        }
+        ctx.map_operands(o, &mut |v| *map.get(&v).unwrap_or(&v));
     }
 }
 

@@ -65,7 +65,7 @@ fn contracted(ctx: &Context, op: OpId) -> f64 {
     let Some(d) = crate::ops::dot::dot_dims(ctx, op) else {
         return 1.0;
     };
-    let lhs = ctx.op(op).operands.first().map(|&v| ctx.value_ty(v));
+    let lhs = ctx.op(op).operands().first().map(|&v| ctx.value_ty(v));
     let shape = lhs.and_then(|t| ctx.types.shape(t)).unwrap_or(&[]);
     d.lhs_contract
         .iter()
@@ -80,7 +80,7 @@ fn per_output(ctx: &Context, op: OpId) -> f64 {
     let Some(c) = crate::ops::conv::conv(ctx, op) else {
         return 1.0;
     };
-    let kernel = ctx.op(op).operands.get(1).map(|&v| ctx.value_ty(v));
+    let kernel = ctx.op(op).operands().get(1).map(|&v| ctx.value_ty(v));
     let shape = kernel.and_then(|t| ctx.types.shape(t)).unwrap_or(&[]);
     let all: f64 = shape.iter().map(|&n| n.max(0) as f64).product();
     let outputs = shape

@@ -19,16 +19,16 @@ impl Axes<'_> {
         let o = ctx.op(op);
         let k = ins[0].ok_or("slicing an unbatched operand into a batched result")?;
         let (data, indices) = if o.name == DYNAMIC_SLICE {
-            (1, &o.operands[1..])
+            (1, &o.operands()[1..])
         } else {
-            (2, &o.operands[2..])
+            (2, &o.operands()[2..])
         };
         let full = |v: Value| value_shape(ctx, v).get(k).copied();
         let whole = if o.name == DYNAMIC_SLICE {
             crate::ops::gather::gather_slice_sizes(ctx, op).and_then(|s| s.get(k).copied())
-                == full(o.operands[0])
+                == full(o.operands()[0])
         } else {
-            ins[1] == Some(k) && full(o.operands[1]) == full(o.operands[0])
+            ins[1] == Some(k) && full(o.operands()[1]) == full(o.operands()[0])
         };
         let from_zero = indices.get(k).is_some_and(|&i| is_zero_constant(ctx, i));
         expect(
@@ -66,7 +66,7 @@ impl Axes<'_> {
             }
             (Some(k), None) => {
                 let sizes = crate::ops::gather::gather_slice_sizes(ctx, op).unwrap_or_default();
-                let operand = value_shape(ctx, o.operands[0]);
+                let operand = value_shape(ctx, o.operands()[0]);
                 if uses(&g.collapsed_slice_dims, k)
                     || uses(&g.operand_batching_dims, k)
                     || uses(&g.start_index_map, k)
@@ -87,10 +87,10 @@ impl Axes<'_> {
                     .iter()
                     .position(|&d| d == k as i64)
                     .ok_or("batched indices address the batch dimension")?;
-                let rows = value_shape(ctx, o.operands[0])[k];
+                let rows = value_shape(ctx, o.operands()[0])[k];
                 expect(
                     g.start_indices_batching_dims.get(p) == Some(&(q as i64))
-                        && value_shape(ctx, o.operands[1])[q] == rows
+                        && value_shape(ctx, o.operands()[1])[q] == rows
                         && follower(q).is_some()
                         && follower(q) == out,
                     "the indices are batched otherwise than the operand",
@@ -115,14 +115,14 @@ impl Axes<'_> {
         let s = crate::ops::gather::scatter_dims(ctx, op).ok_or("unreadable dimension numbers")?;
         let o = ctx.op(op);
         let n = o.results.len();
-        if o.operands.len() != 2 * n + 1 {
+        if o.operands().len() != 2 * n + 1 {
             return Err("unexpected operands".into());
         }
         let (operands, indices, updates) = (&ins[..n], ins[n], &ins[n + 1..]);
         let Some(k) = operands[0] else {
             return Err("a scatter of batched updates into an unbatched operand".into());
         };
-        let operand = value_shape(ctx, o.operands[0]);
+        let operand = value_shape(ctx, o.operands()[0]);
         let rows = operand[k];
         if operands.iter().chain(outs).any(|&a| a != Some(k)) {
             return Err("the scatter's operands and results are batched differently".into());
@@ -147,15 +147,15 @@ impl Axes<'_> {
                     .ok_or("batched indices address the batch dimension")?;
                 if s.scatter_indices_batching_dims.get(p) != Some(&(q as i64))
                     || s.index_vector_dim == q as i64
-                    || value_shape(ctx, o.operands[n])[q] != rows
+                    || value_shape(ctx, o.operands()[n])[q] != rows
                 {
                     return Err("the indices are batched otherwise than the operand".into());
                 }
-                let urank = value_shape(ctx, o.operands[n + 1]).len();
+                let urank = value_shape(ctx, o.operands()[n + 1]).len();
                 index_follower(urank, &s.update_window_dims, s.index_vector_dim, q)
             }
         };
-        let whole = o.operands[n + 1..].iter().zip(updates).all(|(&u, &a)| {
+        let whole = o.operands()[n + 1..].iter().zip(updates).all(|(&u, &a)| {
             a.is_some()
                 && a == update_axis
                 && update_axis.is_some_and(|d| value_shape(ctx, u)[d] == rows)

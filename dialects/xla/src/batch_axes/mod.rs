@@ -113,7 +113,7 @@ fn terminator_operands(ctx: &Context, block: BlockId) -> Vec<Value> {
     ctx.blocks[block]
         .ops
         .last()
-        .map(|&t| ctx.op(t).operands.clone())
+        .map(|&t| ctx.op(t).operands().to_vec())
         .unwrap_or_default()
 }
 
@@ -250,7 +250,7 @@ impl Axes<'_> {
     /// Checks that `op` keeps rows apart; the reason when it does not.
     fn check(&self, ctx: &Context, op: OpId) -> std::result::Result<(), String> {
         let o = ctx.op(op);
-        let ins: Vec<Option<usize>> = o.operands.iter().map(|&v| self.axis(v)).collect();
+        let ins: Vec<Option<usize>> = o.operands().iter().map(|&v| self.axis(v)).collect();
         let outs: Vec<Option<usize>> = o.results.iter().map(|&v| self.axis(v)).collect();
         let batched_region_args = o.regions.iter().any(|&r| {
             ctx.regions[r]
@@ -265,7 +265,7 @@ impl Axes<'_> {
         // value of an op; only a reshape regroups them (checked below).
         if o.name != RESHAPE {
             let mut factors = o
-                .operands
+                .operands()
                 .iter()
                 .chain(&o.results)
                 .filter_map(|v| self.factor.get(v));
@@ -283,7 +283,7 @@ impl Axes<'_> {
         use crate::ops::{misc, reduce, shape as views};
         let same_as_result = || -> std::result::Result<(), String> {
             let rank = o.results.first().map(|&r| shape(r).len()).unwrap_or(0);
-            for (i, &v) in o.operands.iter().enumerate() {
+            for (i, &v) in o.operands().iter().enumerate() {
                 let expected = if shape(v).len() == rank { out } else { None };
                 if ins[i] != expected {
                     return Err(format!("operand {i} is not batched as its result"));
@@ -310,7 +310,7 @@ impl Axes<'_> {
             },
             RESHAPE => match (ins[0], out) {
                 (Some(k), Some(j)) => {
-                    let (a, r) = (shape(o.operands[0]), shape(o.results[0]));
+                    let (a, r) = (shape(o.operands()[0]), shape(o.results[0]));
                     let before = |s: &[i64], n: usize| s[..n].iter().product::<i64>();
                     expect(
                         before(&a, k) == before(&r, j),
@@ -331,7 +331,7 @@ impl Axes<'_> {
                 &format!("an iota along {}", self.var),
             ),
             REDUCE => {
-                let n = o.operands.len() / 2;
+                let n = o.operands().len() / 2;
                 let dims = reduce::reduce_dimensions(ctx, op).unwrap_or_default();
                 let k = ins[0];
                 let ok = ins[..n].iter().all(|&a| a == k)
@@ -360,7 +360,7 @@ impl Axes<'_> {
             }
             SLICE => {
                 let k = ins[0].ok_or("an unbatched slice with a batched result")?;
-                let full = shape(o.operands[0])[k];
+                let full = shape(o.operands()[0])[k];
                 let b = views::slice_bounds(ctx, op).ok_or("unreadable bounds")?;
                 expect(
                     out == Some(k)
@@ -402,7 +402,7 @@ impl Axes<'_> {
             ),
             // The k largest of each row along the last dimension.
             TOP_K => {
-                let rank = shape(o.operands[0]).len();
+                let rank = shape(o.operands()[0]).len();
                 expect(
                     outs.iter().all(|&a| a == ins[0]) && ins[0].is_some_and(|k| k + 1 < rank),
                     &format!("a top_k along {}", self.var),
@@ -439,14 +439,14 @@ impl Axes<'_> {
             // dimension of every operand and result.
             CHOLESKY | TRIANGULAR_SOLVE | LU | HOUSEHOLDER_QR | HOUSEHOLDER_PRODUCT | EIGH | SVD
             | EIG | HESSENBERG | TRIDIAGONAL | TRIDIAGONAL_SOLVE => {
-                let rank = shape(o.operands[0]).len();
+                let rank = shape(o.operands()[0]).len();
                 expect(
                     ins.iter().chain(&outs).all(|&a| a == out) && out.is_some_and(|k| k + 2 < rank),
                     "the batch dimension is a matrix dimension",
                 )
             }
             FFT => {
-                let rank = shape(o.operands[0]).len();
+                let rank = shape(o.operands()[0]).len();
                 let n = misc::fft_lengths(ctx, op).unwrap_or_default().len();
                 expect(
                     ins[0] == out && out.is_some_and(|k| k + n < rank),
@@ -467,7 +467,7 @@ impl Axes<'_> {
         out: Option<usize>,
     ) -> std::result::Result<(), String> {
         let d = crate::ops::dot::dot_dims(ctx, op).ok_or("unreadable dimension numbers")?;
-        let rank = |i: usize| value_shape(ctx, ctx.op(op).operands[i]).len();
+        let rank = |i: usize| value_shape(ctx, ctx.op(op).operands()[i]).len();
         let free_l = crate::ops::dot::free_dims(rank(0), &d.lhs_batch, &d.lhs_contract);
         let free_r = crate::ops::dot::free_dims(rank(1), &d.rhs_batch, &d.rhs_contract);
         let pos = |list: &[i64], k: usize| list.iter().position(|&x| x == k as i64);
@@ -510,7 +510,7 @@ impl Axes<'_> {
     ) -> std::result::Result<(), String> {
         let n = ins.len() / 2;
         let k = ins[0].ok_or("a window over unbatched operands with batched results")?;
-        let rank = value_shape(ctx, ctx.op(op).operands[0]).len();
+        let rank = value_shape(ctx, ctx.op(op).operands()[0]).len();
         let w = crate::ops::reduce::window(ctx, op, rank).ok_or("unreadable window")?;
         let one = |v: &[i64]| v.get(k).is_none_or(|&x| x == 1);
         expect(
@@ -620,7 +620,7 @@ pub fn remove_dead_ops(ctx: &mut Context, module: OpId) {
     ctx.walk_nested(module, &mut |o| ops.push(o));
     let mut uses: HashMap<Value, usize> = HashMap::new();
     for &o in &ops {
-        for &v in &ctx.op(o).operands {
+        for &v in ctx.op(o).operands() {
             *uses.entry(v).or_default() += 1;
         }
     }
@@ -635,7 +635,7 @@ pub fn remove_dead_ops(ctx: &mut Context, module: OpId) {
             .iter()
             .all(|r| uses.get(r).copied().unwrap_or(0) == 0);
         if pure && unused && !op.results.is_empty() && op.regions.is_empty() {
-            for v in op.operands.clone() {
+            for v in op.operands().to_vec() {
                 if let Some(n) = uses.get_mut(&v) {
                     *n = n.saturating_sub(1);
                 }

@@ -149,17 +149,17 @@ fn static_group_size(ctx: &Context, op: OpId, groups: &[Vec<i64>]) -> Option<i64
 
 fn expect_same_types(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
-    if o.operands.is_empty() || o.operands.len() != o.results.len() {
+    if o.operands().is_empty() || o.operands().len() != o.results.len() {
         return Err(ctx.error(
             op,
             format!(
                 "expects as many results as operands (at least one), found {} and {}",
-                o.operands.len(),
+                o.operands().len(),
                 o.results.len()
             ),
         ));
     }
-    for i in 0..o.operands.len() {
+    for i in 0..o.operands().len() {
         let (shape, elem) = operand_tensor(ctx, op, i)?;
         let (rshape, relem) = result_tensor(ctx, op, i)?;
         if shape != rshape || elem != relem {
@@ -167,7 +167,7 @@ fn expect_same_types(ctx: &Context, op: OpId) -> Result<()> {
                 op,
                 format!(
                     "result #{i} must have operand #{i}'s type {}, found {}",
-                    ty_str(ctx, ctx.value_ty(o.operands[i])),
+                    ty_str(ctx, ctx.value_ty(o.operands()[i])),
                     ty_str(ctx, ctx.value_ty(o.results[i]))
                 ),
             ));
@@ -220,7 +220,7 @@ fn expect_reducer(ctx: &Context, op: OpId, k: usize) -> Result<()> {
 pub fn verify_all_reduce(ctx: &Context, op: OpId) -> Result<()> {
     expect_same_types(ctx, op)?;
     replica_groups(ctx, op)?;
-    expect_reducer(ctx, op, ctx.op(op).operands.len())
+    expect_reducer(ctx, op, ctx.op(op).operands().len())
 }
 
 fn dimension(ctx: &Context, op: OpId, name: &str, rank: usize) -> Result<usize> {
@@ -237,12 +237,12 @@ fn dimension(ctx: &Context, op: OpId, name: &str, rank: usize) -> Result<usize> 
 /// `all_gather_dim`.
 pub fn verify_all_gather(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
-    if o.operands.is_empty() || o.operands.len() != o.results.len() {
+    if o.operands().is_empty() || o.operands().len() != o.results.len() {
         return Err(ctx.error(op, "expects as many results as operands (at least one)"));
     }
     let groups = replica_groups(ctx, op)?;
     let mut factor = None;
-    for i in 0..o.operands.len() {
+    for i in 0..o.operands().len() {
         let (shape, elem) = operand_tensor(ctx, op, i)?;
         let (rshape, relem) = result_tensor(ctx, op, i)?;
         let d = dimension(ctx, op, "all_gather_dim", shape.len())?;
@@ -260,7 +260,7 @@ pub fn verify_all_gather(ctx: &Context, op: OpId) -> Result<()> {
                 format!(
                     "result #{i} {} must be operand #{i} {} concatenated along dimension {d} once per device",
                     ty_str(ctx, ctx.value_ty(o.results[i])),
-                    ty_str(ctx, ctx.value_ty(o.operands[i]))
+                    ty_str(ctx, ctx.value_ty(o.operands()[i]))
                 ),
             ));
         }
@@ -295,7 +295,7 @@ pub fn verify_reduce_scatter(ctx: &Context, op: OpId) -> Result<()> {
             format!(
                 "result {} must be one of the equal blocks of operand {} along dimension {d}",
                 ty_str(ctx, ctx.value_ty(ctx.op(op).results[0])),
-                ty_str(ctx, ctx.value_ty(ctx.op(op).operands[0]))
+                ty_str(ctx, ctx.value_ty(ctx.op(op).operands()[0]))
             ),
         ));
     };
@@ -316,7 +316,7 @@ pub fn verify_reduce_scatter(ctx: &Context, op: OpId) -> Result<()> {
 /// each device, and come back concatenated along `concat_dimension`.
 pub fn verify_all_to_all(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
-    if o.operands.is_empty() || o.operands.len() != o.results.len() {
+    if o.operands().is_empty() || o.operands().len() != o.results.len() {
         return Err(ctx.error(op, "expects as many results as operands (at least one)"));
     }
     let groups = replica_groups(ctx, op)?;
@@ -338,7 +338,7 @@ pub fn verify_all_to_all(ctx: &Context, op: OpId) -> Result<()> {
             ));
         }
     }
-    for i in 0..o.operands.len() {
+    for i in 0..o.operands().len() {
         let (shape, elem) = operand_tensor(ctx, op, i)?;
         let (rshape, relem) = result_tensor(ctx, op, i)?;
         let split = dimension(ctx, op, "split_dimension", shape.len())?;
@@ -413,7 +413,7 @@ pub fn verify_collective_permute(ctx: &Context, op: OpId) -> Result<()> {
 pub fn verify_collective_broadcast(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
     let dynamic = ctx.attr_of(op, "has_dynamic_root").is_some();
-    let data = o.operands.len().saturating_sub(usize::from(dynamic));
+    let data = o.operands().len().saturating_sub(usize::from(dynamic));
     if data == 0 || o.results.len() != data {
         return Err(ctx.error(
             op,
@@ -424,7 +424,7 @@ pub fn verify_collective_broadcast(ctx: &Context, op: OpId) -> Result<()> {
                 } else {
                     ""
                 },
-                o.operands.len(),
+                o.operands().len(),
                 o.results.len()
             ),
         ));
@@ -444,7 +444,7 @@ pub fn verify_collective_broadcast(ctx: &Context, op: OpId) -> Result<()> {
                 op,
                 format!(
                     "the root operand must be tensor<{data}xi32>, found {}",
-                    ty_str(ctx, ctx.value_ty(o.operands[data]))
+                    ty_str(ctx, ctx.value_ty(o.operands()[data]))
                 ),
             ));
         }
@@ -514,7 +514,7 @@ pub fn verify_after_all(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
     if o.results.len() != 1
         || !is_token(ctx, o.results[0])
-        || !o.operands.iter().all(|&v| is_token(ctx, v))
+        || !o.operands().iter().all(|&v| is_token(ctx, v))
     {
         return Err(ctx.error(op, "expects token operands and one token result"));
     }
@@ -527,11 +527,11 @@ pub fn verify_transfer(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
     let name = o.name;
     let (data_in, data_out) = match name {
-        SEND | OUTFEED => (o.operands.len().saturating_sub(1), 0),
+        SEND | OUTFEED => (o.operands().len().saturating_sub(1), 0),
         _ => (0, o.results.len().saturating_sub(1)),
     };
     let token_in =
-        o.operands.last().is_some_and(|&v| is_token(ctx, v)) && o.operands.len() == data_in + 1;
+        o.operands().last().is_some_and(|&v| is_token(ctx, v)) && o.operands().len() == data_in + 1;
     let token_out =
         o.results.last().is_some_and(|&v| is_token(ctx, v)) && o.results.len() == data_out + 1;
     if !token_in || !token_out {
@@ -540,7 +540,7 @@ pub fn verify_transfer(ctx: &Context, op: OpId) -> Result<()> {
             "expects its data, then a token, as operands (send, outfeed) or results (recv, infeed), and a token as the other",
         ));
     }
-    for &v in o.operands[..data_in].iter().chain(&o.results[..data_out]) {
+    for &v in o.operands()[..data_in].iter().chain(&o.results[..data_out]) {
         if tensor_of(ctx, v).is_none_or(|(s, _)| s.iter().any(|&d| d < 0)) {
             return Err(ctx.error(
                 op,

@@ -23,7 +23,7 @@ fn returned(ctx: &Context, block: BlockId) -> Vec<Type> {
         .last()
         .map(|&t| {
             ctx.op(t)
-                .operands
+                .operands()
                 .iter()
                 .map(|&v| ctx.value_ty(v))
                 .collect()
@@ -41,7 +41,7 @@ fn args(ctx: &Context, block: BlockId) -> Vec<Type> {
 
 pub fn verify_while(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
-    let ins: Vec<Type> = o.operands.iter().map(|&v| ctx.value_ty(v)).collect();
+    let ins: Vec<Type> = o.operands().iter().map(|&v| ctx.value_ty(v)).collect();
     let outs: Vec<Type> = o.results.iter().map(|&v| ctx.value_ty(v)).collect();
     if ins != outs {
         return Err(ctx.error(op, "results must have the types of the operands"));
@@ -79,7 +79,7 @@ pub fn verify_while(ctx: &Context, op: OpId) -> Result<()> {
 /// (tensor<i32> index, one or more branches).
 pub fn verify_branches(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
-    if o.operands.len() != 1 {
+    if o.operands().len() != 1 {
         return Err(ctx.error(op, "expects one operand (the predicate or index)"));
     }
     let (s, e) = operand_tensor(ctx, op, 0)?;

@@ -245,7 +245,7 @@ pub fn verify_tridiagonal_solve(ctx: &Context, op: OpId) -> Result<()> {
                 format!(
                     "operand #{i} must be {} (a diagonal of b's systems), found {}",
                     tensor_text(&diagonal, &ty_str(ctx, elem)),
-                    ty_str(ctx, ctx.value_ty(ctx.op(op).operands[i]))
+                    ty_str(ctx, ctx.value_ty(ctx.op(op).operands()[i]))
                 ),
             ));
         }
@@ -253,7 +253,7 @@ pub fn verify_tridiagonal_solve(ctx: &Context, op: OpId) -> Result<()> {
     }
     let b = ctx
         .types
-        .shape(ctx.value_ty(ctx.op(op).operands[3]))
+        .shape(ctx.value_ty(ctx.op(op).operands()[3]))
         .unwrap_or(&[])
         .to_vec();
     expect_result_type(ctx, op, 3, &b, elem)?;

@@ -265,8 +265,8 @@ pub fn binary_broadcast(ctx: &Context, op: OpId) -> Result<Broadcast> {
     };
     r.map_err(|m| {
         let (a, b) = (
-            ctx.value_ty(ctx.op(op).operands[0]),
-            ctx.value_ty(ctx.op(op).operands[1]),
+            ctx.value_ty(ctx.op(op).operands()[0]),
+            ctx.value_ty(ctx.op(op).operands()[1]),
         );
         ctx.error(
             op,
@@ -332,7 +332,7 @@ pub fn verify_bitcast_convert(ctx: &Context, op: OpId) -> Result<()> {
             op,
             format!(
                 "cannot bitcast {} to {}",
-                ty_str(ctx, ctx.value_ty(ctx.op(op).operands[0])),
+                ty_str(ctx, ctx.value_ty(ctx.op(op).operands()[0])),
                 ty_str(ctx, ctx.value_ty(ctx.op(op).results[0]))
             ),
         ));

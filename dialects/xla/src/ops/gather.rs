@@ -422,7 +422,7 @@ fn expect_update_shape(
 
 pub fn verify_scatter(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
-    let n = o.operands.len();
+    let n = o.operands().len();
     if n < 3 || (n - 1) % 2 != 0 || o.results.len() != (n - 1) / 2 {
         return Err(ctx.error(
             op,

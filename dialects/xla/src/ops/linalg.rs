@@ -79,7 +79,7 @@ pub fn verify_triangular_solve(ctx: &Context, op: OpId) -> Result<()> {
 /// definite), as JAX's `lapack_?potrf_ffi` returns it.
 pub fn verify_cholesky(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
-    if o.operands.len() != 1 || !(1..=2).contains(&o.results.len()) {
+    if o.operands().len() != 1 || !(1..=2).contains(&o.results.len()) {
         return Err(ctx.error(op, "expects one operand and one or two results"));
     }
     let (a, ae) = operand_tensor(ctx, op, 0)?;

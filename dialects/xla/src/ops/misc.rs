@@ -52,7 +52,7 @@ pub fn verify_constant(ctx: &Context, op: OpId) -> Result<()> {
 
 pub fn verify_optimization_barrier(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
-    let ins: Vec<_> = o.operands.iter().map(|&v| ctx.value_ty(v)).collect();
+    let ins: Vec<_> = o.operands().iter().map(|&v| ctx.value_ty(v)).collect();
     let outs: Vec<_> = o.results.iter().map(|&v| ctx.value_ty(v)).collect();
     if ins != outs {
         return Err(ctx.error(op, "results must have the operands' types"));
@@ -63,11 +63,11 @@ pub fn verify_optimization_barrier(ctx: &Context, op: OpId) -> Result<()> {
 /// `xla.map`: the region applied element-wise to operands of one shape.
 pub fn verify_map(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
-    if o.operands.is_empty() || o.results.len() != 1 {
+    if o.operands().is_empty() || o.results.len() != 1 {
         return Err(ctx.error(op, "expects at least one operand and one result"));
     }
     let (shape, _) = operand_tensor(ctx, op, 0)?;
-    for i in 0..o.operands.len() {
+    for i in 0..o.operands().len() {
         if operand_tensor(ctx, op, i)?.0 != shape {
             return Err(ctx.error(op, "operands must all have the same shape"));
         }
@@ -82,7 +82,7 @@ pub fn verify_map(ctx: &Context, op: OpId) -> Result<()> {
     let body = ctx
         .entry_block(op, 0)
         .ok_or_else(|| ctx.error(op, "requires a computation region"))?;
-    if ctx.blocks[body].args.len() != o.operands.len() {
+    if ctx.blocks[body].args.len() != o.operands().len() {
         return Err(ctx.error(op, "computation must take one argument per operand"));
     }
     // Argument i is an element of operand i: a 0-d tensor of its type.
@@ -101,7 +101,7 @@ pub fn verify_map(ctx: &Context, op: OpId) -> Result<()> {
     let ret = ctx.blocks[body]
         .ops
         .last()
-        .map(|&t| ctx.op(t).operands.clone())
+        .map(|&t| ctx.op(t).operands().to_vec())
         .unwrap_or_default();
     let (rs, re) = result_tensor(ctx, op, 0)?;
     let ok = ret.len() == 1
@@ -145,7 +145,7 @@ pub fn verify_composite(ctx: &Context, op: OpId) -> Result<()> {
 
 pub fn verify_tuple(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
-    let elems: Vec<_> = o.operands.iter().map(|&v| ctx.value_ty(v)).collect();
+    let elems: Vec<_> = o.operands().iter().map(|&v| ctx.value_ty(v)).collect();
     let ok = o.results.len() == 1
         && matches!(ctx.types.kind(ctx.value_ty(o.results[0])), TypeKind::Tuple(t) if *t == elems);
     if !ok {
@@ -155,7 +155,10 @@ pub fn verify_tuple(ctx: &Context, op: OpId) -> Result<()> {
 }
 
 pub fn verify_get_tuple_element(ctx: &Context, op: OpId) -> Result<()> {
-    let TypeKind::Tuple(elems) = ctx.types.kind(ctx.value_ty(ctx.op(op).operands[0])).clone()
+    let TypeKind::Tuple(elems) = ctx
+        .types
+        .kind(ctx.value_ty(ctx.op(op).operands()[0]))
+        .clone()
     else {
         return Err(ctx.error(op, "operand must be a tuple"));
     };
@@ -178,7 +181,7 @@ pub fn verify_get_tuple_element(ctx: &Context, op: OpId) -> Result<()> {
 /// a comparator taking (lhs, rhs) pairs of 0-d tensors per operand.
 pub fn verify_sort(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
-    let n = o.operands.len();
+    let n = o.operands().len();
     if n == 0 || o.results.len() != n {
         return Err(ctx.error(op, "expects one result per operand"));
     }
@@ -219,7 +222,7 @@ pub fn verify_sort(ctx: &Context, op: OpId) -> Result<()> {
     let ret = ctx.blocks[body]
         .ops
         .last()
-        .map(|&t| ctx.op(t).operands.clone())
+        .map(|&t| ctx.op(t).operands().to_vec())
         .unwrap_or_default();
     let ok = ret.len() == 1
         && matches!(ctx.types.kind(ctx.value_ty(ret[0])), TypeKind::Tensor { shape, elem } if shape.is_empty() && ctx.types.is_bool(*elem));
@@ -462,7 +465,7 @@ pub fn verify_rng_get_and_update_state(ctx: &Context, op: OpId) -> Result<()> {
 pub fn sort_dimension(ctx: &Context, op: OpId) -> Option<usize> {
     let rank = ctx
         .types
-        .shape(ctx.value_ty(*ctx.op(op).operands.first()?))?
+        .shape(ctx.value_ty(*ctx.op(op).operands().first()?))?
         .len() as i128;
     let d = ctx.int_attr(op, "dimension").unwrap_or(-1);
     usize::try_from(if d < 0 { d + rank } else { d }).ok()

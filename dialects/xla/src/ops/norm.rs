@@ -66,7 +66,7 @@ pub fn verify_batch_norm(ctx: &Context, op: OpId) -> Result<()> {
             vec![features]
         };
         if (s.as_slice(), e) != (want.as_slice(), xe) {
-            let found = ty_str(ctx, ctx.value_ty(ctx.op(op).operands[i]));
+            let found = ty_str(ctx, ctx.value_ty(ctx.op(op).operands()[i]));
             return Err(ctx.error(
                 op,
                 format!(

@@ -52,7 +52,7 @@ fn check_inputs_and_inits(
 
 pub fn verify_reduce(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
-    let n = o.operands.len();
+    let n = o.operands().len();
     if n == 0 || n % 2 != 0 {
         return Err(ctx.error(op, "expects pairs of inputs and init values"));
     }
@@ -121,7 +121,7 @@ pub fn check_reducer(
     };
     let returned: Vec<_> = ctx
         .op(last)
-        .operands
+        .operands()
         .iter()
         .map(|&v| ctx.value_ty(v))
         .collect();
@@ -200,7 +200,7 @@ pub fn window(ctx: &Context, op: OpId, rank: usize) -> Option<Window> {
 
 pub fn verify_reduce_window(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
-    let n = o.operands.len();
+    let n = o.operands().len();
     if n == 0 || n % 2 != 0 || o.results.len() != n / 2 {
         return Err(ctx.error(op, "expects N inputs, N init values and N results"));
     }
@@ -292,7 +292,7 @@ fn check_select(ctx: &Context, op: OpId, elem: strata_ir::Type) -> Result<()> {
     let returned = ctx.blocks[body]
         .ops
         .last()
-        .map(|&l| ctx.op(l).operands.clone())
+        .map(|&l| ctx.op(l).operands().to_vec())
         .unwrap_or_default();
     let ret_ok = returned.len() == 1
         && matches!(ctx.types.kind(ctx.value_ty(returned[0])), TypeKind::Tensor { shape, elem: e } if shape.is_empty() && ctx.types.is_bool(*e));
@@ -308,7 +308,7 @@ fn check_select(ctx: &Context, op: OpId, elem: strata_ir::Type) -> Result<()> {
 fn constant_scalar(ctx: &Context, v: Value) -> Option<(u64, Type)> {
     let mut op = ctx.defining_op(v)?;
     if ctx.op(op).name == BROADCAST_IN_DIM {
-        op = ctx.defining_op(ctx.op(op).operands[0])?;
+        op = ctx.defining_op(ctx.op(op).operands()[0])?;
     }
     if ctx.op(op).name != CONSTANT {
         return None;
@@ -337,10 +337,11 @@ pub fn init_folds_away(ctx: &Context, body: BlockId, init: Value) -> bool {
     };
     let args = &block.args;
     let (f, r) = (ctx.op(fold), ctx.op(ret));
-    let of_args = f.operands.len() == 2
+    let of_args = f.operands().len() == 2
         && args.len() == 2
-        && (f.operands[..] == args[..] || (f.operands[0] == args[1] && f.operands[1] == args[0]));
-    if !of_args || r.name != RETURN || r.operands[..] != f.results[..] {
+        && (f.operands()[..] == args[..]
+            || (f.operands()[0] == args[1] && f.operands()[1] == args[0]));
+    if !of_args || r.name != RETURN || r.operands()[..] != f.results[..] {
         return false;
     }
     let float = match ctx.types.kind(elem) {

@@ -32,10 +32,10 @@ pub struct ScanShape {
 pub fn scan_shape(ctx: &Context, op: OpId) -> Option<ScanShape> {
     let o = ctx.op(op);
     let inputs = usize::try_from(ctx.int_attr(op, "num_inputs")?).ok()?;
-    let carries = o.operands.len().checked_sub(inputs)?;
+    let carries = o.operands().len().checked_sub(inputs)?;
     let outputs = o.results.len().checked_sub(carries)?;
     let dim = usize::try_from(ctx.int_attr(op, "dimension")?).ok()?;
-    let first = *o.operands.first()?;
+    let first = *o.operands().first()?;
     let length = *ctx.types.shape(ctx.value_ty(first))?.get(dim)?;
     Some(ScanShape {
         inputs,
@@ -90,7 +90,7 @@ pub fn verify_scan(ctx: &Context, op: OpId) -> Result<()> {
         }
     }
     for c in 0..s.carries {
-        let init = ctx.value_ty(o.operands[s.inputs + c]);
+        let init = ctx.value_ty(o.operands()[s.inputs + c]);
         if ctx.value_ty(args[s.inputs + c]) != init
             || ctx.value_ty(o.results[s.outputs + c]) != init
         {
@@ -103,7 +103,7 @@ pub fn verify_scan(ctx: &Context, op: OpId) -> Result<()> {
     let returned: Vec<_> = ctx.blocks[body]
         .ops
         .last()
-        .map(|&t| ctx.op(t).operands.clone())
+        .map(|&t| ctx.op(t).operands().to_vec())
         .unwrap_or_default();
     if returned.len() != s.outputs + s.carries {
         return Err(ctx.error(
@@ -135,7 +135,7 @@ pub fn verify_scan(ctx: &Context, op: OpId) -> Result<()> {
         }
     }
     for c in 0..s.carries {
-        if ctx.value_ty(returned[s.outputs + c]) != ctx.value_ty(o.operands[s.inputs + c]) {
+        if ctx.value_ty(returned[s.outputs + c]) != ctx.value_ty(o.operands()[s.inputs + c]) {
             return Err(ctx.error(
                 op,
                 format!("the body's new carry #{c} must have the init's type"),

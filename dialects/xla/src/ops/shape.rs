@@ -97,7 +97,7 @@ pub fn verify_reshape(ctx: &Context, op: OpId) -> Result<()> {
             op,
             format!(
                 "cannot reshape {} into {}: element counts {n} and {m} differ or element types differ",
-                ty_str(ctx, ctx.value_ty(ctx.op(op).operands[0])),
+                ty_str(ctx, ctx.value_ty(ctx.op(op).operands()[0])),
                 ty_str(ctx, ctx.value_ty(ctx.op(op).results[0]))
             ),
         ));
@@ -172,7 +172,7 @@ pub fn verify_slice(ctx: &Context, op: OpId) -> Result<()> {
 }
 
 pub fn verify_concatenate(ctx: &Context, op: OpId) -> Result<()> {
-    let n = ctx.op(op).operands.len();
+    let n = ctx.op(op).operands().len();
     if n == 0 {
         return Err(ctx.error(op, "expects at least one operand"));
     }
@@ -325,7 +325,7 @@ pub fn verify_broadcast_to(ctx: &Context, op: OpId) -> Result<()> {
 /// Start indices `operands[first..]`: one 0-d integer tensor per dimension,
 /// all of one type.
 fn check_start_indices(ctx: &Context, op: OpId, first: usize, rank: usize) -> Result<()> {
-    let n = ctx.op(op).operands.len() - first;
+    let n = ctx.op(op).operands().len() - first;
     if n != rank {
         return Err(ctx.error(
             op,
@@ -333,7 +333,7 @@ fn check_start_indices(ctx: &Context, op: OpId, first: usize, rank: usize) -> Re
         ));
     }
     let mut ty = None;
-    for i in first..ctx.op(op).operands.len() {
+    for i in first..ctx.op(op).operands().len() {
         let (s, e) = operand_tensor(ctx, op, i)?;
         if !s.is_empty() || !is_int(ctx, e) {
             return Err(ctx.error(
@@ -351,7 +351,7 @@ fn check_start_indices(ctx: &Context, op: OpId, first: usize, rank: usize) -> Re
 
 /// `xla.dynamic_slice`: `slice_sizes` from clamped start indices.
 pub fn verify_dynamic_slice(ctx: &Context, op: OpId) -> Result<()> {
-    if ctx.op(op).operands.is_empty() || ctx.op(op).results.len() != 1 {
+    if ctx.op(op).operands().is_empty() || ctx.op(op).results.len() != 1 {
         return Err(ctx.error(op, "expects an operand, start indices and one result"));
     }
     let (shape, elem) = operand_tensor(ctx, op, 0)?;
@@ -363,7 +363,7 @@ pub fn verify_dynamic_slice(ctx: &Context, op: OpId) -> Result<()> {
 /// `xla.dynamic_update_slice`: the operand with `update` written at the
 /// clamped start indices.
 pub fn verify_dynamic_update_slice(ctx: &Context, op: OpId) -> Result<()> {
-    if ctx.op(op).operands.len() < 2 || ctx.op(op).results.len() != 1 {
+    if ctx.op(op).operands().len() < 2 || ctx.op(op).results.len() != 1 {
         return Err(ctx.error(
             op,
             "expects an operand, an update, start indices and one result",

@@ -126,7 +126,7 @@ impl Emit<'_> {
 
 fn expand(ctx: &mut Context, op: OpId) -> Result<()> {
     let loc = ctx.op(op).loc;
-    let operands = ctx.op(op).operands.clone();
+    let operands = ctx.op(op).operands().to_vec();
     let x_ty = ctx.value_ty(operands[0]);
     let shape = ctx.types.shape(x_ty).unwrap_or(&[]).to_vec();
     let feature = ctx.int_attr(op, "feature_index").unwrap_or(0) as usize;

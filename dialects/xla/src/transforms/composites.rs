@@ -44,10 +44,10 @@ fn top_k(ctx: &mut Context, op: OpId) {
         return;
     };
     let o = ctx.op(op);
-    if o.operands.len() != 1 || o.results.len() != 2 {
+    if o.operands().len() != 1 || o.results.len() != 2 {
         return;
     }
-    let (operands, loc) = (o.operands.clone(), o.loc);
+    let (operands, loc) = (o.operands().to_vec(), o.loc);
     let types: Vec<_> = o.results.iter().map(|&r| ctx.value_ty(r)).collect();
     let i64_ty = ctx.types.int_ty(64);
     let k = ctx.attr(AttrKind::Int {

@@ -89,8 +89,8 @@ fn plan(ctx: &Context, op: OpId) -> Option<Plan> {
     let o = ctx.op(op);
     let shape = |v: Value| ctx.types.shape(ctx.value_ty(v)).map(<[i64]>::to_vec);
     let (x, w, out) = (
-        shape(o.operands[0])?,
-        shape(o.operands[1])?,
+        shape(o.operands()[0])?,
+        shape(o.operands()[1])?,
         shape(o.results[0])?,
     );
     let ones = |v: &[i64]| v.iter().all(|&s| s == 1);
@@ -160,7 +160,7 @@ fn phase(p: i64, l: i64, n: i64, k: i64, o: i64, pad: i64) -> Option<Phase> {
 }
 
 fn rewrite(ctx: &mut Context, op: OpId, plan: &Plan) -> Result<()> {
-    let (x, w) = (ctx.op(op).operands[0], ctx.op(op).operands[1]);
+    let (x, w) = (ctx.op(op).operands()[0], ctx.op(op).operands()[1]);
     let attrs = ctx.op(op).attrs.clone();
     let mut b = OpBuilder::before_op(ctx, op)?;
     let zero = b.splat_bits(0, &[], plan.elem);

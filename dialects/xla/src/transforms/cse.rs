@@ -73,11 +73,7 @@ fn cse_function(ctx: &mut Context, f: OpId) {
             continue;
         };
         work[top].1 += 1;
-        for v in ctx.ops[op].operands.iter_mut() {
-            if let Some(&to) = replaced.get(v) {
-                *v = to;
-            }
-        }
+        ctx.map_operands(op, &mut |v| *replaced.get(&v).unwrap_or(&v));
         if let Some(key) = key_of(ctx, op) {
             let candidates = work[top].2.entry(key).or_default();
             // Ops with regions are compared with a few earlier ones only:
@@ -123,7 +119,7 @@ fn key_of(ctx: &Context, op: OpId) -> Option<Key> {
     });
     nested_pure.then(|| Key {
         name: o.name,
-        operands: o.operands.clone(),
+        operands: o.operands().to_vec(),
         attrs: o.attrs.clone(),
         results: o.results.iter().map(|&r| ctx.value_ty(r)).collect(),
     })
@@ -172,11 +168,11 @@ fn regions_equal(ctx: &Context, a: OpId, b: OpId) -> bool {
             return true;
         };
         let (ox, oy) = (ctx.op(x), ctx.op(y));
-        let operands_match = ox.operands.len() == oy.operands.len()
+        let operands_match = ox.operands().len() == oy.operands().len()
             && ox
-                .operands
+                .operands()
                 .iter()
-                .zip(&oy.operands)
+                .zip(oy.operands())
                 .all(|(u, v)| same.get(u).unwrap_or(u) == v);
         if ox.name != oy.name
             || !operands_match

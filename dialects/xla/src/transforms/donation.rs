@@ -89,7 +89,7 @@ fn safe_pairs(ctx: &Context, f: OpId) -> Vec<(usize, usize)> {
     else {
         return vec![];
     };
-    let returned = ctx.op(ret).operands.clone();
+    let returned = ctx.op(ret).operands().to_vec();
     let mut taken = vec![false; results.len()];
     let mut pairs = Vec::new();
     for (i, &arg) in args.iter().enumerate() {
@@ -127,7 +127,7 @@ fn updates_in_place(ctx: &Context, f: OpId, arg: Value, result: Option<Value>) -
         return false;
     };
     let o = ctx.op(update);
-    if !matches!(o.name, DYNAMIC_UPDATE_SLICE | SCATTER) || o.operands.first() != Some(&arg) {
+    if !matches!(o.name, DYNAMIC_UPDATE_SLICE | SCATTER) || o.operands().first() != Some(&arg) {
         return false;
     }
     // A scatter of several operands writes several results: keep to one.
@@ -136,7 +136,7 @@ fn updates_in_place(ctx: &Context, f: OpId, arg: Value, result: Option<Value>) -
     }
     let mut uses = 0;
     ctx.walk_nested(f, &mut |op| {
-        uses += ctx.op(op).operands.iter().filter(|&&v| v == arg).count();
+        uses += ctx.op(op).operands().iter().filter(|&&v| v == arg).count();
     });
     uses == 1
 }

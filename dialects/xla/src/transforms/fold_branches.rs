@@ -55,7 +55,7 @@ fn fold_in(ctx: &mut Context, f: OpId) {
         if !is_inside(ctx, op, f) {
             continue;
         }
-        let Some(&selector) = ctx.op(op).operands.first() else {
+        let Some(&selector) = ctx.op(op).operands().first() else {
             continue;
         };
         let selector = resolve(&replaced, selector);
@@ -67,11 +67,11 @@ fn fold_in(ctx: &mut Context, f: OpId) {
     let mut all = Vec::new();
     ctx.walk_nested(f, &mut |o| all.push(o));
     for o in all {
-        for i in 0..ctx.op(o).operands.len() {
-            let v = ctx.op(o).operands[i];
+        for i in 0..ctx.op(o).operands().len() {
+            let v = ctx.op(o).operands()[i];
             let to = resolve(&replaced, v);
             if to != v {
-                ctx.op_mut(o).operands[i] = to;
+                ctx.set_operand(o, i, to);
             }
         }
     }
@@ -141,7 +141,7 @@ fn inline_branch(
     let returned = match body.last() {
         Some(&last) if ctx.op(last).name == RETURN => {
             body.pop();
-            ctx.op(last).operands.clone()
+            ctx.op(last).operands().to_vec()
         }
         _ => Vec::new(),
     };

@@ -55,7 +55,7 @@ impl strata_pass::Pass for XlaFoldDotTransposePass {
 
 /// Folds the transpose feeding operand `side` (0 lhs, 1 rhs) of `dot`.
 fn fold(ctx: &mut Context, dot: OpId, side: usize) {
-    let operand = ctx.op(dot).operands[side];
+    let operand = ctx.op(dot).operands()[side];
     let Some(t) = ctx.defining_op(operand) else {
         return;
     };
@@ -96,10 +96,10 @@ fn fold(ctx: &mut Context, dot: OpId, side: usize) {
     } else {
         (new.rhs_batch, new.rhs_contract) = (batch, contract);
     }
-    let source = ctx.op(t).operands[0];
+    let source = ctx.op(t).operands()[0];
     let attr = dot_dims_attr(ctx, &new);
     ctx.set_attr(dot, "dot_dimension_numbers", attr);
-    ctx.op_mut(dot).operands[side] = source;
+    ctx.set_operand(dot, side, source);
     remove_if_unused(ctx, t);
 }
 
@@ -109,9 +109,7 @@ fn remove_if_unused(ctx: &mut Context, op: OpId) {
         return;
     };
     let result = ctx.op(op).results[0];
-    let mut used = false;
-    ctx.walk_nested(func, &mut |o| used |= ctx.op(o).operands.contains(&result));
-    if !used {
+    if ctx.users_in_scope(func, result).is_empty() {
         ctx.detach_op(op);
     }
 }

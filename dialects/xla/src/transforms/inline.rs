@@ -197,13 +197,13 @@ fn inline_calls_in(
             };
             let mut values: HashMap<Value, Value> = HashMap::new();
             let params = ctx.blocks[body].args.clone();
-            for (p, a) in params.iter().zip(ctx.op(op).operands.clone()) {
+            for (p, a) in params.iter().zip(ctx.op(op).operands().to_vec()) {
                 values.insert(*p, *replaced.get(&a).unwrap_or(&a));
             }
             let body_ops = ctx.blocks[body].ops.clone();
             for &inner in &body_ops {
                 if ctx.op(inner).name == RETURN {
-                    let returned = ctx.op(inner).operands.clone();
+                    let returned = ctx.op(inner).operands().to_vec();
                     for (r, v) in ctx.op(op).results.clone().into_iter().zip(returned) {
                         replaced.insert(r, *values.get(&v).unwrap_or(&v));
                     }
@@ -220,11 +220,7 @@ fn inline_calls_in(
     let mut all = Vec::new();
     ctx.walk_nested(f, &mut |o| all.push(o));
     for o in all {
-        for v in ctx.ops[o].operands.iter_mut() {
-            if let Some(&to) = replaced.get(v) {
-                *v = to;
-            }
-        }
+        ctx.map_operands(o, &mut |v| *replaced.get(&v).unwrap_or(&v));
     }
 }
 

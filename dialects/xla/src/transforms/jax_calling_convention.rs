@@ -161,18 +161,19 @@ fn drop_token_results(ctx: &mut Context, f: OpId, entry: strata_ir::BlockId) -> 
     else {
         return vec![];
     };
-    let operands = ctx.op(ret).operands.clone();
+    let operands = ctx.op(ret).operands().to_vec();
     let dropped: Vec<bool> = operands
         .iter()
         .enumerate()
         .map(|(j, &v)| is_jax_token(ctx, f, "res_attrs", j, v))
         .collect();
-    ctx.op_mut(ret).operands = operands
+    let kept = operands
         .into_iter()
         .zip(&dropped)
         .filter(|&(_, &d)| !d)
         .map(|(v, _)| v)
         .collect();
+    ctx.set_operands(ret, kept);
     dropped
 }
 
@@ -230,7 +231,7 @@ fn inherit_paths(ctx: &mut Context, module: OpId, f: OpId) {
         let Some(callee) = builtin::lookup_func(ctx, module, name) else {
             continue;
         };
-        for (j, v) in ctx.op(op).operands.iter().enumerate() {
+        for (j, v) in ctx.op(op).operands().iter().enumerate() {
             let Some(i) = args.iter().position(|a| a == v) else {
                 continue;
             };

@@ -178,7 +178,7 @@ impl strata_pass::Pass for XlaLapackCustomCallsPass {
 
 /// The target's type letter (s, d, c, z) names operand 0's element type.
 fn check_element_type(ctx: &Context, op: OpId, letter: u8) -> Result<()> {
-    let Some(&a) = ctx.op(op).operands.first() else {
+    let Some(&a) = ctx.op(op).operands().first() else {
         return Err(ctx.error(op, "(LAPACK) expects at least one operand"));
     };
     let elem = ctx.types.elem(ctx.value_ty(a));
@@ -228,7 +228,7 @@ fn check_batch_dims(ctx: &Context, op: OpId, operand: usize) -> Result<()> {
     };
     let rank = ctx
         .op(op)
-        .operands
+        .operands()
         .get(operand)
         .and_then(|&v| ctx.types.shape(ctx.value_ty(v)))
         .map_or(0, |s| s.len());
@@ -260,18 +260,18 @@ fn same_signature(
     attrs: Vec<(String, strata_ir::Attr)>,
 ) -> Result<()> {
     let o = ctx.op(op).clone();
-    if o.operands.len() != operands || o.results.len() != results {
+    if o.operands().len() != operands || o.results.len() != results {
         return Err(ctx.error(
             op,
             format!(
                 "(LAPACK, rewritten to '{name}') expects {operands} operand(s) and {results} result(s), found {} and {}",
-                o.operands.len(),
+                o.operands().len(),
                 o.results.len()
             ),
         ));
     }
     let types: Vec<_> = o.results.iter().map(|&r| ctx.value_ty(r)).collect();
-    let new = ctx.create_op(name, o.operands.clone(), &types, attrs, o.loc);
+    let new = ctx.create_op(name, o.operands().to_vec(), &types, attrs, o.loc);
     verify_new(ctx, new)?;
     ctx.replace_op(op, new);
     Ok(())
@@ -329,7 +329,7 @@ fn trsm(ctx: &mut Context, op: OpId) -> Result<()> {
         _ => return Err(bad(ctx, "trans_x")),
     };
     let o = ctx.op(op).clone();
-    if o.operands.len() != 2 || o.results.len() != 1 {
+    if o.operands().len() != 2 || o.results.len() != 1 {
         return Err(ctx.error(op, "(trsm) expects operands (a, b) and one result"));
     }
     let flag = |ctx: &mut Context, v: bool| ctx.attr(AttrKind::Bool(v));
@@ -350,7 +350,7 @@ fn trsm(ctx: &mut Context, op: OpId) -> Result<()> {
         ("lapack".to_string(), flag(ctx, true)),
     ];
     let ty = ctx.value_ty(o.results[0]);
-    let solve = ctx.create_op(TRIANGULAR_SOLVE, o.operands.clone(), &[ty], attrs, o.loc);
+    let solve = ctx.create_op(TRIANGULAR_SOLVE, o.operands().to_vec(), &[ty], attrs, o.loc);
     verify_new(ctx, solve)?;
     ctx.replace_op(op, solve);
     Ok(())
@@ -416,12 +416,12 @@ fn gesdd(ctx: &mut Context, module: OpId, op: OpId) -> Result<()> {
         _ => return Err(bad_option(ctx, op, "mode", "'A', 'S' or 'N'")),
     };
     let o = ctx.op(op).clone();
-    if o.operands.len() != 1 || o.results.len() != 5 {
+    if o.operands().len() != 1 || o.results.len() != 5 {
         return Err(ctx.error(
             op,
             format!(
                 "(LAPACK gesdd) expects 1 operand and 5 results (a, s, u, vt, info), found {} and {}",
-                o.operands.len(),
+                o.operands().len(),
                 o.results.len()
             ),
         ));
@@ -431,9 +431,9 @@ fn gesdd(ctx: &mut Context, module: OpId, op: OpId) -> Result<()> {
         flag(ctx, "compute_uv", vectors),
     ];
     let types: Vec<_> = o.results[1..].iter().map(|&r| ctx.value_ty(r)).collect();
-    let svd = ctx.create_op(SVD, o.operands.clone(), &types, attrs, o.loc);
+    let svd = ctx.create_op(SVD, o.operands().to_vec(), &types, attrs, o.loc);
     verify_new(ctx, svd)?;
-    let mut replacements: Vec<Value> = vec![o.operands[0]];
+    let mut replacements: Vec<Value> = vec![o.operands()[0]];
     replacements.extend(ctx.op(svd).results.clone());
     replace_results(ctx, module, op, svd, &replacements);
     Ok(())
@@ -451,7 +451,7 @@ fn geev(ctx: &mut Context, op: OpId, complex: bool) -> Result<()> {
     let right = vectors(ctx, "compute_right")?;
     let o = ctx.op(op).clone();
     let results = if complex { 4 } else { 5 };
-    if o.operands.len() != 1 || o.results.len() != results {
+    if o.operands().len() != 1 || o.results.len() != results {
         let names = if complex {
             "w, vl, vr, info"
         } else {
@@ -461,7 +461,7 @@ fn geev(ctx: &mut Context, op: OpId, complex: bool) -> Result<()> {
             op,
             format!(
                 "(LAPACK geev) expects 1 operand and {results} results ({names}), found {} and {}",
-                o.operands.len(),
+                o.operands().len(),
                 o.results.len()
             ),
         ));
@@ -482,7 +482,7 @@ fn geev(ctx: &mut Context, op: OpId, complex: bool) -> Result<()> {
         flag(ctx, "compute_right_eigenvectors", right),
     ];
     let eig_types = [values_ty, rest[0], rest[1], rest[2]];
-    let eig = ctx.create_op(EIG, o.operands.clone(), &eig_types, attrs, o.loc);
+    let eig = ctx.create_op(EIG, o.operands().to_vec(), &eig_types, attrs, o.loc);
     verify_new(ctx, eig)?;
     let mut b = OpBuilder::before_op(ctx, op)?;
     b.insert(eig);
@@ -510,19 +510,19 @@ fn with_zero_info(
     attrs: Vec<(String, strata_ir::Attr)>,
 ) -> Result<()> {
     let o = ctx.op(op).clone();
-    if o.operands.len() != 1 || o.results.len() != results + 1 {
+    if o.operands().len() != 1 || o.results.len() != results + 1 {
         return Err(ctx.error(
             op,
             format!(
                 "(LAPACK, rewritten to '{name}') expects 1 operand and {} results, found {} and {}",
                 results + 1,
-                o.operands.len(),
+                o.operands().len(),
                 o.results.len()
             ),
         ));
     }
     let types: Vec<_> = o.results.iter().map(|&r| ctx.value_ty(r)).collect();
-    let new = ctx.create_op(name, o.operands.clone(), &types[..results], attrs, o.loc);
+    let new = ctx.create_op(name, o.operands().to_vec(), &types[..results], attrs, o.loc);
     verify_new(ctx, new)?;
     let info_ty = types[results];
     let info_shape = ctx.types.shape(info_ty).unwrap_or(&[]).to_vec();
@@ -539,7 +539,7 @@ fn with_zero_info(
 fn gehrd(ctx: &mut Context, op: OpId) -> Result<()> {
     let n = ctx
         .op(op)
-        .operands
+        .operands()
         .first()
         .and_then(|&a| ctx.types.shape(ctx.value_ty(a)))
         .and_then(|s| s.last().copied())

@@ -95,7 +95,7 @@ fn reshape(ctx: &mut Context, anchor: OpId, v: Value, shape: &[i64]) -> Result<V
 fn legalize_binary(ctx: &mut Context, op: OpId) -> Result<()> {
     let b = binary_broadcast(ctx, op)?;
     for (i, dims) in [(0, b.lhs_dims.clone()), (1, b.rhs_dims.clone())] {
-        let mut v = ctx.op(op).operands[i];
+        let mut v = ctx.op(op).operands()[i];
         let shape = ctx
             .types
             .shape(ctx.value_ty(v))
@@ -110,7 +110,7 @@ fn legalize_binary(ctx: &mut Context, op: OpId) -> Result<()> {
             v = reshape(ctx, op, v, &shape[..dims.len()])?;
         }
         let nv = broadcast_in_dim(ctx, op, v, dims, &b.shape)?;
-        ctx.op_mut(op).operands[i] = nv;
+        ctx.set_operand(op, i, nv);
     }
     for a in ["broadcast_dimensions", "auto_broadcast", "axis"] {
         ctx.remove_attr(op, a);
@@ -119,7 +119,7 @@ fn legalize_binary(ctx: &mut Context, op: OpId) -> Result<()> {
 }
 
 fn legalize_broadcast_to(ctx: &mut Context, op: OpId) -> Result<()> {
-    let v = ctx.op(op).operands[0];
+    let v = ctx.op(op).operands()[0];
     let r = ctx.op(op).results[0];
     let shape = ctx
         .types

@@ -234,7 +234,7 @@ fn expand(
             ),
         ));
     }
-    let operands = ctx.op(mc).operands.clone();
+    let operands = ctx.op(mc).operands().to_vec();
     let results = ctx.op(mc).results.clone();
     if ins.len() != operands.len() || outs.len() != results.len() {
         return Err(ctx.error(mc, "needs one sharding per operand and per result"));
@@ -264,7 +264,7 @@ fn expand(
         .ok_or_else(|| ctx.error(mc, "body must end with sdy.return"))?;
     let res_types: Vec<Type> = ctx
         .op(term)
-        .operands
+        .operands()
         .iter()
         .map(|&v| ctx.value_ty(v))
         .collect();
@@ -292,7 +292,7 @@ fn expand(
     ctx.op_mut(mc).regions.clear();
     ctx.op_mut(device_fn).regions.push(region);
     ctx.regions[region].parent = Some(device_fn);
-    let ret_operands = ctx.op(term).operands.clone();
+    let ret_operands = ctx.op(term).operands().to_vec();
     let ret = ctx.create_op(builtin::RETURN, ret_operands, &[], vec![], ctx.op(term).loc);
     ctx.detach_op(term);
     ctx.append_op(entry, ret);

@@ -66,7 +66,7 @@ fn mentions_quant(ctx: &Context, module: OpId) -> bool {
     ctx.walk_nested(module, &mut |op| {
         let o = ctx.op(op);
         found |= o
-            .operands
+            .operands()
             .iter()
             .chain(&o.results)
             .any(|&v| quant_elem(ctx, ctx.value_ty(v)).is_some());
@@ -76,8 +76,8 @@ fn mentions_quant(ctx: &Context, module: OpId) -> bool {
 
 fn touches_quant(ctx: &Context, op: OpId, quant_of: &HashMap<Value, UniformQuant>) -> bool {
     let o = ctx.op(op);
-    o.operands.iter().any(|v| quant_of.contains_key(v))
-        || o.operands
+    o.operands().iter().any(|v| quant_of.contains_key(v))
+        || o.operands()
             .iter()
             .chain(&o.results)
             .any(|&v| quant_elem(ctx, ctx.value_ty(v)).is_some())
@@ -104,7 +104,7 @@ fn unsupported(ctx: &Context, op: OpId) -> Diagnostic {
 
 fn rewrite(ctx: &mut Context, op: OpId, quant_of: &mut HashMap<Value, UniformQuant>) -> Result<()> {
     let name = ctx.op(op).name;
-    let operands = ctx.op(op).operands.clone();
+    let operands = ctx.op(op).operands().to_vec();
     let Some(&result) = ctx.op(op).results.first() else {
         return Err(unsupported(ctx, op));
     };
@@ -254,7 +254,7 @@ fn no_quant_left(ctx: &Context, module: OpId) -> Result<()> {
             && strata_ir::builtin::func_signature(ctx, op)
                 .is_some_and(|(i, r)| i.iter().chain(&r).any(|&t| quant_elem(ctx, t).is_some()));
         let values = o
-            .operands
+            .operands()
             .iter()
             .chain(&o.results)
             .any(|&v| quant_elem(ctx, ctx.value_ty(v)).is_some());

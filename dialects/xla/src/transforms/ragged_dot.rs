@@ -44,7 +44,7 @@ fn expand(ctx: &mut Context, op: OpId) -> Result<()> {
     let loc = ctx.op(op).loc;
     let d = ragged_dims(ctx, op)
         .ok_or_else(|| Diagnostic::internal(loc, "ragged_dot without dimension numbers"))?;
-    let [lhs, rhs, sizes] = ctx.op(op).operands[..] else {
+    let [lhs, rhs, sizes] = ctx.op(op).operands()[..] else {
         return Err(Diagnostic::internal(loc, "ragged_dot takes 3 operands"));
     };
     let result_ty = ctx.value_ty(ctx.op(op).results[0]);

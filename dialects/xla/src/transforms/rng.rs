@@ -54,7 +54,7 @@ fn word_bits(ctx: &Context, elem: Type) -> u32 {
 
 fn expand(ctx: &mut Context, op: OpId) -> Result<()> {
     let loc = ctx.op(op).loc;
-    let [a, b_, _] = ctx.op(op).operands[..] else {
+    let [a, b_, _] = ctx.op(op).operands()[..] else {
         return Err(Diagnostic::internal(loc, "rng takes 3 operands"));
     };
     let result_ty = ctx.value_ty(ctx.op(op).results[0]);

@@ -45,7 +45,7 @@ fn expand(ctx: &mut Context, op: OpId) -> Result<()> {
         ctx.attr_of(op, "is_reverse").map(|a| ctx.attr_kind(a)),
         Some(AttrKind::Bool(true) | AttrKind::Unit)
     );
-    let operands = ctx.op(op).operands.clone();
+    let operands = ctx.op(op).operands().to_vec();
     let (inputs, inits) = operands.split_at(s.inputs);
     let result_types: Vec<Type> = ctx
         .op(op)
@@ -156,7 +156,7 @@ fn build_body(
             returned = b
                 .ctx
                 .op(op)
-                .operands
+                .operands()
                 .iter()
                 .map(|v| *values.get(v).unwrap_or(v))
                 .collect();

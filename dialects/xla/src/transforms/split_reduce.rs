@@ -48,10 +48,10 @@ impl strata_pass::Pass for XlaSplitReducePass {
 /// kept one in front of the run.
 fn trailing_run(ctx: &Context, op: OpId) -> Option<usize> {
     let o = ctx.op(op);
-    if o.operands.len() != 2 || o.regions.len() != 1 {
+    if o.operands().len() != 2 || o.regions.len() != 1 {
         return None;
     }
-    let ty = ctx.value_ty(o.operands[0]);
+    let ty = ctx.value_ty(o.operands()[0]);
     let rank = ctx.types.shape(ty)?.len();
     let wide_enough = match ctx.types.kind(ctx.types.elem(ty)) {
         TypeKind::Float(k) => k.width() >= 32,
@@ -68,14 +68,14 @@ fn trailing_run(ctx: &Context, op: OpId) -> Option<usize> {
         return None;
     }
     let body = *ctx.regions[o.regions[0]].blocks.first()?;
-    init_folds_away(ctx, body, o.operands[1]).then_some(start)
+    init_folds_away(ctx, body, o.operands()[1]).then_some(start)
 }
 
 /// `reduce(x, dims)` → `reduce(reduce(x, start..rank), dims before start)`.
 fn split(ctx: &mut Context, op: OpId, start: usize) -> Result<()> {
     let (input, init, reducer) = (
-        ctx.op(op).operands[0],
-        ctx.op(op).operands[1],
+        ctx.op(op).operands()[0],
+        ctx.op(op).operands()[1],
         ctx.op(op).regions[0],
     );
     let dims = ctx.i64_array(op, "dimensions").unwrap_or_default();
@@ -93,7 +93,7 @@ fn split(ctx: &mut Context, op: OpId, start: usize) -> Result<()> {
     if let Some(r) = ctx.defining_op(rows) {
         ctx.clone_region_into(reducer, r);
     }
-    ctx.ops[op].operands[0] = rows;
+    ctx.set_operand(op, 0, rows);
     ctx.set_attr(op, "dimensions", rest);
     Ok(())
 }

@@ -64,7 +64,7 @@ fn constant_ints(ctx: &Context, v: Value) -> Option<Vec<i64>> {
 }
 
 fn ints_of(ctx: &Context, op: OpId, i: usize, what: &str) -> Result<Vec<i64>> {
-    let v = ctx.op(op).operands[i];
+    let v = ctx.op(op).operands()[i];
     constant_ints(ctx, v).ok_or_else(|| {
         Diagnostic::unsupported(
             ctx.op(op).loc,
@@ -94,10 +94,12 @@ fn expect_shape(ctx: &Context, op: OpId, shape: &[i64]) -> Result<()> {
     Ok(())
 }
 
-/// Replaces `op` by a `name` op on `operands` with `attrs` and `op`'s
-/// result type. The dynamic ops have no verifier of their own, so the static
-/// op is verified here: a missing or bad attribute is the user's error at
-/// `op`, not invalid IR after the pass (found by fuzzing, FUZZING.md B18).
+/// Makes `op` a `name` op on `operands` with `attrs`, in place (its result
+/// keeps its uses: a new op put in its place would cost the length of its
+/// block, quadratic over a function of many dynamic ops). The dynamic ops
+/// have no verifier of their own, so the static op is verified here: a
+/// missing or bad attribute is the user's error at `op`, not invalid IR
+/// after the pass (found by fuzzing, FUZZING.md B18).
 fn replace(
     ctx: &mut Context,
     op: OpId,
@@ -111,18 +113,18 @@ fn replace(
             attrs.push((k, a));
         }
     }
-    let ty = ctx.value_ty(ctx.op(op).results[0]);
-    let loc = ctx.op(op).loc;
-    let new = ctx.create_op(name, operands, &[ty], attrs, loc);
-    if let Err(e) = strata_ir::verify::verify_definition(ctx, new) {
+    let dynamic = ctx.op(op).name;
+    let o = ctx.op_mut(op);
+    o.name = name;
+    o.attrs = attrs;
+    ctx.set_operands(op, operands);
+    if let Err(e) = strata_ir::verify::verify_definition(ctx, op) {
         let message = format!(
-            "{} (the static form of '{}' with constant operands)",
-            e.message,
-            ctx.op(op).name
+            "{} (the static form of '{dynamic}' with constant operands)",
+            e.message
         );
-        return Err(Diagnostic::error(loc, message));
+        return Err(Diagnostic::error(ctx.op(op).loc, message));
     }
-    ctx.replace_op(op, new);
     Ok(())
 }
 
@@ -130,7 +132,7 @@ fn replace(
 /// `v`'s sizes from `start`.
 pub fn sizes_past(ctx: &Context, start: Value, limit: Value) -> Option<Value> {
     let add = ctx.defining_op(limit).filter(|&o| ctx.op(o).name == ADD)?;
-    match ctx.op(add).operands.as_slice() {
+    match ctx.op(add).operands() {
         [a, b] if *a == start => Some(*b),
         [a, b] if *b == start => Some(*a),
         _ => None,
@@ -143,7 +145,7 @@ pub fn sizes_past(ctx: &Context, start: Value, limit: Value) -> Option<Value> {
 /// start[0], start[1], ...)` of those sizes. JAX clamps the start itself;
 /// dynamic_slice's own clamping then changes nothing.
 fn dynamic_slice_at_start(ctx: &mut Context, op: OpId) -> Result<()> {
-    let operands = ctx.op(op).operands.clone();
+    let operands = ctx.op(op).operands().to_vec();
     let unsupported = || {
         Diagnostic::unsupported(
             ctx.op(op).loc,
@@ -200,7 +202,7 @@ fn fixed_element(ctx: &Context, start: Value, i: usize) -> Option<i64> {
     let clamp = ctx
         .defining_op(start)
         .filter(|&o| ctx.op(o).name == CLAMP)?;
-    let [lo, _, hi] = ctx.op(clamp).operands.as_slice() else {
+    let [lo, _, hi] = ctx.op(clamp).operands() else {
         return None;
     };
     let at = |v: &[i64]| if v.len() == 1 { v.first() } else { v.get(i) }.copied();
@@ -231,12 +233,12 @@ fn operand_count(name: &str) -> usize {
 fn expect_arity(ctx: &Context, op: OpId) -> Result<()> {
     let o = ctx.op(op);
     let want = operand_count(o.name);
-    if o.operands.len() != want || o.results.len() != 1 {
+    if o.operands().len() != want || o.results.len() != 1 {
         return Err(ctx.error(
             op,
             format!(
                 "expects {want} operands and 1 result, found {} and {}",
-                o.operands.len(),
+                o.operands().len(),
                 o.results.len()
             ),
         ));
@@ -246,7 +248,7 @@ fn expect_arity(ctx: &Context, op: OpId) -> Result<()> {
 
 fn rewrite(ctx: &mut Context, op: OpId) -> Result<()> {
     expect_arity(ctx, op)?;
-    let operands = ctx.op(op).operands.clone();
+    let operands = ctx.op(op).operands().to_vec();
     match ctx.op(op).name {
         DYNAMIC_BROADCAST_IN_DIM => {
             let shape = ints_of(ctx, op, 1, "output shape")?;

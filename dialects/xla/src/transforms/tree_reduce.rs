@@ -56,10 +56,10 @@ impl strata_pass::Pass for XlaTreeReducePass {
 /// dimension longer than [`WINDOW`].
 fn tree_candidate(ctx: &Context, op: OpId) -> Option<Vec<usize>> {
     let o = ctx.op(op);
-    if o.operands.len() != 2 || o.regions.len() != 1 {
+    if o.operands().len() != 2 || o.regions.len() != 1 {
         return None;
     }
-    let ty = ctx.value_ty(o.operands[0]);
+    let ty = ctx.value_ty(o.operands()[0]);
     let narrow = matches!(ctx.types.kind(ctx.types.elem(ty)), TypeKind::Float(k) if k.width() < 32);
     let shape = ctx.types.shape(ty)?;
     let dims: Vec<usize> = ctx
@@ -85,8 +85,8 @@ fn split(ctx: &mut Context, op: OpId, dims: &[usize]) -> Result<()> {
         .op(op)
         .parent
         .ok_or_else(|| Diagnostic::internal(loc, "reduce outside a block"))?;
-    let (init, reducer) = (ctx.op(op).operands[1], ctx.op(op).regions[0]);
-    let mut input: Value = ctx.op(op).operands[0];
+    let (init, reducer) = (ctx.op(op).operands()[1], ctx.op(op).regions[0]);
+    let mut input: Value = ctx.op(op).operands()[0];
     loop {
         let ty = ctx.value_ty(input);
         let shape = ctx.types.shape(ty).map(<[i64]>::to_vec).unwrap_or_default();
@@ -139,6 +139,6 @@ fn split(ctx: &mut Context, op: OpId, dims: &[usize]) -> Result<()> {
         ctx.insert_op_at(block, pos, level);
         input = ctx.op(level).results[0];
     }
-    ctx.ops[op].operands[0] = input;
+    ctx.set_operand(op, 0, input);
     Ok(())
 }

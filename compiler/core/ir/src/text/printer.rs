@@ -430,7 +430,7 @@ impl Printer<'_> {
             }
         }
         let _ = write!(self.out, "\"{}\"(", o.name);
-        let operands: Vec<String> = o.operands.iter().map(|&v| self.name(v)).collect();
+        let operands: Vec<String> = o.operands().iter().map(|&v| self.name(v)).collect();
         self.out.push_str(&operands.join(", "));
         self.out.push(')');
         if !o.successors.is_empty() {
@@ -460,7 +460,7 @@ impl Printer<'_> {
             self.out.push(' ');
             write_dict(ctx, &o.attrs, &mut self.out);
         }
-        let ins: Vec<Type> = o.operands.iter().map(|&v| ctx.value_ty(v)).collect();
+        let ins: Vec<Type> = o.operands().iter().map(|&v| ctx.value_ty(v)).collect();
         let outs: Vec<Type> = o.results.iter().map(|&v| ctx.value_ty(v)).collect();
         self.out.push_str(" : (");
         write_list(ctx, &ins, &mut self.out);

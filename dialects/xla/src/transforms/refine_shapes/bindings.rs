@@ -116,7 +116,7 @@ fn named_bindings(ctx: &Context, f: OpId) -> Vec<Binding> {
         if ctx.op(op).name != COMPARE || ctx.str_attr(op, "comparison_direction") != Some("EQ") {
             continue;
         }
-        let [x, y] = ctx.op(op).operands.as_slice() else {
+        let [x, y] = ctx.op(op).operands() else {
             continue;
         };
         let (Some(x), Some(y)) = (read(ctx, *x, args), read(ctx, *y, args)) else {
@@ -156,7 +156,7 @@ fn passed_bindings(ctx: &Context, f: OpId) -> Vec<Binding> {
         let Some(callee) = callee(ctx, op) else {
             continue;
         };
-        for (i, &operand) in ctx.op(op).operands.iter().enumerate() {
+        for (i, &operand) in ctx.op(op).operands().iter().enumerate() {
             let Some(name) = global_constant(ctx, callee, i) else {
                 continue;
             };
@@ -218,9 +218,9 @@ fn read(ctx: &Context, mut v: Value, args: &[Value]) -> Option<Read> {
     for _ in 0..MAX_READ_DEPTH {
         let def = ctx.defining_op(v)?;
         let o = ctx.op(def);
-        let constant = |i: usize| constant_scalar(ctx, *o.operands.get(i)?);
+        let constant = |i: usize| constant_scalar(ctx, *o.operands().get(i)?);
         match o.name {
-            CONVERT | RESHAPE => v = *o.operands.first()?,
+            CONVERT | RESHAPE => v = *o.operands().first()?,
             GET_DIMENSION_SIZE => {
                 let (of, dim) = dimension_size_read(ctx, v)?;
                 let arg = args.iter().position(|&a| a == of)?;
@@ -247,12 +247,12 @@ fn read(ctx: &Context, mut v: Value, args: &[Value]) -> Option<Read> {
                     SUBTRACT => (1, c.checked_neg()?, 1),
                     _ => (c, 0, 1),
                 });
-                v = o.operands[other];
+                v = o.operands()[other];
             }
             builtin::CALL if is_divmod_quotient(ctx, def, v) => {
                 let k = constant(1).filter(|&k| k > 0)?;
                 ops.push((1, 0, k));
-                v = o.operands[0];
+                v = o.operands()[0];
             }
             _ => return None,
         }
@@ -317,7 +317,7 @@ impl Read {
 fn is_divmod_quotient(ctx: &Context, call: OpId, v: Value) -> bool {
     let o = ctx.op(call);
     o.results.first() == Some(&v)
-        && o.operands.len() == 2
+        && o.operands().len() == 2
         && callee(ctx, call)
             .and_then(|g| builtin::func_name(ctx, g))
             .is_some_and(|n| n == "divmod")
@@ -344,9 +344,9 @@ pub fn dimension_size_read(ctx: &Context, mut v: Value) -> Option<(Value, usize)
     for _ in 0..8 {
         let def = ctx.defining_op(v)?;
         match ctx.op(def).name {
-            CONVERT | RESHAPE => v = *ctx.op(def).operands.first()?,
+            CONVERT | RESHAPE => v = *ctx.op(def).operands().first()?,
             GET_DIMENSION_SIZE => {
-                let of = *ctx.op(def).operands.first()?;
+                let of = *ctx.op(def).operands().first()?;
                 return Some((of, crate::ops::misc::size_dimension(ctx, def)?));
             }
             _ => return None,

@@ -15,7 +15,7 @@ impl Refiner {
     /// dimension holds `2*b`) were read from the program's structure, and
     /// this checks them against what it computes.
     pub(super) fn check_passed_variables(&self, ctx: &Context, op: OpId, g: OpId) -> Result<()> {
-        for (i, v) in ctx.op(op).operands.iter().enumerate() {
+        for (i, v) in ctx.op(op).operands().iter().enumerate() {
             let Some(var) = global_constant(ctx, g, i) else {
                 continue;
             };
@@ -49,7 +49,7 @@ impl Refiner {
         }
         let Some(inputs) = ctx
             .op(op)
-            .operands
+            .operands()
             .iter()
             .map(|v| self.known.get(v).cloned())
             .collect::<Option<Vec<_>>>()
@@ -99,7 +99,7 @@ impl Refiner {
             if name == builtin::RETURN || name == RETURN {
                 returned = ctx
                     .op(o)
-                    .operands
+                    .operands()
                     .iter()
                     .map(|v| self.known.get(v).cloned())
                     .collect();

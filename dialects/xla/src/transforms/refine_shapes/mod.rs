@@ -315,7 +315,7 @@ impl Refiner {
         for op in ctx.blocks[block].ops.clone() {
             let name = ctx.op(op).name;
             if name == builtin::RETURN || name == RETURN {
-                let operands = ctx.op(op).operands.clone();
+                let operands = ctx.op(op).operands().to_vec();
                 return Ok(operands.iter().map(|&v| ctx.value_ty(v)).collect());
             }
             self.op(ctx, op, depth)?;
@@ -345,7 +345,7 @@ impl Refiner {
     }
 
     fn call(&mut self, ctx: &mut Context, op: OpId, depth: usize) -> Result<()> {
-        let operands = ctx.op(op).operands.clone();
+        let operands = ctx.op(op).operands().to_vec();
         let types: Vec<Type> = operands.iter().map(|&v| ctx.value_ty(v)).collect();
         let Some(g) = callee(ctx, op) else {
             return Ok(());
@@ -380,7 +380,7 @@ impl Refiner {
     fn while_loop(&mut self, ctx: &mut Context, op: OpId, depth: usize) -> Result<()> {
         let types: Vec<Type> = ctx
             .op(op)
-            .operands
+            .operands()
             .iter()
             .map(|&v| ctx.value_ty(v))
             .collect();
@@ -427,7 +427,7 @@ impl Refiner {
             }
             return Ok(());
         }
-        let operands = ctx.op(op).operands.clone();
+        let operands = ctx.op(op).operands().to_vec();
         let Some(holds) = operands.first().and_then(|p| self.known.get(p)) else {
             return Err(ctx.error(op, "checks a condition that is not known at compile time"));
         };
@@ -459,7 +459,7 @@ impl Refiner {
         let indices = ctx
             .i64_array(op, "indices_of_shape_operands")
             .ok_or_else(cannot)?;
-        let (operands, results) = (ctx.op(op).operands.clone(), ctx.op(op).results.clone());
+        let (operands, results) = (ctx.op(op).operands().to_vec(), ctx.op(op).results.clone());
         let data = operands
             .len()
             .checked_sub(indices.len())
@@ -484,7 +484,8 @@ impl Refiner {
             let elem = ctx.types.elem(ctx.value_ty(r));
             ctx.values[r].ty = ctx.types.tensor_ty(shape, elem);
         }
-        ctx.op_mut(op).operands.truncate(data);
+        let kept = ctx.op(op).operands()[..data].to_vec();
+        ctx.set_operands(op, kept);
         ctx.remove_attr(op, "indices_of_shape_operands");
         if let Some(AttrKind::Array(layouts)) = ctx
             .attr_of(op, "operand_layouts")
@@ -538,9 +539,9 @@ impl Refiner {
         let mut all = Vec::new();
         ctx.walk_nested(self.module, &mut |o| all.push(o));
         for o in all {
-            for i in 0..ctx.op(o).operands.len() {
-                if let Some(&to) = replaced.get(&ctx.op(o).operands[i]) {
-                    ctx.op_mut(o).operands[i] = to;
+            for i in 0..ctx.op(o).operands().len() {
+                if let Some(&to) = replaced.get(&ctx.op(o).operands()[i]) {
+                    ctx.set_operand(o, i, to);
                 }
             }
         }
