@@ -10,7 +10,7 @@ use crate::buffer::expect_memref;
 /// Checks the memref operand at `pos` and the index operands after it;
 /// returns the memref's element type.
 fn check_indices(ctx: &Context, op: OpId, pos: usize) -> Result<Type> {
-    let operands = &ctx.op(op).operands();
+    let operands = ctx.op(op).operands();
     let Some(&m) = operands.get(pos) else {
         return Err(ctx.error(
             op,

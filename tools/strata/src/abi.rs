@@ -151,7 +151,7 @@ pub fn library_interface(
         }
         let types =
             |vs: &[strata_ir::Value]| vs.iter().map(|&v| ctx.value_ty(v)).collect::<Vec<_>>();
-        let (ins, outs) = (types(&ctx.op(op).operands()), types(&ctx.op(op).results));
+        let (ins, outs) = (types(ctx.op(op).operands()), types(&ctx.op(op).results));
         let described = c_prototype(ctx, target.to_string(), target, &ins, &outs)
             .map_err(|m| vec![Diagnostic::unsupported(ctx.op(op).loc, m)])?;
         targets.push((op, described));

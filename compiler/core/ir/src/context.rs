@@ -382,10 +382,11 @@ impl Context {
         }
     }
 
-    /// Puts `new` where `old` stands: inserted right before it, the uses of
-    /// `old`'s results (pairwise) redirected to `new`'s within the nearest
-    /// enclosing op isolated from above (the function) — uses cannot escape
-    /// it — and `old` detached.
+    /// Puts `new` where `old` stands (in its slot of the block), the uses
+    /// of `old`'s results (pairwise) redirected to `new`'s within the
+    /// nearest enclosing op isolated from above (the function) — uses
+    /// cannot escape it — and `old` detached. Costs `old`'s users and its
+    /// position in the block (one scan, no shifting).
     pub fn replace_op(&mut self, old: OpId, new: OpId) {
         let Some(block) = self.ops[old].parent else {
             return;
@@ -394,12 +395,6 @@ impl Context {
         if let Some(origin) = self.origins.get(&old).cloned() {
             self.origins.entry(new).or_insert(origin);
         }
-        let pos = self.blocks[block]
-            .ops
-            .iter()
-            .position(|&o| o == old)
-            .unwrap_or(0);
-        self.insert_op_at(block, pos, new);
         if let Some(func) = enclosing_isolated(self, old) {
             let pairs: Vec<_> = self.ops[old]
                 .results
@@ -411,7 +406,17 @@ impl Context {
                 self.replace_uses_in(func, from, to);
             }
         }
-        self.detach_op(old);
+        match self.blocks[block].ops.iter().position(|&o| o == old) {
+            Some(slot) => {
+                self.blocks[block].ops[slot] = new;
+                self.ops[new].parent = Some(block);
+                self.ops[old].parent = None;
+            }
+            None => {
+                self.insert_op_at(block, 0, new);
+                self.ops[old].parent = None;
+            }
+        }
     }
 
     /// Replaces every use of `from` with `to` among ops nested in `scope`:

@@ -34,7 +34,7 @@ pub(crate) fn buffer_root(ctx: &Context, mut v: Value) -> Value {
 /// The memref operand and the indices of an element access (`mem.load`,
 /// `mem.store`, `mem.load_part`, `mem.store_part`), and whether it writes.
 pub(crate) fn element_access(ctx: &Context, op: OpId) -> Option<(Value, &[Value], bool)> {
-    let operands = &ctx.op(op).operands();
+    let operands = ctx.op(op).operands();
     match ctx.op(op).name {
         mem::LOAD | mem::LOAD_PART => Some((operands[0], &operands[1..], false)),
         mem::STORE | mem::STORE_PART => Some((operands[1], &operands[2..], true)),

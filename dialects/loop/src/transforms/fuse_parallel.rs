@@ -185,7 +185,7 @@ fn movable(
 }
 
 fn same_bounds(ctx: &Context, a: OpId, b: OpId) -> bool {
-    let (oa, ob) = (&ctx.op(a).operands(), &ctx.op(b).operands());
+    let (oa, ob) = (ctx.op(a).operands(), ctx.op(b).operands());
     oa.iter().zip(ob.iter()).all(|(&x, &y)| {
         x == y || matches!((constant(ctx, x), constant(ctx, y)), (Some(p), Some(q)) if p == q)
     })

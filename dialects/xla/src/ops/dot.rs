@@ -103,7 +103,7 @@ pub fn is_tiny_batch(batch: i64, m: i64, n: i64, k: i64) -> bool {
 pub fn is_tiny_batch_dot(ctx: &Context, op: OpId) -> bool {
     let o = ctx.op(op);
     let (Some(d), [lhs, rhs, ..], Some(&result)) =
-        (dot_dims(ctx, op), &o.operands()[..], o.results.first())
+        (dot_dims(ctx, op), o.operands(), o.results.first())
     else {
         return false;
     };

@@ -12,7 +12,7 @@ impl Refiner {
     /// The shapes of `op`'s results, from its operands and attributes.
     pub(super) fn infer(&self, ctx: &Context, op: OpId) -> Result<Vec<Vec<i64>>> {
         let name = ctx.op(op).name;
-        let operands = &ctx.op(op).operands();
+        let operands = ctx.op(op).operands();
         let results = &ctx.op(op).results;
         // Runs before verification: an op may have no result at all.
         let Some(&first_result) = results.first() else {
@@ -345,7 +345,7 @@ impl Refiner {
             return;
         }
         let n = ctx.types.num_elements(t) as usize;
-        let operands = &ctx.op(op).operands();
+        let operands = ctx.op(op).operands();
         let arg = |i: usize| operands.get(i).and_then(|v| self.known.get(v));
         let value: Option<Vec<i64>> = match ctx.op(op).name {
             // Before verification the value's type may not be the result's:
