@@ -330,6 +330,11 @@ impl FuncLowering<'_> {
                 d.push(v);
             }
         }
+        // In value order, not the map's (random) order: the same input
+        // compiles to the same output.
+        for d in &mut dying {
+            d.sort_unstable_by_key(|v| v.index());
+        }
         for (pos, &op) in ops.iter().enumerate() {
             b.loc = b.ctx.op(op).loc;
             self.lower_op(b, op, &modes, &nests, direct_out)?;
