@@ -16,6 +16,7 @@ pub mod legalize_broadcast;
 pub mod manual_computation;
 pub mod quantized;
 pub mod ragged_dot;
+pub mod reciprocal_divisor;
 pub mod refine_shapes;
 pub mod rng;
 pub mod scan;
