@@ -25,21 +25,32 @@ func.func @by_constant(%x: tensor<16xf32>) -> tensor<16xf32> {
   return %q : tensor<16xf32>
 }
 
+// f64 too (XLA's quotients measured with x64 enabled).
+// CHECK-LABEL: func.func @f64
+// CHECK: %[[ONE:.*]] = "xla.constant"() {value = dense<1.0> : tensor<4xf64>}
+// CHECK: "xla.divide"(%[[ONE]], %arg1) : (tensor<4xf64>, tensor<4xf64>) -> tensor<4xf64>
+// CHECK: "xla.multiply"
+func.func @f64(%d: tensor<4x8xf64>, %s: tensor<4xf64>) -> tensor<4x8xf64> {
+  %sb = stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<4xf64>) -> tensor<4x8xf64>
+  %c = stablehlo.divide %d, %sb : tensor<4x8xf64>
+  return %c : tensor<4x8xf64>
+}
+
 // Two full arrays: an exact division, as in XLA. A broadcast that keeps
-// every element, f64 and f16 (not measured against XLA) stay divisions;
-// a broadcast with another use stays beside the new one.
+// every element stays a division; so do bf16 (XLA's quotients are the
+// exact ones, rounded) and f16 (not measured).
 // CHECK-LABEL: func.func @stays
 // CHECK-NOT: xla.multiply
 // CHECK: return
-func.func @stays(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>, %r: tensor<32xf32>, %d: tensor<4x8xf64>, %s: tensor<4xf64>, %h: tensor<4x8xf16>, %t: tensor<4xf16>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf64>, tensor<4x8xf16>) {
+func.func @stays(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>, %r: tensor<32xf32>, %g: tensor<4x8xbf16>, %u: tensor<4xbf16>, %h: tensor<4x8xf16>, %t: tensor<4xf16>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xbf16>, tensor<4x8xf16>) {
   %a = stablehlo.divide %x, %y : tensor<4x8xf32>
   %rr = stablehlo.reshape %r : (tensor<32xf32>) -> tensor<4x8xf32>
   %b = stablehlo.divide %x, %rr : tensor<4x8xf32>
-  %sb = stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<4xf64>) -> tensor<4x8xf64>
-  %c = stablehlo.divide %d, %sb : tensor<4x8xf64>
+  %ub = stablehlo.broadcast_in_dim %u, dims = [0] : (tensor<4xbf16>) -> tensor<4x8xbf16>
+  %c = stablehlo.divide %g, %ub : tensor<4x8xbf16>
   %tb = stablehlo.broadcast_in_dim %t, dims = [0] : (tensor<4xf16>) -> tensor<4x8xf16>
   %e = stablehlo.divide %h, %tb : tensor<4x8xf16>
-  return %a, %b, %c, %e : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf64>, tensor<4x8xf16>
+  return %a, %b, %c, %e : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xbf16>, tensor<4x8xf16>
 }
 
 // CHECK-LABEL: func.func @broadcast_used_twice

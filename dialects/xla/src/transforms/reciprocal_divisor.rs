@@ -1,4 +1,4 @@
-//! `xla-reciprocal-divisor`: an f32 `divide` by a broadcast value
+//! `xla-reciprocal-divisor`: an f32 or f64 `divide` by a broadcast value
 //! multiplies by the broadcast of its reciprocal, as XLA computes it.
 //!
 //! XLA's algebraic simplifier rewrites `A / broadcast(B)` into
@@ -19,8 +19,10 @@
 //! %q = multiply %x, %b2 : tensor<4x8xf32>
 //! ```
 //!
-//! Only f32, where XLA's result was measured; a broadcast that keeps every
-//! element (a reshape) is not one XLA sees as a broadcast, so it stays.
+//! The same holds for f64 (measured with x64 enabled). bf16 quotients are
+//! XLA's exact ones rounded (it divides them in f32), and f16 was not
+//! measured: both stay divisions. A broadcast that keeps every element (a
+//! reshape) is not one XLA sees as a broadcast, so it stays too.
 
 use strata_diag::Result;
 use strata_ir::{Context, FloatKind, OpId, TypeKind, builtin};
@@ -37,7 +39,7 @@ impl strata_pass::Pass for XlaReciprocalDivisorPass {
         FLAG
     }
     fn summary(&self) -> &'static str {
-        "an f32 divide by a broadcast value multiplies by the broadcast reciprocal (as XLA)"
+        "an f32/f64 divide by a broadcast value multiplies by the broadcast reciprocal (as XLA)"
     }
     fn run(&self, ctx: &mut Context, module: OpId) -> Result<()> {
         for div in ops_named(ctx, module, &[DIVIDE]) {
@@ -47,9 +49,19 @@ impl strata_pass::Pass for XlaReciprocalDivisorPass {
     }
 }
 
-fn is_f32(ctx: &Context, v: strata_ir::Value) -> bool {
+/// Whether `v`'s elements are f32 or f64 (the types XLA's quotients by a
+/// broadcast were measured in).
+fn is_f32_or_f64(ctx: &Context, v: strata_ir::Value) -> bool {
     let t = ctx.types.elem(ctx.value_ty(v));
-    matches!(ctx.types.kind(t), TypeKind::Float(FloatKind::F32))
+    matches!(
+        ctx.types.kind(t),
+        TypeKind::Float(FloatKind::F32 | FloatKind::F64)
+    )
+}
+
+/// Whether `elem` is f64.
+fn is_f64(ctx: &Context, elem: strata_ir::Type) -> bool {
+    matches!(ctx.types.kind(elem), TypeKind::Float(FloatKind::F64))
 }
 
 /// `divide(a, broadcast_in_dim(s))` with fewer elements in `s` than in
@@ -61,7 +73,7 @@ fn rewrite(ctx: &mut Context, div: OpId) -> Result<()> {
     let Some(broadcast) = ctx.defining_op(divisor) else {
         return Ok(());
     };
-    if ctx.op(broadcast).name != BROADCAST_IN_DIM || !is_f32(ctx, divisor) {
+    if ctx.op(broadcast).name != BROADCAST_IN_DIM || !is_f32_or_f64(ctx, divisor) {
         return Ok(());
     }
     let source = ctx.op(broadcast).operands()[0];
@@ -77,7 +89,12 @@ fn rewrite(ctx: &mut Context, div: OpId) -> Result<()> {
     let mut b = OpBuilder::before_op(ctx, div)?;
     let shape = b.shape_of(source);
     let elem = b.elem_of(source);
-    let one = b.splat_bits(u64::from(1.0f32.to_bits()), &shape, elem);
+    let kind = if is_f64(b.ctx, elem) {
+        FloatKind::F64
+    } else {
+        FloatKind::F32
+    };
+    let one = b.splat_bits(strata_ir::dense::float_to_bits(1.0, kind), &shape, elem);
     let reciprocal = b.op(DIVIDE, vec![one, source], source_ty, vec![]);
     let spread = b.op(BROADCAST_IN_DIM, vec![reciprocal], divisor_ty, attrs);
     ctx.op_mut(div).name = MULTIPLY;
