@@ -253,6 +253,13 @@ impl Types {
     pub fn num_elements(&self, t: Type) -> i64 {
         self.shape(t).map(|s| s.iter().product()).unwrap_or(1)
     }
+    /// The float kind of the scalar type `t`, if it is a float.
+    pub fn float_kind(&self, t: Type) -> Option<FloatKind> {
+        match self.kind(t) {
+            TypeKind::Float(k) => Some(*k),
+            _ => None,
+        }
+    }
     pub fn is_float(&self, t: Type) -> bool {
         matches!(self.kind(t), TypeKind::Float(_))
     }

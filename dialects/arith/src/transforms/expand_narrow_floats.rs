@@ -27,9 +27,7 @@
 use std::collections::HashMap;
 
 use strata_diag::{Location, Result};
-use strata_ir::{
-    Attr, AttrKind, BlockId, Context, FloatKind, OpId, Type, TypeKind, Value, builtin,
-};
+use strata_ir::{Attr, AttrKind, BlockId, Context, FloatKind, OpId, Type, Value, builtin};
 
 use crate::*;
 
@@ -139,18 +137,11 @@ impl Emit<'_> {
     }
 
     fn kind(&self, v: Value) -> Option<FloatKind> {
-        float_kind(self.ctx, self.ctx.value_ty(v))
+        self.ctx.types.float_kind(self.ctx.value_ty(v))
     }
 
     fn float_ty(&mut self, k: FloatKind) -> Type {
         self.ctx.types.float_ty(k)
-    }
-}
-
-fn float_kind(ctx: &Context, t: Type) -> Option<FloatKind> {
-    match ctx.types.kind(t) {
-        TypeKind::Float(k) => Some(*k),
-        _ => None,
     }
 }
 
@@ -168,7 +159,7 @@ fn expand(e: &mut Emit<'_>, op: OpId) -> Option<Value> {
     let (name, operands) = (o.name, o.operands().to_vec());
     let result_ty = e.ctx.value_ty(*o.results.first()?);
     let first = e.kind(*operands.first()?);
-    let to = float_kind(e.ctx, result_ty);
+    let to = e.ctx.types.float_kind(result_ty);
     match name {
         NEGF | ABSF | COPYSIGN if is_narrow(to) => Some(sign_bits(e, name, &operands)),
         EXPM1 if to == Some(FloatKind::F16) => Some(expm1_f16(e, operands[0])),
@@ -212,7 +203,7 @@ fn in_f32(e: &mut Emit<'_>, op: OpId) -> Value {
             _ => x,
         })
         .collect();
-    match float_kind(e.ctx, result_ty) {
+    match e.ctx.types.float_kind(result_ty) {
         Some(k) if is_narrow(Some(k)) => {
             let f32t = e.float_ty(FloatKind::F32);
             let r = e.op_with(name, wide, f32t, attrs);

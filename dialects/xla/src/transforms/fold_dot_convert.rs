@@ -12,7 +12,7 @@
 //! products are rounded too (XLA:CPU computes them as f16 dots).
 
 use strata_diag::Result;
-use strata_ir::{Context, FloatKind, OpId, TypeKind, Value, builtin};
+use strata_ir::{Context, FloatKind, OpId, Value, builtin};
 
 use super::build::ops_named;
 use crate::names::{CONVERT, CONVOLUTION, DOT_GENERAL};
@@ -42,8 +42,7 @@ impl strata_pass::Pass for XlaFoldDotConvertPass {
 }
 
 fn is_float(ctx: &Context, v: Value, kind: FloatKind) -> bool {
-    let t = ctx.types.elem(ctx.value_ty(v));
-    matches!(ctx.types.kind(t), TypeKind::Float(k) if *k == kind)
+    ctx.types.float_kind(ctx.types.elem(ctx.value_ty(v))) == Some(kind)
 }
 
 /// Folds the converts of `producer`'s product when they are all its uses

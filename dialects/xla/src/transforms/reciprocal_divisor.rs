@@ -25,7 +25,7 @@
 //! reshape) is not one XLA sees as a broadcast, so it stays too.
 
 use strata_diag::Result;
-use strata_ir::{Context, FloatKind, OpId, TypeKind, builtin};
+use strata_ir::{Context, FloatKind, OpId, builtin};
 
 use super::build::{OpBuilder, ops_named};
 use crate::names::{BROADCAST_IN_DIM, DIVIDE, MULTIPLY};
@@ -49,21 +49,6 @@ impl strata_pass::Pass for XlaReciprocalDivisorPass {
     }
 }
 
-/// Whether `v`'s elements are f32 or f64 (the types XLA's quotients by a
-/// broadcast were measured in).
-fn is_f32_or_f64(ctx: &Context, v: strata_ir::Value) -> bool {
-    let t = ctx.types.elem(ctx.value_ty(v));
-    matches!(
-        ctx.types.kind(t),
-        TypeKind::Float(FloatKind::F32 | FloatKind::F64)
-    )
-}
-
-/// Whether `elem` is f64.
-fn is_f64(ctx: &Context, elem: strata_ir::Type) -> bool {
-    matches!(ctx.types.kind(elem), TypeKind::Float(FloatKind::F64))
-}
-
 /// `divide(a, broadcast_in_dim(s))` with fewer elements in `s` than in
 /// the quotient becomes `multiply(a, broadcast_in_dim(1 / s))`, in place.
 fn rewrite(ctx: &mut Context, div: OpId) -> Result<()> {
@@ -73,7 +58,12 @@ fn rewrite(ctx: &mut Context, div: OpId) -> Result<()> {
     let Some(broadcast) = ctx.defining_op(divisor) else {
         return Ok(());
     };
-    if ctx.op(broadcast).name != BROADCAST_IN_DIM || !is_f32_or_f64(ctx, divisor) {
+    // The types XLA's quotients by a broadcast were measured in.
+    let elem = ctx.types.elem(ctx.value_ty(divisor));
+    let Some(kind @ (FloatKind::F32 | FloatKind::F64)) = ctx.types.float_kind(elem) else {
+        return Ok(());
+    };
+    if ctx.op(broadcast).name != BROADCAST_IN_DIM {
         return Ok(());
     }
     let source = ctx.op(broadcast).operands()[0];
@@ -88,12 +78,6 @@ fn rewrite(ctx: &mut Context, div: OpId) -> Result<()> {
     let (source_ty, divisor_ty) = (ctx.value_ty(source), ctx.value_ty(divisor));
     let mut b = OpBuilder::before_op(ctx, div)?;
     let shape = b.shape_of(source);
-    let elem = b.elem_of(source);
-    let kind = if is_f64(b.ctx, elem) {
-        FloatKind::F64
-    } else {
-        FloatKind::F32
-    };
     let one = b.splat_bits(strata_ir::dense::float_to_bits(1.0, kind), &shape, elem);
     let reciprocal = b.op(DIVIDE, vec![one, source], source_ty, vec![]);
     let spread = b.op(BROADCAST_IN_DIM, vec![reciprocal], divisor_ty, attrs);

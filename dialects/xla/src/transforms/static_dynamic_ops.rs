@@ -100,7 +100,7 @@ fn expect_shape(ctx: &Context, op: OpId, shape: &[i64]) -> Result<()> {
 /// have no verifier of their own, so the static op is verified here: a
 /// missing or bad attribute is the user's error at `op`, not invalid IR
 /// after the pass (found by fuzzing, FUZZING.md B18).
-fn replace(
+fn make_static(
     ctx: &mut Context,
     op: OpId,
     name: &'static str,
@@ -188,7 +188,7 @@ fn dynamic_slice_at_start(ctx: &mut Context, op: OpId) -> Result<()> {
         starts.push(b.op(RESHAPE, vec![piece], scalar, vec![]));
     }
     let attrs = vec![("slice_sizes".to_string(), array(ctx, sizes))];
-    replace(ctx, op, DYNAMIC_SLICE, starts, attrs, &[])
+    make_static(ctx, op, DYNAMIC_SLICE, starts, attrs, &[])
 }
 
 /// Element `i` of the start vector when it is known although the vector
@@ -253,7 +253,7 @@ fn rewrite(ctx: &mut Context, op: OpId) -> Result<()> {
         DYNAMIC_BROADCAST_IN_DIM => {
             let shape = ints_of(ctx, op, 1, "output shape")?;
             expect_shape(ctx, op, &shape)?;
-            replace(
+            make_static(
                 ctx,
                 op,
                 BROADCAST_IN_DIM,
@@ -268,12 +268,12 @@ fn rewrite(ctx: &mut Context, op: OpId) -> Result<()> {
         DYNAMIC_IOTA => {
             let shape = ints_of(ctx, op, 0, "output shape")?;
             expect_shape(ctx, op, &shape)?;
-            replace(ctx, op, IOTA, vec![], vec![], &[])?;
+            make_static(ctx, op, IOTA, vec![], vec![], &[])?;
         }
         DYNAMIC_RESHAPE => {
             let shape = ints_of(ctx, op, 1, "output shape")?;
             expect_shape(ctx, op, &shape)?;
-            replace(ctx, op, RESHAPE, vec![operands[0]], vec![], &[])?;
+            make_static(ctx, op, RESHAPE, vec![operands[0]], vec![], &[])?;
         }
         DYNAMIC_PAD => {
             let lo = ints_of(ctx, op, 2, "low padding")?;
@@ -284,7 +284,7 @@ fn rewrite(ctx: &mut Context, op: OpId) -> Result<()> {
                 ("edge_padding_high".to_string(), array(ctx, hi)),
                 ("interior_padding".to_string(), array(ctx, interior)),
             ];
-            replace(ctx, op, PAD, vec![operands[0], operands[1]], attrs, &[])?;
+            make_static(ctx, op, PAD, vec![operands[0], operands[1]], attrs, &[])?;
         }
         REAL_DYNAMIC_SLICE if constant_ints(ctx, operands[1]).is_none() => {
             dynamic_slice_at_start(ctx, op)?;
@@ -298,12 +298,12 @@ fn rewrite(ctx: &mut Context, op: OpId) -> Result<()> {
                 ("limit_indices".to_string(), array(ctx, limit)),
                 ("strides".to_string(), array(ctx, strides)),
             ];
-            replace(ctx, op, SLICE, vec![operands[0]], attrs, &[])?;
+            make_static(ctx, op, SLICE, vec![operands[0]], attrs, &[])?;
         }
         DYNAMIC_GATHER => {
             let sizes = ints_of(ctx, op, 2, "slice sizes")?;
             let attrs = vec![("slice_sizes".to_string(), array(ctx, sizes))];
-            replace(ctx, op, GATHER, vec![operands[0], operands[1]], attrs, &[])?;
+            make_static(ctx, op, GATHER, vec![operands[0], operands[1]], attrs, &[])?;
         }
         DYNAMIC_CONV => {
             let pads = ints_of(ctx, op, 2, "padding")?;
@@ -316,7 +316,7 @@ fn rewrite(ctx: &mut Context, op: OpId) -> Result<()> {
                 bits: pads.iter().map(|&p| p as u64).collect(),
             };
             let attrs = vec![("padding".to_string(), ctx.attr(AttrKind::Dense(dense)))];
-            replace(
+            make_static(
                 ctx,
                 op,
                 CONVOLUTION,
