@@ -42,7 +42,7 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
         Box::new(strata_dialect_xla::transforms::rng::XlaExpandRngPass),
         Box::new(strata_dialect_xla::transforms::legalize_broadcast::XlaLegalizeBroadcastPass),
         Box::new(strata_dialect_xla::transforms::reciprocal_divisor::XlaReciprocalDivisorPass),
-        Box::new(strata_dialect_xla::transforms::fold_dot_convert::XlaFoldDotConvertPass),
+        Box::new(strata_dialect_xla::transforms::fold_bf16_convert::XlaFoldBf16ConvertPass),
         Box::new(strata_dialect_xla::transforms::tree_reduce::XlaTreeReducePass),
         Box::new(strata_dialect_xla::transforms::split_reduce::XlaSplitReducePass),
         Box::new(strata_dialect_xla::transforms::cse::XlaCsePass),
