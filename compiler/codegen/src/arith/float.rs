@@ -51,6 +51,16 @@ pub(crate) fn float_binary<'ctx>(
         // A reduction step: its order is the implementation's choice,
         // so LLVM may reassociate (and vectorize) the chain.
         flags |= Fmf::AllowReassoc;
+        if name == a::ADDF {
+            // LLVM counts an fadd associative only with nsz too: without
+            // it a row short enough to be unrolled whole (a softmax over
+            // 32 keys) was summed one lane after another, never as a
+            // vector (half of a small-heads attention's time). The sign
+            // of a zero sum is then unspecified where every term is a
+            // zero, as in XLA (whose sum over one element returns a -0.0
+            // term as it is, init 0.0 notwithstanding).
+            flags |= Fmf::NoSignedZeros;
+        }
     }
     if lw.ir.attr_of(op, "contract").is_some() {
         // XLA:CPU compiles its own IR with LLVM's FPOpFusion::Fast, so a
