@@ -44,15 +44,30 @@ def _term(d):
     return (int(times) if times else 1), name
 
 
+def _ml_dtypes_name(element_type):
+    """ml_dtypes' name of a narrow type of the signature: bf16 is bfloat16,
+    f8E4M3FN float8_e4m3fn (likewise f6/f4), i4 int4, ui4 uint4 (and i2, ui2)."""
+    if element_type == "bf16":
+        return "bfloat16"
+    for prefix, family in (("f8", "float8_"), ("f6", "float6_"), ("f4", "float4_")):
+        if element_type.startswith(prefix) and len(element_type) > 2:
+            return family + element_type[2:].lower()
+    return {"i4": "int4", "ui4": "uint4", "i2": "int2", "ui2": "uint2"}.get(element_type)
+
+
 def _dtype(element_type):
     if element_type in _DTYPES:
         return np.dtype(_DTYPES[element_type])
-    if element_type == "bf16":
+    name = _ml_dtypes_name(element_type)
+    if name is not None:
+        # Each element of these types takes a whole byte (two for bf16) in
+        # the C ABI, as in ml_dtypes' arrays.
         try:
             import ml_dtypes
-            return np.dtype(ml_dtypes.bfloat16)
-        except ImportError:
-            return np.dtype(np.uint16)  # the bit patterns, as the C ABI has them
+            return np.dtype(getattr(ml_dtypes, name))
+        except (ImportError, AttributeError):
+            # The bit patterns, as the C ABI has them.
+            return np.dtype(np.uint16 if element_type == "bf16" else np.uint8)
     raise Error(f"element type {element_type} has no NumPy type here")
 
 

@@ -97,4 +97,14 @@ try:
     sys.exit("an odd number of rows did not raise")
 except ValueError as e:
     assert "2*b" in str(e), e
+# Narrow types in and out: ml_dtypes' arrays (a byte per element, as in the C ABI).
+import ml_dtypes  # noqa: E402
+
+w4 = rs.randint(-8, 8, (D, 4)).astype(ml_dtypes.int4)
+e4m3 = rs.randn(3, D).astype(ml_dtypes.float8_e4m3fn)
+narrow = lambda a, w: (a.astype(jnp.float32) @ w.astype(jnp.float32)).astype(ml_dtypes.float8_e5m2)
+narrow_lib = strata.compile(narrow, e4m3, w4)
+got = narrow_lib.main(e4m3, w4)
+assert got.dtype == ml_dtypes.float8_e5m2, got.dtype
+np.testing.assert_array_equal(got.astype(np.float32), np.asarray(jax.jit(narrow)(e4m3, w4)).astype(np.float32))
 print("python package: all checks passed")
