@@ -8,7 +8,9 @@ transposed convolution; cross-entropy over 32k classes; an embedding gradient; b
 matmuls; atrous convolutions; batched Cholesky/solve, eigh and svd; rfft; dropout's RNG; a
 scalar fori_loop; a transformer training step; gathers; an int8 matmul; average pooling; a CIFAR
 CNN training step; small-head attention; WaveNet's dilated convolutions; a 1M-element sort; a
-graph network's segment sums; batch-norm statistics). Random weights, fixed seeds.
+graph network's segment sums; batch-norm statistics; EfficientNet's MBConv with squeeze-excite;
+T5's relative position buckets; a Whisper-like conv1d + attention encoder; Swin's shifted
+window attention; a diffusion UNet block). Random weights, fixed seeds.
 
 For each: compile with the strata driver (`--target-cpu host`, through the Python package in
 tools/python), check the results against XLA:CPU (max |strata - xla| / max |xla| over the
@@ -430,6 +432,134 @@ MODELS.update({
     "bn_train": lambda: (bn_train, (normal(32, 56, 56, 64, scale=1.0), 1 + normal(64), normal(64))),
     "eigh": lambda: (eigh_model, (normal(512, 8, 8, scale=1.0),)),
     "svd": lambda: (svd_model, (normal(512, 8, 8, scale=1.0),)),
+})
+
+
+# ---- EfficientNet's MBConv (expand, depthwise 5x5, squeeze-excite, swish, folded batch norm);
+# T5's relative position buckets and gated GELU; a Whisper-like encoder (two conv1d, then
+# attention); Swin's shifted windows (roll, window partition, relative bias); a diffusion UNet
+# block (timestep embedding, GroupNorm, attention over 16x16).
+def mbconv_params(c=64, e=4, k=5):
+    return [{"exp": normal(1, 1, c, c * e, scale=0.05), "dw": normal(k, k, 1, c * e, scale=0.2),
+             "se1": normal(c * e, c // 4, scale=0.05), "se2": normal(c // 4, c * e, scale=0.05),
+             "proj": normal(1, 1, c * e, c, scale=0.05), "s1": 1 + normal(c * e), "b1": normal(c * e),
+             "s2": 1 + normal(c * e), "b2": normal(c * e)} for _ in range(3)]
+
+
+def mbconv(params, x):
+    for p in params:
+        h = jax.nn.swish(conv(x, p["exp"]) * p["s1"] + p["b1"])
+        h = jax.nn.swish(conv(h, p["dw"], groups=h.shape[-1]) * p["s2"] + p["b2"])
+        s = jax.nn.sigmoid(jax.nn.swish(h.mean((1, 2)) @ p["se1"]) @ p["se2"])
+        x = x + conv(h * s[:, None, None, :], p["proj"])
+    return x
+
+
+def t5_params(d=512, f=1024, heads=8):
+    return {"rel": normal(32, heads, scale=0.5),
+            "layers": [{"n1": 1 + normal(d), "q": normal(d, d), "k": normal(d, d), "v": normal(d, d), "o": normal(d, d),
+                        "n2": 1 + normal(d), "wi0": normal(d, f), "wi1": normal(d, f), "wo": normal(f, d)} for _ in range(2)]}
+
+
+def t5_bucket(rel, buckets=16, max_distance=128):
+    exact = buckets // 2
+    r = jnp.abs(rel)
+    large = exact + (jnp.log(jnp.maximum(r, 1) / exact) / np.log(max_distance / exact) * (buckets - exact)).astype(jnp.int32)
+    return (rel > 0).astype(jnp.int32) * buckets + jnp.where(r < exact, r, jnp.minimum(large, buckets - 1))
+
+
+def t5(params, x):
+    b, t, d = x.shape
+    heads = params["rel"].shape[1]
+    pos = jnp.arange(t)
+    bias = params["rel"][t5_bucket(pos[None, :] - pos[:, None])].transpose(2, 0, 1)[None]
+    for p in params["layers"]:
+        h = rms(x, p["n1"])
+        q, k, v = [(h @ p[w]).reshape(b, t, heads, d // heads) for w in "qkv"]
+        s = jax.nn.softmax(jnp.einsum("bqhd,bkhd->bhqk", q, k) + bias, -1)
+        x = x + jnp.einsum("bhqk,bkhd->bqhd", s, v).reshape(b, t, d) @ p["o"]
+        h = rms(x, p["n2"])
+        x = x + (jax.nn.gelu(h @ p["wi0"]) * (h @ p["wi1"])) @ p["wo"]
+    return x
+
+
+def layer_norm(x, g, b):
+    m = x.mean(-1, keepdims=True)
+    return (x - m) * lax.rsqrt(((x - m) ** 2).mean(-1, keepdims=True) + 1e-5) * g + b
+
+
+def whisper_params(d=384):
+    return {"c1": normal(3, 80, d, scale=0.1), "c2": normal(3, d, d, scale=0.05), "pos": normal(150, d),
+            "layers": [{"g1": 1 + normal(d), "b1": normal(d), "qkv": normal(d, 3 * d), "o": normal(d, d),
+                        "g2": 1 + normal(d), "b2": normal(d), "f1": normal(d, 4 * d), "f2": normal(4 * d, d)}
+                       for _ in range(2)]}
+
+
+def whisper(params, mel):
+    def conv1d(x, w, stride):
+        return lax.conv_general_dilated(x, w, (stride,), [(1, 1)], dimension_numbers=("NWC", "WIO", "NWC"))
+    x = jax.nn.gelu(conv1d(mel, params["c1"], 1))
+    x = jax.nn.gelu(conv1d(x, params["c2"], 2)) + params["pos"]
+    b, t, d = x.shape
+    for p in params["layers"]:
+        q, k, v = [a.reshape(b, t, 6, d // 6) for a in jnp.split(layer_norm(x, p["g1"], p["b1"]) @ p["qkv"], 3, -1)]
+        s = jax.nn.softmax(jnp.einsum("bqhd,bkhd->bhqk", q, k) / 8.0, -1)
+        x = x + jnp.einsum("bhqk,bkhd->bqhd", s, v).reshape(b, t, d) @ p["o"]
+        x = x + jax.nn.gelu(layer_norm(x, p["g2"], p["b2"]) @ p["f1"]) @ p["f2"]
+    return x
+
+
+def swin_params(c=96, heads=3):
+    return {"qkv": normal(c, 3 * c), "o": normal(c, c), "rel": normal(169, heads, scale=0.2), "g": 1 + normal(c),
+            "b": normal(c)}
+
+
+def swin(p, x, ws=7, heads=3):
+    b, hh, w, c = x.shape
+    x = jnp.roll(x, (-3, -3), (1, 2))
+    win = layer_norm(x, p["g"], p["b"]).reshape(b, hh // ws, ws, w // ws, ws, c)
+    win = win.transpose(0, 1, 3, 2, 4, 5).reshape(-1, ws * ws, c)
+    qkv = (win @ p["qkv"]).reshape(win.shape[0], ws * ws, 3, heads, c // heads).transpose(2, 0, 3, 1, 4)
+    coords = np.stack(np.meshgrid(np.arange(ws), np.arange(ws), indexing="ij")).reshape(2, -1)
+    rel = coords[:, :, None] - coords[:, None, :]
+    bias = p["rel"][(rel[0] + ws - 1) * (2 * ws - 1) + rel[1] + ws - 1].transpose(2, 0, 1)
+    s = jax.nn.softmax(qkv[0] @ qkv[1].transpose(0, 1, 3, 2) * (c // heads) ** -0.5 + bias, -1)
+    a = (s @ qkv[2]).transpose(0, 2, 1, 3).reshape(-1, ws * ws, c) @ p["o"]
+    a = a.reshape(b, hh // ws, w // ws, ws, ws, c).transpose(0, 1, 3, 2, 4, 5).reshape(b, hh, w, c)
+    return jnp.roll(a, (3, 3), (1, 2)) + x
+
+
+def diffusion_params(c=128):
+    return {"t1": normal(128, 512), "t2": normal(512, c), "c1": normal(3, 3, c, c), "c2": normal(3, 3, c, c),
+            "g": 1 + normal(c), "b": normal(c), "qkv": normal(c, 3 * c), "o": normal(c, c)}
+
+
+def group_norm(x, g, b, groups=32):
+    n, h, w, c = x.shape
+    y = x.reshape(n, h, w, groups, c // groups)
+    m = y.mean((1, 2, 4), keepdims=True)
+    y = (y - m) * lax.rsqrt(((y - m) ** 2).mean((1, 2, 4), keepdims=True) + 1e-5)
+    return y.reshape(n, h, w, c) * g + b
+
+
+def diffusion(p, x, t):
+    e = t[:, None] * jnp.exp(-np.log(10000) * jnp.arange(64) / 64)[None]
+    temb = jax.nn.silu(jnp.concatenate([jnp.sin(e), jnp.cos(e)], -1) @ p["t1"]) @ p["t2"]
+    h = conv(jax.nn.silu(group_norm(x, p["g"], p["b"])), p["c1"]) + temb[:, None, None, :]
+    x = x + conv(jax.nn.silu(group_norm(h, p["g"], p["b"])), p["c2"])
+    n, hh, w, c = x.shape
+    q, k, v = jnp.split(group_norm(x, p["g"], p["b"]).reshape(n, hh * w, c) @ p["qkv"], 3, -1)
+    a = jax.nn.softmax(q @ k.transpose(0, 2, 1) / np.sqrt(c), -1) @ v
+    return x + (a @ p["o"]).reshape(n, hh, w, c)
+
+
+MODELS.update({
+    "mbconv": lambda: (mbconv, (mbconv_params(), normal(8, 28, 28, 64, scale=1.0))),
+    "t5": lambda: (t5, (t5_params(), normal(2, 128, 512, scale=1.0))),
+    "whisper": lambda: (whisper, (whisper_params(), normal(1, 300, 80, scale=1.0))),
+    "swin": lambda: (swin, (swin_params(), normal(2, 56, 56, 96, scale=1.0))),
+    "diffusion": lambda: (diffusion, (diffusion_params(), normal(2, 16, 16, 128, scale=1.0),
+                                      np.array([10.0, 500.0], np.float32))),
 })
 
 
