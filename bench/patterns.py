@@ -10,7 +10,8 @@ scalar fori_loop; a transformer training step; gathers; an int8 matmul; average 
 CNN training step; small-head attention; WaveNet's dilated convolutions; a 1M-element sort; a
 graph network's segment sums; batch-norm statistics; EfficientNet's MBConv with squeeze-excite;
 T5's relative position buckets; a Whisper-like conv1d + attention encoder; Swin's shifted
-window attention; a diffusion UNet block). Random weights, fixed seeds.
+window attention; a diffusion UNet block; ResNeXt's and ShuffleNet's grouped convolutions).
+Random weights, fixed seeds.
 
 For each: compile with the strata driver (`--target-cpu host`, through the Python package in
 tools/python), check the results against XLA:CPU (max |strata - xla| / max |xla| over the
@@ -553,6 +554,30 @@ def diffusion(p, x, t):
     return x + (a @ p["o"]).reshape(n, hh, w, c)
 
 
+# ---- Grouped convolutions: ResNeXt's bottleneck (32 groups of 4 features) and ShuffleNet's
+# grouped 1x1 / 3x3 convolutions around a channel shuffle.
+def resnext_params(c=256, width=128, groups=32):
+    return [{"a": normal(1, 1, c, width, scale=0.05), "b": normal(3, 3, width // groups, width, scale=0.1),
+             "c": normal(1, 1, width, c, scale=0.05)} for _ in range(2)]
+
+
+def resnext(params, x):
+    for p in params:
+        h = jax.nn.relu(conv(x, p["a"]))
+        h = jax.nn.relu(conv(h, p["b"], groups=32))
+        x = jax.nn.relu(x + conv(h, p["c"]))
+    return x
+
+
+def shufflenet(params, x, groups=4):
+    for w1, w2 in params:
+        b, h, w, c = x.shape
+        y = jax.nn.relu(conv(x, w1, groups=groups))
+        y = y.reshape(b, h, w, groups, c // groups).transpose(0, 1, 2, 4, 3).reshape(b, h, w, c)
+        x = x + conv(y, w2, groups=groups)
+    return x
+
+
 MODELS.update({
     "mbconv": lambda: (mbconv, (mbconv_params(), normal(8, 28, 28, 64, scale=1.0))),
     "t5": lambda: (t5, (t5_params(), normal(2, 128, 512, scale=1.0))),
@@ -560,6 +585,9 @@ MODELS.update({
     "swin": lambda: (swin, (swin_params(), normal(2, 56, 56, 96, scale=1.0))),
     "diffusion": lambda: (diffusion, (diffusion_params(), normal(2, 16, 16, 128, scale=1.0),
                                       np.array([10.0, 500.0], np.float32))),
+    "resnext": lambda: (resnext, (resnext_params(), normal(4, 28, 28, 256, scale=1.0))),
+    "shufflenet": lambda: (shufflenet, ([(normal(1, 1, 32, 128, scale=0.1), normal(3, 3, 32, 128, scale=0.05))
+                                         for _ in range(3)], normal(4, 28, 28, 128, scale=1.0))),
 })
 
 

@@ -1,7 +1,9 @@
 # Writes conv-gemm.mlir: convolutions large enough for im2col + GEMM, in the
 # kernel layouts the GEMM reads in place (HWIO, OIHW) and one it cannot (a
 # reversed window, packed per call; IOHW, whose spatial and input-feature
-# dimensions do not form one run), with stride, padding and dilation,
+# dimensions do not form one run), with stride, padding and dilation, and
+# grouped ones (a batched GEMM over the groups; the patches of a layout
+# whose images are not blocks of the result batched over images too),
 # against XLA:CPU.
 import jax
 import jax.numpy as jnp
@@ -20,6 +22,9 @@ def f32(*shape):
 x_nhwc, w_hwio = f32(1, 7, 6, 8), f32(3, 3, 8, 16)
 x_nchw, w_oihw = f32(1, 8, 7, 6), f32(16, 8, 3, 3)
 w_iohw = f32(8, 16, 3, 2)
+x_groups, w_groups = f32(2, 7, 6, 16), f32(3, 3, 4, 12)
+w_groups_oihw = f32(16, 4, 3, 3)
+x_nhcw, w_groups_iohw = f32(2, 5, 16, 6), f32(4, 8, 3, 3)
 
 nhwc = ("NHWC", "HWIO", "NHWC")
 nchw = ("NCHW", "OIHW", "NCHW")
@@ -37,6 +42,21 @@ cases = [
     ("nchw_iohw", lambda x, w: lax.conv_general_dilated(x, w, (1, 1), "VALID",
                                                        dimension_numbers=("NCHW", "IOHW", "NCHW")),
      (x_nchw, w_iohw)),
+    ("nhwc_hwio_grouped_strided",
+     lambda x, w: lax.conv_general_dilated(x, w, (2, 1), [(1, 1), (0, 2)], dimension_numbers=nhwc,
+                                           feature_group_count=4),
+     (x_groups, w_groups)),
+    ("nhwc_hwio_grouped_reversed",
+     lambda x, w: lax.conv_general_dilated(x, jnp.flip(w, (0, 1)), (1, 1), "SAME", dimension_numbers=nhwc,
+                                           feature_group_count=4),
+     (x_groups, w_groups)),
+    ("nchw_oihw_grouped", lambda x, w: lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=nchw,
+                                                               feature_group_count=2),
+     (x_nchw, w_groups_oihw)),
+    ("nhcw_iohw_cnhw_grouped",
+     lambda x, w: lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHCW", "IOHW", "CNHW"),
+                                           feature_group_count=4),
+     (x_nhcw, w_groups_iohw)),
 ]
 pieces = []
 for name, f, args in cases:

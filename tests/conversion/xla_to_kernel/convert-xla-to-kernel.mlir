@@ -229,8 +229,10 @@ func.func @transpose_loops(%x: tensor<256x512xf32>, %s: tensor<32x32xf32>, %d: t
 // columns in the kernel's layout order when the GEMM can read the kernel in
 // place: HWIO (H, W, I) x O as stored, OIHW (I, H, W) transposed. A
 // reversed window packs the kernel (no kernel_in_place); a grouped one
-// stays a convolution (the direct loop nest); bf16 operands stay bf16 (the
-// patches too, for the bf16 GEMM), summed in f32 and rounded once.
+// is one kernel.conv too (a batched GEMM over its groups), but a depthwise
+// one (one input feature per group) stays a convolution (the direct loop
+// nest); bf16 operands stay bf16 (the patches too, for the bf16 GEMM),
+// summed in f32 and rounded once.
 // CHECK-LABEL: func.func @conv_hwio
 // CHECK: "kernel.conv"(%arg0, %arg1) {{.*}}columns = array<i64: 0, 1, -1>, kernel_in_place = array<i64: 32, 1>}
 // CHECK-LABEL: func.func @conv_oihw
@@ -238,6 +240,8 @@ func.func @transpose_loops(%x: tensor<256x512xf32>, %s: tensor<32x32xf32>, %d: t
 // CHECK-LABEL: func.func @conv_reversed
 // CHECK: "kernel.conv"(%arg0, %arg1) {{.*}}columns = array<i64: -1, 0, 1>}
 // CHECK-LABEL: func.func @conv_grouped
+// CHECK: "kernel.conv"(%arg0, %arg1) {{.*}}feature_group_count = 2 : i64{{.*}}columns = array<i64: 0, 1, -1>, kernel_in_place = array<i64: 32, 1>}
+// CHECK-LABEL: func.func @conv_depthwise
 // CHECK: "xla.convolution"
 // CHECK-LABEL: func.func @conv_bf16
 // CHECK-NOT: xla.convert
@@ -257,6 +261,10 @@ func.func @conv_reversed(%x: tensor<1x8x8x16xf32>, %k: tensor<3x3x16x32xf32>) ->
 }
 func.func @conv_grouped(%x: tensor<1x8x8x16xf32>, %k: tensor<3x3x8x32xf32>) -> tensor<1x8x8x32xf32> {
   %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<1x8x8x16xf32>, tensor<3x3x8x32xf32>) -> tensor<1x8x8x32xf32>
+  return %0 : tensor<1x8x8x32xf32>
+}
+func.func @conv_depthwise(%x: tensor<1x8x8x16xf32>, %k: tensor<3x3x1x32xf32>) -> tensor<1x8x8x32xf32> {
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 16 : i64} : (tensor<1x8x8x16xf32>, tensor<3x3x1x32xf32>) -> tensor<1x8x8x32xf32>
   return %0 : tensor<1x8x8x32xf32>
 }
 func.func @conv_bf16(%x: tensor<1x8x8x16xbf16>, %k: tensor<3x3x16x32xbf16>) -> tensor<1x8x8x32xbf16> {

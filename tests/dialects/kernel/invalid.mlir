@@ -120,8 +120,8 @@ func.func @conv_repeated_column(%x: tensor<1x8x8x16xf32>, %k: tensor<3x3x16x32xf
 
 // -----
 
-func.func @conv_grouped(%x: tensor<1x8x8x16xf32>, %k: tensor<3x3x8x32xf32>) -> tensor<1x8x8x32xf32> {
+func.func @conv_depthwise(%x: tensor<1x8x8x16xf32>, %k: tensor<3x3x1x16xf32>) -> tensor<1x8x8x16xf32> {
   // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'kernel.conv' op is not a convolution im2col + GEMM computes
-  %0 = "kernel.conv"(%x, %k) {dimension_numbers = #stablehlo.conv<input_batch_dimension = 0 : i64, input_feature_dimension = 3 : i64, input_spatial_dimensions = [1 : i64, 2 : i64], kernel_input_feature_dimension = 2 : i64, kernel_output_feature_dimension = 3 : i64, kernel_spatial_dimensions = [0 : i64, 1 : i64], output_batch_dimension = 0 : i64, output_feature_dimension = 3 : i64, output_spatial_dimensions = [1 : i64, 2 : i64]>, window_strides = array<i64: 1, 1>, padding = dense<[[1, 1], [1, 1]]> : tensor<2x2xi64>, batch_group_count = 1 : i64, feature_group_count = 2 : i64, columns = array<i64: 0, 1, -1>} : (tensor<1x8x8x16xf32>, tensor<3x3x8x32xf32>) -> tensor<1x8x8x32xf32>
-  return %0 : tensor<1x8x8x32xf32>
+  %0 = "kernel.conv"(%x, %k) {dimension_numbers = #stablehlo.conv<input_batch_dimension = 0 : i64, input_feature_dimension = 3 : i64, input_spatial_dimensions = [1 : i64, 2 : i64], kernel_input_feature_dimension = 2 : i64, kernel_output_feature_dimension = 3 : i64, kernel_spatial_dimensions = [0 : i64, 1 : i64], output_batch_dimension = 0 : i64, output_feature_dimension = 3 : i64, output_spatial_dimensions = [1 : i64, 2 : i64]>, window_strides = array<i64: 1, 1>, padding = dense<[[1, 1], [1, 1]]> : tensor<2x2xi64>, batch_group_count = 1 : i64, feature_group_count = 16 : i64, columns = array<i64: 0, 1, -1>} : (tensor<1x8x8x16xf32>, tensor<3x3x1x16xf32>) -> tensor<1x8x8x16xf32>
+  return %0 : tensor<1x8x8x16xf32>
 }

@@ -7,7 +7,8 @@
 //!
 //! Larger convolutions that im2col + GEMM computes become `kernel.conv`
 //! (`select_im2col`), with the column order that lets the GEMM read the
-//! kernel in place when one does.
+//! kernel in place when one does; grouped ones too (a GEMM batched over
+//! the groups), 1x1 included.
 //!
 //! M is the positions (batch and spatial dimensions): the innermost run of
 //! them that merges in both the input and the result, the others batch

@@ -220,28 +220,47 @@ pub(super) fn convolution_via_gemm(
     } else {
         [plan.k, plan.m]
     };
-    let patches_shape = if per_image {
-        matrix.to_vec()
-    } else {
-        vec![plan.batch, matrix[0], matrix[1]]
-    };
+    // Groups (when several) are an outer dimension of the patches and of a
+    // packed kernel: group g's matrices are blocks of their own, multiplied
+    // as one batched GEMM.
+    let groups = plan.groups;
+    let grouped = groups > 1;
+    let mut patches_shape = Vec::new();
+    if !per_image {
+        patches_shape.push(plan.batch);
+    }
+    if grouped {
+        patches_shape.push(groups);
+    }
+    patches_shape.extend(matrix);
     let patches_ty = b.ctx.types.memref_ty(&patches_shape, elem);
     let patches = b.alloc(patches_ty);
     let (kernel, [rhs_row_stride, rhs_col_stride]) = match plan.kernel_in_place {
         Some(strides) => (cx.buffer_of(b, rhs)?, strides),
         None => {
-            let kernel_ty = b.ctx.types.memref_ty(&[plan.k, plan.n], elem);
+            let shape: &[i64] = match grouped {
+                true => &[groups, plan.k, plan.n],
+                false => &[plan.k, plan.n],
+            };
+            let kernel_ty = b.ctx.types.memref_ty(shape, elem);
             let kernel = b.alloc(kernel_ty);
-            pack_kernel(cx, b, op, kernel, &plan.columns, &columns, plan.n)?;
+            pack_kernel(cx, b, op, kernel, &plan.columns, &columns, groups, plan.n)?;
             (kernel, [plan.n, 1])
         }
     };
+    // Where group g's kernel columns start: its output features in place,
+    // its own block when packed.
+    let rhs_group_stride = match plan.kernel_in_place {
+        Some(_) => plan.n * rhs_col_stride,
+        None => plan.k * plan.n,
+    };
     let zero_f = b.zero(elem);
     // The loop nest walks the patch matrix in its memory order.
-    let space: Vec<i64> = match by_rows {
-        true => osizes.iter().chain(&columns).copied().collect(),
-        false => columns.iter().chain(&osizes).copied().collect(),
-    };
+    let mut space: Vec<i64> = if grouped { vec![groups] } else { Vec::new() };
+    match by_rows {
+        true => space.extend(osizes.iter().chain(&columns)),
+        false => space.extend(columns.iter().chain(&osizes)),
+    }
     let [lhs_row_stride, lhs_col_stride] = if by_rows { [plan.k, 1] } else { [1, plan.m] };
     let mut desc = strata_abi::GemmDesc {
         m: plan.m,
@@ -255,10 +274,21 @@ pub(super) fn convolution_via_gemm(
         out_col_stride: plan.out_feature_stride,
         ..Default::default()
     };
+    if grouped {
+        desc.batch_rank = 1;
+        desc.batch_sizes[0] = groups;
+        desc.lhs_batch_strides[0] = plan.m * plan.k;
+        desc.rhs_batch_strides[0] = rhs_group_stride;
+        desc.out_batch_strides[0] = plan.n * plan.out_feature_stride;
+    }
     b.for_range(0, plan.batch, &mut |b, image| {
         // Every (column, position) writes its own element of the patch
         // matrix: the packing runs on the thread pool too.
         b.parallel_nest(&space, &mut |b, iv| {
+            let (group, iv) = match grouped {
+                true => (Some(iv[0]), &iv[1..]),
+                false => (None, iv),
+            };
             let (col, pos) = match by_rows {
                 true => {
                     let (pos, col) = iv.split_at(n);
@@ -272,7 +302,16 @@ pub(super) fn convolution_via_gemm(
             lidx[c.input_batch] = image;
             for (&which, &i) in plan.columns.iter().zip(col) {
                 match which {
-                    Column::InputFeature => lidx[c.input_feature] = i,
+                    Column::InputFeature => {
+                        lidx[c.input_feature] = match group {
+                            Some(g) => {
+                                let per_group = b.const_index(kin);
+                                let base = b.binary("arith.muli", g, per_group);
+                                b.binary("arith.addi", base, i)
+                            }
+                            None => i,
+                        }
+                    }
                     Column::Spatial(d) => kpos[d] = i,
                 }
             }
@@ -307,11 +346,9 @@ pub(super) fn convolution_via_gemm(
             } else {
                 (column, row)
             };
-            let at = if per_image {
-                vec![first, second]
-            } else {
-                vec![image, first, second]
-            };
+            let mut at = if per_image { vec![] } else { vec![image] };
+            at.extend(group);
+            at.extend([first, second]);
             b.store(x, patches, &at);
             Ok(())
         })?;
@@ -327,9 +364,18 @@ pub(super) fn convolution_via_gemm(
         Ok(())
     })?;
     if !per_image {
-        desc.batch_rank = 1;
+        // Images outermost, then groups (as the patches hold them).
+        let r = desc.batch_rank as usize;
+        for d in (0..r).rev() {
+            desc.batch_sizes[d + 1] = desc.batch_sizes[d];
+            desc.lhs_batch_strides[d + 1] = desc.lhs_batch_strides[d];
+            desc.rhs_batch_strides[d + 1] = desc.rhs_batch_strides[d];
+            desc.out_batch_strides[d + 1] = desc.out_batch_strides[d];
+        }
+        desc.batch_rank += 1;
         desc.batch_sizes[0] = plan.batch;
-        desc.lhs_batch_strides[0] = plan.m * plan.k;
+        desc.lhs_batch_strides[0] = groups * plan.m * plan.k;
+        desc.rhs_batch_strides[0] = 0;
         desc.out_batch_strides[0] = plan.out_batch_stride;
         super::dot::call_gemm(cx, b, gemm, &desc, patches, kernel, out)?;
     }
@@ -342,7 +388,9 @@ pub(super) fn convolution_via_gemm(
 
 /// The kernel as a matrix: kernel[column][output feature], columns
 /// ordered as `order` says (the patches' order); `columns` are their
-/// sizes.
+/// sizes, `features` the output features of a group. With several
+/// `groups`, one matrix per group: kernel[group][column][feature].
+#[allow(clippy::too_many_arguments)]
 fn pack_kernel(
     cx: &mut FuncLowering<'_>,
     b: &mut Builder<'_>,
@@ -350,6 +398,7 @@ fn pack_kernel(
     kernel: Value,
     order: &[Column],
     columns: &[i64],
+    groups: i64,
     features: i64,
 ) -> Result<()> {
     let rhs = b.ctx.op(op).operands()[1];
@@ -357,13 +406,26 @@ fn pack_kernel(
     let c = strata_dialect_xla::ops::conv::conv(b.ctx, op)
         .ok_or_else(|| Diagnostic::internal(b.loc, "convolution without dimension numbers"))?;
     let n = c.kernel_spatial.len();
-    let mut space = columns.to_vec();
+    let grouped = groups > 1;
+    let mut space: Vec<i64> = if grouped { vec![groups] } else { Vec::new() };
+    space.extend(columns);
     space.push(features);
     b.loop_nest(&space, &mut |b, iv| {
+        let (group, iv) = match grouped {
+            true => (Some(iv[0]), &iv[1..]),
+            false => (None, iv),
+        };
         let (col, of) = iv.split_at(n + 1);
         let zero = b.const_index(0);
         let mut ridx = vec![zero; rs.len()];
-        ridx[c.kernel_output_feature] = of[0];
+        ridx[c.kernel_output_feature] = match group {
+            Some(g) => {
+                let per_group = b.const_index(features);
+                let base = b.binary("arith.muli", g, per_group);
+                b.binary("arith.addi", base, of[0])
+            }
+            None => of[0],
+        };
         for (&which, &i) in order.iter().zip(col) {
             match which {
                 Column::InputFeature => ridx[c.kernel_input_feature] = i,
@@ -381,7 +443,9 @@ fn pack_kernel(
         let w = cx.element(b, rhs, &ridx)?;
         let w = as_stored(b, w, elem)?;
         let column = linear(b, col, columns);
-        b.store(w, kernel, &[column, of[0]]);
+        let mut at: Vec<Value> = group.into_iter().collect();
+        at.extend([column, of[0]]);
+        b.store(w, kernel, &at);
         Ok(())
     })
 }
