@@ -10,7 +10,8 @@ scalar fori_loop; a transformer training step; gathers; an int8 matmul; average 
 CNN training step; small-head attention; WaveNet's dilated convolutions; a 1M-element sort; a
 graph network's segment sums; batch-norm statistics; EfficientNet's MBConv with squeeze-excite;
 T5's relative position buckets; a Whisper-like conv1d + attention encoder; Swin's shifted
-window attention; a diffusion UNet block; ResNeXt's and ShuffleNet's grouped convolutions).
+window attention; a diffusion UNet block; ResNeXt's and ShuffleNet's grouped convolutions; greedy
+generation in a fori_loop with a KV cache; a beam step's top_k).
 Random weights, fixed seeds.
 
 For each: compile with the strata driver (`--target-cpu host`, through the Python package in
@@ -578,6 +579,44 @@ def shufflenet(params, x, groups=4):
     return x
 
 
+# ---- Greedy generation in a fori_loop with a KV cache (dynamic_update_slice per layer and
+# step, tied-embedding logits, argmax), and a beam step's top_k over 32k logits.
+GEN_V, GEN_D, GEN_H, GEN_L, GEN_T = 2000, 256, 4, 2, 64
+
+
+def generate_params():
+    d = GEN_D
+    return {"emb": normal(GEN_V, d, scale=0.1), "pos": normal(GEN_T, d, scale=0.1),
+            "layers": [{"g": 1 + normal(d), "b": normal(d), "qkv": normal(d, 3 * d), "o": normal(d, d),
+                        "g2": 1 + normal(d), "b2": normal(d), "f1": normal(d, 4 * d), "f2": normal(4 * d, d)}
+                       for _ in range(GEN_L)]}
+
+
+def generate(p, prompt):
+    b, d, h, t = prompt.shape[0], GEN_D, GEN_H, GEN_T
+    cache = jnp.zeros((GEN_L, b, t, h, d // h))
+
+    def step(i, state):
+        tok, kc, vc, out = state
+        x = p["emb"][tok] + p["pos"][i]
+        for li, lp in enumerate(p["layers"]):
+            q, k, v = jnp.split(layer_norm(x, lp["g"], lp["b"]) @ lp["qkv"], 3, -1)
+            kc = lax.dynamic_update_slice(kc, k.reshape(1, b, 1, h, d // h), (li, 0, i, 0, 0))
+            vc = lax.dynamic_update_slice(vc, v.reshape(1, b, 1, h, d // h), (li, 0, i, 0, 0))
+            s = jnp.einsum("bhd,bthd->bht", q.reshape(b, h, d // h), kc[li]) / 8.0
+            s = jnp.where(jnp.arange(t)[None, None] <= i, s, -1e30)
+            x = x + jnp.einsum("bht,bthd->bhd", jax.nn.softmax(s, -1), vc[li]).reshape(b, d) @ lp["o"]
+            x = x + jax.nn.gelu(layer_norm(x, lp["g2"], lp["b2"]) @ lp["f1"]) @ lp["f2"]
+        nxt = jnp.argmax(x @ p["emb"].T, -1).astype(jnp.int32)
+        return nxt, kc, vc, out.at[:, i].set(nxt)
+    return lax.fori_loop(0, t, step, (prompt, cache, cache, jnp.zeros((b, t), jnp.int32)))[3]
+
+
+def beam_topk(logits, k=8):
+    v, i = lax.top_k(jax.nn.log_softmax(logits), k)
+    return v.sum(-1), jnp.take_along_axis(logits, i, -1)
+
+
 MODELS.update({
     "mbconv": lambda: (mbconv, (mbconv_params(), normal(8, 28, 28, 64, scale=1.0))),
     "t5": lambda: (t5, (t5_params(), normal(2, 128, 512, scale=1.0))),
@@ -586,6 +625,8 @@ MODELS.update({
     "diffusion": lambda: (diffusion, (diffusion_params(), normal(2, 16, 16, 128, scale=1.0),
                                       np.array([10.0, 500.0], np.float32))),
     "resnext": lambda: (resnext, (resnext_params(), normal(4, 28, 28, 256, scale=1.0))),
+    "generate": lambda: (generate, (generate_params(), np.arange(4, dtype=np.int32))),
+    "beam_topk": lambda: (beam_topk, (normal(64, 32000, scale=1.0),)),
     "shufflenet": lambda: (shufflenet, ([(normal(1, 1, 32, 128, scale=0.1), normal(3, 3, 32, 128, scale=0.05))
                                          for _ in range(3)], normal(4, 28, 28, 128, scale=1.0))),
 })

@@ -31,8 +31,14 @@ impl FuncLowering<'_> {
         // The region frees only its own buffers, all of them by its end.
         let mark = self.allocs.len();
         let saved_mark = std::mem::replace(&mut self.region_mark, mark);
+        // State buffers may be updated in place only by a while body's own
+        // ops: a region nested in it reads them across its end.
+        let in_place = self.next_region_in_place.take().unwrap_or_default();
+        let saved_in_place = std::mem::replace(&mut self.in_place_state, in_place);
         let returned = b.ctx.op(*term).operands().to_vec();
-        self.lower_ops(b, body, &HashMap::new(), &returned)?;
+        let lowered = self.lower_ops(b, body, &HashMap::new(), &returned);
+        self.in_place_state = saved_in_place;
+        lowered?;
         finish(self, b, &returned)?;
         self.free_allocs_since(b, mark);
         self.region_mark = saved_mark;
@@ -102,6 +108,7 @@ impl FuncLowering<'_> {
         }
         {
             let mut inner = b.in_block(bb);
+            self.next_region_in_place = Some(carried.iter().copied().collect());
             self.lower_region(&mut inner, body, &carried, &mut |this, b, ret| {
                 this.copy_into(b, ret, &carried)
             })?;

@@ -253,6 +253,9 @@ fn lower_func(ctx: &mut Context, state: &mut ModuleState, f: OpId) -> Result<OpI
         tuples: HashMap::new(),
         alloc_index: HashMap::new(),
         computed: None,
+        in_place_state: Default::default(),
+        next_region_in_place: None,
+        reuse_for_result: None,
     };
     for (old, new) in old_args.iter().zip(&new_args) {
         lw.repr.insert(*old, Repr::Buffer(*new));
@@ -306,6 +309,16 @@ pub struct FuncLowering<'s> {
     /// values, and the roots it stored), by value, index and block (see
     /// `multi_output`); `None` outside nests.
     computed: Option<HashMap<(Value, Vec<Value>, BlockId), Scalar>>,
+    /// A `while` body's state buffers, which a `dynamic_update_slice` of
+    /// a state value that dies there may update in place (see
+    /// `in_place_update`); empty outside while bodies and in regions
+    /// nested in them.
+    in_place_state: std::collections::HashSet<Value>,
+    /// Set by `lower_while` for the body region it lowers next.
+    next_region_in_place: Option<std::collections::HashSet<Value>>,
+    /// The buffer the op being lowered writes its result into instead of
+    /// a fresh one (an update in place).
+    reuse_for_result: Option<Value>,
 }
 
 impl FuncLowering<'_> {
@@ -337,10 +350,65 @@ impl FuncLowering<'_> {
         }
         for (pos, &op) in ops.iter().enumerate() {
             b.loc = b.ctx.op(op).loc;
+            self.reuse_for_result = self.in_place_update(b.ctx, op, &dying[pos], direct_out);
             self.lower_op(b, op, &modes, &nests, direct_out)?;
+            self.reuse_for_result = None;
             self.release_dead(b, &dying[pos]);
         }
         Ok(())
+    }
+
+    /// The state buffer a `dynamic_update_slice` in a while body may write
+    /// its result into: its operand's, when the operand is a state value
+    /// that dies at this op (nothing reads it later, the yield included)
+    /// and neither the update nor the start indices read that buffer. A
+    /// KV cache carried by a generation loop then gets its new row written
+    /// in place instead of being copied whole at every step (the yield's
+    /// copy of it over itself is skipped).
+    fn in_place_update(
+        &self,
+        ctx: &Context,
+        op: OpId,
+        dying: &[Value],
+        direct_out: &HashMap<Value, usize>,
+    ) -> Option<Value> {
+        if ctx.op(op).name != strata_dialect_xla::DYNAMIC_UPDATE_SLICE
+            || self.in_place_state.is_empty()
+        {
+            return None;
+        }
+        let operands = ctx.op(op).operands();
+        let (&x, rest) = operands.split_first()?;
+        let Some(Repr::Buffer(buf)) = self.repr.get(&x).copied() else {
+            return None;
+        };
+        let result = *ctx.op(op).results.first()?;
+        let ok = self.in_place_state.contains(&buf)
+            && dying.contains(&x)
+            && !direct_out.contains_key(&result)
+            && !rest.iter().any(|&v| self.reads_buffer(ctx, v, buf));
+        ok.then_some(buf)
+    }
+
+    /// Whether computing `v` reads buffer `buf` (through the fused ops it
+    /// is computed from).
+    fn reads_buffer(&self, ctx: &Context, v: Value, buf: Value) -> bool {
+        let mut stack = vec![v];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(v) = stack.pop() {
+            if !seen.insert(v) {
+                continue;
+            }
+            match self.repr.get(&v) {
+                Some(Repr::Buffer(b)) if *b == buf => return true,
+                Some(Repr::Buffer(_)) | None => {}
+                Some(Repr::Fused(op)) => {
+                    stack.extend(ctx.op(*op).operands().iter().copied());
+                    stack.extend(plan::captures(ctx, *op));
+                }
+            }
+        }
+        false
     }
 
     /// For each buffered value, the body position of its last reader
@@ -539,10 +607,13 @@ impl FuncLowering<'_> {
                     self.output_taken[i] = true;
                     self.outputs[i]
                 }
-                None => {
-                    let t = b.ctx.value_ty(r);
-                    self.new_buffer(b, t)?
-                }
+                None => match self.reuse_for_result.take() {
+                    Some(buf) => buf,
+                    None => {
+                        let t = b.ctx.value_ty(r);
+                        self.new_buffer(b, t)?
+                    }
+                },
             };
             bufs.push(buf);
         }

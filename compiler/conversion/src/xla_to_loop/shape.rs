@@ -61,9 +61,9 @@ pub(super) fn dynamic_update_slice(
 }
 
 /// Writes `x` into `out` (same shape): a `mem.copy` when `x` is already
-/// a buffer, which codegen skips when the two are one buffer (a donated
-/// argument updated in place, see `xla-plan-donation`); else element
-/// by element.
+/// a buffer (none when it is `out`, a while's state updated in place; a
+/// donated argument updated in place, see `xla-plan-donation`, is a
+/// copy that codegen skips); else element by element.
 pub(super) fn copy_operand_into(
     cx: &mut FuncLowering<'_>,
     b: &mut Builder<'_>,
@@ -73,7 +73,10 @@ pub(super) fn copy_operand_into(
     if let Some(super::Repr::Buffer(buf)) = cx.repr.get(&x).copied()
         && b.ctx.value_ty(buf) == b.ctx.value_ty(out)
     {
-        b.insert(strata_dialect_mem::COPY, vec![buf, out], &[], vec![]);
+        // An update in place of a loop's state needs no copy.
+        if buf != out {
+            b.insert(strata_dialect_mem::COPY, vec![buf, out], &[], vec![]);
+        }
         return Ok(());
     }
     let shape = shape_of(b.ctx, x);
