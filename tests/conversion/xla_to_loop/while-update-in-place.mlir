@@ -75,3 +75,28 @@ func.func @old_state_returned(%c0: tensor<8x4xf32>, %row: tensor<1x4xf32>) -> (t
     }
   return %r#1, %r#2 : tensor<8x4xf32>, tensor<8x4xf32>
 }
+
+// A state value also named by an optimization barrier keeps the copy: the
+// barrier's result reads the old state after the update.
+// CHECK-LABEL: func.func @barrier_alias
+// CHECK: "loop.condition"
+// CHECK: %[[FRESH:.*]] = "mem.alloc"() : () -> memref<8x4xf32>
+// CHECK: "mem.copy"(%{{.*}}, %[[FRESH]])
+func.func @barrier_alias(%c0: tensor<8x4xf32>, %row: tensor<1x4xf32>) -> (tensor<8x4xf32>, tensor<8x4xf32>) {
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %one = stablehlo.constant dense<1> : tensor<i32>
+  %n = stablehlo.constant dense<8> : tensor<i32>
+  %r:3 = stablehlo.while(%i = %zero, %c = %c0, %acc = %c0) : tensor<i32>, tensor<8x4xf32>, tensor<8x4xf32>
+    cond {
+      %lt = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %lt : tensor<i1>
+    } do {
+      %z = stablehlo.constant dense<0> : tensor<i32>
+      %y = stablehlo.optimization_barrier %c : tensor<8x4xf32>
+      %u = stablehlo.dynamic_update_slice %c, %row, %i, %z : (tensor<8x4xf32>, tensor<1x4xf32>, tensor<i32>, tensor<i32>) -> tensor<8x4xf32>
+      %a = stablehlo.add %acc, %y : tensor<8x4xf32>
+      %j = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %j, %u, %a : tensor<i32>, tensor<8x4xf32>, tensor<8x4xf32>
+    }
+  return %r#1, %r#2 : tensor<8x4xf32>, tensor<8x4xf32>
+}

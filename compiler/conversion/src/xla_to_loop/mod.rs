@@ -256,6 +256,7 @@ fn lower_func(ctx: &mut Context, state: &mut ModuleState, f: OpId) -> Result<OpI
         in_place_state: Default::default(),
         next_region_in_place: None,
         reuse_for_result: None,
+        aliased_buffers: Default::default(),
     };
     for (old, new) in old_args.iter().zip(&new_args) {
         lw.repr.insert(*old, Repr::Buffer(*new));
@@ -319,6 +320,10 @@ pub struct FuncLowering<'s> {
     /// The buffer the op being lowered writes its result into instead of
     /// a fresh one (an update in place).
     reuse_for_result: Option<Value>,
+    /// Buffers that hold more than one value (an optimization barrier's
+    /// results, a tuple's elements): never updated in place, since a value
+    /// dying does not free its buffer's other names.
+    aliased_buffers: std::collections::HashSet<Value>,
 }
 
 impl FuncLowering<'_> {
@@ -360,8 +365,9 @@ impl FuncLowering<'_> {
 
     /// The state buffer a `dynamic_update_slice` in a while body may write
     /// its result into: its operand's, when the operand is a state value
-    /// that dies at this op (nothing reads it later, the yield included)
-    /// and neither the update nor the start indices read that buffer. A
+    /// that dies at this op (nothing reads it later, the yield included),
+    /// no other value names that buffer, and neither the update nor the
+    /// start indices read it. A
     /// KV cache carried by a generation loop then gets its new row written
     /// in place instead of being copied whole at every step (the yield's
     /// copy of it over itself is skipped).
@@ -384,6 +390,7 @@ impl FuncLowering<'_> {
         };
         let result = *ctx.op(op).results.first()?;
         let ok = self.in_place_state.contains(&buf)
+            && !self.aliased_buffers.contains(&buf)
             && dying.contains(&x)
             && !direct_out.contains_key(&result)
             && !rest.iter().any(|&v| self.reads_buffer(ctx, v, buf));
@@ -521,6 +528,7 @@ impl FuncLowering<'_> {
                 );
                 for (i, o) in ins.into_iter().zip(outs) {
                     let buf = self.buffer_of(b, i)?;
+                    self.aliased_buffers.insert(buf);
                     self.repr.insert(o, Repr::Buffer(buf));
                 }
                 return Ok(());
@@ -541,6 +549,9 @@ impl FuncLowering<'_> {
                 if let Some(inner) = self.tuples.get(&elem).cloned() {
                     self.tuples.insert(r, inner);
                 } else if let Some(rep) = self.repr.get(&elem).copied() {
+                    if let Repr::Buffer(buf) = rep {
+                        self.aliased_buffers.insert(buf);
+                    }
                     self.repr.insert(r, rep);
                 }
                 return Ok(());
