@@ -217,15 +217,19 @@ def unet_params(c=64):
             "up": normal(4, 4, c, c // 2, scale=(1 / (16 * c)) ** .5)}
 
 
+def group_norm(x, g, b, groups=32):
+    n, h, w, c = x.shape
+    y = x.reshape(n, h, w, groups, c // groups)
+    m = y.mean((1, 2, 4), keepdims=True)
+    y = (y - m) * lax.rsqrt(((y - m) ** 2).mean((1, 2, 4), keepdims=True) + 1e-5)
+    return y.reshape(n, h, w, c) * g + b
+
+
 def unet(params, x):
     # conv -> GroupNorm(8) -> SiLU -> transposed conv (2x upsample) -> resize
     h = conv(x, params["c1"])
     n, hh, ww, c = h.shape
-    g = h.reshape(n, hh, ww, 8, c // 8)
-    m = g.mean((1, 2, 4), keepdims=True)
-    v = ((g - m) ** 2).mean((1, 2, 4), keepdims=True)
-    h = ((g - m) * lax.rsqrt(v + 1e-5)).reshape(n, hh, ww, c) * params["g"] + params["b"]
-    h = jax.nn.silu(h)
+    h = jax.nn.silu(group_norm(h, params["g"], params["b"], groups=8))
     u = lax.conv_transpose(h, params["up"], (2, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
     r = jax.image.resize(x, (n, hh * 2, ww * 2, c), "bilinear")
     return u, r
@@ -534,14 +538,6 @@ def swin(p, x, ws=7, heads=3):
 def diffusion_params(c=128):
     return {"t1": normal(128, 512), "t2": normal(512, c), "c1": normal(3, 3, c, c), "c2": normal(3, 3, c, c),
             "g": 1 + normal(c), "b": normal(c), "qkv": normal(c, 3 * c), "o": normal(c, c)}
-
-
-def group_norm(x, g, b, groups=32):
-    n, h, w, c = x.shape
-    y = x.reshape(n, h, w, groups, c // groups)
-    m = y.mean((1, 2, 4), keepdims=True)
-    y = (y - m) * lax.rsqrt(((y - m) ** 2).mean((1, 2, 4), keepdims=True) + 1e-5)
-    return y.reshape(n, h, w, c) * g + b
 
 
 def diffusion(p, x, t):

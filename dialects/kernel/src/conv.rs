@@ -1,8 +1,9 @@
 //! `kernel.conv`: a convolution computed as im2col + one GEMM per image
 //! (or one batched GEMM); a grouped one (`feature_group_count` G, at least
 //! `MIN_GROUP_FEATURES` input features per group) as one GEMM batched over
-//! its groups, group g's patches and kernel columns blocks of their own. It keeps the convolution's attributes and adds
-//! the kernel selection's choices: `columns`, the order of the K columns
+//! its groups, group g's patches and kernel columns blocks of their own.
+//! It keeps the convolution's attributes and adds the kernel selection's
+//! choices: `columns`, the order of the K columns
 //! (the kernel's input feature as -1, its spatial dimension `d` as `d`),
 //! and `kernel_in_place = array<i64: row, col>` when the GEMM reads the
 //! kernel's own buffer as its K x N matrix with those strides (HWIO: the

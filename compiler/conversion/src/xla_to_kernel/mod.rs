@@ -15,7 +15,7 @@
 //! computes in f32 and rounds once, as XLA:CPU does).
 
 mod conv;
-mod gemm;
+pub(crate) mod gemm;
 mod transpose;
 mod view;
 

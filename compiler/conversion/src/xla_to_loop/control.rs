@@ -14,11 +14,14 @@ impl FuncLowering<'_> {
     /// Lowers the ops of `block` with its arguments bound to `args`, calls
     /// `finish` with the values its terminator returns, then frees what the
     /// region allocated (so a loop body does not leak per iteration).
+    /// `updatable` are the buffers the region's own ops may update in
+    /// place (a while body's state; see `in_place_update`).
     fn lower_region(
         &mut self,
         b: &mut Builder<'_>,
         block: BlockId,
         args: &[Value],
+        updatable: &[Value],
         finish: &mut dyn FnMut(&mut Self, &mut Builder<'_>, &[Value]) -> Result<()>,
     ) -> Result<()> {
         for (&a, &buf) in b.ctx.blocks[block].args.clone().iter().zip(args) {
@@ -31,10 +34,12 @@ impl FuncLowering<'_> {
         // The region frees only its own buffers, all of them by its end.
         let mark = self.allocs.len();
         let saved_mark = std::mem::replace(&mut self.region_mark, mark);
-        // State buffers may be updated in place only by a while body's own
-        // ops: a region nested in it reads them across its end.
-        let in_place = self.next_region_in_place.take().unwrap_or_default();
-        let saved_in_place = std::mem::replace(&mut self.in_place_state, in_place);
+        // A region nested in a while body does not update its state: it
+        // reads the state across its end.
+        let saved_in_place = std::mem::replace(
+            &mut self.in_place_state,
+            updatable.iter().copied().collect(),
+        );
         let returned = b.ctx.op(*term).operands().to_vec();
         let lowered = self.lower_ops(b, body, &HashMap::new(), &returned);
         self.in_place_state = saved_in_place;
@@ -98,7 +103,7 @@ impl FuncLowering<'_> {
         {
             let mut inner = b.in_block(cb);
             let mut cond_value = None;
-            self.lower_region(&mut inner, cond, &carried, &mut |this, b, ret| {
+            self.lower_region(&mut inner, cond, &carried, &[], &mut |this, b, ret| {
                 cond_value = Some(this.element(b, ret[0], &[])?.real());
                 Ok(())
             })?;
@@ -108,8 +113,7 @@ impl FuncLowering<'_> {
         }
         {
             let mut inner = b.in_block(bb);
-            self.next_region_in_place = Some(carried.iter().copied().collect());
-            self.lower_region(&mut inner, body, &carried, &mut |this, b, ret| {
+            self.lower_region(&mut inner, body, &carried, &carried, &mut |this, b, ret| {
                 this.copy_into(b, ret, &carried)
             })?;
             inner.insert("loop.yield", vec![], &[], vec![]);
@@ -161,14 +165,14 @@ impl FuncLowering<'_> {
             return Ok(());
         };
         let Some((&c, more)) = conds.split_first() else {
-            return self.lower_region(b, block, &[], &mut |this, b, ret| {
+            return self.lower_region(b, block, &[], &[], &mut |this, b, ret| {
                 this.copy_into(b, ret, results)
             });
         };
         let (then_b, else_b) = b.if_else_blocks(c);
         {
             let mut inner = b.before_terminator(then_b);
-            self.lower_region(&mut inner, block, &[], &mut |this, b, ret| {
+            self.lower_region(&mut inner, block, &[], &[], &mut |this, b, ret| {
                 this.copy_into(b, ret, results)
             })?;
         }

@@ -1,4 +1,4 @@
-//! `xla.convolution`. f32/f64 convolutions without feature or batch groups
+//! `xla.convolution`. f32/f64 convolutions without batch groups
 //! whose result's spatial dimensions are contiguous in memory (NCHW, NHWC
 //! and the like) go through the runtime GEMM: the input windows are packed
 //! into a patch matrix (im2col: one row per output position, one column per
@@ -13,8 +13,9 @@
 //! The kernel is read in place when its input-feature and spatial
 //! dimensions form one run of memory (HWIO, OIHW: the patches take the
 //! kernel's column order), so weights are never re-laid-out per call;
-//! other layouts and reversed windows pack it. Everything else
-//! (groups, other element types, scattered output layouts) is a direct loop
+//! other layouts and reversed windows pack it; groups (of at least 4 input
+//! features) are a batch dimension of that product. Everything else
+//! (depthwise groups, other element types, scattered output layouts) is a direct loop
 //! nest with any dimension numbers, padding, strides, lhs/rhs dilation and
 //! window reversal; narrow floats accumulate in f32.
 
@@ -25,11 +26,13 @@ use strata_ir::{OpId, TypeKind, Value};
 use super::FuncLowering;
 use super::element::Scalar;
 use super::element::{load_scalar, store_scalar};
+use super::elemental::linear_index;
 use super::materialize::shape_of;
 use super::pattern::{Fusion, OpLowering};
 use super::scalar;
 use super::window::window_position;
 use crate::builder::Builder;
+use crate::xla_to_kernel::gemm::{Dim, descriptor};
 use strata_dialect_kernel::conv::Column;
 
 /// The lowering pattern of `kernel.conv`: im2col + GEMM as the kernel selection planned it.
@@ -262,33 +265,46 @@ pub(super) fn convolution_via_gemm(
         false => space.extend(columns.iter().chain(&osizes)),
     }
     let [lhs_row_stride, lhs_col_stride] = if by_rows { [plan.k, 1] } else { [1, plan.m] };
-    let mut desc = strata_abi::GemmDesc {
-        m: plan.m,
-        k: plan.k,
-        n: plan.n,
-        lhs_row_stride,
-        lhs_col_stride,
-        rhs_row_stride,
-        rhs_col_stride,
-        out_row_stride: plan.out_position_stride,
-        out_col_stride: plan.out_feature_stride,
-        ..Default::default()
+    let rows = Dim {
+        size: plan.m,
+        lhs: lhs_row_stride,
+        rhs: 0,
+        out: plan.out_position_stride,
     };
-    if grouped {
-        desc.batch_rank = 1;
-        desc.batch_sizes[0] = groups;
-        desc.lhs_batch_strides[0] = plan.m * plan.k;
-        desc.rhs_batch_strides[0] = rhs_group_stride;
-        desc.out_batch_strides[0] = plan.n * plan.out_feature_stride;
-    }
+    let cols = Dim {
+        size: plan.n,
+        lhs: 0,
+        rhs: rhs_col_stride,
+        out: plan.out_feature_stride,
+    };
+    let depth = Dim {
+        size: plan.k,
+        lhs: lhs_col_stride,
+        rhs: rhs_row_stride,
+        out: 0,
+    };
+    // Batches of the product: images (when packed together), then groups,
+    // as the patches hold them.
+    let group_dim = grouped.then_some(Dim {
+        size: groups,
+        lhs: plan.m * plan.k,
+        rhs: rhs_group_stride,
+        out: plan.n * plan.out_feature_stride,
+    });
+    let image_dim = (!per_image).then_some(Dim {
+        size: plan.batch,
+        lhs: groups * plan.m * plan.k,
+        rhs: 0,
+        out: plan.out_batch_stride,
+    });
+    let batch: Vec<Dim> = image_dim.into_iter().chain(group_dim).collect();
+    let desc = descriptor(&batch, rows, cols, depth)
+        .ok_or_else(|| Diagnostic::internal(b.loc, "a convolution's GEMM with too many batches"))?;
     b.for_range(0, plan.batch, &mut |b, image| {
         // Every (column, position) writes its own element of the patch
         // matrix: the packing runs on the thread pool too.
         b.parallel_nest(&space, &mut |b, iv| {
-            let (group, iv) = match grouped {
-                true => (Some(iv[0]), &iv[1..]),
-                false => (None, iv),
-            };
+            let (group, iv) = split_group(iv, grouped);
             let (col, pos) = match by_rows {
                 true => {
                     let (pos, col) = iv.split_at(n);
@@ -302,16 +318,7 @@ pub(super) fn convolution_via_gemm(
             lidx[c.input_batch] = image;
             for (&which, &i) in plan.columns.iter().zip(col) {
                 match which {
-                    Column::InputFeature => {
-                        lidx[c.input_feature] = match group {
-                            Some(g) => {
-                                let per_group = b.const_index(kin);
-                                let base = b.binary("arith.muli", g, per_group);
-                                b.binary("arith.addi", base, i)
-                            }
-                            None => i,
-                        }
-                    }
+                    Column::InputFeature => lidx[c.input_feature] = in_group(b, group, kin, i),
                     Column::Spatial(d) => kpos[d] = i,
                 }
             }
@@ -339,8 +346,8 @@ pub(super) fn convolution_via_gemm(
                 Some(v) => b.select(v, x, zero_f),
                 None => x,
             };
-            let row = linear(b, pos, &osizes);
-            let column = linear(b, col, &columns);
+            let row = linear_index(b, pos, &osizes);
+            let column = linear_index(b, col, &columns);
             let (first, second) = if by_rows {
                 (row, column)
             } else {
@@ -364,19 +371,6 @@ pub(super) fn convolution_via_gemm(
         Ok(())
     })?;
     if !per_image {
-        // Images outermost, then groups (as the patches hold them).
-        let r = desc.batch_rank as usize;
-        for d in (0..r).rev() {
-            desc.batch_sizes[d + 1] = desc.batch_sizes[d];
-            desc.lhs_batch_strides[d + 1] = desc.lhs_batch_strides[d];
-            desc.rhs_batch_strides[d + 1] = desc.rhs_batch_strides[d];
-            desc.out_batch_strides[d + 1] = desc.out_batch_strides[d];
-        }
-        desc.batch_rank += 1;
-        desc.batch_sizes[0] = plan.batch;
-        desc.lhs_batch_strides[0] = groups * plan.m * plan.k;
-        desc.rhs_batch_strides[0] = 0;
-        desc.out_batch_strides[0] = plan.out_batch_stride;
         super::dot::call_gemm(cx, b, gemm, &desc, patches, kernel, out)?;
     }
     b.insert("mem.dealloc", vec![patches], &[], vec![]);
@@ -411,21 +405,11 @@ fn pack_kernel(
     space.extend(columns);
     space.push(features);
     b.loop_nest(&space, &mut |b, iv| {
-        let (group, iv) = match grouped {
-            true => (Some(iv[0]), &iv[1..]),
-            false => (None, iv),
-        };
+        let (group, iv) = split_group(iv, grouped);
         let (col, of) = iv.split_at(n + 1);
         let zero = b.const_index(0);
         let mut ridx = vec![zero; rs.len()];
-        ridx[c.kernel_output_feature] = match group {
-            Some(g) => {
-                let per_group = b.const_index(features);
-                let base = b.binary("arith.muli", g, per_group);
-                b.binary("arith.addi", base, of[0])
-            }
-            None => of[0],
-        };
+        ridx[c.kernel_output_feature] = in_group(b, group, features, of[0]);
         for (&which, &i) in order.iter().zip(col) {
             match which {
                 Column::InputFeature => ridx[c.kernel_input_feature] = i,
@@ -442,7 +426,7 @@ fn pack_kernel(
         let elem = b.ctx.types.elem(b.ty(kernel));
         let w = cx.element(b, rhs, &ridx)?;
         let w = as_stored(b, w, elem)?;
-        let column = linear(b, col, columns);
+        let column = linear_index(b, col, columns);
         let mut at: Vec<Value> = group.into_iter().collect();
         at.extend([column, of[0]]);
         b.store(w, kernel, &at);
@@ -450,15 +434,26 @@ fn pack_kernel(
     })
 }
 
-/// Row-major linear index of `idx` in `sizes`.
-fn linear(b: &mut Builder<'_>, idx: &[Value], sizes: &[i64]) -> Value {
-    let mut acc = b.const_index(0);
-    for (&i, &s) in idx.iter().zip(sizes) {
-        let size = b.const_index(s);
-        let scaled = b.binary("arith.muli", acc, size);
-        acc = b.binary("arith.addi", scaled, i);
+/// A loop nest's indices split into the group (the first index, when the
+/// nest runs over groups) and the rest.
+fn split_group(iv: &[Value], grouped: bool) -> (Option<Value>, &[Value]) {
+    match grouped {
+        true => (iv.first().copied(), &iv[1..]),
+        false => (None, iv),
     }
-    acc
+}
+
+/// Feature `i` of `group` (of `per_group` features) as a feature of all
+/// groups; `i` itself without groups.
+fn in_group(b: &mut Builder<'_>, group: Option<Value>, per_group: i64, i: Value) -> Value {
+    match group {
+        Some(g) => {
+            let size = b.const_index(per_group);
+            let base = b.binary("arith.muli", g, size);
+            b.binary("arith.addi", base, i)
+        }
+        None => i,
+    }
 }
 
 /// An operand's element as `elem` for storing: a fused producer computes

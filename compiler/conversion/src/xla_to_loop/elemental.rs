@@ -382,21 +382,8 @@ pub fn reshape_index(b: &mut Builder<'_>, idx: &[Value], from: &[i64], to: &[i64
             continue;
         }
         let fsizes: Vec<i64> = f.iter().map(|&d| from[d]).collect();
-        let fs = strides(&fsizes);
-        let mut linear = None;
-        for (k, &d) in f.iter().enumerate() {
-            let m = if fs[k] == 1 {
-                idx[d]
-            } else {
-                let s = b.const_index(fs[k]);
-                b.binary("arith.muli", idx[d], s)
-            };
-            linear = Some(match linear {
-                None => m,
-                Some(l) => b.binary("arith.addi", l, m),
-            });
-        }
-        let linear = linear.unwrap_or(zero);
+        let findex: Vec<Value> = f.iter().map(|&d| idx[d]).collect();
+        let linear = linear_index(b, &findex, &fsizes);
         let tsizes: Vec<i64> = t.iter().map(|&d| to[d]).collect();
         let ts = strides(&tsizes);
         for (k, &d) in t.iter().enumerate() {
@@ -415,6 +402,17 @@ pub fn reshape_index(b: &mut Builder<'_>, idx: &[Value], from: &[i64], to: &[i64
         }
     }
     out
+}
+
+/// Row-major linear index of `idx` in `sizes`.
+pub(super) fn linear_index(b: &mut Builder<'_>, idx: &[Value], sizes: &[i64]) -> Value {
+    let mut acc = b.const_index(0);
+    for (&i, &s) in idx.iter().zip(sizes) {
+        let size = b.const_index(s);
+        let scaled = b.binary("arith.muli", acc, size);
+        acc = b.binary("arith.addi", scaled, i);
+    }
+    acc
 }
 
 /// The dimensions of `from` and `to` (row-major shapes of one size) in the

@@ -254,8 +254,6 @@ fn lower_func(ctx: &mut Context, state: &mut ModuleState, f: OpId) -> Result<OpI
         alloc_index: HashMap::new(),
         computed: None,
         in_place_state: Default::default(),
-        next_region_in_place: None,
-        reuse_for_result: None,
         aliased_buffers: Default::default(),
     };
     for (old, new) in old_args.iter().zip(&new_args) {
@@ -315,11 +313,6 @@ pub struct FuncLowering<'s> {
     /// `in_place_update`); empty outside while bodies and in regions
     /// nested in them.
     in_place_state: std::collections::HashSet<Value>,
-    /// Set by `lower_while` for the body region it lowers next.
-    next_region_in_place: Option<std::collections::HashSet<Value>>,
-    /// The buffer the op being lowered writes its result into instead of
-    /// a fresh one (an update in place).
-    reuse_for_result: Option<Value>,
     /// Buffers that hold more than one value (an optimization barrier's
     /// results, a tuple's elements): never updated in place, since a value
     /// dying does not free its buffer's other names.
@@ -355,9 +348,8 @@ impl FuncLowering<'_> {
         }
         for (pos, &op) in ops.iter().enumerate() {
             b.loc = b.ctx.op(op).loc;
-            self.reuse_for_result = self.in_place_update(b.ctx, op, &dying[pos], direct_out);
-            self.lower_op(b, op, &modes, &nests, direct_out)?;
-            self.reuse_for_result = None;
+            let in_place = self.in_place_update(b.ctx, op, &dying[pos], direct_out);
+            self.lower_op(b, op, &modes, &nests, direct_out, in_place)?;
             self.release_dead(b, &dying[pos]);
         }
         Ok(())
@@ -504,6 +496,9 @@ impl FuncLowering<'_> {
         }
     }
 
+    /// Lowers `op`; a result it materializes goes into `direct_out`'s
+    /// output buffer, else into `in_place` (an update in place, see
+    /// `in_place_update`), else into a fresh buffer.
     fn lower_op(
         &mut self,
         b: &mut Builder<'_>,
@@ -511,6 +506,7 @@ impl FuncLowering<'_> {
         modes: &HashMap<Value, Mode>,
         nests: &multi_output::Nests,
         direct_out: &HashMap<Value, usize>,
+        in_place: Option<Value>,
     ) -> Result<()> {
         let name = b.ctx.op(op).name;
         match name {
@@ -618,7 +614,7 @@ impl FuncLowering<'_> {
                     self.output_taken[i] = true;
                     self.outputs[i]
                 }
-                None => match self.reuse_for_result.take() {
+                None => match in_place {
                     Some(buf) => buf,
                     None => {
                         let t = b.ctx.value_ty(r);

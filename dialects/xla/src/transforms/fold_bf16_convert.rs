@@ -29,7 +29,7 @@
 use std::collections::HashMap;
 
 use strata_diag::Result;
-use strata_ir::{BlockId, Context, FloatKind, OpId, Type, Value, builtin};
+use strata_ir::{BlockId, Context, FloatKind, OpId, Value, builtin};
 
 use super::build::ops_named;
 use crate::names::{
@@ -127,12 +127,6 @@ fn converts_to_f32(ctx: &Context, op: OpId) -> bool {
             .is_some_and(|&r| float_kind(ctx, r) == Some(FloatKind::F32))
 }
 
-/// The tensor type of `ty`'s shape and element type `elem`.
-fn with_elem(ctx: &mut Context, ty: Type, elem: Type) -> Type {
-    let shape = ctx.types.shape(ty).unwrap_or(&[]).to_vec();
-    ctx.types.tensor_ty(&shape, elem)
-}
-
 /// Computes `producer` in f32 when some users of its bf16 result convert
 /// it to f32; see the module comment.
 fn fold(ctx: &mut Context, producer: OpId, edits: &mut Edits) {
@@ -163,7 +157,7 @@ fn fold(ctx: &mut Context, producer: OpId, edits: &mut Edits) {
     let loc = ctx.op(producer).loc;
     let bf16_ty = ctx.value_ty(result);
     let f32_elem = ctx.types.float_ty(FloatKind::F32);
-    let f32_ty = with_elem(ctx, bf16_ty, f32_elem);
+    let f32_ty = ctx.types.with_elem(bf16_ty, f32_elem);
     if !others.is_empty() {
         // Created without operands so that redirecting the result's uses
         // leaves it alone; it reads the result after.
@@ -176,7 +170,7 @@ fn fold(ctx: &mut Context, producer: OpId, edits: &mut Edits) {
     if elementwise {
         let mut widened = Vec::new();
         for v in ctx.op(producer).operands().to_vec() {
-            let ty = with_elem(ctx, ctx.value_ty(v), f32_elem);
+            let ty = ctx.types.with_elem(ctx.value_ty(v), f32_elem);
             let widen = ctx.create_op(CONVERT, vec![v], &[ty], Vec::new(), loc);
             widened.push(ctx.op(widen).results[0]);
             edits.before.entry(producer).or_default().push(widen);
