@@ -41,6 +41,20 @@ func.func @f(%a: tensor<3xf32>) -> tensor<3xf32> {
 
 // -----
 
+// A module written in generic form beside other ops would be a nested module
+// (found by fuzzing: it printed as `module {` inside a module, which no parser reads).
+func.func @outer() {
+  "func.return"() : () -> ()
+}
+// CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'builtin.module' op is only allowed at the top level (nested modules are not supported)
+"builtin.module"() ({
+  func.func @inner() {
+    "func.return"() : () -> ()
+  }
+}) : () -> ()
+
+// -----
+
 // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'func.func' op requires a 'sym_name' string attribute
 "func.func"() ({
 ^bb0(%a: tensor<4xf32>):

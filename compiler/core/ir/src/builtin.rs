@@ -175,6 +175,14 @@ fn parse_call(p: &mut dyn OpParser, st: &mut OpState) -> Result<()> {
 
 /// Symbols (function names) are unique within a module.
 fn verify_module(ctx: &Context, op: OpId) -> Result<()> {
+    // Entry points, symbols and the C ABI are those of one module; a module
+    // inside another would have no meaning downstream (and JAX never writes one).
+    if ctx.op(op).parent.is_some() {
+        return Err(ctx.error(
+            op,
+            "is only allowed at the top level (nested modules are not supported)",
+        ));
+    }
     let Some(b) = ctx.entry_block(op, 0) else {
         return Ok(());
     };
