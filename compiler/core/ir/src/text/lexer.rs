@@ -68,6 +68,11 @@ fn is_id_start(c: u8) -> bool {
 fn is_id_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c == b'.'
 }
+/// Whether `s` lexes as one identifier (else it is written as a string).
+pub(crate) fn is_bare_identifier(s: &str) -> bool {
+    let mut bytes = s.bytes();
+    bytes.next().is_some_and(is_id_start) && bytes.all(is_id_char)
+}
 pub(crate) fn is_suffix_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c == b'.' || c == b'-'
 }

@@ -137,7 +137,13 @@ fn write_dict(ctx: &Context, items: &[(String, Attr)], s: &mut String) {
         if i > 0 {
             s.push_str(", ");
         }
-        s.push_str(k);
+        // A key that is no identifier (`"a b"`, a JAX dimension variable
+        // named by the user) is written as the string it was read from.
+        if crate::text::lexer::is_bare_identifier(k) {
+            s.push_str(k);
+        } else {
+            write_string(k, s);
+        }
         if !matches!(ctx.attr_kind(*v), AttrKind::Unit) {
             s.push_str(" = ");
             write_attr(ctx, *v, s);
