@@ -11,7 +11,8 @@ CNN training step; small-head attention; WaveNet's dilated convolutions; a 1M-el
 graph network's segment sums; batch-norm statistics; EfficientNet's MBConv with squeeze-excite;
 T5's relative position buckets; a Whisper-like conv1d + attention encoder; Swin's shifted
 window attention; a diffusion UNet block; ResNeXt's and ShuffleNet's grouped convolutions; greedy
-generation in a fori_loop with a KV cache; a beam step's top_k).
+generation in a fori_loop with a KV cache; a beam step's top_k; a decode step for 4 sequences at
+once; a PyTorch-layout MLP on 8 tokens).
 Random weights, fixed seeds.
 
 For each: compile with the strata driver (`--target-cpu host`, through the Python package in
@@ -623,9 +624,47 @@ MODELS.update({
     "resnext": lambda: (resnext, (resnext_params(), normal(4, 28, 28, 256, scale=1.0))),
     "generate": lambda: (generate, (generate_params(), np.arange(4, dtype=np.int32))),
     "beam_topk": lambda: (beam_topk, (normal(64, 32000, scale=1.0),)),
+    "decode_batch": lambda: (decode_batch, (decode_batch_params(), normal(4, DEC_D, scale=1.0),
+                                            normal(DEC_L, 4, DEC_T, DEC_H, DEC_D // DEC_H, scale=1.0),
+                                            normal(DEC_L, 4, DEC_T, DEC_H, DEC_D // DEC_H, scale=1.0),
+                                            np.int32(100))),
+    "torch_mlp": lambda: (torch_mlp, ([(normal(2048, 1024), normal(2048)), (normal(2048, 2048), normal(2048)),
+                                       (normal(1024, 2048), normal(1024))], normal(8, 1024, scale=1.0))),
     "shufflenet": lambda: (shufflenet, ([(normal(1, 1, 32, 128, scale=0.1), normal(3, 3, 32, 128, scale=0.05))
                                          for _ in range(3)], normal(4, 28, 28, 128, scale=1.0))),
 })
+
+
+# ---- Few rows: a decode step for 4 sequences at once (every dense layer and the tied logits
+# have m = 4), and a PyTorch-layout MLP (weights stored out x in, x @ W.T) on 8 tokens.
+DEC_V, DEC_D, DEC_H, DEC_L, DEC_T = 32000, 768, 12, 2, 256
+
+
+def decode_batch_params():
+    d = DEC_D
+    return {"emb": normal(DEC_V, d), "layers": [
+        {"g": 1 + normal(d), "b": normal(d), "qkv": normal(d, 3 * d), "o": normal(d, d),
+         "g2": 1 + normal(d), "b2": normal(d), "f1": normal(d, 4 * d), "f2": normal(4 * d, d)}
+        for _ in range(DEC_L)]}
+
+
+def decode_batch(p, x, kc, vc, pos):
+    b, d, h = x.shape[0], DEC_D, DEC_H
+    for li, lp in enumerate(p["layers"]):
+        q, k, v = jnp.split(layer_norm(x, lp["g"], lp["b"]) @ lp["qkv"], 3, -1)
+        kc = lax.dynamic_update_slice(kc, k.reshape(1, b, 1, h, d // h), (li, 0, pos, 0, 0))
+        vc = lax.dynamic_update_slice(vc, v.reshape(1, b, 1, h, d // h), (li, 0, pos, 0, 0))
+        s = jnp.einsum("bhd,bthd->bht", q.reshape(b, h, d // h), kc[li]) / 8.0
+        s = jnp.where(jnp.arange(DEC_T)[None, None] <= pos, s, -1e30)
+        x = x + jnp.einsum("bht,bthd->bhd", jax.nn.softmax(s, -1), vc[li]).reshape(b, d) @ lp["o"]
+        x = x + jax.nn.gelu(layer_norm(x, lp["g2"], lp["b2"]) @ lp["f1"]) @ lp["f2"]
+    return x @ p["emb"].T, kc, vc
+
+
+def torch_mlp(p, x):
+    for w, b in p:
+        x = jax.nn.relu(x @ w.T + b)
+    return x
 
 
 def timeit(f, n_min=5, seconds=1.5):

@@ -82,7 +82,7 @@ pub(crate) fn batch_offsets(d: &GemmDesc, mut index: usize) -> (isize, isize, is
 
 /// Products with fewer multiply-adds than this run on the calling thread
 /// alone: below it, waking the pool costs more than it saves.
-const PARALLEL_MIN_FLOPS: usize = strata_abi::GEMM_PARALLEL_MIN_FLOPS as usize;
+pub(crate) const PARALLEL_MIN_FLOPS: usize = strata_abi::GEMM_PARALLEL_MIN_FLOPS as usize;
 
 /// `c = a · b` for one matrix of each (strides in elements).
 ///
@@ -100,6 +100,13 @@ pub(crate) unsafe fn product<T: 'static + Copy + Default + Send + Sync>(
     one: T,
     threads: usize,
 ) {
+    if std::any::TypeId::of::<T>() == std::any::TypeId::of::<f32>()
+        && let Some(p) = skinny_product([m, k, n], a, [rsa, csa], b, [rsb, csb], c, [rsc, csc])
+        // SAFETY: guaranteed by the caller; T is f32.
+        && unsafe { crate::skinny::try_product(p, threads) }
+    {
+        return;
+    }
     let parallel = threads > 1 && m * n * k >= PARALLEL_MIN_FLOPS;
     if parallel && (m == 1 || n == 1) {
         // SAFETY: guaranteed by the caller.
@@ -167,6 +174,40 @@ pub(crate) unsafe fn product<T: 'static + Copy + Default + Send + Sync>(
             parallelism,
         )
     }
+}
+
+/// The product as the few-rows kernels take it (`crate::skinny`), if it has
+/// few rows, enough columns, and an rhs with rows or columns contiguous.
+#[allow(clippy::too_many_arguments)]
+fn skinny_product<T>(
+    [m, k, n]: [usize; 3],
+    a: *const T,
+    a_strides: [isize; 2],
+    b: *const T,
+    [rsb, csb]: [isize; 2],
+    c: *mut T,
+    [rsc, csc]: [isize; 2],
+) -> Option<crate::skinny::Product> {
+    use crate::skinny::{Layout, MAX_ROWS, MIN_COLUMNS};
+    if m > MAX_ROWS || n < MIN_COLUMNS || csc != 1 {
+        return None;
+    }
+    let b_layout = match (rsb, csb) {
+        (_, 1) => Layout::RowMajor { stride: rsb },
+        (1, _) => Layout::Transposed { stride: csb },
+        _ => return None,
+    };
+    Some(crate::skinny::Product {
+        m,
+        k,
+        n,
+        a: a as *const f32,
+        a_strides,
+        b: b as *const f32,
+        b_layout,
+        c: c as *mut f32,
+        c_stride: rsc,
+    })
 }
 
 /// A matrix-vector product (`m == 1` or `n == 1`) split along its long side

@@ -43,6 +43,7 @@ pub mod profile;
 pub mod rng;
 #[cfg(test)]
 mod signatures;
+mod skinny;
 pub mod transpose;
 pub mod triangular_solve;
 

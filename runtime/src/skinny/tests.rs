@@ -1,0 +1,155 @@
+use super::*;
+
+/// Deterministic values in [-1, 1).
+fn values(len: usize, seed: u64) -> Vec<f32> {
+    let mut s = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    (0..len)
+        .map(|_| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+        })
+        .collect()
+}
+
+/// Runs one product with padded strides on `kernel` (or through
+/// `try_product` on `threads` when `kernel` is None) and checks it against
+/// a sum in f64, and that the padding of c is untouched.
+fn check(kernel: Option<Kernel>, [m, k, n]: [usize; 3], transposed: bool, threads: usize) {
+    let (rsa, csa) = if transposed {
+        (k as isize + 3, 1)
+    } else {
+        (1, m as isize + 2)
+    };
+    let a = values(m * (k + 3) + k * (m + 2), 1);
+    let b_stride = if transposed { k + 5 } else { n + 7 };
+    let b_rows = if transposed { n } else { k };
+    let b = values(b_rows * b_stride, 2);
+    let c_stride = n + 2;
+    let mut c = vec![f32::NAN; m * c_stride];
+    let b_layout = if transposed {
+        Layout::Transposed {
+            stride: b_stride as isize,
+        }
+    } else {
+        Layout::RowMajor {
+            stride: b_stride as isize,
+        }
+    };
+    let p = Product {
+        m,
+        k,
+        n,
+        a: a.as_ptr(),
+        a_strides: [rsa, csa],
+        b: b.as_ptr(),
+        b_layout,
+        c: c.as_mut_ptr(),
+        c_stride: c_stride as isize,
+    };
+    match kernel {
+        // SAFETY: the buffers hold the strided matrices.
+        Some(kernel) => unsafe { kernel.run(&p) },
+        None => {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            // SAFETY: as above.
+            let ran = pool.install(|| unsafe { try_product(p, threads) });
+            assert!(ran, "declined {m}x{k}x{n} transposed={transposed}");
+        }
+    }
+    for i in 0..m {
+        for j in 0..c_stride {
+            let got = c[i * c_stride + j];
+            if j >= n {
+                assert!(got.is_nan(), "padding written at ({i}, {j})");
+                continue;
+            }
+            let want: f64 = (0..k)
+                .map(|l| {
+                    let x = a[(i as isize * rsa + l as isize * csa) as usize] as f64;
+                    let y = if transposed {
+                        b[j * b_stride + l]
+                    } else {
+                        b[l * b_stride + j]
+                    };
+                    x * y as f64
+                })
+                .sum();
+            let tol = 1e-5 * (k as f64).sqrt().max(1.0);
+            assert!(
+                (got as f64 - want).abs() <= tol,
+                "{kernel:?} {m}x{k}x{n} transposed={transposed}: ({i}, {j}) {got} != {want}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_kernel_matches_a_wide_sum() {
+    for &kernel in Kernel::available() {
+        for transposed in [false, true] {
+            for m in 1..=MAX_ROWS {
+                for n in [1, 3, 4, 5, 16, 17, 63, 64, 65, 130] {
+                    for k in [1, 7, 8, 16, 17, 100] {
+                        check(Some(kernel), [m, k, n], transposed, 1);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn threads_share_the_columns() {
+    if Kernel::available().is_empty() {
+        return;
+    }
+    for transposed in [false, true] {
+        for [m, k, n] in [[1, 300, 1000], [3, 513, 777], [3, 64, 4099], [2, 1024, 130]] {
+            check(None, [m, k, n], transposed, 2);
+            check(None, [m, k, n], transposed, 3);
+        }
+    }
+    check(None, [MAX_ROWS, 100, 999], true, 2);
+}
+
+#[test]
+fn declines_what_it_has_no_kernel_for() {
+    let a = [1.0f32; 64];
+    let b = [1.0f32; 64];
+    let mut c = [0.0f32; 64];
+    let c = c.as_mut_ptr();
+    let p = |m, a_strides, b_layout| Product {
+        m,
+        k: 2,
+        n: 2,
+        a: a.as_ptr(),
+        a_strides,
+        b: b.as_ptr(),
+        b_layout,
+        c,
+        c_stride: 2,
+    };
+    // SAFETY: every product declined writes nothing.
+    unsafe {
+        assert!(!try_product(
+            p(MAX_ROWS + 1, [2, 1], Layout::Transposed { stride: 2 }),
+            1
+        ));
+        assert!(!try_product(
+            p(9, [2, 1], Layout::RowMajor { stride: 2 }),
+            1
+        ));
+        // A transposed rhs needs contiguous lhs rows.
+        assert!(!try_product(
+            p(2, [1, 2], Layout::Transposed { stride: 2 }),
+            1
+        ));
+    }
+}

@@ -1,0 +1,281 @@
+//! The kernels' loops, generic over the vector width ([`Lanes`]) and
+//! compiled inside each instruction set's `#[target_feature]` entry
+//! (`avx512::run`, `avx2::run`), where every helper below is inlined.
+
+pub(super) mod avx2;
+pub(super) mod avx512;
+
+use super::{Layout, Product, RHS_ROWS};
+
+/// One instruction set's f32 vector and the operations the kernels use.
+/// Every method runs inside that set's `#[target_feature]` function.
+pub(super) trait Lanes {
+    type V: Copy;
+    /// f32 lanes per vector.
+    const L: usize;
+    unsafe fn zero() -> Self::V;
+    unsafe fn splat(x: f32) -> Self::V;
+    /// The first `n` lanes from `p` (`n >= L`: all of them), the rest 0;
+    /// reads nothing past `p + n`.
+    unsafe fn load(p: *const f32, n: usize) -> Self::V;
+    /// The first `n` lanes of `v` to `p` (`n >= L`: all of them).
+    unsafe fn store(p: *mut f32, v: Self::V, n: usize);
+    /// `a * b + c`, fused.
+    unsafe fn fma(a: Self::V, b: Self::V, c: Self::V) -> Self::V;
+    /// The sum of the lanes.
+    unsafe fn sum(v: Self::V) -> f32;
+    /// The most lhs rows per tile of each kernel (their accumulators and
+    /// broadcasts fit the registers).
+    const ROW_MAJOR_ROWS: usize;
+    const TRANSPOSED_ROWS: usize;
+}
+
+/// Calls `$f::<S, R, ...>($args)` for `R = $rows` in `1..=6`.
+macro_rules! with_rows {
+    ($rows:expr, $f:ident::<$s:ty, _ $(, $extra:tt)*>($($args:expr),*)) => {
+        match $rows {
+            1 => $f::<$s, 1 $(, $extra)*>($($args),*),
+            2 => $f::<$s, 2 $(, $extra)*>($($args),*),
+            3 => $f::<$s, 3 $(, $extra)*>($($args),*),
+            4 => $f::<$s, 4 $(, $extra)*>($($args),*),
+            5 => $f::<$s, 5 $(, $extra)*>($($args),*),
+            _ => $f::<$s, 6 $(, $extra)*>($($args),*),
+        }
+    };
+}
+
+/// Splits `m` rows into chunks of at most `max` as even as possible (8 rows
+/// under a cap of 6 run as 4 + 4, not 6 + 2: the smaller tile of 2 would
+/// pass over the rhs strip for few products).
+fn row_chunks(m: usize, max: usize) -> impl Iterator<Item = std::ops::Range<usize>> {
+    let chunks = m.div_ceil(max);
+    let rows = m.div_ceil(chunks);
+    (0..m).step_by(rows).map(move |r| r..(r + rows).min(m))
+}
+
+/// Rhs rows per pass of the row-major kernel over its block of c (c is
+/// read and written once per this many rows).
+const RHS_ROWS_PER_PASS: usize = 4;
+/// Bytes of a column block of the row-major kernel: its `m` rows of c and
+/// the rhs rows of one pass, which stay in L1 while the rhs streams through.
+const BLOCK_BYTES: usize = 32 << 10;
+
+/// `p` on `S`'s vectors.
+///
+/// # Safety
+/// As `try_product`; inside `S`'s `#[target_feature]` function.
+#[inline(always)]
+pub(super) unsafe fn run<S: Lanes>(p: &Product) {
+    // SAFETY: tiles of the caller's product.
+    unsafe {
+        match p.b_layout {
+            Layout::RowMajor { stride } => run_row_major::<S>(p, stride),
+            Layout::Transposed { stride } => run_transposed::<S>(p, stride),
+        }
+    }
+}
+
+/// A row-major rhs: per block of columns (c's block in L1), the rhs rows
+/// pass four at a time, each contiguous over the block; every row of c
+/// takes them as `c[r] += Σᵤ a[r][u] · b[u]`.
+#[inline(always)]
+unsafe fn run_row_major<S: Lanes>(p: &Product, stride: isize) {
+    let block = (BLOCK_BYTES / 4 / (p.m + RHS_ROWS_PER_PASS)) / S::L * S::L;
+    let block = block.max(4 * S::L);
+    for j in (0..p.n).step_by(block) {
+        for k in (0..p.k).step_by(RHS_ROWS_PER_PASS) {
+            for rows in row_chunks(p.m, S::ROW_MAJOR_ROWS) {
+                let tile = RowMajorTile {
+                    a: p.a.wrapping_offset(
+                        rows.start as isize * p.a_strides[0] + k as isize * p.a_strides[1],
+                    ),
+                    a_strides: p.a_strides,
+                    b: p.b.wrapping_offset(k as isize * stride + j as isize),
+                    b_stride: stride,
+                    c: p.c
+                        .wrapping_offset(rows.start as isize * p.c_stride + j as isize),
+                    c_stride: p.c_stride,
+                    width: block.min(p.n - j),
+                    first: k == 0,
+                };
+                // SAFETY: a tile of the caller's product.
+                unsafe {
+                    match p.k - k {
+                        1 => with_rows!(rows.len(), row_major::<S, _, 1>(&tile)),
+                        2 => with_rows!(rows.len(), row_major::<S, _, 2>(&tile)),
+                        3 => with_rows!(rows.len(), row_major::<S, _, 3>(&tile)),
+                        _ => with_rows!(rows.len(), row_major::<S, _, RHS_ROWS_PER_PASS>(&tile)),
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A transposed rhs: blocks of four rhs rows, each dotted with every lhs
+/// row while the block is in L1.
+#[inline(always)]
+unsafe fn run_transposed<S: Lanes>(p: &Product, stride: isize) {
+    for j in (0..p.n).step_by(RHS_ROWS) {
+        for rows in row_chunks(p.m, S::TRANSPOSED_ROWS) {
+            let tile = TransposedTile {
+                k: p.k,
+                a: p.a.wrapping_offset(rows.start as isize * p.a_strides[0]),
+                a_stride: p.a_strides[0],
+                b: p.b.wrapping_offset(j as isize * stride),
+                b_stride: stride,
+                c: p.c
+                    .wrapping_offset(rows.start as isize * p.c_stride + j as isize),
+                c_stride: p.c_stride,
+            };
+            // SAFETY: a tile of the caller's product.
+            unsafe {
+                match p.n - j {
+                    1 => with_rows!(rows.len(), transposed::<S, _, 1>(&tile)),
+                    2 => with_rows!(rows.len(), transposed::<S, _, 2>(&tile)),
+                    3 => with_rows!(rows.len(), transposed::<S, _, 3>(&tile)),
+                    _ => with_rows!(rows.len(), transposed::<S, _, RHS_ROWS>(&tile)),
+                }
+            }
+        }
+    }
+}
+
+/// `R` rows of c by `width` columns and `U` rows of a row-major rhs.
+struct RowMajorTile {
+    a: *const f32,
+    a_strides: [isize; 2],
+    b: *const f32,
+    b_stride: isize,
+    c: *mut f32,
+    c_stride: isize,
+    width: usize,
+    /// Whether these are the first rows of the rhs (c is written, not
+    /// added to).
+    first: bool,
+}
+
+/// `c[r] (+)= Σᵤ a[r][u] · b[u]` over the tile's columns, a vector at a
+/// time: `U` rhs loads and `R` loads and stores of c per `R * U` FMAs.
+#[inline(always)]
+unsafe fn row_major<S: Lanes, const R: usize, const U: usize>(t: &RowMajorTile) {
+    // SAFETY: every access is inside the tile (the last vector masked).
+    unsafe {
+        let mut x = [[S::zero(); R]; U];
+        for (u, x) in x.iter_mut().enumerate() {
+            for (r, x) in x.iter_mut().enumerate() {
+                *x = S::splat(
+                    *t.a.offset(r as isize * t.a_strides[0] + u as isize * t.a_strides[1]),
+                );
+            }
+        }
+        // Two vectors at a time: 2R accumulation chains in flight (R alone,
+        // each U FMAs long, left the FMA units half idle on Zen 5).
+        let pairs = t.width / (2 * S::L) * (2 * S::L);
+        for j in (0..pairs).step_by(2 * S::L) {
+            row_major_vectors::<S, R, U, 2>(t, &x, j, S::L);
+        }
+        for j in (pairs..t.width).step_by(S::L) {
+            row_major_vectors::<S, R, U, 1>(t, &x, j, t.width - j);
+        }
+    }
+}
+
+/// Columns `j..j + (V - 1) * L + n` (`n <= L`) of a row-major tile, as `V`
+/// vectors (all but the last whole).
+#[inline(always)]
+unsafe fn row_major_vectors<S: Lanes, const R: usize, const U: usize, const V: usize>(
+    t: &RowMajorTile,
+    x: &[[S::V; R]; U],
+    j: usize,
+    n: usize,
+) {
+    let lanes = |v: usize| if v + 1 == V { n } else { S::L };
+    // SAFETY: columns inside the tile (guaranteed by the caller).
+    unsafe {
+        let mut acc = [[S::zero(); R]; V];
+        if !t.first {
+            for (v, acc) in acc.iter_mut().enumerate() {
+                for (r, acc) in acc.iter_mut().enumerate() {
+                    let at = t.c.offset(r as isize * t.c_stride).add(j + v * S::L);
+                    *acc = S::load(at, lanes(v));
+                }
+            }
+        }
+        for (u, x) in x.iter().enumerate() {
+            for (v, acc) in acc.iter_mut().enumerate() {
+                let b = S::load(
+                    t.b.offset(u as isize * t.b_stride).add(j + v * S::L),
+                    lanes(v),
+                );
+                for r in 0..R {
+                    acc[r] = S::fma(x[r], b, acc[r]);
+                }
+            }
+        }
+        for (v, acc) in acc.iter().enumerate() {
+            for (r, &acc) in acc.iter().enumerate() {
+                S::store(
+                    t.c.offset(r as isize * t.c_stride).add(j + v * S::L),
+                    acc,
+                    lanes(v),
+                );
+            }
+        }
+    }
+}
+
+/// `R` rows of c by `J` columns, with the rhs stored transposed.
+struct TransposedTile {
+    k: usize,
+    a: *const f32,
+    a_stride: isize,
+    b: *const f32,
+    b_stride: isize,
+    c: *mut f32,
+    c_stride: isize,
+}
+
+/// The `R x J` tile as `R * J` dot products over k, `L` terms at a time.
+#[inline(always)]
+unsafe fn transposed<S: Lanes, const R: usize, const J: usize>(t: &TransposedTile) {
+    // SAFETY: every access is inside the tile (the last step masked).
+    unsafe {
+        let mut acc = [[S::zero(); J]; R];
+        let whole = t.k / S::L * S::L;
+        for i in (0..whole).step_by(S::L) {
+            dot_step::<S, R, J>(t, i, S::L, &mut acc);
+        }
+        if whole < t.k {
+            dot_step::<S, R, J>(t, whole, t.k - whole, &mut acc);
+        }
+        for (r, acc) in acc.iter().enumerate() {
+            for (j, &v) in acc.iter().enumerate() {
+                *t.c.offset(r as isize * t.c_stride + j as isize) = S::sum(v);
+            }
+        }
+    }
+}
+
+/// Terms `i..i + n` (`n <= L`) of the tile's dot products.
+#[inline(always)]
+unsafe fn dot_step<S: Lanes, const R: usize, const J: usize>(
+    t: &TransposedTile,
+    i: usize,
+    n: usize,
+    acc: &mut [[S::V; J]; R],
+) {
+    // SAFETY: terms i..i + n of rows inside the tile (guaranteed by the caller).
+    unsafe {
+        let mut b = [S::zero(); J];
+        for (j, b) in b.iter_mut().enumerate() {
+            *b = S::load(t.b.offset(j as isize * t.b_stride).add(i), n);
+        }
+        for (r, acc) in acc.iter_mut().enumerate() {
+            let x = S::load(t.a.offset(r as isize * t.a_stride).add(i), n);
+            for j in 0..J {
+                acc[j] = S::fma(x, b[j], acc[j]);
+            }
+        }
+    }
+}
