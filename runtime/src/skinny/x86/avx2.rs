@@ -1,6 +1,6 @@
 //! The kernels on 8-lane AVX2 vectors with FMA: tiles of up to 2 lhs rows
-//! (of the 16 registers: 8 broadcasts and 2 accumulators, or 8
-//! accumulators, 4 rhs vectors and an lhs one).
+//! (of the 16 registers: row-major, 8 broadcasts and 4 accumulators;
+//! transposed, 8 accumulators, 4 rhs vectors and an lhs one).
 
 use std::arch::x86_64::*;
 
@@ -66,6 +66,26 @@ impl Lanes for Avx2 {
             let pair = _mm_add_ps(quad, _mm_movehl_ps(quad, quad));
             _mm_cvtss_f32(_mm_add_ss(pair, _mm_shuffle_ps(pair, pair, 1)))
         }
+    }
+    #[inline(always)]
+    unsafe fn store_sums(p: *mut f32, v: &[__m256; 4]) {
+        // SAFETY: p..p + 4 is writable (guaranteed by the caller).
+        unsafe { _mm_storeu_ps(p, sums(v)) }
+    }
+}
+
+/// The sums of the lanes of four vectors: pairs added within each 128-bit
+/// half twice over (`vhaddps`) leave each half holding its part of all four
+/// sums, and the halves are added.
+#[inline(always)]
+pub(super) unsafe fn sums(v: &[__m256; 4]) -> __m128 {
+    // SAFETY: plain arithmetic on registers.
+    unsafe {
+        let halves = _mm256_hadd_ps(_mm256_hadd_ps(v[0], v[1]), _mm256_hadd_ps(v[2], v[3]));
+        _mm_add_ps(
+            _mm256_castps256_ps128(halves),
+            _mm256_extractf128_ps(halves, 1),
+        )
     }
 }
 

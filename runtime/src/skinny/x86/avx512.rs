@@ -1,6 +1,7 @@
-//! The kernels on 16-lane AVX-512 vectors: row-major tiles of up to 4 lhs
-//! rows (16 broadcasts and 4 accumulators), transposed ones of up to 6
-//! (24 accumulators of the 32 registers).
+//! The kernels on 16-lane AVX-512 vectors: tiles of up to 4 lhs rows
+//! (of the 32 registers: row-major, 16 broadcasts and 8 accumulators;
+//! transposed, 16 accumulators and 4 rhs vectors; 6-row transposed tiles
+//! spilled and ran 1.4x slower).
 
 use std::arch::x86_64::*;
 
@@ -57,6 +58,25 @@ impl Lanes for Avx512 {
     #[inline(always)]
     unsafe fn sum(v: __m512) -> f32 {
         unsafe { _mm512_reduce_add_ps(v) }
+    }
+    #[inline(always)]
+    unsafe fn store_sums(p: *mut f32, v: &[__m512; 4]) {
+        // Each vector's 256-bit halves added, then AVX2's tree.
+        // SAFETY: p..p + 4 is writable (guaranteed by the caller).
+        unsafe {
+            let halves = [halves(v[0]), halves(v[1]), halves(v[2]), halves(v[3])];
+            _mm_storeu_ps(p, super::avx2::sums(&halves))
+        }
+    }
+}
+
+/// The sum of a vector's two 256-bit halves.
+#[inline(always)]
+unsafe fn halves(x: __m512) -> __m256 {
+    // SAFETY: plain arithmetic on registers.
+    unsafe {
+        let high = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(x), 1));
+        _mm256_add_ps(_mm512_castps512_ps256(x), high)
     }
 }
 

@@ -24,29 +24,45 @@ pub(super) trait Lanes {
     unsafe fn fma(a: Self::V, b: Self::V, c: Self::V) -> Self::V;
     /// The sum of the lanes.
     unsafe fn sum(v: Self::V) -> f32;
+    /// The sums of the lanes of four vectors, to `p..p + 4` (one
+    /// shuffle tree for the four: a quarter of four `sum`s' work, which
+    /// dominates dot products of a few dozen terms).
+    unsafe fn store_sums(p: *mut f32, v: &[Self::V; 4]);
     /// The most lhs rows per tile of each kernel (their accumulators and
-    /// broadcasts fit the registers).
+    /// broadcasts fit the registers), at most `MAX_TILE_ROWS`.
     const ROW_MAJOR_ROWS: usize;
     const TRANSPOSED_ROWS: usize;
 }
 
-/// Calls `$f::<S, R, ...>($args)` for `R = $rows` in `1..=6`.
+const _: () = {
+    use avx2::Avx2;
+    use avx512::Avx512;
+    assert!(Avx512::ROW_MAJOR_ROWS <= MAX_TILE_ROWS && Avx512::TRANSPOSED_ROWS <= MAX_TILE_ROWS);
+    assert!(Avx2::ROW_MAJOR_ROWS <= MAX_TILE_ROWS && Avx2::TRANSPOSED_ROWS <= MAX_TILE_ROWS);
+};
+
+/// The most lhs rows of any tile (each instruction set's `*_ROWS` is at
+/// most this; [`with_rows`] instantiates the tiles up to it).
+const MAX_TILE_ROWS: usize = 4;
+
+/// Calls `$f::<S, R, ...>($args)` for `R = $rows` in `1..=MAX_TILE_ROWS`.
 macro_rules! with_rows {
     ($rows:expr, $f:ident::<$s:ty, _ $(, $extra:tt)*>($($args:expr),*)) => {
         match $rows {
             1 => $f::<$s, 1 $(, $extra)*>($($args),*),
             2 => $f::<$s, 2 $(, $extra)*>($($args),*),
             3 => $f::<$s, 3 $(, $extra)*>($($args),*),
-            4 => $f::<$s, 4 $(, $extra)*>($($args),*),
-            5 => $f::<$s, 5 $(, $extra)*>($($args),*),
-            _ => $f::<$s, 6 $(, $extra)*>($($args),*),
+            rows => {
+                debug_assert_eq!(rows, MAX_TILE_ROWS);
+                $f::<$s, MAX_TILE_ROWS $(, $extra)*>($($args),*)
+            }
         }
     };
 }
 
-/// Splits `m` rows into chunks of at most `max` as even as possible (8 rows
-/// under a cap of 6 run as 4 + 4, not 6 + 2: the smaller tile of 2 would
-/// pass over the rhs strip for few products).
+/// Splits `m` rows into chunks of at most `max` as even as possible (6 rows
+/// under a cap of 4 run as 3 + 3, not 4 + 2: a tile of 2 rows would pass
+/// over the rhs block for few products).
 fn row_chunks(m: usize, max: usize) -> impl Iterator<Item = std::ops::Range<usize>> {
     let chunks = m.div_ceil(max);
     let rows = m.div_ceil(chunks);
@@ -250,8 +266,14 @@ unsafe fn transposed<S: Lanes, const R: usize, const J: usize>(t: &TransposedTil
             dot_step::<S, R, J>(t, whole, t.k - whole, &mut acc);
         }
         for (r, acc) in acc.iter().enumerate() {
-            for (j, &v) in acc.iter().enumerate() {
-                *t.c.offset(r as isize * t.c_stride + j as isize) = S::sum(v);
+            let row = t.c.offset(r as isize * t.c_stride);
+            match <&[S::V; 4]>::try_from(&acc[..]) {
+                Ok(four) => S::store_sums(row, four),
+                Err(_) => {
+                    for (j, &v) in acc.iter().enumerate() {
+                        *row.add(j) = S::sum(v);
+                    }
+                }
             }
         }
     }
