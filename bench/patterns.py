@@ -581,12 +581,32 @@ def shufflenet(params, x, groups=4):
 GEN_V, GEN_D, GEN_H, GEN_L, GEN_T = 2000, 256, 4, 2, 64
 
 
+def decoder_layers(d, layers):
+    """Pre-LN decoder layers (attention with a KV cache, GELU MLP): the weights cached_step reads."""
+    return [{"g": 1 + normal(d), "b": normal(d), "qkv": normal(d, 3 * d), "o": normal(d, d),
+             "g2": 1 + normal(d), "b2": normal(d), "f1": normal(d, 4 * d), "f2": normal(4 * d, d)}
+            for _ in range(layers)]
+
+
+def cached_step(layers, x, kc, vc, pos, heads):
+    """One token per sequence through `layers`: each layer's k and v written into the caches
+    (layer, batch, position, head, dim) at `pos`, attention over the positions up to it."""
+    b, d = x.shape
+    t, dh = kc.shape[2], d // heads
+    for li, lp in enumerate(layers):
+        q, k, v = jnp.split(layer_norm(x, lp["g"], lp["b"]) @ lp["qkv"], 3, -1)
+        kc = lax.dynamic_update_slice(kc, k.reshape(1, b, 1, heads, dh), (li, 0, pos, 0, 0))
+        vc = lax.dynamic_update_slice(vc, v.reshape(1, b, 1, heads, dh), (li, 0, pos, 0, 0))
+        s = jnp.einsum("bhd,bthd->bht", q.reshape(b, heads, dh), kc[li]) / 8.0
+        s = jnp.where(jnp.arange(t)[None, None] <= pos, s, -1e30)
+        x = x + jnp.einsum("bht,bthd->bhd", jax.nn.softmax(s, -1), vc[li]).reshape(b, d) @ lp["o"]
+        x = x + jax.nn.gelu(layer_norm(x, lp["g2"], lp["b2"]) @ lp["f1"]) @ lp["f2"]
+    return x, kc, vc
+
+
 def generate_params():
-    d = GEN_D
-    return {"emb": normal(GEN_V, d, scale=0.1), "pos": normal(GEN_T, d, scale=0.1),
-            "layers": [{"g": 1 + normal(d), "b": normal(d), "qkv": normal(d, 3 * d), "o": normal(d, d),
-                        "g2": 1 + normal(d), "b2": normal(d), "f1": normal(d, 4 * d), "f2": normal(4 * d, d)}
-                       for _ in range(GEN_L)]}
+    return {"emb": normal(GEN_V, GEN_D, scale=0.1), "pos": normal(GEN_T, GEN_D, scale=0.1),
+            "layers": decoder_layers(GEN_D, GEN_L)}
 
 
 def generate(p, prompt):
@@ -595,15 +615,7 @@ def generate(p, prompt):
 
     def step(i, state):
         tok, kc, vc, out = state
-        x = p["emb"][tok] + p["pos"][i]
-        for li, lp in enumerate(p["layers"]):
-            q, k, v = jnp.split(layer_norm(x, lp["g"], lp["b"]) @ lp["qkv"], 3, -1)
-            kc = lax.dynamic_update_slice(kc, k.reshape(1, b, 1, h, d // h), (li, 0, i, 0, 0))
-            vc = lax.dynamic_update_slice(vc, v.reshape(1, b, 1, h, d // h), (li, 0, i, 0, 0))
-            s = jnp.einsum("bhd,bthd->bht", q.reshape(b, h, d // h), kc[li]) / 8.0
-            s = jnp.where(jnp.arange(t)[None, None] <= i, s, -1e30)
-            x = x + jnp.einsum("bht,bthd->bhd", jax.nn.softmax(s, -1), vc[li]).reshape(b, d) @ lp["o"]
-            x = x + jax.nn.gelu(layer_norm(x, lp["g2"], lp["b2"]) @ lp["f1"]) @ lp["f2"]
+        x, kc, vc = cached_step(p["layers"], p["emb"][tok] + p["pos"][i], kc, vc, i, h)
         nxt = jnp.argmax(x @ p["emb"].T, -1).astype(jnp.int32)
         return nxt, kc, vc, out.at[:, i].set(nxt)
     return lax.fori_loop(0, t, step, (prompt, cache, cache, jnp.zeros((b, t), jnp.int32)))[3]
@@ -612,6 +624,26 @@ def generate(p, prompt):
 def beam_topk(logits, k=8):
     v, i = lax.top_k(jax.nn.log_softmax(logits), k)
     return v.sum(-1), jnp.take_along_axis(logits, i, -1)
+
+
+# ---- Few rows: a decode step for 4 sequences at once (every dense layer and the tied logits
+# have m = 4), and a PyTorch-layout MLP (weights stored out x in, x @ W.T) on 8 tokens.
+DEC_V, DEC_D, DEC_H, DEC_L, DEC_T = 32000, 768, 12, 2, 256
+
+
+def decode_batch_params():
+    return {"emb": normal(DEC_V, DEC_D), "layers": decoder_layers(DEC_D, DEC_L)}
+
+
+def decode_batch(p, x, kc, vc, pos):
+    x, kc, vc = cached_step(p["layers"], x, kc, vc, pos, DEC_H)
+    return x @ p["emb"].T, kc, vc
+
+
+def torch_mlp(p, x):
+    for w, b in p:
+        x = jax.nn.relu(x @ w.T + b)
+    return x
 
 
 MODELS.update({
@@ -633,38 +665,6 @@ MODELS.update({
     "shufflenet": lambda: (shufflenet, ([(normal(1, 1, 32, 128, scale=0.1), normal(3, 3, 32, 128, scale=0.05))
                                          for _ in range(3)], normal(4, 28, 28, 128, scale=1.0))),
 })
-
-
-# ---- Few rows: a decode step for 4 sequences at once (every dense layer and the tied logits
-# have m = 4), and a PyTorch-layout MLP (weights stored out x in, x @ W.T) on 8 tokens.
-DEC_V, DEC_D, DEC_H, DEC_L, DEC_T = 32000, 768, 12, 2, 256
-
-
-def decode_batch_params():
-    d = DEC_D
-    return {"emb": normal(DEC_V, d), "layers": [
-        {"g": 1 + normal(d), "b": normal(d), "qkv": normal(d, 3 * d), "o": normal(d, d),
-         "g2": 1 + normal(d), "b2": normal(d), "f1": normal(d, 4 * d), "f2": normal(4 * d, d)}
-        for _ in range(DEC_L)]}
-
-
-def decode_batch(p, x, kc, vc, pos):
-    b, d, h = x.shape[0], DEC_D, DEC_H
-    for li, lp in enumerate(p["layers"]):
-        q, k, v = jnp.split(layer_norm(x, lp["g"], lp["b"]) @ lp["qkv"], 3, -1)
-        kc = lax.dynamic_update_slice(kc, k.reshape(1, b, 1, h, d // h), (li, 0, pos, 0, 0))
-        vc = lax.dynamic_update_slice(vc, v.reshape(1, b, 1, h, d // h), (li, 0, pos, 0, 0))
-        s = jnp.einsum("bhd,bthd->bht", q.reshape(b, h, d // h), kc[li]) / 8.0
-        s = jnp.where(jnp.arange(DEC_T)[None, None] <= pos, s, -1e30)
-        x = x + jnp.einsum("bht,bthd->bhd", jax.nn.softmax(s, -1), vc[li]).reshape(b, d) @ lp["o"]
-        x = x + jax.nn.gelu(layer_norm(x, lp["g2"], lp["b2"]) @ lp["f1"]) @ lp["f2"]
-    return x @ p["emb"].T, kc, vc
-
-
-def torch_mlp(p, x):
-    for w, b in p:
-        x = jax.nn.relu(x @ w.T + b)
-    return x
 
 
 def timeit(f, n_min=5, seconds=1.5):

@@ -176,8 +176,9 @@ pub(crate) unsafe fn product<T: 'static + Copy + Default + Send + Sync>(
     }
 }
 
-/// The product as the few-rows kernels take it (`crate::skinny`), if it has
-/// few rows, enough columns, and an rhs with rows or columns contiguous.
+/// The product as the few-rows kernels take it (`crate::skinny`, which
+/// judges its size), if c's rows and the rhs's rows or columns are
+/// contiguous.
 #[allow(clippy::too_many_arguments)]
 fn skinny_product<T>(
     [m, k, n]: [usize; 3],
@@ -188,8 +189,8 @@ fn skinny_product<T>(
     c: *mut T,
     [rsc, csc]: [isize; 2],
 ) -> Option<crate::skinny::Product> {
-    use crate::skinny::{Layout, MAX_ROWS, MIN_COLUMNS};
-    if m > MAX_ROWS || n < MIN_COLUMNS || csc != 1 {
+    use crate::skinny::Layout;
+    if csc != 1 {
         return None;
     }
     let b_layout = match (rsb, csb) {

@@ -34,10 +34,10 @@ mod x86;
 
 /// The most lhs rows these kernels take (see [`Layout::max_rows`]); above it
 /// a packed GEMM reuses each rhs element often enough to win.
-pub(crate) const MAX_ROWS: usize = 16;
+const MAX_ROWS: usize = 16;
 /// The fewest columns worth these kernels: narrower products (a matrix
 /// times a few vectors) spend their time in the masked edge of a tile.
-pub(crate) const MIN_COLUMNS: usize = 8;
+const MIN_COLUMNS: usize = 8;
 
 /// Rhs rows (columns of c) per block of the transposed kernel.
 const RHS_ROWS: usize = 4;
@@ -114,7 +114,7 @@ impl Product {
 /// # Safety
 /// `p`'s pointers and strides address its three matrices.
 pub(crate) unsafe fn try_product(p: Product, threads: usize) -> bool {
-    if p.m == 0 || p.m > p.b_layout.max_rows() || p.n == 0 || p.k == 0 {
+    if p.m == 0 || p.m > p.b_layout.max_rows() || p.n < MIN_COLUMNS || p.k == 0 {
         return false;
     }
     let Some(kernel) = Kernel::for_cpu(&p) else {
