@@ -168,6 +168,16 @@ pub fn convert_module(ctx: &mut Context, module: OpId) -> Result<()> {
     Ok(())
 }
 
+/// Whether `op`'s results are lowered as other names of its operands'
+/// buffers, not buffers of their own: an optimization barrier's results,
+/// a tuple and its elements (see `lower_op`). Such a buffer lives until
+/// the last reader of any of its names.
+fn names_operand_buffers(op: &str) -> bool {
+    op == strata_dialect_xla::OPTIMIZATION_BARRIER
+        || op == strata_dialect_xla::TUPLE
+        || op == strata_dialect_xla::GET_TUPLE_ELEMENT
+}
+
 /// Buffer type for a tensor type.
 fn memref_of(ctx: &mut Context, t: Type) -> Result<Type> {
     match ctx.types.kind(t).clone() {
@@ -411,8 +421,9 @@ impl FuncLowering<'_> {
     }
 
     /// For each buffered value, the body position of its last reader
-    /// (through chains of fused values; a root of a multi-output nest reads
-    /// where the nest is emitted).
+    /// (through chains of fused values and of values that name another's
+    /// buffer; a root of a multi-output nest reads where the nest is
+    /// emitted).
     fn last_reads(
         &self,
         ctx: &Context,
@@ -440,8 +451,12 @@ impl FuncLowering<'_> {
             // buffer once, or the lists would double along a chain.
             read.sort_unstable();
             read.dedup();
+            // A value that names its operands' buffers (see
+            // `names_operand_buffers`) is read through them, like a fused
+            // value: its reads keep them alive, and it frees nothing itself.
+            let alias = names_operand_buffers(ctx.op(op).name);
             for &r in &ctx.op(op).results {
-                if modes.get(&r) == Some(&Mode::Fused) {
+                if alias || modes.get(&r) == Some(&Mode::Fused) {
                     sources.insert(r, read.clone());
                 }
             }
