@@ -12,7 +12,7 @@ graph network's segment sums; batch-norm statistics; EfficientNet's MBConv with 
 T5's relative position buckets; a Whisper-like conv1d + attention encoder; Swin's shifted
 window attention; a diffusion UNet block; ResNeXt's and ShuffleNet's grouped convolutions; greedy
 generation in a fori_loop with a KV cache; a beam step's top_k; a decode step for 4 sequences at
-once; a PyTorch-layout MLP on 8 tokens).
+once; a PyTorch-layout MLP on 8 tokens; a fori_loop over 64 MB of closed-over weights).
 Random weights, fixed seeds.
 
 For each: compile with the strata driver (`--target-cpu host`, through the Python package in
@@ -646,6 +646,12 @@ def torch_mlp(p, x):
     return x
 
 
+def weights_loop(w1, w2, x):
+    # A recurrent step applied in a fori_loop whose body closes over the
+    # weights (64 MB): JAX makes them loop state the body passes through.
+    return lax.fori_loop(0, 8, lambda i, h: jnp.tanh(jnp.tanh(h @ w1) @ w2), x)
+
+
 MODELS.update({
     "mbconv": lambda: (mbconv, (mbconv_params(), normal(8, 28, 28, 64, scale=1.0))),
     "t5": lambda: (t5, (t5_params(), normal(2, 128, 512, scale=1.0))),
@@ -660,6 +666,7 @@ MODELS.update({
                                             normal(DEC_L, 4, DEC_T, DEC_H, DEC_D // DEC_H, scale=1.0),
                                             normal(DEC_L, 4, DEC_T, DEC_H, DEC_D // DEC_H, scale=1.0),
                                             np.int32(100))),
+    "weights_loop": lambda: (weights_loop, (normal(2048, 4096), normal(4096, 2048), normal(1, 2048, scale=1.0))),
     "torch_mlp": lambda: (torch_mlp, ([(normal(2048, 1024), normal(2048)), (normal(2048, 2048), normal(2048)),
                                        (normal(1024, 2048), normal(1024))], normal(8, 1024, scale=1.0))),
     "shufflenet": lambda: (shufflenet, ([(normal(1, 1, 32, 128, scale=0.1), normal(3, 3, 32, 128, scale=0.05))

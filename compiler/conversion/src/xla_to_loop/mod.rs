@@ -170,8 +170,9 @@ pub fn convert_module(ctx: &mut Context, module: OpId) -> Result<()> {
 
 /// Whether `op`'s results are lowered as other names of its operands'
 /// buffers, not buffers of their own: an optimization barrier's results,
-/// a tuple and its elements (see `lower_op`). Such a buffer lives until
-/// the last reader of any of its names.
+/// a tuple and its elements (see `lower_op`; a while loop's state slots
+/// passed through unchanged are others, see `pass_through_slots`). Such a
+/// buffer lives until the last reader of any of its names.
 fn names_operand_buffers(op: &str) -> bool {
     op == strata_dialect_xla::OPTIMIZATION_BARRIER
         || op == strata_dialect_xla::TUPLE
@@ -455,9 +456,20 @@ impl FuncLowering<'_> {
             // `names_operand_buffers`) is read through them, like a fused
             // value: its reads keep them alive, and it frees nothing itself.
             let alias = names_operand_buffers(ctx.op(op).name);
-            for &r in &ctx.op(op).results {
+            let passed = if ctx.op(op).name == strata_dialect_xla::WHILE {
+                self.shared_slots(ctx, op)
+            } else {
+                Vec::new()
+            };
+            for (i, &r) in ctx.op(op).results.iter().enumerate() {
                 if alias || modes.get(&r) == Some(&Mode::Fused) {
                     sources.insert(r, read.clone());
+                } else if passed.get(i) == Some(&true)
+                    && let Some(&init) = ctx.op(op).operands().get(i)
+                {
+                    // The loop's result names its initial value's buffer.
+                    let s = sources.get(&init).cloned().unwrap_or_else(|| vec![init]);
+                    sources.insert(r, s);
                 }
             }
             let at = nests.deferred.get(&op).copied().unwrap_or(pos);
