@@ -218,34 +218,45 @@ fn int(t: &[Tok], at: &mut usize) -> Option<i64> {
 /// code is) and the outermost name on the way, through `aliases`.
 pub(super) fn resolve(e: &LocExpr, aliases: &HashMap<String, LocExpr>) -> Option<String> {
     let mut name = None;
-    let file = first_file(e, aliases, &mut name, 0)?;
+    let mut steps = MAX_RESOLVE_STEPS;
+    let file = first_file(e, aliases, &mut name, (0, &mut steps))?;
     Some(match name {
         Some(n) => format!("{file} ({n})"),
         None => file,
     })
 }
 
+/// Most locations one op's resolution visits. Depth alone does not bound
+/// the work: a call site tries its callee and then its caller, so aliases
+/// that refer to one another (`#l = loc(callsite(#l at #l))`, found by
+/// fuzzing) or a chain of call sites of two unresolvable halves cost two
+/// tries per level, 2^64 at the depth limit. JAX's chains take a few
+/// dozen steps.
+const MAX_RESOLVE_STEPS: usize = 1024;
+
 fn first_file(
     e: &LocExpr,
     aliases: &HashMap<String, LocExpr>,
     name: &mut Option<String>,
-    depth: usize,
+    (depth, steps): (usize, &mut usize),
 ) -> Option<String> {
-    if depth > MAX_DEPTH {
+    if depth > MAX_DEPTH || *steps == 0 {
         return None;
     }
+    *steps -= 1;
+    let next = depth + 1;
     match e {
         LocExpr::File(f, line, col) => Some(format!("{f}:{line}:{col}")),
         LocExpr::Name(n, child) => {
             name.get_or_insert_with(|| n.clone());
-            first_file(child.as_deref()?, aliases, name, depth + 1)
+            first_file(child.as_deref()?, aliases, name, (next, steps))
         }
-        LocExpr::Alias(a) => first_file(aliases.get(a)?, aliases, name, depth + 1),
-        LocExpr::CallSite(callee, caller) => first_file(callee, aliases, name, depth + 1)
-            .or_else(|| first_file(caller, aliases, name, depth + 1)),
+        LocExpr::Alias(a) => first_file(aliases.get(a)?, aliases, name, (next, steps)),
+        LocExpr::CallSite(callee, caller) => first_file(callee, aliases, name, (next, steps))
+            .or_else(|| first_file(caller, aliases, name, (next, steps))),
         LocExpr::Fused(parts) => parts
             .iter()
-            .find_map(|p| first_file(p, aliases, name, depth + 1)),
+            .find_map(|p| first_file(p, aliases, name, (next, &mut *steps))),
         LocExpr::Unknown => None,
     }
 }
@@ -316,5 +327,22 @@ mod tests {
         aliases.insert("b".into(), LocExpr::Alias("a".into()));
         assert_eq!(resolve(&LocExpr::Alias("a".into()), &aliases), None);
         assert_eq!(interpret(&[p(")")]), None);
+    }
+
+    /// `#l = loc(callsite(#l at #l))`: each level tries the callee, then
+    /// the caller; without a bound on the steps this took 2^64 of them.
+    #[test]
+    fn call_sites_of_themselves_resolve_in_bounded_steps() {
+        let mut aliases = HashMap::new();
+        let l = || Box::new(LocExpr::Alias("l".into()));
+        aliases.insert("l".into(), LocExpr::CallSite(l(), l()));
+        assert_eq!(resolve(&LocExpr::Alias("l".into()), &aliases), None);
+        // A chain of distinct aliases, each a call site of the one below
+        // twice, the last one unresolvable, ends as fast.
+        for i in 1..200 {
+            let below = || Box::new(LocExpr::Alias(format!("c{}", i - 1)));
+            aliases.insert(format!("c{i}"), LocExpr::CallSite(below(), below()));
+        }
+        assert_eq!(resolve(&LocExpr::Alias("c199".into()), &aliases), None);
     }
 }
