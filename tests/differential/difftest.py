@@ -3,7 +3,7 @@
 Each program is a random, well-typed expression tree of jax.numpy / lax ops
 (element-wise math and comparisons, select, broadcasts, reshapes,
 transposes, reversals, slices, concatenation, pads, reductions, dots, sorts,
-casts, optimization barriers, dynamic slices, gathers and scatters with out-of-range and INT_MIN
+casts, optimization barriers, fori_loops over closed-over values, dynamic slices, gathers and scatters with out-of-range and INT_MIN
 indices) over random inputs of random shapes (zero-sized and size-1
 dimensions included) and element types (f32, f16, bf16, i32, ui8, i1),
 with NaN, infinities, -0 and INT_MIN among the values. XLA:CPU runs it
@@ -98,7 +98,7 @@ def gen(rng, shape, dtype, depth, inputs):
     if depth <= 0 or rng.random() < 0.25:
         return leaf(rng, shape, dtype, inputs)
     choices = ["unary", "binary", "select", "cast", "transpose", "reverse", "broadcast", "reduce", "slice",
-               "concat", "pad", "sort", "dynamic_slice", "take", "scatter_add", "barrier"]
+               "concat", "pad", "sort", "dynamic_slice", "take", "scatter_add", "barrier", "loop"]
     if is_float(dtype) and len(shape) == 2:
         choices.append("dot")
     kind = rng.choice(choices)
@@ -180,6 +180,10 @@ def gen(rng, shape, dtype, depth, inputs):
         upd = (k,) + shape[1:]
         idx = np.array([rng.choice(INDICES) for _ in range(k)], np.int32)
         return Node("scatter_add", [sub(shape, dtype), sub(upd, dtype)], shape, dtype, param=idx)
+    if kind == "loop":
+        # A fori_loop whose body closes over a value: JAX makes it loop
+        # state the body passes through, which Strata reads in place.
+        return Node("loop", [sub(shape, dtype), sub(shape, dtype)], shape, dtype, param=rng.choice([0, 1, 3]))
     if kind == "barrier":
         # Its result names its operand's buffer in Strata: a later value of
         # the same size must not be given that buffer while either is read.
@@ -251,6 +255,10 @@ def evaluate(node, args):
         return k[0].at[jnp.asarray(node.param)].add(k[1], mode="drop")
     if op == "barrier":
         return jax.lax.optimization_barrier(k[0])
+    if op == "loop":
+        init, closed = k
+        step = jnp.logical_xor if node.dtype == jnp.bool_ else jnp.add
+        return jax.lax.fori_loop(0, node.param, lambda i, c: step(c, closed), init)
     if op == "dot":
         return jnp.matmul(k[0], k[1], preferred_element_type=node.dtype)
     raise ValueError(op)
