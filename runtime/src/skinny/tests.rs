@@ -17,17 +17,37 @@ fn values(len: usize, seed: u64) -> Vec<f32> {
 
 /// Runs one product with padded strides on `kernel` (or through
 /// `try_product` on `threads` when `kernel` is None) and checks it against
-/// a sum in f64, and that the padding of c is untouched.
+/// a sum in f64, and that the padding of c is untouched. With `shift`, the
+/// rhs's rows are a multiple of 64 bytes apart and start `shift` elements
+/// past a 64-byte boundary (every row equally off vector alignment).
 fn check(kernel: Option<Kernel>, [m, k, n]: [usize; 3], transposed: bool, threads: usize) {
+    check_shifted(kernel, [m, k, n], transposed, threads, None)
+}
+
+fn check_shifted(
+    kernel: Option<Kernel>,
+    [m, k, n]: [usize; 3],
+    transposed: bool,
+    threads: usize,
+    shift: Option<usize>,
+) {
     let (rsa, csa) = if transposed {
         (k as isize + 3, 1)
     } else {
         (1, m as isize + 2)
     };
     let a = values(m * (k + 3) + k * (m + 2), 1);
-    let b_stride = if transposed { k + 5 } else { n + 7 };
+    let row = if transposed { k } else { n };
+    let b_stride = match shift {
+        Some(_) => row.next_multiple_of(16) + 16,
+        None => row + if transposed { 5 } else { 7 },
+    };
     let b_rows = if transposed { n } else { k };
-    let b = values(b_rows * b_stride, 2);
+    let storage = values(b_rows * b_stride + 32, 2);
+    let b = match shift {
+        Some(shift) => &storage[storage.as_ptr().align_offset(64) + shift..],
+        None => &storage[..],
+    };
     let c_stride = n + 2;
     let mut c = vec![f32::NAN; m * c_stride];
     let b_layout = if transposed {
@@ -102,6 +122,31 @@ fn every_kernel_matches_a_wide_sum() {
                 }
             }
         }
+    }
+}
+
+/// Rhs rows off vector alignment by every amount: the row-major kernel's
+/// first block starts with a short vector, its block of c laid out to
+/// match; every column still lands in its place.
+#[test]
+fn rhs_rows_off_vector_alignment_by_any_amount() {
+    for &kernel in Kernel::available() {
+        for transposed in [false, true] {
+            for shift in 0..16 {
+                for [m, k, n] in [
+                    [1, 40, 100],
+                    [3, 17, 64],
+                    [4, 100, 9],
+                    [2, 5, 3],
+                    [3, 9, 3000],
+                ] {
+                    check_shifted(Some(kernel), [m, k, n], transposed, 1, Some(shift));
+                }
+            }
+        }
+    }
+    for transposed in [false, true] {
+        check_shifted(None, [2, 300, 1000], transposed, 2, Some(5));
     }
 }
 
