@@ -53,7 +53,10 @@ fn specialized(ctx: &mut Context, module: OpId) -> Option<()> {
         let entries = refine::dimension_variables(ctx, module)
             .into_iter()
             .map(|name| {
-                let a = ctx.attr(strata_ir::AttrKind::Int { value: 3, ty: i64_ty });
+                let a = ctx.attr(strata_ir::AttrKind::Int {
+                    value: 3,
+                    ty: i64_ty,
+                });
                 (name, a)
             })
             .collect();
