@@ -107,31 +107,8 @@ pub(crate) unsafe fn product<T: 'static + Copy + Default + Send + Sync>(
     {
         return;
     }
-    let parallel = threads > 1 && m * n * k >= PARALLEL_MIN_FLOPS;
-    if parallel && (m == 1 || n == 1) {
-        // A matrix-vector product, split along its long side: `gemm` runs
-        // it as a single-threaded GEMV whatever parallelism it is given,
-        // and a decode step's dense layers and logits are nothing else
-        // (memory-bound, so two cores read the weights about twice as fast
-        // as one). Two slices per thread even out a thread that starts late.
-        let long = m.max(n);
-        let split = if n == 1 { Split::Rows } else { Split::Columns };
-        // SAFETY: guaranteed by the caller.
-        unsafe {
-            product_in_slices(
-                [m, k, n],
-                a,
-                [rsa, csa],
-                b,
-                [rsb, csb],
-                c,
-                [rsc, csc],
-                one,
-                (split, (threads * 2).min(long), 1),
-            )
-        };
-        return;
-    }
+    // A transposed rhs of many columns (never a matrix-vector product: those
+    // are split between threads below).
     if rsb == 1 && csb > 1 && csc == 1 && m > 1 && n >= NT_MIN_COLUMNS {
         if std::any::TypeId::of::<T>() == std::any::TypeId::of::<f32>() {
             // SAFETY: guaranteed by the caller; T is f32.
@@ -150,15 +127,8 @@ pub(crate) unsafe fn product<T: 'static + Copy + Default + Send + Sync>(
             return;
         }
     }
-    if parallel && csc == 1 && m <= n && n >= 2 * threads * COLUMN_SLICE_MULTIPLE {
-        // Each thread multiplies whole slices of columns on its own. Given
-        // the threads, `gemm` shares out c's rows, so every thread packed
-        // every panel of the rhs for itself: a dense layer's weight was
-        // read from memory once per thread. Sliced, each panel is packed
-        // once, and the lhs once per slice instead: 0.81-0.95x the time
-        // for m = 32..300 rows, k, n = 256..4096 (2 cores of an AMD EPYC,
-        // Zen 5), 0.96-1.0x for large square products. Not when the lhs is
-        // the larger operand (m > n): 1500 x 384 x 384 took 1.4x.
+    let parallel = threads > 1 && m * n * k >= PARALLEL_MIN_FLOPS;
+    if parallel && let Some(slices) = thread_slices([m, n], csc, threads) {
         // SAFETY: guaranteed by the caller.
         unsafe {
             product_in_slices(
@@ -170,7 +140,7 @@ pub(crate) unsafe fn product<T: 'static + Copy + Default + Send + Sync>(
                 c,
                 [rsc, csc],
                 one,
-                (Split::Columns, threads * 2, COLUMN_SLICE_MULTIPLE),
+                slices,
             )
         };
         return;
@@ -241,6 +211,34 @@ fn skinny_product<T>(
         c: c as *mut f32,
         c_stride: rsc,
     })
+}
+
+/// How a parallel product is shared between threads when `gemm`'s own
+/// split is not the one to use: `(split, slices, unit)` for
+/// [`product_in_slices`].
+/// - A matrix-vector product (`m == 1` or `n == 1`), along its long side:
+///   `gemm` runs it as a single-threaded GEMV whatever parallelism it is
+///   given, and a decode step's dense layers and logits are nothing else
+///   (memory-bound, so two cores read the weights about twice as fast as
+///   one). Two slices per thread even out a thread that starts late.
+/// - No more rows than columns, in slices of columns. Given the threads,
+///   `gemm` shares out c's rows, so every thread packed every panel of the
+///   rhs for itself: a dense layer's weight was read from memory once per
+///   thread. Sliced, each panel is packed once, and the lhs once per slice
+///   instead: 0.81-0.95x the time for m = 32..300 rows, k, n = 256..4096
+///   (2 cores of an AMD EPYC, Zen 5), 0.96-1.0x for large square
+///   products. Not when the lhs is the larger operand (m > n): 1500 x 384
+///   x 384 took 1.4x.
+fn thread_slices([m, n]: [usize; 2], csc: isize, threads: usize) -> Option<(Split, usize, usize)> {
+    if m == 1 || n == 1 {
+        let split = if n == 1 { Split::Rows } else { Split::Columns };
+        return Some((split, (threads * 2).min(m.max(n)), 1));
+    }
+    (csc == 1 && m <= n && n >= 2 * threads * COLUMN_SLICE_MULTIPLE).then_some((
+        Split::Columns,
+        threads * 2,
+        COLUMN_SLICE_MULTIPLE,
+    ))
 }
 
 /// Column slices of a product shared between threads are a multiple of

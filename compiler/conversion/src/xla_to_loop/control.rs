@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use strata_diag::{Diagnostic, Result};
-use strata_ir::{BlockId, Context, OpId, Value};
+use strata_ir::{BlockId, OpId, Value};
 
 use super::{FuncLowering, Repr};
 use crate::builder::Builder;
@@ -203,62 +203,4 @@ impl FuncLowering<'_> {
         let mut inner = b.before_terminator(else_b);
         self.branch_chain(&mut inner, more, rest, results)
     }
-}
-
-/// The caller's buffers a loop passes through unchanged are read in place
-/// only when they hold more than this (bytes, all such slots of the loop
-/// together); below it they are copied. The C interface promises only an
-/// element's alignment (numpy's arrays are 16-byte aligned), and kernels
-/// that read a weight off 64-byte alignment at every iteration lost more
-/// than one copy per call costs while the weights fit in the caches (an
-/// LSTM's 6 MB of weights in `scan`, 8-row products: 1.1x the time). Past
-/// the caches each iteration is bound by reading the weights from memory,
-/// alignment hardly matters, and the copy is what costs: 8 steps of 1-row
-/// products with 64 MB of weights took 0.8x the time read in place (AMD
-/// EPYC, Zen 5; L3 32 MB per 8 cores).
-const SHARED_CALLER_MIN_BYTES: i64 = 16 << 20;
-
-impl FuncLowering<'_> {
-    /// For each state slot of `xla.while` `op`, whether the loop reads it in
-    /// its initial value's buffer (see `lower_while`): a slot the body
-    /// passes through unchanged, unless that buffer is the caller's and the
-    /// caller's buffers it would share are small
-    /// ([`SHARED_CALLER_MIN_BYTES`]). Planning (`last_reads`) and lowering
-    /// ask this with the same values' buffers known: the arguments'.
-    pub(super) fn shared_slots(&self, ctx: &Context, op: OpId) -> Vec<bool> {
-        let passed = pass_through_slots(ctx, op);
-        let inits = ctx.op(op).operands();
-        let callers = |i: usize| {
-            inits.get(i).is_some_and(|v| {
-                matches!(self.repr.get(v), Some(Repr::Buffer(buf)) if ctx.defining_op(*buf).is_none())
-            })
-        };
-        let caller_bytes: i64 = (0..passed.len())
-            .filter(|&i| passed[i] && callers(i))
-            .map(|i| strata_dialect_mem::storage_bytes(ctx, ctx.value_ty(inits[i])))
-            .fold(0, i64::saturating_add);
-        let share_callers = caller_bytes > SHARED_CALLER_MIN_BYTES;
-        (0..passed.len())
-            .map(|i| passed[i] && (share_callers || !callers(i)))
-            .collect()
-    }
-}
-
-/// For each state slot of `xla.while` `op`, whether its body returns the
-/// slot's block argument unchanged. Such a slot's buffer is never written
-/// by the loop: it can be its initial value's buffer, which the loop's
-/// result then names too (`last_reads` reads that result through the
-/// initial value, so the buffer lives as long as either is read).
-pub(super) fn pass_through_slots(ctx: &Context, op: OpId) -> Vec<bool> {
-    let Some(body) = ctx.entry_block(op, 1) else {
-        return Vec::new();
-    };
-    let args = &ctx.blocks[body].args;
-    let Some(&term) = ctx.blocks[body].ops.last() else {
-        return Vec::new();
-    };
-    let returned = ctx.op(term).operands();
-    (0..ctx.op(op).results.len())
-        .map(|i| args.get(i).is_some_and(|a| returned.get(i) == Some(a)))
-        .collect()
 }

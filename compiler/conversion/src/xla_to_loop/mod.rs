@@ -32,6 +32,7 @@ mod kernel;
 mod linalg;
 mod materialize;
 mod multi_output;
+mod names;
 pub(crate) mod pattern;
 pub mod plan;
 mod reduce;
@@ -166,17 +167,6 @@ pub fn convert_module(ctx: &mut Context, module: OpId) -> Result<()> {
     ops.extend(state.back.iter().copied());
     ctx.blocks[block].ops = ops;
     Ok(())
-}
-
-/// Whether `op`'s results are lowered as other names of its operands'
-/// buffers, not buffers of their own: an optimization barrier's results,
-/// a tuple and its elements (see `lower_op`; a while loop's state slots
-/// passed through unchanged are others, see `pass_through_slots`). Such a
-/// buffer lives until the last reader of any of its names.
-fn names_operand_buffers(op: &str) -> bool {
-    op == strata_dialect_xla::OPTIMIZATION_BARRIER
-        || op == strata_dialect_xla::TUPLE
-        || op == strata_dialect_xla::GET_TUPLE_ELEMENT
 }
 
 /// Buffer type for a tensor type.
@@ -452,23 +442,23 @@ impl FuncLowering<'_> {
             // buffer once, or the lists would double along a chain.
             read.sort_unstable();
             read.dedup();
-            // A value that names its operands' buffers (see
-            // `names_operand_buffers`) is read through them, like a fused
-            // value: its reads keep them alive, and it frees nothing itself.
-            let alias = names_operand_buffers(ctx.op(op).name);
-            let passed = if ctx.op(op).name == strata_dialect_xla::WHILE {
-                self.shared_slots(ctx, op)
-            } else {
-                Vec::new()
-            };
+            // A value that names operands' buffers (see `named_operands`)
+            // is read through them, like a fused value: its reads keep them
+            // alive, and it frees nothing itself.
+            let named = self.named_operands(ctx, op);
+            let operands = ctx.op(op).operands();
             for (i, &r) in ctx.op(op).results.iter().enumerate() {
-                if alias || modes.get(&r) == Some(&Mode::Fused) {
+                if modes.get(&r) == Some(&Mode::Fused) {
                     sources.insert(r, read.clone());
-                } else if passed.get(i) == Some(&true)
-                    && let Some(&init) = ctx.op(op).operands().get(i)
-                {
-                    // The loop's result names its initial value's buffer.
-                    let s = sources.get(&init).cloned().unwrap_or_else(|| vec![init]);
+                } else if let Some(Some(names)) = named.get(i) {
+                    let mut s: Vec<Value> = operands
+                        .get(names.clone())
+                        .unwrap_or_default()
+                        .iter()
+                        .flat_map(|v| sources.get(v).cloned().unwrap_or_else(|| vec![*v]))
+                        .collect();
+                    s.sort_unstable();
+                    s.dedup();
                     sources.insert(r, s);
                 }
             }
