@@ -12,7 +12,9 @@ graph network's segment sums; batch-norm statistics; EfficientNet's MBConv with 
 T5's relative position buckets; a Whisper-like conv1d + attention encoder; Swin's shifted
 window attention; a diffusion UNet block; ResNeXt's and ShuffleNet's grouped convolutions; greedy
 generation in a fori_loop with a KV cache; a beam step's top_k; a decode step for 4 sequences at
-once; a PyTorch-layout MLP on 8 tokens; a fori_loop over 64 MB of closed-over weights).
+once; a PyTorch-layout MLP on 8 tokens; a fori_loop over 64 MB of closed-over weights; a
+training step's gradients of depthwise and grouped convolutions; a fori_loop scattering rows
+into a 25 MB table it carries).
 Random weights, fixed seeds.
 
 For each: compile with the strata driver (`--target-cpu host`, through the Python package in
@@ -652,6 +654,27 @@ def weights_loop(w1, w2, x):
     return lax.fori_loop(0, 8, lambda i, h: jnp.tanh(jnp.tanh(h @ w1) @ w2), x)
 
 
+def dw_train_step(params, x):
+    # Gradients of depthwise and grouped convolutions (their weight gradients
+    # are convolutions with batch_group_count > 1).
+    def loss(params):
+        h = x
+        for p in params:
+            h = jax.nn.relu(conv(h, p["dw"], groups=h.shape[-1]))
+            h = jax.nn.relu(conv(h, p["g"], groups=4))
+        return (h ** 2).mean()
+    return jax.grad(loss)(params)
+
+
+def scatter_loop(table, idx, v):
+    # Sparse updates of a large loop state: each step adds rows at indices
+    # it computes (an embedding table's sparse optimiser step, a histogram).
+    def step(i, t):
+        rows = (idx + i * 7919) % t.shape[0]
+        return t.at[rows].add(v * t[rows])
+    return lax.fori_loop(0, 64, step, table)
+
+
 MODELS.update({
     "mbconv": lambda: (mbconv, (mbconv_params(), normal(8, 28, 28, 64, scale=1.0))),
     "t5": lambda: (t5, (t5_params(), normal(2, 128, 512, scale=1.0))),
@@ -669,6 +692,10 @@ MODELS.update({
     "weights_loop": lambda: (weights_loop, (normal(2048, 4096), normal(4096, 2048), normal(1, 2048, scale=1.0))),
     "torch_mlp": lambda: (torch_mlp, ([(normal(2048, 1024), normal(2048)), (normal(2048, 2048), normal(2048)),
                                        (normal(1024, 2048), normal(1024))], normal(8, 1024, scale=1.0))),
+    "dw_train": lambda: (dw_train_step, ([{"dw": normal(3, 3, 1, 64, scale=0.2), "g": normal(3, 3, 16, 64, scale=0.05)}
+                                          for _ in range(2)], normal(8, 56, 56, 64, scale=1.0))),
+    "scatter_loop": lambda: (scatter_loop, (normal(100000, 64), rs.randint(0, 100000, 32).astype(np.int32),
+                                            normal(32, 64))),
     "shufflenet": lambda: (shufflenet, ([(normal(1, 1, 32, 128, scale=0.1), normal(3, 3, 32, 128, scale=0.05))
                                          for _ in range(3)], normal(4, 28, 28, 128, scale=1.0))),
 })

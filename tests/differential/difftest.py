@@ -3,7 +3,9 @@
 Each program is a random, well-typed expression tree of jax.numpy / lax ops
 (element-wise math and comparisons, select, broadcasts, reshapes,
 transposes, reversals, slices, concatenation, pads, reductions, dots, sorts,
-casts, optimization barriers, fori_loops over closed-over values, dynamic slices, gathers and scatters with out-of-range and INT_MIN
+casts, optimization barriers, fori_loops over closed-over values,
+fori_loops updating their state from itself (scatter-adds, overlapping
+shifts), dynamic slices, gathers and scatters with out-of-range and INT_MIN
 indices) over random inputs of random shapes (zero-sized and size-1
 dimensions included) and element types (f32, f16, bf16, i32, ui8, i1),
 with NaN, infinities, -0 and INT_MIN among the values. XLA:CPU runs it
@@ -98,7 +100,8 @@ def gen(rng, shape, dtype, depth, inputs):
     if depth <= 0 or rng.random() < 0.25:
         return leaf(rng, shape, dtype, inputs)
     choices = ["unary", "binary", "select", "cast", "transpose", "reverse", "broadcast", "reduce", "slice",
-               "concat", "pad", "sort", "dynamic_slice", "take", "scatter_add", "barrier", "loop"]
+               "concat", "pad", "sort", "dynamic_slice", "take", "scatter_add", "barrier", "loop",
+               "loop_update"]
     if is_float(dtype) and len(shape) == 2:
         choices.append("dot")
     kind = rng.choice(choices)
@@ -184,6 +187,14 @@ def gen(rng, shape, dtype, depth, inputs):
         # A fori_loop whose body closes over a value: JAX makes it loop
         # state the body passes through, which Strata reads in place.
         return Node("loop", [sub(shape, dtype), sub(shape, dtype)], shape, dtype, param=rng.choice([0, 1, 3]))
+    if kind == "loop_update" and shape and dtype == jnp.int32:
+        # A fori_loop updating its state with a scatter-add or a
+        # dynamic_update_slice of values read from that state (repeated
+        # rows, overlapping shifts): Strata writes such updates in place,
+        # and they must see the state as it was before the update.
+        rows = np.array([rng.randrange(shape[0]) for _ in range(rng.choice([1, 2, 3]))], np.int32)
+        how = rng.choice(["scatter", "shift"])
+        return Node("loop_update", [sub(shape, dtype)], shape, dtype, param=(rng.choice([1, 2, 3]), rows, how))
     if kind == "barrier":
         # Its result names its operand's buffer in Strata: a later value of
         # the same size must not be given that buffer while either is read.
@@ -259,6 +270,19 @@ def evaluate(node, args):
         init, closed = k
         step = jnp.logical_xor if node.dtype == jnp.bool_ else jnp.add
         return jax.lax.fori_loop(0, node.param, lambda i, c: step(c, closed), init)
+    if op == "loop_update":
+        steps, rows, how = node.param
+
+        def body(i, c):
+            n = c.shape[0]
+            if how == "scatter":
+                at = (jnp.asarray(rows) + i) % n
+                return c.at[at].add(c[at[::-1]])
+            if n == 1:
+                return c + c
+            start = (1 - i % 2,) + (0,) * (c.ndim - 1)
+            return jax.lax.dynamic_update_slice(c, c[:-1] + c[1:], start)
+        return jax.lax.fori_loop(0, steps, body, k[0])
     if op == "dot":
         return jnp.matmul(k[0], k[1], preferred_element_type=node.dtype)
     raise ValueError(op)

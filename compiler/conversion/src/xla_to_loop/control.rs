@@ -101,14 +101,22 @@ impl FuncLowering<'_> {
     /// closed over by a `fori_loop` or `scan` body is one) is read where
     /// its initial value lies, instead of copied into a buffer of its own
     /// at every call, when [`Self::shared_slots`] says so; the loop's
-    /// result then names that buffer.
-    pub(super) fn lower_while(&mut self, b: &mut Builder<'_>, op: OpId) -> Result<()> {
+    /// result then names that buffer. A slot whose result the function
+    /// returns (`direct_out`) lives in the caller's output buffer, so the
+    /// final state is not copied there.
+    pub(super) fn lower_while(
+        &mut self,
+        b: &mut Builder<'_>,
+        op: OpId,
+        direct_out: &HashMap<Value, usize>,
+    ) -> Result<()> {
         let inits = b.ctx.op(op).operands().to_vec();
         let shared = self.shared_slots(b.ctx, op);
         let mut carried = Vec::new();
         for (i, r) in b.ctx.op(op).results.clone().into_iter().enumerate() {
-            let buf = match (shared.get(i), inits.get(i)) {
-                (Some(true), Some(&init)) => self.buffer_of(b, init)?,
+            let buf = match (shared.get(i), inits.get(i), direct_out.get(&r)) {
+                (Some(true), Some(&init), _) => self.buffer_of(b, init)?,
+                (_, _, Some(&out)) => self.outputs[out],
                 _ => {
                     let t = b.ctx.value_ty(r);
                     self.new_buffer(b, t)?

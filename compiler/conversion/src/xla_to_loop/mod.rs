@@ -28,6 +28,7 @@ mod element;
 mod elemental;
 mod fft;
 mod gather_scatter;
+mod in_place;
 mod kernel;
 mod linalg;
 mod materialize;
@@ -309,10 +310,9 @@ pub struct FuncLowering<'s> {
     /// values, and the roots it stored), by value, index and block (see
     /// `multi_output`); `None` outside nests.
     computed: Option<HashMap<(Value, Vec<Value>, BlockId), Scalar>>,
-    /// A `while` body's state buffers, which a `dynamic_update_slice` of
-    /// a state value that dies there may update in place (see
-    /// `in_place_update`); empty outside while bodies and in regions
-    /// nested in them.
+    /// A `while` body's state buffers, which an update of a state value
+    /// that dies there may write in place (see `in_place_update`); empty
+    /// outside while bodies and in regions nested in them.
     in_place_state: std::collections::HashSet<Value>,
     /// Buffers that hold more than one value (an optimization barrier's
     /// results, a tuple's elements): never updated in place, since a value
@@ -349,66 +349,22 @@ impl FuncLowering<'_> {
         }
         for (pos, &op) in ops.iter().enumerate() {
             b.loc = b.ctx.op(op).loc;
-            let in_place = self.in_place_update(b.ctx, op, &dying[pos], direct_out);
-            self.lower_op(b, op, &modes, &nests, direct_out, in_place)?;
-            self.release_dead(b, &dying[pos]);
+            let update = self.in_place_update(b.ctx, op, &dying[pos], direct_out);
+            let snapshots = match update {
+                Some(u) => self.snapshot_readers(b, op, u.buffer)?,
+                None => Vec::new(),
+            };
+            self.lower_op(b, op, &modes, &nests, direct_out, update.map(|u| u.buffer))?;
+            // The operand updated in place lives on as the result.
+            let dead: Vec<Value> = dying[pos]
+                .iter()
+                .copied()
+                .filter(|&v| update.is_none_or(|u| u.operand != v))
+                .chain(snapshots)
+                .collect();
+            self.release_dead(b, &dead);
         }
         Ok(())
-    }
-
-    /// The state buffer a `dynamic_update_slice` in a while body may write
-    /// its result into: its operand's, when the operand is a state value
-    /// that dies at this op (nothing reads it later, the yield included),
-    /// no other value names that buffer, and neither the update nor the
-    /// start indices read it. A
-    /// KV cache carried by a generation loop then gets its new row written
-    /// in place instead of being copied whole at every step (the yield's
-    /// copy of it over itself is skipped).
-    fn in_place_update(
-        &self,
-        ctx: &Context,
-        op: OpId,
-        dying: &[Value],
-        direct_out: &HashMap<Value, usize>,
-    ) -> Option<Value> {
-        if ctx.op(op).name != strata_dialect_xla::DYNAMIC_UPDATE_SLICE
-            || self.in_place_state.is_empty()
-        {
-            return None;
-        }
-        let operands = ctx.op(op).operands();
-        let (&x, rest) = operands.split_first()?;
-        let Some(Repr::Buffer(buf)) = self.repr.get(&x).copied() else {
-            return None;
-        };
-        let result = *ctx.op(op).results.first()?;
-        let ok = self.in_place_state.contains(&buf)
-            && !self.aliased_buffers.contains(&buf)
-            && dying.contains(&x)
-            && !direct_out.contains_key(&result)
-            && !rest.iter().any(|&v| self.reads_buffer(ctx, v, buf));
-        ok.then_some(buf)
-    }
-
-    /// Whether computing `v` reads buffer `buf` (through the fused ops it
-    /// is computed from).
-    fn reads_buffer(&self, ctx: &Context, v: Value, buf: Value) -> bool {
-        let mut stack = vec![v];
-        let mut seen = std::collections::HashSet::new();
-        while let Some(v) = stack.pop() {
-            if !seen.insert(v) {
-                continue;
-            }
-            match self.repr.get(&v) {
-                Some(Repr::Buffer(b)) if *b == buf => return true,
-                Some(Repr::Buffer(_)) | None => {}
-                Some(Repr::Fused(op)) => {
-                    stack.extend(ctx.op(*op).operands().iter().copied());
-                    stack.extend(plan::captures(ctx, *op));
-                }
-            }
-        }
-        false
     }
 
     /// For each buffered value, the body position of its last reader
@@ -569,7 +525,7 @@ impl FuncLowering<'_> {
                 }
                 return Ok(());
             }
-            strata_dialect_xla::WHILE => return self.lower_while(b, op),
+            strata_dialect_xla::WHILE => return self.lower_while(b, op, direct_out),
             strata_dialect_xla::IF | strata_dialect_xla::CASE => return self.lower_branches(b, op),
             strata_dialect_xla::CUSTOM_CALL => {
                 if let Some(message) = unsupported_custom_call(b.ctx, op) {
