@@ -21,7 +21,7 @@ use rayon::prelude::*;
 use strata_abi::{FFT_MAX_RANK, FftDesc, FftKind};
 
 use crate::ffi_guard;
-use crate::fft_ducc::{CPlan, Cx, Flt, RPlan};
+use crate::fft_ducc::{CPlan, Cx, Flt, LANES, Pack, RPlan};
 use crate::fft_real_even;
 
 /// A float type with a process-wide cache of FFT plans: planning a large
@@ -139,31 +139,108 @@ fn real_rows<T: Planned>(kind: i64, l: usize, input: &[T], output: &mut [T], nor
         _ => return false,
     };
     let half = l / 2 + 1;
-    if kind == 2 {
-        let row = |(x, out): (&[T], &mut [T])| {
-            let mut buf = x.to_vec();
-            plan.exec(&mut buf, true, T::one());
-            // DUCC's halfcomplex order: r0, r1, i1, r2, i2, ... (r_{l/2}).
-            out[0] = buf[0];
-            out[1] = T::zero();
-            for (k, pair) in buf[1..].chunks(2).enumerate() {
-                out[2 * k + 2] = pair[0];
-                out[2 * k + 3] = pair.get(1).copied().unwrap_or(T::zero());
-            }
-        };
-        rows_in_parallel(input, l, output, 2 * half, row);
+    let (n_in, n_out) = if kind == 2 {
+        (l, 2 * half)
     } else {
-        let row = |(x, out): (&[T], &mut [T])| {
-            // The imaginary parts of the zero and Nyquist terms are ignored.
-            out[0] = x[0];
-            for (k, slot) in out[1..].iter_mut().enumerate() {
-                *slot = x[k + 2];
-            }
-            plan.exec(out, false, norm);
-        };
-        rows_in_parallel(input, 2 * half, output, l, row);
+        (2 * half, l)
+    };
+    let group = |(x, out): (&[T], &mut [T]), bufs: &mut (RealLines<T>, RealLines<T>)| {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2.
+            return unsafe { real_group_avx2(kind, &plan, x, out, (n_in, n_out), norm, bufs) };
+        }
+        real_group(kind, &plan, x, out, (n_in, n_out), norm, bufs)
+    };
+    let new_bufs = || (vec![Pack::default(); l], vec![Pack::default(); l]);
+    if input.len() < MIN_PARALLEL_ELEMENTS || input.len() <= n_in * LANES {
+        let mut bufs = new_bufs();
+        input
+            .chunks(n_in * LANES)
+            .zip(output.chunks_mut(n_out * LANES))
+            .for_each(|pair| group(pair, &mut bufs));
+    } else {
+        crate::pool::install(|_| {
+            input
+                .par_chunks(n_in * LANES)
+                .zip(output.par_chunks_mut(n_out * LANES))
+                .for_each_init(new_bufs, |bufs, pair| group(pair, bufs))
+        });
     }
     true
+}
+
+/// [`LANES`] rows of a real transform, element k of each in one lane.
+type RealLines<T> = Vec<Pack<T, LANES>>;
+
+/// `real_group` compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn real_group_avx2<T: Planned>(
+    kind: i64,
+    plan: &RPlan<T>,
+    x: &[T],
+    out: &mut [T],
+    (n_in, n_out): (usize, usize),
+    norm: T,
+    bufs: &mut (RealLines<T>, RealLines<T>),
+) {
+    real_group(kind, plan, x, out, (n_in, n_out), norm, bufs)
+}
+
+/// DUCC's real transform (`r2c`, kind 2, or `c2r`, kind 3) of up to
+/// [`LANES`] rows at once, `x`'s rows (`n_in` long) into `out`'s (`n_out`).
+#[inline(always)]
+fn real_group<T: Planned>(
+    kind: i64,
+    plan: &RPlan<T>,
+    x: &[T],
+    out: &mut [T],
+    (n_in, n_out): (usize, usize),
+    norm: T,
+    bufs: &mut (RealLines<T>, RealLines<T>),
+) {
+    let (lines, tmp) = bufs;
+    let l = lines.len();
+    let rows = x.len() / n_in;
+    if rows < LANES {
+        lines.fill(Pack::default());
+    }
+    if kind == 2 {
+        for w in 0..rows {
+            for (v, &e) in lines.iter_mut().zip(&x[w * n_in..][..l]) {
+                v.0[w] = e;
+            }
+        }
+        plan.exec_lanes(lines, tmp, true, T::one());
+        // DUCC's halfcomplex order: r0, r1, i1, r2, i2, ... (r_{l/2}).
+        for w in 0..rows {
+            let o = &mut out[w * n_out..][..n_out];
+            o[0] = lines[0].0[w];
+            o[1] = T::zero();
+            for (slot, v) in o[2..].iter_mut().zip(&lines[1..]) {
+                *slot = v.0[w];
+            }
+            if l % 2 == 0 {
+                o[n_out - 1] = T::zero();
+            }
+        }
+    } else {
+        // The imaginary parts of the zero and Nyquist terms are ignored.
+        for w in 0..rows {
+            let row = &x[w * n_in..][..n_in];
+            lines[0].0[w] = row[0];
+            for (v, &e) in lines[1..].iter_mut().zip(&row[2..]) {
+                v.0[w] = e;
+            }
+        }
+        plan.exec_lanes(lines, tmp, false, norm);
+        for w in 0..rows {
+            for (slot, v) in out[w * n_out..][..n_out].iter_mut().zip(lines.iter()) {
+                *slot = v.0[w];
+            }
+        }
+    }
 }
 
 /// `real_rows` for an even length without a DUCC real plan: complex
@@ -199,58 +276,134 @@ fn even_rows<T: Planned>(kind: i64, l: usize, input: &[T], output: &mut [T], nor
     true
 }
 
-/// `f` on every pair of an `input` row (`n_in` long) and its `output` row,
-/// in parallel on the runtime's pool when there is enough work.
-fn rows_in_parallel<T: Copy + Send + Sync>(
-    input: &[T],
-    n_in: usize,
-    output: &mut [T],
-    n_out: usize,
-    f: impl Fn((&[T], &mut [T])) + Send + Sync,
-) {
-    if input.len() < MIN_PARALLEL_ELEMENTS || input.len() == n_in {
-        input.chunks(n_in).zip(output.chunks_mut(n_out)).for_each(f);
-    } else {
-        crate::pool::install(|_| {
-            input
-                .par_chunks(n_in)
-                .zip(output.par_chunks_mut(n_out))
-                .for_each(f)
-        });
-    }
+/// [`LANES`] lines of one transform, element k of each in one lane.
+type Lines<T> = Vec<Cx<Pack<T, LANES>>>;
+
+/// Where the lines of a chunk of data lie: line j starts at `j * step`,
+/// its element k at `k * stride` from there.
+#[derive(Clone, Copy)]
+struct Geometry {
+    n: usize,
+    count: usize,
+    step: usize,
+    stride: usize,
 }
 
-/// Applies `f` to every line of `data` (shape `shape`) along `axis`, the
-/// lines of different outer indices in parallel on the runtime's pool.
-fn for_each_line<E: Copy + Send + Sync + Default>(
-    data: &mut [E],
+/// DUCC's complex transform `plan` of every line of `data` (shape `shape`)
+/// along `axis`, [`LANES`] lines at a time (the last group padded with
+/// zero lines): contiguous lines by consecutive rows, strided ones by
+/// consecutive columns of one block. Chunks (groups of rows, or blocks) run
+/// in parallel on the runtime's pool, each with the instructions of the
+/// running CPU.
+fn for_each_pack_of_lines<T: Planned>(
+    data: &mut [Complex<T>],
     shape: &[usize],
     axis: usize,
-    f: impl Fn(&mut [E]) + Send + Sync,
+    plan: &CPlan<T>,
+    fwd: bool,
+    fct: T,
 ) {
     let n = shape[axis];
     if n == 0 || data.is_empty() {
         return;
     }
     let inner: usize = shape[axis + 1..].iter().product();
-    let block = n * inner;
-    let per_block = |b: &mut [E]| {
-        let mut line = vec![E::default(); n];
-        for i in 0..inner {
-            for (k, slot) in line.iter_mut().enumerate() {
-                *slot = b[i + k * inner];
+    let (chunk, step, stride) = if inner == 1 {
+        (n * LANES, n, 1)
+    } else {
+        (n * inner, 1, inner)
+    };
+    let per_chunk = |c: &mut [Complex<T>], bufs: &mut (Lines<T>, Lines<T>)| {
+        let count = if inner == 1 { c.len() / n } else { inner };
+        let g = Geometry {
+            n,
+            count,
+            step,
+            stride,
+        };
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2.
+            return unsafe { chunk_lines_avx2(c, g, bufs, plan, fwd, fct) };
+        }
+        chunk_lines(c, g, bufs, plan, fwd, fct)
+    };
+    let new_bufs = || (vec![Cx::default(); n], vec![Cx::default(); n]);
+    if data.len() < MIN_PARALLEL_ELEMENTS || data.len() <= chunk {
+        let mut bufs = new_bufs();
+        data.chunks_mut(chunk).for_each(|c| per_chunk(c, &mut bufs));
+    } else {
+        crate::pool::install(|_| {
+            data.par_chunks_mut(chunk)
+                .for_each_init(new_bufs, |bufs, c| per_chunk(c, bufs));
+        });
+    }
+}
+
+/// `chunk_lines` compiled for AVX2 (a `Pack` of 8 f32 is one register).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn chunk_lines_avx2<T: Planned>(
+    c: &mut [Complex<T>],
+    g: Geometry,
+    bufs: &mut (Lines<T>, Lines<T>),
+    plan: &CPlan<T>,
+    fwd: bool,
+    fct: T,
+) {
+    chunk_lines(c, g, bufs, plan, fwd, fct)
+}
+
+/// Transforms the lines of chunk `c` in groups of [`LANES`]: each group
+/// gathered into the lanes of `bufs.0`, transformed, written back.
+#[inline(always)]
+fn chunk_lines<T: Planned>(
+    c: &mut [Complex<T>],
+    g: Geometry,
+    bufs: &mut (Lines<T>, Lines<T>),
+    plan: &CPlan<T>,
+    fwd: bool,
+    fct: T,
+) {
+    let (lines, tmp) = bufs;
+    for first in (0..g.count).step_by(LANES) {
+        let lanes = LANES.min(g.count - first);
+        if lanes < LANES {
+            lines.fill(Cx::default());
+        }
+        let at = |w: usize, k: usize| (first + w) * g.step + k * g.stride;
+        if g.step == 1 && lanes == LANES {
+            // Element k of the group's lines side by side.
+            for (k, v) in lines.iter_mut().enumerate() {
+                let row: &[Complex<T>; LANES] = c[at(0, k)..][..LANES].try_into().expect("LANES");
+                v.r.0 = std::array::from_fn(|w| row[w].re);
+                v.i.0 = std::array::from_fn(|w| row[w].im);
             }
-            f(&mut line);
-            for (k, v) in line.iter().enumerate() {
-                b[i + k * inner] = *v;
+        } else {
+            for w in 0..lanes {
+                for (k, v) in lines.iter_mut().enumerate() {
+                    let x = c[at(w, k)];
+                    v.r.0[w] = x.re;
+                    v.i.0[w] = x.im;
+                }
             }
         }
-    };
-    if data.len() < MIN_PARALLEL_ELEMENTS || data.len() == block {
-        data.chunks_mut(block).for_each(per_block);
-    } else {
-        crate::pool::install(|_| data.par_chunks_mut(block).for_each(per_block));
+        plan.exec_lanes(lines, tmp, fwd, fct);
+        if g.step == 1 && lanes == LANES {
+            for (k, v) in lines.iter().enumerate() {
+                let row: &mut [Complex<T>; LANES] =
+                    (&mut c[at(0, k)..][..LANES]).try_into().expect("LANES");
+                *row = std::array::from_fn(|w| Complex::new(v.r.0[w], v.i.0[w]));
+            }
+        } else {
+            for w in 0..lanes {
+                for (k, v) in lines.iter().enumerate() {
+                    c[at(w, k)] = Complex::new(v.r.0[w], v.i.0[w]);
+                }
+            }
+        }
     }
+    debug_assert!(g.n == lines.len());
 }
 
 /// DUCC's complex transform along `axis` (scaled by `fct` when it is not
@@ -268,13 +421,7 @@ fn c2c_axis<T: Planned + FromPrimitive>(
     let n = shape[axis];
     let vectorized = n > 300 && n % 4 == 0;
     if let Some(plan) = T::cplan(n).filter(|_| !vectorized) {
-        for_each_line(data, shape, axis, |line| {
-            let mut x: Vec<Cx<T>> = line.iter().map(|v| Cx::new(v.re, v.im)).collect();
-            plan.exec(&mut x, fwd, fct);
-            for (o, v) in line.iter_mut().zip(&x) {
-                *o = Complex::new(v.r, v.i);
-            }
-        });
+        for_each_pack_of_lines(data, shape, axis, &plan, fwd, fct);
         return;
     }
     along_axis(data, shape, axis, !fwd);
@@ -301,96 +448,61 @@ fn run<T: Planned + FromPrimitive>(
     let total: usize = lengths.iter().product();
     let norm = T::one() / T::from_usize(total.max(1)).unwrap_or(T::one());
     let complex = |re: T, im: T| Complex::new(re, im);
-    if lengths.len() == 1
-        && matches!(kind, 2 | 3)
-        && real_rows(kind, lengths[0], input, output, norm)
-    {
-        return;
-    }
     match kind {
         0 | 1 => {
-            let mut data: Vec<Complex<T>> = input.chunks(2).map(|c| complex(c[0], c[1])).collect();
+            // In place in the output: the input's elements, then each axis.
+            output.copy_from_slice(input);
+            let data = as_complex(output);
             let mut axes: Vec<usize> = (first..rank).collect();
             let last = axes.len() - 1;
             axes.swap(0, last);
             let fct = if kind == 1 { norm } else { T::one() };
             for (i, &ax) in axes.iter().enumerate() {
                 let f = if i == 0 { fct } else { T::one() };
-                c2c_axis(&mut data, shape, ax, kind == 0, f);
-            }
-            for (o, v) in output.chunks_mut(2).zip(&data) {
-                o[0] = v.re;
-                o[1] = v.im;
+                c2c_axis(data, shape, ax, kind == 0, f);
             }
         }
         2 => {
-            // Real input of `shape`; output keeps L/2 + 1 of the last axis.
+            // Real input of `shape`; output keeps L/2 + 1 of the last axis:
+            // the last axis's rows straight into the output, then the
+            // other axes there.
             let l = shape[rank - 1];
             let half = l / 2 + 1;
-            let rows = input.len() / l.max(1);
             let mut out_shape = shape.to_vec();
             out_shape[rank - 1] = half;
-            let mut spec = vec![complex(T::zero(), T::zero()); rows * half];
-            if let Some(plan) = T::rplan(l) {
-                for (row, out) in input.chunks(l.max(1)).zip(spec.chunks_mut(half)) {
-                    let mut buf = row.to_vec();
-                    plan.exec(&mut buf, true, T::one());
-                    out[0] = complex(buf[0], T::zero());
-                    let (mut i, mut ii) = (1, 1);
-                    while i + 1 < l {
-                        out[ii] = complex(buf[i], buf[i + 1]);
-                        i += 2;
-                        ii += 1;
-                    }
-                    if i < l {
-                        out[ii] = complex(buf[i], T::zero());
-                    }
-                }
-            } else {
+            if !real_rows(2, l, input, output, norm) {
                 let mut data: Vec<Complex<T>> =
                     input.iter().map(|&x| complex(x, T::zero())).collect();
                 along_axis(&mut data, shape, rank - 1, false);
-                for r in 0..rows {
-                    spec[r * half..(r + 1) * half].copy_from_slice(&data[r * l..r * l + half]);
+                let spec = as_complex(output);
+                for (row, out) in data.chunks(l.max(1)).zip(spec.chunks_mut(half)) {
+                    out.copy_from_slice(&row[..half]);
                 }
             }
             for ax in first..rank - 1 {
-                c2c_axis(&mut spec, &out_shape, ax, true, T::one());
-            }
-            for (o, v) in output.chunks_mut(2).zip(&spec) {
-                o[0] = v.re;
-                o[1] = v.im;
+                c2c_axis(as_complex(output), &out_shape, ax, true, T::one());
             }
         }
         _ => {
             // Complex input with L/2 + 1 on the last axis; real output of
-            // the fft lengths there.
+            // the fft lengths there: the leading axes on a copy, then the
+            // last axis's rows straight into the output.
             let l = lengths[lengths.len() - 1];
             let half = shape[rank - 1];
-            let mut data: Vec<Complex<T>> = input.chunks(2).map(|c| complex(c[0], c[1])).collect();
-            for ax in first..rank - 1 {
-                c2c_axis(&mut data, shape, ax, false, T::one());
-            }
-            let rows = data.len() / half.max(1);
-            if let Some(plan) = T::rplan(l) {
-                // DUCC's c2r: the halfcomplex order (imaginary parts of the
-                // zero and Nyquist terms ignored), backward, then the 1/N.
-                for (row, out) in data.chunks(half.max(1)).zip(output.chunks_mut(l.max(1))) {
-                    out[0] = row[0].re;
-                    let (mut i, mut ii) = (1, 1);
-                    while i + 1 < l {
-                        out[i] = row[ii].re;
-                        out[i + 1] = row[ii].im;
-                        i += 2;
-                        ii += 1;
-                    }
-                    if i < l {
-                        out[i] = row[ii].re;
-                    }
-                    plan.exec(out, false, norm);
+            let mut copy;
+            let mut spec = input;
+            if first < rank - 1 {
+                copy = input.to_vec();
+                for ax in first..rank - 1 {
+                    c2c_axis(as_complex(&mut copy), shape, ax, false, T::one());
                 }
+                spec = &copy;
+            }
+            if real_rows(3, l, spec, output, norm) {
                 return;
             }
+            let data: &[Complex<T>] = as_complex_ref(spec);
+            let rows = data.len() / half.max(1);
             let mut full = vec![complex(T::zero(), T::zero()); rows * l];
             for r in 0..rows {
                 for k in 0..l {
@@ -409,6 +521,18 @@ fn run<T: Planned + FromPrimitive>(
             }
         }
     }
+}
+
+/// Interleaved (re, im) floats as complex values.
+fn as_complex<T: Flt>(v: &mut [T]) -> &mut [Complex<T>] {
+    // SAFETY: `Complex<T>` is `#[repr(C)]` { re: T, im: T }: two Ts,
+    // aligned as T; the slice covers whole pairs of `v`'s elements only.
+    unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr() as *mut Complex<T>, v.len() / 2) }
+}
+
+fn as_complex_ref<T: Flt>(v: &[T]) -> &[Complex<T>] {
+    // SAFETY: as in `as_complex`.
+    unsafe { std::slice::from_raw_parts(v.as_ptr() as *const Complex<T>, v.len() / 2) }
 }
 
 /// `void strata_rt_fft(const FftDesc *desc, const void *in, void *out)`.
@@ -504,6 +628,108 @@ mod tests {
         };
         for (a, b) in back.iter().zip(&x) {
             assert!((a - b).abs() < 1e-12, "{back:?}");
+        }
+    }
+
+    /// Deterministic values in [-1, 1).
+    fn values(len: usize, seed: usize) -> Vec<f32> {
+        (0..len)
+            .map(|i| ((i * 7919 + seed * 104_729) % 2003) as f32 / 1001.5 - 1.0)
+            .collect()
+    }
+
+    /// A 2-D FFT large enough to be shared between threads, its lines in
+    /// packs of LANES (rows and columns not a multiple of it), gives each
+    /// line the bits DUCC's plan gives it alone: the last axis first, then
+    /// the other (DUCC's order).
+    #[test]
+    fn packed_lines_match_one_line_at_a_time() {
+        let (b, r, c) = (70, 20, 30);
+        let x = values(2 * b * r * c, 1);
+        let mut got = vec![0f32; x.len()];
+        let mut d = FftDesc {
+            kind: FftKind::Fft as i64,
+            element_bits: 32,
+            rank: 3,
+            fft_rank: 2,
+            ..FftDesc::default()
+        };
+        d.shape[..3].copy_from_slice(&[b as i64, r as i64, c as i64]);
+        d.lengths[..2].copy_from_slice(&[r as i64, c as i64]);
+        unsafe { strata_rt_fft(&d, x.as_ptr() as *const u8, got.as_mut_ptr() as *mut u8) };
+        let mut want: Vec<Cx<f32>> = x.chunks(2).map(|p| Cx::new(p[0], p[1])).collect();
+        let (rows, cols) = (CPlan::<f32>::new(c).unwrap(), CPlan::<f32>::new(r).unwrap());
+        for line in want.chunks_mut(c) {
+            rows.exec(line, true, 1.0);
+        }
+        for m in want.chunks_mut(r * c) {
+            for j in 0..c {
+                let mut line: Vec<Cx<f32>> = (0..r).map(|i| m[i * c + j]).collect();
+                cols.exec(&mut line, true, 1.0);
+                for (i, v) in line.into_iter().enumerate() {
+                    m[i * c + j] = v;
+                }
+            }
+        }
+        for (k, (g, w)) in got.chunks(2).zip(&want).enumerate() {
+            assert!(
+                g[0].to_bits() == w.r.to_bits() && g[1].to_bits() == w.i.to_bits(),
+                "element {k}: {g:?} vs {w:?}"
+            );
+        }
+    }
+
+    /// The same for a real transform's rows, forward and back.
+    #[test]
+    fn packed_real_rows_match_one_row_at_a_time() {
+        let (rows, l) = (1500, 45);
+        let half = l / 2 + 1;
+        let x = values(rows * l, 2);
+        let desc = |kind: FftKind, last: usize| {
+            let mut d = FftDesc {
+                kind: kind as i64,
+                element_bits: 32,
+                rank: 2,
+                fft_rank: 1,
+                ..FftDesc::default()
+            };
+            d.shape[..2].copy_from_slice(&[rows as i64, last as i64]);
+            d.lengths[0] = l as i64;
+            d
+        };
+        let mut spec = vec![0f32; rows * 2 * half];
+        let forward = desc(FftKind::Rfft, l);
+        unsafe {
+            strata_rt_fft(
+                &forward,
+                x.as_ptr() as *const u8,
+                spec.as_mut_ptr() as *mut u8,
+            )
+        };
+        let mut back = vec![0f32; rows * l];
+        let inverse = desc(FftKind::Irfft, half);
+        unsafe {
+            strata_rt_fft(
+                &inverse,
+                spec.as_ptr() as *const u8,
+                back.as_mut_ptr() as *mut u8,
+            )
+        };
+        let plan = RPlan::<f32>::new(l).unwrap();
+        for row in 0..rows {
+            let mut one = x[row * l..][..l].to_vec();
+            plan.exec(&mut one, true, 1.0);
+            let got = &spec[row * 2 * half..][..2 * half];
+            assert_eq!(got[0].to_bits(), one[0].to_bits(), "row {row}");
+            for (k, v) in one[1..].iter().enumerate() {
+                assert_eq!(got[k + 2].to_bits(), v.to_bits(), "row {row}, element {k}");
+            }
+            let mut inv = vec![got[0]];
+            inv.extend_from_slice(&got[2..][..l - 1]);
+            plan.exec(&mut inv, false, 1.0 / l as f32);
+            for (a, b) in back[row * l..][..l].iter().zip(&inv) {
+                assert_eq!(a.to_bits(), b.to_bits(), "row {row} backward");
+            }
         }
     }
 }

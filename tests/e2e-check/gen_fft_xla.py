@@ -2,7 +2,7 @@
 # XLA:CPU (DUCC) on the same arguments: FFT, IFFT, RFFT and IRFFT over one,
 # two and three axes, f32 and f64, at every length whose DUCC passes
 # runtime/src/fft_ducc.rs reproduces (complex radices 2, 3, 4, 5, 8; real
-# radices 2, 3, 4, 5 and the generic odd one). DUCC is built without FMA, so
+# radices 2, 3, 4, 5 and the generic odd one), on a few lines and on many. DUCC is built without FMA, so
 # these values do not depend on the machine.
 import jax
 
@@ -41,6 +41,15 @@ for ct, rt, tag in [(np.complex64, np.float32, "f32"), (np.complex128, np.float6
     cases.append((f"ifft3_{tag}", "IFFT", (3, 4, 5), cplx((2, 3, 4, 5), ct)))
     cases.append((f"rfft2_{tag}", "RFFT", (6, 10), real((2, 6, 10), rt)))
     cases.append((f"irfft3_{tag}", "IRFFT", (4, 3, 16), cplx((2, 4, 3, 9), ct)))
+# More lines than the 8 the runtime transforms at once, and not a multiple
+# of 8: contiguous rows, strided columns, a real transform's rows.
+for ct, rt, tag in [(np.complex64, np.float32, "f32"), (np.complex128, np.float64, "f64")]:
+    cases.append((f"fft_rows_{tag}", "FFT", (12,), cplx((19, 12), ct)))
+    cases.append((f"fft2_many_{tag}", "FFT", (10, 20), cplx((2, 10, 20), ct)))
+    cases.append((f"ifft2_columns_{tag}", "IFFT", (9, 25), cplx((2, 9, 25), ct)))
+    cases.append((f"rfft_rows_{tag}", "RFFT", (15,), real((21, 15), rt)))
+    cases.append((f"rfft2_many_{tag}", "RFFT", (6, 32), real((3, 6, 32), rt)))
+    cases.append((f"irfft2_many_{tag}", "IRFFT", (12, 20), cplx((2, 12, 11), ct)))
 # StableHLO's testdata fft_complex64_14_15_16_17, one batch of its 14: a
 # 3-axis IRFFT of lengths (15, 16, 32).
 cases.append(("irfft_testdata_f32", "IRFFT", (15, 16, 32), cplx((1, 15, 16, 17), np.complex64)))

@@ -1,6 +1,11 @@
-//! Complex plans: DUCC's passes of radix 2, 3, 4, 5 and 8.
+//! Complex plans: DUCC's passes of radix 2, 3, 4, 5 and 8, over one line
+//! (`exec`) or over [`LANES`] lines at once (`exec_lanes` on [`Pack`]s).
 
 use super::*;
+
+/// Lines a plan transforms at once on `Pack`s: 8 f32 fill an AVX2
+/// register (two with f64).
+pub const LANES: usize = 8;
 
 /// One complex pass of radix `ip` over `l1` x `ido`.
 struct CPass<T> {
@@ -47,36 +52,43 @@ impl<T: Flt> CPlan<T> {
     /// is not 1.
     pub fn exec(&self, data: &mut [Cx<T>], fwd: bool, fct: T) {
         let mut tmp = vec![Cx::default(); self.n];
+        self.exec_lanes(data, &mut tmp, fwd, fct);
+    }
+
+    /// `exec` of the lines held in the lanes of `data` (length n), with
+    /// `tmp` (length n) as scratch.
+    #[inline(always)]
+    pub fn exec_lanes<L: Lane<T>>(&self, data: &mut [Cx<L>], tmp: &mut [Cx<L>], fwd: bool, fct: T) {
         let mut in_data = true;
         for p in &self.passes {
-            let (src, dst): (&mut [Cx<T>], &mut [Cx<T>]) = if in_data {
-                (data, &mut tmp)
-            } else {
-                (&mut tmp, data)
-            };
+            let (src, dst): (&mut [Cx<L>], &mut [Cx<L>]) =
+                if in_data { (data, tmp) } else { (tmp, data) };
             if p.exec(fwd, src, dst) {
                 in_data = !in_data;
             }
         }
         if !in_data {
-            data.copy_from_slice(&tmp);
+            data.copy_from_slice(tmp);
         }
         if fct != T::one() {
+            let f = L::splat(fct);
             for v in data.iter_mut() {
-                *v = v.scale(fct);
+                *v = v.scale(f);
             }
         }
     }
 }
 
 impl<T: Flt> CPass<T> {
-    fn wa(&self, x: usize, i: usize) -> Cx<T> {
-        self.wa[x + (i - 1) * (self.ip - 1)]
+    #[inline(always)]
+    fn wa<L: Lane<T>>(&self, x: usize, i: usize) -> Cx<L> {
+        splat_cx(self.wa[x + (i - 1) * (self.ip - 1)])
     }
 
     /// Runs the pass from `cc` into `ch`; returns false when the result was
     /// left in `cc` instead (radix 8 with l1 = 1 works in place).
-    fn exec(&self, fwd: bool, cc: &mut [Cx<T>], ch: &mut [Cx<T>]) -> bool {
+    #[inline(always)]
+    fn exec<L: Lane<T>>(&self, fwd: bool, cc: &mut [Cx<L>], ch: &mut [Cx<L>]) -> bool {
         let (l1, ido, ip) = (self.l1, self.ido, self.ip);
         let cci = |a: usize, b: usize, k: usize| a + ido * (b + ip * k);
         let chi = |a: usize, k: usize, b: usize| a + ido * (k + l1 * b);
@@ -89,7 +101,7 @@ impl<T: Flt> CPass<T> {
                     for i in 1..ido {
                         let (x, y) = (cc[cci(i, 0, k)], cc[cci(i, 1, k)]);
                         ch[chi(i, k, 0)] = x.add(y);
-                        ch[chi(i, k, 1)] = special_mul(fwd, x.sub(y), self.wa[i - 1]);
+                        ch[chi(i, k, 1)] = special_mul(fwd, x.sub(y), self.wa(0, i));
                     }
                 }
                 true
@@ -97,8 +109,10 @@ impl<T: Flt> CPass<T> {
             3 => {
                 let sign = if fwd { -1.0 } else { 1.0 };
                 let (twr, twi) = (
-                    c::<T>(-0.5),
-                    c::<T>(sign * 0.866_025_403_784_438_646_763_723_170_752_936_2),
+                    L::splat(c::<T>(-0.5)),
+                    L::splat(c::<T>(
+                        sign * 0.866_025_403_784_438_646_763_723_170_752_936_2,
+                    )),
                 );
                 for k in 0..l1 {
                     for i in 0..ido {
@@ -144,10 +158,11 @@ impl<T: Flt> CPass<T> {
             }
             5 => {
                 let sign = if fwd { -1.0 } else { 1.0 };
-                let tw1r = c::<T>(0.309_016_994_374_947_424_102_293_417_182_819_1);
-                let tw1i = c::<T>(sign * 0.951_056_516_295_153_572_116_439_333_379_382_1);
-                let tw2r = c::<T>(-0.809_016_994_374_947_424_102_293_417_182_819_1);
-                let tw2i = c::<T>(sign * 0.587_785_252_292_473_129_168_705_954_639_072_8);
+                let tw = |v: f64| L::splat(c::<T>(v));
+                let tw1r = tw(0.309_016_994_374_947_424_102_293_417_182_819_1);
+                let tw1i = tw(sign * 0.951_056_516_295_153_572_116_439_333_379_382_1);
+                let tw2r = tw(-0.809_016_994_374_947_424_102_293_417_182_819_1);
+                let tw2i = tw(sign * 0.587_785_252_292_473_129_168_705_954_639_072_8);
                 for k in 0..l1 {
                     for i in 0..ido {
                         let t0 = cc[cci(i, 0, k)];
@@ -186,71 +201,60 @@ impl<T: Flt> CPass<T> {
         }
     }
 
-    fn pass8(&self, fwd: bool, cc: &mut [Cx<T>], ch: &mut [Cx<T>]) -> bool {
+    /// One radix-8 butterfly: inputs x[0..8] to outputs y[0..8], output j
+    /// times its twiddle (none for the first column, i = 0).
+    #[inline(always)]
+    fn butterfly8<L: Lane<T>>(&self, fwd: bool, x: [Cx<L>; 8], i: usize) -> [Cx<L>; 8] {
+        let h = L::splat(c::<T>(0.707_106_781_186_547_524_400_844_362_104_849));
+        let (a1, a5) = pm(x[1], x[5]);
+        let (a3, a7) = pm(x[3], x[7]);
+        let (a1, a3) = (a1.add(a3), a1.sub(a3));
+        let a3 = rotx90(fwd, a3);
+        let a7 = rotx90(fwd, a7);
+        let (a5, a7) = (a5.add(a7), a5.sub(a7));
+        let a5 = rot45(fwd, h, a5);
+        let a7 = rot135(fwd, h, a7);
+        let (a0, a4) = pm(x[0], x[4]);
+        let (a2, a6) = pm(x[2], x[6]);
+        let mut y = [Cx::default(); 8];
+        if i == 0 {
+            let (p, q) = pm(a0.add(a2), a1);
+            y[0] = p;
+            y[4] = q;
+            let (p, q) = pm(a0.sub(a2), a3);
+            y[2] = p;
+            y[6] = q;
+            let a6 = rotx90(fwd, a6);
+            let (p, q) = pm(a4.add(a6), a5);
+            y[1] = p;
+            y[5] = q;
+            let (p, q) = pm(a4.sub(a6), a7);
+            y[3] = p;
+            y[7] = q;
+        } else {
+            let (a0, a2) = (a0.add(a2), a0.sub(a2));
+            y[0] = a0.add(a1);
+            y[4] = special_mul(fwd, a0.sub(a1), self.wa(3, i));
+            y[2] = special_mul(fwd, a2.add(a3), self.wa(1, i));
+            y[6] = special_mul(fwd, a2.sub(a3), self.wa(5, i));
+            let a6 = rotx90(fwd, a6);
+            let (a4, a6) = (a4.add(a6), a4.sub(a6));
+            y[1] = special_mul(fwd, a4.add(a5), self.wa(0, i));
+            y[5] = special_mul(fwd, a4.sub(a5), self.wa(4, i));
+            y[3] = special_mul(fwd, a6.add(a7), self.wa(2, i));
+            y[7] = special_mul(fwd, a6.sub(a7), self.wa(6, i));
+        }
+        y
+    }
+
+    #[inline(always)]
+    fn pass8<L: Lane<T>>(&self, fwd: bool, cc: &mut [Cx<L>], ch: &mut [Cx<L>]) -> bool {
         let (l1, ido, ip) = (self.l1, self.ido, self.ip);
-        let h = c::<T>(0.707_106_781_186_547_524_400_844_362_104_849);
-        let rot45 = |a: Cx<T>| {
-            if fwd {
-                Cx::new(h * (a.r + a.i), h * (a.i - a.r))
-            } else {
-                Cx::new(h * (a.r - a.i), h * (a.i + a.r))
-            }
-        };
-        let rot135 = |a: Cx<T>| {
-            if fwd {
-                Cx::new(h * (a.i - a.r), h * (-a.r - a.i))
-            } else {
-                Cx::new(h * (-a.r - a.i), h * (a.r - a.i))
-            }
-        };
-        // Inputs x[0..8] and outputs y[0..8] of one butterfly; `tw` gives
-        // the twiddle of output j (none for the first column).
-        let butterfly = |x: [Cx<T>; 8], i: usize| -> [Cx<T>; 8] {
-            let (a1, a5) = pm(x[1], x[5]);
-            let (a3, a7) = pm(x[3], x[7]);
-            let (a1, a3) = (a1.add(a3), a1.sub(a3));
-            let a3 = rotx90(fwd, a3);
-            let a7 = rotx90(fwd, a7);
-            let (a5, a7) = (a5.add(a7), a5.sub(a7));
-            let a5 = rot45(a5);
-            let a7 = rot135(a7);
-            let (a0, a4) = pm(x[0], x[4]);
-            let (a2, a6) = pm(x[2], x[6]);
-            let mut y = [Cx::default(); 8];
-            if i == 0 {
-                let (p, q) = pm(a0.add(a2), a1);
-                y[0] = p;
-                y[4] = q;
-                let (p, q) = pm(a0.sub(a2), a3);
-                y[2] = p;
-                y[6] = q;
-                let a6 = rotx90(fwd, a6);
-                let (p, q) = pm(a4.add(a6), a5);
-                y[1] = p;
-                y[5] = q;
-                let (p, q) = pm(a4.sub(a6), a7);
-                y[3] = p;
-                y[7] = q;
-            } else {
-                let (a0, a2) = (a0.add(a2), a0.sub(a2));
-                y[0] = a0.add(a1);
-                y[4] = special_mul(fwd, a0.sub(a1), self.wa(3, i));
-                y[2] = special_mul(fwd, a2.add(a3), self.wa(1, i));
-                y[6] = special_mul(fwd, a2.sub(a3), self.wa(5, i));
-                let a6 = rotx90(fwd, a6);
-                let (a4, a6) = (a4.add(a6), a4.sub(a6));
-                y[1] = special_mul(fwd, a4.add(a5), self.wa(0, i));
-                y[5] = special_mul(fwd, a4.sub(a5), self.wa(4, i));
-                y[3] = special_mul(fwd, a6.add(a7), self.wa(2, i));
-                y[7] = special_mul(fwd, a6.sub(a7), self.wa(6, i));
-            }
-            y
-        };
         if l1 == 1 {
             // In place: element (i, b) at i + ido·b.
             for i in 0..ido {
                 let x = std::array::from_fn(|b| cc[i + ido * b]);
-                let y = butterfly(x, i);
+                let y = self.butterfly8(fwd, x, i);
                 for (b, v) in y.into_iter().enumerate() {
                     cc[i + ido * b] = v;
                 }
@@ -260,12 +264,32 @@ impl<T: Flt> CPass<T> {
         for k in 0..l1 {
             for i in 0..ido {
                 let x = std::array::from_fn(|b| cc[i + ido * (b + ip * k)]);
-                let y = butterfly(x, i);
+                let y = self.butterfly8(fwd, x, i);
                 for (b, v) in y.into_iter().enumerate() {
                     ch[i + ido * (k + l1 * b)] = v;
                 }
             }
         }
         true
+    }
+}
+
+/// a times e^(∓iπ/4) (forward / backward), `h` being √2/2.
+#[inline(always)]
+fn rot45<L: Arith>(fwd: bool, h: L, a: Cx<L>) -> Cx<L> {
+    if fwd {
+        Cx::new(h * (a.r + a.i), h * (a.i - a.r))
+    } else {
+        Cx::new(h * (a.r - a.i), h * (a.i + a.r))
+    }
+}
+
+/// a times e^(∓3iπ/4) (forward / backward), `h` being √2/2.
+#[inline(always)]
+fn rot135<L: Arith>(fwd: bool, h: L, a: Cx<L>) -> Cx<L> {
+    if fwd {
+        Cx::new(h * (a.i - a.r), h * (-a.r - a.i))
+    } else {
+        Cx::new(h * (-a.r - a.i), h * (a.r - a.i))
     }
 }

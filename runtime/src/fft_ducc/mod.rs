@@ -22,6 +22,8 @@
 // that they round exactly as DUCC's do.
 #![allow(clippy::excessive_precision)]
 
+use std::ops::{Add, Mul, Neg, Sub};
+
 use rustfft::num_traits::{Float, FromPrimitive};
 
 /// The float types plans exist for.
@@ -33,6 +35,72 @@ fn c<T: Flt>(v: f64) -> T {
     T::from_f64(v).unwrap_or_else(T::nan)
 }
 
+/// What the passes compute with: a float, or a [`Pack`] of several lines'
+/// floats, each operation applied lane by lane.
+pub trait Arith:
+    Copy + Default + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Neg<Output = Self>
+{
+}
+impl<X> Arith for X where
+    X: Copy + Default + Add<Output = X> + Sub<Output = X> + Mul<Output = X> + Neg<Output = X>
+{
+}
+
+/// The lanes of a plan over float `T`: `T` itself, or a `Pack` of `T`s.
+pub trait Lane<T>: Arith + Send + Sync {
+    fn splat(v: T) -> Self;
+}
+
+impl<T: Flt> Lane<T> for T {
+    #[inline(always)]
+    fn splat(v: T) -> T {
+        v
+    }
+}
+
+/// `W` lines transformed at once: element k of each in one lane. Every
+/// operation is the scalar one lane by lane (no FMA, no reordering), so
+/// each line gets exactly the bits it gets alone, while the compiler keeps
+/// the lanes in SIMD registers: DUCC, too, runs several lines at once.
+#[derive(Clone, Copy, Debug)]
+pub struct Pack<T, const W: usize>(pub [T; W]);
+
+impl<T: Flt, const W: usize> Default for Pack<T, W> {
+    fn default() -> Self {
+        Pack([T::default(); W])
+    }
+}
+
+macro_rules! lanewise {
+    ($tr:ident, $f:ident, $op:tt) => {
+        impl<T: Flt, const W: usize> $tr for Pack<T, W> {
+            type Output = Self;
+            #[inline(always)]
+            fn $f(self, o: Self) -> Self {
+                Pack(std::array::from_fn(|i| self.0[i] $op o.0[i]))
+            }
+        }
+    };
+}
+lanewise!(Add, add, +);
+lanewise!(Sub, sub, -);
+lanewise!(Mul, mul, *);
+
+impl<T: Flt, const W: usize> Neg for Pack<T, W> {
+    type Output = Self;
+    #[inline(always)]
+    fn neg(self) -> Self {
+        Pack(std::array::from_fn(|i| -self.0[i]))
+    }
+}
+
+impl<T: Flt, const W: usize> Lane<T> for Pack<T, W> {
+    #[inline(always)]
+    fn splat(v: T) -> Self {
+        Pack([v; W])
+    }
+}
+
 /// A complex value as DUCC's `Cmplx`: each operator is the plain two-part
 /// formula, evaluated left to right.
 #[derive(Clone, Copy, Debug, Default)]
@@ -41,28 +109,46 @@ pub struct Cx<T> {
     pub i: T,
 }
 
-impl<T: Flt> Cx<T> {
+impl<T: Arith> Cx<T> {
+    #[inline(always)]
     pub fn new(r: T, i: T) -> Self {
         Cx { r, i }
     }
+    #[inline(always)]
     fn add(self, o: Self) -> Self {
         Cx::new(self.r + o.r, self.i + o.i)
     }
+    #[inline(always)]
     fn sub(self, o: Self) -> Self {
         Cx::new(self.r - o.r, self.i - o.i)
     }
+    #[inline(always)]
     pub fn scale(self, s: T) -> Self {
         Cx::new(self.r * s, self.i * s)
     }
 }
 
+/// Constant `v` (as DUCC writes it) in every lane.
+#[inline(always)]
+fn konst<T: Flt, L: Lane<T>>(v: f64) -> L {
+    L::splat(c::<T>(v))
+}
+
+/// A scalar complex value in every lane.
+#[inline(always)]
+fn splat_cx<T: Flt, L: Lane<T>>(v: Cx<T>) -> Cx<L> {
+    Cx::new(L::splat(v.r), L::splat(v.i))
+}
+
 /// (c + d, c - d).
-fn pm<T: Flt>(c: Cx<T>, d: Cx<T>) -> (Cx<T>, Cx<T>) {
+#[inline(always)]
+fn pm<T: Arith>(c: Cx<T>, d: Cx<T>) -> (Cx<T>, Cx<T>) {
     (c.add(d), c.sub(d))
 }
 
 /// v times w (backward) or times conj(w) (forward).
-fn special_mul<T: Flt>(fwd: bool, v: Cx<T>, w: Cx<T>) -> Cx<T> {
+#[inline(always)]
+fn special_mul<T: Arith>(fwd: bool, v: Cx<T>, w: Cx<T>) -> Cx<T> {
     if fwd {
         Cx::new(v.r * w.r + v.i * w.i, v.i * w.r - v.r * w.i)
     } else {
@@ -71,7 +157,8 @@ fn special_mul<T: Flt>(fwd: bool, v: Cx<T>, w: Cx<T>) -> Cx<T> {
 }
 
 /// Multiplication by -i (forward) or i (backward).
-fn rotx90<T: Flt>(fwd: bool, a: Cx<T>) -> Cx<T> {
+#[inline(always)]
+fn rotx90<T: Arith>(fwd: bool, a: Cx<T>) -> Cx<T> {
     if fwd {
         Cx::new(a.i, -a.r)
     } else {
@@ -247,6 +334,7 @@ mod real;
 mod real_generic;
 
 pub use complex::CPlan;
+pub use complex::LANES;
 pub use real::RPlan;
 
 #[cfg(test)]

@@ -78,45 +78,56 @@ impl<T: Flt> RPlan<T> {
     /// Then scales by `fct` when it is not 1.
     pub fn exec(&self, data: &mut [T], fwd: bool, fct: T) {
         let mut tmp = vec![T::zero(); self.n];
+        self.exec_lanes(data, &mut tmp, fwd, fct);
+    }
+
+    /// `exec` of the lines held in the lanes of `data` (length n), with
+    /// `tmp` (length n) as scratch.
+    #[inline(always)]
+    pub fn exec_lanes<L: Lane<T>>(&self, data: &mut [L], tmp: &mut [L], fwd: bool, fct: T) {
         let mut in_data = true;
-        let order: Vec<&RPass<T>> = if fwd {
-            self.passes.iter().rev().collect()
-        } else {
-            self.passes.iter().collect()
-        };
-        for p in order {
-            let (src, dst): (&mut [T], &mut [T]) = if in_data {
-                (data, &mut tmp)
+        let mut run = |p: &RPass<T>| {
+            let (src, dst): (&mut [L], &mut [L]) = if in_data {
+                (&mut *data, &mut *tmp)
             } else {
-                (&mut tmp, data)
+                (&mut *tmp, &mut *data)
             };
             if p.exec(fwd, src, dst) {
                 in_data = !in_data;
             }
+        };
+        if fwd {
+            self.passes.iter().rev().for_each(&mut run);
+        } else {
+            self.passes.iter().for_each(&mut run);
         }
         if !in_data {
-            data.copy_from_slice(&tmp);
+            data.copy_from_slice(tmp);
         }
         if fct != T::one() {
+            let f = L::splat(fct);
             for v in data.iter_mut() {
-                *v = *v * fct;
+                *v = *v * f;
             }
         }
     }
 }
 
 /// (c·e + d·f, c·f - d·e): conj(c + id)·(e + if).
-fn mulpm<T: Flt>(c: T, d: T, e: T, f: T) -> (T, T) {
+#[inline(always)]
+fn mulpm<T: Arith>(c: T, d: T, e: T, f: T) -> (T, T) {
     (c * e + d * f, c * f - d * e)
 }
 
 impl<T: Flt> RPass<T> {
-    pub(super) fn wa(&self, x: usize, i: usize) -> T {
-        self.wa[i + x * (self.ido - 1)]
+    #[inline(always)]
+    pub(super) fn wa<L: Lane<T>>(&self, x: usize, i: usize) -> L {
+        L::splat(self.wa[i + x * (self.ido - 1)])
     }
 
     /// Runs the pass from `cc` into `ch`; false when the result is in `cc`.
-    fn exec(&self, fwd: bool, cc: &mut [T], ch: &mut [T]) -> bool {
+    #[inline(always)]
+    fn exec<L: Lane<T>>(&self, fwd: bool, cc: &mut [L], ch: &mut [L]) -> bool {
         match (self.ip, fwd) {
             (2, true) => self.radf2(cc, ch),
             (2, false) => self.radb2(cc, ch),
@@ -132,7 +143,7 @@ impl<T: Flt> RPass<T> {
         true
     }
 
-    fn radf2(&self, cc: &[T], ch: &mut [T]) {
+    fn radf2<L: Lane<T>>(&self, cc: &[L], ch: &mut [L]) {
         let (l1, ido) = (self.l1, self.ido);
         let cci = |a, k, b| a + ido * (k + l1 * b);
         let chi = |a, b, k| a + ido * (b + 2 * k);
@@ -166,7 +177,7 @@ impl<T: Flt> RPass<T> {
         }
     }
 
-    fn radb2(&self, cc: &[T], ch: &mut [T]) {
+    fn radb2<L: Lane<T>>(&self, cc: &[L], ch: &mut [L]) {
         let (l1, ido) = (self.l1, self.ido);
         let cci = |a, b, k| a + ido * (b + 2 * k);
         let chi = |a, k, b| a + ido * (k + l1 * b);
@@ -176,8 +187,8 @@ impl<T: Flt> RPass<T> {
         }
         if ido % 2 == 0 {
             for k in 0..l1 {
-                ch[chi(ido - 1, k, 0)] = c::<T>(2.0) * cc[cci(ido - 1, 0, k)];
-                ch[chi(ido - 1, k, 1)] = c::<T>(-2.0) * cc[cci(0, 1, k)];
+                ch[chi(ido - 1, k, 0)] = konst::<T, L>(2.0) * cc[cci(ido - 1, 0, k)];
+                ch[chi(ido - 1, k, 1)] = konst::<T, L>(-2.0) * cc[cci(0, 1, k)];
             }
         }
         if ido <= 2 {
@@ -197,11 +208,11 @@ impl<T: Flt> RPass<T> {
         }
     }
 
-    fn radf3(&self, cc: &[T], ch: &mut [T]) {
+    fn radf3<L: Lane<T>>(&self, cc: &[L], ch: &mut [L]) {
         let (l1, ido) = (self.l1, self.ido);
         let (taur, taui) = (
-            c::<T>(-0.5),
-            c::<T>(0.866_025_403_784_438_646_763_723_170_752_936_2),
+            konst::<T, L>(-0.5),
+            konst::<T, L>(0.866_025_403_784_438_646_763_723_170_752_936_2),
         );
         let cci = |a, k, b| a + ido * (k + l1 * b);
         let chi = |a, b, k| a + ido * (b + 3 * k);
@@ -245,15 +256,15 @@ impl<T: Flt> RPass<T> {
         }
     }
 
-    fn radb3(&self, cc: &[T], ch: &mut [T]) {
+    fn radb3<L: Lane<T>>(&self, cc: &[L], ch: &mut [L]) {
         let (l1, ido) = (self.l1, self.ido);
         let (taur, taui) = (
-            c::<T>(-0.5),
-            c::<T>(0.866_025_403_784_438_646_763_723_170_752_936_2),
+            konst::<T, L>(-0.5),
+            konst::<T, L>(0.866_025_403_784_438_646_763_723_170_752_936_2),
         );
         let cci = |a, b, k| a + ido * (b + 3 * k);
         let chi = |a, k, b| a + ido * (k + l1 * b);
-        let two = c::<T>(2.0);
+        let two = konst::<T, L>(2.0);
         for k in 0..l1 {
             let tr2 = two * cc[cci(ido - 1, 1, k)];
             let cr2 = cc[cci(0, 0, k)] + taur * tr2;
@@ -288,9 +299,9 @@ impl<T: Flt> RPass<T> {
         }
     }
 
-    fn radf4(&self, cc: &[T], ch: &mut [T]) {
+    fn radf4<L: Lane<T>>(&self, cc: &[L], ch: &mut [L]) {
         let (l1, ido) = (self.l1, self.ido);
-        let hsqt2 = c::<T>(0.707_106_781_186_547_524_400_844_362_104_849);
+        let hsqt2 = konst::<T, L>(0.707_106_781_186_547_524_400_844_362_104_849);
         let cci = |a, k, b| a + ido * (k + l1 * b);
         let chi = |a, b, k| a + ido * (b + 4 * k);
         for k in 0..l1 {
@@ -351,10 +362,10 @@ impl<T: Flt> RPass<T> {
         }
     }
 
-    fn radb4(&self, cc: &[T], ch: &mut [T]) {
+    fn radb4<L: Lane<T>>(&self, cc: &[L], ch: &mut [L]) {
         let (l1, ido) = (self.l1, self.ido);
-        let sqrt2 = c::<T>(std::f64::consts::SQRT_2);
-        let two = c::<T>(2.0);
+        let sqrt2 = konst::<T, L>(std::f64::consts::SQRT_2);
+        let two = konst::<T, L>(2.0);
         let cci = |a, b, k| a + ido * (b + 4 * k);
         let chi = |a, k, b| a + ido * (k + l1 * b);
         for k in 0..l1 {
@@ -426,12 +437,12 @@ impl<T: Flt> RPass<T> {
         }
     }
 
-    fn radf5(&self, cc: &[T], ch: &mut [T]) {
+    fn radf5<L: Lane<T>>(&self, cc: &[L], ch: &mut [L]) {
         let (l1, ido) = (self.l1, self.ido);
-        let tr11 = c::<T>(0.309_016_994_374_947_424_102_293_417_182_819_1);
-        let ti11 = c::<T>(0.951_056_516_295_153_572_116_439_333_379_382_1);
-        let tr12 = c::<T>(-0.809_016_994_374_947_424_102_293_417_182_819_1);
-        let ti12 = c::<T>(0.587_785_252_292_473_129_168_705_954_639_072_8);
+        let tr11 = konst::<T, L>(0.309_016_994_374_947_424_102_293_417_182_819_1);
+        let ti11 = konst::<T, L>(0.951_056_516_295_153_572_116_439_333_379_382_1);
+        let tr12 = konst::<T, L>(-0.809_016_994_374_947_424_102_293_417_182_819_1);
+        let ti12 = konst::<T, L>(0.587_785_252_292_473_129_168_705_954_639_072_8);
         let cci = |a, k, b| a + ido * (k + l1 * b);
         let chi = |a, b, k| a + ido * (b + 5 * k);
         for k in 0..l1 {
@@ -505,12 +516,12 @@ impl<T: Flt> RPass<T> {
         }
     }
 
-    fn radb5(&self, cc: &[T], ch: &mut [T]) {
+    fn radb5<L: Lane<T>>(&self, cc: &[L], ch: &mut [L]) {
         let (l1, ido) = (self.l1, self.ido);
-        let tr11 = c::<T>(0.309_016_994_374_947_424_102_293_417_182_819_1);
-        let ti11 = c::<T>(0.951_056_516_295_153_572_116_439_333_379_382_1);
-        let tr12 = c::<T>(-0.809_016_994_374_947_424_102_293_417_182_819_1);
-        let ti12 = c::<T>(0.587_785_252_292_473_129_168_705_954_639_072_8);
+        let tr11 = konst::<T, L>(0.309_016_994_374_947_424_102_293_417_182_819_1);
+        let ti11 = konst::<T, L>(0.951_056_516_295_153_572_116_439_333_379_382_1);
+        let tr12 = konst::<T, L>(-0.809_016_994_374_947_424_102_293_417_182_819_1);
+        let ti12 = konst::<T, L>(0.587_785_252_292_473_129_168_705_954_639_072_8);
         let cci = |a, b, k| a + ido * (b + 5 * k);
         let chi = |a, k, b| a + ido * (k + l1 * b);
         for k in 0..l1 {

@@ -5,9 +5,9 @@ use super::*;
 
 impl<T: Flt> RPass<T> {
     /// Generic odd radix, forward; the result is left in `cc` (returns false).
-    pub(super) fn radfg(&self, cc: &mut [T], ch: &mut [T]) -> bool {
+    pub(super) fn radfg<L: Lane<T>>(&self, cc: &mut [L], ch: &mut [L]) -> bool {
         let (ip, l1, ido) = (self.ip, self.l1, self.ido);
-        let cs = &self.csarr;
+        let cs = |i: usize| L::splat(self.csarr[i]);
         let ipph = ip.div_ceil(2);
         let idl1 = ido * l1;
         let c1 = |a: usize, k: usize, b: usize| a + ido * (k + l1 * b);
@@ -22,11 +22,11 @@ impl<T: Flt> RPass<T> {
                     for i in (1..=ido - 2).step_by(2) {
                         let (t1, t2) = (cc[c1(i, k, j)], cc[c1(i + 1, k, j)]);
                         let (t3, t4) = (cc[c1(i, k, jc)], cc[c1(i + 1, k, jc)]);
-                        let w = &self.wa;
-                        let x1 = w[idij] * t1 + w[idij + 1] * t2;
-                        let x2 = w[idij] * t2 - w[idij + 1] * t1;
-                        let x3 = w[idij2] * t3 + w[idij2 + 1] * t4;
-                        let x4 = w[idij2] * t4 - w[idij2 + 1] * t3;
+                        let w = |i: usize| L::splat(self.wa[i]);
+                        let x1 = w(idij) * t1 + w(idij + 1) * t2;
+                        let x2 = w(idij) * t2 - w(idij + 1) * t1;
+                        let x3 = w(idij2) * t3 + w(idij2 + 1) * t4;
+                        let x4 = w(idij2) * t4 - w(idij2 + 1) * t3;
                         cc[c1(i, k, j)] = x3 + x1;
                         cc[c1(i + 1, k, jc)] = x3 - x1;
                         cc[c1(i + 1, k, j)] = x2 + x4;
@@ -48,9 +48,9 @@ impl<T: Flt> RPass<T> {
         for (l, lc) in (1..ipph).zip((ipph..ip).rev()) {
             for ik in 0..idl1 {
                 ch[c2(ik, l)] =
-                    cc[c2(ik, 0)] + cs[2 * l] * cc[c2(ik, 1)] + cs[4 * l] * cc[c2(ik, 2)];
+                    cc[c2(ik, 0)] + cs(2 * l) * cc[c2(ik, 1)] + cs(4 * l) * cc[c2(ik, 2)];
                 ch[c2(ik, lc)] =
-                    cs[2 * l + 1] * cc[c2(ik, ip - 1)] + cs[4 * l + 1] * cc[c2(ik, ip - 2)];
+                    cs(2 * l + 1) * cc[c2(ik, ip - 1)] + cs(4 * l + 1) * cc[c2(ik, ip - 2)];
             }
             let mut iang = 2 * l;
             let (mut j, mut jc) = (3, ip - 3);
@@ -59,7 +59,7 @@ impl<T: Flt> RPass<T> {
                 if *iang >= ip {
                     *iang -= ip;
                 }
-                (cs[2 * *iang], cs[2 * *iang + 1])
+                (cs(2 * *iang), cs(2 * *iang + 1))
             };
             while j + 3 < ipph {
                 let (ar1, ai1) = next(&mut iang);
@@ -142,15 +142,15 @@ impl<T: Flt> RPass<T> {
     }
 
     /// Generic odd radix, backward; the result is in `ch` (returns true).
-    pub(super) fn radbg(&self, cc: &mut [T], ch: &mut [T]) -> bool {
+    pub(super) fn radbg<L: Lane<T>>(&self, cc: &mut [L], ch: &mut [L]) -> bool {
         let (ip, l1, ido) = (self.ip, self.l1, self.ido);
-        let cs = &self.csarr;
+        let cs = |i: usize| L::splat(self.csarr[i]);
         let ipph = ip.div_ceil(2);
         let idl1 = ido * l1;
         let ccx = |a: usize, b: usize, k: usize| a + ido * (b + ip * k);
         let chx = |a: usize, k: usize, b: usize| a + ido * (k + l1 * b);
         let c2 = |a: usize, b: usize| a + idl1 * b;
-        let two = c::<T>(2.0);
+        let two = konst::<T, L>(2.0);
         for k in 0..l1 {
             for i in 0..ido {
                 ch[chx(i, k, 0)] = cc[ccx(i, 0, k)];
@@ -181,9 +181,9 @@ impl<T: Flt> RPass<T> {
         for (l, lc) in (1..ipph).zip((ipph..ip).rev()) {
             for ik in 0..idl1 {
                 cc[c2(ik, l)] =
-                    ch[c2(ik, 0)] + cs[2 * l] * ch[c2(ik, 1)] + cs[4 * l] * ch[c2(ik, 2)];
+                    ch[c2(ik, 0)] + cs(2 * l) * ch[c2(ik, 1)] + cs(4 * l) * ch[c2(ik, 2)];
                 cc[c2(ik, lc)] =
-                    cs[2 * l + 1] * ch[c2(ik, ip - 1)] + cs[4 * l + 1] * ch[c2(ik, ip - 2)];
+                    cs(2 * l + 1) * ch[c2(ik, ip - 1)] + cs(4 * l + 1) * ch[c2(ik, ip - 2)];
             }
             let mut iang = 2 * l;
             let (mut j, mut jc) = (3, ip - 3);
@@ -193,7 +193,7 @@ impl<T: Flt> RPass<T> {
                 if *iang > ip {
                     *iang -= ip;
                 }
-                (cs[2 * *iang], cs[2 * *iang + 1])
+                (cs(2 * *iang), cs(2 * *iang + 1))
             };
             while j + 3 < ipph {
                 let (ar1, ai1) = next(&mut iang);
@@ -267,8 +267,10 @@ impl<T: Flt> RPass<T> {
                 let mut idij = is;
                 for i in (1..=ido - 2).step_by(2) {
                     let (t1, t2) = (ch[chx(i, k, j)], ch[chx(i + 1, k, j)]);
-                    ch[chx(i, k, j)] = self.wa[idij] * t1 - self.wa[idij + 1] * t2;
-                    ch[chx(i + 1, k, j)] = self.wa[idij] * t2 + self.wa[idij + 1] * t1;
+                    ch[chx(i, k, j)] =
+                        L::splat(self.wa[idij]) * t1 - L::splat(self.wa[idij + 1]) * t2;
+                    ch[chx(i + 1, k, j)] =
+                        L::splat(self.wa[idij]) * t2 + L::splat(self.wa[idij + 1]) * t1;
                     idij += 2;
                 }
             }

@@ -63,10 +63,7 @@ impl FuncLowering<'_> {
         let ok = (self.in_place_state.contains(&buffer) || self.is_region_alloc(buffer))
             && !self.aliased_buffers.contains(&buffer)
             && !whole_operand;
-        ok.then_some(InPlace {
-            operand: x,
-            buffer,
-        })
+        ok.then_some(InPlace { operand: x, buffer })
     }
 
     /// Whether `buf` is a live buffer the region being lowered allocated.
