@@ -426,6 +426,9 @@ pub const LINALG_LEFT_SIDE: i64 = 8;
 pub const LINALG_TRANSPOSE_A: i64 = 16;
 /// [`LinalgDesc::flags`] bit: a triangular solve takes a's diagonal as ones.
 pub const LINALG_UNIT_DIAGONAL: i64 = 32;
+/// [`LinalgDesc::flags`] bit: trsm reads a conjugated (with
+/// [`LINALG_TRANSPOSE_A`]: aᴴ).
+pub const LINALG_CONJUGATE_A: i64 = 64;
 
 /// The body of a parallel loop, outlined by the compiler:
 /// `int32_t task(void *ctx, int64_t begin, int64_t end)` runs the loop's

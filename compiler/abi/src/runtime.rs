@@ -317,6 +317,25 @@ pub const TRIANGULAR_SOLVE: Signature = Signature {
     returns: Returns::Status,
 };
 
+/// `int32_t (const LinalgDesc *, const T *a, const T *b, T *x)`, T one of
+/// F32, F64, C64, C128: LAPACK's trsm per system, blocked (b's shape in
+/// `rows` x `cols`; `LINALG_LEFT_SIDE`, `LINALG_LOWER`,
+/// `LINALG_TRANSPOSE_A`, `LINALG_CONJUGATE_A`, `LINALG_UNIT_DIAGONAL`).
+pub const TRSM: Signature = Signature {
+    name: "strata_rt_trsm",
+    params: &[Ptr, Ptr, Ptr, Ptr],
+    returns: Returns::Status,
+};
+
+/// `int32_t (const LinalgDesc *, const T *a, T *lu, int32_t *pivots,
+/// int32_t *info)`, T one of F32, F64: LAPACK's getrf per matrix, blocked
+/// (`rows` x `cols`; 1-based pivots, `min(rows, cols)` per matrix).
+pub const GETRF: Signature = Signature {
+    name: "strata_rt_getrf",
+    params: &[Ptr, Ptr, Ptr, Ptr, Ptr],
+    returns: Returns::Status,
+};
+
 /// `void (void *dst, const void *src, int64_t bytes)`: a copy of at
 /// least `PARALLEL_COPY_MIN_BYTES` between distinct buffers, split over
 /// the pool when that pays.
@@ -561,6 +580,8 @@ pub const ALL: &[Signature] = &[
     TRIDIAGONAL_SOLVE,
     EIG,
     TRIANGULAR_SOLVE,
+    TRSM,
+    GETRF,
     COPY,
     TRANSPOSE,
     REGISTER_CUSTOM_CALL,

@@ -6,13 +6,13 @@
 use super::*;
 
 /// A descriptor checked against what the lowering writes.
-struct Shape {
-    elem: ElemCode,
-    batch: usize,
-    rows: usize,
-    cols: usize,
+pub(super) struct Shape {
+    pub(super) elem: ElemCode,
+    pub(super) batch: usize,
+    pub(super) rows: usize,
+    pub(super) cols: usize,
     reflectors: usize,
-    lower: bool,
+    pub(super) lower: bool,
     vectors: bool,
     left_vectors: bool,
     u_cols: usize,
@@ -22,7 +22,7 @@ struct Shape {
 impl Shape {
     /// # Safety
     /// `desc` is null or points to a `LinalgDesc`.
-    unsafe fn read(desc: *const LinalgDesc) -> Result<Shape, String> {
+    pub(super) unsafe fn read(desc: *const LinalgDesc) -> Result<Shape, String> {
         // SAFETY: guaranteed by the caller.
         let d = unsafe { desc.as_ref() }.ok_or("null linalg descriptor")?;
         let count = |v: i64| usize::try_from(v).map_err(|_| format!("bad linalg descriptor {d:?}"));
@@ -48,7 +48,7 @@ impl Shape {
         })
     }
 
-    fn matrix(&self) -> usize {
+    pub(super) fn matrix(&self) -> usize {
         self.rows * self.cols
     }
 }
@@ -58,7 +58,7 @@ impl Shape {
 ///
 /// # Safety
 /// `p` points to `count` elements of `T` (the lowering's buffers).
-unsafe fn read_all<T: Copy>(p: *const u8, count: usize) -> Vec<T> {
+pub(super) unsafe fn read_all<T: Copy>(p: *const u8, count: usize) -> Vec<T> {
     if count == 0 || p.is_null() {
         return Vec::new();
     }
@@ -71,7 +71,7 @@ unsafe fn read_all<T: Copy>(p: *const u8, count: usize) -> Vec<T> {
 /// # Safety
 /// `p` points to `count` writable elements of `T`, aliased by nothing else
 /// alive at the same time.
-unsafe fn output<'a, T>(p: *mut u8, count: usize) -> &'a mut [T] {
+pub(super) unsafe fn output<'a, T>(p: *mut u8, count: usize) -> &'a mut [T] {
     if count == 0 || p.is_null() {
         return &mut [];
     }
@@ -118,8 +118,10 @@ macro_rules! by_elem {
     };
 }
 
+pub(super) use by_elem;
+
 /// Returns 0, or 1 after setting the last error to `r`'s message.
-fn status(r: Result<(), String>) -> i32 {
+pub(super) fn status(r: Result<(), String>) -> i32 {
     match r {
         Ok(()) => 0,
         Err(msg) => {

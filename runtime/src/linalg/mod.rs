@@ -438,11 +438,16 @@ complex_scalar!(c64, f64);
 mod entries;
 mod householder;
 mod jacobi_svd;
+mod lu;
+mod trsm;
 
+use entries::by_elem;
 #[cfg(test)]
 use entries::eig_one;
 pub use entries::*;
 use householder::*;
+pub use lu::strata_rt_getrf;
+pub use trsm::strata_rt_trsm;
 
 #[cfg(test)]
 mod tests {

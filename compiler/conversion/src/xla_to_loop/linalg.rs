@@ -1,9 +1,11 @@
 //! `xla.triangular_solve`: on f16, bf16, f32 and f64 one call to the
 //! runtime, which computes XLA:CPU's expansion of the op (the result of an
 //! ill-conditioned system depends on the algorithm; see
-//! `runtime/src/triangular_solve.rs`). Complex elements, and solves that
-//! stand for LAPACK's trsm (marked `lapack` by `xla-lapack-custom-calls`),
-//! are lowered here by substitution in place. The result starts as b;
+//! `runtime/src/triangular_solve.rs`). Solves that stand for LAPACK's trsm
+//! (marked `lapack` by `xla-lapack-custom-calls`) on f32, f64 and complex
+//! elements are one call of the runtime's blocked trsm
+//! (`runtime/src/linalg/trsm.rs`). Other complex solves (and f16 or bf16
+//! trsm) are lowered here by substitution in place. The result starts as b;
 //! the system is solved one right-hand side (a column of b when a is on the
 //! left, a row when it is on the right) at a time, in parallel, by forward
 //! or back substitution over op(a) (transposed or conjugate-transposed as
@@ -11,8 +13,8 @@
 //! the diagonal as 1 when `unit_diagonal`.
 
 use strata_abi::{
-    ElemCode, LINALG_LEFT_SIDE, LINALG_LOWER, LINALG_TRANSPOSE_A, LINALG_UNIT_DIAGONAL, LinalgDesc,
-    runtime,
+    ElemCode, LINALG_CONJUGATE_A, LINALG_LEFT_SIDE, LINALG_LOWER, LINALG_TRANSPOSE_A,
+    LINALG_UNIT_DIAGONAL, LinalgDesc, runtime,
 };
 use strata_diag::{Diagnostic, Result};
 use strata_dialect_xla::attrs::{self, Transpose};
@@ -68,7 +70,7 @@ pub(super) fn triangular_solve(
     let transpose = attrs::transpose_a(b.ctx, op).unwrap_or(Transpose::NoTranspose);
     let stored = b.ctx.types.elem(b.ctx.value_ty(x));
     let elem = scalar::compute_type(b.ctx, stored);
-    let real = match b.ctx.types.kind(stored) {
+    let code = match b.ctx.types.kind(stored) {
         TypeKind::Float(k) => match k {
             strata_ir::FloatKind::F16 => Some(ElemCode::F16),
             strata_ir::FloatKind::BF16 => Some(ElemCode::BF16),
@@ -76,15 +78,29 @@ pub(super) fn triangular_solve(
             strata_ir::FloatKind::F64 => Some(ElemCode::F64),
             _ => None,
         },
+        TypeKind::Complex(part) => match b.ctx.types.kind(*part) {
+            TypeKind::Float(strata_ir::FloatKind::F32) => Some(ElemCode::C64),
+            TypeKind::Float(strata_ir::FloatKind::F64) => Some(ElemCode::C128),
+            _ => None,
+        },
         _ => None,
     };
     let complex = matches!(b.ctx.types.kind(stored), TypeKind::Complex(_));
     // A `stablehlo.triangular_solve` on reals is XLA:CPU's expansion
     // (the runtime's `triangular_solve.rs`); one that came from LAPACK's
-    // trsm (`xla-lapack-custom-calls` marks it) substitutes, as trsm does.
+    // trsm (`xla-lapack-custom-calls` marks it) is a blocked trsm
+    // (`linalg/trsm.rs`), as LAPACK's is.
     let lapack = b.ctx.attr_of(op, "lapack").is_some();
-    if let (Some(code), false) = (real, lapack) {
-        let transpose = transpose != Transpose::NoTranspose;
+    let call = match (code, lapack) {
+        (Some(ElemCode::F32 | ElemCode::F64 | ElemCode::C64 | ElemCode::C128), true) => {
+            Some(&runtime::TRSM)
+        }
+        (Some(ElemCode::F16 | ElemCode::BF16 | ElemCode::F32 | ElemCode::F64), false) => {
+            Some(&runtime::TRIANGULAR_SOLVE)
+        }
+        _ => None,
+    };
+    if let (Some(code), Some(call)) = (code, call) {
         let bit = |on: bool, v: i64| if on { v } else { 0 };
         let desc = LinalgDesc {
             elem: code as i64,
@@ -93,17 +109,17 @@ pub(super) fn triangular_solve(
             cols: n,
             flags: bit(left, LINALG_LEFT_SIDE)
                 | bit(lower, LINALG_LOWER)
-                | bit(transpose, LINALG_TRANSPOSE_A)
+                | bit(transpose != Transpose::NoTranspose, LINALG_TRANSPOSE_A)
+                | bit(
+                    transpose == Transpose::Adjoint && complex,
+                    LINALG_CONJUGATE_A,
+                )
                 | bit(unit, LINALG_UNIT_DIAGONAL),
             ..LinalgDesc::default()
         };
         let desc_buf = cx.descriptor_global(b, &desc)?;
         let (a_buf, rhs_buf) = (cx.buffer_of(b, a)?, cx.buffer_of(b, rhs)?);
-        cx.call_runtime(
-            b,
-            &runtime::TRIANGULAR_SOLVE,
-            vec![desc_buf, a_buf, rhs_buf, x],
-        );
+        cx.call_runtime(b, call, vec![desc_buf, a_buf, rhs_buf, x]);
         return Ok(());
     }
     let lowered = matches!(
@@ -365,7 +381,9 @@ fn conj(b: &mut Builder<'_>, v: Scalar) -> Scalar {
     }
 }
 
-/// `xla.lu`: LAPACK's getrf per matrix (in parallel), in place: for each
+/// `xla.lu`: on f32 and f64 one call of the runtime's blocked getrf
+/// (`runtime/src/linalg/lu.rs`); otherwise (complex) lowered here:
+/// LAPACK's getrf per matrix (in parallel), in place: for each
 /// column j, the row of the largest `pivot_magnitude` at or below j (the first of
 /// equal ones) is swapped into row j and recorded 1-based in the pivots;
 /// the column below the pivot is divided by it (a zero pivot sets info to
@@ -384,6 +402,25 @@ pub(super) fn lu(
     let (m, n) = (shape[r - 2], shape[r - 1]);
     let batch = shape[..r - 2].to_vec();
     let stored = b.ctx.types.elem(b.ctx.value_ty(out));
+    let code = match b.ctx.types.kind(stored) {
+        TypeKind::Float(strata_ir::FloatKind::F32) => Some(ElemCode::F32),
+        TypeKind::Float(strata_ir::FloatKind::F64) => Some(ElemCode::F64),
+        _ => None,
+    };
+    if let Some(code) = code {
+        // Real matrices: the runtime's blocked getrf (`linalg/lu.rs`).
+        let desc = LinalgDesc {
+            elem: code as i64,
+            batch: batch.iter().product(),
+            rows: m,
+            cols: n,
+            ..LinalgDesc::default()
+        };
+        let desc_buf = cx.descriptor_global(b, &desc)?;
+        let a_buf = cx.buffer_of(b, a)?;
+        cx.call_runtime(b, &runtime::GETRF, vec![desc_buf, a_buf, out, pivots, info]);
+        return Ok(());
+    }
     let elem = scalar::compute_type(b.ctx, stored);
     copy_elements(cx, b, a, out, &shape)?;
     let it = b.ctx.types.index_ty();
