@@ -14,7 +14,8 @@ window attention; a diffusion UNet block; ResNeXt's and ShuffleNet's grouped con
 generation in a fori_loop with a KV cache; a beam step's top_k; a decode step for 4 sequences at
 once; a PyTorch-layout MLP on 8 tokens; a fori_loop over 64 MB of closed-over weights; a
 training step's gradients of depthwise and grouped convolutions; a fori_loop scattering rows
-into a 25 MB table it carries).
+into a 25 MB table it carries; 2-D complex and real FFTs; inv, solve and cholesky of 256-512
+matrices).
 Random weights, fixed seeds.
 
 For each: compile with the strata driver (`--target-cpu host`, through the Python package in
@@ -675,6 +676,11 @@ def scatter_loop(table, idx, v):
     return lax.fori_loop(0, 64, step, table)
 
 
+def spd(n):
+    g = normal(n, n, scale=1.0)
+    return (g @ g.T / n + np.eye(n, dtype=np.float32)).astype(np.float32)
+
+
 MODELS.update({
     "mbconv": lambda: (mbconv, (mbconv_params(), normal(8, 28, 28, 64, scale=1.0))),
     "t5": lambda: (t5, (t5_params(), normal(2, 128, 512, scale=1.0))),
@@ -696,6 +702,12 @@ MODELS.update({
                                           for _ in range(2)], normal(8, 56, 56, 64, scale=1.0))),
     "scatter_loop": lambda: (scatter_loop, (normal(100000, 64), rs.randint(0, 100000, 32).astype(np.int32),
                                             normal(32, 64))),
+    "fft2": lambda: (lambda x: jnp.abs(jnp.fft.fft2(x)), (normal(16, 256, 256, scale=1.0),)),
+    "rfft2": lambda: (lambda x: jnp.abs(jnp.fft.rfft2(x)), (normal(16, 256, 256, scale=1.0),)),
+    "inv": lambda: (jnp.linalg.inv, (normal(256, 256, scale=1.0) + 16 * np.eye(256, dtype=np.float32),)),
+    "solve": lambda: (jnp.linalg.solve, (normal(512, 512, scale=1.0) + 32 * np.eye(512, dtype=np.float32),
+                                         normal(512, 64, scale=1.0))),
+    "cholesky": lambda: (jnp.linalg.cholesky, (spd(512),)),
     "shufflenet": lambda: (shufflenet, ([(normal(1, 1, 32, 128, scale=0.1), normal(3, 3, 32, 128, scale=0.05))
                                          for _ in range(3)], normal(4, 28, 28, 128, scale=1.0))),
 })

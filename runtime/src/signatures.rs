@@ -253,6 +253,7 @@ fn every_runtime_function_matches_its_signature_in_the_abi() {
         ),
         ("strata_rt_trsm", sig4(linalg::strata_rt_trsm)),
         ("strata_rt_getrf", sig5(linalg::strata_rt_getrf)),
+        ("strata_rt_potrf", sig4(linalg::strata_rt_potrf)),
         (
             "strata_rt_register_custom_call",
             sig5(custom_call::strata_rt_register_custom_call),

@@ -336,6 +336,16 @@ pub const GETRF: Signature = Signature {
     returns: Returns::Status,
 };
 
+/// `int32_t (const LinalgDesc *, const T *a, T *out, int32_t *info)`, T
+/// one of F32, F64: LAPACK's potrf per matrix, blocked (`rows` x `rows`;
+/// `LINALG_LOWER` for a lower factor, else upper; the other triangle keeps
+/// a).
+pub const POTRF: Signature = Signature {
+    name: "strata_rt_potrf",
+    params: &[Ptr, Ptr, Ptr, Ptr],
+    returns: Returns::Status,
+};
+
 /// `void (void *dst, const void *src, int64_t bytes)`: a copy of at
 /// least `PARALLEL_COPY_MIN_BYTES` between distinct buffers, split over
 /// the pool when that pays.
@@ -582,6 +592,7 @@ pub const ALL: &[Signature] = &[
     TRIANGULAR_SOLVE,
     TRSM,
     GETRF,
+    POTRF,
     COPY,
     TRANSPOSE,
     REGISTER_CUSTOM_CALL,

@@ -435,12 +435,14 @@ real_scalar!(f64);
 complex_scalar!(c32, f32);
 complex_scalar!(c64, f64);
 
+mod cholesky;
 mod entries;
 mod householder;
 mod jacobi_svd;
 mod lu;
 mod trsm;
 
+pub use cholesky::strata_rt_potrf;
 use entries::by_elem;
 #[cfg(test)]
 use entries::eig_one;

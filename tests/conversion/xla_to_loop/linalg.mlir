@@ -9,14 +9,16 @@
 // records the first failing column.
 // LAPACK's trsm (a custom call JAX emits; side R, uplo U, trans T, diag U:
 // flags UPPER (0) | TRANSPOSE_A 16 | UNIT 32 = 48; b 2 x 3 x 4) is the
-// runtime's blocked trsm; so is an f32 lu (getrf: element code 11, batch
-// 1, 3 x 3). A complex lu is getrf's loop nest: per column, the pivot of
+// runtime's blocked trsm; so are an f32 lu (getrf: element code 11,
+// batch 1, 3 x 3) and potrf (below). A complex lu is getrf's loop nest: per column, the pivot of
 // largest magnitude (|re| + |im|; a strictly greater one wins, as LAPACK's
 // icamax), its 1-based row in the pivots, the rows swapped and the column
 // below divided by the pivot.
 
 // CHECK-DAG: func.func private @strata_rt_triangular_solve(memref<0xi8>, memref<0xi8>, memref<0xi8>, memref<0xi8>) -> i32{{$}}
 // CHECK-DAG: func.func private @strata_rt_trsm(memref<0xi8>, memref<0xi8>, memref<0xi8>, memref<0xi8>) -> i32{{$}}
+// CHECK-DAG: func.func private @strata_rt_potrf(memref<0xi8>, memref<0xi8>, memref<0xi8>, memref<0xi8>) -> i32{{$}}
+// CHECK-DAG: "mem.global"() {sym_name = "[[POTRF:.*]]", value = dense<[11, 1, 5, 5, 0, 1, 0, 0]> : tensor<8xi64>}
 // CHECK-DAG: func.func private @strata_rt_getrf(memref<0xi8>, memref<0xi8>, memref<0xi8>, memref<0xi8>, memref<0xi8>) -> i32{{$}}
 // CHECK-DAG: "mem.global"() {sym_name = "[[TRSM:.*]]", value = dense<[11, 2, 3, 4, 0, 48, 0, 0]> : tensor<8xi64>}
 // CHECK-DAG: "mem.global"() {sym_name = "[[GETRF:.*]]", value = dense<[11, 1, 3, 3, 0, 0, 0, 0]> : tensor<8xi64>}
@@ -71,4 +73,13 @@ func.func @trsm(%a: tensor<2x4x4xf32>, %b: tensor<2x3x4xf32>) -> tensor<2x3x4xf3
 func.func @lu_complex(%a: tensor<3x3xcomplex<f32>>) -> (tensor<3x3xcomplex<f32>>, tensor<3xi32>, tensor<i32>) {
   %0:3 = "xla.lu"(%a) : (tensor<3x3xcomplex<f32>>) -> (tensor<3x3xcomplex<f32>>, tensor<3xi32>, tensor<i32>)
   return %0#0, %0#1, %0#2 : tensor<3x3xcomplex<f32>>, tensor<3xi32>, tensor<i32>
+}
+// LAPACK's potrf (uplo 'L': LINALG_LOWER 1) is the runtime's blocked
+// potrf; its info is the call's last buffer.
+// CHECK-LABEL: func.func @potrf
+// CHECK: %[[P:.*]] = "mem.get_global"() {name = @[[POTRF]]} : () -> memref<8xi64>
+// CHECK-NEXT: "func.call"(%[[P]], %arg0, %arg1, %arg2) {callee = @strata_rt_potrf}
+func.func @potrf(%a: tensor<5x5xf32>) -> (tensor<5x5xf32>, tensor<i32>) {
+  %0:2 = stablehlo.custom_call @lapack_spotrf_ffi(%a) {mhlo.backend_config = {uplo = 76 : ui8}} : (tensor<5x5xf32>) -> (tensor<5x5xf32>, tensor<i32>)
+  return %0#0, %0#1 : tensor<5x5xf32>, tensor<i32>
 }

@@ -213,7 +213,9 @@ pub(super) fn triangular_solve(
     })
 }
 
-/// `xla.cholesky`: per matrix (in parallel), the result starts as a; column
+/// `xla.cholesky` with an `info` result (LAPACK's potrf) on f32 and f64:
+/// one call of the runtime's blocked potrf (`runtime/src/linalg/
+/// cholesky.rs`). Otherwise: per matrix (in parallel), the result starts as a; column
 /// by column, L(j,j) = sqrt(re a(j,j) - Σ_k<j |L(j,k)|²) and
 /// L(i,j) = (a(i,j) - Σ_k<j L(i,k) conj(L(j,k))) / L(j,j) below it, in
 /// place. With `lower` the factor is written over the lower triangle;
@@ -241,6 +243,27 @@ pub(super) fn cholesky(
     let n = shape[r - 1];
     let batch = shape[..r - 2].to_vec();
     let stored = b.ctx.types.elem(b.ctx.value_ty(out));
+    let code = match b.ctx.types.kind(stored) {
+        TypeKind::Float(strata_ir::FloatKind::F32) => Some(ElemCode::F32),
+        TypeKind::Float(strata_ir::FloatKind::F64) => Some(ElemCode::F64),
+        _ => None,
+    };
+    if let (Some(code), Some(info)) = (code, info) {
+        // LAPACK's potrf on reals: the runtime's blocked one
+        // (`linalg/cholesky.rs`).
+        let desc = LinalgDesc {
+            elem: code as i64,
+            batch: batch.iter().product(),
+            rows: n,
+            cols: n,
+            flags: if triangle.lower { LINALG_LOWER } else { 0 },
+            ..LinalgDesc::default()
+        };
+        let desc_buf = cx.descriptor_global(b, &desc)?;
+        let a_buf = cx.buffer_of(b, a)?;
+        cx.call_runtime(b, &runtime::POTRF, vec![desc_buf, a_buf, out, info]);
+        return Ok(());
+    }
     let elem = scalar::compute_type(b.ctx, stored);
     copy_elements(cx, b, a, out, &shape)?;
     let acc_ty = b.ctx.types.memref_ty(&[], stored);
