@@ -1,7 +1,8 @@
 // RUN: strata opt %s --split-input-file --convert-xla-to-loop | FileCheck %s
 
 // xla.concatenate: one loop nest per operand, each storing into the output
-// at the operand's offset along the concatenated dimension.
+// at the operand's offset along the concatenated dimension; the nests are
+// parallel (each operand's elements fill their own slots).
 
 // CHECK-LABEL: func.func @concat
 // CHECK-SAME: (%[[A:.*]]: memref<2x3xf32>, %[[B:.*]]: memref<2x5xf32>, %[[OUT:.*]]: memref<2x8xf32>)
@@ -12,6 +13,9 @@
 // CHECK: %[[OFF0:.*]] = "arith.constant"() {value = 0 : index}
 // CHECK: %[[P0:.*]] = "arith.addi"(%[[J0]], %[[OFF0]])
 // CHECK: "mem.store"(%[[X]], %[[OUT]], %[[I0]], %[[P0]])
+// CHECK: }) {parallel}
+// CHECK-NEXT: "loop.yield"
+// CHECK-NEXT: }) {parallel}
 // CHECK: ^{{.*}}(%[[I1:.*]]: index):
 // CHECK: ^{{.*}}(%[[J1:.*]]: index):
 // CHECK: %[[Y:.*]] = "mem.load"(%[[B]], %[[I1]], %[[J1]])

@@ -100,7 +100,8 @@ pub(super) fn concatenate(
     for x in b.ctx.op(op).operands().to_vec() {
         let s = shape_of(b.ctx, x);
         let off = offset;
-        b.loop_nest(&s, &mut |b, idx| {
+        // Each operand fills its own slot: its elements in parallel.
+        b.parallel_nest(&s, &mut |b, idx| {
             let v = cx.element(b, x, idx)?;
             let mut oidx = idx.to_vec();
             let o = b.const_index(off);
