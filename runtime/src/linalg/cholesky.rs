@@ -172,12 +172,8 @@ fn run<T: Real>(
     infos: &mut [i32],
 ) {
     let len = batch * n * n;
-    if len > 0 && !a.is_null() && !out.is_null() {
-        // SAFETY: both hold `len` elements of T (the caller's contract).
-        unsafe { std::ptr::copy(a as *const T, out as *mut T, len) };
-    }
-    // SAFETY: as above.
-    let out = unsafe { entries::output::<T>(out, len) };
+    // SAFETY: both hold `len` elements of T (the caller's contract).
+    let out = unsafe { entries::moved::<T>(a, out, len) };
     infos.fill(0);
     let work = |(m, info): (&mut [T], &mut i32)| {
         let mut w = vec![T::zero(); n * n];

@@ -79,6 +79,22 @@ pub(super) unsafe fn output<'a, T>(p: *mut u8, count: usize) -> &'a mut [T] {
     unsafe { std::slice::from_raw_parts_mut(p as *mut T, count) }
 }
 
+/// The `len` elements of `T` at `src` moved to `dst` (the two may be one
+/// buffer), as the output buffer at `dst`: a solve or factorization that
+/// works in place on a copy of its input.
+///
+/// # Safety
+/// `src` and `dst` point to `len` elements of `T` (the lowering's
+/// buffers); nothing else alive aliases `dst`.
+pub(super) unsafe fn moved<'a, T>(src: *const u8, dst: *mut u8, len: usize) -> &'a mut [T] {
+    if len > 0 && !src.is_null() && !dst.is_null() {
+        // SAFETY: guaranteed by the caller.
+        unsafe { std::ptr::copy(src as *const T, dst as *mut T, len) };
+    }
+    // SAFETY: as above.
+    unsafe { output(dst, len) }
+}
+
 /// Runs `work` on each matrix's pieces, in parallel on the runtime's pool
 /// (one matrix runs on a single pool thread).
 fn for_each_matrix<I: IndexedParallelIterator>(

@@ -206,12 +206,8 @@ fn run<T: Real>(
     pivots: &mut [i32],
     infos: &mut [i32],
 ) {
-    if len > 0 && !a.is_null() && !lu.is_null() {
-        // SAFETY: both hold `len` elements of T (the caller's contract).
-        unsafe { std::ptr::copy(a as *const T, lu as *mut T, len) };
-    }
-    // SAFETY: as above.
-    let lu = unsafe { entries::output::<T>(lu, len) };
+    // SAFETY: both hold `len` elements of T (the caller's contract).
+    let lu = unsafe { entries::moved::<T>(a, lu, len) };
     infos.fill(0);
     let steps = m.min(n);
     let work = |((x, p), i): ((&mut [T], &mut [i32]), &mut i32)| *i = getrf(x, m, n, p);

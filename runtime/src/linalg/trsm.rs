@@ -140,12 +140,9 @@ pub unsafe extern "C" fn strata_rt_trsm(
             let (na, nx) = (shape.batch * m * m, shape.batch * shape.matrix());
             by_elem!(shape, T => {
                 // SAFETY: the buffers hold the described elements; x
-                // starts as b (a move: they may be one buffer).
+                // starts as b.
                 let a = unsafe { entries::read_all::<T>(a, na) };
-                if nx > 0 && !b.is_null() && !x.is_null() {
-                    unsafe { std::ptr::copy(b as *const T, x as *mut T, nx) };
-                }
-                let xs = unsafe { entries::output::<T>(x, nx) };
+                let xs = unsafe { entries::moved::<T>(b, x, nx) };
                 solve_all(s, &a, xs, dims);
                 Ok(())
             })

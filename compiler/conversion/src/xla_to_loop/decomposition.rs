@@ -88,7 +88,20 @@ pub(super) fn decomposition(
             ));
         }
     };
-    let desc_buf = cx.descriptor_global(b, &desc)?;
+    call(cx, b, op, bufs, sig, &desc)
+}
+
+/// One call of the runtime function `sig` for `op`: `desc`, the buffers
+/// of `op`'s operands, then its result buffers `bufs`.
+pub(super) fn call(
+    cx: &mut FuncLowering<'_>,
+    b: &mut Builder<'_>,
+    op: OpId,
+    bufs: &[Value],
+    sig: &'static runtime::Signature,
+    desc: &LinalgDesc,
+) -> Result<()> {
+    let desc_buf = cx.descriptor_global(b, desc)?;
     let mut args = vec![desc_buf];
     for v in b.ctx.op(op).operands().to_vec() {
         args.push(cx.buffer_of(b, v)?);
@@ -99,7 +112,7 @@ pub(super) fn decomposition(
 }
 
 /// `bit` when the op's boolean attribute `name` is true.
-fn flag_bits(b: &Builder<'_>, op: OpId, name: &str, bit: i64) -> i64 {
+pub(super) fn flag_bits(b: &Builder<'_>, op: OpId, name: &str, bit: i64) -> i64 {
     if attrs::flag(b.ctx, op, name) == Some(true) {
         bit
     } else {
@@ -109,7 +122,7 @@ fn flag_bits(b: &Builder<'_>, op: OpId, name: &str, bit: i64) -> i64 {
 
 /// The descriptor's element code and shape for the matrices of `a` (the
 /// last two dimensions; the others, flattened, are the batch).
-fn matrices_desc(b: &Builder<'_>, a: Value) -> Result<LinalgDesc> {
+pub(super) fn matrices_desc(b: &Builder<'_>, a: Value) -> Result<LinalgDesc> {
     let shape = shape_of(b.ctx, a);
     let elem = b.ctx.types.elem(b.ctx.value_ty(a));
     let code = match b.ctx.types.kind(elem) {

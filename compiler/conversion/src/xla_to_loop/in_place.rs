@@ -67,7 +67,7 @@ impl FuncLowering<'_> {
     }
 
     /// Whether `buf` is a live buffer the region being lowered allocated.
-    fn is_region_alloc(&self, buf: Value) -> bool {
+    pub(super) fn is_region_alloc(&self, buf: Value) -> bool {
         self.alloc_index.get(&buf).is_some_and(|&i| {
             i >= self.region_mark
                 && self

@@ -22,6 +22,7 @@ use strata_dialect_xla::names::{DIVIDE, MULTIPLY, SUBTRACT};
 use strata_ir::{OpId, Type, TypeKind, Value};
 
 use super::FuncLowering;
+use super::decomposition;
 use super::element::Scalar;
 use super::element::{load_scalar, store_scalar};
 use super::materialize::shape_of;
@@ -117,10 +118,7 @@ pub(super) fn triangular_solve(
                 | bit(unit, LINALG_UNIT_DIAGONAL),
             ..LinalgDesc::default()
         };
-        let desc_buf = cx.descriptor_global(b, &desc)?;
-        let (a_buf, rhs_buf) = (cx.buffer_of(b, a)?, cx.buffer_of(b, rhs)?);
-        cx.call_runtime(b, call, vec![desc_buf, a_buf, rhs_buf, x]);
-        return Ok(());
+        return decomposition::call(cx, b, op, &[x], call, &desc);
     }
     let lowered = matches!(
         b.ctx.types.kind(stored),
@@ -243,26 +241,12 @@ pub(super) fn cholesky(
     let n = shape[r - 1];
     let batch = shape[..r - 2].to_vec();
     let stored = b.ctx.types.elem(b.ctx.value_ty(out));
-    let code = match b.ctx.types.kind(stored) {
-        TypeKind::Float(strata_ir::FloatKind::F32) => Some(ElemCode::F32),
-        TypeKind::Float(strata_ir::FloatKind::F64) => Some(ElemCode::F64),
-        _ => None,
-    };
-    if let (Some(code), Some(info)) = (code, info) {
+    if let (true, Some(info)) = (is_real(b, stored), info) {
         // LAPACK's potrf on reals: the runtime's blocked one
         // (`linalg/cholesky.rs`).
-        let desc = LinalgDesc {
-            elem: code as i64,
-            batch: batch.iter().product(),
-            rows: n,
-            cols: n,
-            flags: if triangle.lower { LINALG_LOWER } else { 0 },
-            ..LinalgDesc::default()
-        };
-        let desc_buf = cx.descriptor_global(b, &desc)?;
-        let a_buf = cx.buffer_of(b, a)?;
-        cx.call_runtime(b, &runtime::POTRF, vec![desc_buf, a_buf, out, info]);
-        return Ok(());
+        let mut desc = decomposition::matrices_desc(b, a)?;
+        desc.flags = decomposition::flag_bits(b, op, "lower", LINALG_LOWER);
+        return decomposition::call(cx, b, op, &[out, info], &runtime::POTRF, &desc);
     }
     let elem = scalar::compute_type(b.ctx, stored);
     copy_elements(cx, b, a, out, &shape)?;
@@ -425,24 +409,10 @@ pub(super) fn lu(
     let (m, n) = (shape[r - 2], shape[r - 1]);
     let batch = shape[..r - 2].to_vec();
     let stored = b.ctx.types.elem(b.ctx.value_ty(out));
-    let code = match b.ctx.types.kind(stored) {
-        TypeKind::Float(strata_ir::FloatKind::F32) => Some(ElemCode::F32),
-        TypeKind::Float(strata_ir::FloatKind::F64) => Some(ElemCode::F64),
-        _ => None,
-    };
-    if let Some(code) = code {
+    if is_real(b, stored) {
         // Real matrices: the runtime's blocked getrf (`linalg/lu.rs`).
-        let desc = LinalgDesc {
-            elem: code as i64,
-            batch: batch.iter().product(),
-            rows: m,
-            cols: n,
-            ..LinalgDesc::default()
-        };
-        let desc_buf = cx.descriptor_global(b, &desc)?;
-        let a_buf = cx.buffer_of(b, a)?;
-        cx.call_runtime(b, &runtime::GETRF, vec![desc_buf, a_buf, out, pivots, info]);
-        return Ok(());
+        let desc = decomposition::matrices_desc(b, a)?;
+        return decomposition::call(cx, b, op, bufs, &runtime::GETRF, &desc);
     }
     let elem = scalar::compute_type(b.ctx, stored);
     copy_elements(cx, b, a, out, &shape)?;
@@ -577,4 +547,12 @@ fn record_first_failure(b: &mut Builder<'_>, status: Value, failed: Option<Value
     let order = b.binary("arith.addi", column, one);
     let next = b.select(record, order, first);
     b.store(next, status, &[]);
+}
+
+/// Whether `elem` is f32 or f64 (the runtime's blocked LU and Cholesky).
+fn is_real(b: &Builder<'_>, elem: Type) -> bool {
+    matches!(
+        b.ctx.types.kind(elem),
+        TypeKind::Float(strata_ir::FloatKind::F32 | strata_ir::FloatKind::F64)
+    )
 }

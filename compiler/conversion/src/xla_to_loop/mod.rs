@@ -438,12 +438,8 @@ impl FuncLowering<'_> {
             // Only buffers of the current region are freed here: the
             // enclosing code's stay live across a loop body's iterations.
             if let Some(Repr::Buffer(buf)) = self.repr.get(v).copied()
+                && self.is_region_alloc(buf)
                 && let Some(&i) = self.alloc_index.get(&buf)
-                && i >= self.region_mark
-                && self
-                    .allocs
-                    .get(i)
-                    .is_some_and(|&(a, live)| a == buf && live)
             {
                 self.allocs[i].1 = false;
                 b.insert("mem.dealloc", vec![buf], &[], vec![]);
