@@ -65,13 +65,6 @@ fn solve_one<T: faer::traits::ComplexField>(s: System, a: MatRef<'_, T>, x: MatM
     }
 }
 
-/// A raw pointer shared by the tasks that write disjoint parts of it.
-#[derive(Clone, Copy)]
-struct Shared<T>(*mut T);
-// SAFETY: each task writes only its own panel of the buffer.
-unsafe impl<T> Send for Shared<T> {}
-unsafe impl<T> Sync for Shared<T> {}
-
 /// Solves every system of the batch: x (batch x rows x cols) starts as b;
 /// its independent columns (left) or rows (right) are cut into panels,
 /// one task per matrix and panel, on the runtime's pool.
@@ -87,28 +80,32 @@ fn solve_all<T: faer::traits::ComplexField + Copy>(
     let wanted = threads.div_ceil(batch.max(1));
     let panels = wanted.min(independent.div_ceil(MIN_PANEL)).max(1);
     let width = independent.div_ceil(panels).max(1);
-    let tasks: Vec<(usize, usize)> = (0..batch)
-        .flat_map(|i| (0..independent).step_by(width).map(move |p| (i, p)))
-        .collect();
-    let base = Shared(x.as_mut_ptr());
-    let run = |&(i, start): &(usize, usize)| {
-        let n = width.min(independent - start);
+    let mut tasks = Vec::new();
+    for (i, xi) in x.chunks_mut((rows * cols).max(1)).enumerate().take(batch) {
         let ai = MatRef::from_row_major_slice(&a[i * m * m..][..m * m], m, m);
-        let (r, c) = if s.left { (rows, n) } else { (n, cols) };
-        let offset = i * rows * cols + if s.left { start } else { start * cols };
-        // SAFETY: matrix i's panel (its columns start..start + n on the
-        // left, its rows on the right) lies inside x and no other task
-        // writes it; x outlives the tasks.
-        let xi = unsafe {
-            let b = base;
-            MatMut::from_raw_parts_mut(b.0.add(offset), r, c, cols as isize, 1)
-        };
-        solve_one(s, ai, xi);
-    };
+        let mut rest = MatMut::from_row_major_slice_mut(xi, rows, cols);
+        loop {
+            let left = if s.left { rest.ncols() } else { rest.nrows() };
+            if left == 0 {
+                break;
+            }
+            let (panel, more) = if s.left {
+                rest.split_at_col_mut(width.min(left))
+            } else {
+                rest.split_at_row_mut(width.min(left))
+            };
+            tasks.push((ai, panel));
+            rest = more;
+        }
+    }
     if tasks.len() == 1 {
-        tasks.iter().for_each(run);
+        tasks.into_iter().for_each(|(ai, xi)| solve_one(s, ai, xi));
     } else {
-        crate::pool::install(|_| tasks.par_iter().for_each(run));
+        crate::pool::install(|_| {
+            tasks
+                .into_par_iter()
+                .for_each(|(ai, xi)| solve_one(s, ai, xi))
+        });
     }
 }
 
