@@ -167,6 +167,27 @@ pub unsafe extern "C" fn strata_rt_cpu_supports(features: *const c_char) -> i32 
     })
 }
 
+/// Runs `work` compiled for AVX2 when the running CPU has it: the runtime
+/// is built for the baseline x86-64 (SSE2, four f32 lanes), and a loop
+/// inlined here vectorizes eight f32 lanes wide. `work` is a closure whose
+/// body, called once, LLVM inlines into the AVX2 function (the functions
+/// it calls need `#[inline(always)]` to be compiled for AVX2 as well).
+#[inline(always)]
+pub(crate) fn with_avx2<R>(work: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2.
+        return unsafe { run_avx2(work) };
+    }
+    work()
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn run_avx2<R>(work: impl FnOnce() -> R) -> R {
+    work()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -46,6 +46,7 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
         Box::new(strata_dialect_xla::transforms::tree_reduce::XlaTreeReducePass),
         Box::new(strata_dialect_xla::transforms::split_reduce::XlaSplitReducePass),
         Box::new(strata_dialect_xla::transforms::cse::XlaCsePass),
+        Box::new(strata_dialect_xla::transforms::dead_ops::XlaRemoveDeadOpsPass),
         Box::new(strata_dialect_xla::transforms::donation::XlaPlanDonationPass),
         Box::new(strata_dialect_xla::transforms::fold_dot_transpose::XlaFoldDotTransposePass),
         Box::new(strata_dialect_xla::transforms::conv_phases::XlaConvPhasesPass),

@@ -18,6 +18,7 @@ use faer::{Accum, MatMut, MatRef, Par};
 
 use super::lu::Real;
 use super::*;
+use crate::cpu::with_avx2;
 
 /// Columns per panel (the in-panel dots are at most this long).
 const PANEL: usize = 48;
@@ -33,7 +34,11 @@ pub(super) fn factor<T: Real>(w: &mut [T], n: usize) -> i32 {
     let mut info = 0;
     for j0 in (0..n).step_by(PANEL) {
         let j1 = (j0 + PANEL).min(n);
-        panel_dispatched(w, n, (j0, j1), &mut info);
+        // Compiled for AVX2 where the CPU has it: the dots run 8 lanes wide.
+        with_avx2(
+            #[inline(always)]
+            || panel(w, n, (j0, j1), &mut info),
+        );
         if j1 < n {
             let whole = MatMut::from_row_major_slice_mut(&mut *w, n, n);
             let (_, _, l, rest) = whole.split_at_mut(j1, j1);
@@ -71,22 +76,6 @@ fn product<T: Real>(lhs: MatRef<'_, T>, rhs: MatRef<'_, T>, dst: MatMut<'_, T>) 
         -T::one(),
         Par::Seq,
     );
-}
-
-/// `panel` compiled for AVX2 where the CPU has it (its dots run 8 wide).
-fn panel_dispatched<T: Real>(w: &mut [T], n: usize, cols: (usize, usize), info: &mut i32) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2.
-        return unsafe { panel_avx2(w, n, cols, info) };
-    }
-    panel(w, n, cols, info)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn panel_avx2<T: Real>(w: &mut [T], n: usize, cols: (usize, usize), info: &mut i32) {
-    panel(w, n, cols, info)
 }
 
 /// Columns `j0..j1`, left-looking within the panel: entry (i, j) minus its

@@ -174,7 +174,7 @@ pub unsafe extern "C" fn strata_rt_householder_qr(
                 out.copy_from_slice(&input);
                 for_each_matrix(
                     || chunks(out, mn).zip(chunks(taus, k)),
-                    |(m, t)| householder_qr(m, s.rows, s.cols, t),
+                    |(m, t)| geqrf(m, s.rows, s.cols, t),
                 );
                 Ok(())
             })
@@ -215,7 +215,7 @@ pub unsafe extern "C" fn strata_rt_householder_product(
                 let taus = &taus;
                 for_each_matrix(
                     || chunks(out, mn).enumerate(),
-                    |(i, m)| householder_product(m, s.rows, s.cols, &taus[i * k..(i + 1) * k]),
+                    |(i, m)| orgqr(m, s.rows, s.cols, &taus[i * k..(i + 1) * k]),
                 );
                 Ok(())
             })

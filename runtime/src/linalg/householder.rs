@@ -3,12 +3,16 @@
 //! the reflectors, and the Hessenberg and tridiagonal reductions built from
 //! them, plus the tridiagonal solver (gtsv).
 
+use std::ops::Range;
+
 use super::*;
 
 /// LAPACK's geqrf (the unblocked geqr2) on one row-major m x n matrix, in
 /// place: R on and above the diagonal; below it, reflector j's vector v
 /// (v_j = 1 implied) in column j; `tau[j]` its scale, so that
-/// H_j = I - tau_j v vᴴ and A = H_0 H_1 ... H_{k-1} R.
+/// H_j = I - tau_j v vᴴ and A = H_0 H_1 ... H_{k-1} R. The reference the
+/// blocked [`super::qr::geqrf`] is tested against.
+#[cfg(test)]
 pub(super) fn householder_qr<T: Scalar>(a: &mut [T], m: usize, n: usize, tau: &mut [T]) {
     for (j, t) in tau.iter_mut().enumerate().take(m.min(n)) {
         let (scale, beta) = make_reflector(a, m, n, (j, j));
@@ -16,7 +20,7 @@ pub(super) fn householder_qr<T: Scalar>(a: &mut [T], m: usize, n: usize, tau: &m
         if j + 1 < n {
             // Apply H_jᴴ = I - conj(tau) v vᴴ to the columns on the right.
             a[j * n + j] = T::one();
-            apply_reflector(a, m, n, (j, j), j + 1, scale.conjugate());
+            apply_reflector(a, (m, n), (j, j), j + 1..n, scale.conjugate());
         }
         a[j * n + j] = beta;
     }
@@ -35,35 +39,55 @@ fn make_reflector<T: Scalar>(
     let alpha = a[row * n + col];
     let tail_norm_squared =
         (row + 1..m).fold(T::Part::zero(), |s, i| s + a[i * n + col].abs_squared());
-    let (re, im) = alpha.parts();
-    if tail_norm_squared == T::Part::zero() && im == T::Part::zero() {
+    let Some(r) = Reflector::choose(alpha, tail_norm_squared) else {
         return (T::zero(), alpha);
-    }
-    let norm = re.hypot(im).hypot(tail_norm_squared.sqrt());
-    let beta = if re >= T::Part::zero() { -norm } else { norm };
-    let tau = T::from_parts((beta - re) / beta, -im / beta);
-    let inverse = T::one() / (alpha - T::from_real(beta));
+    };
     for i in row + 1..m {
-        a[i * n + col] = a[i * n + col] * inverse;
+        a[i * n + col] = a[i * n + col] * r.inverse;
     }
-    (tau, T::from_real(beta))
+    (r.tau, r.beta)
 }
 
-/// C := C - coef · v (vᴴ C), where C is rows `row`..m, columns `first`..n
-/// of `a` and v is column `col` from row `row` down (its first element set
+/// larfg's choice for (alpha, x) with ‖x‖² = `tail_norm_squared`: H (alpha,
+/// x) = (beta, 0) with beta real of the sign opposite to alpha's real
+/// part; v = (1, x · inverse). `None` when no reflection is needed (x = 0
+/// and alpha real: tau = 0).
+pub(super) struct Reflector<T: Scalar> {
+    pub tau: T,
+    pub beta: T,
+    pub inverse: T,
+}
+
+impl<T: Scalar> Reflector<T> {
+    pub(super) fn choose(alpha: T, tail_norm_squared: T::Part) -> Option<Self> {
+        let (re, im) = alpha.parts();
+        if tail_norm_squared == T::Part::zero() && im == T::Part::zero() {
+            return None;
+        }
+        let norm = re.hypot(im).hypot(tail_norm_squared.sqrt());
+        let beta = if re >= T::Part::zero() { -norm } else { norm };
+        Some(Reflector {
+            tau: T::from_parts((beta - re) / beta, -im / beta),
+            beta: T::from_real(beta),
+            inverse: T::one() / (alpha - T::from_real(beta)),
+        })
+    }
+}
+
+/// C := C - coef · v (vᴴ C), where C is rows `row`..m, columns `cols` of
+/// `a` and v is column `col` from row `row` down (its first element set
 /// to 1 by the caller). Row by row, so both passes walk memory in order.
 fn apply_reflector<T: Scalar>(
     a: &mut [T],
-    m: usize,
-    n: usize,
+    (m, n): (usize, usize),
     (row, col): (usize, usize),
-    first: usize,
+    cols: Range<usize>,
     coef: T,
 ) {
-    let mut w = vec![T::zero(); n - first];
+    let mut w = vec![T::zero(); cols.len()];
     for i in row..m {
         let vi = a[i * n + col].conjugate();
-        for (wc, &x) in w.iter_mut().zip(&a[i * n + first..(i + 1) * n]) {
+        for (wc, &x) in w.iter_mut().zip(&a[i * n + cols.start..i * n + cols.end]) {
             *wc = *wc + vi * x;
         }
     }
@@ -72,7 +96,7 @@ fn apply_reflector<T: Scalar>(
     }
     for i in row..m {
         let vi = a[i * n + col];
-        for (x, &wc) in a[i * n + first..(i + 1) * n].iter_mut().zip(&w) {
+        for (x, &wc) in a[i * n + cols.start..i * n + cols.end].iter_mut().zip(&w) {
             *x = *x - vi * wc;
         }
     }
@@ -109,7 +133,7 @@ pub(super) fn hessenberg<T: Scalar>(a: &mut [T], n: usize, tau: &mut [T]) {
         a[at.0 * n + at.1] = T::one();
         // A := A·H_i on columns i+1.., then A := H_iᴴ·A on rows i+1...
         apply_reflector_right(a, n, at, scale);
-        apply_reflector(a, n, n, at, i + 1, scale.conjugate());
+        apply_reflector(a, (n, n), at, i + 1..n, scale.conjugate());
         a[at.0 * n + at.1] = beta;
     }
 }
@@ -260,7 +284,9 @@ pub(super) fn tridiagonal_solve<T: Scalar>(
 /// LAPACK's orgqr / ungqr (the unblocked org2r) on one row-major m x n
 /// matrix holding geqrf's k reflectors, in place: the first n columns of
 /// Q = H_0 H_1 ... H_{k-1}, built from the last reflector back so each
-/// step only touches the trailing block. Needs k <= n <= m (the verifier's).
+/// step only touches the trailing block. Needs k <= n <= m. The reference
+/// the blocked [`super::qr::orgqr`] is tested against.
+#[cfg(test)]
 pub(super) fn householder_product<T: Scalar>(q: &mut [T], m: usize, n: usize, tau: &[T]) {
     let k = tau.len();
     // Columns past the reflectors start as the identity's.
@@ -269,11 +295,10 @@ pub(super) fn householder_product<T: Scalar>(q: &mut [T], m: usize, n: usize, ta
             q[i * n + j] = if i == j { T::one() } else { T::zero() };
         }
     }
-    for j in (0..k).rev() {
-        let t = tau[j];
+    for (j, &t) in tau.iter().enumerate().rev() {
         if j + 1 < n {
             q[j * n + j] = T::one();
-            apply_reflector(q, m, n, (j, j), j + 1, t);
+            apply_reflector(q, (m, n), (j, j), j + 1..n, t);
         }
         for i in j + 1..m {
             q[i * n + j] = -(t * q[i * n + j]);

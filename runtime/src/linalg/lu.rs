@@ -20,6 +20,7 @@ use faer::reborrow::{Reborrow, ReborrowMut};
 use faer::{Accum, MatMut, MatRef, Par};
 
 use super::*;
+use crate::cpu::with_avx2;
 
 /// Columns per panel: wider panels do more of the work in getf2's
 /// rank-one steps, narrower ones give the products a smaller k (measured
@@ -46,7 +47,11 @@ pub(super) fn getrf<T: Real>(a: &mut [T], m: usize, n: usize, pivots: &mut [i32]
     let mut info = 0;
     for j0 in (0..steps).step_by(PANEL) {
         let j1 = (j0 + PANEL).min(steps);
-        panel_dispatched(a, (m, n), (j0, j1), pivots, &mut info);
+        // Compiled for AVX2 where the CPU has it: the row updates run 8 lanes wide.
+        with_avx2(
+            #[inline(always)]
+            || panel(a, (m, n), (j0, j1), pivots, &mut info),
+        );
         if j1 < n {
             let whole = MatMut::from_row_major_slice_mut(&mut *a, m, n);
             let rest = whole.get_mut(j0..m, j0..n);
@@ -83,35 +88,6 @@ fn trailing<T: Real>(
     if a22.nrows() > 0 {
         matmul(a22, Accum::Add, l21, a12.rb(), -T::one(), Par::Seq);
     }
-}
-
-/// `panel` with the instructions of the running CPU (the runtime itself is
-/// built for any x86-64): its row updates then run 8 lanes wide.
-fn panel_dispatched<T: Real>(
-    a: &mut [T],
-    (m, n): (usize, usize),
-    (j0, j1): (usize, usize),
-    pivots: &mut [i32],
-    info: &mut i32,
-) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2.
-        return unsafe { panel_avx2(a, (m, n), (j0, j1), pivots, info) };
-    }
-    panel(a, (m, n), (j0, j1), pivots, info)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn panel_avx2<T: Real>(
-    a: &mut [T],
-    (m, n): (usize, usize),
-    (j0, j1): (usize, usize),
-    pivots: &mut [i32],
-    info: &mut i32,
-) {
-    panel(a, (m, n), (j0, j1), pivots, info)
 }
 
 /// getf2 on columns `j0..j1` of `a` (rows j0..m): each pivot row is

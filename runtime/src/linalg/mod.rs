@@ -440,6 +440,7 @@ mod entries;
 mod householder;
 mod jacobi_svd;
 mod lu;
+mod qr;
 mod trsm;
 
 pub use cholesky::strata_rt_potrf;
@@ -449,6 +450,7 @@ use entries::eig_one;
 pub use entries::*;
 use householder::*;
 pub use lu::strata_rt_getrf;
+use qr::*;
 pub use trsm::strata_rt_trsm;
 
 #[cfg(test)]
@@ -468,7 +470,7 @@ mod tests {
         let a = [2.0, -1.0, 0.5, 1.0, 3.0, 1.0, -2.0, 0.0, 4.0, 1.0, 1.0, 1.0];
         let mut f = a.to_vec();
         let mut tau = [0.0; 3];
-        householder_qr(&mut f, m, n, &mut tau);
+        geqrf(&mut f, m, n, &mut tau);
         // alpha = 2 > 0, so R's first diagonal element is -‖column 0‖.
         assert!((f[0] + 10f64.sqrt()).abs() < 1e-12, "{f:?}");
         let r: Vec<f64> = (0..n * n)
@@ -481,7 +483,7 @@ mod tests {
             })
             .collect();
         let mut q = f.clone();
-        householder_product(&mut q, m, n, &tau);
+        orgqr(&mut q, m, n, &tau);
         let qr = matmul(&q, &r, m, n, n);
         for (x, y) in qr.iter().zip(&a) {
             assert!((x - y).abs() < 1e-12, "{qr:?}");

@@ -357,7 +357,7 @@ fn prove_rows_independent(
         for p in passes {
             p.run(ctx, module).map_err(|d| vec![d])?;
         }
-        batch_axes::remove_dead_ops(ctx, module);
+        strata_dialect_xla::transforms::dead_ops::remove_dead_ops(ctx, module);
         modules.push(module);
     }
     batch_axes::batch_axes(ctx, modules[0], modules[1], (s1, s2), var).map_err(|d| vec![d])?;

@@ -610,38 +610,3 @@ fn is_elementwise(name: &str) -> bool {
                 | MAP
         )
 }
-
-/// Removes pure ops whose results nothing uses (shape computations left
-/// behind once `xla-static-dynamic-ops` made their consumers static), so
-/// their constants are not taken for data. One reverse walk: users come
-/// after definitions, nested ops after their parents.
-pub fn remove_dead_ops(ctx: &mut Context, module: OpId) {
-    let mut ops = Vec::new();
-    ctx.walk_nested(module, &mut |o| ops.push(o));
-    let mut uses: HashMap<Value, usize> = HashMap::new();
-    for &o in &ops {
-        for &v in ctx.op(o).operands() {
-            *uses.entry(v).or_default() += 1;
-        }
-    }
-    let mut dead = Vec::new();
-    for &o in ops.iter().rev() {
-        let op = ctx.op(o);
-        let pure = ctx
-            .op_def(op.name)
-            .is_some_and(|d| d.traits.has(strata_ir::Traits::PURE));
-        let unused = op
-            .results
-            .iter()
-            .all(|r| uses.get(r).copied().unwrap_or(0) == 0);
-        if pure && unused && !op.results.is_empty() && op.regions.is_empty() {
-            for v in op.operands().to_vec() {
-                if let Some(n) = uses.get_mut(&v) {
-                    *n = n.saturating_sub(1);
-                }
-            }
-            dead.push(o);
-        }
-    }
-    ctx.detach_ops(&dead);
-}

@@ -5,6 +5,7 @@ pub mod build;
 pub mod composites;
 pub mod conv_phases;
 pub mod cse;
+pub mod dead_ops;
 pub mod donation;
 pub mod fold_bf16_convert;
 pub mod fold_branches;
