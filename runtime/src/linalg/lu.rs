@@ -4,11 +4,14 @@
 //! columns is factored column by column exactly as getf2 does (the row of
 //! the first largest magnitude swapped up, the column below divided by the
 //! pivot, a zero pivot recorded in `info` and skipped, a rank-one update of
-//! the rest of the panel), then the panel's rows of the columns to its
-//! right are solved against its unit lower triangle and the trailing
-//! matrix gets one matrix product (faer's GEMM). The generated loop nest
-//! this replaces did the rank-one updates of the whole matrix: 512 x 512
-//! took 1.6x the time of XLA:CPU's whole `solve`.
+//! the rest of the panel) on a column-major copy of itself, its row swaps
+//! then made on the columns left and right of it (laswp), then the panel's
+//! rows of the columns to its right are solved against its unit lower
+//! triangle and the trailing matrix gets one matrix product (faer's GEMM).
+//! The generated loop nest this replaces did the rank-one updates of the
+//! whole matrix: 512 x 512 took 1.6x the time of XLA:CPU's whole `solve`;
+//! the panels factored in place, row-major, took 64% of a 512 x 512 LU
+//! (their pivot searches touch a cache line per element).
 //!
 //! Within one panel the steps, and so the pivots, are getf2's; a matrix no
 //! wider than a panel factors exactly as before. Complex matrices keep the
@@ -19,13 +22,16 @@ use faer::linalg::triangular_solve::solve_unit_lower_triangular_in_place;
 use faer::reborrow::{Reborrow, ReborrowMut};
 use faer::{Accum, MatMut, MatRef, Par};
 
+use std::ops::Range;
+
+use super::panel::{copy_panel, store_panel};
 use super::*;
 use crate::cpu::with_avx2;
 
 /// Columns per panel: wider panels do more of the work in getf2's
 /// rank-one steps, narrower ones give the products a smaller k (measured
-/// on 256 and 512: 32 and 48 within 3%, 64 1.3x slower at 256, 96 slower
-/// still; AMD Zen 5).
+/// with column-major panels on 256, 512 and 1024 squares: 32 and 48 within
+/// 10% of each other, 64 and 96 1.3-1.7x slower; AMD Zen 5).
 const PANEL: usize = 48;
 
 /// The trailing update is split between threads down to this many columns
@@ -46,12 +52,18 @@ pub(super) fn getrf<T: Real>(a: &mut [T], m: usize, n: usize, pivots: &mut [i32]
     let steps = m.min(n);
     let mut info = 0;
     for j0 in (0..steps).step_by(PANEL) {
-        let j1 = (j0 + PANEL).min(steps);
-        // Compiled for AVX2 where the CPU has it: the row updates run 8 lanes wide.
+        let columns = j0..(j0 + PANEL).min(steps);
+        let j1 = columns.end;
+        let mut panel = copy_panel(a, (m, n), columns.clone());
+        let panel_pivots = &mut pivots[columns.clone()];
+        // Compiled for AVX2 where the CPU has it: the column updates run 8
+        // lanes wide.
         with_avx2(
             #[inline(always)]
-            || panel(a, (m, n), (j0, j1), pivots, &mut info),
+            || factor_panel(&mut panel, (m - j0, j0), panel_pivots, &mut info),
         );
+        store_panel(a, (m, n), columns.clone(), &panel);
+        swap_rows_outside(a, n, columns, &pivots[j0..j1]);
         if j1 < n {
             let whole = MatMut::from_row_major_slice_mut(&mut *a, m, n);
             let rest = whole.get_mut(j0..m, j0..n);
@@ -90,50 +102,68 @@ fn trailing<T: Real>(
     }
 }
 
-/// getf2 on columns `j0..j1` of `a` (rows j0..m): each pivot row is
-/// swapped whole (the columns left and right of the panel too, as getrf's
-/// laswp does after it).
+/// getf2 on a column-major panel of `rows` rows, the rows and columns of
+/// the matrix from `j0` on (the panel's pivots are global, 1-based): each
+/// column's first largest magnitude swapped up within the panel, the
+/// column below divided by the pivot, a zero pivot recorded in `info` and
+/// skipped, then the rank-one update of the panel's columns to its right.
+/// Each element sees getf2's operations in getf2's order.
 #[inline(always)]
-fn panel<T: Real>(
-    a: &mut [T],
-    (m, n): (usize, usize),
-    (j0, j1): (usize, usize),
+fn factor_panel<T: Real>(
+    panel: &mut [T],
+    (rows, j0): (usize, usize),
     pivots: &mut [i32],
     info: &mut i32,
 ) {
-    for j in j0..j1 {
+    for (j, pivot_row) in pivots.iter_mut().enumerate() {
+        let column = &panel[j * rows..(j + 1) * rows];
         let mut p = j;
-        let mut best = a[j * n + j].abs();
-        for i in j + 1..m {
-            let v = a[i * n + j].abs();
-            if v > best {
-                best = v;
+        let mut best = column[j].abs();
+        for (i, &x) in column.iter().enumerate().skip(j + 1) {
+            if x.abs() > best {
+                best = x.abs();
                 p = i;
             }
         }
-        pivots[j] = p as i32 + 1;
-        let pivot = a[p * n + j];
+        *pivot_row = (j0 + p) as i32 + 1;
+        let pivot = column[p];
         if pivot != T::zero() {
             if p != j {
-                for k in 0..n {
-                    a.swap(j * n + k, p * n + k);
+                for col in panel.chunks_exact_mut(rows) {
+                    col.swap(j, p);
                 }
             }
-            for i in j + 1..m {
-                a[i * n + j] = a[i * n + j] / pivot;
+            for x in panel[j * rows + j + 1..(j + 1) * rows].iter_mut() {
+                *x = *x / pivot;
             }
         } else if *info == 0 {
-            *info = j as i32 + 1;
+            *info = (j0 + j) as i32 + 1;
         }
         // The rest of the panel: a(i, k) -= a(i, j) a(j, k).
-        let (above, below) = a.split_at_mut((j + 1) * n);
-        let row_j = &above[j * n + j + 1..j * n + j1];
-        for row_i in below.chunks_exact_mut(n).take(m - j - 1) {
-            let lij = row_i[j];
-            for (x, &u) in row_i[j + 1..j1].iter_mut().zip(row_j) {
+        let (left, right) = panel.split_at_mut((j + 1) * rows);
+        let l = &left[j * rows + j + 1..];
+        for col in right.chunks_exact_mut(rows) {
+            let u = col[j];
+            for (x, &lij) in col[j + 1..].iter_mut().zip(l) {
                 *x = *x - lij * u;
             }
         }
+    }
+}
+
+/// The panel's row swaps on the columns left and right of it (LAPACK's
+/// laswp), in the order they were made.
+fn swap_rows_outside<T: Real>(a: &mut [T], n: usize, columns: Range<usize>, pivots: &[i32]) {
+    for (j, &pivot_row) in columns.clone().zip(pivots) {
+        let p = pivot_row as usize - 1;
+        if p == j {
+            continue;
+        }
+        // p > j: the pivot comes from below.
+        let (upper, lower) = a.split_at_mut(p * n);
+        let (row_j, row_p) = (&mut upper[j * n..(j + 1) * n], &mut lower[..n]);
+        row_j[..columns.start].swap_with_slice(&mut row_p[..columns.start]);
+        row_j[columns.end..].swap_with_slice(&mut row_p[columns.end..]);
     }
 }
 

@@ -440,6 +440,7 @@ mod entries;
 mod householder;
 mod jacobi_svd;
 mod lu;
+mod panel;
 mod qr;
 mod trsm;
 
