@@ -45,6 +45,7 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
         Box::new(strata_dialect_xla::transforms::fold_bf16_convert::XlaFoldBf16ConvertPass),
         Box::new(strata_dialect_xla::transforms::tree_reduce::XlaTreeReducePass),
         Box::new(strata_dialect_xla::transforms::split_reduce::XlaSplitReducePass),
+        Box::new(strata_dialect_xla::transforms::fold_constant_convert::XlaFoldConstantConvertPass),
         Box::new(strata_dialect_xla::transforms::cse::XlaCsePass),
         Box::new(strata_dialect_xla::transforms::dead_ops::XlaRemoveDeadOpsPass),
         Box::new(strata_dialect_xla::transforms::donation::XlaPlanDonationPass),

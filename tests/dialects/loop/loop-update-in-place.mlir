@@ -151,3 +151,71 @@ func.func @reduction(%b: memref<8x4xf32>, %g: memref<8x4xf32>) {
   "mem.dealloc"(%t) : (memref<8x4xf32>) -> ()
   func.return
 }
+
+// -----
+
+// One loop computes the new values of two buffers (a binary search's low
+// and high bounds, a while body's two state buffers), each element of
+// both read before either is written: both are updated in place, even
+// swapped (%a takes %b's old value and %b %a's).
+// CHECK-LABEL: func.func @two_updates
+// CHECK-NOT: "mem.alloc"
+// CHECK: %[[A:.*]] = "mem.load"(%arg0, %[[I:[^)]*]])
+// CHECK: %[[B:.*]] = "mem.load"(%arg1, %[[I]])
+// CHECK: "mem.store"(%[[B]], %arg0, %[[I]])
+// CHECK: "mem.store"(%[[A]], %arg1, %[[I]])
+// CHECK-NOT: "mem.copy"
+// CHECK-NOT: "mem.dealloc"
+// CHECK: "func.return"
+func.func @two_updates(%a: memref<8xf32>, %b: memref<8xf32>) {
+  %lb = "arith.constant"() {value = 0 : index} : () -> index
+  %ub = "arith.constant"() {value = 8 : index} : () -> index
+  %st = "arith.constant"() {value = 1 : index} : () -> index
+  %ta = "mem.alloc"() : () -> memref<8xf32>
+  %tb = "mem.alloc"() : () -> memref<8xf32>
+  "loop.for"(%lb, %ub, %st) ({
+  ^bb0(%i: index):
+    %x = "mem.load"(%a, %i) : (memref<8xf32>, index) -> f32
+    %y = "mem.load"(%b, %i) : (memref<8xf32>, index) -> f32
+    "mem.store"(%y, %ta, %i) : (f32, memref<8xf32>, index) -> ()
+    "mem.store"(%x, %tb, %i) : (f32, memref<8xf32>, index) -> ()
+    "loop.yield"() : () -> ()
+  }) {parallel} : (index, index, index) -> ()
+  "mem.copy"(%ta, %a) : (memref<8xf32>, memref<8xf32>) -> ()
+  "mem.copy"(%tb, %b) : (memref<8xf32>, memref<8xf32>) -> ()
+  "mem.dealloc"(%ta) : (memref<8xf32>) -> ()
+  "mem.dealloc"(%tb) : (memref<8xf32>) -> ()
+  func.return
+}
+
+// -----
+
+// The same, but %a is read again after its new value is stored: that
+// rewrite would read the new value, so %a keeps its copy; %b's update
+// (its reads all first) is still made in place.
+// CHECK-LABEL: func.func @two_updates_one_kept
+// CHECK: %[[TA:.*]] = "mem.alloc"
+// CHECK-NOT: "mem.alloc"
+// CHECK: "mem.store"(%{{.*}}, %arg1, %{{.*}})
+// CHECK: "mem.copy"(%[[TA]], %arg0)
+// CHECK-NOT: "mem.copy"
+func.func @two_updates_one_kept(%a: memref<8xf32>, %b: memref<8xf32>) {
+  %lb = "arith.constant"() {value = 0 : index} : () -> index
+  %ub = "arith.constant"() {value = 8 : index} : () -> index
+  %st = "arith.constant"() {value = 1 : index} : () -> index
+  %ta = "mem.alloc"() : () -> memref<8xf32>
+  %tb = "mem.alloc"() : () -> memref<8xf32>
+  "loop.for"(%lb, %ub, %st) ({
+  ^bb0(%i: index):
+    %y = "mem.load"(%b, %i) : (memref<8xf32>, index) -> f32
+    "mem.store"(%y, %ta, %i) : (f32, memref<8xf32>, index) -> ()
+    %x = "mem.load"(%a, %i) : (memref<8xf32>, index) -> f32
+    "mem.store"(%x, %tb, %i) : (f32, memref<8xf32>, index) -> ()
+    "loop.yield"() : () -> ()
+  }) {parallel} : (index, index, index) -> ()
+  "mem.copy"(%ta, %a) : (memref<8xf32>, memref<8xf32>) -> ()
+  "mem.copy"(%tb, %b) : (memref<8xf32>, memref<8xf32>) -> ()
+  "mem.dealloc"(%ta) : (memref<8xf32>) -> ()
+  "mem.dealloc"(%tb) : (memref<8xf32>) -> ()
+  func.return
+}

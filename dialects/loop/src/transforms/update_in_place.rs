@@ -78,11 +78,15 @@ fn update_in_function(ctx: &mut Context, func: OpId) {
         .collect();
     let cx = Analysis { func, index };
     let mut rewrites = Vec::new();
-    let mut taken: HashSet<OpId> = HashSet::new();
+    // The buffers each loop's rewrites name. A loop may feed several (a
+    // `while` body's loop computing two state buffers): each rewrite's
+    // conditions are about its own two buffers, which no other rewrite of
+    // the loop may name.
+    let mut named: HashSet<(OpId, Value)> = HashSet::new();
     for copy in copies {
         if let Some(r) = plan(ctx, &cx, copy) {
-            // A loop feeds one rewrite per pass: the next sees its new uses.
-            if taken.insert(r.lp) {
+            if !named.contains(&(r.lp, r.fresh)) && !named.contains(&(r.lp, r.target)) {
+                named.extend([(r.lp, r.fresh), (r.lp, r.target)]);
                 rewrites.push(r);
             }
         }

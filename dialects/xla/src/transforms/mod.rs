@@ -9,6 +9,7 @@ pub mod dead_ops;
 pub mod donation;
 pub mod fold_bf16_convert;
 pub mod fold_branches;
+pub mod fold_constant_convert;
 pub mod fold_dot_transpose;
 pub mod inline;
 pub mod jax_calling_convention;
