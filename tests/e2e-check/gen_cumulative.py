@@ -1,5 +1,5 @@
 # Writes cumulative.mlir: jnp.cumsum / cumprod / cummax / cummin and their
-# reverse forms (reduce_windows covering the whole dimension, which Strata
+# reverse forms, and lax.cumlogsumexp (reduce_windows covering the whole dimension, which Strata
 # lowers as running folds), along the first, last and a middle axis, on
 # floats (NaN and infinities for max/min), f64 and integers; rows long
 # enough (300) that XLA:CPU sums them in blocks. Expected values: XLA:CPU's,
@@ -29,6 +29,12 @@ cases = [
     ("cummin_special_reverse", lambda x: lax.cummin(x, 1, reverse=True), special, None),
     ("cummax_i32_axis0", lambda x: lax.cummax(x, 0), rs.randint(-1000, 1000, (64, 9)).astype(np.int32), None),
     ("cummin_u8_reverse", lambda x: lax.cummin(x, 0, reverse=True), rs.randint(0, 255, (20, 3)).astype(np.uint8), None),
+    # A reducer written out in several ops (logaddexp from -inf): -inf
+    # entries, rows long enough that XLA:CPU regroups its folds.
+    ("cumlogsumexp_rows_f32", lambda x: lax.cumlogsumexp(x, 1), rs.randn(4, 300).astype(np.float32), 1e-5),
+    ("cumlogsumexp_reverse_axis0_f64", lambda x: lax.cumlogsumexp(x, 0, reverse=True), rs.randn(200, 3), 1e-12),
+    ("cumlogsumexp_neg_inf", lambda x: lax.cumlogsumexp(x, 1),
+     np.array([[-np.inf, -np.inf, 0.0, 1.0, -np.inf], [2.0, -np.inf, -np.inf, 5.0, 3.0]], np.float32), 1e-6),
 ]
 pieces = []
 for name, f, x, tol in cases:

@@ -85,3 +85,42 @@ func.func @sum_from_one(%x: tensor<4x16xf32>) -> tensor<4x16xf32> {
   }) : (tensor<4x16xf32>, tensor<f32>) -> tensor<4x16xf32>
   return %1 : tensor<4x16xf32>
 }
+
+// -----
+
+// A reducer written out in several ops (lax.cumlogsumexp's logaddexp from
+// -inf): its init is an identity by the reduction's contract, so the
+// running fold is taken too: element i folds the previous result with
+// x[i], no window loop and no accumulator.
+
+// CHECK-LABEL: func.func @cumlogsumexp
+// CHECK-SAME: (%[[X:.*]]: memref<2x64xf32>, %[[OUT:.*]]: memref<2x64xf32>)
+// CHECK-NOT: "mem.alloca"
+// CHECK: %[[N:.*]] = "arith.constant"() {value = 64 : index}
+// CHECK: "loop.for"(%{{.*}}, %[[N]], %{{.*}})
+// CHECK-NEXT: ^{{.*}}(%[[I:.*]]: index):
+// CHECK: %[[P:.*]] = "arith.subi"(%[[I]], %{{.*}})
+// CHECK: "mem.load"(%[[OUT]], %{{.*}}, %[[P]])
+// CHECK: "mem.load"(%[[X]], %{{.*}}, %[[I]])
+// CHECK: "arith.maximumf"
+// CHECK: "arith.log1p"
+// CHECK-NOT: "loop.for"
+// CHECK: "mem.store"
+func.func @cumlogsumexp(%x: tensor<2x64xf32>) -> tensor<2x64xf32> {
+  %init = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %0 = "stablehlo.reduce_window"(%x, %init) <{padding = dense<[[0, 0], [63, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 1, 64>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %1 = stablehlo.maximum %a, %b : tensor<f32>
+    %2 = stablehlo.subtract %a, %b : tensor<f32>
+    %3 = stablehlo.compare NE, %2, %2, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %4 = stablehlo.add %a, %b : tensor<f32>
+    %5 = stablehlo.abs %2 : tensor<f32>
+    %6 = stablehlo.negate %5 : tensor<f32>
+    %7 = stablehlo.exponential %6 : tensor<f32>
+    %8 = stablehlo.log_plus_one %7 : tensor<f32>
+    %9 = stablehlo.add %1, %8 : tensor<f32>
+    %10 = stablehlo.select %3, %4, %9 : tensor<i1>, tensor<f32>
+    stablehlo.return %10 : tensor<f32>
+  }) : (tensor<2x64xf32>, tensor<f32>) -> tensor<2x64xf32>
+  return %0 : tensor<2x64xf32>
+}

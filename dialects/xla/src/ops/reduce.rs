@@ -366,6 +366,26 @@ pub fn init_folds_away(ctx: &Context, body: BlockId, init: Value) -> bool {
     }
 }
 
+/// Whether `body` is a reducer of several ops (a monoid written out, such
+/// as `cumlogsumexp`'s logaddexp, which [`init_folds_away`] cannot prove
+/// anything of) on real scalars, from a constant `init`: a running fold of
+/// it is one of the orders its reduction may be computed in by contract
+/// alone. JAX requires a reduction's init and computation to form a monoid
+/// (init an identity of an associative computation; `jax.lax.reduce`) and
+/// XLA exploits it: its reduce-window rewriter turns long cumulative
+/// windows into scans that regroup the folds.
+pub fn is_written_out_monoid(ctx: &Context, body: BlockId, init: Value) -> bool {
+    let Some((_, elem)) = constant_scalar(ctx, init) else {
+        return false;
+    };
+    let block = &ctx.blocks[body];
+    let real = matches!(
+        ctx.types.kind(elem),
+        TypeKind::Float(_) | TypeKind::Int { .. }
+    );
+    real && block.args.len() == 2 && block.ops.len() > 2
+}
+
 /// `xla.reduce`: the dimensions folded away (the others are the result's).
 pub fn reduce_dimensions(ctx: &Context, op: OpId) -> Option<Vec<usize>> {
     indices_attr(ctx, op, "dimensions")
