@@ -77,6 +77,42 @@ func.func @rows(%out: memref<2x65536xi32>) {
 
 // -----
 
+// Constants in the outer loop's body (the inner loop's bounds, as a sort
+// along axis 0 of a 4096 x 256 matrix emits them) do not end the chain:
+// the 256 columns are split, not the one outer iteration, whose stores
+// (at a row index of its own loop) would look shared by iterations.
+
+// CHECK-LABEL: func.func @columns
+// CHECK: "loop.for"
+// CHECK: "loop.dispatch"({{.*}}) {callee = @columns__parallel0
+// CHECK: func.func private @columns__parallel0
+func.func @columns(%out: memref<4096x256xf32>) {
+  %c0 = "arith.constant"() {value = 0 : index} : () -> index
+  %c1 = "arith.constant"() {value = 1 : index} : () -> index
+  "loop.for"(%c0, %c1, %c1) ({
+  ^bb0(%r: index):
+    %lo = "arith.constant"() {value = 0 : index} : () -> index
+    %hi = "arith.constant"() {value = 256 : index} : () -> index
+    %st = "arith.constant"() {value = 1 : index} : () -> index
+    "loop.for"(%lo, %hi, %st) ({
+    ^bb1(%c: index):
+      %n = "arith.constant"() {value = 4096 : index} : () -> index
+      "loop.for"(%lo, %n, %st) ({
+      ^bb2(%k: index):
+        %x = "mem.load"(%out, %k, %c) : (memref<4096x256xf32>, index, index) -> f32
+        %y = "arith.addf"(%x, %x) : (f32, f32) -> f32
+        "mem.store"(%y, %out, %k, %c) : (f32, memref<4096x256xf32>, index, index) -> ()
+        "loop.yield"() : () -> ()
+      }) : (index, index, index) -> ()
+      "loop.yield"() : () -> ()
+    }) {parallel} : (index, index, index) -> ()
+    "loop.yield"() : () -> ()
+  }) {parallel} : (index, index, index) -> ()
+  func.return
+}
+
+// -----
+
 // Left as they are: a loop whose whole work is known to be small, one that
 // stores into a buffer from outside at an index shared by all iterations,
 // and one that calls a function.

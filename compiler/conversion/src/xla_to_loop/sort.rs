@@ -61,19 +61,36 @@ pub(super) fn sort(
     // parallel when there are several; a single slice merges the pairs
     // of runs of each pass in parallel instead.
     let slices: i64 = outer.iter().product();
+    // A slice along an outer dimension is strided (a column of a matrix
+    // sorted along axis 0): each merge pass would touch a cache line per
+    // element. Such slices are sorted in contiguous copies, written back
+    // once at the end (4096 x 256 along axis 0 took 1.3x XLA:CPU's time).
+    let contiguous = shape[dim + 1..].iter().all(|&d| d == 1);
     let mut slice_body = |b: &mut Builder<'_>, slice: &[Value]| -> Result<()> {
         let scratch: Vec<Value> = scratch_tys.iter().map(|&t| b.alloc(t)).collect();
+        let copies: Vec<Value> = if contiguous {
+            Vec::new()
+        } else {
+            scratch_tys.iter().map(|&t| b.alloc(t)).collect()
+        };
         let width = b.alloca(slot_ty);
         let at = |k: Value| {
             let mut v = slice.to_vec();
             v[dim] = k;
             v
         };
-        // The results start as the operands' slices.
+        // Where the sort works: the results' slices, or their copies.
+        let work: Vec<Value> = if contiguous {
+            bufs.to_vec()
+        } else {
+            copies.clone()
+        };
+        let work_at = |k: Value| if contiguous { at(k) } else { vec![k] };
+        // The work starts as the operands' slices.
         b.for_range(0, n, &mut |b, k| {
-            for (&x, &out) in operands.iter().zip(bufs) {
+            for (&x, &w) in operands.iter().zip(&work) {
                 let v = cx.element(b, x, &at(k))?;
-                store_scalar(b, v, out, &at(k));
+                store_scalar(b, v, w, &work_at(k));
             }
             Ok(())
         })?;
@@ -110,9 +127,11 @@ pub(super) fn sort(
                         let jc = b.select(right_ok, j, lo);
                         let mut args = Vec::new();
                         let mut pairs = Vec::new();
-                        for &out in bufs {
-                            let (vi, vj) =
-                                (load_scalar(b, out, &at(ic)), load_scalar(b, out, &at(jc)));
+                        for &w in &work {
+                            let (vi, vj) = (
+                                load_scalar(b, w, &work_at(ic)),
+                                load_scalar(b, w, &work_at(jc)),
+                            );
                             args.extend([vj, vi]);
                             pairs.push((vi, vj));
                         }
@@ -141,9 +160,9 @@ pub(super) fn sort(
                     b.for_values(zero, len, pair, merge)
                 }?;
                 b.for_range(0, n, &mut |b, k| {
-                    for (&src, &out) in scratch.iter().zip(bufs) {
+                    for (&src, &w) in scratch.iter().zip(&work) {
                         let v = load_scalar(b, src, &[k]);
-                        store_scalar(b, v, out, &at(k));
+                        store_scalar(b, v, w, &work_at(k));
                     }
                     Ok(())
                 })?;
@@ -151,7 +170,16 @@ pub(super) fn sort(
                 Ok(())
             },
         )?;
-        for s in scratch {
+        if !contiguous {
+            b.for_range(0, n, &mut |b, k| {
+                for (&w, &out) in work.iter().zip(bufs) {
+                    let v = load_scalar(b, w, &[k]);
+                    store_scalar(b, v, out, &at(k));
+                }
+                Ok(())
+            })?;
+        }
+        for s in scratch.into_iter().chain(copies) {
             b.insert("mem.dealloc", vec![s], &[], vec![]);
         }
         Ok(())

@@ -174,7 +174,15 @@ fn descend(ctx: &Context, lp: OpId) -> OpId {
         let Some(body) = ctx.entry_block(cur, 0) else {
             return cur;
         };
-        match ctx.blocks[body].ops.as_slice() {
+        // Constants before the inner loop (its bounds) do not break the
+        // chain: the outlined function gets copies of them.
+        let ops: Vec<OpId> = ctx.blocks[body]
+            .ops
+            .iter()
+            .copied()
+            .filter(|&o| ctx.op(o).name != strata_dialect_arith::CONSTANT)
+            .collect();
+        match ops.as_slice() {
             [inner, last]
                 if ctx.op(*inner).name == FOR
                     && is_parallel(ctx, *inner)
