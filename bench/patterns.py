@@ -708,6 +708,14 @@ MODELS.update({
     "solve": lambda: (jnp.linalg.solve, (normal(512, 512, scale=1.0) + 32 * np.eye(512, dtype=np.float32),
                                          normal(512, 64, scale=1.0))),
     "cholesky": lambda: (jnp.linalg.cholesky, (spd(512),)),
+    "qr": lambda: (jnp.linalg.qr, (normal(256, 256, scale=1.0),)),
+    "searchsorted": lambda: (jnp.searchsorted, (np.sort(normal(1 << 16, scale=1.0)), normal(1 << 16, scale=1.0))),
+    "histogram": lambda: (lambda x: jnp.histogram(x, bins=256, range=(-3, 3))[0], (normal(1 << 20, scale=1.0),)),
+    "cumlogsumexp": lambda: (lambda x: lax.cumlogsumexp(x, axis=1), (normal(256, 2048, scale=1.0),)),
+    "sort_axis0": lambda: (lambda x: jnp.sort(x, axis=0), (normal(4096, 256, scale=1.0),)),
+    "conv_rgb_out": lambda: (lambda x, w: lax.conv_general_dilated(x, w, (1, 1), "SAME",
+                                                                  dimension_numbers=("NHWC", "HWIO", "NHWC")),
+                             (normal(4, 128, 128, 32, scale=1.0), normal(3, 3, 32, 3, scale=0.1))),
     "shufflenet": lambda: (shufflenet, ([(normal(1, 1, 32, 128, scale=0.1), normal(3, 3, 32, 128, scale=0.05))
                                          for _ in range(3)], normal(4, 28, 28, 128, scale=1.0))),
 })
