@@ -17,6 +17,7 @@ use faer::reborrow::{Reborrow, ReborrowMut};
 use faer::{Accum, MatMut, MatRef, Par};
 
 use super::lu::Real;
+use super::panel::dot;
 use super::*;
 use crate::cpu::with_avx2;
 
@@ -87,7 +88,7 @@ fn panel<T: Real>(w: &mut [T], n: usize, (j0, j1): (usize, usize), info: &mut i3
         let (above, from_j) = w.split_at_mut(j * n);
         let _ = above;
         let (row_j, below) = from_j.split_at_mut(n);
-        let s = row_j[j] - dot(&row_j[j0..j], &row_j[j0..j]);
+        let s = row_j[j] - dot(&row_j[j0..j], &row_j[j0..j], |x| x);
         if !(s > T::zero()) && *info == 0 {
             *info = j as i32 + 1;
         }
@@ -95,29 +96,10 @@ fn panel<T: Real>(w: &mut [T], n: usize, (j0, j1): (usize, usize), info: &mut i3
         row_j[j] = pivot;
         let head = &row_j[j0..j];
         for row_i in below.chunks_exact_mut(n) {
-            let s = row_i[j] - dot(&row_i[j0..j], head);
+            let s = row_i[j] - dot(&row_i[j0..j], head, |x| x);
             row_i[j] = s / pivot;
         }
     }
-}
-
-/// Σ x[k] y[k] in eight interleaved partial sums (k mod 8), then those in
-/// order: the sums vectorize (a single running sum would wait on each
-/// addition).
-#[inline(always)]
-fn dot<T: Real>(x: &[T], y: &[T]) -> T {
-    let mut acc = [T::zero(); 8];
-    let (xc, yc) = (x.chunks_exact(8), y.chunks_exact(8));
-    let (xr, yr) = (xc.remainder(), yc.remainder());
-    for (a, b) in xc.zip(yc) {
-        for l in 0..8 {
-            acc[l] = acc[l] + a[l] * b[l];
-        }
-    }
-    for (l, (&a, &b)) in xr.iter().zip(yr).enumerate() {
-        acc[l] = acc[l] + a * b;
-    }
-    acc.iter().fold(T::zero(), |s, &v| s + v)
 }
 
 /// `int32_t strata_rt_potrf(const LinalgDesc *d, const T *a, T *out,

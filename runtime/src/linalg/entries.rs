@@ -167,11 +167,10 @@ pub unsafe extern "C" fn strata_rt_householder_qr(
             let k = s.rows.min(s.cols);
             by_elem!(s, T => {
                 let (mn, total) = (s.matrix(), s.batch * s.matrix());
-                // SAFETY: sizes from the descriptor the lowering wrote for these buffers.
-                let input: Vec<T> = unsafe { read_all(a, total) };
-                let out: &mut [T] = unsafe { output(factored, total) };
+                // SAFETY: sizes from the descriptor the lowering wrote for these buffers;
+                // a moves into the result buffer (they may be one), worked on in place.
+                let out: &mut [T] = unsafe { moved(a, factored, total) };
                 let taus: &mut [T] = unsafe { output(tau, s.batch * k) };
-                out.copy_from_slice(&input);
                 for_each_matrix(
                     || chunks(out, mn).zip(chunks(taus, k)),
                     |(m, t)| geqrf(m, s.rows, s.cols, t),
@@ -208,10 +207,9 @@ pub unsafe extern "C" fn strata_rt_householder_product(
             by_elem!(s, T => {
                 let (mn, total) = (s.matrix(), s.batch * s.matrix());
                 // SAFETY: sizes from the descriptor the lowering wrote for these buffers.
-                let input: Vec<T> = unsafe { read_all(a, total) };
                 let taus: Vec<T> = unsafe { read_all(tau, s.batch * k) };
-                let out: &mut [T] = unsafe { output(q, total) };
-                out.copy_from_slice(&input);
+                // SAFETY: as above; a moves into the result buffer (they may be one).
+                let out: &mut [T] = unsafe { moved(a, q, total) };
                 let taus = &taus;
                 for_each_matrix(
                     || chunks(out, mn).enumerate(),
@@ -246,11 +244,10 @@ pub unsafe extern "C" fn strata_rt_hessenberg(
             let k = n.saturating_sub(1);
             by_elem!(s, T => {
                 let (nn, total) = (s.matrix(), s.batch * s.matrix());
-                // SAFETY: sizes from the descriptor the lowering wrote for these buffers.
-                let input: Vec<T> = unsafe { read_all(a, total) };
-                let out: &mut [T] = unsafe { output(packed, total) };
+                // SAFETY: sizes from the descriptor the lowering wrote for these buffers;
+                // a moves into the result buffer (they may be one), worked on in place.
+                let out: &mut [T] = unsafe { moved(a, packed, total) };
                 let taus: &mut [T] = unsafe { output(tau, s.batch * k) };
-                out.copy_from_slice(&input);
                 for_each_matrix(
                     || chunks(out, nn).zip(chunks(taus, k)),
                     |(m, t)| hessenberg(m, n, t),
@@ -291,13 +288,12 @@ pub unsafe extern "C" fn strata_rt_tridiagonal(
             let k = n.saturating_sub(1);
             by_elem!(s, T => {
                 let (nn, total) = (s.matrix(), s.batch * s.matrix());
-                // SAFETY: sizes from the descriptor the lowering wrote for these buffers.
-                let input: Vec<T> = unsafe { read_all(a, total) };
-                let out: &mut [T] = unsafe { output(packed, total) };
+                // SAFETY: sizes from the descriptor the lowering wrote for these buffers;
+                // a moves into the result buffer (they may be one), worked on in place.
+                let out: &mut [T] = unsafe { moved(a, packed, total) };
                 let ds: &mut [<T as Scalar>::Part] = unsafe { output(d, s.batch * n) };
                 let es: &mut [<T as Scalar>::Part] = unsafe { output(e, s.batch * k) };
                 let taus: &mut [T] = unsafe { output(tau, s.batch * k) };
-                out.copy_from_slice(&input);
                 for_each_matrix(
                     || chunks(out, nn).zip(chunks(ds, n)).zip(chunks(es, k)).zip(chunks(taus, k)),
                     |(((m, d), e), t)| tridiagonal(m, n, d, e, t),

@@ -41,7 +41,7 @@ const MIN_SPLIT_COLS: usize = 64;
 const MIN_SPLIT_WORK: usize = 128 * 128;
 
 /// A real element the blocked LU runs on.
-pub(super) trait Real: faer::traits::ComplexField + Float + Send + Sync {}
+pub(super) trait Real: faer::traits::ComplexField + Float + Default + Send + Sync {}
 impl Real for f32 {}
 impl Real for f64 {}
 

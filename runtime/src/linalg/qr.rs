@@ -9,11 +9,13 @@
 //! CPU has AVX2. Row by row and unblocked, a 256 x 256 QR took 3.1x
 //! XLA:CPU's time (AMD Zen 5).
 
+use std::ops::Range;
+
 use faer::linalg::matmul::matmul;
 use faer::reborrow::{Reborrow, ReborrowMut};
 use faer::{Accum, Mat, MatMut, MatRef, Par};
 
-use super::panel::{copy_panel, store_panel};
+use super::panel::{copy_panel, dot, store_panel};
 use super::*;
 use crate::cpu::with_avx2;
 
@@ -28,7 +30,7 @@ const MIN_SPLIT_WORK: usize = 128 * 128;
 
 /// An element the blocked QR runs on: one of [`Scalar`]'s that faer's
 /// products take.
-pub(super) trait Field: Scalar + faer::traits::ComplexField {}
+pub(super) trait Field: Scalar + faer::traits::ComplexField + Default {}
 impl Field for f32 {}
 impl Field for f64 {}
 impl Field for c32 {}
@@ -50,15 +52,7 @@ pub(super) fn geqrf<T: Field>(a: &mut [T], m: usize, n: usize, tau: &mut [T]) {
             || factor_panel(&mut panel, m - j0, panel_tau),
         );
         store_panel(a, (m, n), columns.clone(), &panel);
-        if columns.end < n {
-            let block = with_avx2(
-                #[inline(always)]
-                || BlockReflector::new(&panel, m - j0, &tau[columns.clone()]),
-            );
-            let whole = MatMut::from_row_major_slice_mut(&mut *a, m, n);
-            let right = whole.submatrix_mut(j0, columns.end, m - j0, n - columns.end);
-            block.apply(right, true);
-        }
+        reflect_right_of(a, (m, n), columns, &panel, &tau[j0..], true);
     }
 }
 
@@ -74,22 +68,13 @@ pub(super) fn orgqr<T: Field>(q: &mut [T], m: usize, n: usize, tau: &[T]) {
             q[i * n + j] = if i == j { T::one() } else { T::zero() };
         }
     }
-    let starts: Vec<usize> = (0..k).step_by(PANEL).collect();
-    for &j0 in starts.iter().rev() {
+    for j0 in (0..k).step_by(PANEL).rev() {
         let columns = j0..(j0 + PANEL).min(k);
         let mut panel = copy_panel(q, (m, n), columns.clone());
-        if columns.end < n {
-            // The columns right of the panel hold the product of the later
-            // reflectors (zero above row `columns.end`): the panel's block
-            // applies to their rows j0...
-            let block = with_avx2(
-                #[inline(always)]
-                || BlockReflector::new(&panel, m - j0, &tau[columns.clone()]),
-            );
-            let whole = MatMut::from_row_major_slice_mut(&mut *q, m, n);
-            let right = whole.submatrix_mut(j0, columns.end, m - j0, n - columns.end);
-            block.apply(right, false);
-        }
+        // The columns right of the panel hold the product of the later
+        // reflectors (zero above row `columns.end`): the panel's block
+        // applies to their rows j0...
+        reflect_right_of(q, (m, n), columns.clone(), &panel, &tau[j0..], false);
         with_avx2(
             #[inline(always)]
             || panel_product(&mut panel, m - j0, &tau[columns.clone()]),
@@ -99,6 +84,34 @@ pub(super) fn orgqr<T: Field>(q: &mut [T], m: usize, n: usize, tau: &[T]) {
             row[columns.clone()].fill(T::zero());
         }
     }
+}
+
+/// The block reflector of the panel `columns` (held column-major in
+/// `panel`, their taus first in `tau`) applied to rows `columns.start`..
+/// of the columns right of the panel: its adjoint (geqrf's update) or
+/// itself (orgqr's).
+fn reflect_right_of<T: Field>(
+    a: &mut [T],
+    (m, n): (usize, usize),
+    columns: Range<usize>,
+    panel: &[T],
+    tau: &[T],
+    adjoint: bool,
+) {
+    if columns.end >= n {
+        return;
+    }
+    let (j0, rows) = (columns.start, m - columns.start);
+    let taus = &tau[..columns.len()];
+    let block = with_avx2(
+        #[inline(always)]
+        || BlockReflector::new(panel, rows, taus),
+    );
+    let whole = MatMut::from_row_major_slice_mut(a, m, n);
+    block.apply(
+        whole.submatrix_mut(j0, columns.end, rows, n - columns.end),
+        adjoint,
+    );
 }
 
 /// geqr2 on a column-major panel of `rows` rows (`tau.len()` columns, no
@@ -152,31 +165,13 @@ fn panel_product<T: Field>(panel: &mut [T], rows: usize, tau: &[T]) {
 /// x := x - coef · v (vᴴ x).
 #[inline(always)]
 fn reflect<T: Field>(x: &mut [T], v: &[T], coef: T) {
-    let s = coef * dot_conjugate(v, x);
+    let s = coef * dot(v, x, |a: T| a.conjugate());
     for (xi, &vi) in x.iter_mut().zip(v) {
         *xi = *xi - vi * s;
     }
 }
 
-/// Σ conj(v[i]) x[i] in eight interleaved partial sums (i mod 8), then
-/// those in order: the sums vectorize.
-#[inline(always)]
-fn dot_conjugate<T: Field>(v: &[T], x: &[T]) -> T {
-    let mut acc = [T::zero(); 8];
-    let (vc, xc) = (v.chunks_exact(8), x.chunks_exact(8));
-    let (vr, xr) = (vc.remainder(), xc.remainder());
-    for (a, b) in vc.zip(xc) {
-        for l in 0..8 {
-            acc[l] = acc[l] + a[l].conjugate() * b[l];
-        }
-    }
-    for (l, (&a, &b)) in vr.iter().zip(xr).enumerate() {
-        acc[l] = acc[l] + a.conjugate() * b;
-    }
-    acc.iter().fold(T::zero(), |s, &p| s + p)
-}
-
-/// Σ |x[i]|², as [`dot_conjugate`] sums.
+/// Σ |x[i]|², in partial sums as [`dot`]'s.
 #[inline(always)]
 fn norm_squared<T: Field>(x: &[T]) -> T::Part {
     let mut acc = [T::Part::zero(); 8];
@@ -222,7 +217,7 @@ impl<T: Field> BlockReflector<T> {
         for (c, &tau_c) in tau.iter().enumerate() {
             let v_c = &v[c * rows + c..(c + 1) * rows];
             for (l, w_l) in w.iter_mut().enumerate().take(c) {
-                *w_l = dot_conjugate(&v[l * rows + c..(l + 1) * rows], v_c);
+                *w_l = dot(&v[l * rows + c..(l + 1) * rows], v_c, |a: T| a.conjugate());
             }
             for r in 0..c {
                 let tw = (r..c).fold(T::zero(), |s, l| s + t[l * b + r] * w[l]);

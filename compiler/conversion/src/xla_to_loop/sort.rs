@@ -68,11 +68,6 @@ pub(super) fn sort(
     let contiguous = shape[dim + 1..].iter().all(|&d| d == 1);
     let mut slice_body = |b: &mut Builder<'_>, slice: &[Value]| -> Result<()> {
         let scratch: Vec<Value> = scratch_tys.iter().map(|&t| b.alloc(t)).collect();
-        let copies: Vec<Value> = if contiguous {
-            Vec::new()
-        } else {
-            scratch_tys.iter().map(|&t| b.alloc(t)).collect()
-        };
         let width = b.alloca(slot_ty);
         let at = |k: Value| {
             let mut v = slice.to_vec();
@@ -83,7 +78,7 @@ pub(super) fn sort(
         let work: Vec<Value> = if contiguous {
             bufs.to_vec()
         } else {
-            copies.clone()
+            scratch_tys.iter().map(|&t| b.alloc(t)).collect()
         };
         let work_at = |k: Value| if contiguous { at(k) } else { vec![k] };
         // The work starts as the operands' slices.
@@ -179,7 +174,8 @@ pub(super) fn sort(
                 Ok(())
             })?;
         }
-        for s in scratch.into_iter().chain(copies) {
+        let copies = if contiguous { &[][..] } else { &work[..] };
+        for &s in scratch.iter().chain(copies) {
             b.insert("mem.dealloc", vec![s], &[], vec![]);
         }
         Ok(())

@@ -19,7 +19,7 @@
 //! copy of the weight in the library.
 
 use strata_diag::Result;
-use strata_ir::{AttrKind, Context, DenseElements, FloatKind, OpId, Type};
+use strata_ir::{AttrKind, Context, DenseElements, FloatKind, OpId, Type, dense};
 
 use super::build::{OpBuilder, ops_named};
 use crate::names::{CONSTANT, CONVERT};
@@ -49,7 +49,7 @@ impl strata_pass::Pass for XlaFoldConstantConvertPass {
 /// An element type a conversion is folded between.
 #[derive(Clone, Copy)]
 enum Scalar {
-    Int { width: u32, unsigned: bool },
+    Int { width: u32 },
     F32,
     F64,
 }
@@ -65,11 +65,7 @@ fn scalar(ctx: &Context, elem: Type) -> Option<Scalar> {
     let types = &ctx.types;
     if types.is_int(elem) {
         let width = types.bit_width(elem);
-        // i1 holds 0 or 1 (its bit read unsigned).
-        let unsigned = types.is_unsigned(elem) || width == 1;
-        return (1..=64)
-            .contains(&width)
-            .then_some(Scalar::Int { width, unsigned });
+        return (1..=64).contains(&width).then_some(Scalar::Int { width });
     }
     match types.float_kind(elem)? {
         FloatKind::F32 => Some(Scalar::F32),
@@ -107,7 +103,7 @@ fn fold(ctx: &mut Context, convert: OpId) -> Result<()> {
     let Some(bits) = dense
         .bits
         .iter()
-        .map(|&b| convert_bits(read(from, b), to))
+        .map(|&b| convert_bits(read(ctx, from_elem, from, b), to))
         .collect::<Option<Vec<u64>>>()
     else {
         return Ok(());
@@ -123,25 +119,13 @@ fn fold(ctx: &mut Context, convert: OpId) -> Result<()> {
     Ok(())
 }
 
-/// The element stored as `bits` (its own width, as dense elements hold it).
-fn read(from: Scalar, bits: u64) -> Number {
+/// The element stored as `bits` (its own width, as dense elements hold it)
+/// of type `elem`, which [`scalar`] took as `from`.
+fn read(ctx: &Context, elem: Type, from: Scalar, bits: u64) -> Number {
     match from {
-        Scalar::Int { width, unsigned } => {
-            let low = if width == 64 {
-                bits
-            } else {
-                bits & ((1u64 << width) - 1)
-            };
-            if unsigned {
-                Number::Int(low as i128)
-            } else {
-                // Sign-extended from the type's width.
-                let shift = 128 - width;
-                Number::Int(((low as i128) << shift) >> shift)
-            }
-        }
-        Scalar::F32 => Number::Float(f32::from_bits(bits as u32) as f64),
-        Scalar::F64 => Number::Float(f64::from_bits(bits)),
+        Scalar::Int { .. } => Number::Int(dense::int_value(ctx, bits, elem)),
+        Scalar::F32 => Number::Float(dense::bits_to_float(bits, FloatKind::F32)),
+        Scalar::F64 => Number::Float(dense::bits_to_float(bits, FloatKind::F64)),
     }
 }
 
