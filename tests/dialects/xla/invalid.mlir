@@ -1354,6 +1354,18 @@ func.func @scatter_input_shapes(%a: tensor<3xf32>, %b: tensor<4xf32>, %i: tensor
 
 // -----
 
+func.func @scatter_update_element_type(%a: tensor<6x2xf32>, %i: tensor<3x1xi32>, %u: tensor<3x1xi1>) -> tensor<6x2xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.scatter' op update 0 must have the element type of input 0
+  %0 = "stablehlo.scatter"(%a, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %s = stablehlo.add %x, %y : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<6x2xf32>, tensor<3x1xi32>, tensor<3x1xi1>) -> tensor<6x2xf32>
+  return %0 : tensor<6x2xf32>
+}
+
+// -----
+
 func.func @scatter_no_region(%a: tensor<3xf32>, %i: tensor<6x1xi32>, %u: tensor<6xf32>) -> tensor<3xf32> {
   // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'xla.scatter' op requires an update computation region
   %0 = "stablehlo.scatter"(%a, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> : (tensor<3xf32>, tensor<6x1xi32>, tensor<6xf32>) -> tensor<3xf32>

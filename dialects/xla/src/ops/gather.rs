@@ -521,9 +521,15 @@ pub fn verify_scatter(ctx: &Context, op: OpId) -> Result<()> {
     let mut elems = Vec::with_capacity(k);
     for i in 0..k {
         let (s, e) = operand_tensor(ctx, op, i)?;
-        let (us, _) = operand_tensor(ctx, op, k + 1 + i)?;
+        let (us, ue) = operand_tensor(ctx, op, k + 1 + i)?;
         if s != shape || us != ushape {
             return Err(ctx.error(op, "all inputs (and all updates) must have the same shape"));
+        }
+        if ue != e {
+            return Err(ctx.error(
+                op,
+                format!("update {i} must have the element type of input {i}"),
+            ));
         }
         expect_result_type(ctx, op, i, &s, e)?;
         elems.push(e);
