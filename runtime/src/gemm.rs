@@ -107,6 +107,23 @@ pub(crate) unsafe fn product<T: 'static + Copy + Default + Send + Sync>(
     {
         return;
     }
+    if std::any::TypeId::of::<T>() == std::any::TypeId::of::<f32>()
+        // SAFETY: guaranteed by the caller; T is f32.
+        && unsafe {
+            crate::skinny::try_few_columns(
+                [m, k, n],
+                a as *const f32,
+                [rsa, csa],
+                b as *const f32,
+                [rsb, csb],
+                c as *mut f32,
+                [rsc, csc],
+                threads,
+            )
+        }
+    {
+        return;
+    }
     // A transposed rhs of many columns (never a matrix-vector product: those
     // are split between threads below).
     if rsb == 1 && csb > 1 && csc == 1 && m > 1 && n >= NT_MIN_COLUMNS {

@@ -29,7 +29,7 @@
 //! A fork from inside a call (a host hook running on a pool thread) is not
 //! covered: that thread would be a worker of the parent's pool in the child.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::ffi::{c_int, c_void};
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Once, RwLock, RwLockReadGuard, RwLockWriteGuard};
@@ -155,6 +155,9 @@ thread_local! {
     /// to the parent's or the child's handler.
     static HELD: RefCell<Option<RwLockWriteGuard<'static, Option<Slot>>>> =
         const { RefCell::new(None) };
+    /// Whether this thread runs a chunk of a parallel loop that already
+    /// keeps every thread of the pool busy ([`strata_rt_parallel_for`]).
+    static IN_BUSY_LOOP: Cell<bool> = const { Cell::new(false) };
 }
 
 /// The pool's slot, read. Every use of the lock but the fork handlers'
@@ -218,10 +221,18 @@ extern "C" fn after_fork_child() {
 }
 
 /// Runs `work(threads)` with the pool's threads available to it; already
-/// inside the pool (a nested call), it runs inline with the same count.
+/// inside the pool (a nested call), it runs inline with the same count, or
+/// with one thread inside a parallel loop that keeps them all busy: a
+/// kernel called from a loop body (a convolution's GEMM per block of
+/// positions) splitting itself again only made the idle-looking threads
+/// spin in `sched_yield` (a 3x3 convolution to 8 features: 2x its time).
 pub fn install<R: Send>(work: impl FnOnce(usize) -> R + Send) -> R {
     if rayon::current_thread_index().is_some() {
-        return work(rayon::current_num_threads());
+        let threads = match IN_BUSY_LOOP.with(Cell::get) {
+            true => 1,
+            false => rayon::current_num_threads(),
+        };
+        return work(threads);
     }
     match pool() {
         Some(p) => p.install(|| work(rayon::current_num_threads())),
@@ -453,8 +464,10 @@ pub unsafe extern "C" fn strata_rt_parallel_for(
                 let begin = (lb as i128 + first * step as i128) as i64;
                 let end = (lb as i128 + last * step as i128).min(ub as i128) as i64;
                 let shared = &shared;
+                let outer = IN_BUSY_LOOP.with(|busy| busy.replace(chunks >= threads as u64));
                 // SAFETY: the caller's contract; chunks are disjoint.
                 let status = unsafe { task(shared.0, begin, end) };
+                IN_BUSY_LOOP.with(|busy| busy.set(outer));
                 if status != 0
                     && failed
                         .compare_exchange(0, status, Ordering::AcqRel, Ordering::Relaxed)

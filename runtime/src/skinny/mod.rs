@@ -150,6 +150,81 @@ pub(crate) unsafe fn try_product(p: Product, threads: usize) -> bool {
     true
 }
 
+/// The fewest rows of `c` worth [`try_few_columns`]: below it the rhs's
+/// transpose costs more than it saves.
+const FEW_COLUMNS_MIN_ROWS: usize = 32;
+/// The most columns [`try_few_columns`] takes: with 8 and 16 (a 3x3
+/// convolution of 4 x 128 x 128 x 32) the packed GEMM was 1.2-1.3x faster.
+/// Kept equal to the kernel selection's bound for blocked convolutions
+/// (`strata_dialect_kernel::conv::BLOCKED_MAX_FEATURES`).
+const FEW_COLUMNS_MAX: usize = 4;
+
+/// `c = a · b` of few columns (`n <= FEW_COLUMNS_MAX`: a convolution to an image's
+/// few channels, a regression or gating head) as its transpose
+/// `cᵀ = bᵀ · aᵀ`, a product of few rows: each row of `a` (contiguous over
+/// k) is read once and dotted with every column of `b`, which stays in L1.
+/// A packed GEMM pads such a product to its register tile's columns and
+/// packs `a` first: the blocks of a 3x3 convolution to 3 features of
+/// 4 x 128 x 128 x 32 took 1.5x the time with it (AMD EPYC, AVX2). `bᵀ` is copied contiguous (n x k, small);
+/// `cᵀ` is written in place when c's columns are contiguous, through a
+/// scratch matrix otherwise. False (nothing written) when `a`'s rows are
+/// not contiguous or no kernel suits the CPU.
+///
+/// # Safety
+/// The pointers and strides address `m x k`, `k x n` and `m x n` matrices.
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn try_few_columns(
+    [m, k, n]: [usize; 3],
+    a: *const f32,
+    [rsa, csa]: [isize; 2],
+    b: *const f32,
+    [rsb, csb]: [isize; 2],
+    c: *mut f32,
+    [rsc, csc]: [isize; 2],
+    threads: usize,
+) -> bool {
+    if n == 0 || n > FEW_COLUMNS_MAX || m < FEW_COLUMNS_MIN_ROWS || k == 0 || csa != 1 {
+        return false;
+    }
+    if Kernel::available().is_empty() {
+        return false;
+    }
+    let mut bt = vec![0f32; n * k];
+    for (j, row) in bt.chunks_exact_mut(k).enumerate() {
+        for (i, x) in row.iter_mut().enumerate() {
+            // SAFETY: (i, j) is inside b (guaranteed by the caller).
+            *x = unsafe { *b.offset(i as isize * rsb + j as isize * csb) };
+        }
+    }
+    let in_place = rsc == 1;
+    let mut scratch = vec![0f32; if in_place { 0 } else { n * m }];
+    let transposed = Product {
+        m: n,
+        k,
+        n: m,
+        a: bt.as_ptr(),
+        a_strides: [k as isize, 1],
+        b: a,
+        b_layout: Layout::Transposed { stride: rsa },
+        c: if in_place { c } else { scratch.as_mut_ptr() },
+        c_stride: if in_place { csc } else { m as isize },
+    };
+    // SAFETY: aᵀ is `a` read by columns (guaranteed by the caller), bᵀ and
+    // the scratch are n x k and n x m.
+    if !unsafe { try_product(transposed, threads) } {
+        return false;
+    }
+    if !in_place {
+        for (j, column) in scratch.chunks_exact(m).enumerate() {
+            for (i, &x) in column.iter().enumerate() {
+                // SAFETY: (i, j) is inside c (guaranteed by the caller).
+                unsafe { *c.offset(i as isize * rsc + j as isize * csc) = x };
+            }
+        }
+    }
+    true
+}
+
 /// The instruction sets the kernels are built for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kernel {

@@ -204,3 +204,93 @@ fn declines_what_it_has_no_kernel_for() {
         ));
     }
 }
+
+/// One product of few columns with padded strides, c's columns contiguous
+/// (`columns_contiguous`: written in place) or not (through the scratch
+/// matrix), against a sum in f64; c's padding stays untouched.
+fn check_few_columns([m, k, n]: [usize; 3], columns_contiguous: bool, threads: usize) {
+    let rsa = k as isize + 3;
+    let a = values(m * (k + 3), 3);
+    // The rhs transposed in memory (a weight stored out x in) with padding.
+    let (rsb, csb) = (1, k as isize + 2);
+    let b = values(n * (k + 2), 4);
+    let (rsc, csc) = match columns_contiguous {
+        true => (1, m as isize + 5),
+        false => (n as isize + 1, 1),
+    };
+    let len = (m - 1) * rsc as usize + (n - 1) * csc as usize + 1;
+    let mut c = vec![f32::NAN; len + 8];
+    // SAFETY: the strides address m x k, k x n and m x n matrices inside the buffers.
+    let ran = unsafe {
+        try_few_columns(
+            [m, k, n],
+            a.as_ptr(),
+            [rsa, 1],
+            b.as_ptr(),
+            [rsb, csb],
+            c.as_mut_ptr(),
+            [rsc, csc],
+            threads,
+        )
+    };
+    if Kernel::available().is_empty() {
+        assert!(!ran, "no kernel for this CPU, yet the product ran");
+        return;
+    }
+    assert!(ran, "m {m} k {k} n {n}");
+    let mut written = vec![false; c.len()];
+    for i in 0..m {
+        for j in 0..n {
+            let want: f64 = (0..k)
+                .map(|l| {
+                    a[i * rsa as usize + l] as f64 * b[l * rsb as usize + j * csb as usize] as f64
+                })
+                .sum();
+            let at = i * rsc as usize + j * csc as usize;
+            written[at] = true;
+            assert!(
+                (c[at] as f64 - want).abs() <= 1e-4 * (1.0 + want.abs()),
+                "m {m} k {k} n {n} ({i}, {j})"
+            );
+        }
+    }
+    assert!(c.iter().zip(&written).all(|(x, &w)| w || x.is_nan()));
+}
+
+#[test]
+fn few_columns_match_a_sum_in_f64() {
+    for n in 1..=FEW_COLUMNS_MAX {
+        for (m, k) in [(32, 1), (33, 17), (128, 288), (1000, 7)] {
+            for contiguous in [true, false] {
+                check_few_columns([m, k, n], contiguous, 1);
+                check_few_columns([m, k, n], contiguous, 2);
+            }
+        }
+    }
+}
+
+#[test]
+fn few_columns_decline_what_they_do_not_take() {
+    let a = [0f32; 64 * 4];
+    let mut c = [0f32; 64 * 8];
+    // SAFETY: every product declined writes nothing.
+    unsafe {
+        // Too many columns, too few rows, a's rows not contiguous.
+        for ([m, k, n], csa) in [
+            ([64, 4, FEW_COLUMNS_MAX + 1], 1),
+            ([8, 4, 2], 1),
+            ([64, 2, 2], 2),
+        ] {
+            assert!(!try_few_columns(
+                [m, k, n],
+                a.as_ptr(),
+                [4, csa],
+                a.as_ptr(),
+                [8, 1],
+                c.as_mut_ptr(),
+                [8, 1],
+                1
+            ));
+        }
+    }
+}

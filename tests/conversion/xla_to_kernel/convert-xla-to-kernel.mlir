@@ -290,3 +290,28 @@ func.func @small_batched(%a: tensor<128x16x32xf32>, %b: tensor<128x32x32xf32>) -
   %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<128x16x32xf32>, tensor<128x32x32xf32>) -> tensor<128x16x32xf32>
   return %0 : tensor<128x16x32xf32>
 }
+
+// A convolution to few f32 features (at most 4) whose patches per image
+// exceed 256 KiB is packed and multiplied block by block of output rows:
+// position_block is the most rows whose patches fit (a row here: 64
+// positions x 288 columns x 4 bytes = 72 KiB, so 3 would fit; 2 is the
+// largest that divides 64). Small patch matrices, more features, bf16
+// operands and grouped convolutions keep one patch matrix per image.
+// CHECK-LABEL: func.func @conv_to_few_features
+// CHECK: "kernel.conv"(%arg0, %arg1) {{.*}}columns = array<i64: 0, 1, -1>, kernel_in_place = array<i64: 3, 1>, position_block = 2 : i64}
+// CHECK: "kernel.conv"(%arg0, %arg2) {{.*}}kernel_in_place = array<i64: 4, 1>, position_block = 2 : i64}
+// CHECK: "kernel.conv"(%arg0, %arg3) {{.*}}kernel_in_place = array<i64: 5, 1>}
+// CHECK: "kernel.conv"(%arg4, %arg1) {{.*}}kernel_in_place = array<i64: 3, 1>}
+// CHECK-LABEL: func.func @conv_to_few_features_nchw
+// CHECK: "kernel.conv"(%arg0, %arg1) {{.*}}kernel_in_place = array<i64: 1, 288>, position_block = 2 : i64}
+func.func @conv_to_few_features(%x: tensor<2x64x64x32xf32>, %k3: tensor<3x3x32x3xf32>, %k4: tensor<3x3x32x4xf32>, %k5: tensor<3x3x32x5xf32>, %small: tensor<2x8x8x32xf32>) -> (tensor<2x64x64x3xf32>, tensor<2x64x64x4xf32>, tensor<2x64x64x5xf32>, tensor<2x8x8x3xf32>) {
+  %0 = stablehlo.convolution(%x, %k3) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x64x64x32xf32>, tensor<3x3x32x3xf32>) -> tensor<2x64x64x3xf32>
+  %1 = stablehlo.convolution(%x, %k4) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x64x64x32xf32>, tensor<3x3x32x4xf32>) -> tensor<2x64x64x4xf32>
+  %2 = stablehlo.convolution(%x, %k5) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x64x64x32xf32>, tensor<3x3x32x5xf32>) -> tensor<2x64x64x5xf32>
+  %3 = stablehlo.convolution(%small, %k3) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x8x8x32xf32>, tensor<3x3x32x3xf32>) -> tensor<2x8x8x3xf32>
+  return %0, %1, %2, %3 : tensor<2x64x64x3xf32>, tensor<2x64x64x4xf32>, tensor<2x64x64x5xf32>, tensor<2x8x8x3xf32>
+}
+func.func @conv_to_few_features_nchw(%x: tensor<2x32x64x64xf32>, %k: tensor<3x32x3x3xf32>) -> tensor<2x3x64x64xf32> {
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x32x64x64xf32>, tensor<3x32x3x3xf32>) -> tensor<2x3x64x64xf32>
+  return %0 : tensor<2x3x64x64xf32>
+}

@@ -105,9 +105,17 @@ func.func @transpose_malformed(%a: tensor<16x32xf32>) -> tensor<32x16xf32> {
 // kernel.conv (dialects/kernel/src/conv.rs).
 
 func.func @conv_wrong_in_place(%x: tensor<1x8x8x16xf32>, %k: tensor<3x3x16x32xf32>) -> tensor<1x8x8x32xf32> {
-  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'kernel.conv' op has malformed 'columns' or a 'kernel_in_place' that is not where those columns lie in the kernel
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'kernel.conv' op has malformed 'columns', a 'kernel_in_place' that is not where those columns lie in the kernel, or a 'position_block' that does not divide the outermost output spatial dimension of an ungrouped convolution with images outermost
   %0 = "kernel.conv"(%x, %k) {dimension_numbers = #stablehlo.conv<input_batch_dimension = 0 : i64, input_feature_dimension = 3 : i64, input_spatial_dimensions = [1 : i64, 2 : i64], kernel_input_feature_dimension = 2 : i64, kernel_output_feature_dimension = 3 : i64, kernel_spatial_dimensions = [0 : i64, 1 : i64], output_batch_dimension = 0 : i64, output_feature_dimension = 3 : i64, output_spatial_dimensions = [1 : i64, 2 : i64]>, window_strides = array<i64: 1, 1>, padding = dense<[[1, 1], [1, 1]]> : tensor<2x2xi64>, batch_group_count = 1 : i64, feature_group_count = 1 : i64, columns = array<i64: -1, 0, 1>, kernel_in_place = array<i64: 32, 1>} : (tensor<1x8x8x16xf32>, tensor<3x3x16x32xf32>) -> tensor<1x8x8x32xf32>
   return %0 : tensor<1x8x8x32xf32>
+}
+
+// -----
+
+func.func @conv_position_block_not_dividing(%x: tensor<1x8x8x16xf32>, %k: tensor<3x3x16x2xf32>) -> tensor<1x8x8x2xf32> {
+  // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: 'kernel.conv' op has malformed 'columns', a 'kernel_in_place' that is not where those columns lie in the kernel, or a 'position_block' that does not divide
+  %0 = "kernel.conv"(%x, %k) {dimension_numbers = #stablehlo.conv<input_batch_dimension = 0 : i64, input_feature_dimension = 3 : i64, input_spatial_dimensions = [1 : i64, 2 : i64], kernel_input_feature_dimension = 2 : i64, kernel_output_feature_dimension = 3 : i64, kernel_spatial_dimensions = [0 : i64, 1 : i64], output_batch_dimension = 0 : i64, output_feature_dimension = 3 : i64, output_spatial_dimensions = [1 : i64, 2 : i64]>, window_strides = array<i64: 1, 1>, padding = dense<[[1, 1], [1, 1]]> : tensor<2x2xi64>, batch_group_count = 1 : i64, feature_group_count = 1 : i64, columns = array<i64: 0, 1, -1>, kernel_in_place = array<i64: 2, 1>, position_block = 3 : i64} : (tensor<1x8x8x16xf32>, tensor<3x3x16x2xf32>) -> tensor<1x8x8x2xf32>
+  return %0 : tensor<1x8x8x2xf32>
 }
 
 // -----
