@@ -209,6 +209,11 @@ unsafe fn row_major_block<S: Lanes>(
 /// row while the block is in L1.
 #[inline(always)]
 unsafe fn run_transposed<S: Lanes>(p: &Product, stride: isize) {
+    if p.m > S::TRANSPOSED_ROWS && p.m <= MAX_TILE_ROWS {
+        // SAFETY: the caller's product.
+        unsafe { run_transposed_few_rows::<S>(p, stride) };
+        return;
+    }
     for j in (0..p.n).step_by(RHS_ROWS) {
         for rows in row_chunks(p.m, S::TRANSPOSED_ROWS) {
             let tile = TransposedTile {
@@ -229,6 +234,36 @@ unsafe fn run_transposed<S: Lanes>(p: &Product, stride: isize) {
                     3 => with_rows!(rows.len(), transposed::<S, _, 3>(&tile)),
                     _ => with_rows!(rows.len(), transposed::<S, _, RHS_ROWS>(&tile)),
                 }
+            }
+        }
+    }
+}
+
+/// A transposed rhs and more lhs rows than a tile of four rhs rows takes
+/// but at most `MAX_TILE_ROWS` (a product of 3 or 4 columns computed
+/// transposed, `skinny::try_few_columns`): every lhs row in one tile over
+/// fewer rhs rows (as many accumulators), so each rhs row is loaded once
+/// instead of once per chunk of lhs rows (3 lhs rows on AVX2 ran as 2 + 1,
+/// loading every rhs row twice from L2 where the lhs sits in L1).
+#[inline(always)]
+unsafe fn run_transposed_few_rows<S: Lanes>(p: &Product, stride: isize) {
+    let step = if p.m == 3 { 3 } else { 2 };
+    for j in (0..p.n).step_by(step) {
+        let tile = TransposedTile {
+            k: p.k,
+            a: p.a,
+            a_stride: p.a_strides[0],
+            b: p.b.wrapping_offset(j as isize * stride),
+            b_stride: stride,
+            c: p.c.wrapping_offset(j as isize),
+            c_stride: p.c_stride,
+        };
+        // SAFETY: a tile of the caller's product.
+        unsafe {
+            match (p.n - j).min(step) {
+                1 => with_rows!(p.m, transposed::<S, _, 1>(&tile)),
+                2 => with_rows!(p.m, transposed::<S, _, 2>(&tile)),
+                _ => with_rows!(p.m, transposed::<S, _, 3>(&tile)),
             }
         }
     }
