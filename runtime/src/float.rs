@@ -27,6 +27,7 @@ pub fn f16_to_f32(bits: u16) -> f32 {
 }
 
 /// Decodes bfloat16 bits to f32 (exact: bf16 is the top half of an f32).
+#[inline]
 pub fn bf16_to_f32(bits: u16) -> f32 {
     f32::from_bits((bits as u32) << 16)
 }
