@@ -454,6 +454,15 @@ pub const PARALLEL_COPY_MIN_BYTES: u64 = 1 << 20;
 /// on the calling thread alone.
 pub const GEMM_PARALLEL_MIN_FLOPS: u64 = 1 << 18;
 
+/// The most columns of an f32 product the runtime computes transposed, on
+/// its few-rows kernels (`skinny::try_few_columns`); the kernel selection
+/// packs the patches of convolutions to at most this many features block
+/// by block for them (`kernel.conv`'s `position_block`). With 8 and 16
+/// (a 3x3 convolution of 4 x 128 x 128 x 32, AMD EPYC with AVX2) the
+/// packed GEMM was 1.2-1.3x faster, and blocks cost it more per call than
+/// they saved (1.2-1.4x one patch matrix per image).
+pub const GEMM_FEW_COLUMNS_MAX: u64 = 4;
+
 /// An exported function's body run by [`symbol::CALL_ON_POOL`]:
 /// `int32_t body(void *ctx)`, `ctx` holding the function's parameters; 0 or
 /// a non-zero status after setting the calling thread's last error.

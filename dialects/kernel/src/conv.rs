@@ -90,16 +90,13 @@ impl GemmPlan {
 pub const POSITION_BLOCK_BYTES: i64 = 256 << 10;
 
 /// Most output features (of one group) for which f32 patches are packed
-/// block by block. A product of few columns reads each patch once (two
-/// flops per element per column), so a patch matrix written to memory and
-/// read back is its whole cost: a 3x3 convolution from 32 features to 3 on
-/// 4 x 128 x 128 (19 MB of patches per image) took 2.4x XLA:CPU's time.
-/// The runtime multiplies such blocks with its few-columns kernel
-/// (`strata_runtime::skinny::try_few_columns`, the same bound); the
-/// packed GEMM it leaves wider products to costs more per call than
-/// blocking saves (8 and 16 features: 1.2-1.4x the time of one patch matrix
-/// per image, measured on an AMD EPYC with AVX2).
-pub const BLOCKED_MAX_FEATURES: i64 = 4;
+/// block by block: the products the runtime's few-columns kernel takes
+/// ([`strata_abi::GEMM_FEW_COLUMNS_MAX`]). Such a product reads each patch
+/// once (two flops per element per column), so a patch matrix written to
+/// memory and read back is its whole cost: a 3x3 convolution from 32
+/// features to 3 on 4 x 128 x 128 (19 MB of patches per image) took 2.4x
+/// XLA:CPU's time.
+pub const BLOCKED_MAX_FEATURES: i64 = strata_abi::GEMM_FEW_COLUMNS_MAX as i64;
 
 fn shape_of(ctx: &Context, v: strata_ir::Value) -> Vec<i64> {
     ctx.types.shape(ctx.value_ty(v)).unwrap_or(&[]).to_vec()
@@ -153,7 +150,7 @@ pub fn gemm_plan(ctx: &Context, op: OpId) -> Option<GemmPlan> {
     let m: i64 = spatial.iter().map(|&d| os[d]).product();
     let kpos: i64 = c.kernel_spatial.iter().map(|&d| rs[d]).product();
     let (columns, kernel_in_place) = kernel_columns(&c, &rs);
-    let plan = GemmPlan {
+    let mut plan = GemmPlan {
         kind,
         elements,
         m,
@@ -170,11 +167,7 @@ pub fn gemm_plan(ctx: &Context, op: OpId) -> Option<GemmPlan> {
     };
     let elem_bytes = i64::from(operands.width() / 8);
     let rows = spatial.first().map_or(1, |&d| os[d]);
-    let result_elements: i64 = os.iter().product();
-    let plan = GemmPlan {
-        position_block: position_block(&plan, rows, elem_bytes, result_elements),
-        ..plan
-    };
+    plan.position_block = position_block(&plan, rows, elem_bytes, os.iter().product());
     let patch = plan.batch * plan.groups * plan.m * plan.k;
     let work = plan.groups * plan.m * plan.n * plan.k;
     // Depthwise convolutions (one input feature per group) stay loop

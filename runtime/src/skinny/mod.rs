@@ -153,11 +153,8 @@ pub(crate) unsafe fn try_product(p: Product, threads: usize) -> bool {
 /// The fewest rows of `c` worth [`try_few_columns`]: below it the rhs's
 /// transpose costs more than it saves.
 const FEW_COLUMNS_MIN_ROWS: usize = 32;
-/// The most columns [`try_few_columns`] takes: with 8 and 16 (a 3x3
-/// convolution of 4 x 128 x 128 x 32) the packed GEMM was 1.2-1.3x faster.
-/// Kept equal to the kernel selection's bound for blocked convolutions
-/// (`strata_dialect_kernel::conv::BLOCKED_MAX_FEATURES`).
-const FEW_COLUMNS_MAX: usize = 4;
+/// The most columns [`try_few_columns`] takes (see the constant's docs).
+const FEW_COLUMNS_MAX: usize = strata_abi::GEMM_FEW_COLUMNS_MAX as usize;
 
 /// `c = a · b` of few columns (`n <= FEW_COLUMNS_MAX`: a convolution to an image's
 /// few channels, a regression or gating head) as its transpose
@@ -189,40 +186,58 @@ pub(crate) unsafe fn try_few_columns(
     if Kernel::available().is_empty() {
         return false;
     }
-    let mut bt = vec![0f32; n * k];
-    for (j, row) in bt.chunks_exact_mut(k).enumerate() {
-        for (i, x) in row.iter_mut().enumerate() {
-            // SAFETY: (i, j) is inside b (guaranteed by the caller).
-            *x = unsafe { *b.offset(i as isize * rsb + j as isize * csb) };
-        }
-    }
-    let in_place = rsc == 1;
-    let mut scratch = vec![0f32; if in_place { 0 } else { n * m }];
-    let transposed = Product {
-        m: n,
-        k,
-        n: m,
-        a: bt.as_ptr(),
-        a_strides: [k as isize, 1],
-        b: a,
-        b_layout: Layout::Transposed { stride: rsa },
-        c: if in_place { c } else { scratch.as_mut_ptr() },
-        c_stride: if in_place { csc } else { m as isize },
-    };
-    // SAFETY: aᵀ is `a` read by columns (guaranteed by the caller), bᵀ and
-    // the scratch are n x k and n x m.
-    if !unsafe { try_product(transposed, threads) } {
-        return false;
-    }
-    if !in_place {
-        for (j, column) in scratch.chunks_exact(m).enumerate() {
-            for (i, &x) in column.iter().enumerate() {
-                // SAFETY: (i, j) is inside c (guaranteed by the caller).
-                unsafe { *c.offset(i as isize * rsc + j as isize * csc) = x };
+    let run = |[bt, scratch]: &mut [Vec<f32>; 2]| {
+        bt.clear();
+        bt.resize(n * k, 0.0);
+        for (j, row) in bt.chunks_exact_mut(k).enumerate() {
+            for (i, x) in row.iter_mut().enumerate() {
+                // SAFETY: (i, j) is inside b (guaranteed by the caller).
+                *x = unsafe { *b.offset(i as isize * rsb + j as isize * csb) };
             }
         }
-    }
-    true
+        let in_place = rsc == 1;
+        scratch.clear();
+        scratch.resize(if in_place { 0 } else { n * m }, 0.0);
+        let transposed = Product {
+            m: n,
+            k,
+            n: m,
+            a: bt.as_ptr(),
+            a_strides: [k as isize, 1],
+            b: a,
+            b_layout: Layout::Transposed { stride: rsa },
+            c: if in_place { c } else { scratch.as_mut_ptr() },
+            c_stride: if in_place { csc } else { m as isize },
+        };
+        // SAFETY: aᵀ is `a` read by columns (guaranteed by the caller), bᵀ
+        // and the scratch are n x k and n x m.
+        if !unsafe { try_product(transposed, threads) } {
+            return false;
+        }
+        if !in_place {
+            for (j, column) in scratch.chunks_exact(m).enumerate() {
+                for (i, &x) in column.iter().enumerate() {
+                    // SAFETY: (i, j) is inside c (guaranteed by the caller).
+                    unsafe { *c.offset(i as isize * rsc + j as isize * csc) = x };
+                }
+            }
+        }
+        true
+    };
+    // The thread's buffers, kept across calls (a convolution calls this once
+    // per block of positions; a steady state allocates nothing); fresh ones
+    // when a call nested in this one (run by this thread while it waits on
+    // the pool) finds them in use.
+    FEW_COLUMNS_BUFFERS.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut buffers) => run(&mut buffers),
+        Err(_) => run(&mut [Vec::new(), Vec::new()]),
+    })
+}
+
+thread_local! {
+    /// [`try_few_columns`]'s bᵀ and scratch.
+    static FEW_COLUMNS_BUFFERS: std::cell::RefCell<[Vec<f32>; 2]> =
+        const { std::cell::RefCell::new([Vec::new(), Vec::new()]) };
 }
 
 /// The instruction sets the kernels are built for.

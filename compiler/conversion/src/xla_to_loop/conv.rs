@@ -252,10 +252,12 @@ struct Im2col {
     /// Whether the patches are stored row by row (patches[position][column])
     /// rather than column by column.
     by_rows: bool,
+    /// The patches' zero (padding, between dilated inputs).
+    zero: Value,
 }
 
 impl Im2col {
-    fn of(b: &Builder<'_>, op: OpId, plan: &GemmPlan) -> Result<Im2col> {
+    fn of(b: &mut Builder<'_>, op: OpId, plan: &GemmPlan) -> Result<Im2col> {
         let (lhs, rhs) = (b.ctx.op(op).operands()[0], b.ctx.op(op).operands()[1]);
         let (ls, rs) = (shape_of(b.ctx, lhs), shape_of(b.ctx, rhs));
         let result = b.ctx.op(op).results[0];
@@ -281,9 +283,11 @@ impl Im2col {
         // (NCHW).
         let by_rows =
             c.input_feature + 1 == ls.len() && plan.columns.last() == Some(&Column::InputFeature);
+        let elem = b.ctx.types.elem(b.ctx.value_ty(lhs));
         Ok(Im2col {
             osizes: c.output_spatial.iter().map(|&d| os[d]).collect(),
-            elem: b.ctx.types.elem(b.ctx.value_ty(lhs)),
+            elem,
+            zero: b.zero(elem),
             c,
             lhs,
             rhs,
@@ -298,11 +302,7 @@ impl Im2col {
     /// A patch matrix of `positions` rows for `groups` groups (an outer
     /// dimension when several), laid out as [`Im2col::by_rows`] says.
     fn matrix_shape(&self, plan: &GemmPlan, positions: i64) -> Vec<i64> {
-        let mut shape = if plan.groups > 1 {
-            vec![plan.groups]
-        } else {
-            vec![]
-        };
+        let mut shape = group_dim(plan);
         shape.extend(match self.by_rows {
             true => [positions, plan.k],
             false => [plan.k, positions],
@@ -313,11 +313,7 @@ impl Im2col {
     /// The space of a patch matrix in its memory order: (groups,) then
     /// positions of `positions` sizes and columns, in the order stored.
     fn space(&self, plan: &GemmPlan, positions: &[i64]) -> Vec<i64> {
-        let mut space = if plan.groups > 1 {
-            vec![plan.groups]
-        } else {
-            vec![]
-        };
+        let mut space = group_dim(plan);
         match self.by_rows {
             true => space.extend(positions.iter().chain(&self.columns)),
             false => space.extend(self.columns.iter().chain(positions)),
@@ -391,10 +387,7 @@ impl Im2col {
         let x = cx.element(b, self.lhs, &lidx)?;
         let x = as_stored(b, x, self.elem)?;
         Ok(match valid {
-            Some(v) => {
-                let zero_f = b.zero(self.elem);
-                b.select(v, x, zero_f)
-            }
+            Some(v) => b.select(v, x, self.zero),
             None => x,
         })
     }
@@ -426,6 +419,14 @@ impl Im2col {
         };
         [rows, cols, depth]
     }
+}
+
+/// The groups as an outer dimension, when there are several.
+fn group_dim(plan: &GemmPlan) -> Vec<i64> {
+    (plan.groups > 1)
+        .then_some(plan.groups)
+        .into_iter()
+        .collect()
 }
 
 /// The result from `start` on as a buffer of `len` elements.
