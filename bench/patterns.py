@@ -23,7 +23,9 @@ tools/python), check the results against XLA:CPU (max |strata - xla| / max |xla|
 outputs), and time both in this process: jax's jitted call on device arrays, and the library's
 packed entry with its result buffers allocated once (the Python package allocates new arrays per
 call, which costs first-touch page faults a jax call does not pay). Medians of at least 5 calls
-and 1.5 s. Writes bench/results-patterns.md.
+and 1.5 s. Each pattern runs in a process of its own with a timeout (STRATA_BENCH_TIMEOUT
+seconds, 600 by default); one that times out or fails is named at the end of the results and the
+run exits non-zero. Writes bench/results-patterns.md.
 
 Usage (a venv with jax, e.g. bench/setup.sh's):
   PYTHONPATH=tools/python python bench/patterns.py [NAME ...] [--no-write]
@@ -768,28 +770,65 @@ def cpu_name():
     return platform.processor() or platform.machine()
 
 
+def run_one(name):
+    """Compile, check and time one pattern; returns its row."""
+    fn, args = MODELS[name]()
+    jf = jax.jit(fn)
+    dev = jax.device_put(args)
+    want = jax.tree_util.tree_leaves(jf(*dev))
+    t0 = time.perf_counter()
+    lib = strata.compile(fn, *args, options=["--target-cpu", "host"], keep_unused=True)
+    compile_s = time.perf_counter() - t0
+    leaves = jax.tree_util.tree_leaves(args)
+    got = lib.main(*leaves)
+    got = got if isinstance(got, tuple) else (got,)
+    err = max(float(np.abs(np.asarray(g, np.float64) - np.asarray(w, np.float64)).max() /
+                    (np.abs(np.asarray(w, np.float64)).max() + 1e-30)) for g, w in zip(got, want))
+    tx = timeit(lambda: jax.block_until_ready(jf(*dev)))
+    ts = timeit(packed_call(lib.main, leaves))
+    return {"name": name, "strata": ts, "xla": tx, "err": err, "compile": compile_s}
+
+
+# A pattern gets this long (seconds) in a process of its own: XLA:CPU itself once hung in
+# `linalg` (its Python thread waiting in BlockUntilReady, its workers idle), and a hang inside a
+# native call cannot be interrupted from Python; the run goes on with the next pattern.
+TIMEOUT_S = float(os.environ.get("STRATA_BENCH_TIMEOUT", "600"))
+
+
+def run_isolated(name):
+    """run_one(name) in a child process with a timeout: its row, or None when it timed out or
+    failed (said on stdout)."""
+    import json
+    import subprocess
+    try:
+        done = subprocess.run([sys.executable, os.path.abspath(__file__), "--one", name],
+                              stdout=subprocess.PIPE, text=True, timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        print(f"{name:12s} timed out after {TIMEOUT_S:.0f} s", flush=True)
+        return None
+    rows = [line[4:] for line in done.stdout.splitlines() if line.startswith("ROW ")]
+    if done.returncode != 0 or not rows:
+        print(f"{name:12s} failed (exit status {done.returncode})", flush=True)
+        return None
+    return json.loads(rows[-1])
+
+
 def main():
+    if sys.argv[1:2] == ["--one"]:
+        import json
+        print("ROW " + json.dumps(run_one(sys.argv[2])), flush=True)
+        return
     write = "--no-write" not in sys.argv
     names = [a for a in sys.argv[1:] if not a.startswith("--")] or list(MODELS)
-    rows = []
+    rows, missing = [], []
     for name in names:
-        fn, args = MODELS[name]()
-        jf = jax.jit(fn)
-        dev = jax.device_put(args)
-        want = jax.tree_util.tree_leaves(jf(*dev))
-        t0 = time.perf_counter()
-        lib = strata.compile(fn, *args, options=["--target-cpu", "host"], keep_unused=True)
-        compile_s = time.perf_counter() - t0
-        leaves = jax.tree_util.tree_leaves(args)
-        got = lib.main(*leaves)
-        got = got if isinstance(got, tuple) else (got,)
-        err = max(float(np.abs(np.asarray(g, np.float64) - np.asarray(w, np.float64)).max() /
-                        (np.abs(np.asarray(w, np.float64)).max() + 1e-30)) for g, w in zip(got, want))
-        tx = timeit(lambda: jax.block_until_ready(jf(*dev)))
-        ts = timeit(packed_call(lib.main, leaves))
-        rows.append((name, ts, tx, err, compile_s))
-        print(f"{name:12s} compile {compile_s:5.1f}s  err {err:.1e}  xla {tx * 1e3:8.3f} ms  "
-              f"strata {ts * 1e3:8.3f} ms  ratio {ts / tx:5.2f}", flush=True)
+        r = run_isolated(name)
+        if r is None:
+            missing.append(name)
+            continue
+        rows.append(r)
+        print(f"{name:12s} compile {r['compile']:5.1f}s  err {r['err']:.1e}  xla {r['xla'] * 1e3:8.3f} ms  "
+              f"strata {r['strata'] * 1e3:8.3f} ms  ratio {r['strata'] / r['xla']:5.2f}", flush=True)
     if write:
         cpu = f"{cpu_name()}, {os.cpu_count()} CPUs, all threads"
         with open(os.path.join(HERE, "results-patterns.md"), "w") as f:
@@ -798,8 +837,14 @@ def main():
                     "and how it is timed). Ratios > 1: Strata is slower.\n\n"
                     "| pattern | Strata ms | XLA ms | Strata/XLA | max rel. err | Strata compile s |\n"
                     "|---|---|---|---|---|---|\n")
-            for name, ts, tx, err, c in rows:
-                f.write(f"| {name} | {ts * 1e3:.3f} | {tx * 1e3:.3f} | **{ts / tx:.2f}x** | {err:.1e} | {c:.1f} |\n")
+            for r in rows:
+                f.write(f"| {r['name']} | {r['strata'] * 1e3:.3f} | {r['xla'] * 1e3:.3f} | "
+                        f"**{r['strata'] / r['xla']:.2f}x** | {r['err']:.1e} | {r['compile']:.1f} |\n")
+            if missing:
+                f.write(f"\nNot measured (timed out after {TIMEOUT_S:.0f} s or failed, see the run's "
+                        f"output): {', '.join(missing)}.\n")
+    if missing:
+        sys.exit(1)
 
 
 if __name__ == "__main__":
