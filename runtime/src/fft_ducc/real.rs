@@ -85,8 +85,14 @@ impl<T: Flt> RPlan<T> {
     /// `tmp` (length n) as scratch.
     #[inline(always)]
     pub fn exec_lanes<L: Lane<T>>(&self, data: &mut [L], tmp: &mut [L], fwd: bool, fct: T) {
+        // A plain loop, not a closure: a closure's body is a function of its
+        // own, compiled without the caller's target features (the passes
+        // ran as SSE inside `real_group_avx2`: a fifth of a 2-D rfft).
         let mut in_data = true;
-        let mut run = |p: &RPass<T>| {
+        let count = self.passes.len();
+        for i in 0..count {
+            // Forward transforms run the passes last to first.
+            let p = &self.passes[if fwd { count - 1 - i } else { i }];
             let (src, dst): (&mut [L], &mut [L]) = if in_data {
                 (&mut *data, &mut *tmp)
             } else {
@@ -95,11 +101,6 @@ impl<T: Flt> RPlan<T> {
             if p.exec(fwd, src, dst) {
                 in_data = !in_data;
             }
-        };
-        if fwd {
-            self.passes.iter().rev().for_each(&mut run);
-        } else {
-            self.passes.iter().for_each(&mut run);
         }
         if !in_data {
             data.copy_from_slice(tmp);
@@ -119,6 +120,9 @@ fn mulpm<T: Arith>(c: T, d: T, e: T, f: T) -> (T, T) {
     (c * e + d * f, c * f - d * e)
 }
 
+/// Every pass is `#[inline(always)]` (as `real_generic`'s): the passes run
+/// inside `crate::fft`'s `real_group_avx2` and are compiled with its target
+/// features only when inlined there (a pass of its own was SSE code).
 impl<T: Flt> RPass<T> {
     #[inline(always)]
     pub(super) fn wa<L: Lane<T>>(&self, x: usize, i: usize) -> L {
@@ -143,6 +147,7 @@ impl<T: Flt> RPass<T> {
         true
     }
 
+    #[inline(always)]
     fn radf2<L: Lane<T>>(&self, cc: &[L], ch: &mut [L]) {
         let (l1, ido) = (self.l1, self.ido);
         let cci = |a, k, b| a + ido * (k + l1 * b);
@@ -177,6 +182,7 @@ impl<T: Flt> RPass<T> {
         }
     }
 
+    #[inline(always)]
     fn radb2<L: Lane<T>>(&self, cc: &[L], ch: &mut [L]) {
         let (l1, ido) = (self.l1, self.ido);
         let cci = |a, b, k| a + ido * (b + 2 * k);
@@ -208,6 +214,7 @@ impl<T: Flt> RPass<T> {
         }
     }
 
+    #[inline(always)]
     fn radf3<L: Lane<T>>(&self, cc: &[L], ch: &mut [L]) {
         let (l1, ido) = (self.l1, self.ido);
         let (taur, taui) = (
@@ -256,6 +263,7 @@ impl<T: Flt> RPass<T> {
         }
     }
 
+    #[inline(always)]
     fn radb3<L: Lane<T>>(&self, cc: &[L], ch: &mut [L]) {
         let (l1, ido) = (self.l1, self.ido);
         let (taur, taui) = (
@@ -299,6 +307,7 @@ impl<T: Flt> RPass<T> {
         }
     }
 
+    #[inline(always)]
     fn radf4<L: Lane<T>>(&self, cc: &[L], ch: &mut [L]) {
         let (l1, ido) = (self.l1, self.ido);
         let hsqt2 = konst::<T, L>(0.707_106_781_186_547_524_400_844_362_104_849);
@@ -362,6 +371,7 @@ impl<T: Flt> RPass<T> {
         }
     }
 
+    #[inline(always)]
     fn radb4<L: Lane<T>>(&self, cc: &[L], ch: &mut [L]) {
         let (l1, ido) = (self.l1, self.ido);
         let sqrt2 = konst::<T, L>(std::f64::consts::SQRT_2);
@@ -437,6 +447,7 @@ impl<T: Flt> RPass<T> {
         }
     }
 
+    #[inline(always)]
     fn radf5<L: Lane<T>>(&self, cc: &[L], ch: &mut [L]) {
         let (l1, ido) = (self.l1, self.ido);
         let tr11 = konst::<T, L>(0.309_016_994_374_947_424_102_293_417_182_819_1);
@@ -516,6 +527,7 @@ impl<T: Flt> RPass<T> {
         }
     }
 
+    #[inline(always)]
     fn radb5<L: Lane<T>>(&self, cc: &[L], ch: &mut [L]) {
         let (l1, ido) = (self.l1, self.ido);
         let tr11 = konst::<T, L>(0.309_016_994_374_947_424_102_293_417_182_819_1);

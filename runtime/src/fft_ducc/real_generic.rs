@@ -5,6 +5,7 @@ use super::*;
 
 impl<T: Flt> RPass<T> {
     /// Generic odd radix, forward; the result is left in `cc` (returns false).
+    #[inline(always)]
     pub(super) fn radfg<L: Lane<T>>(&self, cc: &mut [L], ch: &mut [L]) -> bool {
         let (ip, l1, ido) = (self.ip, self.l1, self.ido);
         let cs = |i: usize| L::splat(self.csarr[i]);
@@ -142,6 +143,7 @@ impl<T: Flt> RPass<T> {
     }
 
     /// Generic odd radix, backward; the result is in `ch` (returns true).
+    #[inline(always)]
     pub(super) fn radbg<L: Lane<T>>(&self, cc: &mut [L], ch: &mut [L]) -> bool {
         let (ip, l1, ido) = (self.ip, self.l1, self.ido);
         let cs = |i: usize| L::splat(self.csarr[i]);
