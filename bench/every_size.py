@@ -30,7 +30,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "tools", "python"))
 os.environ.setdefault("STRATA", os.path.join(HERE, "..", "target", "release", "strata"))
 
 import strata  # noqa: E402
-from patterns import cpu_name, packed_call, timeit  # noqa: E402
+from harness import cpu_name, packed_call, timeit  # noqa: E402
 
 rs = np.random.RandomState(0)
 SIZES = (1, 7, 13, 40, 64, 100)
