@@ -41,10 +41,9 @@ func.func @passed_through(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// The caller's buffers passed through are read in place only when they
-// hold more than 16 MiB together (past the caches alignment hardly
-// matters, and the copy is what costs): %big and %small are; a small
-// argument alone is copied (control-flow.mlir).
+// The caller's buffers passed through and read by no kernel are read in
+// place whatever their size: %big and %small. Those a kernel reads are
+// copied while they are small (while-pass-through-kernel.mlir).
 
 // CHECK-LABEL: func.func @caller_buffers
 // CHECK-SAME: (%[[BIG:[^:]*]]: memref<4194305xf32>, %[[SMALL:[^:]*]]: memref<4xf32>

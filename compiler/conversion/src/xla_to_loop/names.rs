@@ -8,9 +8,10 @@ use strata_ir::{Context, OpId};
 
 use super::{FuncLowering, Repr};
 
-/// The caller's buffers a loop passes through unchanged are read in place
-/// only when they hold more than this (bytes, all such slots of the loop
-/// together); below it they are copied. The C interface promises only an
+/// The caller's buffers a loop passes through unchanged and reads with a
+/// kernel (`kernel_reads`) are read in place only when they hold more than
+/// this (bytes, all such slots of the loop together); below it they are
+/// copied. The C interface promises only an
 /// element's alignment (numpy's arrays are 16-byte aligned), and kernels
 /// that read a weight off 64-byte alignment at every iteration lost more
 /// than one copy per call costs while the weights fit in the caches (an
@@ -54,27 +55,47 @@ impl FuncLowering<'_> {
 
     /// For each state slot of `xla.while` `op`, whether the loop reads it in
     /// its initial value's buffer (see `lower_while`): a slot the body
-    /// passes through unchanged, unless that buffer is the caller's and the
-    /// caller's buffers it would share are small
-    /// ([`SHARED_CALLER_MIN_BYTES`]). Planning (`last_reads`) and lowering
-    /// ask this with the same values' buffers known: the arguments'.
+    /// passes through unchanged, unless that buffer is the caller's, a
+    /// kernel reads it (`kernel_reads`) and the caller's buffers it would
+    /// share are small ([`SHARED_CALLER_MIN_BYTES`]). Planning
+    /// (`last_reads`) and lowering ask this with the same values' buffers
+    /// known: the arguments'.
     pub(super) fn shared_slots(&self, ctx: &Context, op: OpId) -> Vec<bool> {
         let passed = pass_through_slots(ctx, op);
         let inits = ctx.op(op).operands();
-        let callers = |i: usize| {
-            inits.get(i).is_some_and(|v| {
-                matches!(self.repr.get(v), Some(Repr::Buffer(buf)) if ctx.defining_op(*buf).is_none())
-            })
+        let aligned_copy_pays = |i: usize| {
+            kernel_reads(ctx, op, i)
+                && inits.get(i).is_some_and(|v| {
+                    matches!(self.repr.get(v), Some(Repr::Buffer(buf)) if ctx.defining_op(*buf).is_none())
+                })
         };
         let caller_bytes: i64 = (0..passed.len())
-            .filter(|&i| passed[i] && callers(i))
+            .filter(|&i| passed[i] && aligned_copy_pays(i))
             .map(|i| strata_dialect_mem::storage_bytes(ctx, ctx.value_ty(inits[i])))
             .fold(0, i64::saturating_add);
         let share_callers = caller_bytes > SHARED_CALLER_MIN_BYTES;
         (0..passed.len())
-            .map(|i| passed[i] && (share_callers || !callers(i)))
+            .map(|i| passed[i] && (share_callers || !aligned_copy_pays(i)))
             .collect()
     }
+}
+
+/// Whether the condition or body of `xla.while` `op` reads state slot `i`
+/// with a kernel (a `kernel.*` op: a GEMM or convolution, whose speed
+/// depends on its operands' alignment) or hands it to an op with regions
+/// of its own (which may). Element-wise loops and gathers read a slot as
+/// fast wherever it lies: a search's sorted table carried through a
+/// `while` is not worth a copy per call.
+fn kernel_reads(ctx: &Context, op: OpId, i: usize) -> bool {
+    (0..ctx.op(op).regions.len())
+        .filter_map(|r| ctx.entry_block(op, r))
+        .filter_map(|block| ctx.blocks[block].args.get(i).copied())
+        .any(|arg| {
+            ctx.users(arg).into_iter().any(|user| {
+                let user = ctx.op(user);
+                user.name.starts_with("kernel.") || !user.regions.is_empty()
+            })
+        })
 }
 
 /// For each state slot of `xla.while` `op`, whether its body returns the
