@@ -306,3 +306,56 @@ func.func @store_into_what_the_first_reads(%a: memref<8x4xf32>, %out: memref<8x4
   "mem.dealloc"(%t) : (memref<8x4xf32>) -> ()
   func.return
 }
+
+// -----
+
+// Loops inside a while loop's body fuse too: each step of a fori_loop or
+// scan has its own chains of element-wise loops.
+
+// CHECK-LABEL: func.func @in_while
+// CHECK: "loop.while"
+// CHECK: "loop.condition"
+// CHECK: %[[T:.*]] = "mem.alloc"() : () -> memref<8xf32>
+// CHECK: "loop.for"
+// CHECK-NEXT: ^{{.*}}(%[[I:.*]]: index):
+// CHECK: "mem.store"(%{{.*}}, %[[T]], %[[I]])
+// CHECK: "mem.load"(%[[T]], %[[I]])
+// CHECK: "mem.store"(%{{.*}}, %{{.*}}, %[[I]])
+// CHECK: }) {parallel}
+// CHECK-NOT: "loop.for"
+// CHECK: "mem.dealloc"(%[[T]])
+// CHECK: "loop.yield"
+func.func @in_while(%a: memref<8xf32>, %n: memref<i32>) {
+  %lb = "arith.constant"() {value = 0 : index} : () -> index
+  %ub = "arith.constant"() {value = 8 : index} : () -> index
+  %st = "arith.constant"() {value = 1 : index} : () -> index
+  "loop.while"() ({
+    %k = "mem.load"(%n) : (memref<i32>) -> i32
+    %three = "arith.constant"() {value = 3 : i32} : () -> i32
+    %c = "arith.cmpi"(%k, %three) {predicate = "slt"} : (i32, i32) -> i1
+    "loop.condition"(%c) : (i1) -> ()
+  }, {
+    %t = "mem.alloc"() : () -> memref<8xf32>
+    "loop.for"(%lb, %ub, %st) ({
+    ^bb0(%i: index):
+      %x = "mem.load"(%a, %i) : (memref<8xf32>, index) -> f32
+      %y = "arith.mulf"(%x, %x) : (f32, f32) -> f32
+      "mem.store"(%y, %t, %i) : (f32, memref<8xf32>, index) -> ()
+      "loop.yield"() : () -> ()
+    }) {parallel} : (index, index, index) -> ()
+    "loop.for"(%lb, %ub, %st) ({
+    ^bb0(%i: index):
+      %x = "mem.load"(%t, %i) : (memref<8xf32>, index) -> f32
+      %y = "arith.addf"(%x, %x) : (f32, f32) -> f32
+      "mem.store"(%y, %a, %i) : (f32, memref<8xf32>, index) -> ()
+      "loop.yield"() : () -> ()
+    }) {parallel} : (index, index, index) -> ()
+    "mem.dealloc"(%t) : (memref<8xf32>) -> ()
+    %k = "mem.load"(%n) : (memref<i32>) -> i32
+    %one = "arith.constant"() {value = 1 : i32} : () -> i32
+    %k1 = "arith.addi"(%k, %one) : (i32, i32) -> i32
+    "mem.store"(%k1, %n) : (i32, memref<i32>) -> ()
+    "loop.yield"() : () -> ()
+  }) : () -> ()
+  func.return
+}

@@ -27,7 +27,8 @@
 //! `B`'s body is appended to `A`'s (its induction variable replaced by
 //! `A`'s) and `B` is erased. The fused loop is tried against the next one,
 //! up to [`MAX_FUSED_LOOPS`] loops;
-//! then the loops inside each parallel loop's body are fused the same way.
+//! then the loops inside each op with regions (a parallel loop's body, a
+//! `while` loop's, a conditional's arms) are fused the same way.
 
 use strata_diag::Result;
 use strata_ir::builtin;
@@ -108,16 +109,17 @@ fn fuse_in_block(ctx: &mut Context, block: BlockId) {
         out.extend(frees);
     }
     ctx.blocks[block].ops = out;
-    let loops: Vec<OpId> = ctx.blocks[block]
+    // Then inside every op with regions: a parallel loop's body, and the
+    // bodies of `while` loops, conditionals and serial loops, where each
+    // step of a `fori_loop` or `scan` has its own chains of loops.
+    let view: &Context = ctx;
+    let nested: Vec<BlockId> = view.blocks[block]
         .ops
         .iter()
-        .copied()
-        .filter(|&o| is_parallel_for(ctx, o))
+        .flat_map(|&o| (0..view.op(o).regions.len()).filter_map(move |r| view.entry_block(o, r)))
         .collect();
-    for lp in loops {
-        if let Some(body) = ctx.entry_block(lp, 0) {
-            fuse_in_block(ctx, body);
-        }
+    for body in nested {
+        fuse_in_block(ctx, body);
     }
 }
 
