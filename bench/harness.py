@@ -65,6 +65,11 @@ def cpu_name():
 TIMEOUT_S = float(os.environ.get("STRATA_BENCH_TIMEOUT", "600"))
 
 
+def print_row(row):
+    """What a child started by `run_isolated` prints: its row, as `ROW <json>`."""
+    print("ROW " + json.dumps(row), flush=True)
+
+
 def run_isolated(script, name):
     """`script --one name` in a child process with a timeout: the row it prints as `ROW <json>`,
     or None when it timed out or failed (said on stdout)."""

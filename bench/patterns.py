@@ -44,7 +44,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tools", "python"))
 os.environ.setdefault("STRATA", os.path.join(os.path.dirname(HERE), "target", "release", "strata"))
 import strata  # noqa: E402
-from harness import TIMEOUT_S, cpu_name, packed_call, run_isolated, timeit  # noqa: E402
+from harness import TIMEOUT_S, cpu_name, packed_call, print_row, run_isolated, timeit  # noqa: E402
 
 rs = np.random.RandomState(0)
 
@@ -744,8 +744,7 @@ def run_one(name):
 
 def main():
     if sys.argv[1:2] == ["--one"]:
-        import json
-        print("ROW " + json.dumps(run_one(sys.argv[2])), flush=True)
+        print_row(run_one(sys.argv[2]))
         return
     write = "--no-write" not in sys.argv
     names = [a for a in sys.argv[1:] if not a.startswith("--")] or list(MODELS)

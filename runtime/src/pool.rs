@@ -516,6 +516,20 @@ pub extern "C" fn strata_rt_set_num_threads(n: c_int) -> c_int {
     })
 }
 
+/// `f` on this thread's buffers kept in `cell` across calls (a steady state
+/// allocates nothing), or on fresh ones when a call nested in this thread's
+/// own holds them: a thread waiting on the pool runs other tasks, which may
+/// call the same kernel.
+pub(crate) fn with_thread_buffers<B: Default, R>(
+    cell: &std::cell::RefCell<B>,
+    f: impl FnOnce(&mut B) -> R,
+) -> R {
+    match cell.try_borrow_mut() {
+        Ok(mut buffers) => f(&mut buffers),
+        Err(_) => f(&mut B::default()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// Copies of every size around the thresholds, on several threads,

@@ -23,27 +23,14 @@ thread_local! {
 impl Wide for f32 {
     const ONE: f32 = 1.0;
     fn with_buffers<R>(f: impl FnOnce(&mut [Vec<f32>; 3]) -> R) -> R {
-        F32.with(|cell| with_own_or_fresh(cell, f))
+        F32.with(|cell| crate::pool::with_thread_buffers(cell, f))
     }
 }
 
 impl Wide for f64 {
     const ONE: f64 = 1.0;
     fn with_buffers<R>(f: impl FnOnce(&mut [Vec<f64>; 3]) -> R) -> R {
-        F64.with(|cell| with_own_or_fresh(cell, f))
-    }
-}
-
-/// `f` on the thread's buffers, or on fresh ones when a call nested in
-/// this thread's own (run while it waits on the pool: the widening and the
-/// product share their lines between threads) holds them.
-fn with_own_or_fresh<W, R>(
-    cell: &RefCell<[Vec<W>; 3]>,
-    f: impl FnOnce(&mut [Vec<W>; 3]) -> R,
-) -> R {
-    match cell.try_borrow_mut() {
-        Ok(mut buffers) => f(&mut buffers),
-        Err(_) => f(&mut [Vec::new(), Vec::new(), Vec::new()]),
+        F64.with(|cell| crate::pool::with_thread_buffers(cell, f))
     }
 }
 

@@ -224,14 +224,8 @@ pub(crate) unsafe fn try_few_columns(
         }
         true
     };
-    // The thread's buffers, kept across calls (a convolution calls this once
-    // per block of positions; a steady state allocates nothing); fresh ones
-    // when a call nested in this one (run by this thread while it waits on
-    // the pool) finds them in use.
-    FEW_COLUMNS_BUFFERS.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut buffers) => run(&mut buffers),
-        Err(_) => run(&mut [Vec::new(), Vec::new()]),
-    })
+    // A convolution calls this once per block of positions.
+    FEW_COLUMNS_BUFFERS.with(|cell| crate::pool::with_thread_buffers(cell, run))
 }
 
 thread_local! {

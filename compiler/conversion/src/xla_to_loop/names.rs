@@ -63,19 +63,23 @@ impl FuncLowering<'_> {
     pub(super) fn shared_slots(&self, ctx: &Context, op: OpId) -> Vec<bool> {
         let passed = pass_through_slots(ctx, op);
         let inits = ctx.op(op).operands();
-        let aligned_copy_pays = |i: usize| {
-            kernel_reads(ctx, op, i)
-                && inits.get(i).is_some_and(|v| {
-                    matches!(self.repr.get(v), Some(Repr::Buffer(buf)) if ctx.defining_op(*buf).is_none())
-                })
-        };
+        // Passed-through slots of the caller's that a kernel reads.
+        let copy_pays: Vec<bool> = (0..passed.len())
+            .map(|i| {
+                passed[i]
+                    && inits.get(i).is_some_and(|v| {
+                        matches!(self.repr.get(v), Some(Repr::Buffer(buf)) if ctx.defining_op(*buf).is_none())
+                    })
+                    && kernel_reads(ctx, op, i)
+            })
+            .collect();
         let caller_bytes: i64 = (0..passed.len())
-            .filter(|&i| passed[i] && aligned_copy_pays(i))
+            .filter(|&i| copy_pays[i])
             .map(|i| strata_dialect_mem::storage_bytes(ctx, ctx.value_ty(inits[i])))
             .fold(0, i64::saturating_add);
         let share_callers = caller_bytes > SHARED_CALLER_MIN_BYTES;
         (0..passed.len())
-            .map(|i| passed[i] && (share_callers || !aligned_copy_pays(i)))
+            .map(|i| passed[i] && (share_callers || !copy_pays[i]))
             .collect()
     }
 }
