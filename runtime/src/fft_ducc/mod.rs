@@ -62,7 +62,10 @@ impl<T: Flt> Lane<T> for T {
 /// operation is the scalar one lane by lane (no FMA, no reordering), so
 /// each line gets exactly the bits it gets alone, while the compiler keeps
 /// the lanes in SIMD registers: DUCC, too, runs several lines at once.
+/// Transparent: a slice of packs is a `len x W` row-major matrix of `T`
+/// (`crate::fft` transposes rows into lanes as one).
 #[derive(Clone, Copy, Debug)]
+#[repr(transparent)]
 pub struct Pack<T, const W: usize>(pub [T; W]);
 
 impl<T: Flt, const W: usize> Default for Pack<T, W> {
