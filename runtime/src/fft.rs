@@ -23,6 +23,7 @@ use strata_abi::{FFT_MAX_RANK, FftDesc, FftKind};
 use crate::ffi_guard;
 use crate::fft_ducc::{CPlan, Cx, Flt, LANES, Pack, RPlan};
 use crate::fft_real_even;
+use crate::transpose::transpose_slice;
 
 /// A float type with a process-wide cache of FFT plans: planning a large
 /// transform computes all its twiddle factors (8 MiB at 2^20 points), which
@@ -207,10 +208,10 @@ fn real_group<T: Planned>(
         lines.fill(Pack::default());
     }
     if kind == 2 {
-        rows_into_lanes(x, n_in, rows, lines);
+        transpose_slice(x, n_in, rows, l, flat_mut(lines), LANES);
         plan.exec_lanes(lines, tmp, true, T::one());
         // DUCC's halfcomplex order: r0, r1, i1, r2, i2, ... (r_{l/2}).
-        lanes_into_rows(&lines[1..], rows, &mut out[2..], n_out);
+        transpose_slice(flat(&lines[1..]), LANES, l - 1, rows, &mut out[2..], n_out);
         for (w, o) in out.chunks_exact_mut(n_out).enumerate() {
             o[0] = lines[0].0[w];
             o[1] = T::zero();
@@ -223,78 +224,26 @@ fn real_group<T: Planned>(
         for (w, row) in x.chunks_exact(n_in).enumerate() {
             lines[0].0[w] = row[0];
         }
-        rows_into_lanes(&x[2..], n_in, rows, &mut lines[1..]);
+        transpose_slice(&x[2..], n_in, rows, l - 1, flat_mut(&mut lines[1..]), LANES);
         plan.exec_lanes(lines, tmp, false, norm);
-        lanes_into_rows(lines, rows, out, n_out);
+        transpose_slice(flat(lines), LANES, l, rows, out, n_out);
     }
 }
 
-/// `lanes[k].0[w] = src[w * src_rs + k]` for `w < rows`, `k < lanes.len()`:
-/// rows gathered into lanes, by 8x8 transposes in registers for f32 (one
-/// strided store per element, as the scalar loop does, took a fifth of a
-/// 2-D rfft's real rows on an AVX2 CPU).
-#[inline(always)]
-fn rows_into_lanes<T: Planned>(
-    src: &[T],
-    src_rs: usize,
-    rows: usize,
-    lanes: &mut [Pack<T, LANES>],
-) {
-    let count = lanes.len();
-    assert!(rows <= LANES && (rows == 0 || count == 0 || (rows - 1) * src_rs + count <= src.len()));
-    if std::any::TypeId::of::<T>() == std::any::TypeId::of::<f32>() {
-        // SAFETY: T is f32; the source block lies in `src` (asserted), a
-        // pack is LANES f32 (`repr(transparent)`), so `lanes` is a
-        // `count x LANES` block with room for `rows` columns.
-        unsafe {
-            crate::transpose::transpose_f32(
-                src.as_ptr().cast(),
-                src_rs,
-                rows,
-                count,
-                lanes.as_mut_ptr().cast(),
-                LANES,
-            )
-        };
-        return;
-    }
-    for w in 0..rows {
-        for (v, &e) in lanes.iter_mut().zip(&src[w * src_rs..][..count]) {
-            v.0[w] = e;
-        }
-    }
+/// The lanes of a group as the `len x LANES` row-major matrix they are
+/// (element k of line w at `k * LANES + w`), for the transposes that fill
+/// and empty them: 8x8 register tiles for f32 where the CPU has them
+/// (element by element, one strided store each, took a fifth of a 2-D
+/// rfft's real rows on an AVX2 CPU).
+fn flat<T>(lanes: &[Pack<T, LANES>]) -> &[T] {
+    // SAFETY: `Pack` is `repr(transparent)` over `[T; LANES]`.
+    unsafe { std::slice::from_raw_parts(lanes.as_ptr().cast(), lanes.len() * LANES) }
 }
 
-/// `dst[w * dst_rs + k] = lanes[k].0[w]` for `w < rows`, `k < lanes.len()`:
-/// the inverse of [`rows_into_lanes`].
-#[inline(always)]
-fn lanes_into_rows<T: Planned>(
-    lanes: &[Pack<T, LANES>],
-    rows: usize,
-    dst: &mut [T],
-    dst_rs: usize,
-) {
-    let count = lanes.len();
-    assert!(rows <= LANES && (rows == 0 || count == 0 || (rows - 1) * dst_rs + count <= dst.len()));
-    if std::any::TypeId::of::<T>() == std::any::TypeId::of::<f32>() {
-        // SAFETY: as in `rows_into_lanes`, the other way round.
-        unsafe {
-            crate::transpose::transpose_f32(
-                lanes.as_ptr().cast(),
-                LANES,
-                count,
-                rows,
-                dst.as_mut_ptr().cast(),
-                dst_rs,
-            )
-        };
-        return;
-    }
-    for w in 0..rows {
-        for (slot, v) in dst[w * dst_rs..][..count].iter_mut().zip(lanes) {
-            *slot = v.0[w];
-        }
-    }
+/// [`flat`], mutably.
+fn flat_mut<T>(lanes: &mut [Pack<T, LANES>]) -> &mut [T] {
+    // SAFETY: as in `flat`.
+    unsafe { std::slice::from_raw_parts_mut(lanes.as_mut_ptr().cast(), lanes.len() * LANES) }
 }
 
 /// `real_rows` for an even length without a DUCC real plan: complex

@@ -27,6 +27,35 @@ pub unsafe fn transpose_f32(
     unsafe { tiles::<false>(src, src_rs, rows, cols, dst, dst_rs) }
 }
 
+/// [`transpose_f32`] on slices, for any element type: the blocks are
+/// checked to lie in their slices, f32 goes through the tile kernels, other
+/// types element by element.
+pub fn transpose_slice<T: Copy + 'static>(
+    src: &[T],
+    src_rs: usize,
+    rows: usize,
+    cols: usize,
+    dst: &mut [T],
+    dst_rs: usize,
+) {
+    let fits =
+        |len: usize, rs: usize, r: usize, c: usize| r == 0 || c == 0 || (r - 1) * rs + c <= len;
+    assert!(fits(src.len(), src_rs, rows, cols) && fits(dst.len(), dst_rs, cols, rows));
+    let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+    if std::any::TypeId::of::<T>() == std::any::TypeId::of::<f32>() {
+        // SAFETY: T is f32; both blocks lie in their slices (asserted),
+        // which do not overlap (`dst` is borrowed mutably).
+        unsafe { transpose_f32(s.cast(), src_rs, rows, cols, d.cast(), dst_rs) };
+        return;
+    }
+    for i in 0..rows {
+        for j in 0..cols {
+            // SAFETY: inside both blocks (asserted).
+            unsafe { *d.add(j * dst_rs + i) = *s.add(i * src_rs + j) };
+        }
+    }
+}
+
 /// [`transpose_f32`]; with `STREAM`, full tiles are stored past the caches
 /// (non-temporal stores: no read for ownership of each destination line,
 /// and the destination does not evict the source).
