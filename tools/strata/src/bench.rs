@@ -360,7 +360,13 @@ fn buffers(function: &Value, inputs: &[String]) -> Result<Vec<Vec<u8>>, String> 
             format!("buffer {i} has element type {element_type}, not benchmarkable")
         })? as u64
             * elements;
-        let mut buffer = vec![0u8; usize::try_from(bytes).map_err(|_| "a buffer too large")?];
+        // Zeros written, not allocated zeroed: a calloc'd buffer's pages all
+        // map the kernel's one zero page until written, so reading a large
+        // argument would hit the cache every time (a 16384x128 @ 128x128
+        // product timed 30% faster on zeroed arguments than on real ones).
+        let len = usize::try_from(bytes).map_err(|_| "a buffer too large")?;
+        let mut buffer = Vec::with_capacity(len);
+        buffer.resize(len, 0u8);
         if let Some(file) = inputs.get(i).and_then(|s| s.strip_prefix('@')) {
             let data = crate::npy::raw_data(Path::new(file))?;
             if data.len() != buffer.len() {
