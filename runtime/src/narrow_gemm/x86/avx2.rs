@@ -46,6 +46,10 @@ unsafe fn store(
     accumulate: bool,
     fix: Option<*const i32>,
 ) {
+    if nr == NR {
+        // SAFETY: as `Kernel::micro`; every column of the rows is there.
+        return unsafe { store_full_rows(acc, c, rsc, mr, accumulate, fix) };
+    }
     let masks = [lanes(nr), lanes(nr.saturating_sub(8))];
     for (r, acc) in acc.iter().enumerate().take(mr) {
         for h in 0..2 {
@@ -65,6 +69,55 @@ unsafe fn store(
                 _mm256_maskstore_epi32(p, masks[h], v);
             }
         }
+    }
+}
+
+/// [`store`] of rows holding all `NR` columns, by plain loads and stores:
+/// AMD's Zen cores run a masked store (`vpmaskmovd`) as a microcoded
+/// sequence, and on full tiles the masks were a tenth of an int8 product.
+///
+/// # Safety
+/// As `Kernel::micro`, with `nr == NR`.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn store_full_rows(
+    acc: &[[__m256i; 2]; MR],
+    c: *mut i32,
+    rsc: isize,
+    mr: usize,
+    accumulate: bool,
+    fix: Option<*const i32>,
+) {
+    for (r, acc) in acc.iter().enumerate().take(mr) {
+        for (h, &sum) in acc.iter().enumerate() {
+            // SAFETY: row r < mr, columns 8h..8h + 8 < NR; fix holds NR.
+            unsafe {
+                let p = c.offset(r as isize * rsc).add(8 * h);
+                let mut v = sum;
+                if let Some(f) = fix {
+                    v = _mm256_add_epi32(v, _mm256_loadu_si256(f.add(8 * h).cast()));
+                }
+                if accumulate {
+                    v = _mm256_add_epi32(v, _mm256_loadu_si256(p.cast()));
+                }
+                _mm256_storeu_si256(p.cast(), v);
+            }
+        }
+    }
+}
+
+/// Asks for the lines of a tile's rows of c at the start of its product,
+/// `kc` steps before they are written (or read back and added to): c is
+/// written a block of k at a time, so its lines were evicted since, and
+/// the stores and loads waiting for them were a tenth of an int8 product
+/// (a prefetch never faults: any address will do).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn prefetch_tile(c: *mut i32, rsc: isize, mr: usize) {
+    for r in 0..mr {
+        let row = c.wrapping_offset(r as isize * rsc) as *const i8;
+        _mm_prefetch::<_MM_HINT_T0>(row);
+        _mm_prefetch::<_MM_HINT_T0>(row.wrapping_add(4 * NR - 1));
     }
 }
 
@@ -96,11 +149,32 @@ impl Kernel for Madd {
     }
     #[inline(always)]
     unsafe fn interleave([r0, r1, ..]: &[*const i8; 4], out: &mut [u32]) {
-        for (j, o) in out.iter_mut().enumerate().take(NR) {
-            // SAFETY: NR elements of each row.
-            let (x, y) = unsafe { (*r0.add(j), *r1.add(j)) };
-            *o = x as i16 as u16 as u32 | (y as i16 as u16 as u32) << 16;
-        }
+        // SAFETY: NR elements of each row, NR words of `out`; the caller
+        // runs this inside `madd_loops` (AVX2).
+        unsafe { interleave_pairs(*r0, *r1, out) }
+    }
+}
+
+/// Word j of `out` = `x[j]` and `y[j]` widened to i16 (low, high half) for
+/// the `NR` columns: the packing of B's rows for `vpmaddwd`. Element by
+/// element it took a sixth of an int8 product (512 x 1024 x 1024).
+///
+/// # Safety
+/// `x` and `y` hold `NR` (16) elements, `out` at least `NR` words.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn interleave_pairs(x: *const i8, y: *const i8, out: &mut [u32]) {
+    debug_assert!(out.len() >= NR);
+    // SAFETY: as the function's contract.
+    unsafe {
+        let x = _mm256_cvtepi8_epi16(_mm_loadu_si128(x.cast()));
+        let y = _mm256_cvtepi8_epi16(_mm_loadu_si128(y.cast()));
+        // Per 128-bit half: words 0-3 and 8-11 (lo), 4-7 and 12-15 (hi).
+        let lo = _mm256_unpacklo_epi16(x, y);
+        let hi = _mm256_unpackhi_epi16(x, y);
+        let o = out.as_mut_ptr();
+        _mm256_storeu_si256(o.cast(), _mm256_permute2x128_si256::<0x20>(lo, hi));
+        _mm256_storeu_si256(o.add(8).cast(), _mm256_permute2x128_si256::<0x31>(lo, hi));
     }
 }
 
@@ -115,6 +189,7 @@ unsafe fn micro_madd(
     tile: (usize, usize),
     accumulate: bool,
 ) {
+    prefetch_tile(c, rsc, tile.0);
     let mut acc = [[_mm256_setzero_si256(); 2]; MR];
     for g in 0..kc {
         // SAFETY: inside the packed panel and strip (see `Kernel::micro`).
@@ -181,6 +256,7 @@ unsafe fn micro_vnni(
     accumulate: bool,
     fix: *const i32,
 ) {
+    prefetch_tile(c, rsc, tile.0);
     let mut acc = [[_mm256_setzero_si256(); 2]; MR];
     for g in 0..kc {
         // SAFETY: inside the packed panel and strip (see `Kernel::micro`).
