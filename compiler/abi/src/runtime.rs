@@ -97,6 +97,13 @@ pub const GEMM_S8_S32: Signature = Signature {
     returns: Returns::Nothing,
 };
 
+/// Kernels that write only through their last parameter (their result),
+/// read the others, return nothing and may run on several threads at once
+/// (buffers per thread, a nested call taking one thread): the iterations of
+/// a parallel loop may call them concurrently on disjoint results
+/// (`loop-outline-parallel`), as a convolution's blocks of positions do.
+pub const KERNELS_WRITING_LAST: &[Signature] = &[GEMM_F32, GEMM_F64, GEMM_BF16_F32, GEMM_S8_S32];
+
 /// `(const FftDesc *, const void *in, void *out)`.
 pub const FFT: Signature = Signature {
     name: "strata_rt_fft",

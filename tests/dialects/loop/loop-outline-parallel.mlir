@@ -178,3 +178,63 @@ func.func @dynamic(%buf: memref<64xf32>, %n: index) {
   }) {parallel} : (index, index, index) -> ()
   func.return
 }
+
+// -----
+
+// A runtime kernel that writes only its last operand (a GEMM) may run in
+// concurrent iterations when each writes its own view of the result (at an
+// offset of the induction variable), as a convolution's blocks of output
+// positions do: outlined. The same call writing one view shared by all
+// iterations stays serial, as does a kernel with other effects (an FFT).
+
+// CHECK-LABEL: func.func @blocks
+// CHECK: "loop.dispatch"
+// CHECK-SAME: callee = @blocks__parallel0
+// CHECK: func.func private @blocks__parallel0
+// CHECK: "mem.offset"
+// CHECK: "func.call"
+// CHECK-SAME: callee = @strata_rt_gemm_f32
+func.func private @strata_rt_gemm_f32(memref<0xi8>, memref<0xi8>, memref<0xi8>, memref<0xi8>)
+func.func @blocks(%d: memref<42xi64>, %x: memref<128x288xf32>, %w: memref<288x3xf32>, %out: memref<49152xf32>) {
+  %c0 = "arith.constant"() {value = 0 : index} : () -> index
+  %c1 = "arith.constant"() {value = 1 : index} : () -> index
+  %n = "arith.constant"() {value = 128 : index} : () -> index
+  %block = "arith.constant"() {value = 384 : index} : () -> index
+  "loop.for"(%c0, %n, %c1) ({
+  ^bb0(%i: index):
+    %at = "arith.muli"(%i, %block) : (index, index) -> index
+    %o = "mem.offset"(%out, %at) : (memref<49152xf32>, index) -> memref<384xf32>
+    "func.call"(%d, %x, %w, %o) {callee = @strata_rt_gemm_f32} : (memref<42xi64>, memref<128x288xf32>, memref<288x3xf32>, memref<384xf32>) -> ()
+    "loop.yield"() : () -> ()
+  }) {parallel} : (index, index, index) -> ()
+  func.return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @shared_result
+// CHECK-NOT: "loop.dispatch"
+// CHECK: }) {parallel}
+// CHECK: }) {parallel}
+// CHECK-NOT: func.func private @shared_result__parallel
+func.func private @strata_rt_gemm_f32(memref<0xi8>, memref<0xi8>, memref<0xi8>, memref<0xi8>)
+func.func private @strata_rt_fft(memref<0xi8>, memref<0xi8>, memref<0xi8>)
+func.func @shared_result(%d: memref<42xi64>, %x: memref<128x288xf32>, %w: memref<288x3xf32>, %out: memref<384xf32>, %big: memref<49152xf32>) {
+  %c0 = "arith.constant"() {value = 0 : index} : () -> index
+  %c1 = "arith.constant"() {value = 1 : index} : () -> index
+  %n = "arith.constant"() {value = 128 : index} : () -> index
+  %block = "arith.constant"() {value = 384 : index} : () -> index
+  "loop.for"(%c0, %n, %c1) ({
+  ^bb0(%i: index):
+    "func.call"(%d, %x, %w, %out) {callee = @strata_rt_gemm_f32} : (memref<42xi64>, memref<128x288xf32>, memref<288x3xf32>, memref<384xf32>) -> ()
+    "loop.yield"() : () -> ()
+  }) {parallel} : (index, index, index) -> ()
+  "loop.for"(%c0, %n, %c1) ({
+  ^bb0(%i: index):
+    %at = "arith.muli"(%i, %block) : (index, index) -> index
+    %o = "mem.offset"(%big, %at) : (memref<49152xf32>, index) -> memref<384xf32>
+    "func.call"(%d, %x, %o) {callee = @strata_rt_fft} : (memref<42xi64>, memref<128x288xf32>, memref<384xf32>) -> ()
+    "loop.yield"() : () -> ()
+  }) {parallel} : (index, index, index) -> ()
+  func.return
+}

@@ -114,15 +114,48 @@ pub(crate) fn buffer_uses(ctx: &Context, lp: OpId) -> HashMap<Value, BufferUse> 
 /// Whether every op nested in `lp` is of the arith, mem or loop dialect
 /// (no calls, nothing with effects the buffer analysis cannot see).
 pub(crate) fn only_local_effects(ctx: &Context, lp: OpId) -> bool {
+    only_local_effects_or(ctx, lp, |_| false)
+}
+
+/// [`only_local_effects`], also accepting the ops `allowed` says yes to.
+pub(crate) fn only_local_effects_or(
+    ctx: &Context,
+    lp: OpId,
+    allowed: impl Fn(OpId) -> bool,
+) -> bool {
     let mut ok = true;
     ctx.walk_nested(lp, &mut |o| {
         let name = ctx.op(o).name;
         let dialect = name.split('.').next().unwrap_or("");
-        ok &= matches!(dialect, "arith" | "mem" | "loop")
+        ok &= (matches!(dialect, "arith" | "mem" | "loop")
             && name != crate::DISPATCH
-            && name != crate::RUN_DEVICES;
+            && name != crate::RUN_DEVICES)
+            || allowed(o);
     });
     ok
+}
+
+/// The function a `func.call` names.
+pub(crate) fn callee(ctx: &Context, call: OpId) -> Option<&str> {
+    match ctx.attr_of(call, "callee").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::SymbolRef(s)) => Some(s.as_str()),
+        _ => None,
+    }
+}
+
+/// The result buffer of a call of one of the runtime's kernels that write
+/// only their last operand (`strata_abi::runtime::KERNELS_WRITING_LAST`).
+pub(crate) fn kernel_call_result(ctx: &Context, op: OpId) -> Option<Value> {
+    let operation = ctx.op(op);
+    if operation.name != strata_ir::builtin::CALL || !operation.results.is_empty() {
+        return None;
+    }
+    let name = callee(ctx, op)?;
+    strata_abi::runtime::KERNELS_WRITING_LAST
+        .iter()
+        .any(|k| k.name == name && k.params.len() == operation.operands().len())
+        .then(|| operation.operands().last().copied())
+        .flatten()
 }
 
 /// Moves the ops of block `from`, but its terminator, to the end of block

@@ -23,18 +23,20 @@
 //! In a chain of perfectly nested parallel loops, the first one with at
 //! least [`MIN_TRIP`] iterations is outlined, so a `1x4096x1024` nest is
 //! split over its 4096 rows. A loop is left serial (and logged) when its
-//! body could do something a concurrent chunk must not: call a function,
-//! free or copy into a buffer it did not allocate, or store into one at
-//! indices that do not depend on the loop's induction variable (a shared
-//! accumulator).
+//! body could do something a concurrent chunk must not: call a function
+//! (but the runtime's kernels that write only their result, into a view at
+//! an offset of the induction variable:
+//! `strata_abi::runtime::KERNELS_WRITING_LAST`), free or copy into a buffer
+//! it did not allocate, or store into one at indices that do not depend on
+//! the loop's induction variable (a shared accumulator).
 
 use std::collections::{HashMap, HashSet};
 
 use strata_diag::Result;
-use strata_ir::builtin::{self, FUNC, RETURN};
+use strata_ir::builtin::{self, CALL, FUNC, RETURN};
 use strata_ir::{AttrKind, BlockId, Context, OpId, Value, ValueDef};
 
-use super::access::{buffer_root, constant, only_local_effects};
+use super::access::{buffer_root, constant, kernel_call_result, only_local_effects_or};
 use crate::{DISPATCH, FOR, IF, WHILE, YIELD, is_parallel};
 
 pub const FLAG: &str = "loop-outline-parallel";
@@ -225,8 +227,25 @@ fn op_cost(ctx: &Context, op: OpId) -> u64 {
         IF => region(0).max(region(1)).saturating_add(1),
         WHILE => UNKNOWN_TRIP.saturating_mul(region(0).saturating_add(region(1))),
         name if FUNCTIONS.contains(&name) => FUNCTION_COST,
+        CALL if kernel_call_result(ctx, op).is_some() => kernel_call_cost(ctx, op),
         _ => 1,
     }
+}
+
+/// A kernel call's estimated operations: at least one per element of its
+/// operands (a GEMM reads each and writes its result; it does more).
+fn kernel_call_cost(ctx: &Context, call: OpId) -> u64 {
+    let elements = |v: Value| {
+        ctx.types.shape(ctx.value_ty(v)).map_or(1, |dims| {
+            dims.iter()
+                .fold(1u64, |n, &d| n.saturating_mul(d.max(1) as u64))
+        })
+    };
+    ctx.op(call)
+        .operands()
+        .iter()
+        .map(|&v| elements(v))
+        .fold(0u64, u64::saturating_add)
 }
 
 /// Ops that expand to a polynomial or a library call.
@@ -316,7 +335,8 @@ fn check_independent(ctx: &Context, lp: OpId) -> std::result::Result<(), &'stati
         }
         (v, offset_varies)
     };
-    if !only_local_effects(ctx, lp) {
+    let kernel_call = |o: OpId| kernel_call_result(ctx, o).is_some();
+    if !only_local_effects_or(ctx, lp, kernel_call) {
         return Err("the body calls a function or has an op of another dialect");
     }
     for &o in &ops {
@@ -325,7 +345,12 @@ fn check_independent(ctx: &Context, lp: OpId) -> std::result::Result<(), &'stati
             mem::STORE | mem::STORE_PART => (operation.operands()[1], &operation.operands()[2..]),
             mem::COPY => (operation.operands()[1], &[]),
             mem::DEALLOC => (operation.operands()[0], &[]),
-            _ => continue,
+            _ => match kernel_call_result(ctx, o) {
+                // A kernel's whole result: disjoint only where it starts
+                // at an offset of the induction variable.
+                Some(result) => (result, &[]),
+                None => continue,
+            },
         };
         let (buffer, offset_varies) = root(target);
         if defined.contains(&buffer) {

@@ -36,6 +36,7 @@ use strata_dialect_mem as mem;
 use strata_ir::builtin::{self, CALL, RETURN};
 use strata_ir::{AttrKind, BlockId, Context, OpId, Value};
 
+use super::access::callee;
 use crate::{FOR, is_parallel};
 
 pub const FLAG: &str = "loop-plan-arena";
@@ -132,13 +133,6 @@ fn callees(ctx: &Context, f: OpId, by_name: &HashMap<&str, OpId>) -> Vec<OpId> {
         }
     });
     out
-}
-
-fn callee(ctx: &Context, call: OpId) -> Option<&str> {
-    match ctx.attr_of(call, "callee").map(|a| ctx.attr_kind(a)) {
-        Some(AttrKind::SymbolRef(s)) => Some(s.as_str()),
-        _ => None,
-    }
 }
 
 fn max_callee_total(ctx: &Context, f: OpId, totals: &HashMap<String, i64>) -> i64 {
