@@ -235,16 +235,11 @@ fn op_cost(ctx: &Context, op: OpId) -> u64 {
 /// A kernel call's estimated operations: at least one per element of its
 /// operands (a GEMM reads each and writes its result; it does more).
 fn kernel_call_cost(ctx: &Context, call: OpId) -> u64 {
-    let elements = |v: Value| {
-        ctx.types.shape(ctx.value_ty(v)).map_or(1, |dims| {
-            dims.iter()
-                .fold(1u64, |n, &d| n.saturating_mul(d.max(1) as u64))
-        })
-    };
+    // Element counts fit in i64 (the parser bounds them); `?` sizes count 1.
     ctx.op(call)
         .operands()
         .iter()
-        .map(|&v| elements(v))
+        .map(|&v| ctx.types.num_elements(ctx.value_ty(v)).max(1) as u64)
         .fold(0u64, u64::saturating_add)
 }
 

@@ -32,7 +32,10 @@ fn lanes(n: usize) -> __m256i {
 }
 
 /// Adds (`fix`, then with `accumulate` the old values) and stores the
-/// accumulators of rows `..mr`, columns `..nr`.
+/// accumulators of rows `..mr`, columns `..nr`: whole vectors by plain loads
+/// and stores, only a partial one masked (AMD's Zen cores run a masked
+/// store, `vpmaskmovd`, as a microcoded sequence: masking every vector of
+/// full tiles cost a tenth of an int8 product).
 ///
 /// # Safety
 /// As `Kernel::micro`.
@@ -46,17 +49,15 @@ unsafe fn store(
     accumulate: bool,
     fix: Option<*const i32>,
 ) {
-    if nr == NR {
-        // SAFETY: as `Kernel::micro`; every column of the rows is there.
-        return unsafe { store_full_rows(acc, c, rsc, mr, accumulate, fix) };
-    }
     let masks = [lanes(nr), lanes(nr.saturating_sub(8))];
     for (r, acc) in acc.iter().enumerate().take(mr) {
         for h in 0..2 {
             if nr <= 8 * h {
                 continue;
             }
-            // SAFETY: row r < mr, masked to the nr columns; fix holds NR.
+            let whole = nr >= 8 * (h + 1);
+            // SAFETY: row r < mr, masked to the nr columns (all 8 of the
+            // vector when whole); fix holds NR.
             unsafe {
                 let p = c.offset(r as isize * rsc).add(8 * h);
                 let mut v = acc[h];
@@ -64,43 +65,16 @@ unsafe fn store(
                     v = _mm256_add_epi32(v, _mm256_loadu_si256(f.add(8 * h).cast()));
                 }
                 if accumulate {
-                    v = _mm256_add_epi32(v, _mm256_maskload_epi32(p, masks[h]));
+                    let old = match whole {
+                        true => _mm256_loadu_si256(p.cast()),
+                        false => _mm256_maskload_epi32(p, masks[h]),
+                    };
+                    v = _mm256_add_epi32(v, old);
                 }
-                _mm256_maskstore_epi32(p, masks[h], v);
-            }
-        }
-    }
-}
-
-/// [`store`] of rows holding all `NR` columns, by plain loads and stores:
-/// AMD's Zen cores run a masked store (`vpmaskmovd`) as a microcoded
-/// sequence, and on full tiles the masks were a tenth of an int8 product.
-///
-/// # Safety
-/// As `Kernel::micro`, with `nr == NR`.
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn store_full_rows(
-    acc: &[[__m256i; 2]; MR],
-    c: *mut i32,
-    rsc: isize,
-    mr: usize,
-    accumulate: bool,
-    fix: Option<*const i32>,
-) {
-    for (r, acc) in acc.iter().enumerate().take(mr) {
-        for (h, &sum) in acc.iter().enumerate() {
-            // SAFETY: row r < mr, columns 8h..8h + 8 < NR; fix holds NR.
-            unsafe {
-                let p = c.offset(r as isize * rsc).add(8 * h);
-                let mut v = sum;
-                if let Some(f) = fix {
-                    v = _mm256_add_epi32(v, _mm256_loadu_si256(f.add(8 * h).cast()));
+                match whole {
+                    true => _mm256_storeu_si256(p.cast(), v),
+                    false => _mm256_maskstore_epi32(p, masks[h], v),
                 }
-                if accumulate {
-                    v = _mm256_add_epi32(v, _mm256_loadu_si256(p.cast()));
-                }
-                _mm256_storeu_si256(p.cast(), v);
             }
         }
     }
