@@ -1,8 +1,9 @@
 //! Matrix products for `dot_general` and convolutions on f32/f64: generated
 //! code describes the (batched) product with strides and calls these, which
-//! run the `gemm` crate's kernels (AVX2 or AVX-512, chosen at run time) on
-//! every batch, over the runtime's thread pool when the product is large
-//! enough to pay for it.
+//! run the `gemm` crate's kernels (AVX2 or AVX-512, chosen at run time; f32
+//! on CPUs with AVX2 but no AVX-512 takes `crate::sgemm`'s own, faster
+//! there) on every batch, over the runtime's thread pool when the product
+//! is large enough to pay for it.
 //!
 //! The product is described by a `strata_abi::GemmDesc`.
 
@@ -145,6 +146,49 @@ pub(crate) unsafe fn product<T: 'static + Copy + Default + Send + Sync>(
         }
     }
     let parallel = threads > 1 && m * n * k >= PARALLEL_MIN_FLOPS;
+    #[cfg(target_arch = "x86_64")]
+    if std::any::TypeId::of::<T>() == std::any::TypeId::of::<f32>()
+        && crate::sgemm::takes([m, k, n], [rsc, csc])
+    {
+        if parallel {
+            // One slice per thread, across the longer side: each slice packs
+            // the whole of the other operand, so the shorter one is repacked.
+            let slices = if m > n {
+                (Split::Rows, threads, crate::sgemm::MR)
+            } else {
+                (Split::Columns, threads, crate::sgemm::NR)
+            };
+            // SAFETY: guaranteed by the caller.
+            unsafe {
+                product_in_slices(
+                    [m, k, n],
+                    a,
+                    [rsa, csa],
+                    b,
+                    [rsb, csb],
+                    c,
+                    [rsc, csc],
+                    one,
+                    slices,
+                )
+            };
+        } else {
+            // SAFETY: guaranteed by the caller; T is f32, c's rows are
+            // contiguous and the CPU has the instructions (checked above).
+            unsafe {
+                crate::sgemm::product(
+                    [m, k, n],
+                    a as *const f32,
+                    [rsa, csa],
+                    b as *const f32,
+                    [rsb, csb],
+                    c as *mut f32,
+                    rsc as usize,
+                )
+            };
+        }
+        return;
+    }
     if parallel && let Some(slices) = thread_slices([m, n], csc, threads) {
         // SAFETY: guaranteed by the caller.
         unsafe {

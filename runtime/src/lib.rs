@@ -41,6 +41,8 @@ pub mod narrow_gemm;
 pub mod pool;
 pub mod profile;
 pub mod rng;
+#[cfg(target_arch = "x86_64")]
+mod sgemm;
 #[cfg(test)]
 mod signatures;
 mod skinny;
