@@ -714,6 +714,62 @@ mod tests {
         }
     }
 
+    /// The products of an MLP's training step (784-512-512-10, batch 128),
+    /// each operand plain or transposed, on one thread and on the pool.
+    #[test]
+    fn training_step_products_match_the_naive_product() {
+        for (m, k, n) in [
+            (128usize, 784usize, 512usize),
+            (784, 128, 512),
+            (128, 10, 512),
+            (512, 128, 10),
+            (10, 128, 512),
+            (512, 128, 784),
+            (512, 128, 512),
+        ] {
+            for (a_t, b_t, threads) in [
+                (false, false, 1),
+                (true, false, 2),
+                (false, true, 2),
+                (true, true, 1),
+                (false, false, 2),
+            ] {
+                let a: Vec<f32> = (0..m * k).map(|x| ((x * 7) % 13) as f32 - 6.0).collect();
+                let b: Vec<f32> = (0..k * n).map(|x| ((x * 5) % 11) as f32 - 5.0).collect();
+                let (rsa, csa) = if a_t { (1, m) } else { (k, 1) };
+                let (rsb, csb) = if b_t { (1, k) } else { (n, 1) };
+                let mut c = vec![f32::NAN; m * n];
+                let desc = GemmDesc {
+                    m: m as i64,
+                    k: k as i64,
+                    n: n as i64,
+                    lhs_row_stride: rsa as i64,
+                    lhs_col_stride: csa as i64,
+                    rhs_row_stride: rsb as i64,
+                    rhs_col_stride: csb as i64,
+                    out_row_stride: n as i64,
+                    out_col_stride: 1,
+                    ..GemmDesc::default()
+                };
+                assert_eq!(crate::pool::strata_rt_set_num_threads(threads), 0);
+                unsafe { strata_rt_gemm_f32(&desc, a.as_ptr(), b.as_ptr(), c.as_mut_ptr()) };
+                for i in 0..m {
+                    for j in 0..n {
+                        // Small integers: every partial sum is exact in f32.
+                        let want: f32 = (0..k)
+                            .map(|p| a[i * rsa + p * csa] * b[p * rsb + j * csb])
+                            .sum();
+                        assert_eq!(
+                            c[i * n + j],
+                            want,
+                            "{m}x{k}x{n} ({a_t}, {b_t}, {threads}) at ({i}, {j})"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     /// Enough batches and work for the pool: the batches run side by side
     /// (one product per thread), each must still land in its own place.
     #[test]

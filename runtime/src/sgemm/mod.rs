@@ -21,8 +21,8 @@
 //! first from farther away: the next lhs panel while the first rhs panel
 //! is used (the block comes from memory then), the next rhs panel during
 //! the last lhs panel of the current one (it comes from L3), and the
-//! next c tile. c is written by the first depth block and accumulated by
-//! the others. One thread: callers split the product between threads
+//! next c tile. c is written by the first depth block and continued by
+//! the others (each element one chain of FMAs in the order of k). One thread: callers split the product between threads
 //! (`crate::gemm`).
 
 mod avx2;
@@ -187,10 +187,13 @@ unsafe fn panels(
             let mr = (mc - ir).min(MR);
             let tile = c.wrapping_add(ir * rsc + jr);
             let whole = mr == MR && nr == NR;
-            let (out, rs_out, into) = if whole {
-                (tile, rsc, accumulate)
+            let (out, rs_out) = if whole {
+                (tile, rsc)
             } else {
-                (edge.as_mut_ptr(), NR, false)
+                if accumulate {
+                    copy_edge([mr, nr], tile, rsc, &mut edge, Direction::IntoEdge);
+                }
+                (edge.as_mut_ptr(), NR)
             };
             let next_c = if ir + MR < mc {
                 tile.wrapping_add(MR * rsc)
@@ -218,17 +221,38 @@ unsafe fn panels(
             };
             // SAFETY: the panels hold kc steps, `out` a whole tile; the CPU
             // has the instructions.
-            unsafe { kernel(kc, a_panel, b_panel, out, rs_out, into, next_c) };
-            if whole {
-                continue;
+            unsafe { kernel(kc, a_panel, b_panel, out, rs_out, accumulate, next_c) };
+            if !whole {
+                copy_edge([mr, nr], tile, rsc, &mut edge, Direction::FromEdge);
             }
-            for i in 0..mr {
-                for j in 0..nr {
-                    // SAFETY: (ir + i, jr + j) lies inside the block.
-                    let out = unsafe { &mut *tile.add(i * rsc + j) };
-                    let value = edge[i * NR + j];
-                    *out = if accumulate { *out + value } else { value };
-                }
+        }
+    }
+}
+
+/// Which way [`copy_edge`] copies.
+#[derive(Clone, Copy)]
+enum Direction {
+    IntoEdge,
+    FromEdge,
+}
+
+/// Copies the `mr x nr` corner of an edge tile of c to or from a whole
+/// tile on the stack.
+fn copy_edge(
+    [mr, nr]: [usize; 2],
+    tile: *mut f32,
+    rsc: usize,
+    edge: &mut [f32; MR * NR],
+    direction: Direction,
+) {
+    for i in 0..mr {
+        for j in 0..nr {
+            // SAFETY: (i, j) lies inside the block (the callers' tile is
+            // cut to it).
+            let c = unsafe { &mut *tile.add(i * rsc + j) };
+            match direction {
+                Direction::IntoEdge => edge[i * NR + j] = *c,
+                Direction::FromEdge => *c = edge[i * NR + j],
             }
         }
     }

@@ -103,3 +103,49 @@ fn thin_products_are_not_taken() {
     assert!(!takes([64, 1024, 64], [1, 64]));
     assert!(!takes([64, 1024, 64], [-64, 1]));
 }
+
+/// Whatever the blocking (several depth blocks, edge rows and columns, a
+/// transposed lhs), each element is the one chain of FMAs in the order of
+/// k, bit for bit: results do not depend on block sizes (see
+/// `avx2::start`).
+#[test]
+fn every_element_is_the_sequential_chain_of_fmas() {
+    for (m, k, n, a_transposed) in [
+        (130, 784, 509, false),
+        (784, 300, 40, true),
+        (12, 1030, 35, false),
+    ] {
+        let (a, b) = (values(m * k, 3), values(k * n, 4));
+        let a_strides = if a_transposed {
+            [1, m as isize]
+        } else {
+            [k as isize, 1]
+        };
+        let mut c = vec![0f32; m * n];
+        assert!(kernel_runs_here(), "this x86-64 CPU lacks AVX2 or FMA");
+        // SAFETY: the matrices have these sizes and strides; the CPU has the
+        // instructions (asserted).
+        unsafe {
+            product(
+                [m, k, n],
+                a.as_ptr(),
+                a_strides,
+                b.as_ptr(),
+                [n as isize, 1],
+                c.as_mut_ptr(),
+                n,
+            )
+        };
+        let at = |i: usize, p: usize| a[i * a_strides[0] as usize + p * a_strides[1] as usize];
+        for i in 0..m {
+            for j in 0..n {
+                let chain = (0..k).fold(0f32, |sum, p| at(i, p).mul_add(b[p * n + j], sum));
+                assert_eq!(
+                    c[i * n + j].to_bits(),
+                    chain.to_bits(),
+                    "{m}x{k}x{n} c[{i}][{j}]"
+                );
+            }
+        }
+    }
+}
