@@ -22,8 +22,8 @@
 //! is used (the block comes from memory then), the next rhs panel during
 //! the last lhs panel of the current one (it comes from L3), and the
 //! next c tile. c is written by the first depth block and continued by
-//! the others (each element one chain of FMAs in the order of k). One thread: callers split the product between threads
-//! (`crate::gemm`).
+//! the others (each element one chain of FMAs in the order of k). One
+//! thread: callers split the product between threads (`crate::gemm`).
 
 mod avx2;
 #[cfg(test)]
