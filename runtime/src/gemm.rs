@@ -146,51 +146,13 @@ pub(crate) unsafe fn product<T: 'static + Copy + Default + Send + Sync>(
         }
     }
     let parallel = threads > 1 && m * n * k >= PARALLEL_MIN_FLOPS;
-    #[cfg(target_arch = "x86_64")]
-    if std::any::TypeId::of::<T>() == std::any::TypeId::of::<f32>()
-        && crate::sgemm::takes([m, k, n], [rsc, csc])
-    {
-        if parallel {
-            // One slice per thread, across the longer side: every slice reads
-            // (the rhs: packs) the whole operand along the other side, so
-            // that one should be the smaller.
-            let slices = if m > n {
-                (Split::Rows, threads, crate::sgemm::MR)
-            } else {
-                (Split::Columns, threads, crate::sgemm::NR)
-            };
-            // SAFETY: guaranteed by the caller.
-            unsafe {
-                product_in_slices(
-                    [m, k, n],
-                    a,
-                    [rsa, csa],
-                    b,
-                    [rsb, csb],
-                    c,
-                    [rsc, csc],
-                    one,
-                    slices,
-                )
-            };
-        } else {
-            // SAFETY: guaranteed by the caller; T is f32, c's rows are
-            // contiguous and the CPU has the instructions (checked above).
-            unsafe {
-                crate::sgemm::product(
-                    [m, k, n],
-                    a as *const f32,
-                    [rsa, csa],
-                    b as *const f32,
-                    [rsb, csb],
-                    c as *mut f32,
-                    rsc as usize,
-                )
-            };
-        }
-        return;
-    }
-    if parallel && let Some(slices) = thread_slices([m, n], csc, threads) {
+    let own_kernel = own_f32_kernel::<T>([m, k, n], [rsc, csc]);
+    let slices = if own_kernel {
+        own_kernel_slices([m, n], threads)
+    } else {
+        thread_slices([m, n], csc, threads)
+    };
+    if parallel && let Some(slices) = slices {
         // SAFETY: guaranteed by the caller.
         unsafe {
             product_in_slices(
@@ -203,6 +165,23 @@ pub(crate) unsafe fn product<T: 'static + Copy + Default + Send + Sync>(
                 [rsc, csc],
                 one,
                 slices,
+            )
+        };
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if own_kernel {
+        // SAFETY: guaranteed by the caller; T is f32, c's rows are
+        // contiguous and the CPU has the instructions (`sgemm::takes`).
+        unsafe {
+            crate::sgemm::product(
+                [m, k, n],
+                a as *const f32,
+                [rsa, csa],
+                b as *const f32,
+                [rsb, csb],
+                c as *mut f32,
+                rsc as usize,
             )
         };
         return;
@@ -301,6 +280,37 @@ fn thread_slices([m, n]: [usize; 2], csc: isize, threads: usize) -> Option<(Spli
         threads * 2,
         COLUMN_SLICE_MULTIPLE,
     ))
+}
+
+/// Whether an f32 product takes `crate::sgemm`'s own kernel (x86-64 CPUs
+/// with AVX2 and no AVX-512).
+fn own_f32_kernel<T: 'static>(dims: [usize; 3], c_strides: [isize; 2]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::any::TypeId::of::<T>() == std::any::TypeId::of::<f32>()
+        && crate::sgemm::takes(dims, c_strides);
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (dims, c_strides);
+        false
+    }
+}
+
+/// How products through `crate::sgemm` are shared between threads: one
+/// slice per thread, across the longer side. Every slice reads (the rhs:
+/// packs) the whole operand along the other side, so that one should be
+/// the smaller.
+fn own_kernel_slices([m, n]: [usize; 2], threads: usize) -> Option<(Split, usize, usize)> {
+    #[cfg(target_arch = "x86_64")]
+    return Some(if m > n {
+        (Split::Rows, threads, crate::sgemm::MR)
+    } else {
+        (Split::Columns, threads, crate::sgemm::NR)
+    });
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (m, n, threads);
+        None
+    }
 }
 
 /// Column slices of a product shared between threads are a multiple of

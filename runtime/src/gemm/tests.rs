@@ -72,8 +72,50 @@ fn thin_products_in_parallel_match_the_naive_product() {
     }
 }
 
+/// Multiplies small integers (a's elements `(x * 7) % 13 - 6`, b's
+/// `(x * 5) % 11 - 5`, in storage order) through `strata_rt_gemm_f32` on
+/// `threads` threads, with the given strides and c's rows `rsc` apart;
+/// every element must equal the naive sum (exact in f32) and c's padding
+/// stay untouched.
+fn check_exact_f32(
+    [m, k, n]: [usize; 3],
+    [rsa, csa]: [usize; 2],
+    [rsb, csb]: [usize; 2],
+    rsc: usize,
+    threads: i32,
+) {
+    let a: Vec<f32> = (0..m * k).map(|x| ((x * 7) % 13) as f32 - 6.0).collect();
+    let b: Vec<f32> = (0..k * n).map(|x| ((x * 5) % 11) as f32 - 5.0).collect();
+    let mut c = vec![f32::NAN; m * rsc];
+    let desc = GemmDesc {
+        m: m as i64,
+        k: k as i64,
+        n: n as i64,
+        lhs_row_stride: rsa as i64,
+        lhs_col_stride: csa as i64,
+        rhs_row_stride: rsb as i64,
+        rhs_col_stride: csb as i64,
+        out_row_stride: rsc as i64,
+        out_col_stride: 1,
+        ..GemmDesc::default()
+    };
+    assert_eq!(crate::pool::strata_rt_set_num_threads(threads), 0);
+    unsafe { strata_rt_gemm_f32(&desc, a.as_ptr(), b.as_ptr(), c.as_mut_ptr()) };
+    let layout = format!("{m}x{k}x{n} (a {rsa},{csa}; b {rsb},{csb}; {threads} threads)");
+    for i in 0..m {
+        for j in 0..n {
+            let want: f32 = (0..k)
+                .map(|p| a[i * rsa + p * csa] * b[p * rsb + j * csb])
+                .sum();
+            assert_eq!(c[i * rsc + j], want, "{layout} at ({i}, {j})");
+        }
+        assert!(c[i * rsc + n..(i + 1) * rsc].iter().all(|x| x.is_nan()));
+    }
+}
+
 /// Products with a transposed rhs go through blocks re-laid-out in
-/// registers: every block, edge and thread count lands in its place.
+/// registers: every block, edge and thread count lands in its place; c's
+/// rows padded (out_row_stride > n): the padding stays untouched.
 #[test]
 fn transposed_rhs_products_match_the_naive_product() {
     for (m, k, n, threads) in [
@@ -82,33 +124,7 @@ fn transposed_rhs_products_match_the_naive_product() {
         (64, 256, 1000, 3),
         (5, 3000, 129, 2),
     ] {
-        let a: Vec<f32> = (0..m * k).map(|x| ((x * 7) % 13) as f32 - 6.0).collect();
-        let bt: Vec<f32> = (0..n * k).map(|x| ((x * 5) % 11) as f32 - 5.0).collect();
-        // c's rows padded (out_row_stride > n): the padding stays untouched.
-        let rsc = n + 2;
-        let mut c = vec![f32::NAN; m * rsc];
-        let desc = GemmDesc {
-            m: m as i64,
-            k: k as i64,
-            n: n as i64,
-            lhs_row_stride: k as i64,
-            lhs_col_stride: 1,
-            rhs_row_stride: 1,
-            rhs_col_stride: k as i64,
-            out_row_stride: rsc as i64,
-            out_col_stride: 1,
-            ..GemmDesc::default()
-        };
-        assert_eq!(crate::pool::strata_rt_set_num_threads(threads), 0);
-        unsafe { strata_rt_gemm_f32(&desc, a.as_ptr(), bt.as_ptr(), c.as_mut_ptr()) };
-        for i in 0..m {
-            for j in 0..n {
-                // Small integers: every partial sum is exact in f32.
-                let want: f32 = (0..k).map(|kk| a[i * k + kk] * bt[j * k + kk]).sum();
-                assert_eq!(c[i * rsc + j], want, "{m}x{k}x{n} at ({i}, {j})");
-            }
-            assert!(c[i * rsc + n..(i + 1) * rsc].iter().all(|x| x.is_nan()));
-        }
+        check_exact_f32([m, k, n], [k, 1], [1, k], n + 2, threads);
     }
 }
 
@@ -122,33 +138,8 @@ fn column_slices_match_the_naive_product() {
         (9, 128, 300, 2),
         (20, 100, 384, 2),
     ] {
-        let rsc = n + 3;
-        let a: Vec<f32> = (0..m * k).map(|x| ((x * 7) % 13) as f32 - 6.0).collect();
-        let b: Vec<f32> = (0..k * n).map(|x| ((x * 5) % 11) as f32 - 5.0).collect();
-        let mut c = vec![f32::NAN; m * rsc];
-        let desc = GemmDesc {
-            m: m as i64,
-            k: k as i64,
-            n: n as i64,
-            lhs_row_stride: k as i64,
-            lhs_col_stride: 1,
-            rhs_row_stride: n as i64,
-            rhs_col_stride: 1,
-            out_row_stride: rsc as i64,
-            out_col_stride: 1,
-            ..GemmDesc::default()
-        };
         assert!(m * k * n >= PARALLEL_MIN_FLOPS && n >= 2 * threads * COLUMN_SLICE_MULTIPLE);
-        assert_eq!(crate::pool::strata_rt_set_num_threads(threads as i32), 0);
-        unsafe { strata_rt_gemm_f32(&desc, a.as_ptr(), b.as_ptr(), c.as_mut_ptr()) };
-        for i in 0..m {
-            for j in 0..n {
-                // Small integers: every partial sum is exact in f32.
-                let want: f32 = (0..k).map(|kk| a[i * k + kk] * b[kk * n + j]).sum();
-                assert_eq!(c[i * rsc + j], want, "{m}x{k}x{n} at ({i}, {j})");
-            }
-            assert!(c[i * rsc + n..(i + 1) * rsc].iter().all(|x| x.is_nan()));
-        }
+        check_exact_f32([m, k, n], [k, 1], [n, 1], n + 3, threads as i32);
     }
 }
 
@@ -157,7 +148,7 @@ fn column_slices_match_the_naive_product() {
 #[test]
 fn training_step_products_match_the_naive_product() {
     for (m, k, n) in [
-        (128usize, 784usize, 512usize),
+        (128, 784, 512),
         (784, 128, 512),
         (128, 10, 512),
         (512, 128, 10),
@@ -165,45 +156,16 @@ fn training_step_products_match_the_naive_product() {
         (512, 128, 784),
         (512, 128, 512),
     ] {
-        for (a_t, b_t, threads) in [
+        for (a_transposed, b_transposed, threads) in [
             (false, false, 1),
             (true, false, 2),
             (false, true, 2),
             (true, true, 1),
             (false, false, 2),
         ] {
-            let a: Vec<f32> = (0..m * k).map(|x| ((x * 7) % 13) as f32 - 6.0).collect();
-            let b: Vec<f32> = (0..k * n).map(|x| ((x * 5) % 11) as f32 - 5.0).collect();
-            let (rsa, csa) = if a_t { (1, m) } else { (k, 1) };
-            let (rsb, csb) = if b_t { (1, k) } else { (n, 1) };
-            let mut c = vec![f32::NAN; m * n];
-            let desc = GemmDesc {
-                m: m as i64,
-                k: k as i64,
-                n: n as i64,
-                lhs_row_stride: rsa as i64,
-                lhs_col_stride: csa as i64,
-                rhs_row_stride: rsb as i64,
-                rhs_col_stride: csb as i64,
-                out_row_stride: n as i64,
-                out_col_stride: 1,
-                ..GemmDesc::default()
-            };
-            assert_eq!(crate::pool::strata_rt_set_num_threads(threads), 0);
-            unsafe { strata_rt_gemm_f32(&desc, a.as_ptr(), b.as_ptr(), c.as_mut_ptr()) };
-            for i in 0..m {
-                for j in 0..n {
-                    // Small integers: every partial sum is exact in f32.
-                    let want: f32 = (0..k)
-                        .map(|p| a[i * rsa + p * csa] * b[p * rsb + j * csb])
-                        .sum();
-                    assert_eq!(
-                        c[i * n + j],
-                        want,
-                        "{m}x{k}x{n} ({a_t}, {b_t}, {threads}) at ({i}, {j})"
-                    );
-                }
-            }
+            let a_strides = if a_transposed { [1, m] } else { [k, 1] };
+            let b_strides = if b_transposed { [1, k] } else { [n, 1] };
+            check_exact_f32([m, k, n], a_strides, b_strides, n, threads);
         }
     }
 }

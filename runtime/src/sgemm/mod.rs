@@ -85,10 +85,7 @@ pub(crate) unsafe fn product(
         // SAFETY: guaranteed by the caller; the buffers hold the blocks.
         unsafe { blocks([m, k, n], a, a_strides, b, b_strides, c, rsc, pa, pb) }
     };
-    PACKED.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut packed) => run(&mut packed),
-        Err(_) => run(&mut [Vec::new(), Vec::new()]),
-    })
+    PACKED.with(|cell| crate::pool::with_thread_buffers(cell, run))
 }
 
 /// The loops of [`product`] over depth, lhs and rhs blocks.

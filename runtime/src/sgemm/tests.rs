@@ -13,50 +13,80 @@ fn values(len: usize, seed: usize) -> Vec<f32> {
         .collect()
 }
 
-/// Multiplies with the given layouts (`a_transposed`: a stored k x m;
-/// `b_transposed`: b stored n x k; c rows padded by 3) and compares with
-/// an f64 sum.
-fn check([m, k, n]: [usize; 3], a_transposed: bool, b_transposed: bool) {
-    assert!(kernel_runs_here(), "this x86-64 CPU lacks AVX2 or FMA");
-    let (a, b) = (values(m * k, 1), values(k * n, 2));
-    let a_strides = if a_transposed {
-        [1, m as isize]
-    } else {
-        [k as isize, 1]
-    };
-    let b_strides = if b_transposed {
-        [1, k as isize]
-    } else {
-        [n as isize, 1]
-    };
-    let rsc = n + 3;
-    let mut c = vec![f32::NAN; m * rsc];
-    // SAFETY: the matrices have these sizes and strides; the CPU has the
-    // instructions (asserted).
-    unsafe {
-        product(
-            [m, k, n],
-            a.as_ptr(),
+/// An `m x k x n` product's operands (`a_transposed`: a stored k x m;
+/// `b_transposed`: b stored n x k; values from seeds `seed` and
+/// `seed + 1`) and c as [`product`] wrote it, its rows padded by 3 (NaN).
+struct Multiplied {
+    a: Vec<f32>,
+    a_strides: [usize; 2],
+    b: Vec<f32>,
+    b_strides: [usize; 2],
+    c: Vec<f32>,
+    rsc: usize,
+}
+
+impl Multiplied {
+    fn new([m, k, n]: [usize; 3], a_transposed: bool, b_transposed: bool, seed: usize) -> Self {
+        assert!(kernel_runs_here(), "this x86-64 CPU lacks AVX2 or FMA");
+        let (a, b) = (values(m * k, seed), values(k * n, seed + 1));
+        let a_strides = if a_transposed { [1, m] } else { [k, 1] };
+        let b_strides = if b_transposed { [1, k] } else { [n, 1] };
+        let rsc = n + 3;
+        let mut c = vec![f32::NAN; m * rsc];
+        let signed = |[r, c]: [usize; 2]| [r as isize, c as isize];
+        // SAFETY: the matrices have these sizes and strides; the CPU has the
+        // instructions (asserted).
+        unsafe {
+            product(
+                [m, k, n],
+                a.as_ptr(),
+                signed(a_strides),
+                b.as_ptr(),
+                signed(b_strides),
+                c.as_mut_ptr(),
+                rsc,
+            )
+        };
+        Multiplied {
+            a,
             a_strides,
-            b.as_ptr(),
+            b,
             b_strides,
-            c.as_mut_ptr(),
+            c,
             rsc,
-        )
-    };
-    let at = |i: usize, p: usize| a[i * a_strides[0] as usize + p * a_strides[1] as usize] as f64;
-    let bt = |p: usize, j: usize| b[p * b_strides[0] as usize + j * b_strides[1] as usize] as f64;
+        }
+    }
+
+    fn a(&self, i: usize, p: usize) -> f32 {
+        self.a[i * self.a_strides[0] + p * self.a_strides[1]]
+    }
+
+    fn b(&self, p: usize, j: usize) -> f32 {
+        self.b[p * self.b_strides[0] + j * self.b_strides[1]]
+    }
+
+    fn c(&self, i: usize, j: usize) -> f32 {
+        self.c[i * self.rsc + j]
+    }
+}
+
+/// Multiplies with the given layouts and compares with an f64 sum; the
+/// padding of c's rows stays untouched.
+fn check([m, k, n]: [usize; 3], a_transposed: bool, b_transposed: bool) {
+    let product = Multiplied::new([m, k, n], a_transposed, b_transposed, 1);
     for i in 0..m {
         for j in 0..n {
-            let want: f64 = (0..k).map(|p| at(i, p) * bt(p, j)).sum();
-            let got = c[i * rsc + j] as f64;
+            let want: f64 = (0..k)
+                .map(|p| product.a(i, p) as f64 * product.b(p, j) as f64)
+                .sum();
+            let got = product.c(i, j) as f64;
             assert!(
                 (got - want).abs() <= 1e-5 * (k as f64).sqrt() * 4.0,
                 "{m}x{k}x{n} c[{i}][{j}] = {got}, want {want}"
             );
         }
         assert!(
-            c[i * rsc + n].is_nan(),
+            product.c(i, n).is_nan(),
             "the padding of row {i} was written"
         );
     }
@@ -115,33 +145,13 @@ fn every_element_is_the_sequential_chain_of_fmas() {
         (784, 300, 40, true),
         (12, 1030, 35, false),
     ] {
-        let (a, b) = (values(m * k, 3), values(k * n, 4));
-        let a_strides = if a_transposed {
-            [1, m as isize]
-        } else {
-            [k as isize, 1]
-        };
-        let mut c = vec![0f32; m * n];
-        assert!(kernel_runs_here(), "this x86-64 CPU lacks AVX2 or FMA");
-        // SAFETY: the matrices have these sizes and strides; the CPU has the
-        // instructions (asserted).
-        unsafe {
-            product(
-                [m, k, n],
-                a.as_ptr(),
-                a_strides,
-                b.as_ptr(),
-                [n as isize, 1],
-                c.as_mut_ptr(),
-                n,
-            )
-        };
-        let at = |i: usize, p: usize| a[i * a_strides[0] as usize + p * a_strides[1] as usize];
+        let product = Multiplied::new([m, k, n], a_transposed, false, 3);
         for i in 0..m {
             for j in 0..n {
-                let chain = (0..k).fold(0f32, |sum, p| at(i, p).mul_add(b[p * n + j], sum));
+                let chain =
+                    (0..k).fold(0f32, |sum, p| product.a(i, p).mul_add(product.b(p, j), sum));
                 assert_eq!(
-                    c[i * n + j].to_bits(),
+                    product.c(i, j).to_bits(),
                     chain.to_bits(),
                     "{m}x{k}x{n} c[{i}][{j}]"
                 );
