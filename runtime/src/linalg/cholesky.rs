@@ -1,104 +1,53 @@
 //! `strata_rt_potrf`: LAPACK's potrf (what `jnp.linalg.cholesky` and
-//! `cho_factor` call on CPU) on real matrices, blocked: a panel of
-//! [`PANEL`] columns is factored column by column as the loop lowering
-//! does it (each entry its column's dot with the row of the pivot taken
-//! off, the pivot the square root, the first pivot that is not positive
-//! recorded in `info` and the factorization going on), then the rest of
-//! the matrix gets one product with the panel (faer's GEMM, its columns
-//! shared between threads). The loop nest this replaces took 8x the time
-//! of XLA:CPU on a 512 x 512 matrix (AMD Zen 5).
+//! `cho_factor` call on CPU) on real matrices, through faer's blocked
+//! left-looking LLᵀ on one thread per matrix (a batch runs its matrices
+//! in parallel on the pool).
 //!
-//! The factor is computed on a copy holding the lower triangle (a's
-//! transpose for an upper factor), then written over a's triangle; the
-//! other triangle keeps a, as potrf leaves it.
+//! Why faer's and not a factorization of our own: ours (48-column panels
+//! factored by short dot products, then a product per panel split
+//! between two threads) took 3.0 ms on a 512 x 512 f32 matrix, 16.9 ms on
+//! 1024 and 109 ms on 2048 (AMD EPYC Zen 3, 2 threads); faer's takes 0.9,
+//! 6-9 and 53-69 ms on one thread. Its parallel variant (the `rayon`
+//! feature, which brings the `spindle` pool) was slower at 512 and 1.3x
+//! faster at 1024-2048 on two threads: not taken.
+//!
+//! faer factors the lower triangle of a column-major matrix (its strict
+//! upper triangle is scratch), so each matrix is factored on a copy, and
+//! only the factor's triangle is written back: the other triangle keeps
+//! a, as potrf leaves it. A row-major matrix read column-major is its
+//! transpose: the copy is a itself for an upper factor (a's upper
+//! triangle read column-major is the lower one, and Lᵀ = U), a's
+//! transpose for a lower one. A pivot that is not positive (or NaN) stops
+//! the factorization, as in LAPACK, and is reported 1-based in `info`.
 
-use faer::linalg::matmul::matmul;
-use faer::reborrow::{Reborrow, ReborrowMut};
-use faer::{Accum, MatMut, MatRef, Par};
+use faer::MatMut;
+use faer::dyn_stack::{MemBuffer, MemStack};
+use faer::linalg::cholesky::llt::factor::{
+    LltError, LltRegularization, cholesky_in_place, cholesky_in_place_scratch,
+};
+use faer::{Par, Spec};
 
 use super::lu::Real;
-use super::panel::dot;
 use super::*;
-use crate::cpu::with_avx2;
+use crate::transpose::transpose_slice;
 
-/// Columns per panel (the in-panel dots are at most this long).
-const PANEL: usize = 48;
-
-/// The trailing update is split (between threads, and to skip most of its
-/// upper triangle) down to this many columns.
-const MIN_SPLIT_COLS: usize = 64;
-
-/// Factors the symmetric matrix whose lower triangle `w` (n x n,
-/// row-major) holds, in place (the strict upper triangle is scratch);
+/// Factors the symmetric matrix whose lower triangle the column-major
+/// n x n `w` holds, in place (the strict upper triangle is scratch);
 /// returns potrf's info.
-pub(super) fn factor<T: Real>(w: &mut [T], n: usize) -> i32 {
-    let mut info = 0;
-    for j0 in (0..n).step_by(PANEL) {
-        let j1 = (j0 + PANEL).min(n);
-        // Compiled for AVX2 where the CPU has it: the dots run 8 lanes wide.
-        with_avx2(
-            #[inline(always)]
-            || panel(w, n, (j0, j1), &mut info),
-        );
-        if j1 < n {
-            let whole = MatMut::from_row_major_slice_mut(&mut *w, n, n);
-            let (_, _, l, rest) = whole.split_at_mut(j1, j1);
-            let l21 = l.get(.., j0..j1);
-            trailing(l21.rb(), rest);
-        }
-    }
-    info
-}
-
-/// a22 -= l21 l21ᵀ on the lower triangle (and some of the upper, which is
-/// scratch): the left half of the columns whole, the right half's lower
-/// part by recursion, the two on different threads when there are some.
-fn trailing<T: Real>(l21: MatRef<'_, T>, a22: MatMut<'_, T>) {
-    let cols = a22.ncols();
-    if cols < 2 * MIN_SPLIT_COLS {
-        product(l21, l21, a22);
-        return;
-    }
-    let mid = cols / 2;
-    let (left, right) = a22.split_at_col_mut(mid);
-    let (top, bottom) = l21.split_at_row(mid);
-    let right = right.get_mut(mid.., ..);
-    rayon::join(|| product(l21, top, left), || trailing(bottom, right));
-}
-
-/// dst -= lhs rhsᵀ.
-fn product<T: Real>(lhs: MatRef<'_, T>, rhs: MatRef<'_, T>, dst: MatMut<'_, T>) {
-    let mut dst = dst;
-    matmul(
-        dst.rb_mut(),
-        Accum::Add,
-        lhs,
-        rhs.transpose(),
-        -T::one(),
+fn factor<T: Real>(w: &mut [T], n: usize) -> i32 {
+    let params = Spec::default();
+    let mut scratch = MemBuffer::new(cholesky_in_place_scratch::<T>(n, Par::Seq, params));
+    let matrix = MatMut::from_column_major_slice_mut(w, n, n);
+    let result = cholesky_in_place(
+        matrix,
+        LltRegularization::default(),
         Par::Seq,
+        MemStack::new(&mut scratch),
+        params,
     );
-}
-
-/// Columns `j0..j1`, left-looking within the panel: entry (i, j) minus its
-/// row's dot with row j over the panel's earlier columns, the pivot its
-/// square root (NaN for a negative one), below it a division by the pivot.
-#[inline(always)]
-fn panel<T: Real>(w: &mut [T], n: usize, (j0, j1): (usize, usize), info: &mut i32) {
-    for j in j0..j1 {
-        let (above, from_j) = w.split_at_mut(j * n);
-        let _ = above;
-        let (row_j, below) = from_j.split_at_mut(n);
-        let s = row_j[j] - dot(&row_j[j0..j], &row_j[j0..j], |x| x);
-        if !(s > T::zero()) && *info == 0 {
-            *info = j as i32 + 1;
-        }
-        let pivot = s.sqrt();
-        row_j[j] = pivot;
-        let head = &row_j[j0..j];
-        for row_i in below.chunks_exact_mut(n) {
-            let s = row_i[j] - dot(&row_i[j0..j], head, |x| x);
-            row_i[j] = s / pivot;
-        }
+    match result {
+        Ok(_) => 0,
+        Err(LltError::NonPositivePivot { index }) => i32::try_from(index + 1).unwrap_or(i32::MAX),
     }
 }
 
@@ -136,7 +85,7 @@ pub unsafe extern "C" fn strata_rt_potrf(
 
 /// Copies a into out (a move: they may be one buffer), then factors every
 /// matrix and writes its factor over out's triangle.
-fn run<T: Real>(
+fn run<T: Real + 'static>(
     a: *const u8,
     out: *mut u8,
     (batch, n, lower): (usize, usize, bool),
@@ -147,17 +96,18 @@ fn run<T: Real>(
     let out = unsafe { entries::moved::<T>(a, out, len) };
     infos.fill(0);
     let work = |(m, info): (&mut [T], &mut i32)| {
-        let mut w = vec![T::zero(); n * n];
-        for i in 0..n {
-            for j in 0..=i {
-                w[i * n + j] = if lower { m[i * n + j] } else { m[j * n + i] };
-            }
+        // Column-major: a's transpose for a lower factor, a itself for an
+        // upper one (see the module's comment).
+        let mut w = m.to_vec();
+        if lower {
+            transpose_slice(m, n, n, n, &mut w, n);
         }
         *info = factor(&mut w, n);
-        for i in 0..n {
-            for j in 0..=i {
-                let at = if lower { i * n + j } else { j * n + i };
-                m[at] = w[i * n + j];
+        if lower {
+            lower_triangle_transposed(&w, m, n);
+        } else {
+            for (r, (to, from)) in m.chunks_exact_mut(n).zip(w.chunks_exact(n)).enumerate() {
+                to[r..].copy_from_slice(&from[r..]);
             }
         }
     };
@@ -168,17 +118,30 @@ fn run<T: Real>(
     });
 }
 
+/// `m[i][j] = w[j][i]` for `i >= j` (n x n, row-major): tiles below the
+/// diagonal through the transpose kernels, diagonal tiles by element.
+fn lower_triangle_transposed<T: Copy + 'static>(w: &[T], m: &mut [T], n: usize) {
+    const TILE: usize = 64;
+    for i0 in (0..n).step_by(TILE) {
+        let rows = TILE.min(n - i0);
+        for j0 in (0..i0).step_by(TILE) {
+            let from = &w[j0 * n + i0..];
+            transpose_slice(from, n, TILE, rows, &mut m[i0 * n + j0..], n);
+        }
+        for i in i0..i0 + rows {
+            for j in i0..=i {
+                m[i * n + j] = w[j * n + i];
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The column-by-column factorization the loop lowering does.
-    fn unblocked(w: &mut [f64], n: usize) -> i32 {
-        let mut info = 0;
-        panel(w, n, (0, n), &mut info);
-        info
-    }
-
+    /// An n x n symmetric positive definite matrix, row-major: g gᵀ / n + I
+    /// for a pseudo-random g.
     fn spd(n: usize) -> Vec<f64> {
         let mut s = 0x9e37_79b9_7f4a_7c15u64;
         let g: Vec<f64> = (0..n * n)
@@ -199,32 +162,73 @@ mod tests {
         a
     }
 
-    /// Blocked (past two panels) = column by column, up to rounding.
+    /// potrf through the entry's `run`, on one matrix (row-major).
+    fn potrf(a: &[f64], n: usize, lower: bool) -> (Vec<f64>, i32) {
+        let mut out = vec![0.0; n * n];
+        let mut info = [7];
+        run::<f64>(
+            a.as_ptr().cast(),
+            out.as_mut_ptr().cast(),
+            (1, n, lower),
+            &mut info,
+        );
+        (out, info[0])
+    }
+
+    /// Both factors of matrices past faer's block sizes: L Lᵀ (Uᵀ U) is a
+    /// to rounding, and the triangle potrf does not write keeps a.
     #[test]
-    fn blocked_matches_column_by_column() {
-        let n = 130;
-        let a = spd(n);
-        let (mut x, mut y) = (a.clone(), a.clone());
-        assert_eq!(factor(&mut x, n), 0);
-        assert_eq!(unblocked(&mut y, n), 0);
-        for i in 0..n {
-            for j in 0..=i {
-                let (u, v) = (x[i * n + j], y[i * n + j]);
-                assert!(
-                    (u - v).abs() <= 1e-12 * (1.0 + v.abs()),
-                    "({i}, {j}): {u} vs {v}"
-                );
+    fn factors_multiply_back_and_other_triangle_keeps_a() {
+        for n in [1, 5, 64, 130] {
+            // The other triangle marked: potrf must neither read nor write it.
+            let mark = |i: usize, j: usize| -1000.0 - (i * n + j) as f64;
+            for lower in [true, false] {
+                let mut a = spd(n);
+                for i in 0..n {
+                    for j in 0..n {
+                        let other = if lower { j > i } else { j < i };
+                        if other {
+                            a[i * n + j] = mark(i, j);
+                        }
+                    }
+                }
+                let (f, info) = potrf(&a, n, lower);
+                assert_eq!(info, 0, "n {n}");
+                // l(i, k): the lower factor's entry, read from either layout.
+                let l = |i: usize, k: usize| {
+                    if k > i {
+                        0.0
+                    } else if lower {
+                        f[i * n + k]
+                    } else {
+                        f[k * n + i]
+                    }
+                };
+                for i in 0..n {
+                    for j in 0..=i {
+                        let want = if lower { a[i * n + j] } else { a[j * n + i] };
+                        let got: f64 = (0..=j).map(|k| l(i, k) * l(j, k)).sum();
+                        assert!((got - want).abs() <= 1e-12, "n {n} ({i}, {j})");
+                        let (oi, oj) = if lower { (j, i) } else { (i, j) };
+                        if oi != oj {
+                            assert_eq!(f[oi * n + oj], mark(oi, oj), "n {n} other triangle");
+                        }
+                    }
+                }
             }
         }
     }
 
-    /// A minor that is not positive past the first panel: info names its
-    /// column (1-based).
+    /// A minor that is not positive past the first block: info names its
+    /// column (1-based), for either factor; a NaN pivot counts as one.
     #[test]
     fn failed_minor_is_recorded() {
         let n = 100;
         let mut a = spd(n);
         a[70 * n + 70] = -5.0;
-        assert_eq!(factor(&mut a, n), 71);
+        assert_eq!(potrf(&a, n, true).1, 71);
+        assert_eq!(potrf(&a, n, false).1, 71);
+        a[70 * n + 70] = f64::NAN;
+        assert_eq!(potrf(&a, n, true).1, 71);
     }
 }
