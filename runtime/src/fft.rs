@@ -13,6 +13,8 @@
 use rustfft::num_complex::Complex;
 use rustfft::num_traits::{Float, FromPrimitive};
 use rustfft::{Fft, FftNum, FftPlanner};
+#[cfg(target_arch = "x86_64")]
+use std::any::Any;
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex};
 
@@ -21,6 +23,8 @@ use rayon::prelude::*;
 use strata_abi::{FFT_MAX_RANK, FftDesc, FftKind};
 
 use crate::ffi_guard;
+#[cfg(target_arch = "x86_64")]
+use crate::fft_ducc::avx;
 use crate::fft_ducc::{CPlan, Cx, Flt, LANES, Pack, RPlan};
 use crate::fft_real_even;
 use crate::transpose::transpose_slice;
@@ -151,7 +155,7 @@ fn real_rows<T: Planned>(kind: i64, l: usize, input: &[T], output: &mut [T], nor
             // SAFETY: the CPU has AVX2.
             return unsafe { real_group_avx2(kind, &plan, x, out, (n_in, n_out), norm, bufs) };
         }
-        real_group(kind, &plan, x, out, (n_in, n_out), norm, bufs)
+        real_group::<T, false>(kind, &plan, x, out, (n_in, n_out), norm, bufs)
     };
     let new_bufs = || (vec![Pack::default(); l], vec![Pack::default(); l]);
     if input.len() < MIN_PARALLEL_ELEMENTS || input.len() <= n_in * LANES {
@@ -186,13 +190,14 @@ unsafe fn real_group_avx2<T: Planned>(
     norm: T,
     bufs: &mut (RealLines<T>, RealLines<T>),
 ) {
-    real_group(kind, plan, x, out, (n_in, n_out), norm, bufs)
+    real_group::<T, true>(kind, plan, x, out, (n_in, n_out), norm, bufs)
 }
 
 /// DUCC's real transform (`r2c`, kind 2, or `c2r`, kind 3) of up to
-/// [`LANES`] rows at once, `x`'s rows (`n_in` long) into `out`'s (`n_out`).
+/// [`LANES`] rows at once, `x`'s rows (`n_in` long) into `out`'s (`n_out`);
+/// `AVX2` when compiled for AVX2.
 #[inline(always)]
-fn real_group<T: Planned>(
+fn real_group<T: Planned, const AVX2: bool>(
     kind: i64,
     plan: &RPlan<T>,
     x: &[T],
@@ -209,7 +214,7 @@ fn real_group<T: Planned>(
     }
     if kind == 2 {
         transpose_slice(x, n_in, rows, l, flat_mut(lines), LANES);
-        plan.exec_lanes(lines, tmp, true, T::one());
+        exec_real::<T, AVX2>(plan, lines, tmp, true, T::one());
         // DUCC's halfcomplex order: r0, r1, i1, r2, i2, ... (r_{l/2}).
         transpose_slice(flat(&lines[1..]), LANES, l - 1, rows, &mut out[2..], n_out);
         for (w, o) in out.chunks_exact_mut(n_out).enumerate() {
@@ -225,7 +230,7 @@ fn real_group<T: Planned>(
             lines[0].0[w] = row[0];
         }
         transpose_slice(&x[2..], n_in, rows, l - 1, flat_mut(&mut lines[1..]), LANES);
-        plan.exec_lanes(lines, tmp, false, norm);
+        exec_real::<T, AVX2>(plan, lines, tmp, false, norm);
         transpose_slice(flat(lines), LANES, l, rows, out, n_out);
     }
 }
@@ -329,7 +334,7 @@ fn for_each_pack_of_lines<T: Planned>(
             // SAFETY: the CPU has AVX2.
             return unsafe { chunk_lines_avx2(c, g, bufs, plan, fwd, fct) };
         }
-        chunk_lines(c, g, bufs, plan, fwd, fct)
+        chunk_lines::<T, false>(c, g, bufs, plan, fwd, fct)
     };
     let new_bufs = || (vec![Cx::default(); n], vec![Cx::default(); n]);
     if data.len() < MIN_PARALLEL_ELEMENTS || data.len() <= chunk {
@@ -354,13 +359,14 @@ unsafe fn chunk_lines_avx2<T: Planned>(
     fwd: bool,
     fct: T,
 ) {
-    chunk_lines(c, g, bufs, plan, fwd, fct)
+    chunk_lines::<T, true>(c, g, bufs, plan, fwd, fct)
 }
 
 /// Transforms the lines of chunk `c` in groups of [`LANES`]: each group
-/// gathered into the lanes of `bufs.0`, transformed, written back.
+/// gathered into the lanes of `bufs.0`, transformed, written back; `AVX2`
+/// when compiled for AVX2.
 #[inline(always)]
-fn chunk_lines<T: Planned>(
+fn chunk_lines<T: Planned, const AVX2: bool>(
     c: &mut [Complex<T>],
     g: Geometry,
     bufs: &mut (Lines<T>, Lines<T>),
@@ -391,7 +397,7 @@ fn chunk_lines<T: Planned>(
                 }
             }
         }
-        plan.exec_lanes(lines, tmp, fwd, fct);
+        exec_complex::<T, AVX2>(plan, lines, tmp, fwd, fct);
         if g.step == 1 && lanes == LANES {
             for (k, v) in lines.iter().enumerate() {
                 let row: &mut [Complex<T>; LANES] =
@@ -407,6 +413,56 @@ fn chunk_lines<T: Planned>(
         }
     }
     debug_assert!(g.n == lines.len());
+}
+
+/// `plan.exec_lanes` on a group of complex lines, on AVX registers
+/// ([`avx::F32x8`]) when the lines are f32 and the caller is compiled for
+/// AVX2 (`AVX2`), else on `Pack`s.
+#[inline(always)]
+fn exec_complex<T: Planned, const AVX2: bool>(
+    plan: &CPlan<T>,
+    lines: &mut Lines<T>,
+    tmp: &mut Lines<T>,
+    fwd: bool,
+    fct: T,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if let (true, Some(plan), Some(l), Some(t), Some(&fct)) = (
+        AVX2,
+        (plan as &dyn Any).downcast_ref::<CPlan<f32>>(),
+        (lines as &mut dyn Any).downcast_mut::<Lines<f32>>(),
+        (tmp as &mut dyn Any).downcast_mut::<Lines<f32>>(),
+        (&fct as &dyn Any).downcast_ref::<f32>(),
+    ) && let Some((l, t)) = avx::as_f32x8(l, t)
+    {
+        plan.exec_lanes(l, t, fwd, fct);
+        return;
+    }
+    plan.exec_lanes(lines, tmp, fwd, fct);
+}
+
+/// [`exec_complex`] for a group of real lines.
+#[inline(always)]
+fn exec_real<T: Planned, const AVX2: bool>(
+    plan: &RPlan<T>,
+    lines: &mut RealLines<T>,
+    tmp: &mut RealLines<T>,
+    fwd: bool,
+    fct: T,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if let (true, Some(plan), Some(l), Some(t), Some(&fct)) = (
+        AVX2,
+        (plan as &dyn Any).downcast_ref::<RPlan<f32>>(),
+        (lines as &mut dyn Any).downcast_mut::<RealLines<f32>>(),
+        (tmp as &mut dyn Any).downcast_mut::<RealLines<f32>>(),
+        (&fct as &dyn Any).downcast_ref::<f32>(),
+    ) && let Some((l, t)) = avx::as_f32x8(l, t)
+    {
+        plan.exec_lanes(l, t, fwd, fct);
+        return;
+    }
+    plan.exec_lanes(lines, tmp, fwd, fct);
 }
 
 /// DUCC's complex transform along `axis` (scaled by `fct` when it is not

@@ -62,10 +62,11 @@ impl<T: Flt> Lane<T> for T {
 /// operation is the scalar one lane by lane (no FMA, no reordering), so
 /// each line gets exactly the bits it gets alone, while the compiler keeps
 /// the lanes in SIMD registers: DUCC, too, runs several lines at once.
-/// Transparent: a slice of packs is a `len x W` row-major matrix of `T`
-/// (`crate::fft` transposes rows into lanes as one).
+/// A slice of packs is a `len x W` row-major matrix of `T` (`crate::fft`
+/// transposes rows into lanes as one); aligned as an AVX register, so that
+/// eight f32 lanes can be read as [`avx::F32x8`].
 #[derive(Clone, Copy, Debug)]
-#[repr(transparent)]
+#[repr(C, align(32))]
 pub struct Pack<T, const W: usize>(pub [T; W]);
 
 impl<T: Flt, const W: usize> Default for Pack<T, W> {
@@ -105,8 +106,10 @@ impl<T: Flt, const W: usize> Lane<T> for Pack<T, W> {
 }
 
 /// A complex value as DUCC's `Cmplx`: each operator is the plain two-part
-/// formula, evaluated left to right.
+/// formula, evaluated left to right. `repr(C)`: complex values of two
+/// lane types of one layout have one layout.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
 pub struct Cx<T> {
     pub r: T,
     pub i: T,
@@ -332,6 +335,8 @@ fn odd_factors(mut n: usize, f: &mut Vec<usize>) {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+pub mod avx;
 mod complex;
 mod real;
 mod real_generic;
