@@ -427,13 +427,9 @@ fn exec_complex<T: Planned, const AVX2: bool>(
     fct: T,
 ) {
     #[cfg(target_arch = "x86_64")]
-    if let (true, Some(plan), Some(l), Some(t), Some(&fct)) = (
-        AVX2,
-        (plan as &dyn Any).downcast_ref::<CPlan<f32>>(),
-        (lines as &mut dyn Any).downcast_mut::<Lines<f32>>(),
-        (tmp as &mut dyn Any).downcast_mut::<Lines<f32>>(),
-        (&fct as &dyn Any).downcast_ref::<f32>(),
-    ) && let Some((l, t)) = avx::as_f32x8(l, t)
+    if AVX2
+        && let Some((plan, l, t, fct)) = as_f32::<_, CPlan<f32>, Lines<f32>>(plan, lines, tmp, fct)
+        && let Some((l, t)) = avx::as_f32x8(l, t)
     {
         plan.exec_lanes(l, t, fwd, fct);
         return;
@@ -451,18 +447,30 @@ fn exec_real<T: Planned, const AVX2: bool>(
     fct: T,
 ) {
     #[cfg(target_arch = "x86_64")]
-    if let (true, Some(plan), Some(l), Some(t), Some(&fct)) = (
-        AVX2,
-        (plan as &dyn Any).downcast_ref::<RPlan<f32>>(),
-        (lines as &mut dyn Any).downcast_mut::<RealLines<f32>>(),
-        (tmp as &mut dyn Any).downcast_mut::<RealLines<f32>>(),
-        (&fct as &dyn Any).downcast_ref::<f32>(),
-    ) && let Some((l, t)) = avx::as_f32x8(l, t)
+    if AVX2
+        && let Some((plan, l, t, fct)) =
+            as_f32::<_, RPlan<f32>, RealLines<f32>>(plan, lines, tmp, fct)
+        && let Some((l, t)) = avx::as_f32x8(l, t)
     {
         plan.exec_lanes(l, t, fwd, fct);
         return;
     }
     plan.exec_lanes(lines, tmp, fwd, fct);
+}
+
+/// A group's plan, lines and factor as their f32 types (`P`, `L`), when
+/// `T` is f32.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn as_f32<'a, T: Any, P: Any, L: Any>(
+    plan: &'a dyn Any,
+    lines: &'a mut dyn Any,
+    tmp: &'a mut dyn Any,
+    fct: T,
+) -> Option<(&'a P, &'a mut L, &'a mut L, f32)> {
+    let fct = *(&fct as &dyn Any).downcast_ref::<f32>()?;
+    let plan = plan.downcast_ref::<P>()?;
+    Some((plan, lines.downcast_mut()?, tmp.downcast_mut()?, fct))
 }
 
 /// DUCC's complex transform along `axis` (scaled by `fct` when it is not
